@@ -1,0 +1,9 @@
+// GET /v1/customers/{identifier}/anniversary.
+import { anniversaryResource } from '../../shared/customers/customer-resource';
+import { resolveCustomer } from '../../shared/customers/customer-service';
+import { createHandler } from '../../shared/http/handler';
+
+export const handler = createHandler(async ({ caller, path }) => {
+  const customer = await resolveCustomer(caller.shopId, path('identifier'));
+  return { statusCode: 200, body: { data: anniversaryResource(customer.record) } };
+});

@@ -1,0 +1,17 @@
+// POST /v1/customers: enrol a platform customer (201 new, 200 already enrolled).
+import { customerResource } from '../../shared/customers/customer-resource';
+import { parseEnrollBody } from '../../shared/customers/customer-requests';
+import { enrollCustomer } from '../../shared/customers/customer-service';
+import { createHandler } from '../../shared/http/handler';
+import { platformForShop } from '../../shared/platform/platform-for-shop';
+import { shopCatalog } from '../../shared/shops/shop-catalog';
+
+export const handler = createHandler(
+  async ({ caller, body }) => {
+    const customerId = parseEnrollBody(body);
+    const shop = await shopCatalog(caller.shopId);
+    const { created, record } = await enrollCustomer(caller.shopId, customerId, platformForShop(caller.shopId));
+    return { statusCode: created ? 201 : 200, body: { data: customerResource(record, shop, { excludeVip: false }) } };
+  },
+  { jsonBody: true },
+);

@@ -1,0 +1,247 @@
+// The local API gateway: matches the route manifest, runs the real authorizer, applies the usage
+// plan's throttles, builds API Gateway proxy events and calls the very same handler modules the
+// stack deploys. Its own answers (404, 405, 401, 429) use the gateway responses of the stack.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
+import { DETAILS, envelope } from '../../shared/http/errors';
+import { AUTHORIZER_HANDLER, type Route, THROTTLE_LIMITS } from '../routes';
+import { RateLimiter } from './rate-limiter';
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+export interface GatewayOptions {
+  routes: readonly Route[];
+  /** Project root the manifest's handler paths are relative to. */
+  root: string;
+  port: number;
+  host?: string;
+  limiter?: RateLimiter;
+}
+
+export interface Gateway {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const STAGE = 'local';
+
+interface Match {
+  route: Route;
+  pathParameters: Record<string, string>;
+}
+
+/** Matches a request path against the manifest's templates; returns every route on that path. */
+export function matchPath(routes: readonly Route[], path: string): Match[] {
+  const segments = path.replace(/\/+$/, '').split('/');
+  const matches: Match[] = [];
+  for (const route of routes) {
+    const template = route.path.split('/');
+    if (template.length !== segments.length) continue;
+    const pathParameters: Record<string, string> = {};
+    const ok = template.every((part, i) => {
+      const segment = segments[i]!;
+      const param = /^\{(.+)\}$/.exec(part);
+      if (param) {
+        pathParameters[param[1]!] = segment;
+        return segment.length > 0;
+      }
+      return part === segment;
+    });
+    if (ok) matches.push({ route, pathParameters });
+  }
+  return matches;
+}
+
+function send(res: ServerResponse, statusCode: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(statusCode, { 'Content-Type': 'application/json', ...headers });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw Object.assign(new Error('body too large'), { tooLarge: true });
+    chunks.push(chunk as Buffer);
+  }
+  return size === 0 ? null : Buffer.concat(chunks).toString('utf8');
+}
+
+function lambdaContext(functionName: string, requestId: string): Context {
+  const deadline = Date.now() + 29_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const limiter = options.limiter ?? new RateLimiter();
+  const modules = new Map<string, Promise<{ handler: unknown }>>();
+  const load = (file: string) => {
+    let module = modules.get(file);
+    if (!module) {
+      module = import(join(options.root, file)) as Promise<{ handler: unknown }>;
+      modules.set(file, module);
+    }
+    return module;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const requestId = randomUUID();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const matches = matchPath(options.routes, url.pathname);
+    if (matches.length === 0) {
+      return send(res, 404, envelope(404, `No route matches ${method} ${url.pathname}`));
+    }
+    const match = matches.find((candidate) => candidate.route.method === method);
+    if (!match) {
+      const allowed = matches.map((candidate) => candidate.route.method).join(', ');
+      return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${allowed}`), { Allow: allowed });
+    }
+
+    let body: string | null;
+    try {
+      body = await readBody(req);
+    } catch {
+      return send(res, 413, envelope(413, 'Request body exceeds 1 MiB'));
+    }
+
+    const headers: Record<string, string> = {};
+    const multiValueHeaders: Record<string, string[]> = {};
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i]!;
+      const value = req.rawHeaders[i + 1]!;
+      headers[name] = value;
+      (multiValueHeaders[name] ??= []).push(value);
+    }
+    const multiValueQueryStringParameters: Record<string, string[]> = {};
+    for (const [name, value] of url.searchParams) (multiValueQueryStringParameters[name] ??= []).push(value);
+    const queryStringParameters = Object.fromEntries(
+      Object.entries(multiValueQueryStringParameters).map(([name, values]) => [name, values[values.length - 1]!]),
+    );
+    const hasQuery = Object.keys(queryStringParameters).length > 0;
+    const hasParams = Object.keys(match.pathParameters).length > 0;
+    const { route } = match;
+    const methodArn = `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${route.path}`;
+    const identity = { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null };
+
+    const authorizerEvent = {
+      type: 'REQUEST',
+      methodArn,
+      resource: route.path,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: hasQuery ? queryStringParameters : null,
+      multiValueQueryStringParameters: hasQuery ? multiValueQueryStringParameters : null,
+      pathParameters: hasParams ? match.pathParameters : null,
+      stageVariables: null,
+      requestContext: { requestId, stage: STAGE, httpMethod: method, resourcePath: route.path, path: url.pathname, identity },
+    } as unknown as APIGatewayRequestAuthorizerEvent;
+
+    let authorization: APIGatewayAuthorizerResult;
+    try {
+      const authorizer = (await load(AUTHORIZER_HANDLER)).handler as AuthorizerHandler;
+      authorization = await authorizer(authorizerEvent);
+    } catch (error) {
+      if ((error as Error)?.message === 'Unauthorized') return send(res, 401, envelope(401, DETAILS.missingAuthorization));
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Authorizer failed', requestId, error: String(error) }));
+      return send(res, 500, envelope(500, DETAILS.unexpected));
+    }
+    const allowed = authorization.policyDocument.Statement.some((statement) => statement.Effect === 'Allow');
+    if (!allowed) return send(res, 401, envelope(401, DETAILS.invalidKey));
+
+    // Usage plans throttle per API key and per method, after the authorizer has named the key.
+    if (!limiter.take(`${authorization.principalId} ${method} ${route.path}`, THROTTLE_LIMITS[route.throttle])) {
+      return send(res, 429, envelope(429, DETAILS.rateLimited));
+    }
+
+    const event = {
+      resource: route.path,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: hasQuery ? queryStringParameters : null,
+      multiValueQueryStringParameters: hasQuery ? multiValueQueryStringParameters : null,
+      pathParameters: hasParams ? match.pathParameters : null,
+      stageVariables: null,
+      body,
+      isBase64Encoded: false,
+      requestContext: {
+        accountId: '000000000000',
+        apiId: 'local',
+        stage: STAGE,
+        requestId,
+        httpMethod: method,
+        resourcePath: route.path,
+        path: `/${STAGE}${url.pathname}`,
+        protocol: 'HTTP/1.1',
+        requestTimeEpoch: Date.now(),
+        resourceId: route.name,
+        identity,
+        authorizer: { ...authorization.context, principalId: authorization.principalId },
+      },
+    } as unknown as APIGatewayProxyEvent;
+
+    try {
+      const handler = (await load(route.handler)).handler as ProxyHandler;
+      const result = await handler(event, lambdaContext(route.name, requestId));
+      res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), 'x-amzn-RequestId': requestId });
+      res.end(result.body);
+    } catch (error) {
+      // What API Gateway does when the integration itself fails: a 5XX gateway response.
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Handler failed', route: route.name, requestId, error: String(error) }));
+      send(res, 500, envelope(500, DETAILS.unexpected));
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Gateway failed', error: String(error) }));
+      if (!res.headersSent) send(res, 500, envelope(500, DETAILS.unexpected));
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

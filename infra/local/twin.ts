@@ -1,0 +1,98 @@
+// The local twin: DynamoDB Local (or a given endpoint), the table, the configuration file, the platform
+// simulator and the local gateway, wired the way the stack wires the cloud.
+import { resolve } from 'node:path';
+import { applyConfig, type ShopSummary } from '../../shared/config/apply-config';
+import { resetEnv } from '../../shared/config/env';
+import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
+import { resetDocumentClient } from '../../shared/data/client';
+import { ROUTES } from '../routes';
+import { ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { startGateway, type Gateway } from './gateway';
+import { startPlatformSimulator, type PlatformSimulator } from './platform-simulator';
+
+export const PROJECT_ROOT = resolve(__dirname, '..', '..');
+export const DEMO_CONFIG = resolve(PROJECT_ROOT, 'config', 'demo.json');
+
+export interface TwinOptions {
+  /** Path of the configuration file, or an already parsed configuration. */
+  config: string | ConfigFile;
+  port?: number;
+  /** Platform simulator port; default port + 1 (random when port is 0). */
+  platformPort?: number;
+  /** Keep DynamoDB Local's data in this directory between runs. */
+  persistDir?: string;
+  /** Use this DynamoDB instead of starting DynamoDB Local. */
+  dynamodbEndpoint?: string;
+  tableName?: string;
+  host?: string;
+}
+
+export interface Twin {
+  url: string;
+  platformUrl: string;
+  dynamodbEndpoint: string;
+  tableName: string;
+  shops: ShopSummary[];
+  simulator: PlatformSimulator;
+  stop(): Promise<void>;
+}
+
+export async function startTwin(options: TwinOptions): Promise<Twin> {
+  const config = typeof options.config === 'string' ? readConfigFile(options.config) : options.config;
+  const tableName = options.tableName ?? 'loyalty-local';
+  const port = options.port ?? 3000;
+  const host = options.host ?? '127.0.0.1';
+
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    stops.length = 0;
+  };
+
+  try {
+    let dynamo: DynamoDbLocal | undefined;
+    let endpoint = options.dynamodbEndpoint;
+    if (!endpoint) {
+      dynamo = await startDynamoDbLocal(options.persistDir ? { persistDir: options.persistDir } : {});
+      stops.push(() => dynamo!.stop());
+      endpoint = dynamo.endpoint;
+    }
+
+    const simulator = await startPlatformSimulator({
+      port: options.platformPort ?? (port === 0 ? 0 : port + 1),
+      host,
+      shops: Object.fromEntries(config.shops.map((shop) => [shop.id, { customers: shop.platform.customers }])),
+    });
+    stops.push(() => simulator.stop());
+
+    // The handlers read their settings from the environment, exactly as in Lambda.
+    process.env.TABLE_NAME = tableName;
+    process.env.DYNAMODB_ENDPOINT = endpoint;
+    process.env.PLATFORM_BASE_URL = simulator.url;
+    process.env.AWS_REGION ??= 'us-east-1';
+    resetEnv();
+    resetDocumentClient();
+
+    const admin = localClient(endpoint);
+    await ensureTable(admin, tableName);
+    admin.destroy();
+    const shops = await applyConfig(config);
+
+    const gateway: Gateway = await startGateway({ routes: ROUTES, root: PROJECT_ROOT, port, host });
+    stops.push(() => gateway.stop());
+    stops.push(async () => resetDocumentClient());
+
+    return {
+      url: gateway.url,
+      platformUrl: simulator.url,
+      dynamodbEndpoint: endpoint,
+      tableName,
+      shops,
+      simulator,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

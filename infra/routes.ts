@@ -1,0 +1,37 @@
+// The route manifest: the only place an endpoint is declared. The CDK stack creates one function and
+// one API Gateway method per entry; the local gateway dispatches to the very same handler modules.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT';
+/** `read`: any key; `write`: full-access keys only (read-only keys get 403 before the handler works). */
+export type RouteScope = 'read' | 'write';
+/** `strict`: the spec's 6 requests/second per key; `standard`: the generous default. */
+export type ThrottleClass = 'strict' | 'standard';
+
+export interface Route {
+  /** Stable name: CDK construct ids, log fields and metrics use it. */
+  name: string;
+  method: HttpMethod;
+  /** API Gateway resource path with {params}. */
+  path: string;
+  /** Handler module, relative to the project root; exports `handler`. */
+  handler: string;
+  scope: RouteScope;
+  throttle: ThrottleClass;
+}
+
+export const ROUTES: readonly Route[] = [
+  { name: 'listCustomers', method: 'GET', path: '/v1/customers', handler: 'functions/customers/list.ts', scope: 'read', throttle: 'standard' },
+  { name: 'enrollCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/customers/enroll.ts', scope: 'write', throttle: 'standard' },
+  { name: 'getCustomer', method: 'GET', path: '/v1/customers/{identifier}', handler: 'functions/customers/get.ts', scope: 'read', throttle: 'standard' },
+  { name: 'updateCustomer', method: 'PUT', path: '/v1/customers/{identifier}', handler: 'functions/customers/update.ts', scope: 'write', throttle: 'standard' },
+  { name: 'getCustomerBirthday', method: 'GET', path: '/v1/customers/{identifier}/birthday', handler: 'functions/customers/birthday.ts', scope: 'read', throttle: 'strict' },
+  { name: 'getCustomerAnniversary', method: 'GET', path: '/v1/customers/{identifier}/anniversary', handler: 'functions/customers/anniversary.ts', scope: 'read', throttle: 'strict' },
+];
+
+export const AUTHORIZER_HANDLER = 'functions/authorizer.ts';
+
+/** Requests per second and burst per API key, per method, for each throttle class. */
+export const THROTTLE_LIMITS: Record<ThrottleClass, { rateLimit: number; burstLimit: number }> = {
+  strict: { rateLimit: 6, burstLimit: 6 },
+  standard: { rateLimit: 50, burstLimit: 100 },
+};

@@ -1,0 +1,18 @@
+// Jest projects by test layer. DynamoDB Local is started once for the whole run (test/support/global-setup.ts).
+const transform = { '^.+\\.(t|j|mj)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] };
+// @middy/* ship ESM only; let swc turn them into CommonJS for jest.
+const transformIgnorePatterns = ['/node_modules/(?!(@middy)/)'];
+const base = { testEnvironment: 'node', transform, transformIgnorePatterns, moduleFileExtensions: ['ts', 'js', 'mjs', 'json'] };
+
+/** @type {import('jest').Config} */
+module.exports = {
+  transform,
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    { ...base, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+  ],
+};

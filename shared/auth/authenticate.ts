@@ -1,0 +1,34 @@
+// API key authentication: the bare key in the Authorization header, looked up by its SHA-256 hash.
+import { findApiKey, hashApiKey, type KeyScope } from '../data/api-key-repository';
+
+export type Authentication =
+  | { ok: true; shopId: string; scope: KeyScope; keyName: string; keyId: string; usageIdentifierKey: string | null }
+  | { ok: false; reason: 'missing' | 'invalid' };
+
+/** Case-insensitive header lookup (API Gateway keeps the caller's spelling). */
+export function headerValue(headers: Record<string, string | undefined> | null | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+}
+
+/**
+ * Reads the key fresh on every call (no cache anywhere), so a revocation applies to the next request.
+ * The value is used exactly as sent: `Bearer <key>` is not a key and fails like any unknown one.
+ */
+export async function authenticate(authorization: string | undefined): Promise<Authentication> {
+  if (authorization === undefined || authorization.trim() === '') return { ok: false, reason: 'missing' };
+  const keyHash = hashApiKey(authorization);
+  const key = await findApiKey(keyHash);
+  if (!key || key.status !== 'active') return { ok: false, reason: 'invalid' };
+  return {
+    ok: true,
+    shopId: key.shop_id,
+    scope: key.scope,
+    keyName: key.name,
+    // Enough of the hash to tell keys apart in logs and throttling, useless for guessing the key.
+    keyId: keyHash.slice(0, 16),
+    usageIdentifierKey: key.usage_identifier_key,
+  };
+}

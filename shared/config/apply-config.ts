@@ -1,0 +1,152 @@
+// Loads a validated configuration file into the table: shop settings and catalog, hashed API keys,
+// and imported members with their history. Safe to run again: members that already exist are left
+// exactly as they are (their live balances win over the file), everything else is overwritten.
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { hashApiKey, putApiKey } from '../data/api-key-repository';
+import { documentClient, tableName } from '../data/client';
+import { cancellationReasons, countCustomers, customerItem } from '../data/customer-repository';
+import { earningEntryItem, rewardEntryItem } from '../data/history-repository';
+import { keys } from '../data/keys';
+import { batchPut, putShopCatalog, setShopCounters } from '../data/shop-repository';
+import type { CustomerRecord } from '../domain/customer';
+import { calendarDateOf } from '../domain/dates';
+import { generateReferralCode } from '../domain/referral';
+import type { ShopCatalog } from '../domain/shop';
+import { resolveTier } from '../domain/tiers';
+import type { ConfigFile, MemberConfig, ShopConfig } from './schema';
+
+export interface ShopSummary {
+  shopId: string;
+  keys: Array<{ name: string; scope: string; key: string; revoked: boolean }>;
+  membersImported: number;
+  membersKept: number;
+}
+
+const IMPORT_CONCURRENCY = 8;
+
+export async function applyConfig(config: ConfigFile, now = new Date().toISOString()): Promise<ShopSummary[]> {
+  const summaries: ShopSummary[] = [];
+  for (const shop of config.shops) summaries.push(await applyShop(shop, now));
+  return summaries;
+}
+
+function catalogOf(shop: ShopConfig): ShopCatalog {
+  return {
+    settings: {
+      id: shop.id,
+      name: shop.name,
+      loyalty_mode: shop.loyalty_mode,
+      currency: shop.currency,
+      referral_base_url: shop.referral_base_url,
+      vip_settings: shop.vip_settings,
+    },
+    earningRules: shop.earning_rules,
+    campaigns: shop.campaigns,
+    tiers: shop.vip_tiers,
+    rewards: shop.rewards,
+  };
+}
+
+async function applyShop(shop: ShopConfig, now: string): Promise<ShopSummary> {
+  const catalog = catalogOf(shop);
+  await putShopCatalog(catalog);
+  for (const key of shop.api_keys) {
+    await putApiKey({
+      key_hash: hashApiKey(key.key),
+      shop_id: shop.id,
+      name: key.name,
+      scope: key.scope,
+      status: key.revoked ? 'revoked' : 'active',
+      usage_identifier_key: null,
+      created_at: now,
+    });
+  }
+
+  let imported = 0;
+  const queue = [...shop.members];
+  const worker = async () => {
+    for (let member = queue.shift(); member; member = queue.shift()) {
+      if (await importMember(shop, catalog, member)) imported += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: IMPORT_CONCURRENCY }, worker));
+
+  // Counters are recounted rather than incremented, so applying the file twice cannot skew them.
+  const counts = await countCustomers(shop.id);
+  await setShopCounters(shop.id, counts);
+
+  return {
+    shopId: shop.id,
+    keys: shop.api_keys.map((key) => ({ name: key.name, scope: key.scope, key: key.key, revoked: key.revoked })),
+    membersImported: imported,
+    membersKept: shop.members.length - imported,
+  };
+}
+
+/** Creates the member with its history; false when the member already exists (left untouched). */
+async function importMember(shop: ShopConfig, catalog: ShopCatalog, member: MemberConfig): Promise<boolean> {
+  const platformCustomer = shop.platform.customers.find((customer) => customer.id === member.platform_customer_id);
+  if (!platformCustomer) throw new Error(`Member ${member.platform_customer_id} has no platform customer`);
+  const figures = {
+    lifetime_points: member.lifetime_points,
+    total_spend: member.total_spend,
+    orders_count: member.orders_count,
+  };
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const record: CustomerRecord = {
+      shop_id: shop.id,
+      platform_customer_id: member.platform_customer_id,
+      email: platformCustomer.email,
+      first_name: platformCustomer.first_name,
+      last_name: platformCustomer.last_name,
+      current_points: member.current_points,
+      lifetime_points: member.lifetime_points,
+      redeemed_points: member.redeemed_points,
+      status: member.excluded ? 'excluded' : 'member',
+      date_of_birth: member.date_of_birth,
+      anniversary_date: member.anniversary_date ?? calendarDateOf(platformCustomer.created_at),
+      referral_code: generateReferralCode(),
+      total_spend: member.total_spend,
+      orders_count: member.orders_count,
+      vip_tier_id: resolveTier(figures, catalog.tiers, catalog.settings.vip_settings)?.id ?? null,
+      platform_created_at: platformCustomer.created_at,
+      created_at: member.enrolled_at,
+      updated_at: member.enrolled_at,
+    };
+    try {
+      await documentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName(), Item: customerItem(record, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...keys.referralCode(shop.id, record.referral_code), customer_id: record.platform_customer_id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (reasons?.[0] === 'ConditionalCheckFailed') return false;
+      if (reasons?.[1] === 'ConditionalCheckFailed') continue;
+      throw error;
+    }
+    await batchPut([
+      ...member.earning_history.map((entry) =>
+        earningEntryItem(shop.id, member.platform_customer_id, { ...entry, updated_at: entry.created_at }),
+      ),
+      ...member.reward_history.map((entry) =>
+        rewardEntryItem(shop.id, member.platform_customer_id, {
+          ...entry,
+          created_at: entry.redeemed_at,
+          updated_at: entry.discount_code_redeemed_at ?? entry.redeemed_at,
+        }),
+      ),
+    ]);
+    return true;
+  }
+  throw new Error(`Could not draw a unique referral code for member ${member.platform_customer_id}`);
+}

@@ -1,0 +1,122 @@
+// Customer use cases: resolve by id or e-mail, enrol from the platform, update, list.
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  createCustomer,
+  findCustomerByEmail,
+  getCustomer,
+  listCustomers as queryCustomers,
+  type CustomerListQuery,
+  type StoredCustomer,
+  updateCustomer as writeCustomerChanges,
+} from '../data/customer-repository';
+import { readShopCounters } from '../data/shop-repository';
+import type { CustomerChanges, CustomerRecord } from '../domain/customer';
+import { calendarDateOf, nowIso } from '../domain/dates';
+import { generateReferralCode } from '../domain/referral';
+import { customerNotFound, DETAILS, internalError, notFound, serviceUnavailable } from '../http/errors';
+import type { Platform, PlatformCustomer } from '../platform/port';
+import { PlatformError, PlatformUnavailableError } from '../platform/port';
+
+const NUMERIC_ID = /^\d{1,20}$/;
+
+/** Finds a member by platform id (numeric) or e-mail (contains '@'), or answers 404 naming the identifier. */
+export async function resolveCustomer(shopId: string, identifier: string, consistent = false): Promise<StoredCustomer> {
+  let found: StoredCustomer | null = null;
+  if (NUMERIC_ID.test(identifier)) found = await getCustomer(shopId, identifier, consistent);
+  else if (identifier.includes('@')) found = await findCustomerByEmail(shopId, identifier);
+  if (!found) throw customerNotFound(identifier);
+  return found;
+}
+
+export interface Enrolment {
+  created: boolean;
+  record: CustomerRecord;
+}
+
+async function fetchPlatformCustomer(platform: Platform, customerId: string): Promise<PlatformCustomer> {
+  let customer: PlatformCustomer | null;
+  try {
+    customer = await platform.getCustomer(customerId);
+  } catch (error) {
+    // Enrolment cannot go on without the platform's record, whichever way the platform failed.
+    if (error instanceof PlatformUnavailableError || error instanceof PlatformError) {
+      throw serviceUnavailable(DETAILS.platformUnreachable);
+    }
+    throw error;
+  }
+  if (!customer) throw notFound(`Platform customer '${customerId}' not found`);
+  return customer;
+}
+
+const REFERRAL_ATTEMPTS = 5;
+
+/**
+ * Enrols a platform customer with zero points. An existing member is returned unchanged; of two
+ * concurrent enrolments of one customer exactly one creates the record (conditional transaction).
+ */
+export async function enrollCustomer(shopId: string, customerId: string, platform: Platform): Promise<Enrolment> {
+  const existing = await getCustomer(shopId, customerId);
+  if (existing) return { created: false, record: existing.record };
+
+  const customer = await fetchPlatformCustomer(platform, customerId);
+  const now = nowIso();
+  for (let attempt = 0; attempt < REFERRAL_ATTEMPTS; attempt += 1) {
+    const record: CustomerRecord = {
+      shop_id: shopId,
+      platform_customer_id: customerId,
+      email: customer.email,
+      first_name: customer.firstName,
+      last_name: customer.lastName,
+      current_points: 0,
+      lifetime_points: 0,
+      redeemed_points: 0,
+      status: 'member',
+      date_of_birth: null,
+      anniversary_date: calendarDateOf(customer.createdAt),
+      referral_code: generateReferralCode(),
+      total_spend: 0,
+      orders_count: 0,
+      vip_tier_id: null,
+      platform_created_at: customer.createdAt,
+      created_at: now,
+      updated_at: now,
+    };
+    const outcome = await createCustomer(record);
+    if (outcome === 'created') return { created: true, record };
+    if (outcome === 'customer_exists') {
+      const winner = await getCustomer(shopId, customerId, true);
+      if (winner) return { created: false, record: winner.record };
+    }
+    // 'referral_code_taken': draw another code and try again.
+  }
+  throw internalError('Could not enroll the customer. Please try again.');
+}
+
+const UPDATE_ATTEMPTS = 8;
+
+/** Applies changes with optimistic locking, re-reading and retrying when another write got in first. */
+export async function updateCustomer(shopId: string, identifier: string, changes: CustomerChanges): Promise<CustomerRecord> {
+  let current = await resolveCustomer(shopId, identifier);
+  for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
+    const now = nowIso();
+    if (await writeCustomerChanges(current, changes, now)) return { ...current.record, ...changes, updated_at: now };
+    await sleep(Math.random() * 10 * (attempt + 1));
+    current = await resolveCustomer(shopId, current.record.platform_customer_id, true);
+  }
+  throw internalError('The customer could not be updated. Please try again.');
+}
+
+export interface CustomerList {
+  records: CustomerRecord[];
+  total: number;
+}
+
+export async function listCustomers(shopId: string, query: CustomerListQuery): Promise<CustomerList> {
+  const [page, counters] = await Promise.all([
+    queryCustomers(shopId, query),
+    query.emailContains === undefined ? readShopCounters(shopId) : Promise.resolve(null),
+  ]);
+  const total =
+    page.total ?? (query.status ? counters![query.status] : counters!.member + counters!.excluded);
+  return { records: page.records, total };
+}

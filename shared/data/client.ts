@@ -1,0 +1,38 @@
+// The DynamoDB document client, created once per process (warm Lambdas reuse its connections).
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { env } from '../config/env';
+
+let client: DynamoDBDocumentClient | undefined;
+
+export function documentClient(): DynamoDBDocumentClient {
+  if (client) return client;
+  const settings = env();
+  // DynamoDB Local accepts any credentials; a real endpoint given explicitly uses the normal AWS chain.
+  const local = settings.DYNAMODB_ENDPOINT !== undefined && isLoopback(settings.DYNAMODB_ENDPOINT);
+  const raw = new DynamoDBClient({
+    region: settings.AWS_REGION,
+    ...(settings.DYNAMODB_ENDPOINT ? { endpoint: settings.DYNAMODB_ENDPOINT } : {}),
+    ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    maxAttempts: 3,
+  });
+  client = DynamoDBDocumentClient.from(raw, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return client;
+}
+
+export function tableName(): string {
+  return env().TABLE_NAME;
+}
+
+/** Drops the cached client (tests point handlers at another table or endpoint). */
+export function resetDocumentClient(): void {
+  client?.destroy();
+  client = undefined;
+}
+
+function isLoopback(endpoint: string): boolean {
+  const host = new URL(endpoint).hostname;
+  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+}

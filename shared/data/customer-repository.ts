@@ -1,0 +1,245 @@
+// Customer profiles: lookups, the enrol and update transactions, and the sorted customer list.
+import {
+  QueryCommand,
+  TransactWriteCommand,
+  GetCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { CustomerChanges, CustomerRecord } from '../domain/customer';
+import { documentClient, tableName } from './client';
+import { batchGet, countAll, type Item, queryAll, withoutKeys } from './items';
+import { keys, LOYALTY_STATUSES, type LoyaltyStatus } from './keys';
+import { counterAttribute } from './shop-repository';
+import { GLOBAL_INDEXES } from './table';
+
+export type CustomerSortField = 'created_at' | 'points' | 'lifetime_points' | 'redeemed_points';
+
+const SORT_INDEX: Record<CustomerSortField, { indexName: string; attribute: string }> = {
+  created_at: { indexName: GLOBAL_INDEXES.customersByCreatedAt.indexName, attribute: 'created_at' },
+  points: { indexName: GLOBAL_INDEXES.customersByPoints.indexName, attribute: 'current_points' },
+  lifetime_points: { indexName: GLOBAL_INDEXES.customersByLifetimePoints.indexName, attribute: 'lifetime_points' },
+  redeemed_points: { indexName: GLOBAL_INDEXES.customersByRedeemedPoints.indexName, attribute: 'redeemed_points' },
+};
+
+/** The stored item of a customer: the record plus its key and index attributes. */
+export function customerItem(record: CustomerRecord, version: number): Item {
+  const email = record.email.trim().toLowerCase();
+  return {
+    ...keys.customer(record.shop_id, record.platform_customer_id),
+    ...record,
+    list_pk: keys.customerList(record.shop_id, record.status),
+    email_lc: email,
+    // An empty email would make an invalid index key; such customers are simply not findable by email.
+    ...(email ? { email_pk: keys.customerEmail(record.shop_id, email) } : {}),
+    version,
+  };
+}
+
+export interface StoredCustomer {
+  record: CustomerRecord;
+  version: number;
+}
+
+function fromItem(item: Item): StoredCustomer {
+  return { record: withoutKeys<CustomerRecord>(item), version: Number(item.version ?? 0) };
+}
+
+export async function getCustomer(shopId: string, customerId: string, consistent = false): Promise<StoredCustomer | null> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.customer(shopId, customerId), ConsistentRead: consistent }),
+  );
+  return result.Item ? fromItem(result.Item) : null;
+}
+
+export async function findCustomerByEmail(shopId: string, email: string): Promise<StoredCustomer | null> {
+  const result = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: GLOBAL_INDEXES.customersByEmail.indexName,
+      KeyConditionExpression: 'email_pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.customerEmail(shopId, email) },
+      Limit: 2,
+    }),
+  );
+  const item = result.Items?.[0];
+  return item ? fromItem(item) : null;
+}
+
+/** Why an enrol transaction was refused. */
+export type CreateCustomerOutcome = 'created' | 'customer_exists' | 'referral_code_taken';
+
+/**
+ * Enrols a customer atomically: profile, referral-code guard and shop counter change together or not
+ * at all, and only if the customer does not exist yet.
+ */
+export async function createCustomer(record: CustomerRecord): Promise<CreateCustomerOutcome> {
+  const input: TransactWriteCommandInput = {
+    TransactItems: [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: customerItem(record, 1),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.referralCode(record.shop_id, record.referral_code), customer_id: record.platform_customer_id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.shopCounters(record.shop_id),
+          UpdateExpression: 'ADD #count :one',
+          ExpressionAttributeNames: { '#count': counterAttribute(record.status) },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    ],
+  };
+  try {
+    await documentClient().send(new TransactWriteCommand(input));
+    return 'created';
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons?.[0] === 'ConditionalCheckFailed') return 'customer_exists';
+    if (reasons?.[1] === 'ConditionalCheckFailed') return 'referral_code_taken';
+    throw error;
+  }
+}
+
+/**
+ * Applies field changes if the stored version is still `expectedVersion` (optimistic locking); a
+ * status change moves the customer between the shop's counters in the same transaction.
+ * Returns false when another writer got there first.
+ */
+export async function updateCustomer(
+  current: StoredCustomer,
+  changes: CustomerChanges,
+  now: string,
+): Promise<boolean> {
+  const { record } = current;
+  const next: CustomerRecord = { ...record, ...changes, updated_at: now };
+  const transactItems: NonNullable<TransactWriteCommandInput['TransactItems']> = [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: customerItem(next, current.version + 1),
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': current.version },
+      },
+    },
+  ];
+  if (changes.status && changes.status !== record.status) {
+    transactItems.push({
+      Update: {
+        TableName: tableName(),
+        Key: keys.shopCounters(record.shop_id),
+        UpdateExpression: 'ADD #from :minus, #to :plus',
+        ExpressionAttributeNames: { '#from': counterAttribute(record.status), '#to': counterAttribute(changes.status) },
+        ExpressionAttributeValues: { ':minus': -1, ':plus': 1 },
+      },
+    });
+  }
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: transactItems }));
+    return true;
+  } catch (error) {
+    if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+}
+
+export interface CustomerListQuery {
+  sort: CustomerSortField;
+  descending: boolean;
+  /** Only these statuses (both when omitted). */
+  status?: LoyaltyStatus;
+  /** Lower-case substring the e-mail must contain. */
+  emailContains?: string;
+  offset: number;
+  limit: number;
+}
+
+export interface CustomerListPage {
+  records: CustomerRecord[];
+  /** Total matches, or null when the caller must take it from the shop counters. */
+  total: number | null;
+}
+
+/**
+ * One page of a shop's customers in the requested order. Each loyalty status is its own index
+ * partition, already sorted by DynamoDB; the page is cut from a merge of the partitions' first
+ * `offset + limit` keys and its profiles are then read in one BatchGet. With an e-mail filter every
+ * key of the partitions is read (the filter runs on the index's projected e-mail), which also gives
+ * the total.
+ */
+export async function listCustomers(shopId: string, query: CustomerListQuery): Promise<CustomerListPage> {
+  const { indexName, attribute } = SORT_INDEX[query.sort];
+  const statuses = query.status ? [query.status] : LOYALTY_STATUSES;
+  const needed = query.offset + query.limit;
+  const filtered = query.emailContains !== undefined;
+
+  const partitions = await Promise.all(
+    statuses.map((status) =>
+      queryAll(
+        {
+          IndexName: indexName,
+          KeyConditionExpression: 'list_pk = :pk',
+          ExpressionAttributeValues: {
+            ':pk': keys.customerList(shopId, status),
+            ...(filtered ? { ':email': query.emailContains } : {}),
+          },
+          ...(filtered ? { FilterExpression: 'contains(email_lc, :email)' } : {}),
+          ScanIndexForward: !query.descending,
+        },
+        filtered ? Infinity : needed,
+      ),
+    ),
+  );
+
+  const merged = mergeSorted(partitions, attribute, query.descending);
+  const pageKeys = merged.slice(query.offset, needed).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+  const items = await batchGet(pageKeys);
+  return { records: items.map((item) => fromItem(item).record), total: filtered ? merged.length : null };
+}
+
+/** Merges lists that are each sorted on `attribute` into one sorted list (ties keep list order). */
+function mergeSorted(lists: Item[][], attribute: string, descending: boolean): Item[] {
+  if (lists.length === 1) return lists[0]!;
+  const direction = descending ? -1 : 1;
+  const compare = (a: Item, b: Item) => {
+    const x = a[attribute] as string | number;
+    const y = b[attribute] as string | number;
+    return x < y ? -direction : x > y ? direction : 0;
+  };
+  // Array.prototype.sort is stable, so equal keys keep their partition order.
+  return lists.flat().sort(compare);
+}
+
+/** Counts a shop's customers per status from the list index (used after bulk imports). */
+export async function countCustomers(shopId: string): Promise<Record<LoyaltyStatus, number>> {
+  const [member, excluded] = await Promise.all(
+    LOYALTY_STATUSES.map((status) =>
+      countAll({
+        IndexName: GLOBAL_INDEXES.customersByCreatedAt.indexName,
+        KeyConditionExpression: 'list_pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.customerList(shopId, status) },
+      }),
+    ),
+  );
+  return { member: member!, excluded: excluded! };
+}
+
+/** Reasons of a cancelled transaction, one per item, e.g. 'ConditionalCheckFailed' or 'None'. */
+export function cancellationReasons(error: unknown): Array<string | undefined> | null {
+  if (error instanceof TransactionCanceledException || (error as { name?: string })?.name === 'TransactionCanceledException') {
+    return ((error as TransactionCanceledException).CancellationReasons ?? []).map((reason) => reason.Code);
+  }
+  return null;
+}

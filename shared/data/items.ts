@@ -1,0 +1,81 @@
+// Small helpers shared by the repositories: paging through queries and stripping key attributes.
+import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from './client';
+
+export type Item = Record<string, unknown>;
+
+const KEY_ATTRIBUTES = new Set([
+  'pk',
+  'sk',
+  'list_pk',
+  'email_pk',
+  'email_lc',
+  'version',
+  'ttl',
+  'earn_created_at',
+  'earn_points',
+  'earn_given_at',
+  'redeem_created_at',
+  'redeem_points_spent',
+]);
+
+/** The item without table bookkeeping (keys, index attributes, version). */
+export function withoutKeys<T>(item: Item): T {
+  const out: Item = {};
+  for (const [name, value] of Object.entries(item)) if (!KEY_ATTRIBUTES.has(name)) out[name] = value;
+  return out as T;
+}
+
+/** Runs a query to the end, or until `max` items were returned, following LastEvaluatedKey. */
+export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>, max = Infinity): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const remaining = max - items.length;
+    const page = await documentClient().send(
+      new QueryCommand({
+        ...input,
+        TableName: tableName(),
+        ExclusiveStartKey: startKey,
+        ...(Number.isFinite(remaining) && input.FilterExpression === undefined ? { Limit: remaining } : {}),
+      }),
+    );
+    items.push(...((page.Items ?? []) as Item[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && items.length < max);
+  return items.slice(0, max);
+}
+
+/** Counts a query's matches without returning items (Select COUNT, still reads every match). */
+export async function countAll(input: Omit<QueryCommandInput, 'TableName' | 'Select'>): Promise<number> {
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({ ...input, TableName: tableName(), Select: 'COUNT', ExclusiveStartKey: startKey }),
+    );
+    count += page.Count ?? 0;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}
+
+/** Reads up to 100 items by key, retrying unprocessed keys; returns them in the order asked. */
+export async function batchGet(keys: Array<{ pk: string; sk: string }>): Promise<Item[]> {
+  if (keys.length === 0) return [];
+  const found = new Map<string, Item>();
+  let pending: Array<Record<string, unknown>> = keys;
+  for (let attempt = 0; pending.length > 0; attempt += 1) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+    const result = await documentClient().send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }),
+    );
+    for (const item of (result.Responses?.[tableName()] ?? []) as Item[]) found.set(`${item.pk}|${item.sk}`, item);
+    pending = result.UnprocessedKeys?.[tableName()]?.Keys ?? [];
+    if (attempt > 8 && pending.length > 0) throw new Error('BatchGet left keys unprocessed after retries');
+  }
+  return keys.flatMap((key) => {
+    const item = found.get(`${key.pk}|${key.sk}`);
+    return item ? [item] : [];
+  });
+}

@@ -1,0 +1,47 @@
+// Key builders: the only place pk/sk/index keys are composed. Every key starts with the shop, except
+// API keys, which are looked up by hash before the shop is known.
+
+export type LoyaltyStatus = 'member' | 'excluded';
+export const LOYALTY_STATUSES: readonly LoyaltyStatus[] = ['member', 'excluded'];
+
+export interface ItemKey {
+  pk: string;
+  sk: string;
+}
+
+const shopPk = (shopId: string) => `SHOP#${shopId}`;
+const customerPk = (shopId: string, customerId: string) => `SHOP#${shopId}#C#${customerId}`;
+
+export const keys = {
+  shopPk,
+  shopSettings: (shopId: string): ItemKey => ({ pk: shopPk(shopId), sk: 'SETTINGS' }),
+  shopCounters: (shopId: string): ItemKey => ({ pk: shopPk(shopId), sk: 'COUNTERS' }),
+  earningRule: (shopId: string, id: string): ItemKey => ({ pk: shopPk(shopId), sk: `RULE#${id}` }),
+  campaign: (shopId: string, id: string): ItemKey => ({ pk: shopPk(shopId), sk: `CAMPAIGN#${id}` }),
+  vipTier: (shopId: string, id: string): ItemKey => ({ pk: shopPk(shopId), sk: `TIER#${id}` }),
+  reward: (shopId: string, id: string): ItemKey => ({ pk: shopPk(shopId), sk: `REWARD#${id}` }),
+  apiKey: (keyHash: string): ItemKey => ({ pk: `KEY#${keyHash}`, sk: 'KEY' }),
+  customerPk,
+  customer: (shopId: string, customerId: string): ItemKey => ({ pk: customerPk(shopId, customerId), sk: 'PROFILE' }),
+  earningEntry: (shopId: string, customerId: string, id: string): ItemKey => ({
+    pk: customerPk(shopId, customerId),
+    sk: `EARN#${id}`,
+  }),
+  rewardEntry: (shopId: string, customerId: string, id: string): ItemKey => ({
+    pk: customerPk(shopId, customerId),
+    sk: `REDEEM#${id}`,
+  }),
+  /** Guard item that makes a referral code unique within a shop. */
+  referralCode: (shopId: string, code: string): ItemKey => ({ pk: `SHOP#${shopId}#REF#${code}`, sk: 'REF' }),
+  /** Partition of the customer list indexes: one per shop and loyalty status. */
+  customerList: (shopId: string, status: LoyaltyStatus) => `SHOP#${shopId}#LIST#${status}`,
+  customerEmail: (shopId: string, email: string) => `SHOP#${shopId}#EMAIL#${email.trim().toLowerCase()}`,
+};
+
+/** Prefixes of item kinds inside a shop partition, used when reading the shop's configuration. */
+export const SHOP_ITEM_PREFIX = {
+  rule: 'RULE#',
+  campaign: 'CAMPAIGN#',
+  tier: 'TIER#',
+  reward: 'REWARD#',
+} as const;

@@ -1,0 +1,82 @@
+// Shop configuration items (settings, rules, campaigns, tiers, rewards) and the shop's counters.
+import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Campaign, EarningRule, Reward, ShopCatalog, ShopSettings, VipTier } from '../domain/shop';
+import { documentClient, tableName } from './client';
+import { type Item, queryAll, withoutKeys } from './items';
+import { keys, SHOP_ITEM_PREFIX, type LoyaltyStatus } from './keys';
+
+/** Reads the whole configuration of a shop in one query; null when the shop has no settings item. */
+export async function readShopCatalog(shopId: string): Promise<ShopCatalog | null> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.shopPk(shopId) },
+  });
+  const settings = items.find((item) => item.sk === 'SETTINGS');
+  if (!settings) return null;
+  const of = <T>(prefix: string) =>
+    items.filter((item) => String(item.sk).startsWith(prefix)).map((item) => withoutKeys<T>(item));
+  return {
+    settings: withoutKeys<ShopSettings>(settings),
+    earningRules: of<EarningRule>(SHOP_ITEM_PREFIX.rule),
+    campaigns: of<Campaign>(SHOP_ITEM_PREFIX.campaign),
+    tiers: of<VipTier>(SHOP_ITEM_PREFIX.tier),
+    rewards: of<Reward>(SHOP_ITEM_PREFIX.reward),
+  };
+}
+
+/** Writes (overwrites) a shop's configuration items. */
+export async function putShopCatalog(catalog: ShopCatalog): Promise<void> {
+  const shopId = catalog.settings.id;
+  const items: Item[] = [
+    { ...keys.shopSettings(shopId), ...catalog.settings },
+    ...catalog.earningRules.map((rule) => ({ ...keys.earningRule(shopId, rule.id), ...rule })),
+    ...catalog.campaigns.map((campaign) => ({ ...keys.campaign(shopId, campaign.id), ...campaign })),
+    ...catalog.tiers.map((tier) => ({ ...keys.vipTier(shopId, tier.id), ...tier })),
+    ...catalog.rewards.map((reward) => ({ ...keys.reward(shopId, reward.id), ...reward })),
+  ];
+  await batchPut(items);
+}
+
+/** Puts items in batches of 25, retrying unprocessed ones with backoff. */
+export async function batchPut(items: Item[]): Promise<void> {
+  for (let start = 0; start < items.length; start += 25) {
+    let pending = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      if (attempt > 8) throw new Error('BatchWrite left items unprocessed after retries');
+      const result = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
+    }
+  }
+}
+
+export interface ShopCounters {
+  member: number;
+  excluded: number;
+}
+
+const COUNTER_ATTRIBUTE: Record<LoyaltyStatus, string> = { member: 'member_count', excluded: 'excluded_count' };
+
+export function counterAttribute(status: LoyaltyStatus): string {
+  return COUNTER_ATTRIBUTE[status];
+}
+
+/** Enrolled customers per loyalty status, kept exact by the enrol and update transactions. */
+export async function readShopCounters(shopId: string): Promise<ShopCounters> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.shopCounters(shopId) }));
+  return {
+    member: Number(result.Item?.member_count ?? 0),
+    excluded: Number(result.Item?.excluded_count ?? 0),
+  };
+}
+
+export async function setShopCounters(shopId: string, counters: ShopCounters): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.shopCounters(shopId),
+      UpdateExpression: 'SET member_count = :m, excluded_count = :e',
+      ExpressionAttributeValues: { ':m': counters.member, ':e': counters.excluded },
+    }),
+  );
+}

@@ -1,0 +1,34 @@
+// A loyalty member as stored: figures, status, dates and referral code.
+import type { LoyaltyStatus } from '../data/keys';
+
+export interface CustomerRecord {
+  shop_id: string;
+  platform_customer_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  current_points: number;
+  lifetime_points: number;
+  redeemed_points: number;
+  status: LoyaltyStatus;
+  /** `YYYY-MM-DD` or null. */
+  date_of_birth: string | null;
+  /** `YYYY-MM-DD` or null; defaults to the platform account's creation date. */
+  anniversary_date: string | null;
+  referral_code: string;
+  /** Tier inputs besides lifetime points (spend in major currency units, orders as a count). */
+  total_spend: number;
+  orders_count: number;
+  /** Tier last written with the figures; the API recomputes the tier from the current configuration. */
+  vip_tier_id: string | null;
+  platform_created_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The fields of a customer that PUT may change. */
+export interface CustomerChanges {
+  date_of_birth?: string | null;
+  anniversary_date?: string | null;
+  status?: LoyaltyStatus;
+}

@@ -1,0 +1,34 @@
+// Calendar dates (birthday, anniversary) and timestamps as the API writes them.
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// ISO 8601 date-time with a time zone, e.g. 1990-05-17T00:00:00Z or 1990-05-17T10:00:00.000+02:00.
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** True for a calendar date that exists (2024-02-29 yes, 2023-02-29 no). */
+function isRealDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/**
+ * Reads an ISO 8601 calendar date (`YYYY-MM-DD`) or date-time and returns the calendar date it names,
+ * or null when the text is not one. A date-time keeps its own calendar date (no time-zone shift).
+ */
+export function parseCalendarDate(text: string): string | null {
+  const match = DATE.exec(text) ?? DATE_TIME.exec(text);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (!isRealDate(year, month, day)) return null;
+  return `${match[1]}-${match[2]}-${match[3]}`;
+}
+
+/** The UTC calendar date of a timestamp, or null. */
+export function calendarDateOf(timestamp: string | null): string | null {
+  if (!timestamp) return null;
+  const time = Date.parse(timestamp);
+  return Number.isNaN(time) ? null : new Date(time).toISOString().slice(0, 10);
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,28 @@
+// Money formatting for store-credit shops, where point amounts are minor currency units.
+
+const digitsCache = new Map<string, number>();
+
+/** Minor-unit digits of an ISO 4217 currency (USD 2, JPY 0, KWD 3), from the runtime's ICU data. */
+export function minorDigits(currency: string): number {
+  let digits = digitsCache.get(currency);
+  if (digits === undefined) {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    digitsCache.set(currency, digits);
+  }
+  return digits;
+}
+
+/**
+ * Minor units as a major-unit decimal string: two decimals as the spec shows ("2.50"), three for
+ * currencies with three minor digits so no amount is rounded away. Uses integer arithmetic only.
+ */
+export function formatMinorUnits(minor: number, currency: string): string {
+  const digits = minorDigits(currency);
+  const sign = minor < 0 ? '-' : '';
+  const abs = Math.abs(Math.trunc(minor));
+  const scale = 10 ** digits;
+  const whole = Math.floor(abs / scale);
+  const fraction = digits === 0 ? '' : String(abs % scale).padStart(digits, '0');
+  const shown = Math.max(2, digits);
+  return `${sign}${whole}.${fraction.padEnd(shown, '0')}`;
+}

@@ -1,0 +1,90 @@
+// The shop's configuration as the domain sees it: settings, earning rules, campaigns, tiers, rewards.
+
+export type LoyaltyMode = 'points' | 'store_credit';
+export type EntryMethod = 'points' | 'spend' | 'orders';
+
+export interface VipSettings {
+  entry_method: EntryMethod;
+  entry_methods_extra: EntryMethod[];
+  entry_logic: 'AND' | 'OR';
+  points_multiplier_mode: 'purchase' | 'all' | null;
+}
+
+export interface ShopSettings {
+  id: string;
+  name: string;
+  loyalty_mode: LoyaltyMode;
+  currency: string;
+  referral_base_url: string;
+  vip_settings: VipSettings;
+}
+
+export interface EarningRule {
+  id: string;
+  name: string;
+  description: string | null;
+  action: string;
+  category: string;
+  is_active: boolean;
+  points_to_give: number;
+  customer_facing_label: string;
+  call_to_action_url: string | null;
+  created_at: string;
+}
+
+export interface Campaign {
+  id: string;
+  name: string;
+  multiplier: number;
+  starts_at: string;
+  ends_at: string;
+}
+
+export interface VipTier {
+  id: string;
+  name: string;
+  description: string;
+  threshold_points: number | null;
+  threshold_spend: number | null;
+  threshold_orders: number | null;
+  points_multiplier: number;
+  position: number;
+  badge_image_url: string | null;
+  badge_color: string;
+  reward_ids: string[];
+  created_at: string;
+}
+
+export interface FlexibleConfig {
+  min_points: number;
+  max_points: number;
+  points_per_unit: number;
+}
+
+export interface Reward {
+  id: string;
+  name: string;
+  description: string | null;
+  discount_type: 'fixed' | 'percentage';
+  reward_type: 'standard' | 'vip' | 'entry';
+  redemption_mode: 'fixed' | 'flexible';
+  points_cost: number;
+  discount_amount: number;
+  minimum_spend: number;
+  is_active: boolean;
+  deleted: boolean;
+  max_redemptions: number | null;
+  expiry_days: number | null;
+  vip_tier_id: string | null;
+  flexible_config: FlexibleConfig | null;
+  created_at: string;
+}
+
+/** Everything a handler needs to know about a shop, read in one query and cached per warm function. */
+export interface ShopCatalog {
+  settings: ShopSettings;
+  earningRules: EarningRule[];
+  campaigns: Campaign[];
+  tiers: VipTier[];
+  rewards: Reward[];
+}

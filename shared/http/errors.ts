@@ -1,0 +1,78 @@
+// Typed API errors and the one place the spec's error envelope is produced.
+
+export interface ErrorObject {
+  status: string;
+  title: string;
+  detail: string;
+}
+
+export interface ErrorEnvelope {
+  errors: ErrorObject[];
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** An error whose status, title and detail may be shown to the caller as they are. */
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly title: string;
+  readonly detail: string;
+  readonly expose = true;
+
+  constructor(statusCode: number, detail: string, title?: string) {
+    super(detail);
+    this.name = 'ApiError';
+    this.statusCode = statusCode;
+    this.title = title ?? TITLES[statusCode] ?? 'Error';
+    this.detail = detail;
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    return envelope(this.statusCode, this.detail, this.title);
+  }
+}
+
+export const badRequest = (detail: string): ApiError => new ApiError(400, detail);
+export const unauthorized = (detail: string): ApiError => new ApiError(401, detail);
+export const forbidden = (detail: string): ApiError => new ApiError(403, detail);
+export const notFound = (detail: string): ApiError => new ApiError(404, detail);
+export const unprocessable = (title: string, detail: string): ApiError => new ApiError(422, detail, title);
+export const internalError = (detail: string): ApiError => new ApiError(500, detail);
+export const serviceUnavailable = (detail: string): ApiError => new ApiError(503, detail);
+
+export const customerNotFound = (identifier: string): ApiError => notFound(`Customer '${identifier}' not found`);
+
+export const DETAILS = {
+  missingAuthorization: 'Missing Authorization header',
+  invalidKey: 'Invalid or revoked API key',
+  readOnlyKey: 'This API key is read-only and cannot perform write operations',
+  customerExcluded: 'Customer is excluded from the loyalty program',
+  platformUnreachable: 'Unable to connect to the platform. Please try again.',
+  rateLimited: 'Rate limit exceeded',
+  unexpected: 'An unexpected error occurred',
+  invalidJson: 'Request body is not valid JSON',
+  noUpdatableFields: 'No updatable fields provided',
+} as const;
+
+export function envelope(statusCode: number, detail: string, title?: string): ErrorEnvelope {
+  return { errors: [{ status: String(statusCode), title: title ?? TITLES[statusCode] ?? 'Error', detail }] };
+}
+
+/** Turns anything thrown into a status and envelope; unknown errors become a bare 500. */
+export function toErrorResponse(error: unknown): { statusCode: number; body: ErrorEnvelope } {
+  if (error instanceof ApiError) return { statusCode: error.statusCode, body: error.toEnvelope() };
+  return { statusCode: 500, body: envelope(500, DETAILS.unexpected) };
+}

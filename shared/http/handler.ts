@@ -1,0 +1,120 @@
+// Builds every endpoint's Lambda handler from one middy chain: error envelope, JSON body, caller
+// context and scope check, then the endpoint's own function. Handlers stay a few lines long.
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { ApiError, badRequest, DETAILS, forbidden, toErrorResponse, unauthorized } from './errors';
+import type { KeyScope } from '../data/api-key-repository';
+
+export interface Caller {
+  shopId: string;
+  scope: KeyScope;
+}
+
+export interface HttpRequest {
+  caller: Caller;
+  event: APIGatewayProxyEvent;
+  /** Parsed JSON body (undefined for handlers without a body). */
+  body: unknown;
+  /** A decoded path parameter; 404s never reach here because the route matched. */
+  path(name: string): string;
+}
+
+export interface HttpResult {
+  statusCode: number;
+  body: unknown;
+}
+
+export interface HandlerOptions {
+  /** Parse the request body as JSON (write endpoints). */
+  jsonBody?: boolean;
+}
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+export function jsonResponse(statusCode: number, body: unknown): APIGatewayProxyResult {
+  return { statusCode, headers: JSON_HEADERS, body: JSON.stringify(body) };
+}
+
+/** The authorizer's context as API Gateway hands it to the integration. */
+export function callerFrom(event: APIGatewayProxyEvent): Caller {
+  const context = event.requestContext?.authorizer ?? {};
+  const shopId = context.shopId;
+  const scope = context.scope;
+  // Only reachable if the gateway was misconfigured to skip the authorizer.
+  if (typeof shopId !== 'string' || (scope !== 'full' && scope !== 'read')) throw unauthorized(DETAILS.invalidKey);
+  return { shopId, scope };
+}
+
+/** Path parameters may arrive percent-encoded (an e-mail's `@` as `%40`); decode them once, here. */
+function decodePathParameter(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+const errorEnvelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  onError: async (request) => {
+    const error = request.error;
+    const fromBodyParser =
+      (error as { cause?: { package?: string } } | null)?.cause?.package === '@middy/http-json-body-parser';
+    const mapped = fromBodyParser ? badRequest(DETAILS.invalidJson) : error;
+    if (!(mapped instanceof ApiError)) {
+      // Internals go to the log only, never into the response body.
+      console.error(
+        JSON.stringify({
+          level: 'ERROR',
+          message: 'Unhandled error',
+          route: request.event?.resource,
+          requestId: request.context?.awsRequestId,
+          error: { name: (error as Error)?.name, message: (error as Error)?.message, stack: (error as Error)?.stack },
+        }),
+      );
+    }
+    const { statusCode, body } = toErrorResponse(mapped);
+    request.response = jsonResponse(statusCode, body);
+  },
+});
+
+/** An absent or blank body is not JSON; say so plainly instead of letting the parser guess. */
+const requireBody = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  before: async (request) => {
+    const body = request.event.body;
+    if (body === null || body === undefined || (typeof body === 'string' && body.trim() === '')) {
+      throw badRequest('Request body must be a JSON object');
+    }
+  },
+});
+
+/** Read-only keys may only GET: refused before anything is read or written. */
+const scopeCheck = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  before: async (request) => {
+    const caller = callerFrom(request.event);
+    if (caller.scope !== 'full' && request.event.httpMethod !== 'GET') throw forbidden(DETAILS.readOnlyKey);
+  },
+});
+
+// Parse whatever Content-Type the caller sent: a JSON body sent as text/plain (or curl's default
+// form type) is still answered on its merits, and a non-JSON body gets a 400, never a 415.
+// (`disableContentTypeCheck` exists in the package's code but not in its 6.x type declarations.)
+const BODY_PARSER_OPTIONS = { disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0];
+
+export function createHandler(
+  run: (request: HttpRequest) => Promise<HttpResult>,
+  options: HandlerOptions = {},
+): middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(errorEnvelope()).use(scopeCheck());
+  if (options.jsonBody) chain.use(requireBody()).use(httpJsonBodyParser(BODY_PARSER_OPTIONS));
+  return chain.handler(async (event) => {
+    const pathParameters = event.pathParameters ?? {};
+    const result = await run({
+      caller: callerFrom(event),
+      event,
+      body: event.body as unknown,
+      path: (name) => decodePathParameter(pathParameters[name] ?? ''),
+    });
+    return jsonResponse(result.statusCode, result.body);
+  });
+}

@@ -1,0 +1,39 @@
+// A fresh table per test file in the run's DynamoDB Local, with the handlers' environment pointed at it.
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { ensureTable, localClient } from '../../infra/local/dynamodb-local';
+import { resetEnv } from '../../shared/config/env';
+import { resetDocumentClient } from '../../shared/data/client';
+import { clearShopCatalogCache } from '../../shared/shops/shop-catalog';
+
+export function testEndpoint(): string {
+  const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
+  if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (global setup)');
+  return endpoint;
+}
+
+export function uniqueTableName(prefix = 'test'): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+/** Creates a table and points TABLE_NAME / DYNAMODB_ENDPOINT at it; returns a cleanup function. */
+export async function createTestTable(): Promise<{ tableName: string; drop(): Promise<void> }> {
+  const endpoint = testEndpoint();
+  const tableName = uniqueTableName();
+  process.env.TABLE_NAME = tableName;
+  process.env.DYNAMODB_ENDPOINT = endpoint;
+  process.env.SHOP_CONFIG_TTL_SECONDS = '0';
+  resetEnv();
+  resetDocumentClient();
+  clearShopCatalogCache();
+  const client = localClient(endpoint);
+  await ensureTable(client, tableName);
+  return {
+    tableName,
+    drop: async () => {
+      resetDocumentClient();
+      await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
+      client.destroy();
+    },
+  };
+}

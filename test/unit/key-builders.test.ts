@@ -1,0 +1,66 @@
+import { keys } from '../../shared/data/keys';
+import { createTableInput, GLOBAL_INDEXES, LOCAL_INDEXES } from '../../shared/data/table';
+
+describe('key builders', () => {
+  it('start every shop-owned key with the shop, so no query can cross tenants', () => {
+    const all = [
+      keys.shopSettings('s1').pk,
+      keys.shopCounters('s1').pk,
+      keys.earningRule('s1', 'r').pk,
+      keys.vipTier('s1', 't').pk,
+      keys.reward('s1', 'r').pk,
+      keys.campaign('s1', 'c').pk,
+      keys.customer('s1', '1001').pk,
+      keys.earningEntry('s1', '1001', 'e1').pk,
+      keys.rewardEntry('s1', '1001', 'h1').pk,
+      keys.referralCode('s1', 'ABC').pk,
+      keys.customerList('s1', 'member'),
+      keys.customerEmail('s1', 'a@b.c'),
+    ];
+
+    for (const key of all) expect(key.startsWith('SHOP#s1')).toBe(true);
+  });
+
+  it('keep a customer and its history in one partition, apart from other customers', () => {
+    const profile = keys.customer('s1', '1001');
+    const entry = keys.earningEntry('s1', '1001', 'e1');
+
+    expect(entry.pk).toBe(profile.pk);
+    expect(keys.customer('s1', '1002').pk).not.toBe(profile.pk);
+    expect(keys.customer('s2', '1001').pk).not.toBe(profile.pk);
+  });
+
+  it('normalise e-mail keys to lower case', () => {
+    expect(keys.customerEmail('s1', ' Ada@Example.COM ')).toBe(keys.customerEmail('s1', 'ada@example.com'));
+  });
+
+  it('separate the customer list by loyalty status', () => {
+    expect(keys.customerList('s1', 'member')).not.toBe(keys.customerList('s1', 'excluded'));
+  });
+
+  it('look API keys up by hash alone', () => {
+    expect(keys.apiKey('abc')).toEqual({ pk: 'KEY#abc', sk: 'KEY' });
+  });
+});
+
+describe('table definition', () => {
+  it('declares every index with its key attributes', () => {
+    const input = createTableInput('t');
+    const attributes = new Set(input.AttributeDefinitions?.map((a) => a.AttributeName));
+
+    expect(input.GlobalSecondaryIndexes).toHaveLength(Object.keys(GLOBAL_INDEXES).length);
+    expect(input.LocalSecondaryIndexes).toHaveLength(Object.keys(LOCAL_INDEXES).length);
+    for (const index of [...(input.GlobalSecondaryIndexes ?? []), ...(input.LocalSecondaryIndexes ?? [])]) {
+      for (const key of index.KeySchema ?? []) expect(attributes.has(key.AttributeName)).toBe(true);
+    }
+  });
+
+  it('uses numeric sort keys for the point sorts, so DynamoDB orders them as numbers', () => {
+    const types = Object.fromEntries(createTableInput('t').AttributeDefinitions!.map((a) => [a.AttributeName, a.AttributeType]));
+
+    expect(types.current_points).toBe('N');
+    expect(types.lifetime_points).toBe('N');
+    expect(types.redeemed_points).toBe('N');
+    expect(types.created_at).toBe('S');
+  });
+});
