@@ -1,0 +1,59 @@
+// Starts the local twin inside a test file: the run's DynamoDB Local, a fresh table, random ports.
+import { parseConfig } from '../../shared/config/schema';
+import { startTwin, type Twin } from '../../infra/local/twin';
+import { testEndpoint, uniqueTableName } from './test-table';
+
+export async function startTestTwin(config: unknown): Promise<Twin> {
+  process.env.SHOP_CONFIG_TTL_SECONDS = '0';
+  process.env.PLATFORM_RETRY_BASE_MS = '5';
+  process.env.PLATFORM_TIMEOUT_MS = '1000';
+  return startTwin({ config: parseConfig(config), port: 0, dynamodbEndpoint: testEndpoint(), tableName: uniqueTableName('e2e') });
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
+}
+
+/** A tiny client: JSON in, JSON out, the key sent as the bare Authorization header. */
+export function apiClient(baseUrl: string, key?: string) {
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(key !== undefined ? { Authorization: key } : {}),
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // leave as text; the test will say what it expected
+    }
+    return { status: response.status, headers: response.headers, body: parsed };
+  };
+  return {
+    get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => call('POST', path, body, headers),
+    put: (path: string, body?: unknown, headers?: Record<string, string>) => call('PUT', path, body, headers),
+    request: call,
+  };
+}
+
+/** The spec's error envelope with exactly one error of this status and detail. */
+export function expectError(response: ApiResponse, status: number, detail?: string | RegExp): void {
+  expect({ status: response.status, body: response.body }).toMatchObject({
+    status,
+    body: { errors: [{ status: String(status) }] },
+  });
+  const error = response.body.errors[0];
+  expect(typeof error.title).toBe('string');
+  expect(typeof error.detail).toBe('string');
+  if (typeof detail === 'string') expect(error.detail).toBe(detail);
+  else if (detail) expect(error.detail).toMatch(detail);
+}
