@@ -1,0 +1,327 @@
+import { PlatformError, PlatformUnavailableError, type DiscountCodeInput } from '../../shared/platform/port';
+import { createShopifyPlatform, type ShopifyPlatformOptions } from '../../shared/platform/shopify';
+
+const ENDPOINT = 'https://demo.myshopify.com/admin/api/2025-07/graphql.json';
+const TOKEN = 'shpat_super_secret_token';
+
+type Step = Response | Error | ((init: RequestInit) => Promise<Response>);
+
+interface RecordedCall {
+  url: string;
+  headers: Record<string, string>;
+  body: { query: string; variables: Record<string, unknown> };
+}
+
+/** A fetch that plays the given steps in order and records what the adapter sent. */
+function scriptedFetch(steps: Step[]) {
+  const calls: RecordedCall[] = [];
+  const fetchImpl = (async (input: string | URL | Request, init?: RequestInit) => {
+    calls.push({
+      url: String(input),
+      headers: init?.headers as Record<string, string>,
+      body: JSON.parse(String(init?.body)) as RecordedCall['body'],
+    });
+    const step = steps.shift();
+    if (step === undefined) throw new Error('the script ran out of steps');
+    if (step instanceof Error) throw step;
+    if (typeof step === 'function') return step(init ?? {});
+    return step;
+  }) as typeof fetch;
+  return { fetchImpl, calls };
+}
+
+function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+}
+
+const customerFound = () =>
+  json({
+  data: {
+      customer: { id: 'gid://shopify/Customer/1001', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', createdAt: '2024-03-01T10:00:00Z' },
+    },
+  });
+
+const throttled = () =>
+  json({ errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }] });
+
+function platform(fetchImpl: typeof fetch, overrides: Partial<ShopifyPlatformOptions> = {}) {
+  return createShopifyPlatform({ endpoint: ENDPOINT, accessToken: TOKEN, baseDelayMs: 1, fetchImpl, ...overrides });
+}
+
+const codeInput: DiscountCodeInput = {
+  code: 'LOYAL-ABC123',
+  title: '$5 off',
+  customerId: '1001',
+  discountType: 'fixed',
+  amount: 5,
+  minimumSpend: 0,
+  startsAt: '2025-06-01T00:00:00.000Z',
+  endsAt: null,
+};
+
+async function caught(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('Shopify adapter: customers', () => {
+  it('asks for the customer by gid with the access token and maps the answer to the numeric id', async () => {
+    const { fetchImpl, calls } = scriptedFetch([customerFound()]);
+
+    const customer = await platform(fetchImpl).getCustomer('1001');
+
+    expect(customer).toEqual({ id: '1001', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', createdAt: '2024-03-01T10:00:00Z' });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe(ENDPOINT);
+    expect(calls[0]!.headers['X-Shopify-Access-Token']).toBe(TOKEN);
+    expect(calls[0]!.body.query).toMatch(/customer\(id: \$id\) \{ id email firstName lastName createdAt \}/);
+    expect(calls[0]!.body.variables).toEqual({ id: 'gid://shopify/Customer/1001' });
+  });
+
+  it('returns null when the platform has no such customer', async () => {
+    const { fetchImpl } = scriptedFetch([json({ data: { customer: null } })]);
+
+    const customer = await platform(fetchImpl).getCustomer('404');
+
+    expect(customer).toBeNull();
+  });
+
+  it('turns a missing email or name into empty strings', async () => {
+    const { fetchImpl } = scriptedFetch([
+      json({ data: { customer: { id: 'gid://shopify/Customer/7', email: null, firstName: null, lastName: null, createdAt: null } } }),
+    ]);
+
+    const customer = await platform(fetchImpl).getCustomer('7');
+
+    expect(customer).toEqual({ id: '7', email: '', firstName: '', lastName: '', createdAt: null });
+  });
+});
+
+describe('Shopify adapter: retries', () => {
+  it.each([
+    ['HTTP 429', () => json({ errors: 'Exceeded 2 calls per second' }, 429)],
+    ['HTTP 500', () => json({ errors: 'Internal Server Error' }, 500)],
+    ['HTTP 503', () => new Response('<html>Service Unavailable</html>', { status: 503 })],
+    ['a THROTTLED GraphQL error', throttled],
+  ])('retries after %s and returns the answer that follows', async (_label, failure) => {
+    const { fetchImpl, calls } = scriptedFetch([failure(), failure(), customerFound()]);
+
+    const customer = await platform(fetchImpl).getCustomer('1001');
+
+    expect(customer?.id).toBe('1001');
+    expect(calls).toHaveLength(3);
+  });
+
+  it('gives up with PlatformUnavailableError once maxAttempts failures have been seen', async () => {
+    const { fetchImpl, calls } = scriptedFetch([json({}, 502), json({}, 502), json({}, 502), json({}, 502)]);
+
+    const error = await caught(platform(fetchImpl, { maxAttempts: 4 }).getCustomer('1001'));
+
+    expect(error).toBeInstanceOf(PlatformUnavailableError);
+    expect(error.message).toMatch(/4 attempts/);
+    expect(calls).toHaveLength(4);
+  });
+
+  it('retries network errors and reports the platform unavailable when they persist', async () => {
+    const refused = () => new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') });
+    const { fetchImpl, calls } = scriptedFetch([refused(), refused(), refused()]);
+
+    const error = await caught(platform(fetchImpl).findDiscountCode('LOYAL-ABC123'));
+
+    expect(error).toBeInstanceOf(PlatformUnavailableError);
+    expect(error.message).toMatch(/ECONNREFUSED/);
+    expect(calls).toHaveLength(3);
+  });
+
+  it('recovers when a network error is followed by an answer', async () => {
+    const { fetchImpl, calls } = scriptedFetch([new TypeError('fetch failed'), customerFound()]);
+
+    const customer = await platform(fetchImpl).getCustomer('1001');
+
+    expect(customer?.email).toBe('ada@example.com');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('abandons an attempt that outlives timeoutMs and retries it', async () => {
+    const hang = (init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      });
+    const { fetchImpl, calls } = scriptedFetch([hang, hang, hang]);
+
+    const error = await caught(platform(fetchImpl, { timeoutMs: 5 }).getCustomer('1001'));
+
+    expect(error).toBeInstanceOf(PlatformUnavailableError);
+    expect(error.message).toMatch(/timed out after 5 ms/);
+    expect(calls).toHaveLength(3);
+  });
+
+  describe('with fake timers', () => {
+    // Response bodies are read through microtasks and nextTick; only the clock is faked.
+    beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
+    afterEach(() => jest.useRealTimers());
+
+    it('waits as long as Retry-After asks on a 429 instead of its own backoff', async () => {
+      const { fetchImpl, calls } = scriptedFetch([json({ errors: 'Throttled' }, 429, { 'Retry-After': '1' }), customerFound()]);
+      const pending = platform(fetchImpl, { baseDelayMs: 60_000 }).getCustomer('1001');
+
+      await jest.advanceTimersByTimeAsync(999);
+      const callsBeforeTheWait = calls.length;
+      await jest.advanceTimersByTimeAsync(1);
+
+      expect(callsBeforeTheWait).toBe(1);
+      expect((await pending)?.id).toBe('1001');
+      expect(calls).toHaveLength(2);
+    });
+
+    it('caps a long Retry-After at two seconds', async () => {
+      const { fetchImpl, calls } = scriptedFetch([json({ errors: 'Throttled' }, 429, { 'Retry-After': '120' }), customerFound()]);
+      const pending = platform(fetchImpl).getCustomer('1001');
+
+      await jest.advanceTimersByTimeAsync(1999);
+      const callsBeforeTheCap = calls.length;
+      await jest.advanceTimersByTimeAsync(1);
+
+      expect(callsBeforeTheCap).toBe(1);
+      expect((await pending)?.id).toBe('1001');
+      expect(calls).toHaveLength(2);
+    });
+  });
+});
+
+describe('Shopify adapter: errors that retrying will not fix', () => {
+  it.each([
+    ['HTTP 401', () => json({ errors: '[API] Invalid API key or access token' }, 401)],
+    ['HTTP 404', () => json({ errors: 'Not Found' }, 404)],
+    ['a GraphQL error', () => json({ errors: [{ message: "Field 'nope' doesn't exist", extensions: { code: 'undefinedField' } }] })],
+    ['a body that is not JSON', () => new Response('<html>oops</html>', { status: 200 })],
+  ])('fails at once with PlatformError on %s', async (_label, answer) => {
+    const { fetchImpl, calls } = scriptedFetch([answer()]);
+
+    const error = await caught(platform(fetchImpl).getCustomer('1001'));
+
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('fails with PlatformError when the create mutation reports userErrors', async () => {
+    const { fetchImpl, calls } = scriptedFetch([
+      json({ data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: [{ field: ['basicCodeDiscount', 'endsAt'], message: 'Ends at must be after starts at', code: 'INVALID' }] } } }),
+    ]);
+
+    const error = await caught(platform(fetchImpl).createDiscountCode(codeInput));
+
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error.message).toMatch(/basicCodeDiscount\.endsAt: Ends at must be after starts at/);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('fails with PlatformError when the delete mutation reports userErrors', async () => {
+    const { fetchImpl } = scriptedFetch([
+      json({ data: { discountCodeDelete: { deletedCodeDiscountId: null, userErrors: [{ field: ['id'], message: 'Discount does not exist', code: 'INVALID' }] } } }),
+    ]);
+
+    const error = await caught(platform(fetchImpl).deleteDiscountCode('gid://shopify/DiscountCodeNode/9'));
+
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error.message).toMatch(/Discount does not exist/);
+  });
+
+  it('never puts the access token in an error message', async () => {
+    const leaky = new TypeError(`fetch failed for X-Shopify-Access-Token: ${TOKEN}`);
+    const unavailable = scriptedFetch([leaky, leaky, leaky]);
+    const refused = scriptedFetch([json({ errors: `token ${TOKEN} is not valid` }, 401)]);
+
+    const unavailableError = await caught(platform(unavailable.fetchImpl).getCustomer('1001'));
+    const refusedError = await caught(platform(refused.fetchImpl).getCustomer('1001'));
+
+    expect(unavailableError).toBeInstanceOf(PlatformUnavailableError);
+    expect(refusedError).toBeInstanceOf(PlatformError);
+    expect(unavailableError.message).not.toContain(TOKEN);
+    expect(refusedError.message).not.toContain(TOKEN);
+  });
+});
+
+describe('Shopify adapter: discount codes', () => {
+  it('creates a fixed-amount code for one customer, usable once, and returns its id', async () => {
+    const { fetchImpl, calls } = scriptedFetch([
+      json({ data: { discountCodeBasicCreate: { codeDiscountNode: { id: 'gid://shopify/DiscountCodeNode/1' }, userErrors: [] } } }),
+    ]);
+
+    const code = await platform(fetchImpl).createDiscountCode(codeInput);
+
+    expect(code).toEqual({ id: 'gid://shopify/DiscountCodeNode/1', code: 'LOYAL-ABC123' });
+    expect(calls[0]!.body.query).toMatch(/discountCodeBasicCreate\(basicCodeDiscount: \$input\)/);
+    expect(calls[0]!.body.variables).toEqual({
+      input: {
+        title: '$5 off',
+        code: 'LOYAL-ABC123',
+        startsAt: '2025-06-01T00:00:00.000Z',
+        endsAt: null,
+        customerSelection: { customers: { add: ['gid://shopify/Customer/1001'] } },
+        customerGets: { value: { discountAmount: { amount: 5, appliesOnEachItem: false } }, items: { all: true } },
+        minimumRequirement: null,
+        usageLimit: 1,
+        appliesOncePerCustomer: true,
+      },
+    });
+  });
+
+  it('sends a percentage as a fraction of one and a minimum spend as a subtotal requirement', async () => {
+    const { fetchImpl, calls } = scriptedFetch([
+      json({ data: { discountCodeBasicCreate: { codeDiscountNode: { id: 'gid://shopify/DiscountCodeNode/2' }, userErrors: [] } } }),
+    ]);
+
+    await platform(fetchImpl).createDiscountCode({ ...codeInput, discountType: 'percentage', amount: 15, minimumSpend: 50 });
+
+    const input = calls[0]!.body.variables.input as Record<string, unknown>;
+    expect(input.customerGets).toEqual({ value: { percentage: 0.15 }, items: { all: true } });
+    expect(input.minimumRequirement).toEqual({ subtotal: { greaterThanOrEqualToSubtotal: 50 } });
+  });
+
+  it.each([
+    ['the TAKEN code', { field: ['basicCodeDiscount', 'code'], message: 'Code is already taken', code: 'TAKEN' }],
+    ['a "must be unique" message', { field: ['basicCodeDiscount', 'code'], message: 'Code must be unique. Please try a different code.', code: null }],
+  ])('returns the existing code when the platform answers with %s', async (_label, userError) => {
+    const { fetchImpl, calls } = scriptedFetch([
+      json({ data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: [userError] } } }),
+      json({ data: { codeDiscountNodeByCode: { id: 'gid://shopify/DiscountCodeNode/1', codeDiscount: { codes: { nodes: [{ code: 'LOYAL-ABC123' }] } } } } }),
+    ]);
+
+    const code = await platform(fetchImpl).createDiscountCode(codeInput);
+
+    expect(code).toEqual({ id: 'gid://shopify/DiscountCodeNode/1', code: 'LOYAL-ABC123' });
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.body.query).toMatch(/codeDiscountNodeByCode\(code: \$code\)/);
+    expect(calls[1]!.body.variables).toEqual({ code: 'LOYAL-ABC123' });
+  });
+
+  it('finds a code by its text, or null when there is none', async () => {
+    const { fetchImpl } = scriptedFetch([
+      json({ data: { codeDiscountNodeByCode: { id: 'gid://shopify/DiscountCodeNode/3', codeDiscount: { codes: { nodes: [{ code: 'LOYAL-XYZ' }] } } } } }),
+      json({ data: { codeDiscountNodeByCode: null } }),
+    ]);
+    const adapter = platform(fetchImpl);
+
+    const found = await adapter.findDiscountCode('loyal-xyz');
+    const missing = await adapter.findDiscountCode('NOPE');
+
+    expect(found).toEqual({ id: 'gid://shopify/DiscountCodeNode/3', code: 'LOYAL-XYZ' });
+    expect(missing).toBeNull();
+  });
+
+  it('deletes a code by its platform id', async () => {
+    const { fetchImpl, calls } = scriptedFetch([
+      json({ data: { discountCodeDelete: { deletedCodeDiscountId: 'gid://shopify/DiscountCodeNode/3', userErrors: [] } } }),
+    ]);
+
+    await platform(fetchImpl).deleteDiscountCode('gid://shopify/DiscountCodeNode/3');
+
+    expect(calls[0]!.body.query).toMatch(/discountCodeDelete\(id: \$id\)/);
+    expect(calls[0]!.body.variables).toEqual({ id: 'gid://shopify/DiscountCodeNode/3' });
+  });
+});
