@@ -24,7 +24,8 @@ export interface GatewayOptions {
   root: string;
   port: number;
   host?: string;
-  limiter?: RateLimiter;
+  /** Token buckets for the usage-plan throttles; `null` turns throttling off (benchmarks). */
+  limiter?: RateLimiter | null;
 }
 
 export interface Gateway {
@@ -99,7 +100,7 @@ function lambdaContext(functionName: string, requestId: string): Context {
 }
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const limiter = options.limiter ?? new RateLimiter();
+  const limiter = options.limiter === undefined ? new RateLimiter() : options.limiter;
   const modules = new Map<string, Promise<{ handler: unknown }>>();
   const load = (file: string) => {
     let module = modules.get(file);
@@ -178,7 +179,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (!allowed) return send(res, 401, envelope(401, DETAILS.invalidKey));
 
     // Usage plans throttle per API key and per method, after the authorizer has named the key.
-    if (!limiter.take(`${authorization.principalId} ${method} ${route.path}`, THROTTLE_LIMITS[route.throttle])) {
+    if (limiter && !limiter.take(`${authorization.principalId} ${method} ${route.path}`, THROTTLE_LIMITS[route.throttle])) {
       return send(res, 429, envelope(429, DETAILS.rateLimited));
     }
 

@@ -25,6 +25,8 @@ export interface TwinOptions {
   dynamodbEndpoint?: string;
   tableName?: string;
   host?: string;
+  /** Per-key throttling of the usage plan (default on). */
+  throttling?: boolean;
 }
 
 export interface Twin {
@@ -78,7 +80,13 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     admin.destroy();
     const shops = await applyConfig(config);
 
-    const gateway: Gateway = await startGateway({ routes: ROUTES, root: PROJECT_ROOT, port, host });
+    const gateway: Gateway = await startGateway({
+      routes: ROUTES,
+      root: PROJECT_ROOT,
+      port,
+      host,
+      ...(options.throttling === false ? { limiter: null } : {}),
+    });
     stops.push(() => gateway.stop());
     stops.push(async () => resetDocumentClient());
 
