@@ -18,11 +18,11 @@ export default tseslint.config(
   },
   {
     // Jest's global setup and teardown must be default exports.
-    files: ['test/support/global-*.ts', 'eslint.config.mjs', 'jest.config.js'],
+    files: ['test/support/global-*.ts', 'eslint.config.mjs', 'jest.config.js', 'test/support/esbuild-transform.js'],
     rules: { 'no-restricted-syntax': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['jest.config.js'],
-    languageOptions: { globals: { module: 'writable' } },
+    files: ['jest.config.js', 'test/support/esbuild-transform.js'],
+    languageOptions: { globals: { module: 'writable', require: 'readonly' } },
   },
 );

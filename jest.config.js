@@ -1,6 +1,6 @@
 // Jest projects by test layer. DynamoDB Local is started once for the whole run (test/support/global-setup.ts).
-const transform = { '^.+\\.(t|j|mj)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] };
-// @middy/* ship ESM only; let swc turn them into CommonJS for jest.
+const transform = { '^.+\\.(t|j|mj)sx?$': '<rootDir>/test/support/esbuild-transform.js' };
+// @middy/* ship ESM only; let the transformer turn them into CommonJS for jest.
 const transformIgnorePatterns = ['/node_modules/(?!(@middy)/)'];
 const base = { testEnvironment: 'node', transform, transformIgnorePatterns, moduleFileExtensions: ['ts', 'js', 'mjs', 'json'] };
 

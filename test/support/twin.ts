@@ -3,11 +3,14 @@ import { parseConfig } from '../../shared/config/schema';
 import { startTwin, type Twin } from '../../infra/local/twin';
 import { testEndpoint, uniqueTableName } from './test-table';
 
-export async function startTestTwin(config: unknown): Promise<Twin> {
+/** `throttling: false` lets a test file call the 6 requests/second routes as fast as it likes. */
+export async function startTestTwin(config: unknown, options: { throttling?: boolean } = {}): Promise<Twin> {
   process.env.SHOP_CONFIG_TTL_SECONDS = '0';
   process.env.PLATFORM_RETRY_BASE_MS = '5';
   process.env.PLATFORM_TIMEOUT_MS = '1000';
-  return startTwin({ config: parseConfig(config), port: 0, dynamodbEndpoint: testEndpoint(), tableName: uniqueTableName('e2e') });
+  return startTwin({ config: parseConfig(config), port: 0, dynamodbEndpoint: testEndpoint(), tableName: uniqueTableName('e2e'),
+    ...(options.throttling === false ? { throttling: false } : {}),
+  });
 }
 
 export interface ApiResponse {
