@@ -1,10 +1,13 @@
 // The local twin: DynamoDB Local (or a given endpoint), the table, the configuration file, the platform
 // simulator and the local gateway, wired the way the stack wires the cloud.
-import { resolve } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { applyConfig, type ShopSummary } from '../../shared/config/apply-config';
 import { resetEnv } from '../../shared/config/env';
 import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
 import { resetDocumentClient } from '../../shared/data/client';
+import { resetEventPublisher } from '../../shared/events/domain-events';
 import { ROUTES } from '../routes';
 import { ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { startGateway, type Gateway } from './gateway';
@@ -32,6 +35,7 @@ export interface TwinOptions {
 export interface Twin {
   url: string;
   platformUrl: string;
+  eventsLogFile: string;
   dynamodbEndpoint: string;
   tableName: string;
   shops: ShopSummary[];
@@ -72,8 +76,13 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     process.env.DYNAMODB_ENDPOINT = endpoint;
     process.env.PLATFORM_BASE_URL = simulator.url;
     process.env.AWS_REGION ??= 'us-east-1';
+    const eventsDir = await mkdtemp(join(tmpdir(), 'loyalty-events-'));
+    const eventsLogFile = join(eventsDir, 'events.jsonl');
+    process.env.EVENTS_LOG_FILE = eventsLogFile;
+    stops.push(() => rm(eventsDir, { recursive: true, force: true }));
     resetEnv();
     resetDocumentClient();
+    resetEventPublisher();
 
     const admin = localClient(endpoint);
     await ensureTable(admin, tableName);
@@ -85,6 +94,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       root: PROJECT_ROOT,
       port,
       host,
+      eventsLogFile,
       ...(options.throttling === false ? { limiter: null } : {}),
     });
     stops.push(() => gateway.stop());
@@ -93,6 +103,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     return {
       url: gateway.url,
       platformUrl: simulator.url,
+      eventsLogFile,
       dynamodbEndpoint: endpoint,
       tableName,
       shops,

@@ -12,6 +12,10 @@ const envSchema = z.object({
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
   PLATFORM_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   PLATFORM_RETRY_BASE_MS: z.coerce.number().int().min(0).default(100),
+  /** EventBridge bus for domain events (cloud). */
+  EVENT_BUS_NAME: z.string().min(1).optional(),
+  /** JSON-lines file for domain events (local twin). */
+  EVENTS_LOG_FILE: z.string().min(1).optional(),
   /** How long a warm function reuses a shop's configuration (rules, tiers, rewards) before re-reading it. */
   SHOP_CONFIG_TTL_SECONDS: z.coerce.number().min(0).default(30),
 });

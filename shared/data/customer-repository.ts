@@ -41,7 +41,7 @@ export interface StoredCustomer {
   version: number;
 }
 
-function fromItem(item: Item): StoredCustomer {
+export function storedCustomerOf(item: Item): StoredCustomer {
   return { record: withoutKeys<CustomerRecord>(item), version: Number(item.version ?? 0) };
 }
 
@@ -49,7 +49,7 @@ export async function getCustomer(shopId: string, customerId: string, consistent
   const result = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: keys.customer(shopId, customerId), ConsistentRead: consistent }),
   );
-  return result.Item ? fromItem(result.Item) : null;
+  return result.Item ? storedCustomerOf(result.Item) : null;
 }
 
 export async function findCustomerByEmail(shopId: string, email: string): Promise<StoredCustomer | null> {
@@ -63,7 +63,7 @@ export async function findCustomerByEmail(shopId: string, email: string): Promis
     }),
   );
   const item = result.Items?.[0];
-  return item ? fromItem(item) : null;
+  return item ? storedCustomerOf(item) : null;
 }
 
 /** Why an enrol transaction was refused. */
@@ -206,7 +206,7 @@ export async function listCustomers(shopId: string, query: CustomerListQuery): P
   const merged = mergeSorted(partitions, attribute, query.descending);
   const pageKeys = merged.slice(query.offset, needed).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
   const items = await batchGet(pageKeys);
-  return { records: items.map((item) => fromItem(item).record), total: filtered ? merged.length : null };
+  return { records: items.map((item) => storedCustomerOf(item).record), total: filtered ? merged.length : null };
 }
 
 /** Merges lists that are each sorted on `attribute` into one sorted list (ties keep list order). */

@@ -1,0 +1,16 @@
+// POST /v1/customers/{identifier}/points: add or deduct points with an audit entry.
+import { createHandler } from '../../shared/http/handler';
+import { adjustPoints } from '../../shared/points/adjust-points';
+import { pointsAdjustmentResource } from '../../shared/points/points-adjustment-resource';
+import { parseAdjustPointsBody } from '../../shared/points/points-requests';
+import { shopCatalog } from '../../shared/shops/shop-catalog';
+
+export const handler = createHandler(
+  async ({ caller, body, path }) => {
+    const input = parseAdjustPointsBody(body);
+    const shop = await shopCatalog(caller.shopId);
+    const adjustment = await adjustPoints(shop, path('identifier'), input);
+    return { statusCode: 200, body: { data: pointsAdjustmentResource(adjustment, shop.settings) } };
+  },
+  { jsonBody: true },
+);

@@ -1,0 +1,56 @@
+// The points write: new balance and its audit entry in one conditional transaction.
+import type { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { CustomerRecord } from '../domain/customer';
+import type { EarningEntry } from '../domain/history';
+import { documentClient, tableName } from './client';
+import { cancellationReasons, customerItem, storedCustomerOf, type StoredCustomer } from './customer-repository';
+import { earningEntryItem } from './history-repository';
+
+export type PointsWriteResult =
+  | { written: true }
+  /** `latest`: the profile as it is now, when DynamoDB returned it with the refusal (saves a read). */
+  | { written: false; latest: StoredCustomer | null };
+
+/**
+ * Writes the customer's new figures and the earning-history entry together, only if the profile is
+ * still at the version that was read and the customer is still a member. When another write got in
+ * first nothing is written and the caller retries from `latest`.
+ */
+export async function writePointsChange(current: StoredCustomer, next: CustomerRecord, entry: EarningEntry): Promise<PointsWriteResult> {
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: customerItem(next, current.version + 1),
+              ConditionExpression: '#version = :version AND #status = :member',
+              ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
+              ExpressionAttributeValues: { ':version': current.version, ':member': 'member' },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: earningEntryItem(next.shop_id, next.platform_customer_id, entry),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+    return { written: true };
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons && reasons.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) {
+      const old = (error as TransactionCanceledException).CancellationReasons?.[0]?.Item;
+      return { written: false, latest: reasons[0] === 'ConditionalCheckFailed' && old ? storedCustomerOf(unmarshall(old)) : null };
+    }
+    if ((error as { name?: string }).name === 'TransactionConflictException') return { written: false, latest: null };
+    throw error;
+  }
+}

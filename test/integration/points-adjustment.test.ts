@@ -1,0 +1,110 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
+import { keys } from '../../shared/data/keys';
+import { queryAll } from '../../shared/data/items';
+import { writePointsChange } from '../../shared/data/points-repository';
+import { putShopCatalog } from '../../shared/data/shop-repository';
+import type { ShopCatalog } from '../../shared/domain/shop';
+import { resetEventPublisher } from '../../shared/events/domain-events';
+import { adjustPoints } from '../../shared/points/adjust-points';
+import { customerRecord } from '../support/customers';
+import { createTestTable } from '../support/test-table';
+
+// Sixty writers racing for one item on DynamoDB Local take seconds, not milliseconds.
+jest.setTimeout(60_000);
+
+const SHOP = 'points-shop';
+const catalog: ShopCatalog = {
+  settings: {
+    id: SHOP, name: 'Points', loyalty_mode: 'points', currency: 'USD', referral_base_url: 'https://p.example/',
+    vip_settings: { entry_method: 'points', entry_methods_extra: [], entry_logic: 'OR', points_multiplier_mode: null },
+  },
+  earningRules: [], campaigns: [],
+  tiers: [{ id: 'gold', name: 'Gold', description: '', threshold_points: 1000, threshold_spend: null, threshold_orders: null,
+    points_multiplier: 2, position: 1, badge_image_url: null, badge_color: '#FFD700', reward_ids: [], created_at: '2025-01-01T00:00:00.000Z' }],
+  rewards: [],
+};
+const input = (adjustment: number) => ({ adjustment, note: `n${adjustment}`, update_lifetime_points: true, send_email: true });
+
+let table: Awaited<ReturnType<typeof createTestTable>>;
+let eventsFile: string;
+
+beforeAll(async () => {
+  table = await createTestTable();
+  eventsFile = join(mkdtempSync(join(tmpdir(), 'events-')), 'events.jsonl');
+  process.env.EVENTS_LOG_FILE = eventsFile;
+  resetEventPublisher();
+  await putShopCatalog(catalog);
+});
+afterAll(async () => {
+  await table.drop();
+});
+
+const events = () =>
+  readFileSync(eventsFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; customer_id: string });
+const auditEntries = (customerId: string) =>
+  queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :earn)',
+    ExpressionAttributeValues: { ':pk': keys.customerPk(SHOP, customerId), ':earn': 'EARN#' },
+  });
+
+describe('points adjustment on DynamoDB', () => {
+  it('applies 60 simultaneous adjustments of one customer, none lost, each with exactly one audit entry', async () => {
+    await createCustomer(customerRecord({ shop_id: SHOP, platform_customer_id: '1', referral_code: 'CONC0001' }));
+    const adjustments = Array.from({ length: 60 }, (_, i) => i + 1);
+
+    const results = await Promise.all(adjustments.map((n) => adjustPoints(catalog, '1', input(n))));
+
+    const expected = adjustments.reduce((sum, n) => sum + n, 0);
+    const stored = (await getCustomer(SHOP, '1', true))!;
+    expect(stored.record.current_points).toBe(expected);
+    expect(stored.record.lifetime_points).toBe(expected);
+    expect(stored.record.vip_tier_id).toBe('gold');
+    const entries = await auditEntries('1');
+    expect(entries).toHaveLength(60);
+    expect(entries.map((e) => e.points).sort((a, b) => Number(a) - Number(b))).toEqual(adjustments);
+    expect(entries.every((e) => e.status === 'approved' && e.action === 'manual_adjustment')).toBe(true);
+    const befores = results.map((r) => r.change.before).sort((a, b) => a - b);
+    expect(new Set(befores).size).toBe(60); // each saw a different balance: they were serialised
+    expect(events().filter((e) => e.type === 'points.adjusted' && e.customer_id === '1')).toHaveLength(60);
+  });
+
+  it('keeps the balance exact under simultaneous additions and deductions', async () => {
+    await createCustomer(customerRecord({ shop_id: SHOP, platform_customer_id: '2', referral_code: 'CONC0002', current_points: 10_000 }));
+    const adjustments = Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? 7 : -5));
+
+    await Promise.all(adjustments.map((n) => adjustPoints(catalog, '2', input(n))));
+
+    const stored = (await getCustomer(SHOP, '2', true))!;
+    expect(stored.record.current_points).toBe(10_000 + 25 * 7 - 25 * 5);
+    expect(await auditEntries('2')).toHaveLength(50);
+  });
+
+  it('writes neither the balance nor the audit entry when the version is stale', async () => {
+    await createCustomer(customerRecord({ shop_id: SHOP, platform_customer_id: '3', referral_code: 'CONC0003', current_points: 100 }));
+    const read = (await getCustomer(SHOP, '3', true))!;
+    await adjustPoints(catalog, '3', input(1));
+
+    const written = await writePointsChange(read, { ...read.record, current_points: 999 }, {
+      id: 'stale-entry', earning_rule_id: null, action: 'manual_adjustment', points: 899, base_points: 899, points_multiplier: 1,
+      status: 'approved', order_id: null, order_number: null, points_due_at: null, points_given_at: null, points_expiry_at: null,
+      created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
+    });
+
+    expect(written.written).toBe(false);
+    expect((await getCustomer(SHOP, '3', true))!.record.current_points).toBe(101);
+    expect((await auditEntries('3')).map((e) => e.id)).not.toContain('stale-entry');
+  });
+
+  it('publishes tier.changed when an adjustment crosses a threshold', async () => {
+    await createCustomer(customerRecord({ shop_id: SHOP, platform_customer_id: '4', referral_code: 'CONC0004', lifetime_points: 990 }));
+
+    await adjustPoints(catalog, '4', input(10));
+
+    expect(events().filter((e) => e.type === 'tier.changed' && e.customer_id === '4')).toEqual([
+      expect.objectContaining({ from_tier_id: null, to_tier_id: 'gold', send_email: true }),
+    ]);
+  });
+});

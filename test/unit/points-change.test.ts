@@ -1,0 +1,90 @@
+import type { VipSettings, VipTier } from '../../shared/domain/shop';
+import { computePointsChange } from '../../shared/points/points-change';
+import { parseAdjustPointsBody } from '../../shared/points/points-requests';
+import { ApiError } from '../../shared/http/errors';
+import { customerRecord } from '../support/customers';
+
+const vip: VipSettings = { entry_method: 'points', entry_methods_extra: [], entry_logic: 'OR', points_multiplier_mode: null };
+const tier = (id: string, threshold: number): VipTier => ({
+  id, name: id, description: '', threshold_points: threshold, threshold_spend: null, threshold_orders: null,
+  points_multiplier: 1.5, position: threshold, badge_image_url: null, badge_color: '#000', reward_ids: [], created_at: '2025-01-01T00:00:00.000Z',
+});
+const tiers = [tier('silver', 1000), tier('gold', 2000)];
+const NOW = '2026-01-01T00:00:00.000Z';
+
+describe('points change', () => {
+  it('adds a positive adjustment to the balance and to lifetime points', () => {
+    const record = customerRecord({ platform_customer_id: '1', current_points: 100, lifetime_points: 500 });
+
+    const change = computePointsChange(record, { adjustment: 50, update_lifetime_points: true }, tiers, vip, NOW);
+
+    expect(change).toMatchObject({ applied: 50, before: 100, after: 150 });
+    expect(change.next).toMatchObject({ current_points: 150, lifetime_points: 550, updated_at: NOW });
+  });
+
+  it('floors the balance at zero and reports what was actually applied', () => {
+    const record = customerRecord({ platform_customer_id: '1', current_points: 5, lifetime_points: 5 });
+
+    const change = computePointsChange(record, { adjustment: -20, update_lifetime_points: true }, tiers, vip, NOW);
+
+    expect(change).toMatchObject({ applied: -5, before: 5, after: 0 });
+    expect(change.next.lifetime_points).toBe(5);
+  });
+
+  it('leaves lifetime points alone when update_lifetime_points is false', () => {
+    const record = customerRecord({ platform_customer_id: '1', current_points: 0, lifetime_points: 10 });
+
+    const change = computePointsChange(record, { adjustment: 40, update_lifetime_points: false }, tiers, vip, NOW);
+
+    expect(change.next).toMatchObject({ current_points: 40, lifetime_points: 10 });
+  });
+
+  it('recalculates the tier from the new lifetime points', () => {
+    const record = customerRecord({ platform_customer_id: '1', current_points: 900, lifetime_points: 1900, vip_tier_id: 'silver' });
+
+    const change = computePointsChange(record, { adjustment: 100, update_lifetime_points: true }, tiers, vip, NOW);
+
+    expect(change.tierBefore?.id).toBe('silver');
+    expect(change.tierAfter?.id).toBe('gold');
+    expect(change.next.vip_tier_id).toBe('gold');
+  });
+
+  it('never lowers the tier on a deduction, since lifetime points stay', () => {
+    const record = customerRecord({ platform_customer_id: '1', current_points: 2000, lifetime_points: 2000 });
+
+    const change = computePointsChange(record, { adjustment: -2000, update_lifetime_points: true }, tiers, vip, NOW);
+
+    expect(change.tierAfter?.id).toBe('gold');
+  });
+});
+
+describe('adjust points body', () => {
+  const detailOf = (body: unknown) => {
+    try {
+      parseAdjustPointsBody(body);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).statusCode).toBe(400);
+      return (error as ApiError).detail;
+    }
+    throw new Error('expected a 400');
+  };
+
+  it('applies the defaults', () => {
+    expect(parseAdjustPointsBody({ adjustment: -3 })).toEqual({ adjustment: -3, note: null, update_lifetime_points: true, send_email: true });
+  });
+
+  it.each([
+    [{}, 'adjustment is required'],
+    [{ adjustment: null }, 'adjustment is required'],
+    [{ adjustment: '10' }, 'adjustment must be a non-zero integer'],
+    [{ adjustment: 1.5 }, 'adjustment must be a non-zero integer'],
+    [{ adjustment: 0 }, 'adjustment cannot be zero'],
+    [{ adjustment: 1e12 }, 'adjustment must be between -1000000000 and 1000000000'],
+    [{ adjustment: 5, note: 7 }, 'note must be a string'],
+    [{ adjustment: 5, send_email: 'no' }, 'send_email must be a boolean'],
+    [{ adjustment: 5, update_lifetime_points: 1 }, 'update_lifetime_points must be a boolean'],
+  ])('refuses %j with %p', (body, detail) => {
+    expect(detailOf(body)).toBe(detail);
+  });
+});
