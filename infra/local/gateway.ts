@@ -3,7 +3,6 @@
 // stack deploys. Its own answers (404, 405, 401, 429) use the gateway responses of the stack.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type {
   APIGatewayAuthorizerResult,
@@ -27,8 +26,8 @@ export interface GatewayOptions {
   host?: string;
   /** Token buckets for the usage-plan throttles; `null` turns throttling off (benchmarks). */
   limiter?: RateLimiter | null;
-  /** JSON-lines file the handlers publish domain events to; served at GET /_events. */
-  eventsLogFile?: string;
+  /** The twin's own control endpoints (`GET /_events`, `POST /_reconcile`), by "METHOD /path". */
+  control?: Record<string, () => Promise<unknown>>;
 }
 
 export interface Gateway {
@@ -71,16 +70,6 @@ function send(res: ServerResponse, statusCode: number, body: unknown, headers: R
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(statusCode, { 'Content-Type': 'application/json', ...headers });
   res.end(text);
-}
-
-/** The twin's stand-in for an EventBridge subscriber: every event published so far, oldest first. */
-async function sendEvents(res: ServerResponse, file: string): Promise<void> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const events = text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as unknown);
-  send(res, 200, { events });
 }
 
 async function readBody(req: IncomingMessage): Promise<string | null> {
@@ -128,7 +117,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const requestId = randomUUID();
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
-    if (url.pathname === '/_events' && options.eventsLogFile) return sendEvents(res, options.eventsLogFile);
+    const control = options.control?.[`${method} ${url.pathname}`];
+    if (control) return send(res, 200, await control());
     const matches = matchPath(options.routes, url.pathname);
     if (matches.length === 0) {
       return send(res, 404, envelope(404, `No route matches ${method} ${url.pathname}`));

@@ -1,6 +1,6 @@
 // The local twin: DynamoDB Local (or a given endpoint), the table, the configuration file, the platform
 // simulator and the local gateway, wired the way the stack wires the cloud.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { applyConfig, type ShopSummary } from '../../shared/config/apply-config';
@@ -8,6 +8,8 @@ import { resetEnv } from '../../shared/config/env';
 import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
 import { resetDocumentClient } from '../../shared/data/client';
 import { resetEventPublisher } from '../../shared/events/domain-events';
+import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { ROUTES } from '../routes';
 import { ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { startGateway, type Gateway } from './gateway';
@@ -83,6 +85,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     resetEnv();
     resetDocumentClient();
     resetEventPublisher();
+    resetPlatforms();
 
     const admin = localClient(endpoint);
     await ensureTable(admin, tableName);
@@ -94,10 +97,21 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       root: PROJECT_ROOT,
       port,
       host,
-      eventsLogFile,
+      control: {
+        'GET /_events': async () => ({ events: await readEvents(eventsLogFile) }),
+        'POST /_reconcile': () => reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 }),
+      },
       ...(options.throttling === false ? { limiter: null } : {}),
     });
     stops.push(() => gateway.stop());
+    // The stack runs the reconciler on a schedule; the twin does the same every minute.
+    const reconciler = setInterval(() => {
+      reconcilePurchases({ platformFor: platformForShop }).catch((error) =>
+        console.error(JSON.stringify({ level: 'ERROR', message: 'Reconciler run failed', error: String(error) })),
+      );
+    }, 60_000);
+    reconciler.unref();
+    stops.push(async () => clearInterval(reconciler));
     stops.push(async () => resetDocumentClient());
 
     return {
@@ -114,4 +128,13 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     await stopAll();
     throw error;
   }
+}
+
+/** The twin's stand-in for an EventBridge subscriber: every event published so far, oldest first. */
+async function readEvents(file: string): Promise<unknown[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as unknown);
 }

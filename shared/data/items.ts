@@ -17,6 +17,8 @@ const KEY_ATTRIBUTES = new Set([
   'earn_given_at',
   'redeem_created_at',
   'redeem_points_spent',
+  'unsettled_pk',
+  'unsettled_since',
 ]);
 
 /** The item without table bookkeeping (keys, index attributes, version). */

@@ -33,6 +33,18 @@ export const keys = {
   }),
   /** Guard item that makes a referral code unique within a shop. */
   referralCode: (shopId: string, code: string): ItemKey => ({ pk: `SHOP#${shopId}#REF#${code}`, sk: 'REF' }),
+  /** How many times a customer has redeemed one reward (enforces max_redemptions). */
+  redemptionCount: (shopId: string, customerId: string, rewardId: string): ItemKey => ({
+    pk: customerPk(shopId, customerId),
+    sk: `REDEEMCOUNT#${rewardId}`,
+  }),
+  /** A stored first response for an Idempotency-Key, per shop and route. */
+  idempotencyRecord: (shopId: string, route: string, idempotencyKey: string): ItemKey => ({
+    pk: `SHOP#${shopId}#IDEMPOTENCY#${route}#${idempotencyKey}`,
+    sk: 'IDEMPOTENCY',
+  }),
+  /** Partition of the pending-purchases index the reconciler reads (sparse: only unsettled purchases). */
+  pendingPurchases: () => 'PENDING_PURCHASES',
   /** Partition of the customer list indexes: one per shop and loyalty status. */
   customerList: (shopId: string, status: LoyaltyStatus) => `SHOP#${shopId}#LIST#${status}`,
   customerEmail: (shopId: string, email: string) => `SHOP#${shopId}#EMAIL#${email.trim().toLowerCase()}`,

@@ -47,6 +47,17 @@ export const GLOBAL_INDEXES = {
     partitionKey: { name: 'email_pk', type: 'S' },
     projection: 'ALL',
   },
+  /**
+   * Purchases not settled yet (pending, or refunded with a code that may still exist on the
+   * platform), oldest first: what the reconciler reads. Sparse and small: an entry leaves the index
+   * as soon as it is settled.
+   */
+  unsettledPurchases: {
+    indexName: 'gsi_unsettled_purchases',
+    partitionKey: { name: 'unsettled_pk', type: 'S' },
+    sortKey: { name: 'unsettled_since', type: 'S' },
+    projection: 'ALL',
+  },
 } as const satisfies Record<string, GlobalIndexDefinition>;
 
 /**

@@ -26,3 +26,13 @@ export function formatMinorUnits(minor: number, currency: string): string {
   const shown = Math.max(2, digits);
   return `${sign}${whole}.${fraction.padEnd(shown, '0')}`;
 }
+
+/** Major-unit amount with the currency's symbol, e.g. "$3.00" or "€5.00" (names of flexible rewards, messages). */
+export function formatMoney(major: number, currency: string): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(major);
+}
+
+/** Minor units shown as money ("€5.00"), for store-credit messages. */
+export function formatMinorAsMoney(minor: number, currency: string): string {
+  return formatMoney(minor / 10 ** minorDigits(currency), currency);
+}

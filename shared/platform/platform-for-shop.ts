@@ -26,3 +26,8 @@ export function platformForShop(shopId: string): Platform {
   adapters.set(shopId, adapter);
   return adapter;
 }
+
+/** Forgets the adapters (the twin and tests point PLATFORM_BASE_URL at a new simulator). */
+export function resetPlatforms(): void {
+  adapters.clear();
+}

@@ -1,0 +1,11 @@
+// Scheduled every few minutes: settles purchases left pending by a crash (see reconcile-purchases.ts).
+import { platformForShop } from '../shared/platform/platform-for-shop';
+import { reconcilePurchases, type ReconcileSummary } from '../shared/purchases/reconcile-purchases';
+
+export const handler = async (): Promise<ReconcileSummary> => {
+  const summary = await reconcilePurchases({ platformFor: platformForShop });
+  console.log(JSON.stringify({ level: 'INFO', message: 'Reconciler run', ...summary }));
+  // A failed settlement must show up as a failed invocation, so the alarm on reconciler errors fires.
+  if (summary.failed > 0) throw new Error(`${summary.failed} purchases could not be settled`);
+  return summary;
+};

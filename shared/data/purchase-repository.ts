@@ -1,0 +1,198 @@
+// The purchase saga's writes: reserve (deduct + pending entry), activate, refund, and the unsettled
+// purchases the reconciler reads. Every state change is conditional on the entry still being in the
+// state the writer saw, so two writers (request and reconciler, or two reconcilers) never both act.
+import { TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { RewardEntry } from '../domain/history';
+import { documentClient, tableName } from './client';
+import { cancellationReasons } from './customer-repository';
+import { rewardEntryItem } from './history-repository';
+import { type Item, queryAll } from './items';
+import { keys } from './keys';
+import { GLOBAL_INDEXES } from './table';
+
+export type PurchaseStatus = 'pending' | 'active' | 'refunded';
+
+/** A reward-history entry as the saga stores it: the API fields plus what settling it needs. */
+export interface PurchaseRecord extends Omit<RewardEntry, 'status'> {
+  status: PurchaseStatus | RewardEntry['status'];
+  shop_id: string;
+  customer_id: string;
+  platform_discount_id: string | null;
+  /** Discount definition sent to the platform (kept so the purchase can be audited). */
+  discount: { type: 'fixed' | 'percentage'; value: number; minimum_spend: number };
+  /** Whether the purchase counts against the reward's max_redemptions. */
+  counted: boolean;
+  /** Set on a refund whose code may exist on the platform (unreachable while creating it). */
+  code_cleanup?: boolean;
+  refund_reason?: string;
+}
+
+export type ReserveOutcome = 'reserved' | 'refused_by_customer' | 'redemption_limit' | 'conflict';
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+const unsettled = (since: string) => ({ unsettled_pk: keys.pendingPurchases(), unsettled_since: since });
+
+/**
+ * Deducts the points and writes the pending entry in one transaction, conditional on the customer
+ * being a member with enough points (and, with a limit, on the redemption count being under it).
+ */
+export async function reservePurchase(purchase: PurchaseRecord, maxRedemptions: number | null): Promise<ReserveOutcome> {
+  const { shop_id: shopId, customer_id: customerId, points_spent: points } = purchase;
+  const transactItems: TransactItems = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.customer(shopId, customerId),
+        UpdateExpression:
+          'SET current_points = current_points - :points, redeemed_points = redeemed_points + :points, #version = #version + :one, updated_at = :now',
+        ConditionExpression: '#status = :member AND current_points >= :points',
+        ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+        ExpressionAttributeValues: { ':points': points, ':one': 1, ':now': purchase.created_at, ':member': 'member' },
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...rewardEntryItem(shopId, customerId, purchase as RewardEntry), ...unsettled(purchase.created_at) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+  if (maxRedemptions !== null) {
+    transactItems.push({
+      Update: {
+        TableName: tableName(),
+        Key: keys.redemptionCount(shopId, customerId, purchase.reward_id),
+        UpdateExpression: 'ADD #count :one',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
+        ExpressionAttributeNames: { '#count': 'redemptions' },
+        ExpressionAttributeValues: { ':one': 1, ':max': maxRedemptions },
+      },
+    });
+  }
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: transactItems }));
+    return 'reserved';
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (!reasons) {
+      if ((error as { name?: string }).name === 'TransactionConflictException') return 'conflict';
+      throw error;
+    }
+    if (reasons[0] === 'ConditionalCheckFailed') return 'refused_by_customer';
+    if (reasons[2] === 'ConditionalCheckFailed') return 'redemption_limit';
+    if (reasons.includes('TransactionConflict')) return 'conflict';
+    throw error;
+  }
+}
+
+/** pending -> active with the platform's discount id; false when someone else settled it first. */
+export async function activatePurchase(purchase: PurchaseRecord, platformDiscountId: string, now: string): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.rewardEntry(purchase.shop_id, purchase.customer_id, purchase.id),
+        UpdateExpression: 'SET #status = :active, platform_discount_id = :discountId, updated_at = :now REMOVE unsettled_pk, unsettled_since',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':active': 'active', ':pending': 'pending', ':discountId': platformDiscountId, ':now': now },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/**
+ * pending -> refunded, giving the points back (and the redemption count) in the same transaction.
+ * With `codeMayExist` the entry stays in the reconciler's index until the code is known to be gone.
+ * False when the entry was no longer pending (already settled by someone else).
+ */
+export async function refundPurchase(purchase: PurchaseRecord, reason: string, codeMayExist: boolean, now: string): Promise<boolean> {
+  const { shop_id: shopId, customer_id: customerId, points_spent: points } = purchase;
+  const transactItems: TransactItems = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.rewardEntry(shopId, customerId, purchase.id),
+        UpdateExpression: codeMayExist
+          ? 'SET #status = :refunded, is_refunded = :true, refund_reason = :reason, updated_at = :now, code_cleanup = :true, unsettled_since = :now'
+          : 'SET #status = :refunded, is_refunded = :true, refund_reason = :reason, updated_at = :now REMOVE unsettled_pk, unsettled_since',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':refunded': 'refunded', ':pending': 'pending', ':true': true, ':reason': reason, ':now': now },
+      },
+    },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.customer(shopId, customerId),
+        UpdateExpression:
+          'SET current_points = current_points + :points, redeemed_points = redeemed_points - :points, #version = #version + :one, updated_at = :now',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':points': points, ':one': 1, ':now': now },
+      },
+    },
+  ];
+  if (purchase.counted) {
+    transactItems.push({
+      Update: {
+        TableName: tableName(),
+        Key: keys.redemptionCount(shopId, customerId, purchase.reward_id),
+        UpdateExpression: 'ADD #count :minus',
+        ExpressionAttributeNames: { '#count': 'redemptions' },
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    });
+  }
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await documentClient().send(new TransactWriteCommand({ TransactItems: transactItems }));
+      return true;
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (reasons?.[0] === 'ConditionalCheckFailed') return false;
+      // A refund must not be lost to a transient conflict with another write of the same customer.
+      const conflict = reasons?.includes('TransactionConflict') || (error as { name?: string }).name === 'TransactionConflictException';
+      if (!conflict || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 10 * 2 ** attempt)));
+    }
+  }
+}
+
+/** The code of a refunded purchase is confirmed gone from the platform: leave the reconciler's index. */
+export async function markCodeCleaned(purchase: PurchaseRecord, now: string): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.rewardEntry(purchase.shop_id, purchase.customer_id, purchase.id),
+        UpdateExpression: 'SET code_cleanup = :false, updated_at = :now REMOVE unsettled_pk, unsettled_since',
+        ConditionExpression: '#status = :refunded AND code_cleanup = :true',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':refunded': 'refunded', ':true': true, ':false': false, ':now': now },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/** Unsettled purchases older than `before` (ISO), oldest first, across all shops. */
+export async function listUnsettledPurchases(before: string, limit = 500): Promise<PurchaseRecord[]> {
+  const items: Item[] = await queryAll(
+    {
+      IndexName: GLOBAL_INDEXES.unsettledPurchases.indexName,
+      KeyConditionExpression: 'unsettled_pk = :pk AND unsettled_since < :before',
+      ExpressionAttributeValues: { ':pk': keys.pendingPurchases(), ':before': before },
+    },
+    limit,
+  );
+  return items as unknown as PurchaseRecord[];
+}

@@ -1,0 +1,70 @@
+// The reconciler: settles purchases a crash left unsettled. A pending purchase whose code exists on
+// the platform is activated, otherwise refunded; a refunded purchase whose code may exist has the
+// code deleted. Every transition is conditional, so two reconcilers (or a reconciler and a slow
+// request) never settle one purchase twice.
+import {
+  activatePurchase,
+  listUnsettledPurchases,
+  markCodeCleaned,
+  type PurchaseRecord,
+  refundPurchase,
+} from '../data/purchase-repository';
+import { nowIso } from '../domain/dates';
+import type { Platform } from '../platform/port';
+
+/** Purchases younger than this may still be in flight in a request; leave them alone. */
+export const DEFAULT_SETTLE_AFTER_MS = 2 * 60 * 1000;
+
+export interface ReconcileSummary {
+  examined: number;
+  activated: number;
+  refunded: number;
+  codesDeleted: number;
+  cleaned: number;
+  /** Left for the next run (platform unreachable, or another writer got there first). */
+  skipped: number;
+  failed: number;
+}
+
+export interface ReconcileOptions {
+  platformFor: (shopId: string) => Platform;
+  settleAfterMs?: number;
+  now?: Date;
+}
+
+export async function reconcilePurchases(options: ReconcileOptions): Promise<ReconcileSummary> {
+  const now = options.now ?? new Date();
+  const before = new Date(now.getTime() - (options.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS)).toISOString();
+  const purchases = await listUnsettledPurchases(before);
+  const summary: ReconcileSummary = { examined: purchases.length, activated: 0, refunded: 0, codesDeleted: 0, cleaned: 0, skipped: 0, failed: 0 };
+  for (const purchase of purchases) {
+    try {
+      await settle(purchase, options.platformFor(purchase.shop_id), summary);
+    } catch (error) {
+      summary.failed += 1;
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Purchase not settled', purchaseId: purchase.id, shop: purchase.shop_id, error: String(error) }));
+    }
+  }
+  return summary;
+}
+
+async function settle(purchase: PurchaseRecord, platform: Platform, summary: ReconcileSummary): Promise<void> {
+  const existing = await platform.findDiscountCode(purchase.discount_code);
+  if (purchase.status === 'pending') {
+    const settled = existing
+      ? await activatePurchase(purchase, existing.id, nowIso())
+      : await refundPurchase(purchase, 'reconciled_without_code', false, nowIso());
+    if (!settled) summary.skipped += 1;
+    else if (existing) summary.activated += 1;
+    else summary.refunded += 1;
+    return;
+  }
+  if (purchase.status === 'refunded' && purchase.code_cleanup) {
+    if (existing) {
+      await platform.deleteDiscountCode(existing.id);
+      summary.codesDeleted += 1;
+    }
+    if (await markCodeCleaned(purchase, nowIso())) summary.cleaned += 1;
+    else summary.skipped += 1;
+  }
+}
