@@ -36,7 +36,7 @@ describe('POST /v1/rewards/{id}/purchase', () => {
     const days = (Date.parse(attributes.expires_at) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
-    const codes = await (await fetch(`${twin.platformUrl}/_discount_codes`)).json();
+    const codes = (await (await fetch(`${twin.platformUrl}/_discount_codes`)).json()) as { discount_codes: unknown[] };
     expect(codes.discount_codes).toEqual(
       expect.arrayContaining([expect.objectContaining({ code: attributes.discount_code, customer_id: '3001', amount: 5, type: 'fixed', minimum_spend: 25 })]),
     );

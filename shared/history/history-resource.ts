@@ -1,0 +1,52 @@
+// JSON:API serialization of earning and reward history entries: exactly the spec's fields for
+// history reads, so audit details kept on an entry (notes, request flags) never leave the table.
+import type { EarningEntry, RewardEntry } from '../domain/history';
+import type { ShopSettings } from '../domain/shop';
+
+export function earningHistoryResource(entry: EarningEntry) {
+  return {
+    type: 'earning_history_entry',
+    id: entry.id,
+    attributes: {
+      earning_rule_id: entry.earning_rule_id,
+      action: entry.action,
+      points: entry.points,
+      base_points: entry.base_points,
+      points_multiplier: entry.points_multiplier,
+      status: entry.status,
+      order_id: entry.order_id,
+      order_number: entry.order_number,
+      points_due_at: entry.points_due_at,
+      points_given_at: entry.points_given_at,
+      points_expiry_at: entry.points_expiry_at,
+      created_at: entry.created_at,
+      updated_at: entry.updated_at,
+    },
+  };
+}
+
+export function rewardHistoryResource(entry: RewardEntry) {
+  return {
+    type: 'reward_history_entry',
+    id: entry.id,
+    attributes: {
+      reward_id: entry.reward_id,
+      reward_name: entry.reward_name,
+      reward_discount_type: entry.reward_discount_type,
+      points_spent: entry.points_spent,
+      discount_code: entry.discount_code,
+      status: entry.status,
+      is_refunded: entry.is_refunded,
+      discount_code_redeemed_at: entry.discount_code_redeemed_at,
+      redeemed_at: entry.redeemed_at,
+      expires_at: entry.expires_at,
+      created_at: entry.created_at,
+      updated_at: entry.updated_at,
+    },
+  };
+}
+
+/** The unit point amounts are in: the meta of single-entry reads and of the reward list. */
+export function loyaltyModeMeta(settings: ShopSettings) {
+  return { loyalty_mode: settings.loyalty_mode, currency: settings.currency };
+}
