@@ -1,5 +1,6 @@
 // `npm run bench`: latency and throughput of the API on the local twin, next to a bare DynamoDB
 // GetItem on the same DynamoDB Local (the physical floor). Prints a table, writes bench/results.json.
+import '../infra/local/local-env';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
@@ -7,7 +8,6 @@ import { localClient } from '../infra/local/dynamodb-local';
 import { DEMO_CONFIG, PROJECT_ROOT, startTwin } from '../infra/local/twin';
 import { keys } from '../shared/data/keys';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);

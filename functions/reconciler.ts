@@ -1,11 +1,19 @@
 // Scheduled every few minutes: settles purchases left pending by a crash (see reconcile-purchases.ts).
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import { logger, metrics, tracer } from '../shared/observability/powertools';
 import { platformForShop } from '../shared/platform/platform-for-shop';
 import { reconcilePurchases, type ReconcileSummary } from '../shared/purchases/reconcile-purchases';
 
-export const handler = async (): Promise<ReconcileSummary> => {
+export const handler = middy(async (): Promise<ReconcileSummary> => {
   const summary = await reconcilePurchases({ platformFor: platformForShop });
-  console.log(JSON.stringify({ level: 'INFO', message: 'Reconciler run', ...summary }));
+  logger.info('Reconciler run', { ...summary });
   // A failed settlement must show up as a failed invocation, so the alarm on reconciler errors fires.
   if (summary.failed > 0) throw new Error(`${summary.failed} purchases could not be settled`);
   return summary;
-};
+})
+  .use(captureLambdaHandler(tracer))
+  .use(injectLambdaContext(logger, { clearState: true }))
+  .use(logMetrics(metrics));

@@ -1,8 +1,20 @@
-// CDK entry point (`cdk synth`, `cdk deploy`).
-import { App } from 'aws-cdk-lib';
+// CDK entry point (`cdk synth`, `cdk deploy`). Context parameters:
+//   -c alarmEmail=ops@example.com   -c shopifySecretPrefix=loyalty/shopify/   -c logRetentionDays=30
+import { App, Aspects } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { LoyaltyStack } from './loyalty-stack';
+import { acknowledgeNagFindings } from './nag-acknowledgements';
 
 const app = new App();
-new LoyaltyStack(app, 'LoyaltyApi', {
+const context = (name: string): string | undefined => app.node.tryGetContext(name) ?? undefined;
+const retentionDays = context('logRetentionDays');
+
+const stack = new LoyaltyStack(app, context('stackName') ?? 'LoyaltyApi', {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  ...(context('alarmEmail') ? { alarmEmail: context('alarmEmail') } : {}),
+  ...(context('shopifySecretPrefix') ? { shopifySecretPrefix: context('shopifySecretPrefix') } : {}),
+  ...(retentionDays ? { logRetention: Number(retentionDays) as RetentionDays } : {}),
 });
+acknowledgeNagFindings(stack);
+Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));

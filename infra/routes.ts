@@ -17,18 +17,28 @@ export interface Route {
   handler: string;
   scope: RouteScope;
   throttle: ThrottleClass;
+  /** Outside services the handler calls, so the stack grants exactly those. */
+  uses?: ReadonlyArray<'platform' | 'events'>;
 }
 
 export const ROUTES: readonly Route[] = [
   { name: 'listCustomers', method: 'GET', path: '/v1/customers', handler: 'functions/customers/list.ts', scope: 'read', throttle: 'standard' },
-  { name: 'enrollCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/customers/enroll.ts', scope: 'write', throttle: 'standard' },
+  { name: 'enrollCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/customers/enroll.ts', scope: 'write', throttle: 'standard', uses: ['platform'] },
   { name: 'getCustomer', method: 'GET', path: '/v1/customers/{identifier}', handler: 'functions/customers/get.ts', scope: 'read', throttle: 'standard' },
   { name: 'updateCustomer', method: 'PUT', path: '/v1/customers/{identifier}', handler: 'functions/customers/update.ts', scope: 'write', throttle: 'standard' },
   { name: 'getCustomerBirthday', method: 'GET', path: '/v1/customers/{identifier}/birthday', handler: 'functions/customers/birthday.ts', scope: 'read', throttle: 'strict' },
   { name: 'getCustomerAnniversary', method: 'GET', path: '/v1/customers/{identifier}/anniversary', handler: 'functions/customers/anniversary.ts', scope: 'read', throttle: 'strict' },
+  { name: 'adjustPoints', method: 'POST', path: '/v1/customers/{identifier}/points', handler: 'functions/points/adjust.ts', scope: 'write', throttle: 'standard', uses: ['events'] },
+  { name: 'listEarningHistory', method: 'GET', path: '/v1/customers/{identifier}/earning-history', handler: 'functions/history/list-earning.ts', scope: 'read', throttle: 'strict' },
+  { name: 'getEarningHistoryEntry', method: 'GET', path: '/v1/customers/{identifier}/earning-history/{id}', handler: 'functions/history/get-earning.ts', scope: 'read', throttle: 'strict' },
+  { name: 'listRewardHistory', method: 'GET', path: '/v1/customers/{identifier}/reward-history', handler: 'functions/history/list-rewards.ts', scope: 'read', throttle: 'strict' },
+  { name: 'getRewardHistoryEntry', method: 'GET', path: '/v1/customers/{identifier}/reward-history/{id}', handler: 'functions/history/get-reward.ts', scope: 'read', throttle: 'strict' },
+  { name: 'purchaseReward', method: 'POST', path: '/v1/rewards/{id}/purchase', handler: 'functions/rewards/purchase.ts', scope: 'write', throttle: 'standard', uses: ['platform'] },
 ];
 
 export const AUTHORIZER_HANDLER = 'functions/authorizer.ts';
+/** Scheduled, not routed: settles purchases left pending by a crash. */
+export const RECONCILER_HANDLER = 'functions/reconciler.ts';
 
 /** Requests per second and burst per API key, per method, for each throttle class. */
 export const THROTTLE_LIMITS: Record<ThrottleClass, { rateLimit: number; burstLimit: number }> = {

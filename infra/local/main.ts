@@ -1,8 +1,6 @@
 // `npm start`: runs the local twin from the command line of CONFIG-FORMAT.md.
+import './local-env';
 import { parseArgs } from 'node:util';
-
-// Lambda runs Node 22+; the SDK's notice that future releases need Node 22 is noise on a laptop.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { ConfigError } from '../../shared/config/schema';
 import { DEMO_CONFIG, startTwin } from './twin';
 

@@ -8,6 +8,8 @@ const envSchema = z.object({
   AWS_REGION: z.string().min(1).default('us-east-1'),
   /** Local twin only: base URL of the platform simulator; shop GraphQL endpoints hang below it. */
   PLATFORM_BASE_URL: z.url().optional(),
+  /** Cloud: Secrets Manager name prefix of the per-shop Shopify credentials. */
+  SHOPIFY_SECRET_PREFIX: z.string().min(1).optional(),
   PLATFORM_ACCESS_TOKEN: z.string().min(1).default('local-simulator-token'),
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
   PLATFORM_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),

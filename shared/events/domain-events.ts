@@ -3,6 +3,7 @@
 import { appendFile } from 'node:fs/promises';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { env } from '../config/env';
+import { logger } from '../observability/powertools';
 
 export const EVENT_SOURCE = 'loyalty-api';
 
@@ -92,8 +93,6 @@ export async function publishAfterCommit(events: DomainEvent[]): Promise<void> {
   try {
     await eventPublisher().publish(events);
   } catch (error) {
-    console.error(
-      JSON.stringify({ level: 'ERROR', message: 'Domain events not published', types: events.map((e) => e.type), error: String(error) }),
-    );
+    logger.error('Domain events not published', { types: events.map((e) => e.type), error: error as Error });
   }
 }

@@ -10,6 +10,7 @@ import type { ShopCatalog } from '../domain/shop';
 import { resolveCustomer } from '../customers/customer-service';
 import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
 import { customerNotFound, DETAILS, forbidden, internalError } from '../http/errors';
+import { countMetric } from '../observability/powertools';
 import { computePointsChange, type PointsChange } from './points-change';
 import type { AdjustPointsInput } from './points-requests';
 
@@ -68,6 +69,7 @@ export async function adjustPoints(
     const result = await writePointsChange(current, change.next, entry);
     if (result.written) {
       await publishAfterCommit(eventsOf(shopId, customerId, input, change, entry.id, now));
+      countMetric('PointsAdjusted');
       return { customerId, change };
     }
     await backoff(attempt);

@@ -15,6 +15,7 @@ import type { ShopCatalog } from '../domain/shop';
 import { resolveCustomer } from '../customers/customer-service';
 import { customerNotFound, DETAILS, internalError, serviceUnavailable, unprocessable } from '../http/errors';
 import { type Platform, PlatformError, PlatformUnavailableError } from '../platform/port';
+import { countMetric } from '../observability/powertools';
 import { discountCodeFor } from './discount-code';
 import { insufficientPoints, planPurchase } from './purchase-rules';
 import type { PurchaseInput } from './purchase-requests';
@@ -106,7 +107,10 @@ export async function purchaseReward(
     // Unless the platform said no, the code may still have been created: the refund then keeps the
     // entry in the reconciler's index until the code is confirmed absent (or deleted).
     const codeMayExist = !(error instanceof PlatformError);
-    await refundPurchase(purchase, unreachable ? 'platform_unreachable' : 'platform_error', codeMayExist, nowIso());
+    countMetric('DiscountCodeFailures');
+    if (await refundPurchase(purchase, unreachable ? 'platform_unreachable' : 'platform_error', codeMayExist, nowIso())) {
+      countMetric('PurchasesRefunded');
+    }
     throw unreachable ? serviceUnavailable(DETAILS.platformUnreachable) : internalError(CODE_FAILED);
   }
 
@@ -118,5 +122,6 @@ export async function purchaseReward(
     await platform.deleteDiscountCode(platformDiscountId).catch(() => undefined);
     throw internalError(CODE_FAILED);
   }
+  countMetric('RewardsPurchased');
   return { ...purchase, status: 'active', platform_discount_id: platformDiscountId };
 }

@@ -10,6 +10,7 @@ import {
   refundPurchase,
 } from '../data/purchase-repository';
 import { nowIso } from '../domain/dates';
+import { countMetric, logger } from '../observability/powertools';
 import type { Platform } from '../platform/port';
 
 /** Purchases younger than this may still be in flight in a request; leave them alone. */
@@ -42,7 +43,7 @@ export async function reconcilePurchases(options: ReconcileOptions): Promise<Rec
       await settle(purchase, options.platformFor(purchase.shop_id), summary);
     } catch (error) {
       summary.failed += 1;
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Purchase not settled', purchaseId: purchase.id, shop: purchase.shop_id, error: String(error) }));
+      logger.error('Purchase not settled', { purchaseId: purchase.id, shop: purchase.shop_id, error: error as Error });
     }
   }
   return summary;
@@ -57,6 +58,8 @@ async function settle(purchase: PurchaseRecord, platform: Platform, summary: Rec
     if (!settled) summary.skipped += 1;
     else if (existing) summary.activated += 1;
     else summary.refunded += 1;
+    if (settled) countMetric('PurchasesReconciled');
+    if (settled && !existing) countMetric('PurchasesRefunded');
     return;
   }
   if (purchase.status === 'refunded' && purchase.code_cleanup) {

@@ -1,9 +1,8 @@
-import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
-import { LoyaltyStack } from '../../infra/loyalty-stack';
+import { Match } from 'aws-cdk-lib/assertions';
 import { createTableInput } from '../../shared/data/table';
+import { synthStack } from '../support/synth-stack';
 
-const template = Template.fromStack(new LoyaltyStack(new App(), 'Test'));
+const { template } = synthStack();
 
 describe('table in the stack', () => {
   it('is on-demand, recoverable, protected from deletion and retained', () => {

@@ -6,8 +6,9 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
-  // Local Node is 20 while Lambda runs 22+: silence the SDK's upgrade notice in test output.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  // Workers inherit this process's environment: the laptop defaults, and quiet logs for tests.
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
+  await import('../../infra/local/local-env');
   if (process.env.TEST_DYNAMODB_ENDPOINT) return;
   const dynamo = await startDynamoDbLocal();
   globalThis.__DYNAMODB_LOCAL__ = dynamo;

@@ -1,0 +1,156 @@
+// The REST API generated from the route manifest: REQUEST authorizer without cache, API keys taken
+// from the authorizer, a usage plan with per-method throttles, and every gateway response rewritten
+// into the spec's error envelope.
+import {
+  AccessLogFormat,
+  ApiKeySourceType,
+  AuthorizationType,
+  type IResource,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  type Method,
+  MethodLoggingLevel,
+  MockIntegration,
+  PassthroughBehavior,
+  RequestAuthorizer,
+  ResponseType,
+  RestApi,
+  type UsagePlan,
+} from 'aws-cdk-lib/aws-apigateway';
+import { CfnAuthorizer } from 'aws-cdk-lib/aws-apigateway';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { DETAILS, envelope } from '../../shared/http/errors';
+import { type Route, THROTTLE_LIMITS } from '../routes';
+
+export interface LoyaltyApiProps {
+  routes: readonly Route[];
+  handlers: ReadonlyMap<string, IFunction>;
+  authorizer: IFunction;
+  logRetention: RetentionDays;
+}
+
+const json = (body: unknown) => ({ 'application/json': JSON.stringify(body) });
+
+/** Every answer API Gateway gives on its own, in the spec's envelope and with the spec's details. */
+export const GATEWAY_RESPONSES: ReadonlyArray<{ id: string; type: ResponseType; statusCode: string; detail: string }> = [
+  { id: 'MissingKey', type: ResponseType.UNAUTHORIZED, statusCode: '401', detail: DETAILS.missingAuthorization },
+  { id: 'InvalidKey', type: ResponseType.ACCESS_DENIED, statusCode: '401', detail: DETAILS.invalidKey },
+  // A loyalty key whose usage-plan key is missing or disabled: for the caller, an invalid key.
+  { id: 'InvalidUsageKey', type: ResponseType.INVALID_API_KEY, statusCode: '401', detail: DETAILS.invalidKey },
+  { id: 'Throttled', type: ResponseType.THROTTLED, statusCode: '429', detail: DETAILS.rateLimited },
+  { id: 'QuotaExceeded', type: ResponseType.QUOTA_EXCEEDED, statusCode: '429', detail: DETAILS.rateLimited },
+  // API Gateway answers an unknown path with 403 "Missing Authentication Token"; it is a 404.
+  { id: 'UnknownRoute', type: ResponseType.MISSING_AUTHENTICATION_TOKEN, statusCode: '404', detail: 'No route matches this request' },
+  { id: 'TooLarge', type: ResponseType.REQUEST_TOO_LARGE, statusCode: '413', detail: 'Request body is too large' },
+  { id: 'AuthorizerFailed', type: ResponseType.AUTHORIZER_FAILURE, statusCode: '500', detail: DETAILS.unexpected },
+  { id: 'Default4xx', type: ResponseType.DEFAULT_4XX, statusCode: '400', detail: 'The request could not be processed' },
+  { id: 'Default5xx', type: ResponseType.DEFAULT_5XX, statusCode: '500', detail: DETAILS.unexpected },
+];
+
+export class LoyaltyApi extends Construct {
+  readonly api: RestApi;
+  readonly usagePlan: UsagePlan;
+  readonly accessLogs: LogGroup;
+  readonly methods = new Map<string, Method>();
+
+  constructor(scope: Construct, id: string, props: LoyaltyApiProps) {
+    super(scope, id);
+    this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    this.api = new RestApi(this, 'Api', {
+      description: 'Loyalty program API',
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: 'prod',
+        tracingEnabled: true,
+        metricsEnabled: true,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        // Never the Authorization header: the key id and the caller's shop are enough to trace a request.
+        accessLogFormat: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            method: '$context.httpMethod',
+            resource: '$context.resourcePath',
+            status: '$context.status',
+            latencyMs: '$context.responseLatency',
+            shop: '$context.authorizer.shopId',
+            keyId: '$context.authorizer.keyId',
+            error: '$context.error.responseType',
+          }),
+        ),
+      },
+    });
+
+    const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
+      handler: props.authorizer,
+      identitySources: [],
+      // No cache: revocation must apply to the very next request, and a missing header must still
+      // reach the authorizer (identity sources would let API Gateway refuse it on its own).
+      resultsCacheTtl: Duration.seconds(0),
+    });
+    (authorizer.node.defaultChild as CfnAuthorizer).addPropertyDeletionOverride('IdentitySource');
+
+    const resources = new Map<string, IResource>();
+    for (const route of props.routes) {
+      const handler = props.handlers.get(route.name);
+      if (!handler) throw new Error(`No function for route ${route.name}`);
+      const resource = this.api.root.resourceForPath(route.path);
+      resources.set(route.path, resource);
+      const method = resource.addMethod(route.method, new LambdaIntegration(handler), {
+        authorizer,
+        authorizationType: AuthorizationType.CUSTOM,
+        apiKeyRequired: true,
+        operationName: route.name,
+      });
+      this.methods.set(route.name, method);
+    }
+
+    // Another method on a known path: 405 with Allow, as the local gateway answers.
+    for (const [path, resource] of resources) {
+      const allowed = props.routes.filter((route) => route.path === path).map((route) => route.method).join(', ');
+      resource.addMethod(
+        'ANY',
+        new MockIntegration({
+          passthroughBehavior: PassthroughBehavior.WHEN_NO_TEMPLATES,
+          requestTemplates: { 'application/json': '{"statusCode": 405}' },
+          integrationResponses: [
+            {
+              statusCode: '405',
+              responseTemplates: json(envelope(405, `Method $context.httpMethod is not allowed on this path. Allowed: ${allowed}`)),
+              responseParameters: { 'method.response.header.Allow': `'${allowed}'` },
+            },
+          ],
+        }),
+        {
+          authorizationType: AuthorizationType.NONE,
+          methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }],
+        },
+      );
+    }
+
+    for (const response of GATEWAY_RESPONSES) {
+      this.api.addGatewayResponse(response.id, {
+        type: response.type,
+        statusCode: response.statusCode,
+        responseHeaders: { 'Content-Type': "'application/json'" },
+        templates: json(envelope(Number(response.statusCode), response.detail)),
+      });
+    }
+
+    this.usagePlan = this.api.addUsagePlan('UsagePlan', {
+      description: 'Per-key throttles of the loyalty API',
+      throttle: THROTTLE_LIMITS.standard,
+    });
+    this.usagePlan.addApiStage({
+      stage: this.api.deploymentStage,
+      throttle: props.routes
+        .filter((route) => route.throttle === 'strict')
+        .map((route) => ({ method: this.methods.get(route.name)!, throttle: THROTTLE_LIMITS.strict })),
+    });
+  }
+}

@@ -1,0 +1,60 @@
+// One construct fixes the defaults of every Lambda: runtime, ARM_64, active tracing, a log group with
+// retention, a minified ESM bundle with source maps, and least-privilege grants through bindTable.
+import { join } from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITableV2, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+export const PROJECT_ROOT = join(__dirname, '..', '..');
+
+export interface LoyaltyFunctionProps {
+  /** Handler module relative to the project root (from the route manifest). */
+  entry: string;
+  description: string;
+  environment: Record<string, string>;
+  logRetention: RetentionDays;
+  timeout?: Duration;
+  memorySize?: number;
+}
+
+export class LoyaltyFunction extends Construct {
+  readonly fn: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: LoyaltyFunctionProps) {
+    super(scope, id);
+    const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    this.fn = new NodejsFunction(this, 'Function', {
+      entry: join(PROJECT_ROOT, props.entry),
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      tracing: Tracing.ACTIVE,
+      logGroup,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      bundling: {
+        minify: true,
+        sourceMap: true,
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        // Some dependencies still call require(); ESM bundles need it defined.
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      },
+    });
+  }
+
+  /** Read-only handlers get read-only table access; writers get read/write (never dynamodb:*). */
+  bindTable(table: Table | ITableV2, access: 'read' | 'write'): this {
+    if (access === 'read') table.grantReadData(this.fn);
+    else table.grantReadWriteData(this.fn);
+    return this;
+  }
+}

@@ -1,0 +1,130 @@
+// Alarms (to one SNS topic) and one dashboard: what an operator watches. Each alarm's meaning and
+// the first thing to do about it are in the README's Operate section.
+import { Duration } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  MathExpression,
+  Metric,
+  SingleValueWidget,
+  TextWidget,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITableV2, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Alias } from 'aws-cdk-lib/aws-kms';
+import { Construct } from 'constructs';
+
+export const METRICS_NAMESPACE = 'LoyaltyApi';
+/** Business metrics the handlers emit through Powertools Metrics (names shared with shared/observability). */
+export const BUSINESS_METRICS = ['PointsAdjusted', 'RewardsPurchased', 'DiscountCodeFailures', 'PurchasesRefunded', 'PurchasesReconciled'] as const;
+
+export interface ObservabilityProps {
+  api: RestApi;
+  accessLogs: ILogGroup;
+  table: Table | ITableV2;
+  functions: ReadonlyMap<string, IFunction>;
+  reconciler: IFunction;
+  alarmEmail?: string;
+}
+
+export class Observability extends Construct {
+  readonly topic: Topic;
+  readonly alarms: Alarm[] = [];
+  readonly dashboard: Dashboard;
+
+  constructor(scope: Construct, id: string, props: ObservabilityProps) {
+    super(scope, id);
+    this.topic = new Topic(this, 'AlarmTopic', {
+      displayName: 'Loyalty API alarms',
+      enforceSSL: true,
+      masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
+    });
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    const apiName = props.api.restApiName;
+    const apiMetric = (metricName: string, statistic: string) =>
+      new Metric({
+        namespace: 'AWS/ApiGateway',
+        metricName,
+        dimensionsMap: { ApiName: apiName, Stage: props.api.deploymentStage.stageName },
+        statistic,
+        period: Duration.minutes(5),
+      });
+
+    // 429s are not an API Gateway metric: count them from the access log.
+    const throttled = new MetricFilter(this, 'ThrottledFilter', {
+      logGroup: props.accessLogs,
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: 'ThrottledRequests',
+      filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
+      metricValue: '1',
+    }).metric({ statistic: 'Sum', period: Duration.minutes(5) });
+
+    const lambdaErrors = new MathExpression({
+      expression: [...props.functions.values()].map((_, i) => `e${i}`).join(' + '),
+      usingMetrics: Object.fromEntries([...props.functions.values()].map((fn, i) => [`e${i}`, fn.metricErrors({ period: Duration.minutes(5) })])),
+      label: 'Lambda errors (all API functions)',
+      period: Duration.minutes(5),
+    });
+
+    const dynamoSystemErrors = new Metric({
+      namespace: 'AWS/DynamoDB',
+      metricName: 'SystemErrors',
+      dimensionsMap: { TableName: props.table.tableName },
+      statistic: 'Sum',
+      period: Duration.minutes(5),
+    });
+
+    const alarm = (id: string, metric: Metric | MathExpression, threshold: number, description: string) => {
+      const created = metric.createAlarm(this, id, {
+        threshold,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: description,
+      });
+      created.addAlarmAction(new SnsAction(this.topic));
+      this.alarms.push(created);
+      return created;
+    };
+
+    alarm('Api5xxRate', apiMetric('5XXError', 'Average'), 0.01, 'More than 1% of API requests answered 5XX over 5 minutes');
+    alarm('ApiLatencyP99', apiMetric('Latency', 'p99'), 2000, 'API p99 latency at or above 2 s over 5 minutes');
+    alarm('ApiThrottling', throttled, 50, '50 or more requests throttled (429) in 5 minutes');
+    // One alarm per function (an alarm's math may hold at most 10 metrics, and the name says where).
+    for (const [name, fn] of props.functions) {
+      alarm(`LambdaErrors${name[0]!.toUpperCase()}${name.slice(1)}`, fn.metricErrors({ period: Duration.minutes(5) }) as Metric, 3, `3 or more errors of the ${name} function in 5 minutes`);
+    }
+    alarm('DynamoDbSystemErrors', dynamoSystemErrors, 1, 'DynamoDB system errors on the loyalty table');
+    alarm('ReconcilerFailures', props.reconciler.metricErrors({ period: Duration.minutes(15) }) as Metric, 1, 'The purchase reconciler failed to settle purchases');
+
+    const business = (name: string) =>
+      new Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { service: 'loyalty-api' }, statistic: 'Sum', period: Duration.minutes(5) });
+
+    this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
+    this.dashboard.addWidgets(
+      new TextWidget({ markdown: '# Loyalty API\nRequests, errors and latency of the API; business events; alarms.', width: 24, height: 2 }),
+    );
+    this.dashboard.addWidgets(
+      new GraphWidget({ title: 'Requests', left: [apiMetric('Count', 'Sum')], width: 8 }),
+      new GraphWidget({ title: '4XX / 5XX', left: [apiMetric('4XXError', 'Sum'), apiMetric('5XXError', 'Sum')], width: 8 }),
+      new GraphWidget({ title: 'Latency p50 / p99 (ms)', left: [apiMetric('Latency', 'p50'), apiMetric('Latency', 'p99')], width: 8 }),
+    );
+    this.dashboard.addWidgets(
+      new GraphWidget({ title: 'Business events', left: BUSINESS_METRICS.map(business), width: 12 }),
+      new GraphWidget({ title: 'Throttled (429) and Lambda errors', left: [throttled], right: [lambdaErrors], width: 12 }),
+    );
+    this.dashboard.addWidgets(
+      new SingleValueWidget({ title: 'DynamoDB system errors', metrics: [dynamoSystemErrors], width: 12 }),
+      new SingleValueWidget({ title: 'Reconciler errors', metrics: [props.reconciler.metricErrors()], width: 12 }),
+    );
+  }
+}

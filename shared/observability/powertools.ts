@@ -1,0 +1,30 @@
+// Powertools for AWS Lambda, created once per function: structured logger, CloudWatch EMF metrics and
+// X-Ray tracer. The local twin and tests turn metrics and tracing off through the environment.
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { Tracer } from '@aws-lambda-powertools/tracer';
+
+const SERVICE = 'loyalty-api';
+
+export const logger = new Logger({ serviceName: SERVICE });
+export const metrics = new Metrics({ serviceName: SERVICE, namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'LoyaltyApi' });
+export const tracer = new Tracer({ serviceName: SERVICE });
+
+/** The business events operators watch on the dashboard (names shared with infra/constructs/observability.ts). */
+export type BusinessMetric = 'PointsAdjusted' | 'RewardsPurchased' | 'DiscountCodeFailures' | 'PurchasesRefunded' | 'PurchasesReconciled';
+
+export function countMetric(name: BusinessMetric, value = 1): void {
+  metrics.addMetric(name, MetricUnit.Count, value);
+}
+
+/** `ada.lovelace@example.com` -> `a***@example.com`: enough to tell customers apart in a log, not to mail them. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${email[0]}***${email.slice(at)}`;
+}
+
+/** An identifier as it may appear in a log: platform ids as they are, e-mails masked. */
+export function loggableIdentifier(identifier: string): string {
+  return identifier.includes('@') ? maskEmail(identifier) : identifier;
+}

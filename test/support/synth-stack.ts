@@ -1,0 +1,18 @@
+// Synthesizes the production stack for assertions, without bundling the functions (fast); the real
+// bundling synth runs in test/infra/synth.test.ts.
+import { App, Aspects, type Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { LoyaltyStack } from '../../infra/loyalty-stack';
+import { acknowledgeNagFindings } from '../../infra/nag-acknowledgements';
+
+export function synthStack(options: { nag?: boolean } = {}): { stack: Stack; template: Template } {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new LoyaltyStack(app, 'Test', { alarmEmail: 'ops@example.com' });
+  if (options.nag) {
+    acknowledgeNagFindings(stack);
+    Aspects.of(app).add(new AwsSolutionsChecks());
+  }
+  const template = Template.fromStack(stack);
+  return { stack, template };
+}
