@@ -1,0 +1,42 @@
+// `npm run synth` exactly as a store engineer runs it: the CDK CLI, real esbuild bundling, no AWS
+// credentials, no network. Slow (tens of seconds), so it is the only test that bundles.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROUTES } from '../../infra/routes';
+
+jest.setTimeout(240_000);
+
+const ROOT = join(__dirname, '..', '..');
+
+function directorySize(dir: string): number {
+  return readdirSync(dir).reduce((sum, name) => {
+    const path = join(dir, name);
+    const stat = statSync(path);
+    return sum + (stat.isDirectory() ? directorySize(path) : stat.size);
+  }, 0);
+}
+
+describe('cdk synth', () => {
+  const out = mkdtempSync(join(tmpdir(), 'cdk-out-'));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('synthesizes the stack offline with every function bundled and no cdk-nag error', () => {
+    const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_CLI_TELEMETRY: 'true' };
+
+    execFileSync('npx', ['cdk', 'synth', '--quiet', '--no-notices', '--output', out], { cwd: ROOT, env, stdio: 'pipe' });
+
+    const template = JSON.parse(readFileSync(join(out, 'LoyaltyApi.template.json'), 'utf8'));
+    const functions = Object.values(template.Resources as Record<string, { Type: string }>).filter((r) => r.Type === 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(ROUTES.length + 2);
+    const bundles = readdirSync(out).filter((name) => name.startsWith('asset.'));
+    expect(bundles.length).toBeGreaterThanOrEqual(ROUTES.length + 2);
+    for (const bundle of bundles) {
+      const files = readdirSync(join(out, bundle));
+      expect(files).toEqual(expect.arrayContaining(['index.mjs', 'index.mjs.map']));
+      // A bundle that grows past this has picked up dead weight worth a look.
+      expect(directorySize(join(out, bundle))).toBeLessThan(8 * 1024 * 1024);
+    }
+  });
+});
