@@ -34,6 +34,8 @@ export const ROUTES: readonly Route[] = [
   { name: 'listRewardHistory', method: 'GET', path: '/v1/customers/{identifier}/reward-history', handler: 'functions/history/list-rewards.ts', scope: 'read', throttle: 'strict' },
   { name: 'getRewardHistoryEntry', method: 'GET', path: '/v1/customers/{identifier}/reward-history/{id}', handler: 'functions/history/get-reward.ts', scope: 'read', throttle: 'strict' },
   { name: 'purchaseReward', method: 'POST', path: '/v1/rewards/{id}/purchase', handler: 'functions/rewards/purchase.ts', scope: 'write', throttle: 'standard', uses: ['platform'] },
+  { name: 'listEarningRules', method: 'GET', path: '/v1/earning-rules', handler: 'functions/earning-rules/list.ts', scope: 'read', throttle: 'standard' },
+  { name: 'listVipTiers', method: 'GET', path: '/v1/vip-tiers', handler: 'functions/vip-tiers/list.ts', scope: 'read', throttle: 'standard' },
 ];
 
 export const AUTHORIZER_HANDLER = 'functions/authorizer.ts';

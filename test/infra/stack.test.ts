@@ -1,4 +1,3 @@
-import { Match } from 'aws-cdk-lib/assertions';
 import { GATEWAY_RESPONSES } from '../../infra/constructs/loyalty-api';
 import { ROUTES, THROTTLE_LIMITS } from '../../infra/routes';
 import { synthStack } from '../support/synth-stack';
