@@ -23,6 +23,6 @@ export default tseslint.config(
   },
   {
     files: ['jest.config.js', 'test/support/esbuild-transform.js'],
-    languageOptions: { globals: { module: 'writable', require: 'readonly' } },
+    languageOptions: { globals: { module: 'writable', require: 'readonly', __filename: 'readonly' } },
   },
 );

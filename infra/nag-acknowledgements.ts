@@ -27,7 +27,7 @@ export function acknowledgeNagFindings(stack: Stack): void {
     {
       id: 'AwsSolutions-IAM5',
       reason: 'Shopify credentials are read only under the configured secret-name prefix; Secrets Manager appends a random suffix to every secret ARN, so the prefix needs a trailing wildcard.',
-      appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:secretsmanager:[^:]+:[^:]+:secret:.*\\*$/g' }],
+      appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:secretsmanager:.+:secret:.*\\*$/g' }],
     },
     {
       id: 'AwsSolutions-APIG2',

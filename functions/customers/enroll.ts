@@ -13,5 +13,5 @@ export const handler = createHandler(
     const { created, record } = await enrollCustomer(caller.shopId, customerId, platformForShop(caller.shopId));
     return { statusCode: created ? 201 : 200, body: { data: customerResource(record, shop, { excludeVip: false }) } };
   },
-  { jsonBody: true },
+  { jsonBody: true, idempotent: true },
 );

@@ -14,5 +14,5 @@ export const handler = createHandler(
     const record = await updateCustomer(caller.shopId, path('identifier'), changes);
     return { statusCode: 200, body: { data: customerResource(record, shop, { excludeVip }) } };
   },
-  { jsonBody: true },
+  { jsonBody: true, idempotent: true },
 );

@@ -12,5 +12,5 @@ export const handler = createHandler(
     const adjustment = await adjustPoints(shop, path('identifier'), input);
     return { statusCode: 200, body: { data: pointsAdjustmentResource(adjustment, shop.settings) } };
   },
-  { jsonBody: true },
+  { jsonBody: true, idempotent: true },
 );

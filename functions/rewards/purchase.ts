@@ -13,5 +13,5 @@ export const handler = createHandler(
     const purchase = await purchaseReward(shop, path('id'), input, platformForShop(caller.shopId));
     return { statusCode: 201, body: { data: purchaseResource(purchase, shop.settings) } };
   },
-  { jsonBody: true },
+  { jsonBody: true, idempotent: true },
 );

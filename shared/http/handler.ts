@@ -5,6 +5,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, badRequest, DETAILS, forbidden, toErrorResponse, unauthorized } from './errors';
 import type { KeyScope } from '../data/api-key-repository';
+import { withIdempotency } from './idempotency';
 
 export interface Caller {
   shopId: string;
@@ -28,6 +29,8 @@ export interface HttpResult {
 export interface HandlerOptions {
   /** Parse the request body as JSON (write endpoints). */
   jsonBody?: boolean;
+  /** Honour the Idempotency-Key header (runs after the scope check and body parsing). */
+  idempotent?: boolean;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -109,12 +112,12 @@ export function createHandler(
   if (options.jsonBody) chain.use(requireBody()).use(httpJsonBodyParser(BODY_PARSER_OPTIONS));
   return chain.handler(async (event) => {
     const pathParameters = event.pathParameters ?? {};
-    const result = await run({
-      caller: callerFrom(event),
-      event,
-      body: event.body as unknown,
-      path: (name) => decodePathParameter(pathParameters[name] ?? ''),
-    });
-    return jsonResponse(result.statusCode, result.body);
+    const caller = callerFrom(event);
+    const body = event.body as unknown;
+    const respond = async () => {
+      const result = await run({ caller, event, body, path: (name) => decodePathParameter(pathParameters[name] ?? '') });
+      return jsonResponse(result.statusCode, result.body);
+    };
+    return options.idempotent ? withIdempotency(caller.shopId, event, body, respond) : respond();
   });
 }

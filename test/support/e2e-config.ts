@@ -51,6 +51,7 @@ export function e2eConfig() {
           { name: 'Old', scope: 'full', key: KEYS.revoked, revoked: true },
         ],
         vip_tiers: tiers,
+        rewards: [{ id: 'five-off', name: '$5 off', points_cost: 500, discount_amount: 5, expiry_days: 30, created_at: '2025-01-01T00:00:00.000Z' }],
         platform: { customers: platformCustomers },
         members,
       },

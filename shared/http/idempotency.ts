@@ -1,0 +1,82 @@
+// Idempotency-Key on write endpoints: a retry with the same key and body gets the first response
+// (status and body) and changes nothing; the same key with another body is refused with 422.
+import { createHash } from 'node:crypto';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { headerValue } from '../auth/authenticate';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+} from '../data/idempotency-repository';
+import { keys } from '../data/keys';
+import { ApiError, badRequest, toErrorResponse } from './errors';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
+
+/** JSON with object keys sorted at every level, so {"a":1,"b":2} and {"b":2,"a":1} hash alike. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function requestHash(event: APIGatewayProxyEvent, body: unknown): string {
+  return createHash('sha256')
+    .update(canonicalJson({ method: event.httpMethod, resource: event.resource, path: event.pathParameters ?? {}, body }))
+    .digest('hex');
+}
+
+/**
+ * Runs `produce` at most once per (shop, route, key). Caller errors (4XX) are stored and replayed
+ * like successes; a 5XX or an unexpected error releases the key so the client can try again.
+ */
+export async function withIdempotency(
+  shopId: string,
+  event: APIGatewayProxyEvent,
+  body: unknown,
+  produce: () => Promise<APIGatewayProxyResult>,
+): Promise<APIGatewayProxyResult> {
+  const idempotencyKey = headerValue(event.headers, IDEMPOTENCY_HEADER);
+  if (idempotencyKey === undefined) return produce();
+  if (!VALID_KEY.test(idempotencyKey)) throw badRequest(`${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters`);
+
+  const key = keys.idempotencyRecord(shopId, `${event.httpMethod} ${event.resource}`, idempotencyKey);
+  const hash = requestHash(event, body);
+  const claim = await claimIdempotencyKey(key, hash);
+  if (!claim.claimed) {
+    const { existing } = claim;
+    if (existing.request_hash !== hash) {
+      throw new ApiError(422, `${IDEMPOTENCY_HEADER} '${idempotencyKey}' was already used with a different request`);
+    }
+    if (existing.status !== 'completed') throw new ApiError(409, `A request with this ${IDEMPOTENCY_HEADER} is still being processed`);
+    return {
+      statusCode: existing.response_status!,
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Replayed': 'true' },
+      body: existing.response_body!,
+    };
+  }
+
+  let response: APIGatewayProxyResult;
+  try {
+    response = await produce();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.statusCode >= 500) {
+      await releaseIdempotencyKey(key, hash);
+      throw error;
+    }
+    const { statusCode, body: envelope } = toErrorResponse(error);
+    response = { statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(envelope) };
+  }
+  if (response.statusCode >= 500) {
+    await releaseIdempotencyKey(key, hash);
+    return response;
+  }
+  await completeIdempotencyKey(key, hash, response.statusCode, response.body);
+  return response;
+}
