@@ -1,11 +1,16 @@
-// Builds every endpoint's Lambda handler from one middy chain: error envelope, JSON body, caller
-// context and scope check, then the endpoint's own function. Handlers stay a few lines long.
+// Builds every endpoint's Lambda handler from one middy chain, in a fixed order: tracer, logger
+// (state cleared per request), metrics, log context, error envelope, scope check, JSON body, then
+// idempotency and the endpoint's own function. Handlers stay a few lines long.
 import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, badRequest, DETAILS, forbidden, toErrorResponse, unauthorized } from './errors';
 import type { KeyScope } from '../data/api-key-repository';
 import { withIdempotency } from './idempotency';
+import { logger, metrics, tracer } from '../observability/powertools';
 
 export interface Caller {
   shopId: string;
@@ -66,15 +71,7 @@ const errorEnvelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayPr
     const mapped = fromBodyParser ? badRequest(DETAILS.invalidJson) : error;
     if (!(mapped instanceof ApiError)) {
       // Internals go to the log only, never into the response body.
-      console.error(
-        JSON.stringify({
-          level: 'ERROR',
-          message: 'Unhandled error',
-          route: request.event?.resource,
-          requestId: request.context?.awsRequestId,
-          error: { name: (error as Error)?.name, message: (error as Error)?.message, stack: (error as Error)?.stack },
-        }),
-      );
+      logger.error('Unhandled error', { error: error as Error });
     }
     const { statusCode, body } = toErrorResponse(mapped);
     request.response = jsonResponse(statusCode, body);
@@ -88,6 +85,18 @@ const requireBody = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProx
     if (body === null || body === undefined || (typeof body === 'string' && body.trim() === '')) {
       throw badRequest('Request body must be a JSON object');
     }
+  },
+});
+
+/** Every log line of the request names its shop, route and key id (never the key, never an e-mail). */
+const logContext = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  before: async (request) => {
+    const context = request.event.requestContext?.authorizer ?? {};
+    logger.appendKeys({
+      route: `${request.event.httpMethod} ${request.event.resource}`,
+      shop: typeof context.shopId === 'string' ? context.shopId : undefined,
+      keyId: typeof context.keyId === 'string' ? context.keyId : undefined,
+    });
   },
 });
 
@@ -108,7 +117,13 @@ export function createHandler(
   run: (request: HttpRequest) => Promise<HttpResult>,
   options: HandlerOptions = {},
 ): middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
-  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(errorEnvelope()).use(scopeCheck());
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(captureLambdaHandler(tracer))
+    .use(injectLambdaContext(logger, { clearState: true }))
+    .use(logMetrics(metrics))
+    .use(logContext())
+    .use(errorEnvelope())
+    .use(scopeCheck());
   if (options.jsonBody) chain.use(requireBody()).use(httpJsonBodyParser(BODY_PARSER_OPTIONS));
   return chain.handler(async (event) => {
     const pathParameters = event.pathParameters ?? {};

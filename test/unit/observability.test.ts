@@ -1,0 +1,77 @@
+// What the handlers write to CloudWatch: structured logs with shop and route but no key, EMF metrics.
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { loggableIdentifier, maskEmail } from '../../shared/observability/powertools';
+
+const context = { awsRequestId: 'req-1', functionName: 'fn', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
+const event = {
+  httpMethod: 'GET',
+  resource: '/v1/customers/{identifier}',
+  path: '/v1/customers/1001',
+  headers: { Authorization: 'super_secret_key_123' },
+  pathParameters: { identifier: '1001' },
+  body: null,
+  requestContext: { authorizer: { shopId: 'shop-a', scope: 'full', keyId: 'abcd1234' } },
+} as unknown as APIGatewayProxyEvent;
+
+function captureOutput(): { lines: () => string[]; restore: () => void } {
+  const chunks: string[] = [];
+  const capture = (chunk: string | Uint8Array) => {
+    chunks.push(String(chunk));
+    return true;
+  };
+  // Powertools writes INFO to stdout and ERROR to stderr.
+  const out = jest.spyOn(process.stdout, 'write').mockImplementation(capture);
+  const err = jest.spyOn(process.stderr, 'write').mockImplementation(capture);
+  return { lines: () => chunks.join('').split('\n').filter(Boolean), restore: () => (out.mockRestore(), err.mockRestore()) };
+}
+
+describe('observability', () => {
+  it('masks e-mails in anything it logs about a customer', () => {
+    expect(maskEmail('ada.lovelace@example.com')).toBe('a***@example.com');
+    expect(maskEmail('nonsense')).toBe('***');
+    expect(loggableIdentifier('1001')).toBe('1001');
+    expect(loggableIdentifier('grace@navy.mil')).toBe('g***@navy.mil');
+  });
+
+  it('logs an unexpected error with request id, shop and route, never the key, and answers a bare 500', async () => {
+    process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+    const output = captureOutput();
+    let response: { statusCode: number; body: string } | undefined;
+    await jest.isolateModulesAsync(async () => {
+      const { createHandler } = await import('../../shared/http/handler');
+      const handler = createHandler(async () => {
+        throw new Error('connect ECONNREFUSED 10.1.2.3:443');
+      });
+      response = (await handler(event, context)) as typeof response;
+    });
+    output.restore();
+    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+
+    expect(response!.statusCode).toBe(500);
+    expect(response!.body).not.toContain('ECONNREFUSED');
+    const logged = output.lines().filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const error = logged.find((line) => line.message === 'Unhandled error');
+    expect(error).toMatchObject({ level: 'ERROR', shop: 'shop-a', route: 'GET /v1/customers/{identifier}', keyId: 'abcd1234', function_request_id: 'req-1' });
+    expect(JSON.stringify(logged)).not.toContain('super_secret_key_123');
+  });
+
+  it('publishes business metrics in CloudWatch embedded metric format at the end of the request', async () => {
+    process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+    const output = captureOutput();
+    await jest.isolateModulesAsync(async () => {
+      const { createHandler } = await import('../../shared/http/handler');
+      const { countMetric } = await import('../../shared/observability/powertools');
+      const handler = createHandler(async () => {
+        countMetric('PointsAdjusted');
+        return { statusCode: 200, body: {} };
+      });
+      await handler(event, context);
+    });
+    output.restore();
+    process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+
+    const emf = output.lines().filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => '_aws' in line);
+    expect(emf).toMatchObject({ PointsAdjusted: 1, service: 'loyalty-api' });
+    expect(JSON.stringify(emf)).toContain('"Namespace":"LoyaltyApi"');
+  });
+});
