@@ -21,6 +21,8 @@ export const keys = {
   vipTier: (shopId: string, id: string): ItemKey => ({ pk: shopPk(shopId), sk: `TIER#${id}` }),
   reward: (shopId: string, id: string): ItemKey => ({ pk: shopPk(shopId), sk: `REWARD#${id}` }),
   apiKey: (keyHash: string): ItemKey => ({ pk: `KEY#${keyHash}`, sk: 'KEY' }),
+  /** The shop's listing entry of one of its keys (no secret in it). */
+  shopApiKey: (shopId: string, keyId: string): ItemKey => ({ pk: shopPk(shopId), sk: `APIKEY#${keyId}` }),
   customerPk,
   customer: (shopId: string, customerId: string): ItemKey => ({ pk: customerPk(shopId, customerId), sk: 'PROFILE' }),
   earningEntry: (shopId: string, customerId: string, id: string): ItemKey => ({

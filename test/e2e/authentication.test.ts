@@ -117,7 +117,7 @@ describe('gateway errors', () => {
     });
     const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
 
-    const response = await apiClient(twin.url, key).get('/v1/customers/1001');
+    const response = await apiClient(twin.url, key).get('/v1/earning-rules');
 
     spy.mockRestore();
     expectError(response, 500, 'An unexpected error occurred');
