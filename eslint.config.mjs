@@ -22,6 +22,12 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // The CommonJS launcher of the operator CLI.
+    files: ['bin/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', console: 'readonly' } },
+  },
+  {
     files: ['jest.config.js', 'test/support/esbuild-transform.js'],
     languageOptions: { globals: { module: 'writable', require: 'readonly', __filename: 'readonly' } },
   },
