@@ -10,6 +10,7 @@ import { resetDocumentClient } from '../../shared/data/client';
 import { resetEventPublisher } from '../../shared/events/domain-events';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
+import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 import { ROUTES } from '../routes';
 import { ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { startGateway, type Gateway } from './gateway';
@@ -100,6 +101,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       control: {
         'GET /_events': async () => ({ events: await readEvents(eventsLogFile) }),
         'POST /_reconcile': () => reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 }),
+        'GET /openapi.json': async () => buildOpenApiDocument(),
       },
       ...(options.throttling === false ? { limiter: null } : {}),
     });

@@ -1,0 +1,230 @@
+// Every response body of the API as zod schemas, strict where the serializers' output is fixed, so
+// the OpenAPI document and the e2e validation catch any drift between code, document and spec.
+import { z } from 'zod';
+
+const int = z.number().int();
+const timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+const date = z.string();
+const loyaltyMode = z.enum(['points', 'store_credit']);
+const currency = z.string().regex(/^[A-Z]{3}$/);
+const money = z.string().regex(/^-?\d+\.\d{2,3}$/);
+
+const resource = <A extends z.ZodType>(type: string, attributes: A) => z.object({ type: z.literal(type), id: z.string(), attributes }).strict();
+
+export const errorEnvelopeSchema = z
+  .object({ errors: z.array(z.object({ status: z.string(), title: z.string(), detail: z.string() }).strict()).min(1) })
+  .strict();
+
+export const pageMetaShape = { total: int, page: int, per_page: int, total_pages: int };
+const modeMetaShape = { loyalty_mode: loyaltyMode, currency };
+
+export const customerSchema = resource(
+  'customer',
+  z
+    .object({
+      platform_customer_id: z.string(),
+      email: z.string(),
+      first_name: z.string(),
+      last_name: z.string(),
+      current_points: int,
+      lifetime_points: int,
+      redeemed_points: int,
+      loyalty_status: z.enum(['member', 'excluded']),
+      loyalty_mode: loyaltyMode,
+      store_credit: z.object({ balance: money, currency }).strict().nullable(),
+      date_of_birth: date.nullable(),
+      anniversary_date: date.nullable(),
+      referral_url: z.string(),
+      referral_code: z.string(),
+      vip_tier: z
+        .object({
+          id: z.string(),
+          name: z.string(),
+          threshold: z.number(),
+          points_multiplier: z.number(),
+          badge_image_url: z.string().nullable(),
+          badge_color: z.string(),
+        })
+        .strict()
+        .nullable(),
+      created_at: timestamp,
+      updated_at: timestamp,
+    })
+    .strict(),
+);
+
+export const pointsAdjustmentSchema = resource(
+  'points_adjustment',
+  z
+    .object({
+      platform_customer_id: z.string(),
+      adjustment: int,
+      points_before: int,
+      points_after: int,
+      current_points: int,
+      loyalty_mode: loyaltyMode,
+      currency,
+      credit_adjustment: money.optional(),
+      credit_before: money.optional(),
+      credit_after: money.optional(),
+      credit_balance: money.optional(),
+    })
+    .strict(),
+);
+
+export const earningHistoryEntrySchema = resource(
+  'earning_history_entry',
+  z
+    .object({
+      earning_rule_id: z.string().nullable(),
+      action: z.string(),
+      points: int,
+      base_points: int,
+      points_multiplier: z.number(),
+      status: z.enum(['pending', 'approved', 'rejected']),
+      order_id: z.string().nullable(),
+      order_number: z.string().nullable(),
+      points_due_at: z.string().nullable(),
+      points_given_at: z.string().nullable(),
+      points_expiry_at: z.string().nullable(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    })
+    .strict(),
+);
+
+export const rewardHistoryEntrySchema = resource(
+  'reward_history_entry',
+  z
+    .object({
+      reward_id: z.string(),
+      reward_name: z.string(),
+      reward_discount_type: z.string(),
+      points_spent: int,
+      discount_code: z.string(),
+      status: z.enum(['active', 'used', 'expired']),
+      is_refunded: z.boolean(),
+      discount_code_redeemed_at: z.string().nullable(),
+      redeemed_at: z.string(),
+      expires_at: z.string().nullable(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    })
+    .strict(),
+);
+
+export const purchaseSchema = resource(
+  'reward_history_entry',
+  z
+    .object({
+      reward_id: z.string(),
+      reward_name: z.string(),
+      reward_discount_type: z.string(),
+      points_spent: int,
+      loyalty_mode: loyaltyMode,
+      currency,
+      credit_spent: money.optional(),
+      discount_code: z.string(),
+      status: z.literal('active'),
+      expires_at: timestamp.nullable(),
+    })
+    .strict(),
+);
+
+export const earningRuleSchema = resource(
+  'earning_rule',
+  z
+    .object({
+      name: z.string(),
+      description: z.string().nullable(),
+      action: z.string(),
+      category: z.string(),
+      is_active: z.boolean(),
+      points_to_give: int,
+      customer_facing_label: z.string(),
+      call_to_action_url: z.string().nullable(),
+      created_at: z.string(),
+      points: int,
+      base_points: int,
+      tier_boost: z.number().nullable(),
+      campaign_boost: z.number().nullable(),
+    })
+    .strict(),
+);
+
+const tierRewardSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    discount_type: z.string(),
+    reward_type: z.string(),
+    points_cost: int,
+    discount_amount: z.number(),
+    minimum_spend: z.number(),
+    is_active: z.boolean(),
+    max_redemptions: int.nullable(),
+    expiry_days: int.nullable(),
+    created_at: z.string(),
+  })
+  .strict();
+
+export const vipTierSchema = resource(
+  'vip_tier',
+  z
+    .object({
+      name: z.string(),
+      description: z.string(),
+      threshold: z.number(),
+      threshold_points: z.number().nullable(),
+      threshold_spend: z.number().nullable(),
+      threshold_orders: z.number().nullable(),
+      points_multiplier: z.number(),
+      position: int,
+      badge_image_url: z.string().nullable(),
+      badge_color: z.string(),
+      rewards: z.array(tierRewardSchema),
+      created_at: z.string(),
+    })
+    .strict(),
+);
+
+const contactDate = (type: string, field: 'date_of_birth' | 'anniversary_date') =>
+  resource(type, z.object({ platform_customer_id: z.string(), email: z.string(), [field]: date.nullable() }).strict());
+
+export const birthdaySchema = contactDate('customer_birthday', 'date_of_birth');
+export const anniversarySchema = contactDate('customer_anniversary', 'anniversary_date');
+
+const single = <S extends z.ZodType>(data: S) => z.object({ data }).strict();
+const singleWithMode = <S extends z.ZodType>(data: S) => z.object({ data, meta: z.object(modeMetaShape).strict() }).strict();
+const list = <S extends z.ZodType, M extends z.ZodRawShape>(item: S, meta: M) =>
+  z.object({ data: z.array(item), meta: z.object({ ...pageMetaShape, ...meta }).strict() }).strict();
+
+/** Response bodies by name; the OpenAPI document puts each under components.schemas. */
+export const RESPONSE_SCHEMAS = {
+  Error: errorEnvelopeSchema,
+  Customer: single(customerSchema),
+  CustomerList: list(customerSchema, modeMetaShape),
+  CustomerBirthday: single(birthdaySchema),
+  CustomerAnniversary: single(anniversarySchema),
+  PointsAdjustment: single(pointsAdjustmentSchema),
+  EarningHistoryList: list(earningHistoryEntrySchema, {}),
+  EarningHistoryEntry: singleWithMode(earningHistoryEntrySchema),
+  RewardHistoryList: list(rewardHistoryEntrySchema, modeMetaShape),
+  RewardHistoryEntry: singleWithMode(rewardHistoryEntrySchema),
+  EarningRuleList: list(earningRuleSchema, {
+    ...modeMetaShape,
+    tier_info: z.object({ multiplier: z.number(), name: z.string(), mode: z.enum(['purchase', 'all']).nullable() }).strict().nullable(),
+    campaign_info: z.object({ name: z.string() }).strict().nullable(),
+  }),
+  VipTierList: list(vipTierSchema, {
+    ...modeMetaShape,
+    entry_method: z.enum(['points', 'spend', 'orders']),
+    entry_methods_extra: z.array(z.enum(['points', 'spend', 'orders'])),
+    entry_logic: z.enum(['AND', 'OR']),
+    points_multiplier_mode: z.enum(['purchase', 'all']).nullable(),
+  }),
+  Purchase: single(purchaseSchema),
+} as const;
+
+export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

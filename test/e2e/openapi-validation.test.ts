@@ -1,0 +1,120 @@
+// Real responses of every route, success and errors, validated against the OpenAPI document.
+import type { Twin } from '../../infra/local/twin';
+import { ROUTES } from '../../infra/routes';
+import { KEYS, e2eConfig } from '../support/e2e-config';
+import { openApiValidator } from '../support/openapi-validator';
+import { PURCHASE_KEYS, purchaseConfig } from '../support/purchase-config';
+import { apiClient, startTestTwin } from '../support/twin';
+
+interface Sample {
+  twin: 'e2e' | 'purchase';
+  key?: string;
+  method: string;
+  path: string;
+  body?: unknown;
+  status: number;
+}
+
+/** Requests per route: the success case and the main errors. A route missing here fails the test. */
+const SAMPLES: Record<string, Sample[]> = {
+  listCustomers: [
+    { twin: 'e2e', method: 'GET', path: '/v1/customers?page[size]=3', status: 200 },
+    { twin: 'purchase', key: PURCHASE_KEYS.credit, method: 'GET', path: '/v1/customers', status: 200 },
+    { twin: 'e2e', method: 'GET', path: '/v1/customers?sort=bad', status: 400 },
+    { twin: 'e2e', key: '', method: 'GET', path: '/v1/customers', status: 401 },
+  ],
+  enrollCustomer: [
+    { twin: 'e2e', method: 'POST', path: '/v1/customers', body: { platform_customer_id: '1030' }, status: 201 },
+    { twin: 'e2e', method: 'POST', path: '/v1/customers', body: { platform_customer_id: '1030' }, status: 200 },
+    { twin: 'e2e', method: 'POST', path: '/v1/customers', body: {}, status: 400 },
+    { twin: 'e2e', method: 'POST', path: '/v1/customers', body: { platform_customer_id: '77777' }, status: 404 },
+    { twin: 'e2e', key: KEYS.read, method: 'POST', path: '/v1/customers', body: { platform_customer_id: '1030' }, status: 403 },
+  ],
+  getCustomer: [
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/1001', status: 200 },
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/1001?exclude_vip=true', status: 200 },
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/9999', status: 404 },
+  ],
+  updateCustomer: [
+    { twin: 'e2e', method: 'PUT', path: '/v1/customers/1002', body: { date_of_birth: '1990-01-01' }, status: 200 },
+    { twin: 'e2e', method: 'PUT', path: '/v1/customers/1002', body: {}, status: 400 },
+    { twin: 'e2e', method: 'PUT', path: '/v1/customers/9999', body: { is_excluded: true }, status: 404 },
+  ],
+  getCustomerBirthday: [
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/1001/birthday', status: 200 },
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/9999/birthday', status: 404 },
+  ],
+  getCustomerAnniversary: [
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/1001/anniversary', status: 200 },
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/9999/anniversary', status: 404 },
+  ],
+  adjustPoints: [
+    { twin: 'e2e', method: 'POST', path: '/v1/customers/1003/points', body: { adjustment: 5 }, status: 200 },
+    { twin: 'purchase', key: PURCHASE_KEYS.credit, method: 'POST', path: '/v1/customers/4001/points', body: { adjustment: -5 }, status: 200 },
+    { twin: 'e2e', method: 'POST', path: '/v1/customers/1003/points', body: { adjustment: 0 }, status: 400 },
+    { twin: 'e2e', method: 'POST', path: '/v1/customers/1025/points', body: { adjustment: 5 }, status: 403 },
+    { twin: 'e2e', method: 'POST', path: '/v1/customers/9999/points', body: { adjustment: 5 }, status: 404 },
+  ],
+  listEarningHistory: [
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/1003/earning-history', status: 200 },
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/1003/earning-history?filter[status]=x', status: 400 },
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/9999/earning-history', status: 404 },
+  ],
+  getEarningHistoryEntry: [{ twin: 'e2e', method: 'GET', path: '/v1/customers/1003/earning-history/nope', status: 404 }],
+  listRewardHistory: [
+    { twin: 'purchase', method: 'GET', path: '/v1/customers/3001/reward-history', status: 200 },
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/9999/reward-history', status: 404 },
+  ],
+  getRewardHistoryEntry: [{ twin: 'e2e', method: 'GET', path: '/v1/customers/1003/reward-history/nope', status: 404 }],
+  listEarningRules: [
+    { twin: 'e2e', method: 'GET', path: '/v1/earning-rules?filter[customer_identifier]=1001', status: 200 },
+    { twin: 'e2e', method: 'GET', path: '/v1/earning-rules?filter[is_active]=maybe', status: 400 },
+  ],
+  listVipTiers: [
+    { twin: 'e2e', method: 'GET', path: '/v1/vip-tiers', status: 200 },
+    { twin: 'purchase', key: PURCHASE_KEYS.credit, method: 'GET', path: '/v1/vip-tiers', status: 200 },
+  ],
+  purchaseReward: [
+    { twin: 'purchase', method: 'POST', path: '/v1/rewards/five-off/purchase', body: { customer_identifier: '3001' }, status: 201 },
+    { twin: 'purchase', key: PURCHASE_KEYS.credit, method: 'POST', path: '/v1/rewards/credit-flex/purchase', body: { customer_identifier: '4001', points: 600 }, status: 201 },
+    { twin: 'purchase', method: 'POST', path: '/v1/rewards/welcome/purchase', body: { customer_identifier: '3001' }, status: 400 },
+    { twin: 'purchase', method: 'POST', path: '/v1/rewards/gold-only/purchase', body: { customer_identifier: '3002' }, status: 403 },
+    { twin: 'purchase', method: 'POST', path: '/v1/rewards/nope/purchase', body: { customer_identifier: '3001' }, status: 404 },
+    { twin: 'purchase', method: 'POST', path: '/v1/rewards/five-off/purchase', body: { customer_identifier: '3002' }, status: 422 },
+  ],
+};
+
+// One twin with both configurations' shops: handlers run in this process, so a second twin would
+// repoint them at its own table.
+let twin: Twin;
+const DEFAULT_KEY = { e2e: KEYS.full, purchase: PURCHASE_KEYS.points };
+const validator = openApiValidator();
+
+beforeAll(async () => {
+  twin = await startTestTwin({ shops: [...e2eConfig().shops, ...purchaseConfig().shops] }, { throttling: false });
+});
+afterAll(async () => {
+  await twin.stop();
+});
+
+describe('real responses match the OpenAPI document', () => {
+  it.each(ROUTES.map((route) => [route.name, route] as const))('%s', async (name, route) => {
+    const samples = SAMPLES[name];
+    if (!samples) throw new Error(`No sample requests for route ${name}: add them to this test`);
+
+    for (const sample of samples) {
+      const key = sample.key ?? DEFAULT_KEY[sample.twin];
+      const api = apiClient(twin.url, key === '' ? undefined : key);
+      const response = await api.request(sample.method, sample.path, sample.body);
+
+      expect({ request: `${sample.method} ${sample.path}`, status: response.status }).toEqual({ request: `${sample.method} ${sample.path}`, status: sample.status });
+      expect(validator.check(route.path, route.method, response.status, response.body)).toBeNull();
+    }
+  });
+
+  it('serves the document on the twin', async () => {
+    const document = await (await fetch(`${twin.url}/openapi.json`)).json();
+
+    expect(document).toMatchObject({ openapi: '3.1.0', paths: expect.objectContaining({ '/v1/customers': expect.anything() }) });
+  });
+});

@@ -1,0 +1,58 @@
+import Ajv2020 from 'ajv/dist/2020';
+import { ROUTES } from '../../infra/routes';
+import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
+
+const document = buildOpenApiDocument();
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 with the bare-key Authorization scheme', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'Authorization' }));
+  });
+
+  it('has one operation per manifest route, each answering 401, 429 and 500 in the envelope', () => {
+    for (const route of ROUTES) {
+      const operation = (document.paths[route.path] as Record<string, { operationId: string; responses: Record<string, unknown> }>)[route.method.toLowerCase()];
+      expect(operation?.operationId).toBe(route.name);
+      for (const status of ['401', '429', '500']) expect(operation!.responses[status]).toBeDefined();
+    }
+  });
+
+  it('refuses a route that has no documentation', () => {
+    expect(() => buildOpenApiDocument([{ ...ROUTES[0]!, name: 'undocumented' }])).toThrow('Route undocumented has no OpenAPI documentation');
+  });
+
+  it('resolves every $ref and compiles every schema', () => {
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ $id: 'openapi', components: document.components }, 'openapi');
+    for (const name of Object.keys(document.components.schemas)) expect(ajv.getSchema(`openapi#/components/schemas/${name}`)).toBeDefined();
+    const refs = JSON.stringify(document.paths).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
+    for (const ref of refs) expect(document.components.schemas).toHaveProperty(ref.split('/').pop()!);
+  });
+
+  it('documents the Idempotency-Key header on write routes only', () => {
+    for (const route of ROUTES) {
+      const operation = (document.paths[route.path] as Record<string, { parameters: Array<{ name: string }> }>)[route.method.toLowerCase()]!;
+      expect(operation.parameters.some((p) => p.name === 'Idempotency-Key')).toBe(route.scope === 'write');
+    }
+  });
+});
+
+describe('OpenAPI response validation', () => {
+  it('catches a missing field, an extra field and an undocumented status', async () => {
+    const { openApiValidator } = await import('../support/openapi-validator');
+    const validator = openApiValidator(document);
+    const body = {
+      data: {
+        type: 'customer_birthday',
+        id: '1',
+        attributes: { platform_customer_id: '1', email: 'a@b.c', date_of_birth: null },
+      },
+    };
+
+    expect(validator.check('/v1/customers/{identifier}/birthday', 'GET', 200, body)).toBeNull();
+    expect(validator.check('/v1/customers/{identifier}/birthday', 'GET', 200, { data: { ...body.data, attributes: { platform_customer_id: '1', date_of_birth: null } } })).toMatch(/email/);
+    expect(validator.check('/v1/customers/{identifier}/birthday', 'GET', 200, { data: { ...body.data, attributes: { ...body.data.attributes, extra: 1 } } })).toMatch(/additional/);
+    expect(validator.check('/v1/customers/{identifier}/birthday', 'GET', 418, body)).toMatch(/does not document status 418/);
+  });
+});
