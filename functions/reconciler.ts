@@ -1,9 +1,8 @@
 // Scheduled every few minutes: settles purchases left pending by a crash (see reconcile-purchases.ts).
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import { logger, metrics, tracer } from '../shared/observability/powertools';
+import { logger, publishMetrics, tracer } from '../shared/observability/powertools';
 import { platformForShop } from '../shared/platform/platform-for-shop';
 import { reconcilePurchases, type ReconcileSummary } from '../shared/purchases/reconcile-purchases';
 
@@ -16,4 +15,4 @@ export const handler = middy(async (): Promise<ReconcileSummary> => {
 })
   .use(captureLambdaHandler(tracer))
   .use(injectLambdaContext(logger, { clearState: true }))
-  .use(logMetrics(metrics));
+  .use(publishMetrics());

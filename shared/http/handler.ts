@@ -3,14 +3,13 @@
 // idempotency and the endpoint's own function. Handlers stay a few lines long.
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, badRequest, DETAILS, forbidden, toErrorResponse, unauthorized } from './errors';
 import type { KeyScope } from '../data/api-key-repository';
 import { withIdempotency } from './idempotency';
-import { logger, metrics, tracer } from '../observability/powertools';
+import { logger, publishMetrics, tracer } from '../observability/powertools';
 
 export interface Caller {
   shopId: string;
@@ -120,7 +119,7 @@ export function createHandler(
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(captureLambdaHandler(tracer))
     .use(injectLambdaContext(logger, { clearState: true }))
-    .use(logMetrics(metrics))
+    .use(publishMetrics())
     .use(logContext())
     .use(errorEnvelope())
     .use(scopeCheck());

@@ -1,5 +1,6 @@
 // Powertools for AWS Lambda, created once per function: structured logger, CloudWatch EMF metrics and
 // X-Ray tracer. The local twin and tests turn metrics and tracing off through the environment.
+import type { MiddlewareObj } from '@middy/core';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { Tracer } from '@aws-lambda-powertools/tracer';
@@ -12,6 +13,17 @@ export const tracer = new Tracer({ serviceName: SERVICE });
 
 /** The business events operators watch on the dashboard (names shared with infra/constructs/observability.ts). */
 export type BusinessMetric = 'PointsAdjusted' | 'RewardsPurchased' | 'DiscountCodeFailures' | 'PurchasesRefunded' | 'PurchasesReconciled';
+
+/**
+ * Flushes the request's business metrics as one EMF record after the handler (also on errors).
+ * Unlike Powertools' logMetrics, it stays silent for requests that recorded none (most reads).
+ */
+export function publishMetrics<E, R>(): MiddlewareObj<E, R> {
+  const flush = async () => {
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  };
+  return { after: flush, onError: flush };
+}
 
 export function countMetric(name: BusinessMetric, value = 1): void {
   metrics.addMetric(name, MetricUnit.Count, value);
