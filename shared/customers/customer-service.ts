@@ -18,12 +18,15 @@ import type { Platform, PlatformCustomer } from '../platform/port';
 import { PlatformError, PlatformUnavailableError } from '../platform/port';
 
 const NUMERIC_ID = /^\d{1,20}$/;
+/** RFC 5321 caps an address at 254 characters; anything longer cannot be a customer (and would
+ * exceed DynamoDB's key size if it reached the e-mail index). */
+const MAX_EMAIL_LENGTH = 254;
 
 /** Finds a member by platform id (numeric) or e-mail (contains '@'), or answers 404 naming the identifier. */
 export async function resolveCustomer(shopId: string, identifier: string, consistent = false): Promise<StoredCustomer> {
   let found: StoredCustomer | null = null;
   if (NUMERIC_ID.test(identifier)) found = await getCustomer(shopId, identifier, consistent);
-  else if (identifier.includes('@')) found = await findCustomerByEmail(shopId, identifier);
+  else if (identifier.includes('@') && identifier.length <= MAX_EMAIL_LENGTH) found = await findCustomerByEmail(shopId, identifier);
   if (!found) throw customerNotFound(identifier);
   return found;
 }

@@ -1,0 +1,74 @@
+// A key of one shop never reads or writes another shop's data, on every route.
+import type { Twin } from '../../infra/local/twin';
+import { ROUTES } from '../../infra/routes';
+import { KEYS, e2eConfig } from '../support/e2e-config';
+import { apiClient, expectError, startTestTwin, type ApiResponse } from '../support/twin';
+
+let twin: Twin;
+let owner: ReturnType<typeof apiClient>;
+let other: ReturnType<typeof apiClient>;
+let earningEntryId: string;
+let rewardEntryId: string;
+let before: unknown;
+
+beforeAll(async () => {
+  twin = await startTestTwin(e2eConfig(), { throttling: false });
+  owner = apiClient(twin.url, KEYS.full);
+  other = apiClient(twin.url, KEYS.otherShop);
+  await owner.post('/v1/customers/1001/points', { adjustment: 1 });
+  earningEntryId = (await owner.get('/v1/customers/1001/earning-history')).body.data[0].id;
+  rewardEntryId = (await owner.post('/v1/rewards/five-off/purchase', { customer_identifier: '1001' })).body.data.id;
+  before = (await owner.get('/v1/customers/1001')).body;
+});
+afterAll(async () => {
+  await twin.stop();
+});
+
+const notFound = (response: ApiResponse) => expectError(response, 404);
+
+/** For each route, what the other shop's key tries against shop `e2e`'s data. */
+const ATTEMPTS: Record<string, () => Promise<void>> = {
+  listCustomers: async () => {
+    const response = await other.get('/v1/customers?page[size]=100');
+    expect(response.body.data.map((c: { id: string }) => c.id)).toEqual(['5001']);
+    expect((await other.get('/v1/customers?filter[email]=example.com')).body.data.map((c: { id: string }) => c.id)).toEqual(['5001']);
+  },
+  enrollCustomer: async () => notFound(await other.post('/v1/customers', { platform_customer_id: '1030' })),
+  getCustomer: async () => {
+    notFound(await other.get('/v1/customers/1001'));
+    notFound(await other.get('/v1/customers/ada.lovelace@example.com'));
+  },
+  updateCustomer: async () => notFound(await other.put('/v1/customers/1001', { is_excluded: true })),
+  getCustomerBirthday: async () => notFound(await other.get('/v1/customers/1001/birthday')),
+  getCustomerAnniversary: async () => notFound(await other.get('/v1/customers/1001/anniversary')),
+  adjustPoints: async () => notFound(await other.post('/v1/customers/1001/points', { adjustment: 1000 })),
+  listEarningHistory: async () => notFound(await other.get('/v1/customers/1001/earning-history')),
+  getEarningHistoryEntry: async () => {
+    notFound(await other.get(`/v1/customers/1001/earning-history/${earningEntryId}`));
+    notFound(await other.get(`/v1/customers/5001/earning-history/${earningEntryId}`));
+  },
+  listRewardHistory: async () => notFound(await other.get('/v1/customers/1001/reward-history')),
+  getRewardHistoryEntry: async () => {
+    notFound(await other.get(`/v1/customers/1001/reward-history/${rewardEntryId}`));
+    notFound(await other.get(`/v1/customers/5001/reward-history/${rewardEntryId}`));
+  },
+  listEarningRules: async () => notFound(await other.get('/v1/earning-rules?filter[customer_identifier]=1001')),
+  listVipTiers: async () => {
+    expect((await other.get('/v1/vip-tiers')).body.data).toEqual([]);
+  },
+  purchaseReward: async () => {
+    notFound(await other.post('/v1/rewards/five-off/purchase', { customer_identifier: '1001' }));
+    notFound(await other.post('/v1/rewards/five-off/purchase', { customer_identifier: '5001' }));
+  },
+};
+
+describe('tenant isolation', () => {
+  it.each(ROUTES.map((route) => [route.name] as const))('%s: another shop\'s key sees and changes nothing of this shop', async (name) => {
+    const attempt = ATTEMPTS[name];
+    if (!attempt) throw new Error(`No isolation check for route ${name}: add one to this test`);
+
+    await attempt();
+
+    expect((await owner.get('/v1/customers/1001')).body).toEqual(before);
+  });
+});
