@@ -2,12 +2,13 @@
 const transform = { '^.+\\.(t|j|mj)sx?$': '<rootDir>/test/support/esbuild-transform.js' };
 // @middy/* ship ESM only; let the transformer turn them into CommonJS for jest.
 const transformIgnorePatterns = ['/node_modules/(?!(@middy)/)'];
-// Generous per-test timeout: DynamoDB Local on a busy 2-core CI machine is slow to answer.
-const base = { testEnvironment: 'node', testTimeout: 30_000, transform, transformIgnorePatterns, moduleFileExtensions: ['ts', 'js', 'mjs', 'json'] };
+const base = { testEnvironment: 'node', transform, transformIgnorePatterns, moduleFileExtensions: ['ts', 'js', 'mjs', 'json'] };
 
 /** @type {import('jest').Config} */
 module.exports = {
   transform,
+  // Generous per-test timeout: DynamoDB Local on a busy 2-core CI machine is slow to answer.
+  testTimeout: 30_000,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   projects: [
