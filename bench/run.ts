@@ -1,94 +1,211 @@
-// `npm run bench`: latency and throughput of the API on the local twin, next to a bare DynamoDB
-// GetItem on the same DynamoDB Local (the physical floor). Prints a table, writes bench/results.json.
+// `npm run bench`: figures anyone can reproduce with one command. Starts the local twin in its own
+// process (or targets --url), then measures latency and throughput per endpoint with autocannon,
+// DynamoDB calls and consumed capacity per request, GET customer against a bare GetItem, bundle
+// sizes and cold initialisation, and the customer list at 1k/10k/100k members. Prints tables and
+// writes bench/results.json and bench/latency.svg.
 import '../infra/local/local-env';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { localClient } from '../infra/local/dynamodb-local';
-import { DEMO_CONFIG, PROJECT_ROOT, startTwin } from '../infra/local/twin';
-import { keys } from '../shared/data/keys';
+import { PROJECT_ROOT } from '../infra/local/twin';
+import { measureBundles, type BundleFigures } from './bundles';
+import { seedScaleShop } from './scale-shop';
+import { renderChart } from './chart';
 
+const { values: options } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    duration: { type: 'string', default: '4' },
+    connections: { type: 'string', default: '10' },
+    'max-members': { type: 'string', default: '100000' },
+    'skip-bundles': { type: 'boolean', default: false },
+  },
+});
+const DURATION = Number(options.duration);
+const CONNECTIONS = Number(options.connections);
+const SCALES = [1_000, 10_000, 100_000].filter((n) => n <= Number(options['max-members']));
+const TABLE = 'loyalty-local';
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const WARMUP = 200;
-
-interface Figures {
+interface EndpointFigures {
   name: string;
-  requests: number;
   p50: number;
   p95: number;
   p99: number;
   rps: number;
   errors: number;
+  callsPerRequest: number;
+  minimumCalls: number;
+  readUnitsPerRequest: number;
+  writeUnitsPerRequest: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+/** Endpoints measured on the demo shop, with the fewest DynamoDB calls the design allows. */
+const ENDPOINTS: Array<{ name: string; method: 'GET' | 'POST' | 'PUT'; path: string; key: string; body?: unknown; minimumCalls: number }> = [
+  { name: 'GET /customers/{id}', method: 'GET', path: '/v1/customers/1001', key: 'demo_read_key', minimumCalls: 2 },
+  { name: 'GET /customers/{email}', method: 'GET', path: '/v1/customers/ada.lovelace@example.com', key: 'demo_read_key', minimumCalls: 2 },
+  { name: 'GET /customers/{id}/birthday', method: 'GET', path: '/v1/customers/1001/birthday', key: 'demo_read_key', minimumCalls: 2 },
+  { name: 'GET /customers (page 1)', method: 'GET', path: '/v1/customers', key: 'demo_read_key', minimumCalls: 5 },
+  { name: 'GET /customers/{id}/earning-history', method: 'GET', path: '/v1/customers/1001/earning-history', key: 'demo_read_key', minimumCalls: 4 },
+  { name: 'GET /customers/{id}/reward-history', method: 'GET', path: '/v1/customers/1001/reward-history', key: 'demo_read_key', minimumCalls: 4 },
+  { name: 'GET /earning-rules?customer', method: 'GET', path: '/v1/earning-rules?filter%5Bcustomer_identifier%5D=1001', key: 'demo_read_key', minimumCalls: 2 },
+  { name: 'GET /vip-tiers', method: 'GET', path: '/v1/vip-tiers', key: 'demo_read_key', minimumCalls: 1 },
+  // Writes all hit one customer from every connection: the worst case for the optimistic retries.
+  { name: 'PUT /customers/{id} (one customer)', method: 'PUT', path: '/v1/customers/1003', key: 'demo_full_key', body: { date_of_birth: '1990-05-17' }, minimumCalls: 3 },
+  { name: 'POST .../points (one customer)', method: 'POST', path: '/v1/customers/1004/points', key: 'demo_full_key', body: { adjustment: 1 }, minimumCalls: 3 },
+];
 
-async function measure(name: string, call: () => Promise<boolean>, requests = REQUESTS): Promise<Figures> {
-  for (let i = 0; i < WARMUP; i += 1) await call();
-  const latencies: number[] = [];
-  let errors = 0;
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < requests) {
-      next += 1;
-      const t0 = performance.now();
-      if (!(await call())) errors += 1;
-      latencies.push(performance.now() - t0);
-    }
+async function startTwinProcess(): Promise<{ url: string; dynamodb: string; process: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts', '--port', '0', '--no-throttling'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DYNAMODB_STATS: 'true', SHOP_CONFIG_TTL_SECONDS: '300' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`twin exited (${code}): ${output}`)));
+    child.stdout!.on('data', (chunk) => {
+      output += String(chunk);
+      const url = /Loyalty API listening on (\S+)/.exec(output)?.[1];
+      const dynamodb = /DynamoDB: (\S+),/.exec(output)?.[1];
+      if (url && dynamodb) resolve({ url, dynamodb, process: child });
+    });
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+async function stats(url: string, reset = false) {
+  const response = await fetch(`${url}/_dynamodb-stats${reset ? '/reset' : ''}`, { method: reset ? 'POST' : 'GET' });
+  return (await response.json()) as { calls: Record<string, number>; readUnits: number; writeUnits: number };
+}
+
+async function load(url: string, endpoint: (typeof ENDPOINTS)[number]): Promise<EndpointFigures> {
+  const request = {
+    url: `${url}${endpoint.path}`,
+    method: endpoint.method,
+    headers: { authorization: endpoint.key, 'content-type': 'application/json' },
+    ...(endpoint.body ? { body: JSON.stringify(endpoint.body) } : {}),
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { name, requests, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), rps: requests / seconds, errors };
+  await autocannon({ ...request, connections: CONNECTIONS, duration: 1 }); // warm-up
+  await stats(url, true);
+  const result = await autocannon({ ...request, connections: CONNECTIONS, duration: DURATION });
+  const counted = await stats(url);
+  const requests = result.requests.total || 1;
+  const calls = Object.values(counted.calls).reduce((sum, n) => sum + n, 0);
+  return {
+    name: endpoint.name,
+    p50: result.latency.p50,
+    p95: result.latency.p97_5,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    errors: result.non2xx + result.errors,
+    callsPerRequest: calls / requests,
+    minimumCalls: endpoint.minimumCalls,
+    readUnitsPerRequest: counted.readUnits / requests,
+    writeUnitsPerRequest: counted.writeUnits / requests,
+  };
 }
+
+/** The physical floor: one GetItem of the same customer item, same concurrency, same DynamoDB. */
+async function bareGetItem(endpoint: string): Promise<{ p50: number; p99: number }> {
+  const client = localClient(endpoint);
+  const latencies: number[] = [];
+  const until = performance.now() + DURATION * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        await client.send(new GetItemCommand({ TableName: TABLE, Key: { pk: { S: 'SHOP#demo#C#1001' }, sk: { S: 'PROFILE' } } }));
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  client.destroy();
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+async function timeRequest(url: string, path: string, key: string, runs = 5) {
+  const latencies: number[] = [];
+  await stats(url, true);
+  for (let i = 0; i < runs; i += 1) {
+    const t0 = performance.now();
+    const response = await fetch(`${url}${path}`, { headers: { Authorization: key } });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+    latencies.push(performance.now() - t0);
+  }
+  const counted = await stats(url);
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), readUnitsPerRequest: counted.readUnits / runs, callsPerRequest: Object.values(counted.calls).reduce((s, n) => s + n, 0) / runs };
+}
+
+const fixed = (n: number, digits = 1) => n.toFixed(digits).padStart(8);
 
 async function main(): Promise<void> {
-  const twin = await startTwin({ config: DEMO_CONFIG, port: 0, throttling: false, tableName: 'bench' });
+  const started = performance.now();
+  const twin = options.url ? null : await startTwinProcess();
+  const url = options.url ?? twin!.url;
   try {
-    const get = (path: string) => async () => {
-      const response = await fetch(`${twin.url}${path}`, { headers: { Authorization: 'demo_read_key' } });
-      await response.arrayBuffer();
-      return response.ok;
-    };
-    const dynamo = localClient(twin.dynamodbEndpoint);
-    const key = keys.customer('demo', '1001');
-    const bareGetItem = async () => {
-      const result = await dynamo.send(new GetItemCommand({ TableName: twin.tableName, Key: { pk: { S: key.pk }, sk: { S: key.sk } } }));
-      return result.Item !== undefined;
-    };
+    console.log(`Loyalty API benchmark against ${url}: ${DURATION}s per endpoint, ${CONNECTIONS} connections, after a 1s warm-up\n`);
+    const endpoints: EndpointFigures[] = [];
+    for (const endpoint of ENDPOINTS) endpoints.push(await load(url, endpoint));
+    const floor = twin ? await bareGetItem(twin.dynamodb) : null;
 
-    const results = [
-      await measure('DynamoDB GetItem (bare)', bareGetItem),
-      await measure('GET /v1/customers/{id}', get('/v1/customers/1001')),
-      await measure('GET /v1/customers/{email}', get('/v1/customers/ada.lovelace@example.com')),
-      await measure('GET /v1/customers/{id}/birthday', get('/v1/customers/1001/birthday')),
-      await measure('GET /v1/customers (page 1)', get('/v1/customers')),
-      await measure('GET /v1/customers?sort=-points', get('/v1/customers?sort=-points')),
-      await measure('GET /v1/customers?filter[email]=', get('/v1/customers?filter%5Bemail%5D=example')),
-    ];
-    dynamo.destroy();
-
-    const floor = results[0]!.p50;
-    console.log(`\n${REQUESTS} requests per row, concurrency ${CONCURRENCY}, after ${WARMUP} warm-up requests (ms)\n`);
-    console.log('endpoint'.padEnd(36), 'p50'.padStart(7), 'p95'.padStart(7), 'p99'.padStart(7), 'req/s'.padStart(8), 'x GetItem'.padStart(10), 'errors'.padStart(7));
-    for (const r of results) {
+    console.log(`${'endpoint'.padEnd(38)}  p50 ms  p97.5ms   p99 ms    req/s  errors  ddb calls (min)   RCU/req   WCU/req`);
+    for (const e of endpoints) {
       console.log(
-        r.name.padEnd(36),
-        r.p50.toFixed(2).padStart(7),
-        r.p95.toFixed(2).padStart(7),
-        r.p99.toFixed(2).padStart(7),
-        r.rps.toFixed(0).padStart(8),
-        (r.p50 / floor).toFixed(2).padStart(10),
-        String(r.errors).padStart(7),
+        `${e.name.padEnd(38)}${fixed(e.p50)}${fixed(e.p95)}${fixed(e.p99)}${fixed(e.rps, 0)}${String(e.errors).padStart(8)}` +
+          `${fixed(e.callsPerRequest, 2)} (${e.minimumCalls})${fixed(e.readUnitsPerRequest, 2)}  ${fixed(e.writeUnitsPerRequest, 2)}`,
       );
     }
-    writeFileSync(join(PROJECT_ROOT, 'bench', 'results.json'), JSON.stringify({ at: new Date().toISOString(), concurrency: CONCURRENCY, results }, null, 2));
-    console.log('\nwritten: bench/results.json');
+    let ratio: number | null = null;
+    if (floor) {
+      ratio = endpoints[0]!.p50 / floor.p50;
+      console.log(`\nbare DynamoDB GetItem p50 ${floor.p50.toFixed(2)} ms (p99 ${floor.p99.toFixed(2)}); GET /customers/{id} p50 is ${ratio.toFixed(2)}x that`);
+    }
+
+    let scale: Array<{ members: number; case: string; p50: number; readUnitsPerRequest: number; callsPerRequest: number }> = [];
+    if (twin && SCALES.length > 0) {
+      process.env.TABLE_NAME = TABLE;
+      process.env.DYNAMODB_ENDPOINT = twin.dynamodb;
+      console.log(`\ncustomer list by shop size (median of 5 requests; seeding ${SCALES.join(', ')} members first)`);
+      console.log(`${'members'.padStart(8)}  ${'case'.padEnd(30)}  p50 ms   RCU/req  calls/req`);
+      for (const members of SCALES) {
+        const key = await seedScaleShop(members);
+        const lastPage = Math.ceil(members / 20);
+        const cases: Array<[string, string]> = [
+          ['first page', '/v1/customers'],
+          [`deep page (${lastPage})`, `/v1/customers?page%5Bnumber%5D=${lastPage}`],
+          ['deep page, sort=-points', `/v1/customers?sort=-points&page%5Bnumber%5D=${lastPage}`],
+          ['filter[email]=member1', '/v1/customers?filter%5Bemail%5D=member1'],
+        ];
+        for (const [name, path] of cases) {
+          const figures = await timeRequest(url, path, key);
+          scale.push({ members, case: name, ...figures });
+          console.log(`${String(members).padStart(8)}  ${name.padEnd(30)}${fixed(figures.p50)}${fixed(figures.readUnitsPerRequest, 1)}${fixed(figures.callsPerRequest, 1)}`);
+        }
+      }
+    }
+
+    let bundles: BundleFigures[] = [];
+    if (!options['skip-bundles']) {
+      bundles = await measureBundles();
+      const baseline = bundles.find((b) => b.name === 'baseline (DynamoDB document client only)')!;
+      console.log(`\n${'bundle'.padEnd(52)}  size KiB  cold init ms  x baseline`);
+      for (const b of bundles) console.log(`${b.name.padEnd(52)}${fixed(b.sizeKiB)}${fixed(b.initMs, 1).padStart(14)}${fixed(b.initMs / baseline.initMs, 2).padStart(12)}`);
+    }
+
+    const results = { at: new Date().toISOString(), url, durationSeconds: DURATION, connections: CONNECTIONS, endpoints, bareGetItem: floor, getCustomerToGetItemRatio: ratio, scale, bundles };
+    writeFileSync(join(PROJECT_ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    writeFileSync(join(PROJECT_ROOT, 'bench', 'latency.svg'), renderChart(endpoints, floor, scale));
+    console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {
-    await twin.stop();
+    twin?.process.kill('SIGINT');
   }
 }
 

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../../shared/config/schema';
 import { DEMO_CONFIG, startTwin } from './twin';
 
-const USAGE = `Usage: npm start -- [--config FILE] [--port N] [--platform-port M] [--persist DIR] [--dynamodb-endpoint URL] [--table NAME]`;
+const USAGE = `Usage: npm start -- [--config FILE] [--port N] [--platform-port M] [--persist DIR] [--dynamodb-endpoint URL] [--table NAME] [--no-throttling]`;
 
 function portOption(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
       persist: { type: 'string' },
       'dynamodb-endpoint': { type: 'string' },
       table: { type: 'string' },
+      'no-throttling': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     ...(values.persist ? { persistDir: values.persist } : {}),
     ...(values['dynamodb-endpoint'] ? { dynamodbEndpoint: values['dynamodb-endpoint'] } : {}),
     ...(values.table ? { tableName: values.table } : {}),
+    ...(values['no-throttling'] ? { throttling: false } : {}),
   });
 
   console.log(`Loyalty API listening on ${twin.url}`);

@@ -18,6 +18,8 @@ const envSchema = z.object({
   EVENT_BUS_NAME: z.string().min(1).optional(),
   /** JSON-lines file for domain events (local twin). */
   EVENTS_LOG_FILE: z.string().min(1).optional(),
+  /** Benchmarks: count DynamoDB calls and consumed capacity (see shared/data/dynamodb-stats.ts). */
+  DYNAMODB_STATS: z.stringbool().optional(),
   /** How long a warm function reuses a shop's configuration (rules, tiers, rewards) before re-reading it. */
   SHOP_CONFIG_TTL_SECONDS: z.coerce.number().min(0).default(30),
 });

@@ -2,6 +2,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env';
+import { instrumentDynamoDbClient } from './dynamodb-stats';
 
 let client: DynamoDBDocumentClient | undefined;
 
@@ -16,6 +17,7 @@ export function documentClient(): DynamoDBDocumentClient {
     ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     maxAttempts: 3,
   });
+  if (settings.DYNAMODB_STATS) instrumentDynamoDbClient(raw);
   client = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { removeUndefinedValues: true },
   });

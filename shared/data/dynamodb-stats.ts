@@ -1,0 +1,46 @@
+// Counts DynamoDB calls and consumed capacity per command (benchmarks only: DYNAMODB_STATS=true),
+// through an SDK middleware that asks every call for its consumed capacity.
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+type Capacity = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
+
+export interface DynamoDbStats {
+  calls: Record<string, number>;
+  readUnits: number;
+  writeUnits: number;
+}
+
+const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
+const WITH_CAPACITY = new Set([...WRITES, 'GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
+
+const stats: DynamoDbStats = { calls: {}, readUnits: 0, writeUnits: 0 };
+
+export function dynamoDbStats(): DynamoDbStats {
+  return { calls: { ...stats.calls }, readUnits: stats.readUnits, writeUnits: stats.writeUnits };
+}
+
+export function resetDynamoDbStats(): void {
+  stats.calls = {};
+  stats.readUnits = 0;
+  stats.writeUnits = 0;
+}
+
+export function instrumentDynamoDbClient(client: DynamoDBClient): void {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = context.commandName ?? 'unknown';
+      const input = args.input as Record<string, unknown>;
+      if (WITH_CAPACITY.has(command) && input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      stats.calls[command] = (stats.calls[command] ?? 0) + 1;
+      const consumed = (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
+      for (const capacity of [consumed ?? []].flat()) {
+        const units = capacity.CapacityUnits ?? 0;
+        if (WRITES.has(command)) stats.writeUnits += capacity.WriteCapacityUnits ?? units;
+        else stats.readUnits += capacity.ReadCapacityUnits ?? units;
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'dynamoDbStats' },
+  );
+}
