@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// `npx loyalty ...`: runs the TypeScript CLI through tsx, no build step.
+// `npx loyalty ...`: runs the TypeScript operator CLI through tsx's CommonJS hook, no build step.
 require('tsx/cjs/api').register();
 const { main } = require('../infra/cli/main.ts');
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    // exitCode rather than exit(): lets piped stdout drain before the process ends.
+    process.exitCode = code;
+  },
   (error) => {
     console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
+    process.exitCode = 1;
   },
 );

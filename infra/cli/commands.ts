@@ -1,71 +1,188 @@
-// The operator commands. Each takes what it works on as parameters, so tests can run them directly.
+// The operator commands. Each takes the usage plan (or null) and an output function as parameters,
+// so tests run them directly against DynamoDB Local with a fake API Gateway.
 import { randomBytes } from 'node:crypto';
 import { applyConfig } from '../../shared/config/apply-config';
-import { readConfigFile } from '../../shared/config/schema';
-import { hashApiKey, keyIdOf, listApiKeys, putApiKey, revokeApiKey, type KeyScope } from '../../shared/data/api-key-repository';
+import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
+import {
+  createApiKey,
+  hashApiKey,
+  keyIdOf,
+  listApiKeys,
+  revokeApiKey,
+  setUsageKey,
+  type ApiKeySummary,
+  type KeyScope,
+  type UsageKey,
+} from '../../shared/data/api-key-repository';
 import { readShopCatalog } from '../../shared/data/shop-repository';
-import type { UsagePlanKeys } from './usage-plan-keys';
+import type { UsagePlan } from './usage-plan-keys';
 
-type Print = (line: string) => void;
+export type Print = (line: string) => void;
 
-export async function configApply(file: string, print: Print): Promise<void> {
-  const config = readConfigFile(file);
-  const summaries = await applyConfig(config);
-  for (const shop of summaries) {
-    print(`shop ${shop.shopId}: settings, rules, tiers, rewards and campaigns written; ${shop.keys.length} keys; ` +
-      `${shop.membersImported} members imported, ${shop.membersKept} already present and kept`);
+export interface CommandDeps {
+  /** The deployed stack's usage plan; null against the twin or DynamoDB Local. */
+  usagePlan: UsagePlan | null;
+  print: Print;
+}
+
+/** The shop has no settings item: keys for it could never be used. */
+export class UnknownShopError extends Error {
+  constructor(shopId: string) {
+    super(`Shop '${shopId}' is not configured (no settings item): apply its configuration first with 'loyalty config apply'`);
+    this.name = 'UnknownShopError';
   }
 }
 
-/** A new key: `lk_` + 32 random bytes, base64url. */
-export function generateKey(): string {
+const NO_API_GATEWAY = 'No API Gateway at this target: usage-plan steps skipped (the local gateway throttles keys itself).';
+
+/** A new loyalty key: 256 random bits, prefixed so it is recognisable in secret scanners and logs. */
+export function generateLoyaltyKey(): string {
   return `lk_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Validates the file, writes it and, in the cloud, gives each active key from it a usage-plan key. */
+export async function configApply(
+  file: string,
+  deps: CommandDeps & { ensureTable?: (() => Promise<'created' | 'existed'>) | null },
+): Promise<void> {
+  const config = readConfigFile(file);
+  if (deps.ensureTable && (await deps.ensureTable()) === 'created') deps.print('table created');
+  const summaries = await applyConfig(config);
+  for (const [index, summary] of summaries.entries()) {
+    const shop = config.shops[index]!;
+    const revoked = summary.keys.filter((key) => key.revoked).length;
+    deps.print(
+      `shop ${summary.shopId}: settings, ${shop.earning_rules.length} earning rules, ${shop.campaigns.length} campaigns, ` +
+        `${shop.vip_tiers.length} VIP tiers, ${shop.rewards.length} rewards written`,
+    );
+    deps.print(`  API keys: ${summary.keys.length} (${summary.keys.length - revoked} active, ${revoked} revoked)`);
+    deps.print(`  members: ${summary.membersImported} imported, ${summary.membersKept} already present and kept as they are`);
+  }
+  if (!config.shops.some((shop) => shop.api_keys.length > 0)) return;
+  if (!deps.usagePlan) {
+    deps.print(NO_API_GATEWAY);
+    return;
+  }
+  const { attached, disabled } = await syncConfigUsageKeys(config, deps.usagePlan);
+  deps.print(`usage plan ${deps.usagePlan.id}: ${attached} keys attached, ${disabled} disabled`);
+}
+
+/**
+ * API Gateway refuses a key without a usage-plan key (apiKeyRequired), so an active key from the file
+ * gets one the first time; a key the file revokes has its usage-plan key disabled. Re-applying the same
+ * file does nothing here.
+ */
+async function syncConfigUsageKeys(config: ConfigFile, usagePlan: UsagePlan): Promise<{ attached: number; disabled: number }> {
+  let attached = 0;
+  let disabled = 0;
+  for (const shop of config.shops) {
+    const stored = new Map((await listApiKeys(shop.id)).map((key) => [key.key_id, key]));
+    for (const fileKey of shop.api_keys) {
+      const keyId = keyIdOf(hashApiKey(fileKey.key));
+      const usageKeyId = stored.get(keyId)?.usage_key_id ?? null;
+      if (!fileKey.revoked && !usageKeyId) {
+        const usage = await provisionUsageKey(shop.id, keyId, usagePlan);
+        await setUsageKey(shop.id, keyId, usage).catch((error: unknown) => undoUsageKey(usagePlan, usage, error));
+        attached += 1;
+      } else if (fileKey.revoked && usageKeyId) {
+        await usagePlan.keys.disable(usageKeyId);
+        await setUsageKey(shop.id, keyId, null);
+        disabled += 1;
+      }
+    }
+  }
+  return { attached, disabled };
 }
 
 export async function keysCreate(
   options: { shop: string; name: string; scope: KeyScope },
-  usagePlanKeys: UsagePlanKeys | null,
-  print: Print,
-): Promise<{ key: string; keyId: string }> {
-  if (!(await readShopCatalog(options.shop))) throw new Error(`Shop '${options.shop}' has no configuration: run 'config apply' first`);
+  deps: CommandDeps,
+  generateKey: () => string = generateLoyaltyKey,
+): Promise<{ key: string; keyId: string; usageKeyId: string | null }> {
+  if (!(await readShopCatalog(options.shop))) throw new UnknownShopError(options.shop);
   const key = generateKey();
   const keyHash = hashApiKey(key);
-  let usage: { id: string; value: string } | null = null;
-  if (usagePlanKeys) {
-    // The usage-plan key's value is its own random string: API Gateway never sees the loyalty key.
-    const value = randomBytes(24).toString('base64url');
-    const created = await usagePlanKeys.createAndAttach(`loyalty-${options.shop}-${keyIdOf(keyHash)}`, value);
-    usage = { id: created.id, value };
+  const keyId = keyIdOf(keyHash);
+  const usage = deps.usagePlan ? await provisionUsageKey(options.shop, keyId, deps.usagePlan) : null;
+  try {
+    await createApiKey({
+      key_hash: keyHash,
+      shop_id: options.shop,
+      name: options.name,
+      scope: options.scope,
+      status: 'active',
+      usage_identifier_key: usage?.value ?? null,
+      usage_key_id: usage?.id ?? null,
+      created_at: new Date().toISOString(),
+    });
+  } catch (error) {
+    if (deps.usagePlan && usage) await undoUsageKey(deps.usagePlan, usage, error);
+    throw error;
   }
-  await putApiKey({
-    key_hash: keyHash,
-    shop_id: options.shop,
-    name: options.name,
-    scope: options.scope,
-    status: 'active',
-    usage_identifier_key: usage?.value ?? null,
-    usage_key_id: usage?.id ?? null,
-    created_at: new Date().toISOString(),
-  });
-  print(`key id: ${keyIdOf(keyHash)}  shop: ${options.shop}  name: ${options.name}  scope: ${options.scope}`);
-  print(usage ? `attached to the usage plan (API Gateway key ${usage.id})` : 'no usage plan here (local twin): throttled by the twin itself');
-  print('');
-  print(`  ${key}`);
-  print('');
-  print('This is the only time the key is shown: only its hash is stored. Keep it in your backend\'s secrets.');
-  return { key, keyId: keyIdOf(keyHash) };
+  deps.print(`created key ${keyId} for shop ${options.shop}: name '${options.name}', scope ${options.scope}`);
+  deps.print(usage ? `API Gateway key ${usage.id} attached to usage plan ${deps.usagePlan!.id}` : NO_API_GATEWAY);
+  deps.print('');
+  deps.print(`    ${key}`);
+  deps.print('');
+  deps.print('Copy the key now: it cannot be shown again (only its SHA-256 hash is stored).');
+  return { key, keyId, usageKeyId: usage?.id ?? null };
 }
 
-export async function keysRevoke(options: { shop: string; keyId: string }, usagePlanKeys: UsagePlanKeys | null, print: Print): Promise<void> {
-  const revoked = await revokeApiKey(options.shop, options.keyId);
-  if (usagePlanKeys && revoked.usage_key_id) await usagePlanKeys.disable(revoked.usage_key_id);
-  print(`key ${revoked.key_id} (${revoked.name}) revoked: refused from the next request on`);
+export async function keysRevoke(options: { shop: string; keyId: string }, deps: CommandDeps): Promise<ApiKeySummary> {
+  const { key, wasActive } = await revokeApiKey(options.shop, options.keyId);
+  deps.print(wasActive ? `revoked key ${key.key_id} ('${key.name}'): refused from the next request on` : `key ${key.key_id} ('${key.name}') was already revoked`);
+  if (!deps.usagePlan) {
+    if (key.usage_key_id) deps.print(`API Gateway key ${key.usage_key_id} is still enabled: run the same command with --stack to disable it`);
+    else deps.print(NO_API_GATEWAY);
+  } else if (key.usage_key_id) {
+    await deps.usagePlan.keys.disable(key.usage_key_id);
+    // A revoked key keeps no usage key, so a configuration file that re-activates it gets a fresh one.
+    await setUsageKey(options.shop, key.key_id, null);
+    deps.print(`API Gateway key ${key.usage_key_id} disabled`);
+  }
+  deps.print("If a configuration file lists this key, mark it \"revoked\": true there too, or the next 'config apply' re-activates it.");
+  return key;
 }
 
-export async function keysList(options: { shop: string }, print: Print): Promise<void> {
+export async function keysList(options: { shop: string }, deps: Pick<CommandDeps, 'print'>): Promise<ApiKeySummary[]> {
+  if (!(await readShopCatalog(options.shop))) throw new UnknownShopError(options.shop);
   const keys = await listApiKeys(options.shop);
-  print(['KEY ID'.padEnd(14), 'SCOPE'.padEnd(6), 'STATUS'.padEnd(8), 'CREATED'.padEnd(25), 'NAME'].join(' '));
-  for (const key of keys) {
-    print([key.key_id.padEnd(14), key.scope.padEnd(6), key.status.padEnd(8), key.created_at.padEnd(25), key.name].join(' '));
+  if (keys.length === 0) {
+    deps.print(`shop ${options.shop} has no API keys`);
+    return keys;
   }
+  const rows = [
+    ['KEY ID', 'NAME', 'SCOPE', 'STATUS', 'CREATED AT'],
+    ...keys.map((key) => [key.key_id, key.name, key.scope, key.status, key.created_at]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  for (const row of rows) deps.print(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+  return keys;
+}
+
+/** A fresh API Gateway key (its value is its own random string, never the loyalty key) on the plan. */
+async function provisionUsageKey(shopId: string, keyId: string, usagePlan: UsagePlan): Promise<UsageKey> {
+  const value = randomBytes(30).toString('base64url');
+  const { id } = await usagePlan.keys.create(`loyalty-${shopId}-${keyId}`, value);
+  const usage = { id, value };
+  await usagePlan.keys.attach(usagePlan.id, id).catch((error: unknown) => undoUsageKey(usagePlan, usage, error));
+  return usage;
+}
+
+/** A usage-plan key whose loyalty key could not be stored must not stay usable; then the first error goes on. */
+async function undoUsageKey(usagePlan: UsagePlan, usage: UsageKey, error: unknown): Promise<never> {
+  try {
+    await usagePlan.keys.disable(usage.id);
+  } catch (undoError) {
+    throw new Error(`${messageOf(error)} (and API Gateway key ${usage.id} could not be disabled: ${messageOf(undoError)}; disable it by hand)`);
+  }
+  throw error;
+}
+
+export function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // Node reports some connection failures as an AggregateError with an empty message.
+  if (error.message) return error.message;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : error.name;
 }

@@ -1,50 +1,126 @@
-// Where the CLI works: the twin's DynamoDB (`--endpoint`), or a deployed stack (`--stack`), whose
-// CloudFormation outputs name the table and the usage plan.
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+// Where the CLI works: a DynamoDB endpoint such as the twin's DynamoDB Local (`--endpoint`), or a
+// deployed stack (`--stack`) whose CloudFormation outputs name the table and the usage plan.
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
+import { CloudFormationClient, DescribeStacksCommand, type Stack } from '@aws-sdk/client-cloudformation';
 import { resetEnv } from '../../shared/config/env';
 import { resetDocumentClient } from '../../shared/data/client';
-import { apiGatewayUsagePlanKeys, type UsagePlanKeys } from './usage-plan-keys';
+import { ensureTable, localClient } from '../local/dynamodb-local';
+import { apiGatewayUsagePlanKeys, type UsagePlan } from './usage-plan-keys';
+
+export const DEFAULT_LOCAL_TABLE = 'loyalty-local';
+
+export interface TargetOptions {
+  endpoint?: string;
+  table?: string;
+  stack?: string;
+  region?: string;
+}
 
 export interface Target {
   description: string;
   tableName: string;
-  /** Null against the twin: there is no usage plan to attach keys to. */
-  usagePlanKeys: UsagePlanKeys | null;
+  /** Null off the cloud: there is no API Gateway, so usage-plan steps are skipped. */
+  usagePlan: UsagePlan | null;
+  /** DynamoDB Local only: creates the table if missing, as the twin does. */
+  ensureTable: (() => Promise<'created' | 'existed'>) | null;
 }
 
-export async function stackOutputs(stackName: string, client = new CloudFormationClient({})): Promise<Record<string, string>> {
-  const result = await client.send(new DescribeStacksCommand({ StackName: stackName }));
-  const stack = result.Stacks?.[0];
-  if (!stack) throw new Error(`Stack '${stackName}' not found`);
+/** A target that cannot be reached or is not a loyalty stack; the message says what to fix. */
+export class TargetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetError';
+  }
+}
+
+export async function stackOutputs(stackName: string, client: CloudFormationClient): Promise<Record<string, string>> {
+  let stacks: Stack[] | undefined;
+  try {
+    stacks = (await client.send(new DescribeStacksCommand({ StackName: stackName }))).Stacks;
+  } catch (error) {
+    // CloudFormation reports an unknown stack as a ValidationError "Stack with id X does not exist".
+    if ((error as Error).name === 'ValidationError' && /does not exist/.test((error as Error).message)) stacks = [];
+    else throw error;
+  }
+  const stack = stacks?.[0];
+  if (!stack) throw new TargetError(`Stack '${stackName}' not found in region ${await client.config.region()}`);
   return Object.fromEntries((stack.Outputs ?? []).map((output) => [output.OutputKey ?? '', output.OutputValue ?? '']));
 }
 
-function required(outputs: Record<string, string>, name: string, stackName: string): string {
-  const value = outputs[name];
-  if (!value) throw new Error(`Stack '${stackName}' has no output '${name}': is it the loyalty API stack?`);
-  return value;
+/** The table and usage plan of a deployed loyalty stack, from its outputs. */
+export async function readStackResources(stackName: string, client: CloudFormationClient): Promise<{ tableName: string; usagePlanId: string }> {
+  const outputs = await stackOutputs(stackName, client);
+  const required = (name: string) => {
+    const value = outputs[name];
+    if (!value) throw new TargetError(`Stack '${stackName}' has no output '${name}': is it the loyalty API stack, fully deployed?`);
+    return value;
+  };
+  return { tableName: required('TableName'), usagePlanId: required('UsagePlanId') };
 }
 
-/** Points the shared data layer (which reads its settings from the environment) at the target. */
-export async function resolveTarget(options: { endpoint?: string; table?: string; stack?: string; region?: string }): Promise<Target> {
-  if (options.region) process.env.AWS_REGION = options.region;
-  let target: Target;
-  if (options.endpoint) {
-    process.env.DYNAMODB_ENDPOINT = options.endpoint;
-    target = { description: `DynamoDB at ${options.endpoint}`, tableName: options.table ?? 'loyalty-local', usagePlanKeys: null };
-  } else if (options.stack) {
-    delete process.env.DYNAMODB_ENDPOINT;
-    const outputs = await stackOutputs(options.stack);
-    target = {
-      description: `stack ${options.stack}`,
-      tableName: options.table ?? required(outputs, 'TableName', options.stack),
-      usagePlanKeys: apiGatewayUsagePlanKeys(required(outputs, 'UsagePlanId', options.stack)),
-    };
-  } else {
-    throw new Error('Say where to work: --stack NAME (a deployed stack) or --endpoint URL (the local twin\'s DynamoDB)');
-  }
+/**
+ * Resolves the target and points the shared data layer at it. The repositories read their settings
+ * from the environment (as in Lambda), so the variables are set here and the cached config dropped.
+ */
+export async function resolveTarget(options: TargetOptions): Promise<Target> {
+  const target = options.stack !== undefined ? await stackTarget(options.stack, options.region) : endpointTarget(options);
   process.env.TABLE_NAME = target.tableName;
   resetEnv();
   resetDocumentClient();
   return target;
+}
+
+function endpointTarget(options: TargetOptions): Target {
+  const endpoint = options.endpoint ?? '';
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new TargetError(`--endpoint must be a URL such as http://127.0.0.1:8000, not '${endpoint}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TargetError(`--endpoint must be an http(s) URL, not '${endpoint}'`);
+  process.env.DYNAMODB_ENDPOINT = endpoint;
+  if (options.region) process.env.AWS_REGION = options.region;
+  const tableName = options.table ?? DEFAULT_LOCAL_TABLE;
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return {
+    description: `DynamoDB at ${endpoint}`,
+    tableName,
+    usagePlan: null,
+    ensureTable: loopback
+      ? async () => {
+          const client = localClient(endpoint);
+          try {
+            return await ensureTable(client, tableName);
+          } finally {
+            client.destroy();
+          }
+        }
+      : null,
+  };
+}
+
+async function stackTarget(stackName: string, regionOption: string | undefined): Promise<Target> {
+  const cloudFormation = new CloudFormationClient(regionOption ? { region: regionOption } : {});
+  try {
+    // The SDK's own resolution (flag, AWS_REGION, profile), then handed to the data layer, which would
+    // otherwise fall back to us-east-1 and miss the stack's table.
+    let region: string;
+    try {
+      region = await cloudFormation.config.region();
+    } catch {
+      throw new TargetError('No AWS region: pass --region or set AWS_REGION (or a region in your AWS profile)');
+    }
+    const { tableName, usagePlanId } = await readStackResources(stackName, cloudFormation);
+    delete process.env.DYNAMODB_ENDPOINT;
+    process.env.AWS_REGION = region;
+    return {
+      description: `stack ${stackName} (${region})`,
+      tableName,
+      usagePlan: { id: usagePlanId, keys: apiGatewayUsagePlanKeys(new APIGatewayClient({ region })) },
+      ensureTable: null,
+    };
+  } finally {
+    cloudFormation.destroy();
+  }
 }
