@@ -95,7 +95,8 @@ export async function enrollCustomer(shopId: string, customerId: string, platfor
   throw internalError('Could not enroll the customer. Please try again.');
 }
 
-const UPDATE_ATTEMPTS = 8;
+// Like points adjustments: enough rounds for dozens of simultaneous writers of one customer.
+const UPDATE_ATTEMPTS = 60;
 
 /** Applies changes with optimistic locking, re-reading and retrying when another write got in first. */
 export async function updateCustomer(shopId: string, identifier: string, changes: CustomerChanges): Promise<CustomerRecord> {
@@ -103,7 +104,7 @@ export async function updateCustomer(shopId: string, identifier: string, changes
   for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
     const now = nowIso();
     if (await writeCustomerChanges(current, changes, now)) return { ...current.record, ...changes, updated_at: now };
-    await sleep(Math.random() * 10 * (attempt + 1));
+    await sleep(Math.random() * Math.min(50, 2 * 2 ** Math.min(attempt, 10)));
     current = await resolveCustomer(shopId, current.record.platform_customer_id, true);
   }
   throw internalError('The customer could not be updated. Please try again.');
