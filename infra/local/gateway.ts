@@ -155,9 +155,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const methodArn = `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${route.path}`;
     const identity = { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null };
 
-    const authorizerEvent = {
-      type: 'REQUEST',
-      methodArn,
+    // What the REQUEST authorizer and the proxy integration both receive.
+    const request = {
       resource: route.path,
       path: url.pathname,
       httpMethod: method,
@@ -167,6 +166,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       multiValueQueryStringParameters: hasQuery ? multiValueQueryStringParameters : null,
       pathParameters: hasParams ? match.pathParameters : null,
       stageVariables: null,
+    };
+    const authorizerEvent = {
+      type: 'REQUEST',
+      methodArn,
+      ...request,
       requestContext: { requestId, stage: STAGE, httpMethod: method, resourcePath: route.path, path: url.pathname, identity },
     } as unknown as APIGatewayRequestAuthorizerEvent;
 
@@ -188,15 +192,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
 
     const event = {
-      resource: route.path,
-      path: url.pathname,
-      httpMethod: method,
-      headers,
-      multiValueHeaders,
-      queryStringParameters: hasQuery ? queryStringParameters : null,
-      multiValueQueryStringParameters: hasQuery ? multiValueQueryStringParameters : null,
-      pathParameters: hasParams ? match.pathParameters : null,
-      stageVariables: null,
+      ...request,
       body,
       isBase64Encoded: false,
       requestContext: {

@@ -10,6 +10,7 @@ import { platformForShop, resetPlatforms } from '../../shared/platform/platform-
 import { purchaseReward, type PurchaseHooks } from '../../shared/purchases/purchase-reward';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { customerRecord } from '../support/customers';
+import { failureOf } from '../support/failure';
 import { createTestTable } from '../support/test-table';
 
 jest.setTimeout(60_000);
@@ -62,14 +63,7 @@ const codesOf = (id: string) => simulator.discountCodes().filter((code) => code.
 const buy = (id: string, rewardId = 'five-off', hooks?: PurchaseHooks) =>
   purchaseReward(catalog, rewardId, { customerIdentifier: id, points: null }, platformForShop(SHOP), hooks);
 const reconcile = () => reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 });
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ApiError;
-  }
-  throw new Error('expected a failure');
-}
+const failure = (promise: Promise<unknown>) => failureOf<ApiError>(promise);
 
 describe('purchase saga', () => {
   it('of 50 simultaneous purchases against a balance covering 10, exactly 10 succeed', async () => {

@@ -2,6 +2,7 @@
 // nothing is published when nothing was written.
 import type { ShopCatalog } from '../../shared/domain/shop';
 import { customerRecord } from '../support/customers';
+import { failureOf } from '../support/failure';
 
 jest.mock('../../shared/data/points-repository', () => ({ writePointsChange: jest.fn() }));
 jest.mock('../../shared/data/customer-repository', () => ({ getCustomer: jest.fn(), findCustomerByEmail: jest.fn() }));
@@ -24,14 +25,7 @@ const input = { adjustment: 10, note: null, update_lifetime_points: true, send_e
 
 beforeEach(() => jest.resetAllMocks());
 
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ApiError;
-  }
-  throw new Error('expected a failure');
-}
+const failure = (promise: Promise<unknown>) => failureOf<ApiError>(promise);
 
 describe('adjust points failures', () => {
   it('answers 500 when the write keeps losing the race, and publishes nothing', async () => {
