@@ -136,19 +136,19 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return send(res, 413, envelope(413, 'Request body exceeds 1 MiB'));
     }
 
-    const headers: Record<string, string> = {};
-    const multiValueHeaders: Record<string, string[]> = {};
+    // Prototype-free maps: a header or parameter called `__proto__` or `valueOf` is just a name.
+    const headers: Record<string, string> = Object.create(null);
+    const multiValueHeaders: Record<string, string[]> = Object.create(null);
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       const name = req.rawHeaders[i]!;
       const value = req.rawHeaders[i + 1]!;
       headers[name] = value;
       (multiValueHeaders[name] ??= []).push(value);
     }
-    const multiValueQueryStringParameters: Record<string, string[]> = {};
+    const multiValueQueryStringParameters: Record<string, string[]> = Object.create(null);
     for (const [name, value] of url.searchParams) (multiValueQueryStringParameters[name] ??= []).push(value);
-    const queryStringParameters = Object.fromEntries(
-      Object.entries(multiValueQueryStringParameters).map(([name, values]) => [name, values[values.length - 1]!]),
-    );
+    const queryStringParameters: Record<string, string> = Object.create(null);
+    for (const [name, values] of Object.entries(multiValueQueryStringParameters)) queryStringParameters[name] = values[values.length - 1]!;
     const hasQuery = Object.keys(queryStringParameters).length > 0;
     const hasParams = Object.keys(match.pathParameters).length > 0;
     const { route } = match;

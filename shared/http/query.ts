@@ -16,15 +16,18 @@ export interface Sort<F extends string> {
   descending: boolean;
 }
 
-/** The last value of each query parameter (API Gateway keeps all of them in the multi-value map). */
+/**
+ * The last value of each query parameter (API Gateway keeps all of them in the multi-value map).
+ * A prototype-free object: a parameter called `__proto__` or `valueOf` is just a name.
+ */
 export function queryParameters(event: APIGatewayProxyEvent): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = Object.create(null);
   for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
     const last = values?.[values.length - 1];
     if (last !== undefined) out[name] = last;
   }
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
-    if (!(name in out) && value !== undefined) out[name] = value;
+    if (!Object.hasOwn(out, name) && value !== undefined) out[name] = value;
   }
   return out;
 }

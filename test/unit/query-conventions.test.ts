@@ -52,3 +52,16 @@ describe('list query conventions', () => {
     expect(pageMeta(0, { number: 1, size: 20, offset: 0 }).total_pages).toBe(0);
   });
 });
+
+describe('query parameter names that collide with Object.prototype', () => {
+  it.each(['__proto__', 'valueOf', 'constructor', 'toString'])('treats %p as a plain unknown parameter', (name) => {
+    const event = { multiValueQueryStringParameters: { [name]: ['x'] }, queryStringParameters: JSON.parse(`{"${name}":"x"}`) };
+
+    const query = queryParameters(event as unknown as APIGatewayProxyEvent);
+
+    expect(Object.keys(query)).toEqual([name]);
+    expect(parsePage(query)).toEqual({ number: 1, size: 20, offset: 0 });
+    expect(parseSort(query, ['created_at'], '-created_at')).toEqual({ field: 'created_at', descending: true });
+    expect(parseFilters(query, ['email'])).toEqual({});
+  });
+});
