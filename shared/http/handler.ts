@@ -9,7 +9,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { ApiError, badRequest, DETAILS, forbidden, toErrorResponse, unauthorized } from './errors';
 import type { KeyScope } from '../data/api-key-repository';
 import { withIdempotency } from './idempotency';
-import { logger, publishMetrics, tracer } from '../observability/powertools';
+import { loggableIdentifier, logger, publishMetrics, tracer } from '../observability/powertools';
 
 export interface Caller {
   shopId: string;
@@ -87,14 +87,17 @@ const requireBody = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProx
   },
 });
 
-/** Every log line of the request names its shop, route and key id (never the key, never an e-mail). */
+/** Every log line of the request names its shop, route, key id and customer (never the key, never a full e-mail). */
 const logContext = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   before: async (request) => {
     const context = request.event.requestContext?.authorizer ?? {};
+    const identifier = request.event.pathParameters?.identifier;
     logger.appendKeys({
       route: `${request.event.httpMethod} ${request.event.resource}`,
       shop: typeof context.shopId === 'string' ? context.shopId : undefined,
       keyId: typeof context.keyId === 'string' ? context.keyId : undefined,
+      // Which customer, for operators; an e-mail identifier is masked.
+      customer: identifier ? loggableIdentifier(decodePathParameter(identifier)) : undefined,
     });
   },
 });

@@ -6,9 +6,9 @@ const context = { awsRequestId: 'req-1', functionName: 'fn', getRemainingTimeInM
 const event = {
   httpMethod: 'GET',
   resource: '/v1/customers/{identifier}',
-  path: '/v1/customers/1001',
+  path: '/v1/customers/ada.lovelace%40example.com',
   headers: { Authorization: 'super_secret_key_123' },
-  pathParameters: { identifier: '1001' },
+  pathParameters: { identifier: 'ada.lovelace%40example.com' },
   body: null,
   requestContext: { authorizer: { shopId: 'shop-a', scope: 'full', keyId: 'abcd1234' } },
 } as unknown as APIGatewayProxyEvent;
@@ -51,8 +51,9 @@ describe('observability', () => {
     expect(response!.body).not.toContain('ECONNREFUSED');
     const logged = output.lines().filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
     const error = logged.find((line) => line.message === 'Unhandled error');
-    expect(error).toMatchObject({ level: 'ERROR', shop: 'shop-a', route: 'GET /v1/customers/{identifier}', keyId: 'abcd1234', function_request_id: 'req-1' });
+    expect(error).toMatchObject({ level: 'ERROR', shop: 'shop-a', route: 'GET /v1/customers/{identifier}', keyId: 'abcd1234', customer: 'a***@example.com', function_request_id: 'req-1' });
     expect(JSON.stringify(logged)).not.toContain('super_secret_key_123');
+    expect(JSON.stringify(logged)).not.toContain('lovelace');
   });
 
   it('publishes business metrics in CloudWatch embedded metric format at the end of the request', async () => {
