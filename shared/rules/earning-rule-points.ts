@@ -1,7 +1,12 @@
-// Points an earning rule gives once the VIP tier and the active bonus campaign are applied. Pure.
+// Points an earning rule gives once the customer's VIP tier and the running bonus campaign are applied.
+// Pure: no clock, no I/O, so the multiplier and rounding rules are testable on their own.
 import type { Campaign, EarningRule, VipSettings, VipTier } from '../domain/shop';
 
-/** The campaign running at `now` (starts_at <= now < ends_at); of several, the highest multiplier. */
+/**
+ * The campaign running at `now` (starts_at <= now < ends_at, so back-to-back campaigns never overlap).
+ * Campaigns do not stack: of several running, the highest multiplier wins, and of equal multipliers the
+ * one that started first, so the answer does not depend on configuration order.
+ */
 export function activeCampaign(campaigns: readonly Campaign[], now: Date): Campaign | null {
   const time = now.getTime();
   const running = campaigns.filter((c) => Date.parse(c.starts_at) <= time && time < Date.parse(c.ends_at));
@@ -22,18 +27,35 @@ export interface EarningRulePoints {
   campaign_boost: number | null;
 }
 
+export interface EarningRuleContext {
+  /** The customer's qualifying tier; null without a customer, below the lowest tier, or excluded. */
+  tier: VipTier | null;
+  campaign: Campaign | null;
+  vipSettings: VipSettings;
+}
+
+/** Rounds to a whole number, half away from zero, after snapping float noise off the 9th decimal. */
+function roundPoints(value: number): number {
+  const snapped = Math.round(value * 1e9) / 1e9;
+  const rounded = Math.sign(snapped) * Math.round(Math.abs(snapped));
+  return rounded === 0 ? 0 : rounded; // never -0 in JSON-bound numbers
+}
+
 /**
- * Rounding: the multipliers are applied to the base points first and the product is rounded once,
- * half away from zero (5 x 1.25 = 6.25 -> 6; 5 x 1.5 = 7.5 -> 8). The product is first snapped to
- * 9 decimals so binary float noise (5 x 1.1 x 3 = 16.500000000000004) cannot move a result.
+ * Rounding rule: multiply base points by every multiplier first and round once at the end, half away
+ * from zero (5 x 1.25 = 6.25 -> 6; 5 x 1.5 = 7.5 -> 8). Rounding per multiplier would drift from what a
+ * person computes by hand. Binary floats make 50 x 1.15 come out as 57.49999999999999 and
+ * 5 x 1.1 x 3 as 16.500000000000004, so the product is snapped to 9 decimals before rounding:
+ * both are exact halves and give 58 and 17.
  */
-export function earningRulePoints(
-  rule: EarningRule,
-  context: { tier: VipTier | null; campaign: Campaign | null; vipSettings: VipSettings },
-): EarningRulePoints {
-  const tierBoost = tierBoostApplies(rule, context.tier, context.vipSettings) ? context.tier!.points_multiplier : null;
-  const campaignBoost = context.campaign ? context.campaign.multiplier : null;
-  const product = Math.round(rule.points_to_give * (tierBoost ?? 1) * (campaignBoost ?? 1) * 1e9) / 1e9;
-  const points = Math.sign(product) * Math.round(Math.abs(product));
-  return { points: points === 0 ? 0 : points, base_points: rule.points_to_give, tier_boost: tierBoost, campaign_boost: campaignBoost };
+export function earningRulePoints(rule: EarningRule, context: EarningRuleContext): EarningRulePoints {
+  const { tier, campaign, vipSettings } = context;
+  const tierBoost = tier && tierBoostApplies(rule, tier, vipSettings) ? tier.points_multiplier : null;
+  const campaignBoost = campaign ? campaign.multiplier : null;
+  return {
+    points: roundPoints(rule.points_to_give * (tierBoost ?? 1) * (campaignBoost ?? 1)),
+    base_points: rule.points_to_give,
+    tier_boost: tierBoost,
+    campaign_boost: campaignBoost,
+  };
 }

@@ -1,4 +1,4 @@
-// JSON:API form of a VIP tier with the rewards attached to it.
+// JSON:API form of a VIP tier with the rewards attached to it, and the meta of the tier listing.
 import type { Reward, ShopSettings, VipTier } from '../domain/shop';
 import { primaryThreshold } from '../domain/tiers';
 
@@ -19,7 +19,10 @@ function tierReward(reward: Reward) {
   };
 }
 
-/** Rewards in the tier's order; deleted or unknown ids are left out. */
+/**
+ * Rewards follow the tier's `reward_ids` order, which is how the merchant arranged them. A deleted
+ * reward is gone for customers, so it is left out; an inactive one is still shown, flagged by is_active.
+ */
 export function vipTierResource(tier: VipTier, rewards: readonly Reward[], settings: ShopSettings) {
   const byId = new Map(rewards.map((reward) => [reward.id, reward]));
   const attached = tier.reward_ids.flatMap((id) => {
@@ -43,5 +46,25 @@ export function vipTierResource(tier: VipTier, rewards: readonly Reward[], setti
       rewards: attached,
       created_at: tier.created_at,
     },
+  };
+}
+
+/**
+ * Every tier comes in one response, so the pagination fields describe that single page; pageMeta is not
+ * used because its page size would be zero for a shop without tiers.
+ */
+export function vipTierListMeta(settings: ShopSettings, tierCount: number) {
+  const vip = settings.vip_settings;
+  return {
+    total: tierCount,
+    page: 1,
+    per_page: tierCount,
+    total_pages: tierCount > 0 ? 1 : 0,
+    entry_method: vip.entry_method,
+    entry_methods_extra: vip.entry_methods_extra,
+    entry_logic: vip.entry_logic,
+    points_multiplier_mode: vip.points_multiplier_mode,
+    loyalty_mode: settings.loyalty_mode,
+    currency: settings.currency,
   };
 }
