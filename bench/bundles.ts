@@ -16,7 +16,8 @@ export interface BundleFigures {
 
 const RUNS = 7;
 
-async function bundle(entry: string, outdir: string): Promise<string> {
+/** Bundles one handler with the stack's settings (infra/constructs/loyalty-function.ts), AWS SDK included. */
+export async function bundle(entry: string, outdir: string): Promise<string> {
   const outfile = join(outdir, 'index.mjs');
   await build({
     entryPoints: [entry],

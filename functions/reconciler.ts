@@ -1,8 +1,7 @@
 // Scheduled every few minutes: settles purchases left pending by a crash (see reconcile-purchases.ts).
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import { logger, publishMetrics, tracer } from '../shared/observability/powertools';
+import { logger, publishMetrics, traceHandler } from '../shared/observability/powertools';
 import { platformForShop } from '../shared/platform/platform-for-shop';
 import { reconcilePurchases, type ReconcileSummary } from '../shared/purchases/reconcile-purchases';
 
@@ -13,6 +12,6 @@ export const handler = middy(async (): Promise<ReconcileSummary> => {
   if (summary.failed > 0) throw new Error(`${summary.failed} purchases could not be settled`);
   return summary;
 })
-  .use(captureLambdaHandler(tracer))
+  .use(traceHandler())
   .use(injectLambdaContext(logger, { clearState: true }))
   .use(publishMetrics());

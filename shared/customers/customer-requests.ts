@@ -1,5 +1,5 @@
 // Request bodies and query options of the customers endpoints.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { CustomerChanges } from '../domain/customer';
 import { parseCalendarDate } from '../domain/dates';
 import { badRequest, DETAILS } from '../http/errors';
@@ -11,25 +11,27 @@ import type { LoyaltyStatus } from '../data/keys';
 export const enrollBodySchema = z.object({
   platform_customer_id: z
     .string({ error: (issue) => (issue.input === undefined ? 'platform_customer_id is required' : 'platform_customer_id must be a string') })
-    .trim()
-    .regex(/^\d{1,20}$/, { error: 'platform_customer_id must be a numeric platform customer ID' }),
+    .check(z.trim(), z.regex(/^\d{1,20}$/, { error: 'platform_customer_id must be a numeric platform customer ID' })),
 });
 
 const calendarDate = (field: string) =>
-  z.union([z.string(), z.null()], { error: `${field} must be an ISO 8601 date (YYYY-MM-DD) or null` }).transform((value, ctx) => {
-    if (value === null) return null;
-    const date = parseCalendarDate(value.trim());
-    if (date === null) {
-      ctx.addIssue({ code: 'custom', message: `${field} must be an ISO 8601 date (YYYY-MM-DD) or null` });
-      return z.NEVER;
-    }
-    return date;
-  });
+  z.pipe(
+    z.union([z.string(), z.null()], { error: `${field} must be an ISO 8601 date (YYYY-MM-DD) or null` }),
+    z.transform((value: string | null, ctx) => {
+      if (value === null) return null;
+      const date = parseCalendarDate(value.trim());
+      if (date === null) {
+        ctx.issues.push({ code: 'custom', message: `${field} must be an ISO 8601 date (YYYY-MM-DD) or null`, input: value });
+        return z.NEVER;
+      }
+      return date;
+    }),
+  );
 
 export const updateBodySchema = z.object({
-  date_of_birth: calendarDate('date_of_birth').optional(),
-  anniversary_date: calendarDate('anniversary_date').optional(),
-  is_excluded: z.boolean({ error: 'is_excluded must be a boolean' }).optional(),
+  date_of_birth: z.optional(calendarDate('date_of_birth')),
+  anniversary_date: z.optional(calendarDate('anniversary_date')),
+  is_excluded: z.optional(z.boolean({ error: 'is_excluded must be a boolean' })),
 });
 
 export function parseEnrollBody(body: unknown): string {

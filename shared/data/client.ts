@@ -2,6 +2,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env';
+import { traceAwsClient } from '../observability/powertools';
 import { instrumentDynamoDbClient } from './dynamodb-stats';
 
 let client: DynamoDBDocumentClient | undefined;
@@ -11,12 +12,12 @@ export function documentClient(): DynamoDBDocumentClient {
   const settings = env();
   // DynamoDB Local accepts any credentials; a real endpoint given explicitly uses the normal AWS chain.
   const local = settings.DYNAMODB_ENDPOINT !== undefined && isLoopback(settings.DYNAMODB_ENDPOINT);
-  const raw = new DynamoDBClient({
+  const raw = traceAwsClient(new DynamoDBClient({
     region: settings.AWS_REGION,
     ...(settings.DYNAMODB_ENDPOINT ? { endpoint: settings.DYNAMODB_ENDPOINT } : {}),
     ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     maxAttempts: 3,
-  });
+  }));
   if (settings.DYNAMODB_STATS) instrumentDynamoDbClient(raw);
   client = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { removeUndefinedValues: true },

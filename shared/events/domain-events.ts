@@ -3,7 +3,7 @@
 import { appendFile } from 'node:fs/promises';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { env } from '../config/env';
-import { logger } from '../observability/powertools';
+import { logger, traceAwsClient } from '../observability/powertools';
 
 export const EVENT_SOURCE = 'loyalty-api';
 
@@ -48,7 +48,7 @@ export function jsonLinesPublisher(file: string): EventPublisher {
 }
 
 /** PutEvents in batches of 10 (the API's limit); a partly failed batch is an error. */
-export function eventBridgePublisher(busName: string, client = new EventBridgeClient({})): EventPublisher {
+export function eventBridgePublisher(busName: string, client = traceAwsClient(new EventBridgeClient({}))): EventPublisher {
   return {
     publish: async (events) => {
       for (let start = 0; start < events.length; start += 10) {

@@ -1,5 +1,5 @@
 // Query options of the history list endpoints: page, sort and the one documented filter, filter[status].
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { EarningHistoryQuery, HistoryQuery, RewardHistoryQuery } from '../data/history-repository';
 import { badRequest } from '../http/errors';
 import { type Page, parseFilters, parsePage, parseSort } from '../http/query';
@@ -21,7 +21,7 @@ export interface HistoryListRequest<Q> {
 function parseHistoryQuery<F extends string, S extends string>(
   query: Record<string, string>,
   sorts: readonly F[],
-  statuses: z.ZodEnum<{ [K in S]: K }>,
+  statuses: z.ZodMiniEnum<{ [K in S]: K }>,
 ): HistoryListRequest<HistoryQuery<F, S>> {
   const page = parsePage(query);
   const sort = parseSort(query, sorts, '-created_at');

@@ -1,15 +1,14 @@
-// Builds every endpoint's Lambda handler from one middy chain, in a fixed order: tracer, logger
+// Builds every endpoint's Lambda handler from one middy chain, in a fixed order: tracer (when on), logger
 // (state cleared per request), metrics, log context, error envelope, scope check, JSON body, then
 // idempotency and the endpoint's own function. Handlers stay a few lines long.
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, badRequest, DETAILS, forbidden, toErrorResponse, unauthorized } from './errors';
 import type { KeyScope } from '../data/api-key-repository';
 import { withIdempotency } from './idempotency';
-import { loggableIdentifier, logger, publishMetrics, tracer } from '../observability/powertools';
+import { loggableIdentifier, logger, publishMetrics, traceHandler } from '../observability/powertools';
 
 export interface Caller {
   shopId: string;
@@ -120,7 +119,7 @@ export function createHandler(
   options: HandlerOptions = {},
 ): middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use(captureLambdaHandler(tracer))
+    .use(traceHandler())
     .use(injectLambdaContext(logger, { clearState: true }))
     .use(publishMetrics())
     .use(logContext())

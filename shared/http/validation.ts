@@ -1,5 +1,5 @@
 // Request-body validation with zod: the first problem becomes a 400 that names the field.
-import { z } from 'zod';
+import type * as z from 'zod/mini';
 import { badRequest } from './errors';
 
 /** Accepts a flat body or its JSON:API form `{ data: { attributes: { ... } } }`. */
@@ -12,7 +12,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+export function parseBody<S extends z.ZodMiniType>(schema: S, body: unknown): z.output<S> {
   if (!isObject(body)) throw badRequest('Request body must be a JSON object');
   const result = schema.safeParse(unwrapAttributes(body));
   if (!result.success) {

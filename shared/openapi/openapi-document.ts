@@ -16,7 +16,7 @@ interface QueryParameter {
 interface RouteDoc {
   summary: string;
   query?: QueryParameter[];
-  body?: z.ZodType;
+  body?: z.core.$ZodType;
   /** Status -> response schema name ('Error' for the envelope). */
   responses: Record<number, ResponseSchemaName>;
 }
@@ -72,7 +72,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   purchaseReward: { summary: 'Redeem a reward for a customer', body: purchaseBodySchema, responses: { 201: 'Purchase', ...WRITE_ERRORS, 500: 'Error', 503: 'Error' } },
 };
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, reused: 'inline', unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
 }

@@ -2,8 +2,9 @@
 // in Secrets Manager (`<SHOPIFY_SECRET_PREFIX><shop>`: {"shop_domain", "access_token"}), read with a
 // short in-memory cache; in the local twin the adapter talks to the platform simulator instead.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { env } from '../config/env';
+import { traceAwsClient } from '../observability/powertools';
 import type { DiscountCodeInput, Platform } from './port';
 import { PlatformError } from './port';
 import { createShopifyPlatform } from './shopify';
@@ -14,8 +15,8 @@ const SECRET_TTL_MS = 5 * 60 * 1000;
 const adapters = new Map<string, Platform>();
 
 const shopifySecretSchema = z.object({
-  shop_domain: z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/),
-  access_token: z.string().min(1),
+  shop_domain: z.string().check(z.regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/)),
+  access_token: z.string().check(z.minLength(1)),
 });
 
 let secretsClient: SecretsManagerClient | undefined;
@@ -36,7 +37,7 @@ function shopifyAdapter(endpoint: string, accessToken: string): Platform {
 async function adapterFromSecret(shopId: string, prefix: string): Promise<Platform> {
   const cached = secrets.get(shopId);
   if (cached && cached.expiresAt > Date.now()) return cached.adapter;
-  secretsClient ??= new SecretsManagerClient({});
+  secretsClient ??= traceAwsClient(new SecretsManagerClient({}));
   const result = await secretsClient.send(new GetSecretValueCommand({ SecretId: `${prefix}${shopId}` }));
   const parsed = shopifySecretSchema.safeParse(JSON.parse(result.SecretString ?? '{}'));
   // A broken secret is an operator error: say which shop, never the secret's content.

@@ -1,5 +1,5 @@
 // The body of POST /v1/customers/{identifier}/points.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseBody } from '../http/validation';
 
 const MAX_ADJUSTMENT = 1_000_000_000;
@@ -9,19 +9,16 @@ const adjustmentMessage = (input: unknown) =>
 
 export const adjustPointsBodySchema = z.object({
   // A numeric string ("10") is refused on purpose: the spec types adjustment as an integer.
-  adjustment: z
-    .number({ error: (issue) => adjustmentMessage(issue.input) })
-    .int({ error: 'adjustment must be a non-zero integer' })
-    .refine((value) => value !== 0, { error: 'adjustment cannot be zero' })
-    .refine((value) => Math.abs(value) <= MAX_ADJUSTMENT, { error: `adjustment must be between -${MAX_ADJUSTMENT} and ${MAX_ADJUSTMENT}` }),
-  note: z
-    .string({ error: 'note must be a string' })
-    .max(1000, { error: 'note must be at most 1000 characters' })
-    .nullable()
-    .optional()
-    .transform((value) => value ?? null),
-  update_lifetime_points: z.boolean({ error: 'update_lifetime_points must be a boolean' }).default(true),
-  send_email: z.boolean({ error: 'send_email must be a boolean' }).default(true),
+  adjustment: z.int({ error: (issue) => adjustmentMessage(issue.input) }).check(
+    z.refine((value) => value !== 0, { error: 'adjustment cannot be zero' }),
+    z.refine((value) => Math.abs(value) <= MAX_ADJUSTMENT, { error: `adjustment must be between -${MAX_ADJUSTMENT} and ${MAX_ADJUSTMENT}` }),
+  ),
+  note: z.pipe(
+    z.optional(z.nullable(z.string({ error: 'note must be a string' }).check(z.maxLength(1000, { error: 'note must be at most 1000 characters' })))),
+    z.transform((value: string | null | undefined) => value ?? null),
+  ),
+  update_lifetime_points: z._default(z.boolean({ error: 'update_lifetime_points must be a boolean' }), true),
+  send_email: z._default(z.boolean({ error: 'send_email must be a boolean' }), true),
 });
 
 export type AdjustPointsInput = z.output<typeof adjustPointsBodySchema>;

@@ -21,6 +21,14 @@ describe('production stack', () => {
     for (const route of ROUTES) expect(descriptions).toContain(`${route.method} ${route.path}`);
   });
 
+  it('keeps the X-Ray SDK out of the functions unless detailedTracing is asked for', () => {
+    const tracingSetting = (t: typeof template) =>
+      new Set(Object.values(t.findResources('AWS::Lambda::Function')).map((r) => r.Properties.Environment.Variables.POWERTOOLS_TRACE_ENABLED));
+
+    expect(tracingSetting(template)).toEqual(new Set(['false']));
+    expect(tracingSetting(synthStack({ props: { detailedTracing: true } }).template)).toEqual(new Set(['true']));
+  });
+
   it('gives every function a log group with retention', () => {
     for (const [, group] of resources('AWS::Logs::LogGroup')) expect(group.Properties.RetentionInDays).toBeGreaterThan(0);
   });

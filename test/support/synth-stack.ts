@@ -3,12 +3,12 @@
 import { App, Aspects, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { LoyaltyStack } from '../../infra/loyalty-stack';
+import { LoyaltyStack, type LoyaltyStackProps } from '../../infra/loyalty-stack';
 import { acknowledgeNagFindings } from '../../infra/nag-acknowledgements';
 
-export function synthStack(options: { nag?: boolean } = {}): { stack: Stack; template: Template } {
+export function synthStack(options: { nag?: boolean; props?: LoyaltyStackProps } = {}): { stack: Stack; template: Template } {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new LoyaltyStack(app, 'Test', { alarmEmail: 'ops@example.com' });
+  const stack = new LoyaltyStack(app, 'Test', { alarmEmail: 'ops@example.com', ...options.props });
   if (options.nag) {
     acknowledgeNagFindings(stack);
     Aspects.of(app).add(new AwsSolutionsChecks());

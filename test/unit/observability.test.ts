@@ -75,4 +75,49 @@ describe('observability', () => {
     expect(emf).toMatchObject({ PointsAdjusted: 1, service: 'loyalty-api' });
     expect(JSON.stringify(emf)).toContain('"Namespace":"LoyaltyApi"');
   });
+
+  describe('detailed tracing', () => {
+    afterEach(() => {
+      process.env.POWERTOOLS_TRACE_ENABLED = 'false';
+    });
+
+    it.each([
+      ['unset', undefined],
+      ['false', 'false'],
+    ])('does not load the Tracer or the X-Ray SDK when POWERTOOLS_TRACE_ENABLED is %s', async (_label, value) => {
+      if (value === undefined) delete process.env.POWERTOOLS_TRACE_ENABLED;
+      else process.env.POWERTOOLS_TRACE_ENABLED = value;
+      const tracerLoaded = jest.fn();
+      await jest.isolateModulesAsync(async () => {
+        jest.doMock('@aws-lambda-powertools/tracer', () => (tracerLoaded(), jest.requireActual('@aws-lambda-powertools/tracer')));
+        const powertools = await import('../../shared/observability/powertools');
+        const { createHandler } = await import('../../shared/http/handler');
+        const response = await createHandler(async () => ({ statusCode: 200, body: { ok: true } }))(event, context);
+        expect(response.statusCode).toBe(200);
+        expect(powertools.tracer).toBeUndefined();
+        const client = { send: jest.fn() };
+        expect(powertools.traceAwsClient(client)).toBe(client);
+      });
+      expect(tracerLoaded).not.toHaveBeenCalled();
+    });
+
+    it("loads the Tracer, wraps the handler and captures AWS clients when POWERTOOLS_TRACE_ENABLED is 'true'", async () => {
+      process.env.POWERTOOLS_TRACE_ENABLED = 'true';
+      await jest.isolateModulesAsync(async () => {
+        const powertools = await import('../../shared/observability/powertools');
+        expect(powertools.tracer).toBeDefined();
+        const capture = jest.spyOn(powertools.tracer!, 'captureAWSv3Client').mockImplementation((client) => client);
+        const client = { send: jest.fn() };
+        powertools.traceAwsClient(client);
+        expect(capture).toHaveBeenCalledWith(client);
+        const middlewares = powertools.traceHandler();
+        expect(middlewares).toHaveLength(1);
+        expect(typeof middlewares[0]!.before).toBe('function');
+        expect(typeof middlewares[0]!.after).toBe('function');
+        const { createHandler } = await import('../../shared/http/handler');
+        const response = await createHandler(async () => ({ statusCode: 200, body: { ok: true } }))(event, context);
+        expect(response.statusCode).toBe(200);
+      });
+    });
+  });
 });
