@@ -14,10 +14,11 @@ export interface BundleFigures {
   initMs: number;
 }
 
-const RUNS = 7;
+/** Rounds of cold starts: every bundle once per round, so a machine that speeds up or slows down mid-run skews all alike. */
+const ROUNDS = 15;
 
 /** Bundles one handler with the stack's settings (infra/constructs/loyalty-function.ts), AWS SDK included. */
-export async function bundle(entry: string, outdir: string): Promise<string> {
+export async function bundle(entry: string, outdir: string, tracing: 'true' | 'false' = 'false'): Promise<string> {
   const outfile = join(outdir, 'index.mjs');
   await build({
     entryPoints: [entry],
@@ -28,6 +29,7 @@ export async function bundle(entry: string, outdir: string): Promise<string> {
     platform: 'node',
     target: 'node22',
     mainFields: ['module', 'main'],
+    define: { 'process.env.POWERTOOLS_TRACE_ENABLED': JSON.stringify(tracing) },
     banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
     logLevel: 'silent',
     // The baseline entry lives in a temporary folder: resolve packages from the project.
@@ -36,15 +38,13 @@ export async function bundle(entry: string, outdir: string): Promise<string> {
   return outfile;
 }
 
-/** Median time to import the bundle in a new Node process (module evaluation, not process start). */
-function initTime(file: string): number {
+/** Time to import the bundle in a new Node process (module evaluation, not process start). */
+function initTime(file: string, environment: Record<string, string>): number {
   const script = `const t=performance.now();await import(${JSON.stringify(`file://${file}`)});process.stdout.write(String(performance.now()-t));`;
-  const times = Array.from({ length: RUNS }, () =>
-    Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, TABLE_NAME: 'bench' } }).toString()),
-  );
-  times.sort((a, b) => a - b);
-  return times[Math.floor(RUNS / 2)]!;
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, TABLE_NAME: 'bench', ...environment } }).toString());
 }
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function measureBundles(): Promise<BundleFigures[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bundles-'));
@@ -54,19 +54,22 @@ export async function measureBundles(): Promise<BundleFigures[]> {
       baselineEntry,
       "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nexport const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\n",
     );
-    const entries: Array<[string, string]> = [
-      ['baseline (DynamoDB document client only)', baselineEntry],
-      ['authorizer', join(PROJECT_ROOT, AUTHORIZER_HANDLER)],
-      ['reconciler', join(PROJECT_ROOT, RECONCILER_HANDLER)],
-      ...ROUTES.map((route): [string, string] => [`${route.method} ${route.path}`, join(PROJECT_ROOT, route.handler)]),
+    const getCustomer = ROUTES.find((route) => route.name === 'getCustomer')!;
+    // As deployed: tracing off unless the stack's detailedTracing is set; one row shows it on.
+    const off = { POWERTOOLS_TRACE_ENABLED: 'false' } as const;
+    const entries: Array<{ name: string; entry: string; environment: { POWERTOOLS_TRACE_ENABLED: 'true' | 'false' } }> = [
+      { name: 'baseline (DynamoDB document client only)', entry: baselineEntry, environment: off },
+      { name: 'authorizer', entry: join(PROJECT_ROOT, AUTHORIZER_HANDLER), environment: off },
+      { name: 'reconciler', entry: join(PROJECT_ROOT, RECONCILER_HANDLER), environment: off },
+      ...ROUTES.map((route) => ({ name: `${route.method} ${route.path}`, entry: join(PROJECT_ROOT, route.handler), environment: off })),
+      { name: `${getCustomer.method} ${getCustomer.path} (detailedTracing)`, entry: join(PROJECT_ROOT, getCustomer.handler), environment: { POWERTOOLS_TRACE_ENABLED: 'true' } },
     ];
-    const figures: BundleFigures[] = [];
-    for (const [index, [name, entry]] of entries.entries()) {
-      const outdir = join(dir, String(index));
-      const file = await bundle(entry, outdir);
-      figures.push({ name, sizeKiB: statSync(file).size / 1024, initMs: initTime(file) });
+    const files = await Promise.all(entries.map(({ entry, environment }, index) => bundle(entry, join(dir, String(index)), environment.POWERTOOLS_TRACE_ENABLED)));
+    const times = entries.map((): number[] => []);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      entries.forEach(({ environment }, index) => times[index]!.push(initTime(files[index]!, environment)));
     }
-    return figures;
+    return entries.map(({ name }, index) => ({ name, sizeKiB: statSync(files[index]!).size / 1024, initMs: median(times[index]!) }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

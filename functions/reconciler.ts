@@ -1,7 +1,8 @@
 // Scheduled every few minutes: settles purchases left pending by a crash (see reconcile-purchases.ts).
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logger, publishMetrics, traceHandler } from '../shared/observability/powertools';
+import { logger, publishMetrics } from '../shared/observability/powertools';
+import { traceHandler } from '../shared/observability/tracing';
 import { platformForShop } from '../shared/platform/platform-for-shop';
 import { reconcilePurchases, type ReconcileSummary } from '../shared/purchases/reconcile-purchases';
 

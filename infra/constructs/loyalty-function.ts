@@ -47,6 +47,9 @@ export class LoyaltyFunction extends Construct {
         mainFields: ['module', 'main'],
         // Some dependencies still call require(); ESM bundles need it defined.
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        // The tracing switch is fixed at deploy time, so esbuild drops the X-Ray SDK from bundles that
+        // cannot use it (shared/observability/tracing.ts); bench/bundles.ts builds the same way.
+        define: { 'process.env.POWERTOOLS_TRACE_ENABLED': JSON.stringify(props.environment.POWERTOOLS_TRACE_ENABLED ?? 'false') },
       },
     });
   }

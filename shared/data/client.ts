@@ -2,7 +2,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env';
-import { traceAwsClient } from '../observability/powertools';
+import { traceAwsClient } from '../observability/tracing';
 import { instrumentDynamoDbClient } from './dynamodb-stats';
 
 let client: DynamoDBDocumentClient | undefined;

@@ -3,7 +3,8 @@
 import { appendFile } from 'node:fs/promises';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { env } from '../config/env';
-import { logger, traceAwsClient } from '../observability/powertools';
+import { logger } from '../observability/powertools';
+import { traceAwsClient } from '../observability/tracing';
 
 export const EVENT_SOURCE = 'loyalty-api';
 

@@ -8,7 +8,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { ApiError, badRequest, DETAILS, forbidden, toErrorResponse, unauthorized } from './errors';
 import type { KeyScope } from '../data/api-key-repository';
 import { withIdempotency } from './idempotency';
-import { loggableIdentifier, logger, publishMetrics, traceHandler } from '../observability/powertools';
+import { loggableIdentifier, logger, publishMetrics } from '../observability/powertools';
+import { traceHandler } from '../observability/tracing';
 
 export interface Caller {
   shopId: string;

@@ -4,7 +4,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
 import { env } from '../config/env';
-import { traceAwsClient } from '../observability/powertools';
+import { traceAwsClient } from '../observability/tracing';
 import type { DiscountCodeInput, Platform } from './port';
 import { PlatformError } from './port';
 import { createShopifyPlatform } from './shopify';

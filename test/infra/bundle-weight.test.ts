@@ -34,16 +34,20 @@ describe('function bundles', () => {
     expect(inputs.filter((file) => file.includes('node_modules/zod/v4/classic/'))).toEqual([]);
   });
 
-  it('initialise the X-Ray SDK only when POWERTOOLS_TRACE_ENABLED is true', async () => {
-    const file = await bundle(join(ROOT, 'functions/customers/get.ts'), join(dir, 'get'));
+  it('carry and initialise the X-Ray SDK only when built and run with detailed tracing', async () => {
+    const entry = join(ROOT, 'functions/customers/get.ts');
+    const withoutTracing = await bundle(entry, join(dir, 'off'), 'false');
+    const withTracing = await bundle(entry, join(dir, 'on'), 'true');
     // cls-hooked, the X-Ray SDK's context store, registers itself on process.namespaces when loaded.
-    const load = (tracing: string) =>
+    const load = (file: string, tracing: string) =>
       execFileSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(typeof process.namespaces);`], {
         env: { ...process.env, TABLE_NAME: 'bundle-weight', POWERTOOLS_TRACE_ENABLED: tracing, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
       }).toString();
 
-    expect(readFileSync(file, 'utf8')).toContain('AWSXRay'); // bundled, for deployments that turn it on
-    expect(load('false')).toBe('undefined');
-    expect(load('true')).toBe('object');
+    expect(readFileSync(withoutTracing, 'utf8').includes('AWSXRay')).toBe(false);
+    expect(readFileSync(withTracing, 'utf8').includes('AWSXRay')).toBe(true);
+    // The switch is compiled in: the environment cannot turn tracing on in a bundle built without it.
+    expect(load(withoutTracing, 'true')).toBe('undefined');
+    expect(load(withTracing, 'true')).toBe('object');
   });
 });

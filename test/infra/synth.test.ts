@@ -35,6 +35,10 @@ describe('cdk synth', () => {
     for (const bundle of bundles) {
       const files = readdirSync(join(out, bundle));
       expect(files).toEqual(expect.arrayContaining(['index.mjs', 'index.mjs.map']));
+      // Default deploy: no X-Ray SDK (detailedTracing off) and no classic zod in any function.
+      const code = readFileSync(join(out, bundle, 'index.mjs'), 'utf8');
+      expect({ bundle, xray: code.includes('AWSXRay') }).toEqual({ bundle, xray: false });
+      expect({ bundle, classicZod: code.includes('"ZodString"') }).toEqual({ bundle, classicZod: false }); // zod/mini's is "ZodMiniString"
       // A bundle that grows past this has picked up dead weight worth a look.
       expect(directorySize(join(out, bundle))).toBeLessThan(8 * 1024 * 1024);
     }

@@ -90,13 +90,13 @@ describe('observability', () => {
       const tracerLoaded = jest.fn();
       await jest.isolateModulesAsync(async () => {
         jest.doMock('@aws-lambda-powertools/tracer', () => (tracerLoaded(), jest.requireActual('@aws-lambda-powertools/tracer')));
-        const powertools = await import('../../shared/observability/powertools');
+        const tracing = await import('../../shared/observability/tracing');
         const { createHandler } = await import('../../shared/http/handler');
         const response = await createHandler(async () => ({ statusCode: 200, body: { ok: true } }))(event, context);
         expect(response.statusCode).toBe(200);
-        expect(powertools.tracer).toBeUndefined();
+        expect(tracing.tracer).toBeUndefined();
         const client = { send: jest.fn() };
-        expect(powertools.traceAwsClient(client)).toBe(client);
+        expect(tracing.traceAwsClient(client)).toBe(client);
       });
       expect(tracerLoaded).not.toHaveBeenCalled();
     });
@@ -104,13 +104,13 @@ describe('observability', () => {
     it("loads the Tracer, wraps the handler and captures AWS clients when POWERTOOLS_TRACE_ENABLED is 'true'", async () => {
       process.env.POWERTOOLS_TRACE_ENABLED = 'true';
       await jest.isolateModulesAsync(async () => {
-        const powertools = await import('../../shared/observability/powertools');
-        expect(powertools.tracer).toBeDefined();
-        const capture = jest.spyOn(powertools.tracer!, 'captureAWSv3Client').mockImplementation((client) => client);
+        const tracing = await import('../../shared/observability/tracing');
+        expect(tracing.tracer).toBeDefined();
+        const capture = jest.spyOn(tracing.tracer!, 'captureAWSv3Client').mockImplementation((client) => client);
         const client = { send: jest.fn() };
-        powertools.traceAwsClient(client);
+        tracing.traceAwsClient(client);
         expect(capture).toHaveBeenCalledWith(client);
-        const middlewares = powertools.traceHandler();
+        const middlewares = tracing.traceHandler();
         expect(middlewares).toHaveLength(1);
         expect(typeof middlewares[0]!.before).toBe('function');
         expect(typeof middlewares[0]!.after).toBe('function');
