@@ -11,7 +11,7 @@ const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;
 export function renderChart(
   endpoints: Bar[],
   floor: { p50: number; p99: number } | null,
-  scale: Array<{ members: number; case: string; p50: number }>,
+  scale: Array<{ members: number; case: string; p50: number; failed?: string | null }>,
 ): string {
   const bars: Bar[] = [...(floor ? [{ name: 'bare DynamoDB GetItem', ...floor }] : []), ...endpoints];
   const width = 900;
@@ -32,15 +32,18 @@ export function renderChart(
   }
   if (scale.length > 0) {
     y += 30;
-    parts.push(`<text x="10" y="${y}" font-size="16" font-weight="bold">GET /v1/customers p50 (ms) by shop size</text>`);
+    parts.push(`<text x="10" y="${y}" font-size="16" font-weight="bold">GET /v1/customers p50 (ms, log scale) by shop size</text>`);
     y += 10;
-    const maxScale = Math.max(...scale.map((s) => s.p50), 1);
+    // Log scale: the first page takes tens of milliseconds, the deepest requests seconds.
+    const logMax = Math.log10(Math.max(...scale.map((s) => s.p50), 10));
+    const logWidth = (value: number) => ((width - left - 200) * Math.max(0, Math.log10(Math.max(value, 1)))) / logMax;
     for (const row of scale) {
-      const w = ((width - left - 80) * row.p50) / maxScale;
+      const w = logWidth(row.p50);
+      const label = row.failed ? `failed: ${row.failed}` : row.p50.toFixed(1);
       parts.push(
         `<text x="10" y="${y + 15}" font-size="12">${row.members.toLocaleString('en')} members, ${escape(row.case)}</text>`,
-        `<rect x="${left}" y="${y + 3}" width="${w.toFixed(1)}" height="14" fill="#e6550d"/>`,
-        `<text x="${left + w + 6}" y="${y + 15}" font-size="11">${row.p50.toFixed(1)}</text>`,
+        `<rect x="${left}" y="${y + 3}" width="${w.toFixed(1)}" height="14" fill="${row.failed ? '#bdbdbd' : '#e6550d'}"/>`,
+        `<text x="${left + w + 6}" y="${y + 15}" font-size="11">${escape(label)}</text>`,
       );
       y += rowHeight;
     }
