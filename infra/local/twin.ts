@@ -7,7 +7,7 @@ import { applyConfig, type ShopSummary } from '../../shared/config/apply-config'
 import { resetEnv } from '../../shared/config/env';
 import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
 import { resetDocumentClient } from '../../shared/data/client';
-import { dynamoDbStats, resetDynamoDbStats } from '../../shared/data/dynamodb-stats';
+import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../../shared/data/dynamodb-stats';
 import { resetEventPublisher } from '../../shared/events/domain-events';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
@@ -106,6 +106,10 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
         'GET /_dynamodb-stats': async () => dynamoDbStats(),
         'POST /_dynamodb-stats/reset': async () => {
           resetDynamoDbStats();
+          return dynamoDbStats();
+        },
+        'POST /_dynamodb-stats/pause': async () => {
+          pauseDynamoDbStats();
           return dynamoDbStats();
         },
       },

@@ -14,20 +14,33 @@ const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemComman
 const WITH_CAPACITY = new Set([...WRITES, 'GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
 
 const stats: DynamoDbStats = { calls: {}, readUnits: 0, writeUnits: 0 };
+/**
+ * While paused, calls pass through untouched (no ReturnConsumedCapacity): the bench times latency
+ * with counting paused, so the figures are those of a production function.
+ */
+let counting = true;
 
 export function dynamoDbStats(): DynamoDbStats {
   return { calls: { ...stats.calls }, readUnits: stats.readUnits, writeUnits: stats.writeUnits };
 }
 
+/** Zeroes the counters and (re)starts counting. */
 export function resetDynamoDbStats(): void {
   stats.calls = {};
   stats.readUnits = 0;
   stats.writeUnits = 0;
+  counting = true;
+}
+
+/** Stops counting until the next reset; the counters keep their values. */
+export function pauseDynamoDbStats(): void {
+  counting = false;
 }
 
 export function instrumentDynamoDbClient(client: DynamoDBClient): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
+      if (!counting) return next(args);
       const command = context.commandName ?? 'unknown';
       const input = args.input as Record<string, unknown>;
       if (WITH_CAPACITY.has(command) && input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';

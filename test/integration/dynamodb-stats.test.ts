@@ -1,0 +1,68 @@
+// The bench's DynamoDB call and capacity counter (DYNAMODB_STATS=true), against DynamoDB Local.
+import { documentClient, resetDocumentClient } from '../../shared/data/client';
+import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
+import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../../shared/data/dynamodb-stats';
+import { resetEnv } from '../../shared/config/env';
+import { customerRecord } from '../support/customers';
+import { createTestTable } from '../support/test-table';
+
+let table: Awaited<ReturnType<typeof createTestTable>>;
+/** ReturnConsumedCapacity of every request as serialized, seen by a middleware after the counter's. */
+const requested: Array<string | undefined> = [];
+
+beforeAll(async () => {
+  process.env.DYNAMODB_STATS = 'true';
+  table = await createTestTable();
+  documentClient().middlewareStack.add(
+    (next) => async (args) => {
+      requested.push((args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity);
+      return next(args);
+    },
+    { step: 'serialize', priority: 'high', name: 'capturesReturnConsumedCapacity' },
+  );
+  await createCustomer(customerRecord({ shop_id: 'stats', platform_customer_id: '1' }));
+});
+afterAll(async () => {
+  delete process.env.DYNAMODB_STATS;
+  resetEnv();
+  resetDocumentClient();
+  resetDynamoDbStats();
+  await table.drop();
+});
+beforeEach(() => {
+  requested.length = 0;
+});
+
+describe('DynamoDB stats (bench only)', () => {
+  it('counts each call by command with the read and write units DynamoDB reports', async () => {
+    resetDynamoDbStats();
+
+    await getCustomer('stats', '1');
+    await getCustomer('stats', '1', true);
+    await createCustomer(customerRecord({ shop_id: 'stats', platform_customer_id: '2' }));
+
+    const counted = dynamoDbStats();
+    expect(counted.calls).toEqual({ GetItemCommand: 2, TransactWriteItemsCommand: 1 });
+    // A small item: 0.5 RCU eventually consistent + 1 RCU strongly consistent. Enrolment writes 3 items
+    // and their index entries in one transaction, 2 WCU per unit: 14 as DynamoDB reports it.
+    expect(counted.readUnits).toBe(1.5);
+    expect(counted.writeUnits).toBe(14);
+    expect(requested).toEqual(['TOTAL', 'TOTAL', 'TOTAL']);
+  });
+
+  it('while paused, neither counts nor asks DynamoDB for consumed capacity; a reset starts again from zero', async () => {
+    resetDynamoDbStats();
+    await getCustomer('stats', '1');
+    pauseDynamoDbStats();
+
+    await getCustomer('stats', '1');
+    await getCustomer('stats', '1');
+
+    expect(dynamoDbStats()).toEqual({ calls: { GetItemCommand: 1 }, readUnits: 0.5, writeUnits: 0 });
+    expect(requested).toEqual(['TOTAL', undefined, undefined]);
+
+    resetDynamoDbStats();
+    await getCustomer('stats', '1');
+    expect(dynamoDbStats()).toEqual({ calls: { GetItemCommand: 1 }, readUnits: 0.5, writeUnits: 0 });
+  });
+});
