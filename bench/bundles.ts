@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { AUTHORIZER_HANDLER, RECONCILER_HANDLER, ROUTES } from '../infra/routes';
 import { PROJECT_ROOT } from '../infra/local/twin';
+import { median } from './statistics';
 
 export interface BundleFigures {
   name: string;
@@ -43,8 +44,6 @@ function initTime(file: string, environment: Record<string, string>): number {
   const script = `const t=performance.now();await import(${JSON.stringify(`file://${file}`)});process.stdout.write(String(performance.now()-t));`;
   return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, TABLE_NAME: 'bench', ...environment } }).toString());
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function measureBundles(): Promise<BundleFigures[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bundles-'));

@@ -2,15 +2,16 @@
 // the bench process, one request at a time, against the twin's DynamoDB, next to the document
 // client's own GetItem of the same item. What remains of the HTTP figure is the hop from the load
 // tool through the twin's gateway, which API Gateway replaces in the cloud.
-import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { join } from 'node:path';
 import { AUTHORIZER_HANDLER, ROUTES } from '../infra/routes';
+import { gatewayEvents, lambdaContext, type AuthorizerHandler, type ProxyHandler } from '../infra/local/gateway';
 import { PROJECT_ROOT } from '../infra/local/twin';
 import { resetEnv } from '../shared/config/env';
 import { documentClient, resetDocumentClient, tableName } from '../shared/data/client';
 import { pauseDynamoDbStats } from '../shared/data/dynamodb-stats';
 import { keys } from '../shared/data/keys';
+import { median } from './statistics';
 
 export interface InProcessFigures {
   /** Median milliseconds per call, one call at a time. */
@@ -35,35 +36,29 @@ export async function decomposeGetCustomer({ apiKey, shopId, customerId }: { api
   resetDocumentClient();
   pauseDynamoDbStats();
   const route = ROUTES.find((candidate) => candidate.name === 'getCustomer')!;
-  const authorizer = ((await import(join(PROJECT_ROOT, AUTHORIZER_HANDLER))) as { handler: (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult> }).handler;
-  const handler = ((await import(join(PROJECT_ROOT, route.handler))) as { handler: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult> }).handler;
+  const authorizer = ((await import(join(PROJECT_ROOT, AUTHORIZER_HANDLER))) as { handler: AuthorizerHandler }).handler;
+  const handler = ((await import(join(PROJECT_ROOT, route.handler))) as { handler: ProxyHandler }).handler;
 
-  const path = `/v1/customers/${customerId}`;
-  const request = {
-    resource: route.path, path, httpMethod: 'GET', headers: { Authorization: apiKey }, multiValueHeaders: { Authorization: [apiKey] },
-    queryStringParameters: null, multiValueQueryStringParameters: null, pathParameters: { identifier: customerId }, stageVariables: null,
-  };
-  const requestContext = { requestId: 'bench', stage: 'local', httpMethod: 'GET', resourcePath: route.path, path, identity: { sourceIp: '127.0.0.1' } };
-  const authorizerEvent = { type: 'REQUEST', methodArn: `arn:aws:execute-api:local:000000000000:local/local/GET${route.path}`, ...request, requestContext } as unknown as APIGatewayRequestAuthorizerEvent;
-  const authorization = await authorizer(authorizerEvent);
-  const event = {
-    ...request, body: null, isBase64Encoded: false,
-    requestContext: { ...requestContext, accountId: '000000000000', apiId: 'local', authorizer: { ...authorization.context, principalId: authorization.principalId } },
-  } as unknown as APIGatewayProxyEvent;
-  const context = {
-    functionName: route.name, functionVersion: '$LATEST', invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${route.name}`,
-    memoryLimitInMB: '512', awsRequestId: 'bench', logGroupName: `/aws/lambda/${route.name}`, logStreamName: 'bench',
-    callbackWaitsForEmptyEventLoop: false, getRemainingTimeInMillis: () => 29_000,
-  } as unknown as Context;
+  // The very events and context the twin's gateway hands the functions.
+  const events = gatewayEvents({
+    route,
+    method: route.method,
+    url: new URL(`/v1/customers/${customerId}`, 'http://bench'),
+    rawHeaders: ['Authorization', apiKey],
+    pathParameters: { identifier: customerId },
+    sourceIp: '127.0.0.1',
+    requestId: 'bench',
+  });
+  const event = events.proxy(null, await authorizer(events.authorizer));
 
   const operations = {
     getItem: () => documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.customer(shopId, customerId) })),
     authorizer: async () => {
-      const result = await authorizer(authorizerEvent);
+      const result = await authorizer(events.authorizer);
       if (!result.policyDocument.Statement.every((statement) => statement.Effect === 'Allow')) throw new Error('bench key refused');
     },
     handler: async () => {
-      const response = await handler(event, context);
+      const response = await handler(event, lambdaContext(route.name, 'bench'));
       if (response.statusCode !== 200) throw new Error(`GET customer answered ${response.statusCode}: ${response.body}`);
     },
   };
@@ -72,6 +67,5 @@ export async function decomposeGetCustomer({ apiKey, shopId, customerId }: { api
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [name, operation] of Object.entries(operations) as Array<[keyof typeof operations, () => Promise<unknown>]>) samples[name].push(await timeSequential(operation));
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return { getItem: median(samples.getItem), authorizer: median(samples.authorizer), handler: median(samples.handler) };
 }

@@ -19,6 +19,7 @@ import { parseCustomerListQuery } from '../shared/customers/customer-requests';
 import { listCustomers } from '../shared/customers/customer-service';
 import { dynamoDbStats, resetDynamoDbStats } from '../shared/data/dynamodb-stats';
 import { renderChart } from './chart';
+import { median, percentile, totalCalls } from './statistics';
 
 const { values: options } = parseArgs({
   options: {
@@ -87,8 +88,6 @@ async function startTwinProcess(): Promise<{ url: string; dynamodb: string; proc
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-
 /**
  * The twin's DynamoDB counter: `reset` zeroes it and starts counting, `pause` stops it. Latency is
  * measured while it is paused (counting makes every call ask DynamoDB for its consumed capacity,
@@ -133,7 +132,7 @@ async function load(url: string, endpoint: (typeof ENDPOINTS)[number]): Promise<
   const counting = await autocannon({ ...request(url, endpoint), connections: CONNECTIONS, amount: COUNTED_REQUESTS });
   const counted = await stats(url, 'pause');
   const requests = counting.requests.total || 1;
-  const calls = Object.values(counted.calls).reduce((sum, n) => sum + n, 0);
+  const calls = totalCalls(counted.calls);
   return {
     name: endpoint.name,
     p50: percentile(latencies, 50),
@@ -182,7 +181,6 @@ async function getCustomerAgainstGetItem(url: string, dynamodb: string, connecti
     const api = await cannon({ ...request(url, ENDPOINTS[0]!), connections, duration: RATIO_SECONDS });
     rounds.push({ getItemP50: bare.p50, getItemP99: bare.p99, getCustomerP50: percentile(api.latencies, 50) });
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const getItem = { p50: median(rounds.map((r) => r.getItemP50)), p99: median(rounds.map((r) => r.getItemP99)) };
   const getCustomerP50 = median(rounds.map((r) => r.getCustomerP50));
   const ratio = getCustomerP50 / getItem.p50;
@@ -216,7 +214,7 @@ async function timeRequest(url: string, path: string, key: string, runs = 5) {
   await stats(url, 'reset');
   await send();
   const counted = await stats(url, 'pause');
-  return { p50: percentile(latencies, 50), readUnitsPerRequest: counted.readUnits, callsPerRequest: Object.values(counted.calls).reduce((sum, n) => sum + n, 0), failed };
+  return { p50: percentile(latencies, 50), readUnitsPerRequest: counted.readUnits, callsPerRequest: totalCalls(counted.calls), failed };
 }
 
 /** One list request straight through the service and repository (no gateway, no time limit). */
@@ -228,7 +226,7 @@ async function timeListDirectly(shopId: string, path: string) {
   await listCustomers(shopId, listQuery);
   const p50 = performance.now() - t0;
   const counted = dynamoDbStats();
-  return { p50, readUnitsPerRequest: counted.readUnits, callsPerRequest: Object.values(counted.calls).reduce((sum, n) => sum + n, 0) };
+  return { p50, readUnitsPerRequest: counted.readUnits, callsPerRequest: totalCalls(counted.calls) };
 }
 
 const fixed = (n: number, digits = 1) => n.toFixed(digits).padStart(8);
@@ -279,7 +277,7 @@ async function main(): Promise<void> {
       process.env.DYNAMODB_ENDPOINT = twin.dynamodb;
       process.env.DYNAMODB_STATS = 'true';
       inProcess = await decomposeGetCustomer({ apiKey: 'demo_read_key', shopId: 'demo', customerId: '1001' });
-      const overHttp = ratios.find((r) => r.connections === 1)!.getCustomerP50;
+      const overHttp = ratios[1]!.getCustomerP50; // the one-connection rounds
       const both = inProcess.authorizer + inProcess.handler;
       const times = (ms: number) => `${ms.toFixed(2)} ms (${(ms / inProcess!.getItem).toFixed(2)}x)`;
       console.log(

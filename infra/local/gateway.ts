@@ -15,8 +15,8 @@ import { DETAILS, envelope } from '../../shared/http/errors';
 import { AUTHORIZER_HANDLER, type Route, THROTTLE_LIMITS } from '../routes';
 import { RateLimiter } from './rate-limiter';
 
-type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
 export interface GatewayOptions {
   routes: readonly Route[];
@@ -83,7 +83,86 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
   return size === 0 ? null : Buffer.concat(chunks).toString('utf8');
 }
 
-function lambdaContext(functionName: string, requestId: string): Context {
+export interface GatewayRequest {
+  route: Route;
+  method: string;
+  url: URL;
+  /** Node's `rawHeaders`: name, value, name, value… */
+  rawHeaders: readonly string[];
+  pathParameters: Record<string, string>;
+  sourceIp: string;
+  requestId: string;
+}
+
+/**
+ * The events API Gateway builds for one request: the REQUEST authorizer's, and the proxy
+ * integration's once the authorizer has answered. Both share the request's fields, built once.
+ */
+export function gatewayEvents({ route, method, url, rawHeaders, pathParameters, sourceIp, requestId }: GatewayRequest): {
+  authorizer: APIGatewayRequestAuthorizerEvent;
+  proxy(body: string | null, authorization: APIGatewayAuthorizerResult): APIGatewayProxyEvent;
+} {
+  // Prototype-free maps: a header or parameter called `__proto__` or `valueOf` is just a name.
+  const headers: Record<string, string> = Object.create(null);
+  const multiValueHeaders: Record<string, string[]> = Object.create(null);
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    const value = rawHeaders[i + 1]!;
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  const multiValueQueryStringParameters: Record<string, string[]> = Object.create(null);
+  for (const [name, value] of url.searchParams) (multiValueQueryStringParameters[name] ??= []).push(value);
+  const queryStringParameters: Record<string, string> = Object.create(null);
+  for (const [name, values] of Object.entries(multiValueQueryStringParameters)) queryStringParameters[name] = values[values.length - 1]!;
+  const hasQuery = Object.keys(queryStringParameters).length > 0;
+  const hasParams = Object.keys(pathParameters).length > 0;
+  const identity = { sourceIp, userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null };
+
+  // What the REQUEST authorizer and the proxy integration both receive.
+  const request = {
+    resource: route.path,
+    path: url.pathname,
+    httpMethod: method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? queryStringParameters : null,
+    multiValueQueryStringParameters: hasQuery ? multiValueQueryStringParameters : null,
+    pathParameters: hasParams ? pathParameters : null,
+    stageVariables: null,
+  };
+  return {
+    authorizer: {
+      type: 'REQUEST',
+      methodArn: `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${route.path}`,
+      ...request,
+      requestContext: { requestId, stage: STAGE, httpMethod: method, resourcePath: route.path, path: url.pathname, identity },
+    } as unknown as APIGatewayRequestAuthorizerEvent,
+    proxy: (body, authorization) =>
+      ({
+        ...request,
+        body,
+        isBase64Encoded: false,
+        requestContext: {
+          accountId: '000000000000',
+          apiId: 'local',
+          stage: STAGE,
+          requestId,
+          httpMethod: method,
+          resourcePath: route.path,
+          path: `/${STAGE}${url.pathname}`,
+          protocol: 'HTTP/1.1',
+          requestTimeEpoch: Date.now(),
+          resourceId: route.name,
+          identity,
+          authorizer: { ...authorization.context, principalId: authorization.principalId },
+        },
+      }) as unknown as APIGatewayProxyEvent,
+  };
+}
+
+/** The Lambda context the twin hands every invocation (29 s, the REST API's integration limit). */
+export function lambdaContext(functionName: string, requestId: string): Context {
   const deadline = Date.now() + 29_000;
   return {
     callbackWaitsForEmptyEventLoop: false,
@@ -136,48 +215,21 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return send(res, 413, envelope(413, 'Request body exceeds 1 MiB'));
     }
 
-    // Prototype-free maps: a header or parameter called `__proto__` or `valueOf` is just a name.
-    const headers: Record<string, string> = Object.create(null);
-    const multiValueHeaders: Record<string, string[]> = Object.create(null);
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      const name = req.rawHeaders[i]!;
-      const value = req.rawHeaders[i + 1]!;
-      headers[name] = value;
-      (multiValueHeaders[name] ??= []).push(value);
-    }
-    const multiValueQueryStringParameters: Record<string, string[]> = Object.create(null);
-    for (const [name, value] of url.searchParams) (multiValueQueryStringParameters[name] ??= []).push(value);
-    const queryStringParameters: Record<string, string> = Object.create(null);
-    for (const [name, values] of Object.entries(multiValueQueryStringParameters)) queryStringParameters[name] = values[values.length - 1]!;
-    const hasQuery = Object.keys(queryStringParameters).length > 0;
-    const hasParams = Object.keys(match.pathParameters).length > 0;
     const { route } = match;
-    const methodArn = `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${route.path}`;
-    const identity = { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null };
-
-    // What the REQUEST authorizer and the proxy integration both receive.
-    const request = {
-      resource: route.path,
-      path: url.pathname,
-      httpMethod: method,
-      headers,
-      multiValueHeaders,
-      queryStringParameters: hasQuery ? queryStringParameters : null,
-      multiValueQueryStringParameters: hasQuery ? multiValueQueryStringParameters : null,
-      pathParameters: hasParams ? match.pathParameters : null,
-      stageVariables: null,
-    };
-    const authorizerEvent = {
-      type: 'REQUEST',
-      methodArn,
-      ...request,
-      requestContext: { requestId, stage: STAGE, httpMethod: method, resourcePath: route.path, path: url.pathname, identity },
-    } as unknown as APIGatewayRequestAuthorizerEvent;
+    const events = gatewayEvents({
+      route,
+      method,
+      url,
+      rawHeaders: req.rawHeaders,
+      pathParameters: match.pathParameters,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      requestId,
+    });
 
     let authorization: APIGatewayAuthorizerResult;
     try {
       const authorizer = (await load(AUTHORIZER_HANDLER)).handler as AuthorizerHandler;
-      authorization = await authorizer(authorizerEvent);
+      authorization = await authorizer(events.authorizer);
     } catch (error) {
       if ((error as Error)?.message === 'Unauthorized') return send(res, 401, envelope(401, DETAILS.missingAuthorization));
       console.error(JSON.stringify({ level: 'ERROR', message: 'Authorizer failed', requestId, error: String(error) }));
@@ -191,29 +243,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return send(res, 429, envelope(429, DETAILS.rateLimited));
     }
 
-    const event = {
-      ...request,
-      body,
-      isBase64Encoded: false,
-      requestContext: {
-        accountId: '000000000000',
-        apiId: 'local',
-        stage: STAGE,
-        requestId,
-        httpMethod: method,
-        resourcePath: route.path,
-        path: `/${STAGE}${url.pathname}`,
-        protocol: 'HTTP/1.1',
-        requestTimeEpoch: Date.now(),
-        resourceId: route.name,
-        identity,
-        authorizer: { ...authorization.context, principalId: authorization.principalId },
-      },
-    } as unknown as APIGatewayProxyEvent;
-
     try {
       const handler = (await load(route.handler)).handler as ProxyHandler;
-      const result = await handler(event, lambdaContext(route.name, requestId));
+      const result = await handler(events.proxy(body, authorization), lambdaContext(route.name, requestId));
       res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), 'x-amzn-RequestId': requestId });
       res.end(result.body);
     } catch (error) {
