@@ -20,6 +20,7 @@ import { listCustomers } from '../shared/customers/customer-service';
 import { dynamoDbStats, resetDynamoDbStats } from '../shared/data/dynamodb-stats';
 import { renderChart } from './chart';
 import { median, percentile, totalCalls } from './statistics';
+import { BENCH_ENDPOINTS, type BenchEndpoint } from './endpoints';
 
 const { values: options } = parseArgs({
   options: {
@@ -55,20 +56,6 @@ interface EndpointFigures {
   writeUnitsPerRequest: number;
 }
 
-/** Endpoints measured on the demo shop, with the fewest DynamoDB calls the design allows. */
-const ENDPOINTS: Array<{ name: string; method: 'GET' | 'POST' | 'PUT'; path: string; key: string; body?: unknown; minimumCalls: number }> = [
-  { name: 'GET /customers/{id}', method: 'GET', path: '/v1/customers/1001', key: 'demo_read_key', minimumCalls: 2 },
-  { name: 'GET /customers/{email}', method: 'GET', path: '/v1/customers/ada.lovelace@example.com', key: 'demo_read_key', minimumCalls: 2 },
-  { name: 'GET /customers/{id}/birthday', method: 'GET', path: '/v1/customers/1001/birthday', key: 'demo_read_key', minimumCalls: 2 },
-  { name: 'GET /customers (page 1)', method: 'GET', path: '/v1/customers', key: 'demo_read_key', minimumCalls: 5 },
-  { name: 'GET /customers/{id}/earning-history', method: 'GET', path: '/v1/customers/1001/earning-history', key: 'demo_read_key', minimumCalls: 4 },
-  { name: 'GET /customers/{id}/reward-history', method: 'GET', path: '/v1/customers/1001/reward-history', key: 'demo_read_key', minimumCalls: 4 },
-  { name: 'GET /earning-rules?customer', method: 'GET', path: '/v1/earning-rules?filter%5Bcustomer_identifier%5D=1001', key: 'demo_read_key', minimumCalls: 2 },
-  { name: 'GET /vip-tiers', method: 'GET', path: '/v1/vip-tiers', key: 'demo_read_key', minimumCalls: 1 },
-  // Writes all hit one customer from every connection: the worst case for the optimistic retries.
-  { name: 'PUT /customers/{id} (one customer)', method: 'PUT', path: '/v1/customers/1003', key: 'demo_full_key', body: { date_of_birth: '1990-05-17' }, minimumCalls: 3 },
-  { name: 'POST .../points (one customer)', method: 'POST', path: '/v1/customers/1004/points', key: 'demo_full_key', body: { adjustment: 1 }, minimumCalls: 3 },
-];
 
 async function startTwinProcess(): Promise<{ url: string; dynamodb: string; process: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts', '--port', '0', '--no-throttling'], {
@@ -113,7 +100,7 @@ async function cannon(options: autocannon.Options): Promise<{ result: autocannon
   return { result, latencies: latencies.sort((a, b) => a - b) };
 }
 
-function request(url: string, endpoint: (typeof ENDPOINTS)[number]) {
+function request(url: string, endpoint: BenchEndpoint) {
   return {
     url: `${url}${endpoint.path}`,
     method: endpoint.method,
@@ -122,7 +109,7 @@ function request(url: string, endpoint: (typeof ENDPOINTS)[number]) {
   };
 }
 
-async function load(url: string, endpoint: (typeof ENDPOINTS)[number]): Promise<EndpointFigures> {
+async function load(url: string, endpoint: BenchEndpoint): Promise<EndpointFigures> {
   await autocannon({ ...request(url, endpoint), connections: CONNECTIONS, duration: 1 }); // warm-up
   const { result, latencies } = await cannon({ ...request(url, endpoint), connections: CONNECTIONS, duration: DURATION });
   // Calls and capacity from a fixed number of requests that all complete: a timed run ends with
@@ -141,17 +128,21 @@ async function load(url: string, endpoint: (typeof ENDPOINTS)[number]): Promise<
     rps: result.requests.average,
     errors: result.non2xx + result.errors,
     callsPerRequest: calls / requests,
-    minimumCalls: endpoint.minimumCalls,
+    minimumCalls: totalCalls(endpoint.minimumCalls),
     readUnitsPerRequest: counted.readUnits / requests,
     writeUnitsPerRequest: counted.writeUnits / requests,
   };
 }
 
-/** The physical floor: one GetItem of the same customer item, same concurrency, same DynamoDB. */
-async function bareGetItem(endpoint: string, seconds = DURATION, connections = CONNECTIONS): Promise<{ p50: number; p99: number }> {
+/**
+ * The physical floor: one GetItem of the same customer item, same concurrency, same DynamoDB. Also
+ * the bench process's CPU per call (it does nothing else meanwhile).
+ */
+async function bareGetItem(endpoint: string, seconds = DURATION, connections = CONNECTIONS): Promise<{ p50: number; p99: number; cpuMs: number }> {
   const client = localClient(endpoint);
   const latencies: number[] = [];
   const until = performance.now() + seconds * 1000;
+  const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: connections }, async () => {
       while (performance.now() < until) {
@@ -161,35 +152,51 @@ async function bareGetItem(endpoint: string, seconds = DURATION, connections = C
       }
     }),
   );
+  const used = process.cpuUsage(cpu);
   client.destroy();
   latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuMs: (used.user + used.system) / 1000 / latencies.length };
+}
+
+/** Milliseconds of CPU the twin's process has used so far. */
+async function twinCpuMs(url: string): Promise<number> {
+  const { userMicros, systemMicros } = (await (await fetch(`${url}/_cpu`)).json()) as { userMicros: number; systemMicros: number };
+  return (userMicros + systemMicros) / 1000;
 }
 
 interface RatioFigures {
   connections: number;
-  rounds: Array<{ getItemP50: number; getItemP99: number; getCustomerP50: number }>;
+  rounds: Array<{ getItemP50: number; getItemP99: number; getCustomerP50: number; getItemCpuMs: number; getCustomerCpuMs: number }>;
   getItem: { p50: number; p99: number };
   getCustomerP50: number;
   ratio: number;
+  /** CPU per request: GET customer in the twin's process, the bare GetItem in the bench's (medians of the rounds). */
+  cpu: { getCustomerMs: number; getItemMs: number; ratio: number };
 }
 
 async function getCustomerAgainstGetItem(url: string, dynamodb: string, connections: number): Promise<RatioFigures> {
   const rounds: RatioFigures['rounds'] = [];
   for (let round = 0; round < RATIO_ROUNDS; round += 1) {
     const bare = await bareGetItem(dynamodb, RATIO_SECONDS, connections);
-    const api = await cannon({ ...request(url, ENDPOINTS[0]!), connections, duration: RATIO_SECONDS });
-    rounds.push({ getItemP50: bare.p50, getItemP99: bare.p99, getCustomerP50: percentile(api.latencies, 50) });
+    const cpuBefore = await twinCpuMs(url);
+    const api = await cannon({ ...request(url, BENCH_ENDPOINTS[0]!), connections, duration: RATIO_SECONDS });
+    const getCustomerCpuMs = (await twinCpuMs(url) - cpuBefore) / api.result.requests.total;
+    rounds.push({ getItemP50: bare.p50, getItemP99: bare.p99, getCustomerP50: percentile(api.latencies, 50), getItemCpuMs: bare.cpuMs, getCustomerCpuMs });
   }
   const getItem = { p50: median(rounds.map((r) => r.getItemP50)), p99: median(rounds.map((r) => r.getItemP99)) };
   const getCustomerP50 = median(rounds.map((r) => r.getCustomerP50));
   const ratio = getCustomerP50 / getItem.p50;
+  const cpuGetCustomer = median(rounds.map((r) => r.getCustomerCpuMs));
+  const cpuGetItem = median(rounds.map((r) => r.getItemCpuMs));
+  const cpu = { getCustomerMs: cpuGetCustomer, getItemMs: cpuGetItem, ratio: cpuGetCustomer / cpuGetItem };
   console.log(
     `\nGET /customers/{id} p50 against a bare DynamoDB GetItem p50, ${connections} connection${connections === 1 ? '' : 's'}, ${RATIO_ROUNDS} rounds of ${RATIO_SECONDS}s each: ` +
       rounds.map((r) => `${r.getCustomerP50.toFixed(1)}/${r.getItemP50.toFixed(1)} ms`).join(', ') +
-      `; medians ${getCustomerP50.toFixed(2)}/${getItem.p50.toFixed(2)} ms = ${ratio.toFixed(2)}x (design floor: 2x, key + customer)`,
+      `; medians ${getCustomerP50.toFixed(2)}/${getItem.p50.toFixed(2)} ms = ${ratio.toFixed(2)}x (design floor: 2x, key + customer)` +
+      `\n  CPU per request: GET customer ${cpu.getCustomerMs.toFixed(2)} ms in the twin's process (gateway, authorizer, handler, 2 SDK calls), ` +
+      `bare GetItem ${cpu.getItemMs.toFixed(2)} ms in the bench's = ${cpu.ratio.toFixed(2)}x`,
   );
-  return { connections, rounds, getItem, getCustomerP50, ratio };
+  return { connections, rounds, getItem, getCustomerP50, ratio, cpu };
 }
 
 /**
@@ -243,11 +250,11 @@ async function main(): Promise<void> {
     // 30 s of load (GET customer p50 93 -> 37 -> 24 ms), and the first endpoint measured paid for it.
     const warmupUntil = performance.now() + WARMUP_SECONDS * 1000;
     do {
-      for (const endpoint of ENDPOINTS) await autocannon({ ...request(url, endpoint), connections: CONNECTIONS, duration: 1 });
+      for (const endpoint of BENCH_ENDPOINTS) await autocannon({ ...request(url, endpoint), connections: CONNECTIONS, duration: 1 });
     } while (performance.now() < warmupUntil);
     if (twin) await bareGetItem(twin.dynamodb, 1);
     const endpoints: EndpointFigures[] = [];
-    for (const endpoint of ENDPOINTS) endpoints.push(await load(url, endpoint));
+    for (const endpoint of BENCH_ENDPOINTS) endpoints.push(await load(url, endpoint));
 
     console.log(`${'endpoint'.padEnd(38)}  p50 ms  p97.5ms   p99 ms    req/s  errors  ddb calls (min)   RCU/req   WCU/req`);
     for (const e of endpoints) {

@@ -7,4 +7,4 @@ export const percentile = (sorted: readonly number[], p: number): number => sort
 export const median = (values: readonly number[]): number => percentile([...values].sort((a, b) => a - b), 50);
 
 /** DynamoDB calls of every command together, from the counter's per-command figures. */
-export const totalCalls = (calls: Record<string, number>): number => Object.values(calls).reduce((sum, n) => sum + n, 0);
+export const totalCalls = (calls: Readonly<Record<string, number | undefined>>): number => Object.values(calls).reduce<number>((sum, n) => sum + (n ?? 0), 0);

@@ -112,6 +112,11 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
           pauseDynamoDbStats();
           return dynamoDbStats();
         },
+        // CPU the twin's process has used so far: the bench divides it by the requests it sent.
+        'GET /_cpu': async () => {
+          const { user, system } = process.cpuUsage();
+          return { userMicros: user, systemMicros: system };
+        },
       },
       ...(options.throttling === false ? { limiter: null } : {}),
     });

@@ -1,0 +1,91 @@
+// Every endpoint at the design's minimum DynamoDB calls on a warm function: one request at a time
+// through the twin, counted by its SDK middleware (DYNAMODB_STATS) and read through the twin's
+// control endpoints, exactly as `npm run bench` counts them. A second read of the key, the
+// customer or the shop configuration (e.g. a broken configuration cache) fails here.
+import { BENCH_ENDPOINTS, type BenchEndpoint, type DynamoDbCalls } from '../../bench/endpoints';
+import { DEMO_CONFIG, startTwin, type Twin } from '../../infra/local/twin';
+import { testEndpoint, uniqueTableName } from '../support/test-table';
+import { apiClient, type ApiResponse } from '../support/twin';
+
+let twin: Twin;
+const saved = { stats: process.env.DYNAMODB_STATS, ttl: process.env.SHOP_CONFIG_TTL_SECONDS };
+
+beforeAll(async () => {
+  process.env.DYNAMODB_STATS = 'true';
+  // As deployed: the shop configuration is cached for the life of a warm function (30 s by default).
+  process.env.SHOP_CONFIG_TTL_SECONDS = '300';
+  twin = await startTwin({ config: DEMO_CONFIG, port: 0, dynamodbEndpoint: testEndpoint(), tableName: uniqueTableName('calls'), throttling: false });
+});
+afterAll(async () => {
+  await twin?.stop();
+  for (const [name, value] of [['DYNAMODB_STATS', saved.stats], ['SHOP_CONFIG_TTL_SECONDS', saved.ttl]] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+const control = async (path: string, method = 'POST') =>
+  (await (await fetch(`${twin.url}/_dynamodb-stats${path}`, { method })).json()) as { calls: Record<string, number>; readUnits: number; writeUnits: number };
+
+/** The DynamoDB calls of one request, by command; `warm` first so the function and its shop cache are loaded. */
+async function callsOf(send: () => Promise<ApiResponse>, warm: () => Promise<ApiResponse> = send): Promise<{ status: number; calls: DynamoDbCalls }> {
+  expect((await warm()).status).toBeLessThan(300);
+  await control('/reset');
+  const response = await send();
+  const { calls } = await control('/pause');
+  return { status: response.status, calls };
+}
+
+const send = (endpoint: Pick<BenchEndpoint, 'method' | 'path' | 'key' | 'body'>) => () => apiClient(twin.url, endpoint.key).request(endpoint.method, endpoint.path, endpoint.body);
+
+describe('DynamoDB calls per request on a warm function (the design minimum)', () => {
+  it.each(BENCH_ENDPOINTS.map((endpoint) => [endpoint.name, endpoint] as const))('%s', async (_name, endpoint) => {
+    expect(await callsOf(send(endpoint))).toEqual({ status: 200, calls: endpoint.minimumCalls });
+  });
+
+  it('GET /customers/{id}/anniversary: key and customer', async () => {
+    expect(await callsOf(send({ method: 'GET', path: '/v1/customers/1001/anniversary', key: 'demo_read_key' }))).toEqual({ status: 200, calls: { GetItemCommand: 2 } });
+  });
+
+  it('GET /earning-rules without a customer: the key only (rules come from the cached configuration)', async () => {
+    expect(await callsOf(send({ method: 'GET', path: '/v1/earning-rules', key: 'demo_read_key' }))).toEqual({ status: 200, calls: { GetItemCommand: 1 } });
+  });
+
+  it('GET one earning or reward history entry: key, customer, entry', async () => {
+    for (const path of ['/v1/customers/1001/earning-history/e-1001-1', '/v1/customers/1001/reward-history/r-1001-1']) {
+      expect(await callsOf(send({ method: 'GET', path, key: 'demo_read_key' }))).toEqual({ status: 200, calls: { GetItemCommand: 3 } });
+    }
+  });
+
+  it('POST /customers: key, the existing-member check, one transaction (profile, referral guard, counters)', async () => {
+    const enrol = (id: string) => send({ method: 'POST', path: '/v1/customers', key: 'demo_full_key', body: { platform_customer_id: id } });
+    expect(await callsOf(enrol('1012'), enrol('1011'))).toEqual({ status: 201, calls: { GetItemCommand: 2, TransactWriteItemsCommand: 1 } });
+  });
+
+  it('POST /rewards/{id}/purchase: key, customer, the deducting transaction, the activation', async () => {
+    const purchase = send({ method: 'POST', path: '/v1/rewards/five-off/purchase', key: 'demo_full_key', body: { customer_identifier: '1001' } });
+    expect(await callsOf(purchase)).toEqual({ status: 201, calls: { GetItemCommand: 2, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 } });
+  });
+
+  it('counts nothing while paused, and a reset starts from zero', async () => {
+    await control('/reset');
+    await send(BENCH_ENDPOINTS[0]!)();
+    await control('/pause');
+    await send(BENCH_ENDPOINTS[0]!)();
+    expect((await control('', 'GET')).calls).toEqual({ GetItemCommand: 2 });
+    expect((await control('/reset')).calls).toEqual({});
+  });
+});
+
+describe("the twin's CPU counter (GET /_cpu, bench only)", () => {
+  it("reports the process's CPU time so far, growing with the requests served", async () => {
+    const cpu = async () => (await (await fetch(`${twin.url}/_cpu`)).json()) as { userMicros: number; systemMicros: number };
+    const before = await cpu();
+    for (let i = 0; i < 20; i += 1) await send(BENCH_ENDPOINTS[0]!)();
+    const after = await cpu();
+
+    expect(Object.keys(after).sort()).toEqual(['systemMicros', 'userMicros']);
+    expect(after.userMicros + after.systemMicros).toBeGreaterThan(before.userMicros + before.systemMicros);
+    expect(after.userMicros).toBeGreaterThanOrEqual(before.userMicros);
+  });
+});
