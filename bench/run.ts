@@ -265,9 +265,10 @@ async function main(): Promise<void> {
     }
     // The ratio to the physical floor: rounds of a bare GetItem of the same item on the same DynamoDB,
     // each followed at once by GET customer, so both see the machine in the same state; medians of
-    // the rounds (a single pair swung between 1.4x and 3.4x on this machine). At the bench's
-    // concurrency the load tool, the twin and DynamoDB Local share the machine's cores, so the ratio
-    // there is one of CPU per request; with one connection it is one of round trips.
+    // the rounds (a single pair swung between 1.4x and 3.4x on this machine). Each side's CPU per
+    // request is measured too: on a laptop both figures are bound by Node's CPU (SDK, HTTP, the
+    // functions), and at the bench's concurrency the load tool, the twin and DynamoDB Local also
+    // share the machine's cores.
     let ratio: number | null = null;
     let floor: { p50: number; p99: number } | null = null;
     const ratios: RatioFigures[] = [];
