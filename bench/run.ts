@@ -21,6 +21,7 @@ import { dynamoDbStats, resetDynamoDbStats } from '../shared/data/dynamodb-stats
 import { renderChart } from './chart';
 import { median, percentile, totalCalls } from './statistics';
 import { BENCH_ENDPOINTS, type BenchEndpoint } from './endpoints';
+import { twinCpuMs, twinDynamoDbStats } from './twin-control';
 
 const { values: options } = parseArgs({
   options: {
@@ -76,16 +77,6 @@ async function startTwinProcess(): Promise<{ url: string; dynamodb: string; proc
 }
 
 /**
- * The twin's DynamoDB counter: `reset` zeroes it and starts counting, `pause` stops it. Latency is
- * measured while it is paused (counting makes every call ask DynamoDB for its consumed capacity,
- * which production functions do not), calls and capacity from separate, counted requests.
- */
-async function stats(url: string, action?: 'reset' | 'pause') {
-  const response = await fetch(`${url}/_dynamodb-stats${action ? `/${action}` : ''}`, { method: action ? 'POST' : 'GET' });
-  return (await response.json()) as { calls: Record<string, number>; readUnits: number; writeUnits: number };
-}
-
-/**
  * One autocannon run that also keeps every 2xx latency at full precision: autocannon's own
  * percentiles are whole milliseconds, a 4 % step at the 12 ms of GET customer.
  */
@@ -115,9 +106,9 @@ async function load(url: string, endpoint: BenchEndpoint): Promise<EndpointFigur
   // Calls and capacity from a fixed number of requests that all complete: a timed run ends with
   // requests in flight whose DynamoDB calls would be counted without the requests themselves.
   await new Promise((resolve) => setTimeout(resolve, 250));
-  await stats(url, 'reset');
+  await twinDynamoDbStats(url, 'reset');
   const counting = await autocannon({ ...request(url, endpoint), connections: CONNECTIONS, amount: COUNTED_REQUESTS });
-  const counted = await stats(url, 'pause');
+  const counted = await twinDynamoDbStats(url, 'pause');
   const requests = counting.requests.total || 1;
   const calls = totalCalls(counted.calls);
   return {
@@ -156,12 +147,6 @@ async function bareGetItem(endpoint: string, seconds = DURATION, connections = C
   client.destroy();
   latencies.sort((a, b) => a - b);
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuMs: (used.user + used.system) / 1000 / latencies.length };
-}
-
-/** Milliseconds of CPU the twin's process has used so far. */
-async function twinCpuMs(url: string): Promise<number> {
-  const { userMicros, systemMicros } = (await (await fetch(`${url}/_cpu`)).json()) as { userMicros: number; systemMicros: number };
-  return (userMicros + systemMicros) / 1000;
 }
 
 interface RatioFigures {
@@ -218,9 +203,9 @@ async function timeRequest(url: string, path: string, key: string, runs = 5) {
   for (let i = 0; i < ((latencies[0] ?? 0) > SLOW_REQUEST_MS ? 3 : runs) && !failed; i += 1) latencies.push(await send());
   latencies.sort((a, b) => a - b);
   if (failed) return { p50: percentile(latencies, 50), readUnitsPerRequest: 0, callsPerRequest: 0, failed };
-  await stats(url, 'reset');
+  await twinDynamoDbStats(url, 'reset');
   await send();
-  const counted = await stats(url, 'pause');
+  const counted = await twinDynamoDbStats(url, 'pause');
   return { p50: percentile(latencies, 50), readUnitsPerRequest: counted.readUnits, callsPerRequest: totalCalls(counted.calls), failed };
 }
 
@@ -243,7 +228,7 @@ async function main(): Promise<void> {
   const twin = options.url ? null : await startTwinProcess();
   const url = options.url ?? twin!.url;
   try {
-    await stats(url, 'pause');
+    await twinDynamoDbStats(url, 'pause');
     console.log(`Loyalty API benchmark against ${url}: ${DURATION}s per endpoint, ${CONNECTIONS} connections, after ${WARMUP_SECONDS}s of warm-up load and 1s per endpoint\n`);
     // Load on every endpoint first, so none is measured while the twin's modules load and the JITs
     // of Node and of DynamoDB Local's JVM warm up: on this machine latencies kept falling for about

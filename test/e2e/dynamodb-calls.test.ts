@@ -3,6 +3,7 @@
 // control endpoints, exactly as `npm run bench` counts them. A second read of the key, the
 // customer or the shop configuration (e.g. a broken configuration cache) fails here.
 import { BENCH_ENDPOINTS, type BenchEndpoint, type DynamoDbCalls } from '../../bench/endpoints';
+import { twinCpu, twinDynamoDbStats } from '../../bench/twin-control';
 import { DEMO_CONFIG, startTwin, type Twin } from '../../infra/local/twin';
 import { testEndpoint, uniqueTableName } from '../support/test-table';
 import { apiClient, type ApiResponse } from '../support/twin';
@@ -24,15 +25,12 @@ afterAll(async () => {
   }
 });
 
-const control = async (path: string, method = 'POST') =>
-  (await (await fetch(`${twin.url}/_dynamodb-stats${path}`, { method })).json()) as { calls: Record<string, number>; readUnits: number; writeUnits: number };
-
 /** The DynamoDB calls of one request, by command; `warm` first so the function and its shop cache are loaded. */
 async function callsOf(send: () => Promise<ApiResponse>, warm: () => Promise<ApiResponse> = send): Promise<{ status: number; calls: DynamoDbCalls }> {
   expect((await warm()).status).toBeLessThan(300);
-  await control('/reset');
+  await twinDynamoDbStats(twin.url, 'reset');
   const response = await send();
-  const { calls } = await control('/pause');
+  const { calls } = await twinDynamoDbStats(twin.url, 'pause');
   return { status: response.status, calls };
 }
 
@@ -68,21 +66,20 @@ describe('DynamoDB calls per request on a warm function (the design minimum)', (
   });
 
   it('counts nothing while paused, and a reset starts from zero', async () => {
-    await control('/reset');
+    await twinDynamoDbStats(twin.url, 'reset');
     await send(BENCH_ENDPOINTS[0]!)();
-    await control('/pause');
+    await twinDynamoDbStats(twin.url, 'pause');
     await send(BENCH_ENDPOINTS[0]!)();
-    expect((await control('', 'GET')).calls).toEqual({ GetItemCommand: 2 });
-    expect((await control('/reset')).calls).toEqual({});
+    expect((await twinDynamoDbStats(twin.url)).calls).toEqual({ GetItemCommand: 2 });
+    expect((await twinDynamoDbStats(twin.url, 'reset')).calls).toEqual({});
   });
 });
 
 describe("the twin's CPU counter (GET /_cpu, bench only)", () => {
   it("reports the process's CPU time so far, growing with the requests served", async () => {
-    const cpu = async () => (await (await fetch(`${twin.url}/_cpu`)).json()) as { userMicros: number; systemMicros: number };
-    const before = await cpu();
+    const before = await twinCpu(twin.url);
     for (let i = 0; i < 20; i += 1) await send(BENCH_ENDPOINTS[0]!)();
-    const after = await cpu();
+    const after = await twinCpu(twin.url);
 
     expect(Object.keys(after).sort()).toEqual(['systemMicros', 'userMicros']);
     expect(after.userMicros + after.systemMicros).toBeGreaterThan(before.userMicros + before.systemMicros);
