@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { AUTHORIZER_HANDLER, RECONCILER_HANDLER, ROUTES } from '../infra/routes';
+import { AUTHORIZER_HANDLER, RECONCILER_HANDLER, ROUTES } from '../shared/http/routes';
 import { PROJECT_ROOT } from '../infra/local/twin';
 import { median } from './statistics';
 
@@ -18,7 +18,7 @@ export interface BundleFigures {
 /** Rounds of cold starts: every bundle once per round, so a machine that speeds up or slows down mid-run skews all alike. */
 const ROUNDS = 15;
 
-/** Bundles one handler with the stack's settings (infra/constructs/loyalty-function.ts), AWS SDK included. */
+/** Bundles one handler with the stack's settings (infra/cdk/constructs/loyalty-function.ts), AWS SDK included. */
 export async function bundle(entry: string, outdir: string, tracing: 'true' | 'false' = 'false'): Promise<string> {
   const outfile = join(outdir, 'index.mjs');
   await build({

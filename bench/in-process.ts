@@ -4,10 +4,10 @@
 // tool through the twin's gateway, which API Gateway replaces in the cloud.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { join } from 'node:path';
-import { AUTHORIZER_HANDLER, ROUTES } from '../infra/routes';
+import { AUTHORIZER_HANDLER, ROUTES } from '../shared/http/routes';
 import { gatewayEvents, lambdaContext, type AuthorizerHandler, type ProxyHandler } from '../infra/local/gateway';
 import { PROJECT_ROOT } from '../infra/local/twin';
-import { resetEnv } from '../shared/config/env';
+import { resetEnv } from '../shared/runtime/env';
 import { documentClient, resetDocumentClient, tableName } from '../shared/data/client';
 import { pauseDynamoDbStats } from '../shared/data/dynamodb-stats';
 import { keys } from '../shared/data/keys';

@@ -1,7 +1,8 @@
 // Seeds a shop with N members straight into the table (batch writes of the same items enrolment
 // writes), for the list-by-shop-size figures.
-import { resetEnv } from '../shared/config/env';
-import { hashApiKey, putApiKey } from '../shared/data/api-key-repository';
+import { resetEnv } from '../shared/runtime/env';
+import { putApiKey } from '../shared/data/api-key-repository';
+import { hashApiKey } from '../shared/domain/api-key';
 import { resetDocumentClient } from '../shared/data/client';
 import { customerItem } from '../shared/data/customer-repository';
 import { keys } from '../shared/data/keys';

@@ -1,19 +1,10 @@
 // The operator commands. Each takes the usage plan (or null) and an output function as parameters,
 // so tests run them directly against DynamoDB Local with a fake API Gateway.
 import { randomBytes } from 'node:crypto';
-import { applyConfig } from '../../shared/config/apply-config';
+import { applyConfig } from '../../shared/shops/apply-config';
 import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
-import {
-  createApiKey,
-  hashApiKey,
-  keyIdOf,
-  listApiKeys,
-  revokeApiKey,
-  setUsageKey,
-  type ApiKeySummary,
-  type KeyScope,
-  type UsageKey,
-} from '../../shared/data/api-key-repository';
+import { createApiKey, listApiKeys, revokeApiKey, setUsageKey } from '../../shared/data/api-key-repository';
+import { hashApiKey, keyIdOf, type ApiKeySummary, type KeyScope, type UsageKey } from '../../shared/domain/api-key';
 import { readShopCatalog } from '../../shared/data/shop-repository';
 import type { UsagePlan } from './usage-plan-keys';
 

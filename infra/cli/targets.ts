@@ -2,7 +2,7 @@
 // deployed stack (`--stack`) whose CloudFormation outputs name the table and the usage plan.
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { CloudFormationClient, DescribeStacksCommand, type Stack } from '@aws-sdk/client-cloudformation';
-import { resetEnv } from '../../shared/config/env';
+import { resetEnv } from '../../shared/runtime/env';
 import { resetDocumentClient } from '../../shared/data/client';
 import { ensureTable, localClient } from '../local/dynamodb-local';
 import { apiGatewayUsagePlanKeys, type UsagePlan } from './usage-plan-keys';

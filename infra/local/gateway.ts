@@ -12,7 +12,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { DETAILS, envelope } from '../../shared/http/errors';
-import { AUTHORIZER_HANDLER, type Route, THROTTLE_LIMITS } from '../routes';
+import { AUTHORIZER_HANDLER, type Route, THROTTLE_LIMITS } from '../../shared/http/routes';
 import { RateLimiter } from './rate-limiter';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;

@@ -1,17 +1,10 @@
 // API key authentication: the bare key in the Authorization header, looked up by its SHA-256 hash.
-import { findApiKey, hashApiKey, type KeyScope } from '../data/api-key-repository';
+import { findApiKey } from '../data/api-key-repository';
+import { hashApiKey, type KeyScope } from '../domain/api-key';
 
 export type Authentication =
   | { ok: true; shopId: string; scope: KeyScope; keyName: string; keyId: string; usageIdentifierKey: string | null }
   | { ok: false; reason: 'missing' | 'invalid' };
-
-/** Case-insensitive header lookup (API Gateway keeps the caller's spelling). */
-export function headerValue(headers: Record<string, string | undefined> | null | undefined, name: string): string | undefined {
-  if (!headers) return undefined;
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
-  return undefined;
-}
 
 /**
  * Reads the key fresh on every call (no cache anywhere), so a revocation applies to the next request.

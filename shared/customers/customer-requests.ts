@@ -2,11 +2,12 @@
 import * as z from 'zod/mini';
 import type { CustomerChanges } from '../domain/customer';
 import { parseCalendarDate } from '../domain/dates';
-import { badRequest, DETAILS } from '../http/errors';
+import { DOMAIN_DETAILS } from '../domain/errors';
+import { badRequest } from '../http/errors';
 import { parseBody } from '../http/validation';
 import { parseFilters, parsePage, parseSort } from '../http/query';
 import type { CustomerListQuery } from '../data/customer-repository';
-import type { LoyaltyStatus } from '../data/keys';
+import type { LoyaltyStatus } from '../domain/customer';
 
 export const enrollBodySchema = z.object({
   platform_customer_id: z
@@ -45,7 +46,7 @@ export function parseUpdateBody(body: unknown): CustomerChanges {
   if (parsed.date_of_birth !== undefined) changes.date_of_birth = parsed.date_of_birth;
   if (parsed.anniversary_date !== undefined) changes.anniversary_date = parsed.anniversary_date;
   if (parsed.is_excluded !== undefined) changes.status = parsed.is_excluded ? 'excluded' : 'member';
-  if (Object.keys(changes).length === 0) throw badRequest(DETAILS.noUpdatableFields);
+  if (Object.keys(changes).length === 0) throw badRequest(DOMAIN_DETAILS.noUpdatableFields);
   return changes;
 }
 

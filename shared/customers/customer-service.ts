@@ -13,7 +13,7 @@ import { readShopCounters } from '../data/shop-repository';
 import type { CustomerChanges, CustomerRecord } from '../domain/customer';
 import { calendarDateOf, nowIso } from '../domain/dates';
 import { generateReferralCode } from '../domain/referral';
-import { customerNotFound, DETAILS, internalError, notFound, serviceUnavailable } from '../http/errors';
+import { customerNotFound, DOMAIN_DETAILS, failed, notFound, unavailable } from '../domain/errors';
 import type { Platform, PlatformCustomer } from '../platform/port';
 import { PlatformError, PlatformUnavailableError } from '../platform/port';
 
@@ -43,7 +43,7 @@ async function fetchPlatformCustomer(platform: Platform, customerId: string): Pr
   } catch (error) {
     // Enrolment cannot go on without the platform's record, whichever way the platform failed.
     if (error instanceof PlatformUnavailableError || error instanceof PlatformError) {
-      throw serviceUnavailable(DETAILS.platformUnreachable);
+      throw unavailable(DOMAIN_DETAILS.platformUnreachable);
     }
     throw error;
   }
@@ -92,7 +92,7 @@ export async function enrollCustomer(shopId: string, customerId: string, platfor
     }
     // 'referral_code_taken': draw another code and try again.
   }
-  throw internalError('Could not enroll the customer. Please try again.');
+  throw failed('Could not enroll the customer. Please try again.');
 }
 
 // Like points adjustments: enough rounds for dozens of simultaneous writers of one customer.
@@ -107,7 +107,7 @@ export async function updateCustomer(shopId: string, identifier: string, changes
     await sleep(Math.random() * Math.min(50, 2 * 2 ** Math.min(attempt, 10)));
     current = await resolveCustomer(shopId, current.record.platform_customer_id, true);
   }
-  throw internalError('The customer could not be updated. Please try again.');
+  throw failed('The customer could not be updated. Please try again.');
 }
 
 export interface CustomerList {

@@ -1,74 +1,22 @@
 // API keys, stored only as the SHA-256 hash of the key value: the `KEY#<hash>` item the authorizer
 // reads, and a listing item in the shop's partition (`APIKEY#<key id>`) for operators. Every write
 // touches both in one transaction, so the listing never disagrees with what the authorizer sees.
-import { createHash } from 'node:crypto';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  ApiKeyConflictError,
+  keyIdOf,
+  UnknownApiKeyError,
+  type ApiKeyInput,
+  type ApiKeyRecord,
+  type ApiKeySummary,
+  type KeyScope,
+  type KeyStatus,
+  type UsageKey,
+} from '../domain/api-key';
 import { documentClient, tableName } from './client';
 import { cancellationReasons } from './customer-repository';
 import { queryAll } from './items';
 import { keys } from './keys';
-
-export type KeyScope = 'full' | 'read';
-export type KeyStatus = 'active' | 'revoked';
-
-export interface ApiKeyRecord {
-  key_hash: string;
-  /** Public id shown to operators: the first 12 hex digits of the hash. */
-  key_id: string;
-  shop_id: string;
-  name: string;
-  scope: KeyScope;
-  status: KeyStatus;
-  /** Value of the API Gateway usage-plan key tied to this key (never the loyalty key itself). */
-  usage_identifier_key: string | null;
-  /** Id of that API Gateway key, so revocation can disable it. */
-  usage_key_id?: string | null;
-  created_at: string;
-}
-
-/** What callers write: the id follows from the hash. */
-export type ApiKeyInput = Omit<ApiKeyRecord, 'key_id'>;
-
-/** What operators see of a key: never its hash or value. */
-export interface ApiKeySummary {
-  key_id: string;
-  name: string;
-  scope: KeyScope;
-  status: KeyStatus;
-  created_at: string;
-  usage_key_id: string | null;
-}
-
-/** The API Gateway key backing a loyalty key in the cloud. */
-export interface UsageKey {
-  id: string;
-  value: string;
-}
-
-/** The shop has no key with that id (or the id is malformed). */
-export class UnknownApiKeyError extends Error {
-  constructor(shopId: string, keyId: string) {
-    super(`Shop '${shopId}' has no API key with id '${keyId}'`);
-    this.name = 'UnknownApiKeyError';
-  }
-}
-
-/** A write that would tie a key to another shop than the one that holds it, or reuse a key id. */
-export class ApiKeyConflictError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ApiKeyConflictError';
-  }
-}
-
-export function hashApiKey(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
-}
-
-/** The public id of a key: 48 bits of its hash, unique enough per shop and useless for guessing the key. */
-export function keyIdOf(keyHash: string): string {
-  return keyHash.slice(0, 12);
-}
 
 /** Strongly consistent read, so a revocation is seen by the very next request. */
 export async function findApiKey(keyHash: string): Promise<ApiKeyRecord | null> {
@@ -189,14 +137,7 @@ export async function listApiKeys(shopId: string): Promise<ApiKeySummary[]> {
     ConsistentRead: true,
   });
   return items
-    .map((item) => ({
-      key_id: String(item.key_id),
-      name: String(item.name),
-      scope: item.scope as KeyScope,
-      status: item.status as KeyStatus,
-      created_at: String(item.created_at),
-      usage_key_id: (item.usage_key_id as string | null | undefined) ?? null,
-    }))
+    .map((item) => listingSummary(item, String(item.key_id)))
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.key_id.localeCompare(b.key_id));
 }
 
@@ -206,57 +147,54 @@ export async function listApiKeys(shopId: string): Promise<ApiKeySummary[]> {
  */
 export async function revokeApiKey(shopId: string, keyId: string): Promise<{ key: ApiKeySummary; wasActive: boolean }> {
   const listing = await readListing(shopId, keyId);
-  await documentClient().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Update: {
-            TableName: tableName(),
-            Key: keys.apiKey(listing.keyHash),
-            UpdateExpression: 'SET #status = :revoked',
-            ConditionExpression: 'shop_id = :shop',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':revoked': 'revoked', ':shop': shopId },
-          },
-        },
-        {
-          Update: {
-            TableName: tableName(),
-            Key: keys.shopApiKey(shopId, keyId),
-            UpdateExpression: 'SET #status = :revoked',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':revoked': 'revoked' },
-          },
-        },
-      ],
-    }),
-  );
+  await updateKeyPair(shopId, keyId, listing.keyHash, {
+    key: { expression: 'SET #status = :revoked', names: { '#status': 'status' }, values: { ':revoked': 'revoked' } },
+    listing: { expression: 'SET #status = :revoked', names: { '#status': 'status' }, values: { ':revoked': 'revoked' } },
+  });
   return { key: { ...listing.summary, status: 'revoked' }, wasActive: listing.summary.status === 'active' };
 }
 
 /** Ties a key to its API Gateway usage-plan key, or unties it (null) once that key is disabled. */
 export async function setUsageKey(shopId: string, keyId: string, usage: UsageKey | null): Promise<void> {
   const listing = await readListing(shopId, keyId);
+  await updateKeyPair(shopId, keyId, listing.keyHash, {
+    key: { expression: 'SET usage_identifier_key = :value, usage_key_id = :id', values: { ':value': usage?.value ?? null, ':id': usage?.id ?? null } },
+    listing: { expression: 'SET usage_key_id = :id', values: { ':id': usage?.id ?? null } },
+  });
+}
+
+interface KeyUpdate {
+  expression: string;
+  names?: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/**
+ * Updates an existing key and its listing in one transaction: the key item only while it still belongs
+ * to the shop, the listing only while it exists, so a write never creates half a key.
+ */
+async function updateKeyPair(shopId: string, keyId: string, keyHash: string, update: { key: KeyUpdate; listing: KeyUpdate }): Promise<void> {
   await documentClient().send(
     new TransactWriteCommand({
       TransactItems: [
         {
           Update: {
             TableName: tableName(),
-            Key: keys.apiKey(listing.keyHash),
-            UpdateExpression: 'SET usage_identifier_key = :value, usage_key_id = :id',
+            Key: keys.apiKey(keyHash),
+            UpdateExpression: update.key.expression,
             ConditionExpression: 'shop_id = :shop',
-            ExpressionAttributeValues: { ':value': usage?.value ?? null, ':id': usage?.id ?? null, ':shop': shopId },
+            ...(update.key.names ? { ExpressionAttributeNames: update.key.names } : {}),
+            ExpressionAttributeValues: { ...update.key.values, ':shop': shopId },
           },
         },
         {
           Update: {
             TableName: tableName(),
             Key: keys.shopApiKey(shopId, keyId),
-            UpdateExpression: 'SET usage_key_id = :id',
+            UpdateExpression: update.listing.expression,
             ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: { ':id': usage?.id ?? null },
+            ...(update.listing.names ? { ExpressionAttributeNames: update.listing.names } : {}),
+            ExpressionAttributeValues: update.listing.values,
           },
         },
       ],
@@ -285,13 +223,18 @@ async function readListing(shopId: string, keyId: string): Promise<{ keyHash: st
   const item = result.Item;
   return {
     keyHash: String(item.key_hash),
-    summary: {
-      key_id: keyId,
-      name: String(item.name),
-      scope: item.scope as KeyScope,
-      status: item.status as KeyStatus,
-      created_at: String(item.created_at),
-      usage_key_id: (item.usage_key_id as string | null | undefined) ?? null,
-    },
+    summary: listingSummary(item, keyId),
+  };
+}
+
+/** A listing item as operators see it. */
+function listingSummary(item: Record<string, unknown>, keyId: string): ApiKeySummary {
+  return {
+    key_id: keyId,
+    name: String(item.name),
+    scope: item.scope as KeyScope,
+    status: item.status as KeyStatus,
+    created_at: String(item.created_at),
+    usage_key_id: (item.usage_key_id as string | null | undefined) ?? null,
   };
 }

@@ -1,7 +1,7 @@
 // The DynamoDB document client, created once per process (warm Lambdas reuse its connections).
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { env } from '../config/env';
+import { env } from '../runtime/env';
 import { traceAwsClient } from '../observability/tracing';
 import { instrumentDynamoDbClient } from './dynamodb-stats';
 

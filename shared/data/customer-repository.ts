@@ -9,7 +9,8 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { CustomerChanges, CustomerRecord } from '../domain/customer';
 import { documentClient, tableName } from './client';
 import { batchGet, countAll, type Item, queryAll, withoutKeys } from './items';
-import { keys, LOYALTY_STATUSES, type LoyaltyStatus } from './keys';
+import { LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
+import { keys } from './keys';
 import { counterAttribute } from './shop-repository';
 import { GLOBAL_INDEXES } from './table';
 
@@ -73,7 +74,16 @@ export type CreateCustomerOutcome = 'created' | 'customer_exists' | 'referral_co
  * Enrols a customer atomically: profile, referral-code guard and shop counter change together or not
  * at all, and only if the customer does not exist yet.
  */
-export async function createCustomer(record: CustomerRecord): Promise<CreateCustomerOutcome> {
+export async function createCustomer(record: CustomerRecord, options: { countInShop?: boolean } = {}): Promise<CreateCustomerOutcome> {
+  const counterUpdate = {
+    Update: {
+      TableName: tableName(),
+      Key: keys.shopCounters(record.shop_id),
+      UpdateExpression: 'ADD #count :one',
+      ExpressionAttributeNames: { '#count': counterAttribute(record.status) },
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  };
   const input: TransactWriteCommandInput = {
     TransactItems: [
       {
@@ -90,15 +100,7 @@ export async function createCustomer(record: CustomerRecord): Promise<CreateCust
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.shopCounters(record.shop_id),
-          UpdateExpression: 'ADD #count :one',
-          ExpressionAttributeNames: { '#count': counterAttribute(record.status) },
-          ExpressionAttributeValues: { ':one': 1 },
-        },
-      },
+      ...(options.countInShop === false ? [] : [counterUpdate]),
     ],
   };
   try {

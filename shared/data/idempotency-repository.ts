@@ -3,7 +3,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from './client';
-import type { ItemKey } from './keys';
+import { keys } from './keys';
 import { TTL_ATTRIBUTE } from './table';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
@@ -17,12 +17,21 @@ export interface IdempotencyRecord {
   ttl: number;
 }
 
+/** Whose request it is: one record per shop, route and Idempotency-Key value. */
+export interface IdempotencyScope {
+  shopId: string;
+  route: string;
+  idempotencyKey: string;
+}
+
+const recordKey = (scope: IdempotencyScope) => keys.idempotencyRecord(scope.shopId, scope.route, scope.idempotencyKey);
+
 export type ClaimResult = { claimed: true } | { claimed: false; existing: IdempotencyRecord };
 
 const epoch = (now: Date) => Math.floor(now.getTime() / 1000);
 
 /** Claims the key for this request, or returns the record another request left there. */
-export async function claimIdempotencyKey(key: ItemKey, requestHash: string, now = new Date()): Promise<ClaimResult> {
+export async function claimIdempotencyKey(scope: IdempotencyScope, requestHash: string, now = new Date()): Promise<ClaimResult> {
   const record: IdempotencyRecord = {
     request_hash: requestHash,
     status: 'in_progress',
@@ -33,7 +42,7 @@ export async function claimIdempotencyKey(key: ItemKey, requestHash: string, now
     await documentClient().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...key, ...record },
+        Item: { ...recordKey(scope), ...record },
         ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :now',
         ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
         ExpressionAttributeValues: { ':now': epoch(now) },
@@ -44,23 +53,23 @@ export async function claimIdempotencyKey(key: ItemKey, requestHash: string, now
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
     const old = (error as { Item?: Record<string, never> }).Item;
-    const existing = old ? (unmarshall(old) as IdempotencyRecord) : await readIdempotencyRecord(key);
-    if (!existing) return claimIdempotencyKey(key, requestHash, now);
+    const existing = old ? (unmarshall(old) as IdempotencyRecord) : await readIdempotencyRecord(scope);
+    if (!existing) return claimIdempotencyKey(scope, requestHash, now);
     return { claimed: false, existing };
   }
 }
 
-export async function readIdempotencyRecord(key: ItemKey): Promise<IdempotencyRecord | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+export async function readIdempotencyRecord(scope: IdempotencyScope): Promise<IdempotencyRecord | null> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: recordKey(scope), ConsistentRead: true }));
   return (result.Item as IdempotencyRecord | undefined) ?? null;
 }
 
 /** Stores the first response; only the request that claimed the key (same hash, in progress) can. */
-export async function completeIdempotencyKey(key: ItemKey, requestHash: string, status: number, body: string): Promise<void> {
+export async function completeIdempotencyKey(scope: IdempotencyScope, requestHash: string, status: number, body: string): Promise<void> {
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: key,
+      Key: recordKey(scope),
       UpdateExpression: 'SET #status = :completed, response_status = :code, response_body = :body',
       ConditionExpression: '#status = :inProgress AND request_hash = :hash',
       ExpressionAttributeNames: { '#status': 'status' },
@@ -70,11 +79,11 @@ export async function completeIdempotencyKey(key: ItemKey, requestHash: string, 
 }
 
 /** Gives the key back after a failure the client should be able to retry (5XX). */
-export async function releaseIdempotencyKey(key: ItemKey, requestHash: string): Promise<void> {
+export async function releaseIdempotencyKey(scope: IdempotencyScope, requestHash: string): Promise<void> {
   await documentClient().send(
     new DeleteCommand({
       TableName: tableName(),
-      Key: key,
+      Key: recordKey(scope),
       ConditionExpression: '#status = :inProgress AND request_hash = :hash',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':inProgress': 'in_progress', ':hash': requestHash },

@@ -1,8 +1,7 @@
 // Key builders: the only place pk/sk/index keys are composed. Every key starts with the shop, except
 // API keys, which are looked up by hash before the shop is known.
 
-export type LoyaltyStatus = 'member' | 'excluded';
-export const LOYALTY_STATUSES: readonly LoyaltyStatus[] = ['member', 'excluded'];
+import type { LoyaltyStatus } from '../domain/customer';
 
 export interface ItemKey {
   pk: string;

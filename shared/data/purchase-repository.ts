@@ -2,30 +2,13 @@
 // purchases the reconciler reads. Every state change is conditional on the entry still being in the
 // state the writer saw, so two writers (request and reconciler, or two reconcilers) never both act.
 import { TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { RewardEntry } from '../domain/history';
+import type { PurchaseRecord, RewardEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { cancellationReasons } from './customer-repository';
 import { rewardEntryItem } from './history-repository';
 import { type Item, queryAll } from './items';
 import { keys } from './keys';
 import { GLOBAL_INDEXES } from './table';
-
-export type PurchaseStatus = 'pending' | 'active' | 'refunded';
-
-/** A reward-history entry as the saga stores it: the API fields plus what settling it needs. */
-export interface PurchaseRecord extends Omit<RewardEntry, 'status'> {
-  status: PurchaseStatus | RewardEntry['status'];
-  shop_id: string;
-  customer_id: string;
-  platform_discount_id: string | null;
-  /** Discount definition sent to the platform (kept so the purchase can be audited). */
-  discount: { type: 'fixed' | 'percentage'; value: number; minimum_spend: number };
-  /** Whether the purchase counts against the reward's max_redemptions. */
-  counted: boolean;
-  /** Set on a refund whose code may exist on the platform (unreachable while creating it). */
-  code_cleanup?: boolean;
-  refund_reason?: string;
-}
 
 export type ReserveOutcome = 'reserved' | 'refused_by_customer' | 'redemption_limit' | 'conflict';
 

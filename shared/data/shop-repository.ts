@@ -3,7 +3,8 @@ import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynam
 import type { Campaign, EarningRule, Reward, ShopCatalog, ShopSettings, VipTier } from '../domain/shop';
 import { documentClient, tableName } from './client';
 import { type Item, queryAll, withoutKeys } from './items';
-import { keys, SHOP_ITEM_PREFIX, type LoyaltyStatus } from './keys';
+import type { LoyaltyStatus } from '../domain/customer';
+import { keys, SHOP_ITEM_PREFIX } from './keys';
 
 /** Reads the whole configuration of a shop in one query; null when the shop has no settings item. */
 export async function readShopCatalog(shopId: string): Promise<ShopCatalog | null> {

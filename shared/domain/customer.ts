@@ -1,5 +1,7 @@
 // A loyalty member as stored: figures, status, dates and referral code.
-import type { LoyaltyStatus } from '../data/keys';
+
+export type LoyaltyStatus = 'member' | 'excluded';
+export const LOYALTY_STATUSES: readonly LoyaltyStatus[] = ['member', 'excluded'];
 
 export interface CustomerRecord {
   shop_id: string;

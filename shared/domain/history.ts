@@ -35,3 +35,20 @@ export interface RewardEntry {
   created_at: string;
   updated_at: string;
 }
+
+export type PurchaseStatus = 'pending' | 'active' | 'refunded';
+
+/** A reward-history entry as the saga stores it: the API fields plus what settling it needs. */
+export interface PurchaseRecord extends Omit<RewardEntry, 'status'> {
+  status: PurchaseStatus | RewardEntry['status'];
+  shop_id: string;
+  customer_id: string;
+  platform_discount_id: string | null;
+  /** Discount definition sent to the platform (kept so the purchase can be audited). */
+  discount: { type: 'fixed' | 'percentage'; value: number; minimum_spend: number };
+  /** Whether the purchase counts against the reward's max_redemptions. */
+  counted: boolean;
+  /** Set on a refund whose code may exist on the platform (unreachable while creating it). */
+  code_cleanup?: boolean;
+  refund_reason?: string;
+}

@@ -2,7 +2,7 @@
 // EventBridge in the cloud (EVENT_BUS_NAME), a JSON-lines file in the local twin (EVENTS_LOG_FILE).
 import { appendFile } from 'node:fs/promises';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { env } from '../config/env';
+import { env } from '../runtime/env';
 import { logger } from '../observability/powertools';
 import { traceAwsClient } from '../observability/tracing';
 

@@ -12,10 +12,10 @@ import {
 } from '../data/history-repository';
 import type { EarningEntry, RewardEntry } from '../domain/history';
 import { resolveCustomer } from '../customers/customer-service';
-import { ApiError, notFound } from '../http/errors';
+import { DomainError, notFound } from '../domain/errors';
 
-const earningEntryNotFound = (id: string): ApiError => notFound(`Earning history entry '${id}' not found`);
-const rewardEntryNotFound = (id: string): ApiError => notFound(`Reward history entry '${id}' not found`);
+const earningEntryNotFound = (id: string): DomainError => notFound(`Earning history entry '${id}' not found`);
+const rewardEntryNotFound = (id: string): DomainError => notFound(`Reward history entry '${id}' not found`);
 
 // A sort key holds at most 1024 bytes; a longer id cannot name an entry, and DynamoDB would refuse the read.
 const MAX_ENTRY_ID_BYTES = 1000;
@@ -43,7 +43,7 @@ async function findCustomer(shopId: string, identifier: string): Promise<StoredC
   try {
     return await resolveCustomer(shopId, identifier);
   } catch (error) {
-    if (error instanceof ApiError && error.statusCode === 404) return null;
+    if (error instanceof DomainError && error.kind === 'not_found') return null;
     throw error;
   }
 }

@@ -1,4 +1,6 @@
-// Typed API errors and the one place the spec's error envelope is produced.
+// Errors of the HTTP edge (authentication, parsing, idempotency) and the one place the spec's error
+// envelope is produced, including from the domain's errors.
+import { DomainError, type DomainErrorKind } from '../domain/errors';
 
 export interface ErrorObject {
   status: string;
@@ -48,31 +50,36 @@ export class ApiError extends Error {
 export const badRequest = (detail: string): ApiError => new ApiError(400, detail);
 export const unauthorized = (detail: string): ApiError => new ApiError(401, detail);
 export const forbidden = (detail: string): ApiError => new ApiError(403, detail);
-export const notFound = (detail: string): ApiError => new ApiError(404, detail);
-export const unprocessable = (title: string, detail: string): ApiError => new ApiError(422, detail, title);
-export const internalError = (detail: string): ApiError => new ApiError(500, detail);
-export const serviceUnavailable = (detail: string): ApiError => new ApiError(503, detail);
-
-export const customerNotFound = (identifier: string): ApiError => notFound(`Customer '${identifier}' not found`);
 
 export const DETAILS = {
   missingAuthorization: 'Missing Authorization header',
   invalidKey: 'Invalid or revoked API key',
   readOnlyKey: 'This API key is read-only and cannot perform write operations',
-  customerExcluded: 'Customer is excluded from the loyalty program',
-  platformUnreachable: 'Unable to connect to the platform. Please try again.',
   rateLimited: 'Rate limit exceeded',
   unexpected: 'An unexpected error occurred',
   invalidJson: 'Request body is not valid JSON',
-  noUpdatableFields: 'No updatable fields provided',
 } as const;
+
+/** The status each kind of domain error answers with. */
+export const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  not_permitted: 403,
+  not_found: 404,
+  unprocessable: 422,
+  failed: 500,
+  unavailable: 503,
+};
 
 export function envelope(statusCode: number, detail: string, title?: string): ErrorEnvelope {
   return { errors: [{ status: String(statusCode), title: title ?? TITLES[statusCode] ?? 'Error', detail }] };
 }
 
-/** Turns anything thrown into a status and envelope; unknown errors become a bare 500. */
+/** Turns anything thrown into a status and envelope; unknown errors become a bare 500 (nothing leaks). */
 export function toErrorResponse(error: unknown): { statusCode: number; body: ErrorEnvelope } {
   if (error instanceof ApiError) return { statusCode: error.statusCode, body: error.toEnvelope() };
+  if (error instanceof DomainError) {
+    const statusCode = DOMAIN_STATUS[error.kind];
+    return { statusCode, body: envelope(statusCode, error.detail, error.title) };
+  }
   return { statusCode: 500, body: envelope(500, DETAILS.unexpected) };
 }

@@ -6,7 +6,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, badRequest, DETAILS, forbidden, toErrorResponse, unauthorized } from './errors';
-import type { KeyScope } from '../data/api-key-repository';
+import type { KeyScope } from '../domain/api-key';
 import { withIdempotency } from './idempotency';
 import { loggableIdentifier, logger, publishMetrics } from '../observability/powertools';
 import { traceHandler } from '../observability/tracing';

@@ -2,14 +2,13 @@
 // (status and body) and changes nothing; the same key with another body is refused with 422.
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { headerValue } from '../auth/authenticate';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   releaseIdempotencyKey,
 } from '../data/idempotency-repository';
-import { keys } from '../data/keys';
 import { ApiError, badRequest, toErrorResponse } from './errors';
+import { headerValue } from './headers';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
@@ -46,7 +45,7 @@ export async function withIdempotency(
   if (idempotencyKey === undefined) return produce();
   if (!VALID_KEY.test(idempotencyKey)) throw badRequest(`${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters`);
 
-  const key = keys.idempotencyRecord(shopId, `${event.httpMethod} ${event.resource}`, idempotencyKey);
+  const key = { shopId, route: `${event.httpMethod} ${event.resource}`, idempotencyKey };
   const hash = requestHash(event, body);
   const claim = await claimIdempotencyKey(key, hash);
   if (!claim.claimed) {

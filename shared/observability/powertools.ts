@@ -8,7 +8,7 @@ import { SERVICE } from './service';
 export const logger = new Logger({ serviceName: SERVICE });
 export const metrics = new Metrics({ serviceName: SERVICE, namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'LoyaltyApi' });
 
-/** The business events operators watch on the dashboard (names shared with infra/constructs/observability.ts). */
+/** The business events operators watch on the dashboard (names shared with infra/cdk/constructs/observability.ts). */
 export type BusinessMetric = 'PointsAdjusted' | 'RewardsPurchased' | 'DiscountCodeFailures' | 'PurchasesRefunded' | 'PurchasesReconciled';
 
 /**

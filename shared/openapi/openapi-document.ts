@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route manifest and the zod schemas of requests and
 // responses. A route without documentation here makes generation fail, so the two cannot drift.
 import { z } from 'zod';
-import { ROUTES, type Route } from '../../infra/routes';
+import { ROUTES, type Route } from '../http/routes';
 import { enrollBodySchema, updateBodySchema } from '../customers/customer-requests';
 import { adjustPointsBodySchema } from '../points/points-requests';
 import { purchaseBodySchema } from '../purchases/purchase-requests';

@@ -3,7 +3,7 @@
 // short in-memory cache; in the local twin the adapter talks to the platform simulator instead.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
-import { env } from '../config/env';
+import { env } from '../runtime/env';
 import { traceAwsClient } from '../observability/tracing';
 import type { DiscountCodeInput, Platform } from './port';
 import { PlatformError } from './port';

@@ -9,7 +9,7 @@ import type { EarningEntry } from '../domain/history';
 import type { ShopCatalog } from '../domain/shop';
 import { resolveCustomer } from '../customers/customer-service';
 import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
-import { customerNotFound, DETAILS, forbidden, internalError } from '../http/errors';
+import { customerNotFound, DOMAIN_DETAILS, failed, notPermitted } from '../domain/errors';
 import { countMetric } from '../observability/powertools';
 import { computePointsChange, type PointsChange } from './points-change';
 import type { AdjustPointsInput } from './points-requests';
@@ -41,7 +41,7 @@ export async function adjustPoints(
   const customerId = current.record.platform_customer_id;
 
   for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
-    if (current.record.status === 'excluded') throw forbidden(DETAILS.customerExcluded);
+    if (current.record.status === 'excluded') throw notPermitted(DOMAIN_DETAILS.customerExcluded);
     const now = nowIso();
     const change = computePointsChange(current.record, input, shop.tiers, shop.settings.vip_settings, now);
     const entry: EarningEntry & Record<string, unknown> = {
@@ -77,7 +77,7 @@ export async function adjustPoints(
     if (!fresh) throw customerNotFound(identifier);
     current = fresh;
   }
-  throw internalError('The points adjustment could not be applied. Please try again.');
+  throw failed('The points adjustment could not be applied. Please try again.');
 }
 
 function eventsOf(

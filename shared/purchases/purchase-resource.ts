@@ -1,5 +1,5 @@
 // The purchase form of reward_history_entry: only the fields the spec lists for it.
-import type { PurchaseRecord } from '../data/purchase-repository';
+import type { PurchaseRecord } from '../domain/history';
 import { formatMinorUnits } from '../domain/money';
 import type { ShopSettings } from '../domain/shop';
 

@@ -4,16 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getCustomer } from '../data/customer-repository';
-import {
-  activatePurchase,
-  type PurchaseRecord,
-  refundPurchase,
-  reservePurchase,
-} from '../data/purchase-repository';
+import { activatePurchase, refundPurchase, reservePurchase } from '../data/purchase-repository';
+import { type PurchaseRecord } from '../domain/history';
 import { nowIso } from '../domain/dates';
 import type { ShopCatalog } from '../domain/shop';
 import { resolveCustomer } from '../customers/customer-service';
-import { customerNotFound, DETAILS, internalError, serviceUnavailable, unprocessable } from '../http/errors';
+import { customerNotFound, DOMAIN_DETAILS, failed, unavailable, unprocessable } from '../domain/errors';
 import { type Platform, PlatformError, PlatformUnavailableError } from '../platform/port';
 import { countMetric } from '../observability/powertools';
 import { discountCodeFor } from './discount-code';
@@ -75,7 +71,7 @@ export async function purchaseReward(
     if (outcome === 'redemption_limit') {
       throw unprocessable('Redemption Limit Reached', `Customer has already redeemed this reward the maximum of ${reward.max_redemptions} times`);
     }
-    if (attempt >= RESERVE_ATTEMPTS) throw internalError('The purchase could not be completed. Please try again.');
+    if (attempt >= RESERVE_ATTEMPTS) throw failed('The purchase could not be completed. Please try again.');
     // The customer changed under us (excluded, or spent the points elsewhere): validate again from
     // the fresh record so the caller gets the spec's answer for what is true now.
     const fresh = await getCustomer(shopId, customer.platform_customer_id, true);
@@ -111,7 +107,7 @@ export async function purchaseReward(
     if (await refundPurchase(purchase, unreachable ? 'platform_unreachable' : 'platform_error', codeMayExist, nowIso())) {
       countMetric('PurchasesRefunded');
     }
-    throw unreachable ? serviceUnavailable(DETAILS.platformUnreachable) : internalError(CODE_FAILED);
+    throw unreachable ? unavailable(DOMAIN_DETAILS.platformUnreachable) : failed(CODE_FAILED);
   }
 
   await hooks.afterCode?.(purchase);
@@ -120,7 +116,7 @@ export async function purchaseReward(
     // Settled by the reconciler while we were away (only after minutes): it refunded, so the code
     // must not stay usable.
     await platform.deleteDiscountCode(platformDiscountId).catch(() => undefined);
-    throw internalError(CODE_FAILED);
+    throw failed(CODE_FAILED);
   }
   countMetric('RewardsPurchased');
   return { ...purchase, status: 'active', platform_discount_id: platformDiscountId };

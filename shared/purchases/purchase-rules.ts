@@ -4,7 +4,7 @@ import type { CustomerRecord } from '../domain/customer';
 import { formatMinorAsMoney, formatMoney, minorDigits } from '../domain/money';
 import type { Reward, ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
-import { badRequest, DETAILS, forbidden, notFound, unprocessable } from '../http/errors';
+import { DOMAIN_DETAILS, invalid, notFound, notPermitted, unprocessable } from '../domain/errors';
 
 export interface PurchasePlan {
   reward: Reward;
@@ -37,12 +37,12 @@ function redemptionAmount(points: number, shop: ShopCatalog): string {
  */
 export function planPurchase(shop: ShopCatalog, customer: CustomerRecord, rewardId: string, requestedPoints: number | null): PurchasePlan {
   const { settings } = shop;
-  if (customer.status === 'excluded') throw forbidden(DETAILS.customerExcluded);
+  if (customer.status === 'excluded') throw notPermitted(DOMAIN_DETAILS.customerExcluded);
   const reward = findPurchasableReward(shop, rewardId);
-  if (reward.reward_type === 'entry') throw badRequest('Entry rewards cannot be purchased');
+  if (reward.reward_type === 'entry') throw invalid('Entry rewards cannot be purchased');
   if (reward.vip_tier_id !== null) {
     const tier = resolveTier(customer, shop.tiers, settings.vip_settings);
-    if (tier?.id !== reward.vip_tier_id) throw forbidden('Customer is not eligible for this reward');
+    if (tier?.id !== reward.vip_tier_id) throw notPermitted('Customer is not eligible for this reward');
   }
   if (customer.current_points < reward.points_cost) throw insufficientPoints(customer.current_points, reward.points_cost);
 
@@ -51,7 +51,7 @@ export function planPurchase(shop: ShopCatalog, customer: CustomerRecord, reward
   let rewardName = reward.name;
   if (reward.redemption_mode === 'flexible' && reward.flexible_config) {
     const range = reward.flexible_config;
-    if (requestedPoints === null) throw badRequest('points is required for flexible rewards');
+    if (requestedPoints === null) throw invalid('points is required for flexible rewards');
     if (requestedPoints < range.min_points) {
       throw unprocessable('Invalid Points', `Minimum redemption is ${redemptionAmount(range.min_points, shop)}`);
     }
@@ -63,7 +63,7 @@ export function planPurchase(shop: ShopCatalog, customer: CustomerRecord, reward
     rewardName = reward.discount_type === 'percentage' ? `${discountValue}% off` : `${formatMoney(discountValue, settings.currency)} off`;
   }
   if (settings.loyalty_mode === 'store_credit' && reward.redemption_mode !== 'flexible') {
-    throw forbidden('This reward cannot be redeemed in store credit mode');
+    throw notPermitted('This reward cannot be redeemed in store credit mode');
   }
   if (customer.current_points < pointsToSpend) throw insufficientPoints(customer.current_points, pointsToSpend);
   return { reward, pointsToSpend, discountValue, rewardName };

@@ -2,13 +2,8 @@
 // the platform is activated, otherwise refunded; a refunded purchase whose code may exist has the
 // code deleted. Every transition is conditional, so two reconcilers (or a reconciler and a slow
 // request) never settle one purchase twice.
-import {
-  activatePurchase,
-  listUnsettledPurchases,
-  markCodeCleaned,
-  type PurchaseRecord,
-  refundPurchase,
-} from '../data/purchase-repository';
+import { activatePurchase, listUnsettledPurchases, markCodeCleaned, refundPurchase } from '../data/purchase-repository';
+import { type PurchaseRecord } from '../domain/history';
 import { nowIso } from '../domain/dates';
 import { countMetric, logger } from '../observability/powertools';
 import type { Platform } from '../platform/port';

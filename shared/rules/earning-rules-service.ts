@@ -3,7 +3,7 @@
 import { resolveCustomer } from '../customers/customer-service';
 import type { EarningRule, ShopCatalog, VipTier } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
-import { badRequest } from '../http/errors';
+import { invalid } from '../domain/errors';
 import { type Page, pageMeta, parseFilters, parsePage, parseSort } from '../http/query';
 import { activeCampaign, earningRulePoints } from './earning-rule-points';
 import { earningRuleResource } from './earning-rule-resource';
@@ -16,7 +16,7 @@ export async function listEarningRules(shop: ShopCatalog, query: Record<string, 
   const sort = parseSort(query, SORTS, '-created_at');
   const filters = parseFilters(query, FILTERS);
   if (filters.is_active !== undefined && filters.is_active !== 'true' && filters.is_active !== 'false') {
-    throw badRequest("filter[is_active] must be 'true' or 'false'");
+    throw invalid("filter[is_active] must be 'true' or 'false'");
   }
 
   let tier: VipTier | null = null;

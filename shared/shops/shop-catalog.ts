@@ -1,6 +1,6 @@
 // The caller's shop configuration, cached per warm function for SHOP_CONFIG_TTL_SECONDS so a request
 // normally costs no configuration read at all.
-import { env } from '../config/env';
+import { env } from '../runtime/env';
 import { readShopCatalog } from '../data/shop-repository';
 import type { ShopCatalog } from '../domain/shop';
 

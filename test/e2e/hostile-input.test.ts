@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Twin } from '../../infra/local/twin';
-import { ROUTES, type Route } from '../../infra/routes';
+import { ROUTES, type Route } from '../../shared/http/routes';
 import { documentClient, tableName } from '../../shared/data/client';
 import { KEYS, e2eConfig } from '../support/e2e-config';
 import { startTestTwin } from '../support/twin';

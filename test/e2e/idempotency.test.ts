@@ -1,6 +1,5 @@
 import type { Twin } from '../../infra/local/twin';
 import { claimIdempotencyKey } from '../../shared/data/idempotency-repository';
-import { keys } from '../../shared/data/keys';
 import { KEYS, e2eConfig } from '../support/e2e-config';
 import { apiClient, expectError, startTestTwin } from '../support/twin';
 
@@ -133,7 +132,7 @@ describe('Idempotency-Key', () => {
   it('ignores an expired record that TTL has not deleted yet', async () => {
     const headers = key('expired');
     const route = 'POST /v1/customers/{identifier}/points';
-    await claimIdempotencyKey(keys.idempotencyRecord('e2e', route, headers['Idempotency-Key']), 'other-hash', new Date(Date.now() - 2 * 86_400_000));
+    await claimIdempotencyKey({ shopId: 'e2e', route, idempotencyKey: headers['Idempotency-Key']! }, 'other-hash', new Date(Date.now() - 2 * 86_400_000));
 
     const response = await api.post('/v1/customers/1018/points', { adjustment: 1 }, headers);
 

@@ -1,6 +1,6 @@
 // Real responses of every route, success and errors, validated against the OpenAPI document.
 import type { Twin } from '../../infra/local/twin';
-import { ROUTES } from '../../infra/routes';
+import { ROUTES } from '../../shared/http/routes';
 import { KEYS, e2eConfig } from '../support/e2e-config';
 import { openApiValidator } from '../support/openapi-validator';
 import { PURCHASE_KEYS, purchaseConfig } from '../support/purchase-config';

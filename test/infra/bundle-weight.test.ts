@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { bundle } from '../../bench/bundles';
-import { AUTHORIZER_HANDLER, RECONCILER_HANDLER, ROUTES } from '../../infra/routes';
+import { AUTHORIZER_HANDLER, RECONCILER_HANDLER, ROUTES } from '../../shared/http/routes';
 
 const ROOT = join(__dirname, '..', '..');
 let dir: string;

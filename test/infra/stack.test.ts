@@ -1,5 +1,5 @@
-import { GATEWAY_RESPONSES } from '../../infra/constructs/loyalty-api';
-import { ROUTES, THROTTLE_LIMITS } from '../../infra/routes';
+import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/loyalty-api';
+import { ROUTES, THROTTLE_LIMITS } from '../../shared/http/routes';
 import { synthStack } from '../support/synth-stack';
 
 const { template } = synthStack();

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROUTES } from '../../infra/routes';
+import { ROUTES } from '../../shared/http/routes';
 
 jest.setTimeout(240_000);
 

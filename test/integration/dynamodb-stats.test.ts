@@ -2,7 +2,7 @@
 import { documentClient, resetDocumentClient } from '../../shared/data/client';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../../shared/data/dynamodb-stats';
-import { resetEnv } from '../../shared/config/env';
+import { resetEnv } from '../../shared/runtime/env';
 import { customerRecord } from '../support/customers';
 import { createTestTable } from '../support/test-table';
 

@@ -9,10 +9,11 @@ import { main } from '../../infra/cli/main';
 import type { UsagePlan } from '../../infra/cli/usage-plan-keys';
 import { localClient } from '../../infra/local/dynamodb-local';
 import { authenticate } from '../../shared/auth/authenticate';
-import { applyConfig } from '../../shared/config/apply-config';
+import { applyConfig } from '../../shared/shops/apply-config';
 import { parseConfig } from '../../shared/config/schema';
 import { documentClient, tableName } from '../../shared/data/client';
-import { ApiKeyConflictError, hashApiKey, keyIdOf, putApiKey, UnknownApiKeyError } from '../../shared/data/api-key-repository';
+import { putApiKey } from '../../shared/data/api-key-repository';
+import { ApiKeyConflictError, hashApiKey, keyIdOf, UnknownApiKeyError } from '../../shared/domain/api-key';
 import { keys } from '../../shared/data/keys';
 import { createTestTable, testEndpoint, uniqueTableName } from '../support/test-table';
 

@@ -1,16 +1,16 @@
 import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
-import { resetEnv } from '../../shared/config/env';
+import { resetEnv } from '../../shared/runtime/env';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { queryAll } from '../../shared/data/items';
 import { keys } from '../../shared/data/keys';
 import { putShopCatalog } from '../../shared/data/shop-repository';
 import type { Reward, ShopCatalog } from '../../shared/domain/shop';
-import { ApiError } from '../../shared/http/errors';
+import { toErrorResponse } from '../../shared/http/errors';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { purchaseReward, type PurchaseHooks } from '../../shared/purchases/purchase-reward';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { customerRecord } from '../support/customers';
-import { failureOf } from '../support/failure';
+import { responseFailureOf } from '../support/failure';
 import { createTestTable } from '../support/test-table';
 
 jest.setTimeout(60_000);
@@ -63,7 +63,7 @@ const codesOf = (id: string) => simulator.discountCodes().filter((code) => code.
 const buy = (id: string, rewardId = 'five-off', hooks?: PurchaseHooks) =>
   purchaseReward(catalog, rewardId, { customerIdentifier: id, points: null }, platformForShop(SHOP), hooks);
 const reconcile = () => reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 });
-const failure = (promise: Promise<unknown>) => failureOf<ApiError>(promise);
+const failure = (promise: Promise<unknown>) => responseFailureOf(promise);
 
 describe('purchase saga', () => {
   it('of 50 simultaneous purchases against a balance covering 10, exactly 10 succeed', async () => {
@@ -74,7 +74,7 @@ describe('purchase saga', () => {
     const ok = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(ok).toHaveLength(10);
-    expect(refused.every((r) => (r.reason as ApiError).statusCode === 422 && (r.reason as ApiError).title === 'Insufficient Points')).toBe(true);
+    expect(refused.every((r) => toErrorResponse(r.reason).statusCode === 422 && toErrorResponse(r.reason).body.errors[0]!.title === 'Insufficient Points')).toBe(true);
     expect(codesOf(id)).toHaveLength(10);
     const stored = await balance(id);
     expect(stored.current_points).toBe(0);

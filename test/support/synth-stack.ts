@@ -3,8 +3,8 @@
 import { App, Aspects, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { LoyaltyStack, type LoyaltyStackProps } from '../../infra/loyalty-stack';
-import { acknowledgeNagFindings } from '../../infra/nag-acknowledgements';
+import { LoyaltyStack, type LoyaltyStackProps } from '../../infra/cdk/loyalty-stack';
+import { acknowledgeNagFindings } from '../../infra/cdk/nag-acknowledgements';
 
 export function synthStack(options: { nag?: boolean; props?: LoyaltyStackProps } = {}): { stack: Stack; template: Template } {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { ensureTable, localClient } from '../../infra/local/dynamodb-local';
-import { resetEnv } from '../../shared/config/env';
+import { resetEnv } from '../../shared/runtime/env';
 import { resetDocumentClient } from '../../shared/data/client';
 import { clearShopCatalogCache } from '../../shared/shops/shop-catalog';
 

@@ -2,7 +2,7 @@
 // nothing is published when nothing was written.
 import type { ShopCatalog } from '../../shared/domain/shop';
 import { customerRecord } from '../support/customers';
-import { failureOf } from '../support/failure';
+import { responseFailureOf } from '../support/failure';
 
 jest.mock('../../shared/data/points-repository', () => ({ writePointsChange: jest.fn() }));
 jest.mock('../../shared/data/customer-repository', () => ({ getCustomer: jest.fn(), findCustomerByEmail: jest.fn() }));
@@ -11,7 +11,6 @@ jest.mock('../../shared/events/domain-events', () => ({ publishAfterCommit: jest
 import { getCustomer } from '../../shared/data/customer-repository';
 import { writePointsChange } from '../../shared/data/points-repository';
 import { publishAfterCommit } from '../../shared/events/domain-events';
-import { ApiError } from '../../shared/http/errors';
 import { adjustPoints } from '../../shared/points/adjust-points';
 
 const shop: ShopCatalog = {
@@ -25,7 +24,7 @@ const input = { adjustment: 10, note: null, update_lifetime_points: true, send_e
 
 beforeEach(() => jest.resetAllMocks());
 
-const failure = (promise: Promise<unknown>) => failureOf<ApiError>(promise);
+const failure = (promise: Promise<unknown>) => responseFailureOf(promise);
 
 describe('adjust points failures', () => {
   it('answers 500 when the write keeps losing the race, and publishes nothing', async () => {

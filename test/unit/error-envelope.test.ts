@@ -1,4 +1,5 @@
-import { ApiError, badRequest, customerNotFound, envelope, toErrorResponse, unprocessable } from '../../shared/http/errors';
+import { customerNotFound, DomainError, failed, invalid, notFound, notPermitted, unavailable, unprocessable } from '../../shared/domain/errors';
+import { badRequest, envelope, toErrorResponse } from '../../shared/http/errors';
 
 describe('error envelope', () => {
   it('has the spec shape with the status as a string', () => {
@@ -15,9 +16,10 @@ describe('error envelope', () => {
   });
 
   it('keeps a custom title such as Insufficient Points', () => {
-    const error = unprocessable('Insufficient Points', 'Customer has 5 points but this reward costs 500');
+    const { statusCode, body } = toErrorResponse(unprocessable('Insufficient Points', 'Customer has 5 points but this reward costs 500'));
 
-    expect(error.toEnvelope().errors[0]!.title).toBe('Insufficient Points');
+    expect(statusCode).toBe(422);
+    expect(body.errors[0]!.title).toBe('Insufficient Points');
   });
 
   it('hides an unexpected error behind a generic 500 without internals', () => {
@@ -31,7 +33,21 @@ describe('error envelope', () => {
   it('names the identifier in a customer 404', () => {
     const error = customerNotFound('ada@example.com');
 
-    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(DomainError);
     expect(error.detail).toBe("Customer 'ada@example.com' not found");
+  });
+
+  it('maps every kind of domain error to the status the spec gives it', () => {
+    const statuses = [invalid('x'), notPermitted('x'), notFound('x'), unprocessable('Rule', 'x'), failed('x'), unavailable('x')].map(
+      (error) => toErrorResponse(error).statusCode,
+    );
+
+    expect(statuses).toEqual([400, 403, 404, 422, 500, 503]);
+  });
+
+  it('shows a domain 500 with its own detail, unlike an unexpected error', () => {
+    const { body } = toErrorResponse(failed('The purchase could not be completed. Please try again.'));
+
+    expect(body.errors[0]).toEqual({ status: '500', title: 'Internal Server Error', detail: 'The purchase could not be completed. Please try again.' });
   });
 });

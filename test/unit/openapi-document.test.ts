@@ -1,5 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
-import { ROUTES } from '../../infra/routes';
+import { ROUTES } from '../../shared/http/routes';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 
 const document = buildOpenApiDocument();

@@ -1,7 +1,7 @@
 // In the cloud each shop's Shopify credentials come from Secrets Manager, cached for a few minutes.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
-import { resetEnv } from '../../shared/config/env';
+import { resetEnv } from '../../shared/runtime/env';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 
 const secrets = mockClient(SecretsManagerClient);

@@ -10,7 +10,7 @@ import {
   SORT_KEY,
   TTL_ATTRIBUTE,
   type IndexKey,
-} from '../../shared/data/table';
+} from '../../../shared/data/table';
 
 const attribute = (key: IndexKey) => ({ name: key.name, type: key.type === 'N' ? AttributeType.NUMBER : AttributeType.STRING });
 

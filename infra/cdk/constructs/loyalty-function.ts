@@ -8,7 +8,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
-export const PROJECT_ROOT = join(__dirname, '..', '..');
+export const PROJECT_ROOT = join(__dirname, '..', '..', '..');
 
 export interface LoyaltyFunctionProps {
   /** Handler module relative to the project root (from the route manifest). */

@@ -22,8 +22,8 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { DETAILS, envelope } from '../../shared/http/errors';
-import { type Route, THROTTLE_LIMITS } from '../routes';
+import { DETAILS, envelope } from '../../../shared/http/errors';
+import { type Route, THROTTLE_LIMITS } from '../../../shared/http/routes';
 
 export interface LoyaltyApiProps {
   routes: readonly Route[];

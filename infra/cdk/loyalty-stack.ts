@@ -11,7 +11,7 @@ import { LoyaltyApi } from './constructs/loyalty-api';
 import { LoyaltyFunction } from './constructs/loyalty-function';
 import { LoyaltyTable } from './constructs/loyalty-table';
 import { METRICS_NAMESPACE, Observability } from './constructs/observability';
-import { AUTHORIZER_HANDLER, RECONCILER_HANDLER, type Route, ROUTES } from './routes';
+import { AUTHORIZER_HANDLER, RECONCILER_HANDLER, type Route, ROUTES } from '../../shared/http/routes';
 
 export interface LoyaltyStackProps extends StackProps {
   /** Secrets Manager name prefix of the per-shop Shopify credentials (`<prefix><shop>`). */

@@ -1,19 +1,17 @@
 // Loads a validated configuration file into the table: shop settings and catalog, hashed API keys,
 // and imported members with their history. Safe to run again: members that already exist are left
 // exactly as they are (their live balances win over the file), everything else is overwritten.
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { hashApiKey, putApiKey } from '../data/api-key-repository';
-import { documentClient, tableName } from '../data/client';
-import { cancellationReasons, countCustomers, customerItem } from '../data/customer-repository';
+import { putApiKey } from '../data/api-key-repository';
+import { hashApiKey } from '../domain/api-key';
+import { countCustomers, createCustomer } from '../data/customer-repository';
 import { earningEntryItem, rewardEntryItem } from '../data/history-repository';
-import { keys } from '../data/keys';
 import { batchPut, putShopCatalog, setShopCounters } from '../data/shop-repository';
 import type { CustomerRecord } from '../domain/customer';
 import { calendarDateOf } from '../domain/dates';
 import { generateReferralCode } from '../domain/referral';
 import type { ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
-import type { ConfigFile, MemberConfig, ShopConfig } from './schema';
+import type { ConfigFile, MemberConfig, ShopConfig } from '../config/schema';
 
 export interface ShopSummary {
   shopId: string;
@@ -113,27 +111,10 @@ async function importMember(shop: ShopConfig, catalog: ShopCatalog, member: Memb
       created_at: member.enrolled_at,
       updated_at: member.enrolled_at,
     };
-    try {
-      await documentClient().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: tableName(), Item: customerItem(record, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...keys.referralCode(shop.id, record.referral_code), customer_id: record.platform_customer_id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      );
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (reasons?.[0] === 'ConditionalCheckFailed') return false;
-      if (reasons?.[1] === 'ConditionalCheckFailed') continue;
-      throw error;
-    }
+    // Not counted here: the shop's counters are recounted once every member is in.
+    const outcome = await createCustomer(record, { countInShop: false });
+    if (outcome === 'customer_exists') return false;
+    if (outcome === 'referral_code_taken') continue;
     await batchPut([
       ...member.earning_history.map((entry) =>
         earningEntryItem(shop.id, member.platform_customer_id, { ...entry, updated_at: entry.created_at }),
