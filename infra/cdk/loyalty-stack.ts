@@ -61,7 +61,7 @@ export class LoyaltyStack extends Stack {
         description: `${route.method} ${route.path}`,
         environment,
         logRetention,
-      }).bindTable(table, route.scope);
+      }).bindTable(table, route.scope === 'full' ? 'write' : 'read');
       if (route.uses?.includes('platform')) fn.fn.addToRolePolicy(readShopifySecrets);
       if (route.uses?.includes('events')) bus.grantPutEventsTo(fn.fn);
       handlers.set(route.name, fn.fn);

@@ -6,7 +6,8 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ApiError, badRequest, DETAILS, forbidden, toErrorResponse, unauthorized } from './errors';
-import type { KeyScope } from '../domain/api-key';
+import { scopeAllows, type KeyScope } from '../domain/api-key';
+import { requiredScope } from './routes';
 import { withIdempotency } from './idempotency';
 import { loggableIdentifier, logger, publishMetrics } from '../observability/powertools';
 import { traceHandler } from '../observability/tracing';
@@ -106,7 +107,7 @@ const logContext = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxy
 const scopeCheck = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   before: async (request) => {
     const caller = callerFrom(request.event);
-    if (caller.scope !== 'full' && request.event.httpMethod !== 'GET') throw forbidden(DETAILS.readOnlyKey);
+    if (!scopeAllows(caller.scope, requiredScope(request.event.httpMethod))) throw forbidden(DETAILS.readOnlyKey);
   },
 });
 

@@ -1,9 +1,15 @@
-// The route manifest: the only place an endpoint is declared. The CDK stack creates one function and
-// one API Gateway method per entry; the local gateway dispatches to the very same handler modules.
+// The route manifest: the only place an endpoint is declared. It is data, read by the CDK stack (one
+// function and one API Gateway method per entry), the local gateway (which dispatches to the very same
+// handler modules), the OpenAPI document and the bench.
+
+import type { KeyScope } from '../domain/api-key';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT';
-/** `read`: any key; `write`: full-access keys only (read-only keys get 403 before the handler works). */
-export type RouteScope = 'read' | 'write';
+/**
+ * The key scope a route requires, in the keys' own words: `read` (any key) or `full` (full-access keys
+ * only; read-only keys get 403 before the handler works).
+ */
+export type RouteScope = KeyScope;
 /** `strict`: the spec's 6 requests/second per key; `standard`: the generous default. */
 export type ThrottleClass = 'strict' | 'standard';
 
@@ -21,29 +27,42 @@ export interface Route {
   uses?: ReadonlyArray<'platform' | 'events'>;
 }
 
-export const ROUTES: readonly Route[] = [
+const ROUTE_LIST = [
   { name: 'listCustomers', method: 'GET', path: '/v1/customers', handler: 'functions/customers/list.ts', scope: 'read', throttle: 'standard' },
-  { name: 'enrollCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/customers/enroll.ts', scope: 'write', throttle: 'standard', uses: ['platform'] },
+  { name: 'enrollCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/customers/enroll.ts', scope: 'full', throttle: 'standard', uses: ['platform'] },
   { name: 'getCustomer', method: 'GET', path: '/v1/customers/{identifier}', handler: 'functions/customers/get.ts', scope: 'read', throttle: 'standard' },
-  { name: 'updateCustomer', method: 'PUT', path: '/v1/customers/{identifier}', handler: 'functions/customers/update.ts', scope: 'write', throttle: 'standard' },
+  { name: 'updateCustomer', method: 'PUT', path: '/v1/customers/{identifier}', handler: 'functions/customers/update.ts', scope: 'full', throttle: 'standard' },
   { name: 'getCustomerBirthday', method: 'GET', path: '/v1/customers/{identifier}/birthday', handler: 'functions/customers/birthday.ts', scope: 'read', throttle: 'strict' },
   { name: 'getCustomerAnniversary', method: 'GET', path: '/v1/customers/{identifier}/anniversary', handler: 'functions/customers/anniversary.ts', scope: 'read', throttle: 'strict' },
-  { name: 'adjustPoints', method: 'POST', path: '/v1/customers/{identifier}/points', handler: 'functions/points/adjust.ts', scope: 'write', throttle: 'standard', uses: ['events'] },
-  { name: 'listEarningHistory', method: 'GET', path: '/v1/customers/{identifier}/earning-history', handler: 'functions/history/list-earning.ts', scope: 'read', throttle: 'strict' },
-  { name: 'getEarningHistoryEntry', method: 'GET', path: '/v1/customers/{identifier}/earning-history/{id}', handler: 'functions/history/get-earning.ts', scope: 'read', throttle: 'strict' },
-  { name: 'listRewardHistory', method: 'GET', path: '/v1/customers/{identifier}/reward-history', handler: 'functions/history/list-rewards.ts', scope: 'read', throttle: 'strict' },
-  { name: 'getRewardHistoryEntry', method: 'GET', path: '/v1/customers/{identifier}/reward-history/{id}', handler: 'functions/history/get-reward.ts', scope: 'read', throttle: 'strict' },
-  { name: 'purchaseReward', method: 'POST', path: '/v1/rewards/{id}/purchase', handler: 'functions/rewards/purchase.ts', scope: 'write', throttle: 'standard', uses: ['platform'] },
+  { name: 'adjustPoints', method: 'POST', path: '/v1/customers/{identifier}/points', handler: 'functions/points/adjust.ts', scope: 'full', throttle: 'standard', uses: ['events'] },
+  { name: 'listEarningHistory', method: 'GET', path: '/v1/customers/{identifier}/earning-history', handler: 'functions/earning-history/list.ts', scope: 'read', throttle: 'strict' },
+  { name: 'getEarningHistoryEntry', method: 'GET', path: '/v1/customers/{identifier}/earning-history/{id}', handler: 'functions/earning-history/get.ts', scope: 'read', throttle: 'strict' },
+  { name: 'listRewardHistory', method: 'GET', path: '/v1/customers/{identifier}/reward-history', handler: 'functions/reward-history/list.ts', scope: 'read', throttle: 'strict' },
+  { name: 'getRewardHistoryEntry', method: 'GET', path: '/v1/customers/{identifier}/reward-history/{id}', handler: 'functions/reward-history/get.ts', scope: 'read', throttle: 'strict' },
+  { name: 'purchaseReward', method: 'POST', path: '/v1/rewards/{id}/purchase', handler: 'functions/rewards/purchase.ts', scope: 'full', throttle: 'standard', uses: ['platform'] },
   { name: 'listEarningRules', method: 'GET', path: '/v1/earning-rules', handler: 'functions/earning-rules/list.ts', scope: 'read', throttle: 'standard' },
   { name: 'listVipTiers', method: 'GET', path: '/v1/vip-tiers', handler: 'functions/vip-tiers/list.ts', scope: 'read', throttle: 'standard' },
-];
+] as const satisfies readonly Route[];
 
-export const AUTHORIZER_HANDLER = 'functions/authorizer.ts';
+/** Every route's name: lists keyed by it (OpenAPI operations, bench endpoints) fail to compile when one is missing. */
+export type RouteName = (typeof ROUTE_LIST)[number]['name'];
+
+export const ROUTES: ReadonlyArray<Route & { name: RouteName }> = ROUTE_LIST;
+
+export const AUTHORIZER_HANDLER = 'functions/auth/authorize.ts';
 /** Scheduled, not routed: settles purchases left pending by a crash. */
-export const RECONCILER_HANDLER = 'functions/reconciler.ts';
+export const RECONCILER_HANDLER = 'functions/jobs/reconcile-purchases.ts';
 
 /** Requests per second and burst per API key, per method, for each throttle class. */
 export const THROTTLE_LIMITS: Record<ThrottleClass, { rateLimit: number; burstLimit: number }> = {
   strict: { rateLimit: 6, burstLimit: 6 },
   standard: { rateLimit: 50, burstLimit: 100 },
 };
+
+/**
+ * The scope the handler chain enforces for a method: reads for any key, writes for full keys only.
+ * Every route's declared scope equals this (a unit test holds them together).
+ */
+export function requiredScope(method: string): KeyScope {
+  return method === 'GET' ? 'read' : 'full';
+}

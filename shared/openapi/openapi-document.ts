@@ -89,7 +89,7 @@ function operation(route: Route, doc: RouteDoc) {
   }));
   const query = (doc.query ?? []).map((p) => ({ name: p.name, in: 'query', required: false, description: p.description, schema: p.schema }));
   const idempotency =
-    route.scope === 'write'
+    route.scope === 'full'
       ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Retries with the same key and body return the first response', schema: { type: 'string', minLength: 1, maxLength: 255 } }]
       : [];
   const responses: Record<string, unknown> = {};

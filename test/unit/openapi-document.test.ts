@@ -33,7 +33,7 @@ describe('OpenAPI document', () => {
   it('documents the Idempotency-Key header on write routes only', () => {
     for (const route of ROUTES) {
       const operation = (document.paths[route.path] as Record<string, { parameters: Array<{ name: string }> }>)[route.method.toLowerCase()]!;
-      expect(operation.parameters.some((p) => p.name === 'Idempotency-Key')).toBe(route.scope === 'write');
+      expect(operation.parameters.some((p) => p.name === 'Idempotency-Key')).toBe(route.scope === 'full');
     }
   });
 });

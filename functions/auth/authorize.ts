@@ -2,8 +2,8 @@
 // and a revoked key fails on its next request. Missing header -> Unauthorized (401 "Missing
 // Authorization header"); unknown or revoked key -> Deny (gateway response rewritten to 401).
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { authenticate } from '../shared/auth/authenticate';
-import { headerValue } from '../shared/http/headers';
+import { authenticate } from '../../shared/auth/authenticate';
+import { headerValue } from '../../shared/http/headers';
 
 export const UNAUTHORIZED = 'Unauthorized';
 

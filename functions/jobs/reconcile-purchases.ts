@@ -1,10 +1,10 @@
 // Scheduled every few minutes: settles purchases left pending by a crash (see reconcile-purchases.ts).
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logger, publishMetrics } from '../shared/observability/powertools';
-import { traceHandler } from '../shared/observability/tracing';
-import { platformForShop } from '../shared/platform/platform-for-shop';
-import { reconcilePurchases, type ReconcileSummary } from '../shared/purchases/reconcile-purchases';
+import { logger, publishMetrics } from '../../shared/observability/powertools';
+import { traceHandler } from '../../shared/observability/tracing';
+import { platformForShop } from '../../shared/platform/platform-for-shop';
+import { reconcilePurchases, type ReconcileSummary } from '../../shared/purchases/reconcile-purchases';
 
 export const handler = middy(async (): Promise<ReconcileSummary> => {
   const summary = await reconcilePurchases({ platformFor: platformForShop });
