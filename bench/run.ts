@@ -78,7 +78,7 @@ async function startTwinProcess(): Promise<{ url: string; dynamodb: string; proc
 
 /**
  * One autocannon run that also keeps every 2xx latency at full precision: autocannon's own
- * percentiles are whole milliseconds, a 4 % step at the 12 ms of GET customer.
+ * percentiles are whole milliseconds, too coarse for GET customer (docs/performance.md).
  */
 async function cannon(options: autocannon.Options): Promise<{ result: autocannon.Result; latencies: number[] }> {
   const latencies: number[] = [];
@@ -231,8 +231,8 @@ async function main(): Promise<void> {
     await twinDynamoDbStats(url, 'pause');
     console.log(`Loyalty API benchmark against ${url}: ${DURATION}s per endpoint, ${CONNECTIONS} connections, after ${WARMUP_SECONDS}s of warm-up load and 1s per endpoint\n`);
     // Load on every endpoint first, so none is measured while the twin's modules load and the JITs
-    // of Node and of DynamoDB Local's JVM warm up: on this machine latencies kept falling for about
-    // 30 s of load (GET customer p50 93 -> 37 -> 24 ms), and the first endpoint measured paid for it.
+    // of Node and of DynamoDB Local's JVM warm up: latencies keep falling for the first tens of
+    // seconds of load, and the first endpoint measured paid for it (docs/performance.md).
     const warmupUntil = performance.now() + WARMUP_SECONDS * 1000;
     do {
       for (const endpoint of BENCH_ENDPOINTS) await autocannon({ ...request(url, endpoint), connections: CONNECTIONS, duration: 1 });
@@ -250,7 +250,7 @@ async function main(): Promise<void> {
     }
     // The ratio to the physical floor: rounds of a bare GetItem of the same item on the same DynamoDB,
     // each followed at once by GET customer, so both see the machine in the same state; medians of
-    // the rounds (a single pair swung between 1.4x and 3.4x on this machine). Each side's CPU per
+    // the rounds (a single pair swung widely, docs/performance.md). Each side's CPU per
     // request is measured too: on a laptop both figures are bound by Node's CPU (SDK, HTTP, the
     // functions), and at the bench's concurrency the load tool, the twin and DynamoDB Local also
     // share the machine's cores.
@@ -308,7 +308,7 @@ async function main(): Promise<void> {
           let figures = await timeRequest(url, path, key);
           if (figures.failed) {
             // Over the twin's 29 s function limit (the stack's is 10 s). With --in-process-when-failed
-            // the same list is timed once without a gateway (on DynamoDB Local, about 80 s at 100k).
+            // the same list is timed once without a gateway (how long it took: docs/performance.md).
             console.log(`${String(members).padStart(8)}  ${name.padEnd(30)}  FAILED over HTTP: ${figures.failed}`);
             if (!options['in-process-when-failed']) {
               scale.push({ members, case: name, ...figures });

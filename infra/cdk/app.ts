@@ -1,6 +1,6 @@
 // CDK entry point (`cdk synth`, `cdk deploy`). Context parameters:
 //   -c alarmEmail=ops@example.com   -c shopifySecretPrefix=loyalty/shopify/   -c logRetentionDays=30
-//   -c detailedTracing=true   (X-Ray subsegments per AWS and Shopify call; about 30 ms more per cold start)
+//   -c detailedTracing=true   (X-Ray subsegments per AWS and Shopify call; slower cold starts, docs/performance.md)
 import { App, Aspects } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';

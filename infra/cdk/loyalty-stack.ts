@@ -21,8 +21,8 @@ export interface LoyaltyStackProps extends StackProps {
   logRetention?: RetentionDays;
   /**
    * Powertools Tracer in every function: a handler subsegment and one subsegment per DynamoDB,
-   * EventBridge, Secrets Manager and Shopify call. Off by default: it loads the X-Ray SDK, which adds
-   * about 30 ms to each cold start (bench). Lambda active tracing (function segments) is on either way.
+   * EventBridge, Secrets Manager and Shopify call. Off by default: it loads the X-Ray SDK, which slows
+   * every cold start (docs/performance.md). Lambda active tracing (function segments) is on either way.
    */
   detailedTracing?: boolean;
   /** The routes to deploy (default: the whole manifest). */

@@ -1,6 +1,6 @@
 // Powertools Tracer (X-Ray), loaded only when POWERTOOLS_TRACE_ENABLED is exactly 'true' (the stack's
-// `detailedTracing` switch). It brings the X-Ray SDK, which `npm run bench` measured at about 25 ms of
-// every cold start, plus an async hook on every promise; Lambda's active tracing (function segments)
+// `detailedTracing` switch). It brings the X-Ray SDK, which `npm run bench` measured as a real share of
+// every cold start (docs/performance.md), plus an async hook on every promise; Lambda's active tracing (function segments)
 // needs none of it. Unlike Powertools' own default, unset means off. The stack also compiles the
 // switch into each bundle (esbuild `define`), so a function deployed without tracing does not even
 // carry the SDK's code; under tsx and jest the variable is read at load.

@@ -1,5 +1,5 @@
 // Alarms (to one SNS topic) and one dashboard: what an operator watches. Each alarm's meaning and
-// the first thing to do about it are in the README's Operate section.
+// the first thing to do about it are in docs/operate.md.
 import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
