@@ -1,20 +1,100 @@
-// Lint rules: typescript-eslint's recommended set, plus the style rules the team agreed on.
+// Lint rules: typescript-eslint's recommended set, the promise rules that need type information (a
+// floating promise in a Lambda is work that silently never finishes), and the layers of docs/code-map.md:
+// each layer imports only itself and the layers below it, so a wrong import fails `npm run lint`.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const FEATURES = ['auth', 'customers', 'points', 'purchases', 'history', 'rules', 'shops'];
+const shared = (...folders) => folders.map((folder) => `../${folder}/*`);
+/** Code outside the domain library: nothing in shared/ may reach it. */
+const OUTSIDE_SHARED = ['**/functions/**', '**/infra/**', '**/test/**', '**/bench/**', '**/scripts/**'];
+
+/** One layer: its files may not import the groups named. Each file belongs to exactly one layer. */
+const layer = (name, files, forbidden, options = {}) => ({
+  name: `layers/${name}`,
+  files,
+  ...(options.ignores ? { ignores: options.ignores } : {}),
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: [{ group: forbidden, message: `${name}: ${options.why} (docs/code-map.md).` }] },
+    ],
+  },
+});
+
+const LAYERS = [
+  layer('shared/domain', ['shared/domain/**'], ['../*', '../**', '@aws-sdk/*', '@aws-lambda-powertools/*', '@middy/*', 'aws-lambda', 'zod', 'zod/*'], {
+    why: 'pure domain logic imports only shared/domain (no AWS, no HTTP, no I/O)',
+  }),
+  layer('shared/runtime and observability', ['shared/runtime/**', 'shared/observability/**'], [
+    ...shared('data', 'platform', 'events', 'config', 'http', 'openapi', ...FEATURES),
+    ...OUTSIDE_SHARED,
+  ], { why: 'the runtime base imports only shared/domain, runtime and observability' }),
+  layer('shared/data', ['shared/data/**'], [...shared('platform', 'events', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED], {
+    why: 'repositories import only the domain and the runtime base; no feature, HTTP or configuration file code',
+  }),
+  layer('shared/platform', ['shared/platform/**'], [...shared('data', 'events', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'], {
+    why: 'the platform port and adapter import only the domain and the runtime base',
+  }),
+  layer('shared/events', ['shared/events/**'], [...shared('data', 'platform', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'], {
+    why: 'the event publisher imports only the domain and the runtime base',
+  }),
+  layer('shared/config', ['shared/config/**'], [...shared('data', 'platform', 'events', 'http', 'openapi', 'runtime', 'observability', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/*'], {
+    why: 'the configuration file format depends only on the domain',
+  }),
+  layer('shared/http', ['shared/http/**'], [...shared('platform', 'events', 'config', 'openapi', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/*'], {
+    why: 'the HTTP edge knows no feature; features plug into it',
+  }),
+  layer('feature services', FEATURES.map((feature) => `shared/${feature}/**`), [...shared('http', 'openapi'), ...OUTSIDE_SHARED, '@aws-sdk/*', 'aws-lambda'], {
+    ignores: ['**/*-requests.ts', '**/*-resource.ts'],
+    why: 'services and rules raise domain errors and never speak HTTP or DynamoDB; only *-requests.ts and *-resource.ts touch the HTTP edge',
+  }),
+  layer('feature edges', FEATURES.flatMap((feature) => [`shared/${feature}/**/*-requests.ts`, `shared/${feature}/**/*-resource.ts`]), [...shared('openapi'), ...OUTSIDE_SHARED, '@aws-sdk/*'], {
+    why: 'request parsers and resources import the domain, the HTTP edge and their feature only',
+  }),
+  layer('shared/openapi', ['shared/openapi/**'], [...shared('data', 'platform', 'events'), ...OUTSIDE_SHARED, '@aws-sdk/*'], {
+    why: 'the OpenAPI document is built from the manifest and the request and response schemas only',
+  }),
+  layer('functions', ['functions/**'], ['**/infra/**', '**/test/**', '**/bench/**', '**/shared/data/**', '@aws-sdk/*'], {
+    why: 'a handler calls a domain service through shared/; it never reaches the tables or the infrastructure',
+  }),
+  layer('infra/cdk', ['infra/cdk/**'], ['**/local/**', '**/cli/**', '**/functions/**', '**/test/**', '**/bench/**'], {
+    why: 'the stack reads the manifest and table definition from shared/ and names handlers by path only',
+  }),
+  layer('infra/local', ['infra/local/**'], ['**/cdk/**', '**/cli/**', '**/test/**', '**/bench/**'], {
+    why: 'the twin runs the shared code and the handlers; it does not depend on the stack or the CLI',
+  }),
+  layer('infra/cli', ['infra/cli/**'], ['**/cdk/**', '**/test/**', '**/bench/**'], {
+    why: 'the operator CLI does not depend on the stack',
+  }),
+];
+
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', 'bench/results.json'] },
+  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', 'dist/', 'bench/results.json'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
-      ],
-      'no-console': 'off',
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
+      // Lambda code logs through the structured logger; console output is for the twin, bench, scripts and CLI.
+      'no-console': 'error',
     },
+  },
+  {
+    // Type-aware promise rules on the TypeScript sources.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  ...LAYERS,
+  {
+    files: ['infra/local/**', 'infra/cli/**', 'bench/**', 'scripts/**', 'test/**', 'bin/**'],
+    rules: { 'no-console': 'off' },
   },
   {
     // Jest's global setup and teardown must be default exports.
@@ -25,7 +105,7 @@ export default tseslint.config(
     // The CommonJS launcher of the operator CLI.
     files: ['bin/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', console: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', console: 'readonly', __dirname: 'readonly' } },
   },
   {
     files: ['jest.config.js', 'test/support/esbuild-transform.js'],

@@ -1,0 +1,60 @@
+// The layers of docs/code-map.md are held by `npm run lint`: a wrong import written into the tree
+// fails ESLint with the layer's message, and the same import from a layer allowed to make it passes.
+import { execFile } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const ROOT = join(__dirname, '..', '..');
+const run = promisify(execFile);
+
+/** Probe files written for one ESLint run, keyed by path; whether each must be refused. */
+const PROBES: Record<string, { source: string; refused: boolean }> = {
+  'shared/domain/zz-lint-probe.ts': { source: "import { keys } from '../data/keys';\nexport const probe = keys;\n", refused: true },
+  'shared/data/zz-lint-probe.ts': { source: "import { badRequest } from '../http/errors';\nexport const probe = badRequest;\n", refused: true },
+  'shared/customers/zz-lint-probe.ts': { source: "import { badRequest } from '../http/errors';\nexport const probe = badRequest;\n", refused: true },
+  'shared/customers/zz-lint-probe-requests.ts': { source: "import { badRequest } from '../http/errors';\nexport const probe = badRequest;\n", refused: false },
+  'shared/openapi/zz-lint-probe.ts': { source: "import { ROUTES } from '../../infra/local/twin';\nexport const probe = ROUTES;\n", refused: true },
+  'functions/customers/zz-lint-probe.ts': { source: "import { keys } from '../../shared/data/keys';\nexport const probe = keys;\n", refused: true },
+  'infra/cdk/zz-lint-probe.ts': { source: "import { startTwin } from '../local/twin';\nexport const probe = startTwin;\n", refused: true },
+};
+
+interface LintResult {
+  filePath: string;
+  messages: Array<{ ruleId: string | null; message: string }>;
+}
+
+describe('layers held by lint', () => {
+  let results: LintResult[] = [];
+
+  beforeAll(async () => {
+    const files = Object.keys(PROBES);
+    try {
+      for (const [file, probe] of Object.entries(PROBES)) {
+        mkdirSync(dirname(join(ROOT, file)), { recursive: true });
+        writeFileSync(join(ROOT, file), probe.source);
+      }
+      const eslint = join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js');
+      // ESLint exits 1 when it finds problems; the JSON report is on stdout either way.
+      const output = await run(process.execPath, [eslint, '--format', 'json', ...files], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).catch(
+        (error: { stdout?: string }) => ({ stdout: error.stdout ?? '[]' }),
+      );
+      results = JSON.parse(output.stdout) as LintResult[];
+    } finally {
+      for (const file of files) rmSync(join(ROOT, file), { force: true });
+    }
+  }, 120_000);
+
+  it.each(Object.entries(PROBES))('%s', (file, probe) => {
+    const result = results.find((candidate) => candidate.filePath === join(ROOT, file));
+    const refusals = (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports');
+
+    expect(result).toBeDefined();
+    if (probe.refused) {
+      expect(refusals).toHaveLength(1);
+      expect(refusals[0]!.message).toMatch(/docs\/code-map\.md/);
+    } else {
+      expect(result!.messages).toEqual([]);
+    }
+  });
+});
