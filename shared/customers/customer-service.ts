@@ -1,5 +1,4 @@
 // Customer use cases: resolve by id or e-mail, enrol from the platform, update, list.
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createCustomer,
   findCustomerByEmail,
@@ -16,6 +15,7 @@ import { generateReferralCode } from '../domain/referral';
 import { customerNotFound, DOMAIN_DETAILS, failed, notFound, unavailable } from '../domain/errors';
 import type { Platform, PlatformCustomer } from '../platform/port';
 import { PlatformError, PlatformUnavailableError } from '../platform/port';
+import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 
 const NUMERIC_ID = /^\d{1,20}$/;
 /** RFC 5321 caps an address at 254 characters; anything longer cannot be a customer (and would
@@ -63,7 +63,8 @@ export async function enrollCustomer(shopId: string, customerId: string, platfor
 
   const customer = await fetchPlatformCustomer(platform, customerId);
   const now = nowIso();
-  for (let attempt = 0; attempt < REFERRAL_ATTEMPTS; attempt += 1) {
+  // A referral code already taken is simply drawn again: no wait needed.
+  const enrolment = await retryUntil(REFERRAL_ATTEMPTS, null, async (): Promise<Enrolment | undefined> => {
     const record: CustomerRecord = {
       shop_id: shopId,
       platform_customer_id: customerId,
@@ -90,8 +91,9 @@ export async function enrollCustomer(shopId: string, customerId: string, platfor
       const winner = await getCustomer(shopId, customerId, true);
       if (winner) return { created: false, record: winner.record };
     }
-    // 'referral_code_taken': draw another code and try again.
-  }
+    return undefined;
+  });
+  if (enrolment) return enrolment;
   throw failed('Could not enroll the customer. Please try again.');
 }
 
@@ -101,12 +103,12 @@ const UPDATE_ATTEMPTS = 60;
 /** Applies changes with optimistic locking, re-reading and retrying when another write got in first. */
 export async function updateCustomer(shopId: string, identifier: string, changes: CustomerChanges): Promise<CustomerRecord> {
   let current = await resolveCustomer(shopId, identifier);
-  for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
+  const updated = await retryUntil(UPDATE_ATTEMPTS, CONTENTION_BACKOFF, async (index): Promise<CustomerRecord | undefined> => {
+    if (index > 0) current = await resolveCustomer(shopId, current.record.platform_customer_id, true);
     const now = nowIso();
-    if (await writeCustomerChanges(current, changes, now)) return { ...current.record, ...changes, updated_at: now };
-    await sleep(Math.random() * Math.min(50, 2 * 2 ** Math.min(attempt, 10)));
-    current = await resolveCustomer(shopId, current.record.platform_customer_id, true);
-  }
+    return (await writeCustomerChanges(current, changes, now)) ? { ...current.record, ...changes, updated_at: now } : undefined;
+  });
+  if (updated) return updated;
   throw failed('The customer could not be updated. Please try again.');
 }
 

@@ -1,4 +1,5 @@
 // Customer profiles: lookups, the enrol and update transactions, and the sorted customer list.
+import { randomUUID } from 'node:crypto';
 import {
   QueryCommand,
   TransactWriteCommand,
@@ -104,7 +105,8 @@ export async function createCustomer(record: CustomerRecord, options: { countInS
     ],
   };
   try {
-    await documentClient().send(new TransactWriteCommand(input));
+    // One token per call: an SDK retry of a commit whose answer was lost succeeds instead of being refused.
+    await documentClient().send(new TransactWriteCommand({ ...input, ClientRequestToken: randomUUID() }));
     return 'created';
   } catch (error) {
     const reasons = cancellationReasons(error);
@@ -149,7 +151,7 @@ export async function updateCustomer(
     });
   }
   try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: transactItems }));
+    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: transactItems }));
     return true;
   } catch (error) {
     if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;

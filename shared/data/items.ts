@@ -1,6 +1,10 @@
 // Small helpers shared by the repositories: paging through queries and stripping key attributes.
 import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
+
+/** Tries of a batch call before unprocessed items are an error (DynamoDB returns them when throttled). */
+export const BATCH_ATTEMPTS = 10;
 
 export type Item = Record<string, unknown>;
 
@@ -67,15 +71,13 @@ export async function batchGet(keys: Array<{ pk: string; sk: string }>): Promise
   if (keys.length === 0) return [];
   const found = new Map<string, Item>();
   let pending: Array<Record<string, unknown>> = keys;
-  for (let attempt = 0; pending.length > 0; attempt += 1) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-    const result = await documentClient().send(
-      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }),
-    );
+  const read = await retryUntil(BATCH_ATTEMPTS, BATCH_BACKOFF, async () => {
+    const result = await documentClient().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
     for (const item of (result.Responses?.[tableName()] ?? []) as Item[]) found.set(`${item.pk}|${item.sk}`, item);
     pending = result.UnprocessedKeys?.[tableName()]?.Keys ?? [];
-    if (attempt > 8 && pending.length > 0) throw new Error('BatchGet left keys unprocessed after retries');
-  }
+    return pending.length === 0 ? true : undefined;
+  });
+  if (!read) throw new Error('BatchGet left keys unprocessed after retries');
   return keys.flatMap((key) => {
     const item = found.get(`${key.pk}|${key.sk}`);
     return item ? [item] : [];

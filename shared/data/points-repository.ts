@@ -22,6 +22,9 @@ export async function writePointsChange(current: StoredCustomer, next: CustomerR
   try {
     await documentClient().send(
       new TransactWriteCommand({
+        // The SDK retries a call whose answer was lost; the token makes that retry a no-op instead of a
+        // refused condition that would look like a lost race and apply the change a second time.
+        ClientRequestToken: entry.id,
         TransactItems: [
           {
             Put: {

@@ -9,6 +9,7 @@ import { rewardEntryItem } from './history-repository';
 import { type Item, queryAll } from './items';
 import { keys } from './keys';
 import { GLOBAL_INDEXES } from './table';
+import { retryUntil } from '../runtime/retry';
 
 export type ReserveOutcome = 'reserved' | 'refused_by_customer' | 'redemption_limit' | 'conflict';
 
@@ -55,7 +56,8 @@ export async function reservePurchase(purchase: PurchaseRecord, maxRedemptions: 
     });
   }
   try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: transactItems }));
+    // Idempotent under the SDK's own retries (see writePointsChange): one token per purchase attempt.
+    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: purchase.id, TransactItems: transactItems }));
     return 'reserved';
   } catch (error) {
     const reasons = cancellationReasons(error);
@@ -132,7 +134,8 @@ export async function refundPurchase(purchase: PurchaseRecord, reason: string, c
       },
     });
   }
-  for (let attempt = 0; ; attempt += 1) {
+  let lastConflict: unknown;
+  const refunded = await retryUntil(REFUND_ATTEMPTS, REFUND_BACKOFF, async (): Promise<boolean | undefined> => {
     try {
       await documentClient().send(new TransactWriteCommand({ TransactItems: transactItems }));
       return true;
@@ -141,11 +144,17 @@ export async function refundPurchase(purchase: PurchaseRecord, reason: string, c
       if (reasons?.[0] === 'ConditionalCheckFailed') return false;
       // A refund must not be lost to a transient conflict with another write of the same customer.
       const conflict = reasons?.includes('TransactionConflict') || (error as { name?: string }).name === 'TransactionConflictException';
-      if (!conflict || attempt >= 20) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 10 * 2 ** attempt)));
+      if (!conflict) throw error;
+      lastConflict = error;
+      return undefined;
     }
-  }
+  });
+  if (refunded === undefined) throw lastConflict;
+  return refunded;
 }
+
+const REFUND_ATTEMPTS = 22;
+const REFUND_BACKOFF = { baseMs: 5, capMs: 200 };
 
 /** The code of a refunded purchase is confirmed gone from the platform: leave the reconciler's index. */
 export async function markCodeCleaned(purchase: PurchaseRecord, now: string): Promise<boolean> {

@@ -1,8 +1,9 @@
 // Shop configuration items (settings, rules, campaigns, tiers, rewards) and the shop's counters.
 import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Campaign, EarningRule, Reward, ShopCatalog, ShopSettings, VipTier } from '../domain/shop';
+import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
-import { type Item, queryAll, withoutKeys } from './items';
+import { BATCH_ATTEMPTS, type Item, queryAll, withoutKeys } from './items';
 import type { LoyaltyStatus } from '../domain/customer';
 import { keys, SHOP_ITEM_PREFIX } from './keys';
 
@@ -42,12 +43,12 @@ export async function putShopCatalog(catalog: ShopCatalog): Promise<void> {
 export async function batchPut(items: Item[]): Promise<void> {
   for (let start = 0; start < items.length; start += 25) {
     let pending = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; pending.length > 0; attempt += 1) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-      if (attempt > 8) throw new Error('BatchWrite left items unprocessed after retries');
+    const written = await retryUntil(BATCH_ATTEMPTS, BATCH_BACKOFF, async () => {
       const result = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
       pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-    }
+      return pending.length === 0 ? true : undefined;
+    });
+    if (!written) throw new Error('BatchWrite left items unprocessed after retries');
   }
 }
 

@@ -1,7 +1,6 @@
 // Manual points adjustment: balance floored at zero, tier recalculated, audit entry in the earning
 // history, all in one conditional transaction retried on a lost race; events after the commit.
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { getCustomer } from '../data/customer-repository';
 import { writePointsChange } from '../data/points-repository';
 import { nowIso } from '../domain/dates';
@@ -11,6 +10,7 @@ import { resolveCustomer } from '../customers/customer-service';
 import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
 import { customerNotFound, DOMAIN_DETAILS, failed, notPermitted } from '../domain/errors';
 import { countMetric } from '../observability/powertools';
+import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { computePointsChange, type PointsChange } from './points-change';
 import type { AdjustPointsInput } from './points-requests';
 
@@ -25,11 +25,6 @@ export interface PointsAdjustment {
   change: PointsChange;
 }
 
-/** Backoff with full jitter, capped, so racing writers spread out instead of colliding again. */
-function backoff(attempt: number): Promise<void> {
-  return sleep(Math.random() * Math.min(50, 2 * 2 ** Math.min(attempt, 10)));
-}
-
 export async function adjustPoints(
   shop: ShopCatalog,
   identifier: string,
@@ -40,7 +35,7 @@ export async function adjustPoints(
   let current = await resolveCustomer(shopId, identifier);
   const customerId = current.record.platform_customer_id;
 
-  for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
+  const adjusted = await retryUntil(maxAttempts, CONTENTION_BACKOFF, async (): Promise<PointsAdjustment | undefined> => {
     if (current.record.status === 'excluded') throw notPermitted(DOMAIN_DETAILS.customerExcluded);
     const now = nowIso();
     const change = computePointsChange(current.record, input, shop.tiers, shop.settings.vip_settings, now);
@@ -72,11 +67,12 @@ export async function adjustPoints(
       countMetric('PointsAdjusted');
       return { customerId, change };
     }
-    await backoff(attempt);
     const fresh = result.latest ?? (await getCustomer(shopId, customerId, true));
     if (!fresh) throw customerNotFound(identifier);
     current = fresh;
-  }
+    return undefined;
+  });
+  if (adjusted) return adjusted;
   throw failed('The points adjustment could not be applied. Please try again.');
 }
 

@@ -2,7 +2,6 @@
 // discount code on the platform -> activate. A platform failure refunds in a compensating
 // transaction; a crash in between leaves a pending entry that the reconciler settles.
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { getCustomer } from '../data/customer-repository';
 import { activatePurchase, refundPurchase, reservePurchase } from '../data/purchase-repository';
 import { type PurchaseRecord } from '../domain/history';
@@ -12,6 +11,7 @@ import { resolveCustomer } from '../customers/customer-service';
 import { customerNotFound, DOMAIN_DETAILS, failed, unavailable, unprocessable } from '../domain/errors';
 import { type Platform, PlatformError, PlatformUnavailableError } from '../platform/port';
 import { countMetric } from '../observability/powertools';
+import { retryUntil } from '../runtime/retry';
 import { discountCodeFor } from './discount-code';
 import { insufficientPoints, planPurchase } from './purchase-rules';
 import type { PurchaseInput } from './purchase-requests';
@@ -27,6 +27,9 @@ export interface PurchaseHooks {
 const RESERVE_ATTEMPTS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Purchases hold the customer longer than a points write (three items), so racing buyers wait longer. */
+const RESERVE_BACKOFF = { baseMs: 2.5, capMs: 100 };
+
 export async function purchaseReward(
   shop: ShopCatalog,
   rewardId: string,
@@ -37,8 +40,7 @@ export async function purchaseReward(
   const shopId = shop.settings.id;
   let customer = (await resolveCustomer(shopId, input.customerIdentifier)).record;
 
-  let purchase: PurchaseRecord | undefined;
-  for (let attempt = 0; !purchase; attempt += 1) {
+  const purchase = await retryUntil(RESERVE_ATTEMPTS + 1, RESERVE_BACKOFF, async (attempt): Promise<PurchaseRecord | undefined> => {
     const plan = planPurchase(shop, customer, rewardId, input.points);
     const now = nowIso();
     const id = randomUUID();
@@ -64,14 +66,11 @@ export async function purchaseReward(
       counted: reward.max_redemptions !== null,
     };
     const outcome = await reservePurchase(candidate, reward.max_redemptions);
-    if (outcome === 'reserved') {
-      purchase = candidate;
-      break;
-    }
+    if (outcome === 'reserved') return candidate;
     if (outcome === 'redemption_limit') {
       throw unprocessable('Redemption Limit Reached', `Customer has already redeemed this reward the maximum of ${reward.max_redemptions} times`);
     }
-    if (attempt >= RESERVE_ATTEMPTS) throw failed('The purchase could not be completed. Please try again.');
+    if (attempt >= RESERVE_ATTEMPTS) return undefined;
     // The customer changed under us (excluded, or spent the points elsewhere): validate again from
     // the fresh record so the caller gets the spec's answer for what is true now.
     const fresh = await getCustomer(shopId, customer.platform_customer_id, true);
@@ -80,8 +79,9 @@ export async function purchaseReward(
     if (outcome === 'refused_by_customer' && customer.status === 'member' && customer.current_points < candidate.points_spent) {
       throw insufficientPoints(customer.current_points, candidate.points_spent);
     }
-    if (outcome === 'conflict') await sleep(Math.random() * Math.min(100, 5 * 2 ** attempt));
-  }
+    return undefined;
+  });
+  if (!purchase) throw failed('The purchase could not be completed. Please try again.');
 
   await hooks.afterReserve?.(purchase);
 

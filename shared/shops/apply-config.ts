@@ -11,6 +11,7 @@ import { calendarDateOf } from '../domain/dates';
 import { generateReferralCode } from '../domain/referral';
 import type { ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
+import { retryUntil } from '../runtime/retry';
 import type { ConfigFile, MemberConfig, ShopConfig } from '../config/schema';
 
 export interface ShopSummary {
@@ -21,6 +22,7 @@ export interface ShopSummary {
 }
 
 const IMPORT_CONCURRENCY = 8;
+const REFERRAL_ATTEMPTS = 5;
 
 export async function applyConfig(config: ConfigFile, now = new Date().toISOString()): Promise<ShopSummary[]> {
   const summaries: ShopSummary[] = [];
@@ -90,7 +92,8 @@ async function importMember(shop: ShopConfig, catalog: ShopCatalog, member: Memb
     total_spend: member.total_spend,
     orders_count: member.orders_count,
   };
-  for (let attempt = 0; attempt < 5; attempt += 1) {
+  // A referral code already taken is drawn again; a member already there is left as it is.
+  const created = await retryUntil(REFERRAL_ATTEMPTS, null, async (): Promise<boolean | undefined> => {
     const record: CustomerRecord = {
       shop_id: shop.id,
       platform_customer_id: member.platform_customer_id,
@@ -114,7 +117,7 @@ async function importMember(shop: ShopConfig, catalog: ShopCatalog, member: Memb
     // Not counted here: the shop's counters are recounted once every member is in.
     const outcome = await createCustomer(record, { countInShop: false });
     if (outcome === 'customer_exists') return false;
-    if (outcome === 'referral_code_taken') continue;
+    if (outcome === 'referral_code_taken') return undefined;
     await batchPut([
       ...member.earning_history.map((entry) =>
         earningEntryItem(shop.id, member.platform_customer_id, { ...entry, updated_at: entry.created_at }),
@@ -128,6 +131,7 @@ async function importMember(shop: ShopConfig, catalog: ShopCatalog, member: Memb
       ),
     ]);
     return true;
-  }
+  });
+  if (created !== undefined) return created;
   throw new Error(`Could not draw a unique referral code for member ${member.platform_customer_id}`);
 }
