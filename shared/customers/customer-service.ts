@@ -10,7 +10,8 @@ import {
 } from '../data/customer-repository';
 import { readShopCounters } from '../data/shop-repository';
 import type { CustomerChanges, CustomerRecord } from '../domain/customer';
-import { calendarDateOf, nowIso } from '../domain/dates';
+import { calendarDateOf } from '../domain/dates';
+import { nowIso } from '../runtime/clock';
 import { generateReferralCode } from '../domain/referral';
 import { customerNotFound, DOMAIN_DETAILS, failed, notFound, unavailable } from '../domain/errors';
 import type { Platform, PlatformCustomer } from '../platform/port';

@@ -28,7 +28,3 @@ export function calendarDateOf(timestamp: string | null): string | null {
   const time = Date.parse(timestamp);
   return Number.isNaN(time) ? null : new Date(time).toISOString().slice(0, 10);
 }
-
-export function nowIso(): string {
-  return new Date().toISOString();
-}

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { getCustomer } from '../data/customer-repository';
 import { writePointsChange } from '../data/points-repository';
-import { nowIso } from '../domain/dates';
+import { nowIso } from '../runtime/clock';
 import type { EarningEntry } from '../domain/history';
 import type { ShopCatalog } from '../domain/shop';
 import { resolveCustomer } from '../customers/customer-service';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { getCustomer } from '../data/customer-repository';
 import { activatePurchase, refundPurchase, reservePurchase } from '../data/purchase-repository';
 import { type PurchaseRecord } from '../domain/history';
-import { nowIso } from '../domain/dates';
+import { nowIso } from '../runtime/clock';
 import type { ShopCatalog } from '../domain/shop';
 import { resolveCustomer } from '../customers/customer-service';
 import { customerNotFound, DOMAIN_DETAILS, failed, unavailable, unprocessable } from '../domain/errors';

@@ -4,7 +4,7 @@
 // request) never settle one purchase twice.
 import { activatePurchase, listUnsettledPurchases, markCodeCleaned, refundPurchase } from '../data/purchase-repository';
 import { type PurchaseRecord } from '../domain/history';
-import { nowIso } from '../domain/dates';
+import { now as clockNow, nowIso } from '../runtime/clock';
 import { countMetric, logger } from '../observability/powertools';
 import type { Platform } from '../platform/port';
 
@@ -29,7 +29,7 @@ export interface ReconcileOptions {
 }
 
 export async function reconcilePurchases(options: ReconcileOptions): Promise<ReconcileSummary> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? clockNow();
   const before = new Date(now.getTime() - (options.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS)).toISOString();
   const purchases = await listUnsettledPurchases(before);
   const summary: ReconcileSummary = { examined: purchases.length, activated: 0, refunded: 0, codesDeleted: 0, cleaned: 0, skipped: 0, failed: 0 };

@@ -3,6 +3,7 @@
 import { resolveCustomer } from '../customers/customer-service';
 import type { Campaign, EarningRule, ShopCatalog, VipTier } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
+import { now as clockNow } from '../runtime/clock';
 import { activeCampaign, earningRulePoints, type EarningRulePoints } from './earning-rule-points';
 import type { EarningRulesQuery } from './earning-rules-requests';
 
@@ -14,7 +15,7 @@ export interface EarningRulesPage {
   campaign: Campaign | null;
 }
 
-export async function listEarningRules(shop: ShopCatalog, query: EarningRulesQuery, now = new Date()): Promise<EarningRulesPage> {
+export async function listEarningRules(shop: ShopCatalog, query: EarningRulesQuery, now = clockNow()): Promise<EarningRulesPage> {
   const { page, sort } = query;
   let tier: VipTier | null = null;
   if (query.customerIdentifier !== undefined) {

@@ -11,6 +11,7 @@ import { calendarDateOf } from '../domain/dates';
 import { generateReferralCode } from '../domain/referral';
 import type { ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
+import { nowIso } from '../runtime/clock';
 import { retryUntil } from '../runtime/retry';
 import type { ConfigFile, MemberConfig, ShopConfig } from '../config/schema';
 
@@ -24,7 +25,7 @@ export interface ShopSummary {
 const IMPORT_CONCURRENCY = 8;
 const REFERRAL_ATTEMPTS = 5;
 
-export async function applyConfig(config: ConfigFile, now = new Date().toISOString()): Promise<ShopSummary[]> {
+export async function applyConfig(config: ConfigFile, now = nowIso()): Promise<ShopSummary[]> {
   const summaries: ShopSummary[] = [];
   for (const shop of config.shops) summaries.push(await applyShop(shop, now));
   return summaries;
