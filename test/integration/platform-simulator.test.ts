@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 afterEach(() => {
-  simulator.setFaults({ customers: 'ok', discount_codes: 'ok' });
+  simulator.setFaults({ customers: 'ok', discount_codes: 'ok', orders: 'ok' });
 });
 
 describe('platform simulator: customers', () => {
@@ -169,7 +169,7 @@ describe('platform simulator: discount codes', () => {
 
     expect(error).toBeInstanceOf(PlatformError);
     expect(error.message).toMatch(/basicCodeDiscount\.code/);
-    expect(error.message).toMatch(/basicCodeDiscount\.customerSelection/);
+    expect(error.message).toMatch(/basicCodeDiscount\.context/);
   });
 });
 
@@ -232,14 +232,14 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
     const second = await putFaults(JSON.stringify({ discount_codes: 'unreachable' }));
     const current = await (await fetch(`${simulator.url}/_faults`)).json();
 
-    expect(first).toEqual({ status: 200, body: { customers: 'error', discount_codes: 'ok' } });
-    expect(second).toEqual({ status: 200, body: { customers: 'error', discount_codes: 'unreachable' } });
-    expect(current).toEqual({ customers: 'error', discount_codes: 'unreachable' });
+    expect(first).toEqual({ status: 200, body: { customers: 'error', discount_codes: 'ok', orders: 'ok' } });
+    expect(second).toEqual({ status: 200, body: { customers: 'error', discount_codes: 'unreachable', orders: 'ok' } });
+    expect(current).toEqual({ customers: 'error', discount_codes: 'unreachable', orders: 'ok' });
   });
 
   it.each([
     ['an unknown mode', JSON.stringify({ customers: 'broken' })],
-    ['an unknown key', JSON.stringify({ orders: 'error' })],
+    ['an unknown key', JSON.stringify({ products: 'error' })],
     ['a body that is not an object', JSON.stringify(['error'])],
     ['a body that is not JSON', 'customers=error'],
   ])('refuses %s on PUT /_faults with 400 and changes nothing', async (_label, body) => {
@@ -247,7 +247,7 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
 
     expect(reply.status).toBe(400);
     expect(reply.body.error).toEqual(expect.any(String));
-    expect(simulator.faults()).toEqual({ customers: 'ok', discount_codes: 'ok' });
+    expect(simulator.faults()).toEqual({ customers: 'ok', discount_codes: 'ok', orders: 'ok' });
   });
 
   it('answers 404 for a shop it does not know, which the adapter reports as a PlatformError', async () => {
