@@ -83,8 +83,9 @@ export function createWebhookDeliveries(options: WebhookDeliveriesOptions): Webh
         await response.arrayBuffer().catch(() => undefined);
         outcome = { status: response.status, at };
       } catch (error) {
-        const cause = (error as { cause?: unknown }).cause;
-        const detail = cause instanceof Error ? cause.message : String((error as Error)?.message ?? error);
+        // fetch says only "fetch failed"; the cause says why (ECONNREFUSED, a timeout, a reset).
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        const detail = [String((error as Error)?.message ?? error), cause?.code ?? cause?.message].filter(Boolean).join(': ');
         outcome = { status: null, error: detail, at };
       }
     }

@@ -425,7 +425,8 @@ export const configFileSchema = z
     // A webhook finds its shop by domain alone, so a domain may belong to one shop only.
     config.shops.forEach((shop, s) => {
       const first = config.shops.findIndex((other) => other.platform.shop_domain === shop.platform.shop_domain);
-      if (first < s) {
+      // Two shops with one id are reported as such; their default domains say nothing more.
+      if (first < s && config.shops[first]!.id !== shop.id) {
         report(['shops', s, 'platform', 'shop_domain'], `duplicate '${shop.platform.shop_domain}', already used at shops[${first}]`);
       }
     });
