@@ -1,6 +1,7 @@
 // One Shopify Admin GraphQL request as the adapter sends it: plain fetch, a timeout per attempt, retries with
 // backoff on throttling and transient failures, and every failure mapped to PlatformError or PlatformUnavailableError.
 import { PlatformError, PlatformUnavailableError } from './port';
+import { backoffDelay, retryUntil, type Backoff } from '../runtime/retry';
 
 export interface ShopifyTransportOptions {
   /** Full GraphQL URL, e.g. https://x.myshopify.com/admin/api/2026-10/graphql.json */
@@ -43,10 +44,6 @@ interface GraphqlResponse<T> {
 }
 
 type Attempt<T> = { kind: 'data'; data: T } | { kind: 'retry'; reason: string; waitMs?: number };
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** Seconds (or an HTTP date) from a Retry-After header, as milliseconds capped at MAX_WAIT_MS. */
 function retryAfterMs(header: string | null): number | undefined {
@@ -94,11 +91,8 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
 
   const redact = (text: string): string => (accessToken ? text.split(accessToken).join('[redacted]') : text);
 
-  const backoffMs = (attempt: number): number => {
-    const exponential = Math.min(baseDelayMs * 2 ** (attempt - 1), MAX_WAIT_MS);
-    // Half fixed, half random: spreads concurrent retries without ever retrying immediately.
-    return exponential / 2 + Math.random() * (exponential / 2);
-  };
+  // Half fixed, half random: spreads concurrent retries without ever retrying immediately.
+  const backoff: Backoff = { baseMs: baseDelayMs / 2, capMs: MAX_WAIT_MS, jitter: 'equal' };
 
   const attemptOnce = async <T>(body: string): Promise<Attempt<T>> => {
     const controller = new AbortController();
@@ -164,13 +158,15 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
     redact,
     async request<T>(operation: string, query: string, variables: Record<string, unknown>): Promise<T> {
       const body = JSON.stringify({ query, variables });
-      let reason = '';
-      for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-        const outcome = await attemptOnce<T>(body);
-        if (outcome.kind === 'data') return outcome.data;
-        reason = outcome.reason;
-        if (attempt < maxAttempts) await sleep(outcome.waitMs ?? backoffMs(attempt));
-      }
+      let last: Attempt<T> | undefined;
+      // Shopify may say how long to wait (Retry-After, the throttle's restore rate); otherwise back off.
+      const wait = (retry: number) => (last?.kind === 'retry' ? last.waitMs : undefined) ?? backoffDelay(retry, backoff);
+      const data = await retryUntil(maxAttempts, wait, async () => {
+        last = await attemptOnce<T>(body);
+        return last.kind === 'data' ? { value: last.data } : undefined;
+      });
+      if (data) return data.value;
+      const reason = last?.kind === 'retry' ? last.reason : '';
       throw new PlatformUnavailableError(redact(`Shopify ${operation} failed after ${maxAttempts} attempts: ${reason}`));
     },
   };

@@ -8,33 +8,39 @@ export interface Backoff {
   baseMs: number;
   /** ...up to this. */
   capMs: number;
-  /** Full jitter (default): wait a uniform random time below the ceiling; false waits the ceiling. */
-  jitter?: boolean;
+  /**
+   * `full` (default): a uniform random wait below the ceiling, which spreads racing writers best;
+   * `equal`: half the ceiling plus a random half, never retrying at once; `none`: the ceiling.
+   */
+  jitter?: 'full' | 'equal' | 'none';
 }
 
 /** Writers of one item racing each other (points, customer updates, purchases). */
 export const CONTENTION_BACKOFF: Backoff = { baseMs: 1, capMs: 50 };
 /** DynamoDB's unprocessed batch items: back off without jitter, as its guidance for throttled batches says. */
-export const BATCH_BACKOFF: Backoff = { baseMs: 25, capMs: 1000, jitter: false };
+export const BATCH_BACKOFF: Backoff = { baseMs: 25, capMs: 1000, jitter: 'none' };
 
 /** The wait before retry `retry` (1 for the first retry). */
-export function backoffDelay(retry: number, { baseMs, capMs, jitter = true }: Backoff, random: () => number = Math.random): number {
+export function backoffDelay(retry: number, { baseMs, capMs, jitter = 'full' }: Backoff, random: () => number = Math.random): number {
   const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(retry, 30));
-  return jitter ? random() * ceiling : ceiling;
+  if (jitter === 'full') return random() * ceiling;
+  if (jitter === 'equal') return ceiling / 2 + random() * (ceiling / 2);
+  return ceiling;
 }
 
 /**
  * Calls `attempt` up to `maxAttempts` times until it returns something other than undefined, waiting
- * per `backoff` before each retry (not at all when it is null). Undefined when every try came back
+ * per `backoff` before each retry (not at all when it is null; a function decides the wait itself, e.g.
+ * from a server's Retry-After). Undefined when every try came back
  * empty: the caller knows what to report. An error thrown by `attempt` ends the retries at once.
  */
 export async function retryUntil<T>(
   maxAttempts: number,
-  backoff: Backoff | null,
+  backoff: Backoff | ((retry: number) => number) | null,
   attempt: (index: number) => Promise<T | undefined>,
 ): Promise<T | undefined> {
   for (let index = 0; index < maxAttempts; index += 1) {
-    if (index > 0 && backoff) await sleep(backoffDelay(index, backoff));
+    if (index > 0 && backoff) await sleep(typeof backoff === 'function' ? backoff(index) : backoffDelay(index, backoff));
     const result = await attempt(index);
     if (result !== undefined) return result;
   }

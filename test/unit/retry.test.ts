@@ -49,7 +49,7 @@ describe('retryUntil', () => {
 
 describe('backoffDelay', () => {
   it('doubles from 2 × base up to the cap without jitter', () => {
-    const delays = [1, 2, 3, 4, 5, 6].map((retry) => backoffDelay(retry, { baseMs: 25, capMs: 1000, jitter: false }));
+    const delays = [1, 2, 3, 4, 5, 6].map((retry) => backoffDelay(retry, { baseMs: 25, capMs: 1000, jitter: 'none' }));
 
     expect(delays).toEqual([50, 100, 200, 400, 800, 1000]);
   });
@@ -57,5 +57,20 @@ describe('backoffDelay', () => {
   it('draws a wait below the ceiling with full jitter', () => {
     expect(backoffDelay(3, { baseMs: 1, capMs: 50 }, () => 0.5)).toBe(4);
     expect(backoffDelay(30, { baseMs: 1, capMs: 50 }, () => 0.999)).toBeLessThan(50);
+  });
+
+  it('never waits less than half the ceiling with equal jitter', () => {
+    expect(backoffDelay(2, { baseMs: 50, capMs: 10_000, jitter: 'equal' }, () => 0)).toBe(100);
+    expect(backoffDelay(2, { baseMs: 50, capMs: 10_000, jitter: 'equal' }, () => 1)).toBe(200);
+  });
+
+  it('lets a function choose each wait (a server asking for one)', async () => {
+    const waits: number[] = [];
+    await retryUntil(3, (retry) => {
+      waits.push(retry);
+      return 0;
+    }, async () => undefined);
+
+    expect(waits).toEqual([1, 2]);
   });
 });
