@@ -21,7 +21,7 @@ export interface Route {
   uses?: ReadonlyArray<'platform' | 'events'>;
 }
 
-export const ROUTES: readonly Route[] = [
+const MANIFEST = [
   { name: 'listCustomers', method: 'GET', path: '/v1/customers', handler: 'functions/customers/list.ts', scope: 'read', throttle: 'standard' },
   { name: 'enrollCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/customers/enroll.ts', scope: 'write', throttle: 'standard', uses: ['platform'] },
   { name: 'getCustomer', method: 'GET', path: '/v1/customers/{identifier}', handler: 'functions/customers/get.ts', scope: 'read', throttle: 'standard' },
@@ -36,7 +36,11 @@ export const ROUTES: readonly Route[] = [
   { name: 'purchaseReward', method: 'POST', path: '/v1/rewards/{id}/purchase', handler: 'functions/rewards/purchase.ts', scope: 'write', throttle: 'standard', uses: ['platform'] },
   { name: 'listEarningRules', method: 'GET', path: '/v1/earning-rules', handler: 'functions/earning-rules/list.ts', scope: 'read', throttle: 'standard' },
   { name: 'listVipTiers', method: 'GET', path: '/v1/vip-tiers', handler: 'functions/vip-tiers/list.ts', scope: 'read', throttle: 'standard' },
-];
+] as const satisfies readonly Route[];
+
+/** The manifest's route names as a union: a table keyed by it (the OpenAPI docs) must name every route. */
+export type RouteName = (typeof MANIFEST)[number]['name'];
+export const ROUTES: ReadonlyArray<Route & { name: RouteName }> = MANIFEST;
 
 export const AUTHORIZER_HANDLER = 'functions/authorizer.ts';
 /** Scheduled, not routed: settles purchases left pending by a crash. */
