@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document, generated from the route manifest and the zod schemas of requests and
-// responses. A route without documentation here makes generation fail, so the two cannot drift.
+// responses. A manifest route without documentation here fails to compile, so the two cannot drift.
 import { z } from 'zod';
 import { ROUTES, THROTTLE_LIMITS, type Route, type RouteName } from '../../infra/routes';
 import { enrollBodySchema, updateBodySchema } from '../customers/customer-requests';
