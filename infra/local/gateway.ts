@@ -30,6 +30,14 @@ export interface GatewayOptions {
   control?: Record<string, () => Promise<unknown>>;
 }
 
+/** A control endpoint's answer that is not JSON, such as the API reference page and its assets. */
+export class RawBody {
+  constructor(
+    readonly contentType: string,
+    readonly body: string | Buffer,
+  ) {}
+}
+
 export interface Gateway {
   url: string;
   port: number;
@@ -197,7 +205,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
     const control = options.control?.[`${method} ${url.pathname}`];
-    if (control) return send(res, 200, await control());
+    if (control) {
+      const answer = await control();
+      if (!(answer instanceof RawBody)) return send(res, 200, answer);
+      res.writeHead(200, { 'Content-Type': answer.contentType });
+      return res.end(answer.body);
+    }
     const matches = matchPath(options.routes, url.pathname);
     if (matches.length === 0) {
       return send(res, 404, envelope(404, `No route matches ${method} ${url.pathname}`));

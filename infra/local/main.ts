@@ -44,6 +44,7 @@ async function main(): Promise<void> {
   });
 
   console.log(`Loyalty API listening on ${twin.url}`);
+  console.log(`API reference: ${twin.url}/docs (OpenAPI document: ${twin.url}/openapi.json)`);
   console.log(`Platform simulator on ${twin.platformUrl} (PUT /_faults, GET /_discount_codes)`);
   console.log(`DynamoDB: ${twin.dynamodbEndpoint}, table ${twin.tableName}`);
   for (const shop of twin.shops) {

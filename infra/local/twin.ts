@@ -13,6 +13,7 @@ import { platformForShop, resetPlatforms } from '../../shared/platform/platform-
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 import { ROUTES } from '../../shared/http/routes';
+import { apiReferenceEndpoints } from './api-reference-endpoints';
 import { ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { startGateway, type Gateway } from './gateway';
 import { startPlatformSimulator, type PlatformSimulator } from './platform-simulator';
@@ -103,6 +104,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
         'GET /_events': async () => ({ events: await readEvents(eventsLogFile) }),
         'POST /_reconcile': () => reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 }),
         'GET /openapi.json': async () => buildOpenApiDocument(),
+        ...apiReferenceEndpoints(),
         'GET /_dynamodb-stats': async () => dynamoDbStats(),
         'POST /_dynamodb-stats/reset': async () => {
           resetDynamoDbStats();

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route manifest and the zod schemas of requests and
-// responses. A route without documentation here makes generation fail, so the two cannot drift.
+// responses. A manifest route without documentation here fails to compile, so the two cannot drift.
 import { z } from 'zod';
-import { ROUTES, type Route } from '../http/routes';
+import { ROUTES, THROTTLE_LIMITS, type Route, type RouteName } from '../http/routes';
 import { enrollBodySchema, updateBodySchema } from '../customers/customer-requests';
 import { adjustPointsBodySchema } from '../points/points-requests';
 import { purchaseBodySchema } from '../purchases/purchase-requests';
@@ -11,14 +11,6 @@ interface QueryParameter {
   name: string;
   description: string;
   schema: Record<string, unknown>;
-}
-
-interface RouteDoc {
-  summary: string;
-  query?: QueryParameter[];
-  body?: z.core.$ZodType;
-  /** Status -> response schema name ('Error' for the envelope). */
-  responses: Record<number, ResponseSchemaName>;
 }
 
 const page: QueryParameter[] = [
@@ -37,40 +29,180 @@ const filter = (name: string, description: string, schema: Record<string, unknow
 });
 const excludeVip: QueryParameter = { name: 'exclude_vip', description: 'true: vip_tier is null and no tier lookup happens', schema: { type: 'string', enum: ['true', 'false'] } };
 
-const WRITE_ERRORS = { 400: 'Error', 403: 'Error', 404: 'Error', 409: 'Error', 422: 'Error' } as const;
+/** Operation groups, in the order a reader meets them. */
+const TAGS = {
+  Customers: 'Loyalty members: enrolment from the commerce platform, lookup by platform id or e-mail, updates, birthday and anniversary.',
+  Points: 'Manual points adjustments, each recorded as an audit entry in the earning history.',
+  History: "A customer's earning history (points earned and adjustments) and reward history (purchased rewards and their discount codes).",
+  Rewards: 'Redeeming a reward for a customer: points are deducted and a discount code is created on the commerce platform.',
+  'Earning rules': 'How customers earn points, with the points a given customer would get.',
+  'VIP tiers': "The shop's VIP tiers, their thresholds, multipliers and rewards.",
+} as const;
 
-export const ROUTE_DOCS: Record<string, RouteDoc> = {
+interface RouteDoc {
+  tag: keyof typeof TAGS;
+  summary: string;
+  /** What the operation does and the behaviour a caller relies on; scope and rate limit are added from the manifest. */
+  description: string;
+  query?: QueryParameter[];
+  body?: z.core.$ZodType;
+  /** Status -> response schema name ('Error' for the envelope). */
+  responses: Partial<Record<number, ResponseSchemaName>>;
+}
+
+const WRITE_ERRORS = { 400: 'Error', 403: 'Error', 404: 'Error', 409: 'Error', 422: 'Error' } as const;
+const ENTRY_CHECK = 'The entry must belong to that customer in this shop; otherwise, or when the customer is unknown, the answer is a 404 naming the entry.';
+
+/** One entry per manifest route: a route added without documentation fails to compile. */
+export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   listCustomers: {
+    tag: 'Customers',
     summary: 'List customers',
+    description:
+      "The shop's loyalty customers, sorted and paginated by page number (`meta.total_pages` says when to stop). `filter[email]` matches part of the e-mail, ignoring case. " +
+      'An unknown sort field or filter is a 400 naming the allowed ones; a `page[size]` above 100 is served at 100; a page beyond the last has an empty `data` and the real totals. ' +
+      "`meta` adds the shop's `loyalty_mode` and `currency`.",
     query: [filter('email', 'Partial, case-insensitive e-mail match'), filter('loyalty_status', 'member or excluded', { type: 'string', enum: ['member', 'excluded'] }), sort(['created_at', 'points', 'lifetime_points', 'redeemed_points']), ...page],
     responses: { 200: 'CustomerList', 400: 'Error' },
   },
-  enrollCustomer: { summary: 'Enroll a customer', body: enrollBodySchema, responses: { 201: 'Customer', 200: 'Customer', ...WRITE_ERRORS, 503: 'Error' } },
-  getCustomer: { summary: 'Retrieve a customer by platform id or e-mail', query: [excludeVip], responses: { 200: 'Customer', 400: 'Error', 404: 'Error' } },
-  updateCustomer: { summary: 'Update a customer', query: [excludeVip], body: updateBodySchema, responses: { 200: 'Customer', ...WRITE_ERRORS } },
-  getCustomerBirthday: { summary: "A customer's date of birth", responses: { 200: 'CustomerBirthday', 404: 'Error' } },
-  getCustomerAnniversary: { summary: "A customer's anniversary date", responses: { 200: 'CustomerAnniversary', 404: 'Error' } },
-  adjustPoints: { summary: 'Add or deduct points', body: adjustPointsBodySchema, responses: { 200: 'PointsAdjustment', ...WRITE_ERRORS } },
+  enrollCustomer: {
+    tag: 'Customers',
+    summary: 'Enroll a customer',
+    description:
+      'Enrolls a commerce-platform customer in the loyalty program: name, e-mail and account creation date are fetched from the platform and the record starts with zero points. ' +
+      'The answer is `201 Created` for a new member and `200 OK` with the existing record, unchanged, when the customer is already enrolled. ' +
+      '`platform_customer_id` must be a numeric string. 404 when the platform has no such customer; 503 when the platform errs or cannot be reached.',
+    body: enrollBodySchema,
+    responses: { 201: 'Customer', 200: 'Customer', ...WRITE_ERRORS, 503: 'Error' },
+  },
+  getCustomer: {
+    tag: 'Customers',
+    summary: 'Retrieve a customer by platform id or e-mail',
+    description:
+      "One customer, by platform customer id (numeric) or e-mail address (case-insensitive). `vip_tier` is computed on every read from the customer's lifetime points, spend and orders against the shop's tiers; " +
+      '`exclude_vip=true` skips that lookup and returns `vip_tier: null`. `store_credit` carries the balance in major units in store-credit shops and is `null` in points shops.',
+    query: [excludeVip],
+    responses: { 200: 'Customer', 400: 'Error', 404: 'Error' },
+  },
+  updateCustomer: {
+    tag: 'Customers',
+    summary: 'Update a customer',
+    description:
+      'Sets or clears `date_of_birth` and `anniversary_date` (`YYYY-MM-DD` or an ISO 8601 date-time with a zone, stored as the calendar date; `null` clears) and excludes or re-includes the customer with `is_excluded`. ' +
+      'The body may be flat or in JSON:API form (`{ "data": { "attributes": { ... } } }`); other fields are ignored, and at least one updatable field must be present (400 `No updatable fields provided`). ' +
+      'An excluded customer cannot have points adjusted or purchase rewards.',
+    query: [excludeVip],
+    body: updateBodySchema,
+    responses: { 200: 'Customer', ...WRITE_ERRORS },
+  },
+  getCustomerBirthday: {
+    tag: 'Customers',
+    summary: "A customer's date of birth",
+    description: "The customer's `date_of_birth` (`YYYY-MM-DD`), `null` when not set.",
+    responses: { 200: 'CustomerBirthday', 404: 'Error' },
+  },
+  getCustomerAnniversary: {
+    tag: 'Customers',
+    summary: "A customer's anniversary date",
+    description: "The customer's `anniversary_date` (`YYYY-MM-DD`): the creation date of the customer's platform account, taken at enrolment, unless an update changed it; `null` when not known.",
+    responses: { 200: 'CustomerAnniversary', 404: 'Error' },
+  },
+  adjustPoints: {
+    tag: 'Points',
+    summary: 'Add or deduct points',
+    description:
+      'A positive `adjustment` adds points, a negative one deducts them; in store-credit shops amounts are minor currency units. The balance floors at 0 and the response reports what was applied. ' +
+      'Additions raise lifetime points unless `update_lifetime_points` is false; the VIP tier is recalculated in the same write, and an audit entry (`action: manual_adjustment`) is added to the earning history. ' +
+      'Simultaneous adjustments all apply, each exactly once. `send_email` (default true) travels with the `points.adjusted` event published for marketing integrations. ' +
+      '403 for an excluded customer; 500 when the adjustment could not be applied, with nothing written.',
+    body: adjustPointsBodySchema,
+    responses: { 200: 'PointsAdjustment', ...WRITE_ERRORS },
+  },
   listEarningHistory: {
+    tag: 'History',
     summary: "A customer's earning history",
+    description: "Points a customer earned and manual adjustments, newest first by default. This list's `meta` has the pagination fields only.",
     query: [filter('status', 'pending, approved or rejected', { type: 'string', enum: ['pending', 'approved', 'rejected'] }), sort(['created_at', 'points', 'points_given_at']), ...page],
     responses: { 200: 'EarningHistoryList', 400: 'Error', 404: 'Error' },
   },
-  getEarningHistoryEntry: { summary: 'One earning history entry', responses: { 200: 'EarningHistoryEntry', 404: 'Error' } },
+  getEarningHistoryEntry: {
+    tag: 'History',
+    summary: 'One earning history entry',
+    description: `One entry of a customer's earning history, with \`meta\` carrying \`loyalty_mode\` and \`currency\`. ${ENTRY_CHECK}`,
+    responses: { 200: 'EarningHistoryEntry', 404: 'Error' },
+  },
   listRewardHistory: {
+    tag: 'History',
     summary: "A customer's reward history",
+    description:
+      'Rewards a customer purchased, with their discount codes, newest first by default. Purchases still being settled, or refunded after the discount code could not be created, are not shown. ' +
+      "`meta` adds the shop's `loyalty_mode` and `currency`.",
     query: [filter('status', 'active, used or expired', { type: 'string', enum: ['active', 'used', 'expired'] }), sort(['created_at', 'points_spent']), ...page],
     responses: { 200: 'RewardHistoryList', 400: 'Error', 404: 'Error' },
   },
-  getRewardHistoryEntry: { summary: 'One reward history entry', responses: { 200: 'RewardHistoryEntry', 404: 'Error' } },
+  getRewardHistoryEntry: {
+    tag: 'History',
+    summary: 'One reward history entry',
+    description: `One purchased reward of a customer, with \`meta\` carrying \`loyalty_mode\` and \`currency\`. ${ENTRY_CHECK}`,
+    responses: { 200: 'RewardHistoryEntry', 404: 'Error' },
+  },
+  purchaseReward: {
+    tag: 'Rewards',
+    summary: 'Redeem a reward for a customer',
+    description:
+      "Deducts the reward's `points_cost` (for a flexible reward, the chosen `points`, also accepted as `points_to_redeem`) and creates a single-use discount code for that customer on the commerce platform. " +
+      'Checks, in this order: the customer exists and is not excluded (404, 403); the reward exists and is active (404); it is not an entry reward (400); a VIP-restricted reward needs the customer on that tier (403); ' +
+      'enough points (422 Insufficient Points); a flexible reward needs `points` within its range (400, 422 Invalid Points); store-credit shops sell flexible rewards only (403); ' +
+      'a reward with `max_redemptions` refuses the customer past it (422 Redemption Limit Reached). ' +
+      'If the discount code cannot be created the points are refunded and the answer is 500 (platform error) or 503 (platform unreachable): points are never lost or spent twice.',
+    body: purchaseBodySchema,
+    responses: { 201: 'Purchase', ...WRITE_ERRORS, 500: 'Error', 503: 'Error' },
+  },
   listEarningRules: {
+    tag: 'Earning rules',
     summary: 'Earning rules, with points for an optional customer',
+    description:
+      "The shop's earning rules. `points` = `points_to_give` × tier multiplier × campaign multiplier, rounded once, half away from zero. " +
+      "The tier multiplier applies only with `filter[customer_identifier]`, for a member who reaches a tier (in `purchase` multiplier mode only to rules of category `purchase`), and `meta.tier_info` names it; " +
+      'the running bonus campaign with the highest multiplier applies to every rule and is named in `meta.campaign_info`. An unknown `filter[customer_identifier]` is a 404 naming it.',
     query: [filter('is_active', 'true or false', { type: 'string', enum: ['true', 'false'] }), filter('customer_identifier', 'Platform customer id or e-mail'), sort(['created_at', 'name']), ...page],
     responses: { 200: 'EarningRuleList', 400: 'Error', 404: 'Error' },
   },
-  listVipTiers: { summary: 'All VIP tiers, by threshold', responses: { 200: 'VipTierList' } },
-  purchaseReward: { summary: 'Redeem a reward for a customer', body: purchaseBodySchema, responses: { 201: 'Purchase', ...WRITE_ERRORS, 500: 'Error', 503: 'Error' } },
+  listVipTiers: {
+    tag: 'VIP tiers',
+    summary: 'All VIP tiers, by threshold',
+    description:
+      "Every tier of the shop in one response, ordered by `threshold` ascending, each with its rewards. There are no query parameters (any are ignored) and `meta.per_page` is the number of tiers. " +
+      '`meta` also says what thresholds measure (`entry_method`, `entry_methods_extra`, `entry_logic`) and `points_multiplier_mode`.',
+    responses: { 200: 'VipTierList' },
+  },
 };
+
+/** What each status means on this API; the operation's description says when it happens. */
+const STATUS_DESCRIPTIONS: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  400: 'Bad Request: invalid body, query or JSON',
+  401: 'Unauthorized: missing, unknown or revoked API key',
+  403: 'Forbidden: read-only key on a write, excluded customer, or reward not allowed',
+  404: 'Not Found: customer, entry or reward unknown',
+  409: 'Conflict: a request with the same Idempotency-Key is still running',
+  422: 'Unprocessable: points rules refused the request, or the Idempotency-Key was used with another body',
+  429: 'Too Many Requests: rate limit exceeded',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable: the commerce platform cannot be reached',
+};
+
+function docFor(name: string): RouteDoc | undefined {
+  return Object.hasOwn(ROUTE_DOCS, name) ? ROUTE_DOCS[name as RouteName] : undefined;
+}
+
+/** The parts of a description the manifest fixes, so they cannot disagree with the gateway. */
+function accessNote(route: Route): string {
+  const scope = route.scope === 'full' ? 'Needs a full-access key; a read-only key gets 403.' : 'Any key, full access or read only.';
+  const { rateLimit, burstLimit } = THROTTLE_LIMITS[route.throttle];
+  return `${scope} Rate limit: ${rateLimit} requests per second per key (burst ${burstLimit}), then 429.`;
+}
 
 function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, reused: 'inline', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -93,13 +225,19 @@ function operation(route: Route, doc: RouteDoc) {
       ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Retries with the same key and body return the first response', schema: { type: 'string', minLength: 1, maxLength: 255 } }]
       : [];
   const responses: Record<string, unknown> = {};
-  const statuses: Record<number, ResponseSchemaName> = { ...doc.responses, 401: 'Error', 429: 'Error', 500: 'Error' };
+  const statuses: Partial<Record<number, ResponseSchemaName>> = { ...doc.responses, 401: 'Error', 429: 'Error', 500: 'Error' };
   for (const [status, name] of Object.entries(statuses)) {
-    responses[status] = { description: name === 'Error' ? 'Error envelope' : name, content: { 'application/json': { schema: ref(name) } } };
+    const meaning = STATUS_DESCRIPTIONS[Number(status)] ?? `HTTP ${status}`;
+    responses[status] = {
+      description: name === 'Error' ? `${meaning} (error envelope)` : `${meaning}: ${name}`,
+      content: { 'application/json': { schema: ref(name!) } },
+    };
   }
   return {
     operationId: route.name,
+    tags: [doc.tag],
     summary: doc.summary,
+    description: `${doc.description}\n\n${accessNote(route)}`,
     security: [{ apiKey: [] }],
     parameters: [...pathParameters, ...query, ...idempotency],
     ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.body, 'input') } } } } : {}),
@@ -111,14 +249,24 @@ function operation(route: Route, doc: RouteDoc) {
 export function buildOpenApiDocument(routes: readonly Route[] = ROUTES) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const doc = ROUTE_DOCS[route.name];
+    const doc = docFor(route.name);
     if (!doc) throw new Error(`Route ${route.name} has no OpenAPI documentation in shared/openapi/openapi-document.ts`);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, doc);
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Loyalty API', version: '1.0.0', description: 'Loyalty program API: customers, points, rewards, earning rules, VIP tiers.' },
-    servers: [{ url: '/' }],
+    info: {
+      title: 'Loyalty API',
+      version: '1.0.0',
+      description:
+        "A store's loyalty program for server-side callers: customers and their points, earning and reward history, reward redemption into discount codes, earning rules and VIP tiers. " +
+        'Every request carries the API key as the bare `Authorization` header; every error comes in the envelope `{ "errors": [ { "status", "title", "detail" } ] }`. ' +
+        'Writes accept an `Idempotency-Key` header so a retry returns the first answer.',
+      // Each store runs its own deployment, so the contact is whoever operates it, not a vendor address.
+      contact: { name: 'The team operating this deployment' },
+    },
+    servers: [{ url: '/', description: 'Where this document is served: the local twin. A deployed stack answers at its ApiUrl output.' }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The bare API key, no Bearer prefix' } },
       schemas: Object.fromEntries(Object.entries(RESPONSE_SCHEMAS).map(([name, schema]) => [name, jsonSchema(schema, 'output')])),

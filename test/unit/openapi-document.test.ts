@@ -1,5 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
-import { ROUTES } from '../../shared/http/routes';
+import { ROUTES, THROTTLE_LIMITS } from '../../shared/http/routes';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 
 const document = buildOpenApiDocument();
@@ -28,6 +28,14 @@ describe('OpenAPI document', () => {
     for (const name of Object.keys(document.components.schemas)) expect(ajv.getSchema(`openapi#/components/schemas/${name}`)).toBeDefined();
     const refs = JSON.stringify(document.paths).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
     for (const ref of refs) expect(document.components.schemas).toHaveProperty(ref.split('/').pop()!);
+  });
+
+  it("states each operation's key scope and rate limit as the manifest sets them", () => {
+    for (const route of ROUTES) {
+      const operation = (document.paths[route.path] as Record<string, { description: string }>)[route.method.toLowerCase()]!;
+      expect({ route: route.name, fullAccessOnly: operation.description.includes('Needs a full-access key') }).toEqual({ route: route.name, fullAccessOnly: route.scope === 'full' });
+      expect(operation.description).toContain(`Rate limit: ${THROTTLE_LIMITS[route.throttle].rateLimit} requests per second per key`);
+    }
   });
 
   it('documents the Idempotency-Key header on write routes only', () => {
