@@ -281,6 +281,19 @@ describe('GET /v1/customers', () => {
   });
 
   it.each([
+    ['page[number]=107374183', 107374183, 20],
+    ['page[size]=100&page[number]=21474837', 21474837, 100],
+    [`page[number]=${Number.MAX_SAFE_INTEGER}`, Number.MAX_SAFE_INTEGER, 20],
+  ])('answers %s (far past the last page) with the empty page and the real totals', async (query, page, perPage) => {
+    const total = (await api.get('/v1/customers')).body.meta.total;
+    const response = await api.get(`/v1/customers?${query}`);
+
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual([]);
+    expect(response.body.meta).toMatchObject({ total, page, per_page: perPage, total_pages: Math.ceil(total / perPage) });
+  });
+
+  it.each([
     ['points', 'current_points'],
     ['-points', 'current_points'],
     ['lifetime_points', 'lifetime_points'],
