@@ -1,5 +1,6 @@
 // The local commerce platform: a node:http server speaking the Shopify Admin GraphQL subset the adapter uses,
 // one endpoint per shop, with fault injection (PUT /_faults) and a list of created codes (GET /_discount_codes).
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { SHOPIFY_API_VERSION } from '../../shared/platform/platform-for-shop';
@@ -45,6 +46,8 @@ export interface PlatformSimulatorOptions {
   port?: number;
   host?: string;
   shops: Record<string, SimulatedShop>;
+  /** Keep the created discount codes in this JSON file across restarts (the twin's `--persist`). */
+  codesFile?: string;
 }
 
 export interface PlatformSimulator {
@@ -131,13 +134,27 @@ function toNumber(value: unknown): number | null {
   return typeof number === 'number' && Number.isFinite(number) ? number : null;
 }
 
+/** The codes a previous run left in the file; none when there is no file yet. */
+function readCodes(file: string): SimulatedDiscountCode[] {
+  if (!existsSync(file)) return [];
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  if (!Array.isArray(parsed)) throw new Error(`${file} does not hold a list of discount codes; move it away to start afresh`);
+  return parsed as SimulatedDiscountCode[];
+}
+
 export async function startPlatformSimulator(options: PlatformSimulatorOptions): Promise<PlatformSimulator> {
   const host = options.host ?? '127.0.0.1';
   const customers = new Map<string, Map<string, SimulatedCustomer>>();
   for (const [shopId, shop] of Object.entries(options.shops)) {
     customers.set(shopId, new Map(shop.customers.map((customer) => [customer.id, { ...customer }])));
   }
-  const codes: SimulatedDiscountCode[] = [];
+  const codes: SimulatedDiscountCode[] = options.codesFile ? readCodes(options.codesFile) : [];
+  // Written whole on every change: a few hundred codes at most on a laptop, and a crash never leaves half a file.
+  const saveCodes = () => {
+    if (!options.codesFile) return;
+    writeFileSync(`${options.codesFile}.tmp`, JSON.stringify(codes, null, 1));
+    renameSync(`${options.codesFile}.tmp`, options.codesFile);
+  };
   let nextDiscountId = 1;
   let modes: FaultModes = { customers: 'ok', discount_codes: 'ok' };
 
@@ -207,6 +224,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
       created_at: new Date().toISOString(),
     };
     codes.push(entry);
+    saveCodes();
     return reply([], entry.id);
   };
 
@@ -223,6 +241,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
       return { data: { discountCodeDelete: { deletedCodeDiscountId: null, userErrors } } };
     }
     codes.splice(index, 1);
+    saveCodes();
     return { data: { discountCodeDelete: { deletedCodeDiscountId: id, userErrors: [] } } };
   };
 

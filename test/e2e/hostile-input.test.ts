@@ -123,7 +123,7 @@ describe('boundary numbers in every integer query parameter', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...names), boundaryNumber), { minLength: 1, maxLength: names.length + 1 }), async (query) => {
         const response = await fetch(url(route, ['1001', '1001'], query, false), { headers: { Authorization: KEYS.full } });
-        const body = await response.json();
+        const body = (await response.json()) as { data?: unknown[]; meta: { page: number; total_pages: number } };
 
         expect([200, 400]).toContain(response.status);
         if (response.status === 400) {
