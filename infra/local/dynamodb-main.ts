@@ -24,10 +24,14 @@ async function main(): Promise<void> {
   console.log(`Use it: npm start -- --dynamodb-endpoint ${dynamo.endpoint}`);
   console.log('Press Ctrl-C to stop (or send SIGTERM).');
 
-  let stopping = false;
+  // Ctrl-C reaches npm and this process at once and npm forwards it: a repeat within a second is the same request.
+  let stoppingSince: number | undefined;
   const shutdown = () => {
-    if (stopping) process.exit(1);
-    stopping = true;
+    if (stoppingSince !== undefined) {
+      if (Date.now() - stoppingSince > 1000) process.exit(1);
+      return;
+    }
+    stoppingSince = Date.now();
     dynamo.stop().then(
       () => process.exit(0),
       () => process.exit(1),
@@ -35,7 +39,7 @@ async function main(): Promise<void> {
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, shutdown);
   void dynamo.exited.then(() => {
-    if (stopping) return;
+    if (stoppingSince !== undefined) return;
     console.error('DynamoDB Local stopped by itself');
     process.exit(1);
   });

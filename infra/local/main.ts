@@ -54,19 +54,25 @@ function printBanner(twin: Twin): void {
 
 /**
  * Stops on SIGINT, SIGTERM or SIGHUP: the servers close, DynamoDB Local stops, exit code 0 (1 when
- * the stop failed). A second signal exits at once (DynamoDB Local's watchdog still stops Java).
- * The twin also stops when the process that started it is gone (npm killed with -9, a closed
- * terminal's shell): it is then re-parented, and its parent pid changes.
+ * the stop failed or took over 15 s). A terminal's Ctrl-C reaches npm and the twin at once and npm
+ * forwards it, so a repeat within a second is the same request; a later one exits at once
+ * (DynamoDB Local's watchdog still stops Java). The twin also stops when the process that started
+ * it is gone (npm killed with -9, a closed terminal's shell): it is then re-parented.
  */
 function stopOnSignalOrOrphaning(twin: Twin): void {
-  let stopping = false;
+  let stoppingSince: number | undefined;
   const shutdown = (reason: string) => {
-    if (stopping) {
+    if (stoppingSince !== undefined) {
+      if (Date.now() - stoppingSince < 1000) return;
       console.error(`${reason} again: exiting now`);
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     console.log(`\n${reason}: stopping`);
+    setTimeout(() => {
+      console.error('stop took over 15 s: exiting');
+      process.exit(1);
+    }, 15_000).unref();
     twin.stop().then(
       () => process.exit(0),
       (error: unknown) => {
