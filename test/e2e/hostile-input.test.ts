@@ -1,12 +1,11 @@
 // Property-based hostile input: random and malformed path identifiers, query strings, bodies and
 // content types at every route. Never a 5XX, always the error envelope, nothing written when refused.
 import fc from 'fast-check';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Twin } from '../../infra/local/twin';
 import { ROUTES, type Route } from '../../infra/routes';
-import { documentClient, tableName } from '../../shared/data/client';
 import { ROUTE_DOCS } from '../../shared/openapi/openapi-document';
 import { KEYS, e2eConfig } from '../support/e2e-config';
+import { scanAll } from '../support/test-table';
 import { startTestTwin } from '../support/twin';
 
 jest.setTimeout(120_000);
@@ -69,10 +68,7 @@ function url(route: Route, params: string[], query: Array<[string, string]>, raw
   return `${twin.url}${path}${search ? `?${search}` : ''}`;
 }
 
-const snapshot = async () => {
-  const items = await documentClient().send(new ScanCommand({ TableName: tableName() }));
-  return JSON.stringify((items.Items ?? []).map((item) => `${item.pk}|${item.sk}|${JSON.stringify(item)}`).sort());
-};
+const snapshot = async () => JSON.stringify((await scanAll()).map((item) => `${item.pk}|${item.sk}|${JSON.stringify(item)}`).sort());
 
 describe('hostile input at every route', () => {
   it.each(ROUTES.map((route) => [route.name, route] as const))('%s never answers 5XX and refuses in the envelope without writing', async (_name, route) => {

@@ -113,6 +113,16 @@ describe('the documentation’s shell commands', () => {
     });
   });
 
+  it('npm run bench:invariants runs only the two files it names', async () => {
+    const listed = await sh('npm run --silent bench:invariants -- --listTests');
+
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split('\n').filter((line) => line.endsWith('.test.ts')).map((line) => line.slice(ROOT.length + 1)).sort()).toEqual([
+      'test/e2e/hostile-input.test.ts',
+      'test/e2e/invariants-under-load.test.ts',
+    ]);
+  });
+
   it('npm run dynamodb -- --port N starts DynamoDB Local in the foreground, the twin uses it, and SIGINT stops it', async () => {
     const [port, apiPort] = [await freePortRun(1), await freePortRun(3)];
     const [dynamodbCommand, twinCommand] = EXISTING_DYNAMODB.map((command) => command.replace(' &', '').replace('8000', String(port)));
