@@ -210,17 +210,38 @@ export function createShopifyPlatform(options: ShopifyPlatformOptions): Platform
     return { kind: 'data', data: parsed.data };
   };
 
-  const request = async <T>(operation: string, query: string, variables: Record<string, unknown>): Promise<T> => {
+  /**
+   * Sends the request, retrying; also says whether a retried attempt may have been applied by the
+   * platform before it failed (a timeout or a lost connection, not a throttling answer), because a
+   * later "no" then does not prove that nothing was done.
+   */
+  const requestTracked = async <T>(
+    operation: string,
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<{ data: T; earlierAttemptMayHaveApplied: boolean }> => {
     const body = JSON.stringify({ query, variables });
     let reason = '';
+    let earlierAttemptMayHaveApplied = false;
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-      const outcome = await attemptOnce<T>(body);
-      if (outcome.kind === 'data') return outcome.data;
+      let outcome: Attempt<T>;
+      try {
+        outcome = await attemptOnce<T>(body);
+      } catch (error) {
+        if (error instanceof PlatformError && earlierAttemptMayHaveApplied) {
+          throw new PlatformError(error.message, { earlierAttemptMayHaveApplied });
+        }
+        throw error;
+      }
+      if (outcome.kind === 'data') return { data: outcome.data, earlierAttemptMayHaveApplied };
       reason = outcome.reason;
+      if (reason !== 'throttled' && reason !== 'HTTP 429') earlierAttemptMayHaveApplied = true;
       if (attempt < maxAttempts) await sleep(outcome.waitMs ?? backoffMs(attempt));
     }
     throw new PlatformUnavailableError(redact(`Shopify ${operation} failed after ${maxAttempts} attempts: ${reason}`));
   };
+  const request = async <T>(operation: string, query: string, variables: Record<string, unknown>): Promise<T> =>
+    (await requestTracked<T>(operation, query, variables)).data;
 
   const findDiscountCode = async (code: string): Promise<DiscountCode | null> => {
     const data = await request<DiscountCodeByCodeData>('findDiscountCode', DISCOUNT_CODE_BY_CODE_QUERY, { code });
@@ -265,7 +286,7 @@ export function createShopifyPlatform(options: ShopifyPlatformOptions): Platform
           appliesOncePerCustomer: true,
         },
       };
-      const data = await request<DiscountCodeCreateData>('createDiscountCode', DISCOUNT_CODE_CREATE_MUTATION, variables);
+      const { data, earlierAttemptMayHaveApplied } = await requestTracked<DiscountCodeCreateData>('createDiscountCode', DISCOUNT_CODE_CREATE_MUTATION, variables);
       const payload = data.discountCodeBasicCreate;
       const userErrors = payload?.userErrors ?? [];
       if (userErrors.length > 0) {
@@ -275,7 +296,7 @@ export function createShopifyPlatform(options: ShopifyPlatformOptions): Platform
           const existing = await findDiscountCode(input.code);
           if (existing) return existing;
         }
-        throw new PlatformError(redact(`Shopify refused the discount code: ${describeUserErrors(userErrors)}`));
+        throw new PlatformError(redact(`Shopify refused the discount code: ${describeUserErrors(userErrors)}`), { earlierAttemptMayHaveApplied });
       }
       const node = payload?.codeDiscountNode;
       if (!node) throw new PlatformError('Shopify created no discount code and reported no error');
