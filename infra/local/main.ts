@@ -1,48 +1,44 @@
-// `npm start`: runs the local twin from the command line of CONFIG-FORMAT.md.
+// `npm start`: runs the local twin from the command line of CONFIG-FORMAT.md, until a signal (or the
+// end of the process that started it) stops it.
 import './local-env';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../../shared/config/schema';
-import { DEMO_CONFIG, startTwin } from './twin';
+import { DEMO_CONFIG, startTwin, type Twin } from './twin';
 
-const USAGE = `Usage: npm start -- [--config FILE] [--port N] [--platform-port M] [--persist DIR] [--dynamodb-endpoint URL] [--table NAME] [--no-throttling]`;
+const USAGE = `Usage: npm start -- [--config FILE] [--port N] [--platform-port M] [--dynamodb-port D] [--persist DIR] [--dynamodb-endpoint URL] [--table NAME] [--no-throttling]`;
+
+/** Wrong arguments: the message, then the usage line. */
+class UsageError extends Error {}
 
 function portOption(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--${name} must be a port number, got '${value}'`);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--${name} must be a port number (0-65535), got '${value}'`);
   return port;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      config: { type: 'string' },
-      port: { type: 'string' },
-      'platform-port': { type: 'string' },
-      persist: { type: 'string' },
-      'dynamodb-endpoint': { type: 'string' },
-      table: { type: 'string' },
-      'no-throttling': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return;
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      options: {
+        config: { type: 'string' },
+        port: { type: 'string' },
+        'platform-port': { type: 'string' },
+        'dynamodb-port': { type: 'string' },
+        persist: { type: 'string' },
+        'dynamodb-endpoint': { type: 'string' },
+        table: { type: 'string' },
+        'no-throttling': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
-  const port = portOption('port', values.port) ?? 3000;
-  const platformPort = portOption('platform-port', values['platform-port']);
-  const twin = await startTwin({
-    config: values.config ?? DEMO_CONFIG,
-    port,
-    ...(platformPort !== undefined ? { platformPort } : {}),
-    ...(values.persist ? { persistDir: values.persist } : {}),
-    ...(values['dynamodb-endpoint'] ? { dynamodbEndpoint: values['dynamodb-endpoint'] } : {}),
-    ...(values.table ? { tableName: values.table } : {}),
-    ...(values['no-throttling'] ? { throttling: false } : {}),
-  });
+}
 
+function printBanner(twin: Twin): void {
+  // The first line is a contract (CONFIG-FORMAT.md): tools wait for it.
   console.log(`Loyalty API listening on ${twin.url}`);
   console.log(`API reference: ${twin.url}/docs (OpenAPI document: ${twin.url}/openapi.json)`);
   console.log(`Platform simulator on ${twin.platformUrl} (PUT /_faults, GET /_discount_codes)`);
@@ -53,25 +49,72 @@ async function main(): Promise<void> {
       console.log(`  key ${key.key}  (${key.name}, ${key.scope}${key.revoked ? ', revoked' : ''})`);
     }
   }
-  console.log('Press Ctrl-C to stop.');
+  console.log(`Operator CLI for this twin: ${twin.cliCommand}`);
+  console.log('Press Ctrl-C to stop (or send SIGTERM).');
+}
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: stopping`);
+/**
+ * Stops on SIGINT, SIGTERM or SIGHUP: the servers close, DynamoDB Local stops, exit code 0 (1 when
+ * the stop failed or took over 15 s). A terminal's Ctrl-C reaches npm and the twin at once and npm
+ * forwards it, so a repeat within a second is the same request; a later one exits at once
+ * (DynamoDB Local's watchdog still stops Java). The twin also stops when the process that started
+ * it is gone (npm killed with -9, a closed terminal's shell): it is then re-parented.
+ */
+function stopOnSignalOrOrphaning(twin: Twin): void {
+  let stoppingSince: number | undefined;
+  const shutdown = (reason: string) => {
+    if (stoppingSince !== undefined) {
+      if (Date.now() - stoppingSince < 1000) return;
+      console.error(`${reason} again: exiting now`);
+      process.exit(1);
+    }
+    stoppingSince = Date.now();
+    console.log(`\n${reason}: stopping`);
+    setTimeout(() => {
+      console.error('stop took over 15 s: exiting');
+      process.exit(1);
+    }, 15_000).unref();
     twin.stop().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (error: unknown) => {
+        console.error(`stop failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
     );
   };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) shutdown(`parent process ${parent} is gone`);
+  }, 1000).unref();
+}
+
+async function main(): Promise<void> {
+  const values = parseCommandLine();
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = portOption('port', values.port) ?? 3000;
+  const platformPort = portOption('platform-port', values['platform-port']);
+  const dynamodbPort = portOption('dynamodb-port', values['dynamodb-port']);
+  const twin = await startTwin({
+    config: values.config ?? DEMO_CONFIG,
+    port,
+    ...(platformPort !== undefined ? { platformPort } : {}),
+    ...(dynamodbPort !== undefined ? { dynamodbPort } : {}),
+    ...(values.persist ? { persistDir: values.persist } : {}),
+    ...(values['dynamodb-endpoint'] ? { dynamodbEndpoint: values['dynamodb-endpoint'] } : {}),
+    ...(values.table ? { tableName: values.table } : {}),
+    ...(values['no-throttling'] ? { throttling: false } : {}),
+  });
+  printBanner(twin);
+  stopOnSignalOrOrphaning(twin);
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(error.message);
-  else console.error(error instanceof Error ? error.message : error);
-  console.error(USAGE);
+  // Configuration, port and --persist errors say what to fix; only wrong arguments need the usage.
+  console.error(error instanceof Error ? error.message : error);
+  if (error instanceof UsageError) console.error(USAGE);
   process.exit(1);
 });

@@ -27,6 +27,8 @@ export interface PlatformSimulatorOptions {
   now?: () => Date;
   /** How long a delivery waits for the receiver's answer; default 5000 ms, as Shopify. */
   deliveryTimeoutMs?: number;
+  /** Keep the created discount codes in this JSON file across restarts (the twin's `--persist`). */
+  codesFile?: string;
 }
 
 export interface PlatformSimulator {
@@ -52,7 +54,7 @@ const GRAPHQL_PATH = new RegExp(`^/([^/]+)/admin/api/${SHOPIFY_API_VERSION}/grap
 export async function startPlatformSimulator(options: PlatformSimulatorOptions): Promise<PlatformSimulator> {
   const now = options.now ?? (() => new Date());
   const shops = createSimulatedShops(options.shops);
-  const codes = createSimulatedDiscountCodes(now);
+  const codes = createSimulatedDiscountCodes(now, options.codesFile);
   const orders = createSimulatedOrders(now);
   const faults = createFaults();
   const deliveries = createWebhookDeliveries({ url: options.webhookUrl ?? null, now, timeoutMs: options.deliveryTimeoutMs });

@@ -1,5 +1,6 @@
 // The discount codes the simulator holds, per shop: created, found by their text (case-insensitively, as
 // Shopify matches them) and deleted, with the user errors Shopify gives for a blank, taken or untargeted code.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { idFromGid } from '../../shared/platform/shopify-ids';
 
 export interface SimulatedDiscountCode {
@@ -47,9 +48,24 @@ export interface SimulatedDiscountCodes {
 
 const CUSTOMER_GID = 'gid://shopify/Customer/';
 
-export function createSimulatedDiscountCodes(now: () => Date): SimulatedDiscountCodes {
-  const codes: SimulatedDiscountCode[] = [];
-  let nextId = 1;
+/** The codes a previous run left in the file; none when there is no file yet. */
+function readCodes(file: string): SimulatedDiscountCode[] {
+  if (!existsSync(file)) return [];
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  if (!Array.isArray(parsed)) throw new Error(`${file} does not hold a list of discount codes; move it away to start afresh`);
+  return parsed as SimulatedDiscountCode[];
+}
+
+/** `codesFile` keeps the codes across restarts (the twin's `--persist`). */
+export function createSimulatedDiscountCodes(now: () => Date, codesFile?: string): SimulatedDiscountCodes {
+  const codes: SimulatedDiscountCode[] = codesFile ? readCodes(codesFile) : [];
+  let nextId = 1 + codes.reduce((highest, entry) => Math.max(highest, Number(idFromGid(entry.id)) || 0), 0);
+  // Written whole on every change: a few hundred codes at most on a laptop, and a crash never leaves half a file.
+  const save = () => {
+    if (!codesFile) return;
+    writeFileSync(`${codesFile}.tmp`, JSON.stringify(codes, null, 1));
+    renameSync(`${codesFile}.tmp`, codesFile);
+  };
 
   const find = (shop: string, code: string) =>
     codes.find((entry) => entry.shop === shop && entry.code.toLowerCase() === code.toLowerCase());
@@ -98,6 +114,7 @@ export function createSimulatedDiscountCodes(now: () => Date): SimulatedDiscount
         created_at: now().toISOString(),
       };
       codes.push(entry);
+      save();
       return { id: entry.id, userErrors: [] };
     },
 
@@ -105,6 +122,7 @@ export function createSimulatedDiscountCodes(now: () => Date): SimulatedDiscount
       const index = codes.findIndex((entry) => entry.shop === shop && entry.id === id);
       if (index < 0) return { id: null, userErrors: [{ field: ['id'], message: 'Discount does not exist', code: 'INVALID' }] };
       codes.splice(index, 1);
+      save();
       return { id, userErrors: [] };
     },
   };

@@ -13,10 +13,12 @@ import { platformForShop, resetPlatforms } from '../../shared/platform/platform-
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 import { ROUTES } from '../../shared/http/routes';
+import { now as clockNow } from '../../shared/runtime/clock';
 import { apiReferenceEndpoints } from './api-reference-endpoints';
-import { ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { DEFAULT_LOCAL_TABLE, ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { startGateway, type Gateway } from './gateway';
 import { startPlatformSimulator, type PlatformSimulator } from './platform-simulator';
+import { assertPortsAvailable, namePortError, type NamedPort } from './port-check';
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
 export const DEMO_CONFIG = resolve(PROJECT_ROOT, 'config', 'demo.json');
@@ -27,7 +29,12 @@ export interface TwinOptions {
   port?: number;
   /** Platform simulator port; default port + 1 (random when port is 0). */
   platformPort?: number;
-  /** Keep DynamoDB Local's data in this directory between runs. */
+  /** DynamoDB Local's port; default port + 2 (random when port is 0). Not with `dynamodbEndpoint`. */
+  dynamodbPort?: number;
+  /**
+   * Keep DynamoDB Local's data, the events file and the simulator's discount codes in this directory
+   * between runs; one live twin per directory. Not with `dynamodbEndpoint`.
+   */
   persistDir?: string;
   /** Use this DynamoDB instead of starting DynamoDB Local. */
   dynamodbEndpoint?: string;
@@ -40,6 +47,8 @@ export interface TwinOptions {
 export interface Twin {
   url: string;
   platformUrl: string;
+  /** The operator CLI's command line for this twin's table, e.g. `npx loyalty keys list --shop demo --endpoint ...`. */
+  cliCommand: string;
   eventsLogFile: string;
   dynamodbEndpoint: string;
   tableName: string;
@@ -50,9 +59,22 @@ export interface Twin {
 
 export async function startTwin(options: TwinOptions): Promise<Twin> {
   const config = typeof options.config === 'string' ? readConfigFile(options.config) : options.config;
-  const tableName = options.tableName ?? 'loyalty-local';
+  const tableName = options.tableName ?? DEFAULT_LOCAL_TABLE;
   const port = options.port ?? 3000;
   const host = options.host ?? '127.0.0.1';
+  if (options.dynamodbEndpoint && (options.dynamodbPort !== undefined || options.persistDir)) {
+    throw new Error('--dynamodb-port and --persist apply to the DynamoDB Local the twin starts; with --dynamodb-endpoint it starts none');
+  }
+  const derived = (offset: number) => (port === 0 ? 0 : port + offset);
+  const apiPort: NamedPort = { port, host, label: 'API, --port' };
+  const platformPort: NamedPort = options.platformPort !== undefined
+    ? { port: options.platformPort, host, label: 'platform simulator, --platform-port' }
+    : { port: derived(1), host, label: 'platform simulator, --platform-port, default --port + 1' };
+  const dynamodbPort: NamedPort | null = options.dynamodbEndpoint ? null : options.dynamodbPort !== undefined
+    ? { port: options.dynamodbPort, host: '0.0.0.0', label: 'DynamoDB Local, --dynamodb-port' }
+    : { port: derived(2), host: '0.0.0.0', label: 'DynamoDB Local, --dynamodb-port, default --port + 2' };
+  // Before anything starts: a taken port is named at once instead of failing seconds into the start.
+  await assertPortsAvailable([apiPort, platformPort, ...(dynamodbPort ? [dynamodbPort] : [])]);
 
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
@@ -61,18 +83,31 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
   };
 
   try {
-    let dynamo: DynamoDbLocal | undefined;
     let endpoint = options.dynamodbEndpoint;
     if (!endpoint) {
-      dynamo = await startDynamoDbLocal(options.persistDir ? { persistDir: options.persistDir } : {});
-      stops.push(() => dynamo!.stop());
+      const dynamo: DynamoDbLocal = await startDynamoDbLocal({
+        port: dynamodbPort!.port,
+        ...(options.persistDir ? { persistDir: options.persistDir, holder: `the twin with its API on port ${port}` } : {}),
+      });
+      stops.push(() => dynamo.stop());
       endpoint = dynamo.endpoint;
     }
+    const persistDir = options.persistDir ? resolve(options.persistDir) : undefined;
 
     const simulator = await startPlatformSimulator({
-      port: options.platformPort ?? (port === 0 ? 0 : port + 1),
+      port: platformPort.port,
       host,
-      shops: Object.fromEntries(config.shops.map((shop) => [shop.id, { customers: shop.platform.customers }])),
+      shops: Object.fromEntries(
+        config.shops.map((shop) => [
+          shop.id,
+          { customers: shop.platform.customers, shop_domain: shop.platform.shop_domain, webhook_secret: shop.platform.webhook_secret, currency: shop.currency },
+        ]),
+      ),
+      // Orders, refunds and deliveries are stamped with the twin's clock (PUT /_clock).
+      now: clockNow,
+      ...(persistDir ? { codesFile: join(persistDir, 'platform-discount-codes.json') } : {}),
+    }).catch((error: unknown) => {
+      throw namePortError(error, platformPort);
     });
     stops.push(() => simulator.stop());
 
@@ -81,10 +116,16 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     process.env.DYNAMODB_ENDPOINT = endpoint;
     process.env.PLATFORM_BASE_URL = simulator.url;
     process.env.AWS_REGION ??= 'us-east-1';
-    const eventsDir = await mkdtemp(join(tmpdir(), 'loyalty-events-'));
-    const eventsLogFile = join(eventsDir, 'events.jsonl');
+    let eventsLogFile: string;
+    if (persistDir) {
+      // Kept with the data, so the events match the balances after a restart.
+      eventsLogFile = join(persistDir, 'events.jsonl');
+    } else {
+      const eventsDir = await mkdtemp(join(tmpdir(), 'loyalty-events-'));
+      eventsLogFile = join(eventsDir, 'events.jsonl');
+      stops.push(() => rm(eventsDir, { recursive: true, force: true }));
+    }
     process.env.EVENTS_LOG_FILE = eventsLogFile;
-    stops.push(() => rm(eventsDir, { recursive: true, force: true }));
     resetEnv();
     resetDocumentClient();
     resetEventPublisher();
@@ -121,6 +162,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
         },
       },
       ...(options.throttling === false ? { limiter: null } : {}),
+    }).catch((error: unknown) => {
+      throw namePortError(error, apiPort);
     });
     stops.push(() => gateway.stop());
     // The stack runs the reconciler on a schedule; the twin does the same every minute.
@@ -133,9 +176,11 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     stops.push(async () => clearInterval(reconciler));
     stops.push(async () => resetDocumentClient());
 
+    const table = tableName === DEFAULT_LOCAL_TABLE ? '' : ` --table ${tableName}`;
     return {
       url: gateway.url,
       platformUrl: simulator.url,
+      cliCommand: `npx loyalty keys list --shop ${config.shops[0]?.id ?? 'SHOP'} --endpoint ${endpoint}${table}`,
       eventsLogFile,
       dynamodbEndpoint: endpoint,
       tableName,

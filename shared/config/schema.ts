@@ -27,7 +27,7 @@
 // reward_name, reward_discount_type, points_spent, discount_code.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { parseCalendarDate } from '../domain/dates';
+import { nonexistentDateReason, parseCalendarDate } from '../domain/dates';
 
 type Path = ReadonlyArray<PropertyKey>;
 
@@ -90,6 +90,17 @@ function isTimestamp(text: string): boolean {
   return parseCalendarDate(`${match[1]}-${match[2]}-${match[3]}`) !== null && !Number.isNaN(Date.parse(text));
 }
 
+/**
+ * An e-mail address, internationalised ones included (RFC 6531: Unicode in the local part and the
+ * domain, or the domain in punycode), since a shop's customers may have them; checked by shape only.
+ */
+const INTERNATIONAL_EMAIL =
+  /^(?!\.)(?!.*\.\.)[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~.-]{1,64}(?<!\.)@(?:[\p{L}\p{M}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?\.)+(?:[\p{L}\p{M}]{2,63}|xn--[a-z0-9-]{1,59})$/iu;
+
+function isEmailAddress(text: string): boolean {
+  return text.length <= 254 && INTERNATIONAL_EMAIL.test(text);
+}
+
 function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
@@ -110,9 +121,14 @@ const multiplier = () => z.number().positive('must be greater than 0');
 const timestamp = () =>
   z
     .string()
-    .refine(isTimestamp, 'must be an ISO 8601 timestamp with a time zone, e.g. 2025-01-01T00:00:00.000Z')
+    .refine(isTimestamp, {
+      error: (issue) =>
+        (TIMESTAMP.test(String(issue.input)) && nonexistentDateReason(String(issue.input))) ||
+        'must be an ISO 8601 timestamp with a time zone, e.g. 2025-01-01T00:00:00.000Z',
+    })
     .transform((value) => new Date(value).toISOString());
-const calendarDate = () => z.string().refine(isCalendarDate, 'must be an existing calendar date written YYYY-MM-DD');
+const calendarDate = () =>
+  z.string().refine(isCalendarDate, { error: (issue) => nonexistentDateReason(String(issue.input)) ?? 'must be an existing calendar date written YYYY-MM-DD' });
 
 const entryMethod = z.enum(['points', 'spend', 'orders']);
 
@@ -218,7 +234,10 @@ const rewardSchema = z
 
 const platformCustomerSchema = z.strictObject({
   id: z.string().regex(NUMERIC_ID, 'must be a numeric string such as "1001"'),
-  email: z.email('must be an email address'),
+  email: z
+    .string()
+    .refine(isEmailAddress, 'must be an email address (internationalised addresses such as josé@exämple.com are accepted)')
+    .transform((email) => email.normalize('NFC')),
   first_name: z.string().default(''),
   last_name: z.string().default(''),
   created_at: timestamp().nullable().default(null),

@@ -1,7 +1,7 @@
 // Request bodies and query options of the customers endpoints.
 import * as z from 'zod/mini';
 import type { CustomerChanges } from '../domain/customer';
-import { parseCalendarDate } from '../domain/dates';
+import { latestCalendarDateToday, nonexistentDateReason, parseCalendarDate } from '../domain/dates';
 import { DOMAIN_DETAILS } from '../domain/errors';
 import { badRequest } from '../http/errors';
 import { parseBody } from '../http/validation';
@@ -15,14 +15,20 @@ export const enrollBodySchema = z.object({
     .check(z.trim(), z.regex(/^\d{1,20}$/, { error: 'platform_customer_id must be a numeric platform customer ID' })),
 });
 
-const calendarDate = (field: string) =>
+const calendarDate = (field: string, options: { past?: boolean } = {}) =>
   z.pipe(
     z.union([z.string(), z.null()], { error: `${field} must be an ISO 8601 date (YYYY-MM-DD) or null` }),
     z.transform((value: string | null, ctx) => {
       if (value === null) return null;
       const date = parseCalendarDate(value.trim());
       if (date === null) {
-        ctx.issues.push({ code: 'custom', message: `${field} must be an ISO 8601 date (YYYY-MM-DD) or null`, input: value });
+        const reason = nonexistentDateReason(value.trim());
+        const message = reason ? `${field}: ${reason}` : `${field} must be an ISO 8601 date (YYYY-MM-DD) or null`;
+        ctx.issues.push({ code: 'custom', message, input: value });
+        return z.NEVER;
+      }
+      if (options.past && date > latestCalendarDateToday()) {
+        ctx.issues.push({ code: 'custom', message: `${field} cannot be in the future (${date})`, input: value });
         return z.NEVER;
       }
       return date;
@@ -30,7 +36,7 @@ const calendarDate = (field: string) =>
   );
 
 export const updateBodySchema = z.object({
-  date_of_birth: z.optional(calendarDate('date_of_birth')),
+  date_of_birth: z.optional(calendarDate('date_of_birth', { past: true })),
   anniversary_date: z.optional(calendarDate('anniversary_date')),
   is_excluded: z.optional(z.boolean({ error: 'is_excluded must be a boolean' })),
 });

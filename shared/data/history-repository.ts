@@ -75,7 +75,9 @@ interface StatusCondition {
 /**
  * Runs one page of a history query on a sparse local index: DynamoDB returns the customer's entries
  * of that kind already in order, the first `offset + limit` matches are read and the page cut from
- * them, while a COUNT query of the same condition gives the total.
+ * them, while a COUNT query of the same condition gives the total. The first page reads both at
+ * once; a deeper page is read only once the count says it has entries, so a page past the last
+ * (any page number up to 2^53) costs the COUNT alone.
  */
 async function queryHistory(
   pk: string,
@@ -91,11 +93,14 @@ async function queryHistory(
     ExpressionAttributeValues: { ':pk': pk, ...condition?.values },
     ...(condition ? { FilterExpression: condition.expression, ExpressionAttributeNames: { '#status': 'status' } } : {}),
   };
-  const [items, total] = await Promise.all([
-    queryAll({ ...input, ScanIndexForward: !descending }, offset + limit),
-    countAll(input),
-  ]);
-  return { items: items.slice(offset), total };
+  const page = () => queryAll({ ...input, ScanIndexForward: !descending }, offset + limit);
+  if (offset === 0) {
+    const [items, total] = await Promise.all([page(), countAll(input)]);
+    return { items, total };
+  }
+  const total = await countAll(input);
+  if (offset >= total) return { items: [], total };
+  return { items: (await page()).slice(offset), total };
 }
 
 export async function listEarningEntries(

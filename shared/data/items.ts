@@ -32,6 +32,9 @@ export function withoutKeys<T>(item: Item): T {
   return out as T;
 }
 
+/** DynamoDB refuses a `Limit` above a signed 32-bit integer (and the SDK retries the refusal). */
+export const MAX_QUERY_LIMIT = 2 ** 31 - 1;
+
 /** Runs a query to the end, or until `max` items were returned, following LastEvaluatedKey. */
 export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>, max = Infinity): Promise<Item[]> {
   const items: Item[] = [];
@@ -43,7 +46,7 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>, max 
         ...input,
         TableName: tableName(),
         ExclusiveStartKey: startKey,
-        ...(Number.isFinite(remaining) && input.FilterExpression === undefined ? { Limit: remaining } : {}),
+        ...(Number.isFinite(remaining) && input.FilterExpression === undefined ? { Limit: Math.min(remaining, MAX_QUERY_LIMIT) } : {}),
       }),
     );
     items.push(...((page.Items ?? []) as Item[]));

@@ -48,7 +48,8 @@ export const keys = {
   pendingPurchases: () => 'PENDING_PURCHASES',
   /** Partition of the customer list indexes: one per shop and loyalty status. */
   customerList: (shopId: string, status: LoyaltyStatus) => `SHOP#${shopId}#LIST#${status}`,
-  customerEmail: (shopId: string, email: string) => `SHOP#${shopId}#EMAIL#${email.trim().toLowerCase()}`,
+  // NFC: an internationalised address typed with combining accents is the same address.
+  customerEmail: (shopId: string, email: string) => `SHOP#${shopId}#EMAIL#${email.trim().normalize('NFC').toLowerCase()}`,
 };
 
 /** Prefixes of item kinds inside a shop partition, used when reading the shop's configuration. */

@@ -22,6 +22,31 @@ export function parseCalendarDate(text: string): string | null {
   return `${match[1]}-${match[2]}-${match[3]}`;
 }
 
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * Why a text written like a date names no day, e.g. `2025-02-30 does not exist (February 2025 has
+ * 28 days)`; null when the text is not written like a date, or names a day that exists.
+ */
+export function nonexistentDateReason(text: string): string | null {
+  const match = DATE.exec(text) ?? DATE_TIME.exec(text);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (isRealDate(year, month, day)) return null;
+  const date = `${match[1]}-${match[2]}-${match[3]}`;
+  if (month < 1 || month > 12) return `${date} does not exist (months run from 01 to 12)`;
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${date} does not exist (${MONTHS[month - 1]} ${match[1]} has ${days} days)`;
+}
+
+/**
+ * The latest calendar date that is today somewhere: the date in UTC+14, the earliest time zone, so
+ * a birthday entered today by a customer anywhere is never "in the future".
+ */
+export function latestCalendarDateToday(now: Date = new Date()): string {
+  return new Date(now.getTime() + 14 * 3_600_000).toISOString().slice(0, 10);
+}
+
 /** The UTC calendar date of a timestamp, or null. */
 export function calendarDateOf(timestamp: string | null): string | null {
   if (!timestamp) return null;

@@ -102,9 +102,16 @@ export interface Platform {
 
 /** The platform answered, but with an error (GraphQL errors or userErrors that retrying will not fix). */
 export class PlatformError extends Error {
-  constructor(message: string) {
+  /**
+   * An earlier attempt of the same request timed out or lost its connection before this answer, so
+   * it may have been applied anyway (a discount code created): the platform's "no" is then not final.
+   */
+  readonly earlierAttemptMayHaveApplied: boolean;
+
+  constructor(message: string, options: { earlierAttemptMayHaveApplied?: boolean } = {}) {
     super(message);
     this.name = 'PlatformError';
+    this.earlierAttemptMayHaveApplied = options.earlierAttemptMayHaveApplied ?? false;
   }
 }
 

@@ -92,7 +92,7 @@ export async function findShopifyDiscountCode(transport: ShopifyTransport, code:
 }
 
 export async function createShopifyDiscountCode(transport: ShopifyTransport, input: DiscountCodeInput): Promise<DiscountCode> {
-  const data = await transport.request<DiscountCodeCreateData>('createDiscountCode', DISCOUNT_CODE_CREATE_MUTATION, {
+  const { data, earlierAttemptMayHaveApplied } = await transport.requestTracked<DiscountCodeCreateData>('createDiscountCode', DISCOUNT_CODE_CREATE_MUTATION, {
     input: discountCodeBasicInput(input),
   });
   const payload = data.discountCodeBasicCreate;
@@ -104,7 +104,7 @@ export async function createShopifyDiscountCode(transport: ShopifyTransport, inp
       const existing = await findShopifyDiscountCode(transport, input.code);
       if (existing) return existing;
     }
-    throw new PlatformError(transport.redact(`Shopify refused the discount code: ${describeUserErrors(userErrors)}`));
+    throw new PlatformError(transport.redact(`Shopify refused the discount code: ${describeUserErrors(userErrors)}`), { earlierAttemptMayHaveApplied });
   }
   const node = payload?.codeDiscountNode;
   if (!node) throw new PlatformError('Shopify created no discount code and reported no error');

@@ -19,6 +19,12 @@ export interface ShopifyTransportOptions {
 export interface ShopifyTransport {
   /** Sends one GraphQL document and returns its `data`; `operation` names the call in error messages. */
   request<T>(operation: string, query: string, variables: Record<string, unknown>): Promise<T>;
+  /**
+   * The same, also saying whether a retried attempt may have been applied by the platform before it
+   * failed (a timeout or a lost connection, not a throttling answer): a later "no" then does not prove
+   * that nothing was done. A PlatformError thrown after such an attempt carries the flag too.
+   */
+  requestTracked<T>(operation: string, query: string, variables: Record<string, unknown>): Promise<{ data: T; earlierAttemptMayHaveApplied: boolean }>;
   /** The text with the access token blanked out: errors can echo request details. */
   redact(text: string): string;
 }
@@ -154,20 +160,32 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
     return { kind: 'data', data: parsed.data };
   };
 
+  const requestTracked = async <T>(operation: string, query: string, variables: Record<string, unknown>) => {
+    const body = JSON.stringify({ query, variables });
+    let last: Attempt<T> | undefined;
+    let earlierAttemptMayHaveApplied = false;
+    // Shopify may say how long to wait (Retry-After, the throttle's restore rate); otherwise back off.
+    const wait = (retry: number) => (last?.kind === 'retry' ? last.waitMs : undefined) ?? backoffDelay(retry, backoff);
+    const data = await retryUntil(maxAttempts, wait, async () => {
+      try {
+        last = await attemptOnce<T>(body);
+      } catch (error) {
+        if (error instanceof PlatformError && earlierAttemptMayHaveApplied) throw new PlatformError(error.message, { earlierAttemptMayHaveApplied });
+        throw error;
+      }
+      if (last.kind === 'data') return { value: last.data };
+      if (last.reason !== 'throttled' && last.reason !== 'HTTP 429') earlierAttemptMayHaveApplied = true;
+      return undefined;
+    });
+    if (data) return { data: data.value, earlierAttemptMayHaveApplied };
+    const reason = last?.kind === 'retry' ? last.reason : '';
+    throw new PlatformUnavailableError(redact(`Shopify ${operation} failed after ${maxAttempts} attempts: ${reason}`));
+  };
+
   return {
     redact,
-    async request<T>(operation: string, query: string, variables: Record<string, unknown>): Promise<T> {
-      const body = JSON.stringify({ query, variables });
-      let last: Attempt<T> | undefined;
-      // Shopify may say how long to wait (Retry-After, the throttle's restore rate); otherwise back off.
-      const wait = (retry: number) => (last?.kind === 'retry' ? last.waitMs : undefined) ?? backoffDelay(retry, backoff);
-      const data = await retryUntil(maxAttempts, wait, async () => {
-        last = await attemptOnce<T>(body);
-        return last.kind === 'data' ? { value: last.data } : undefined;
-      });
-      if (data) return data.value;
-      const reason = last?.kind === 'retry' ? last.reason : '';
-      throw new PlatformUnavailableError(redact(`Shopify ${operation} failed after ${maxAttempts} attempts: ${reason}`));
-    },
+    requestTracked,
+    request: async <T>(operation: string, query: string, variables: Record<string, unknown>) =>
+      (await requestTracked<T>(operation, query, variables)).data,
   };
 }

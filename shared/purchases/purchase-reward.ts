@@ -100,9 +100,10 @@ export async function purchaseReward(
     platformDiscountId = code.id;
   } catch (error) {
     const unreachable = error instanceof PlatformUnavailableError;
-    // Unless the platform said no, the code may still have been created: the refund then keeps the
-    // entry in the reconciler's index until the code is confirmed absent (or deleted).
-    const codeMayExist = !(error instanceof PlatformError);
+    // Unless the platform said no to the only attempt that reached it, the code may still have been
+    // created: the refund then keeps the entry in the reconciler's index until the code is confirmed
+    // absent (or deleted). A "no" after a timed-out attempt does not prove the code absent.
+    const codeMayExist = !(error instanceof PlatformError) || error.earlierAttemptMayHaveApplied;
     countMetric('DiscountCodeFailures');
     if (await refundPurchase(purchase, unreachable ? 'platform_unreachable' : 'platform_error', codeMayExist, nowIso())) {
       countMetric('PurchasesRefunded');

@@ -23,6 +23,8 @@ const CUSTOMER_FIELDS = [
   'created_at', 'updated_at',
 ];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** The UTC calendar date `days` from now. */
+const futureDate = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 describe('GET /v1/customers/{identifier}', () => {
   it('returns the customer object with every field of the spec', async () => {
@@ -211,12 +213,23 @@ describe('PUT /v1/customers/{identifier}', () => {
   it.each([
     ['no updatable field', { email: 'x@y.z' }, 'No updatable fields provided'],
     ['an empty body object', {}, 'No updatable fields provided'],
-    ['an impossible date', { date_of_birth: '2023-02-30' }, 'date_of_birth must be an ISO 8601 date (YYYY-MM-DD) or null'],
+    ['an impossible date', { date_of_birth: '2023-02-30' }, 'date_of_birth: 2023-02-30 does not exist (February 2023 has 28 days)'],
+    ['an impossible date-time', { anniversary_date: '2025-02-29T10:00:00Z' }, 'anniversary_date: 2025-02-29 does not exist (February 2025 has 28 days)'],
+    ['a thirteenth month', { date_of_birth: '1990-13-01' }, 'date_of_birth: 1990-13-01 does not exist (months run from 01 to 12)'],
+    ['a birth date after today everywhere on Earth', { date_of_birth: futureDate(2) }, `date_of_birth cannot be in the future (${futureDate(2)})`],
+    ['a birth date years ahead', { date_of_birth: '2999-01-01' }, 'date_of_birth cannot be in the future (2999-01-01)'],
     ['a non-date string', { anniversary_date: 'soon' }, 'anniversary_date must be an ISO 8601 date (YYYY-MM-DD) or null'],
     ['a number as date', { date_of_birth: 19900517 }, 'date_of_birth must be an ISO 8601 date (YYYY-MM-DD) or null'],
     ['a non-boolean is_excluded', { is_excluded: 'yes' }, 'is_excluded must be a boolean'],
   ])('answers 400 for %s', async (_case, body, detail) => {
     expectError(await api.put('/v1/customers/1006', body), 400, detail);
+  });
+
+  it("accepts today's date as a date of birth, in any time zone", async () => {
+    const response = await api.put('/v1/customers/1006', { date_of_birth: futureDate(0) });
+
+    expect(response.status).toBe(200);
+    expect(response.body.data.attributes.date_of_birth).toBe(futureDate(0));
   });
 
   it('answers 400 for invalid JSON', async () => {
@@ -281,6 +294,19 @@ describe('GET /v1/customers', () => {
   });
 
   it.each([
+    ['page[number]=107374183', 107374183, 20],
+    ['page[size]=100&page[number]=21474837', 21474837, 100],
+    [`page[number]=${Number.MAX_SAFE_INTEGER}`, Number.MAX_SAFE_INTEGER, 20],
+  ])('answers %s (far past the last page) with the empty page and the real totals', async (query, page, perPage) => {
+    const total = (await api.get('/v1/customers')).body.meta.total;
+    const response = await api.get(`/v1/customers?${query}`);
+
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual([]);
+    expect(response.body.meta).toMatchObject({ total, page, per_page: perPage, total_pages: Math.ceil(total / perPage) });
+  });
+
+  it.each([
     ['points', 'current_points'],
     ['-points', 'current_points'],
     ['lifetime_points', 'lifetime_points'],
@@ -328,5 +354,20 @@ describe('GET /v1/customers', () => {
     const response = await apiClient(twin.url, KEYS.credit).get('/v1/customers');
 
     expect(response.body.meta).toMatchObject({ loyalty_mode: 'store_credit', currency: 'EUR', total: 1 });
+  });
+});
+
+// Last in the file: it enrols one more member, which the list tests above would count.
+describe('internationalised e-mail addresses', () => {
+  it('finds the customer by the address in any case, percent-encoded UTF-8, composed or decomposed', async () => {
+    twin.simulator.addCustomer('e2e', { id: '1099', email: 'José@Exämple.com', first_name: 'José', last_name: 'Ñúñez', created_at: null });
+    const enrolled = await api.post('/v1/customers', { platform_customer_id: '1099' });
+
+    const found = await Promise.all(
+      ['josé@exämple.com', 'JOSÉ@EXÄMPLE.COM', 'jose\u0301@exa\u0308mple.com'].map((email) => api.get(`/v1/customers/${encodeURIComponent(email)}`)),
+    );
+
+    expect(enrolled.status).toBe(201);
+    expect(found.map((response) => [response.status, response.body.data?.id])).toEqual([[200, '1099'], [200, '1099'], [200, '1099']]);
   });
 });

@@ -65,6 +65,18 @@ describe('DynamoDB calls per request on a warm function (the design minimum)', (
     expect(await callsOf(purchase)).toEqual({ status: 201, calls: { GetItemCommand: 2, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 } });
   });
 
+  // The totals are known before any index is read: the shop's counters item, the history's COUNT query.
+  it.each([
+    ['/v1/customers?page%5Bnumber%5D=107374183', { GetItemCommand: 2 }],
+    ['/v1/customers?sort=-points&filter%5Bloyalty_status%5D=member&page%5Bsize%5D=100&page%5Bnumber%5D=21474837', { GetItemCommand: 2 }],
+    ['/v1/customers/1001/earning-history?page%5Bnumber%5D=999999999', { GetItemCommand: 2, QueryCommand: 1 }],
+    ['/v1/customers/1001/reward-history?page%5Bsize%5D=100&page%5Bnumber%5D=21474837', { GetItemCommand: 2, QueryCommand: 1 }],
+  ])('a page past the last, %s, reads the totals and no page from any index', async (path, calls) => {
+    const response = await callsOf(send({ method: 'GET', path, key: 'demo_read_key' }));
+
+    expect(response).toEqual({ status: 200, calls });
+  });
+
   it('counts nothing while paused, and a reset starts from zero', async () => {
     await twinDynamoDbStats(twin.url, 'reset');
     await send(BENCH_ENDPOINTS[0]!)();

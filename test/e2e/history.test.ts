@@ -166,6 +166,16 @@ describe('GET /v1/customers/{identifier}/earning-history', () => {
     expect(response.body).toEqual({ data: [], meta: { total: 27, page: 9, per_page: 20, total_pages: 2 } });
   });
 
+  it.each([
+    ['page[number]=999999999', 999999999, 20],
+    ['page[size]=100&page[number]=21474837', 21474837, 100],
+    [`page[number]=${Number.MAX_SAFE_INTEGER}`, Number.MAX_SAFE_INTEGER, 20],
+  ])('answers %s (far past the last page) with the empty page and the real totals', async (query, page, perPage) => {
+    const response = await api.get(`${path}?${query}`);
+
+    expect(response.body).toEqual({ data: [], meta: { total: 27, page, per_page: perPage, total_pages: Math.ceil(27 / perPage) } });
+  });
+
   it('returns an empty list for a member without history', async () => {
     const response = await api.get(`/v1/customers/${MEMBERS.empty.id}/earning-history`);
 
@@ -308,6 +318,12 @@ describe('GET /v1/customers/{identifier}/reward-history', () => {
       expect(values).toEqual(sortedCopy(values, sort.startsWith('-')));
     },
   );
+
+  it('answers a page far past the last with the empty page and the real totals', async () => {
+    const response = await api.get(`${path}?page[size]=100&page[number]=21474837`);
+
+    expect(response.body).toEqual({ data: [], meta: { total: 7, page: 21474837, per_page: 100, total_pages: 1, loyalty_mode: 'points', currency: 'USD' } });
+  });
 
   it.each(['active', 'used', 'expired'])('filters by status %s with the filtered total', async (status) => {
     const expected = MAIN_REWARDS.filter((entry) => entry.status === status);

@@ -1,13 +1,14 @@
 // Thousands (bench) or hundreds (npm test) of mixed requests in parallel, platform faults injected
 // at random, then an audit of every customer: the money invariants must hold exactly.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Twin } from '../../infra/local/twin';
-import { documentClient, tableName } from '../../shared/data/client';
+import { scanAll } from '../support/test-table';
 import { apiClient, startTestTwin } from '../support/twin';
 
 jest.setTimeout(300_000);
 
 const REQUESTS = Number(process.env.LOAD_REQUESTS ?? 300);
+/** `npm run bench:invariants` sets LOAD_REQUESTS and reads the figures this mode prints. */
+const LONG_MODE = process.env.LOAD_REQUESTS !== undefined;
 const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 16);
 const CUSTOMERS = 12;
 const KEY = 'load_test_key_0001';
@@ -68,6 +69,7 @@ describe('invariants under load', () => {
     };
 
     for (const id of ids) await api.post('/v1/customers', { platform_customer_id: id });
+    const startedAt = Date.now();
     let started = 0;
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
       while (started < REQUESTS) await operation(started++);
@@ -75,10 +77,14 @@ describe('invariants under load', () => {
     twin.simulator.setFaults({ discount_codes: 'ok' });
     await fetch(`${twin.url}/_reconcile`, { method: 'POST' });
 
-    const items = (await documentClient().send(new ScanCommand({ TableName: tableName() }))).Items ?? [];
+    const loadSeconds = (Date.now() - startedAt) / 1000;
+
+    const items = await scanAll();
     const codes = twin.simulator.discountCodes();
+    const profiles = items.filter((item) => item.sk === 'PROFILE');
+    expect(profiles.map((item) => item.platform_customer_id).sort()).toEqual([...ids].sort());
     for (const id of ids) {
-      const profile = items.find((item) => item.sk === 'PROFILE' && item.platform_customer_id === id)!;
+      const profile = profiles.find((item) => item.platform_customer_id === id)!;
       const earned = items.filter((item) => String(item.sk).startsWith('EARN#') && String(item.pk).endsWith(`#C#${id}`));
       const purchases = items.filter((item) => String(item.sk).startsWith('REDEEM#') && item.customer_id === id);
       const kept = purchases.filter((p) => p.status !== 'refunded');
@@ -93,6 +99,14 @@ describe('invariants under load', () => {
       expect(kept.every((p) => p.status === 'active')).toBe(true);
       const customerCodes = codes.filter((code) => code.shop === 'load' && code.customer_id === id).map((code) => code.code).sort();
       expect({ id, codes: customerCodes }).toEqual({ id, codes: active.map((p) => String(p.discount_code)).sort() });
+    }
+    if (LONG_MODE) {
+      const entries = items.filter((item) => /^(EARN|REDEEM)#/.test(String(item.sk))).length;
+      process.stdout.write(
+        `invariants under load: ${REQUESTS} requests, ${CONCURRENCY} at once, ${loadSeconds.toFixed(1)} s; ` +
+          `statuses ${JSON.stringify(statuses)}; ${profiles.length} customers audited (${entries} history entries, ` +
+          `${codes.filter((code) => code.shop === 'load').length} discount codes, ${items.length} items read in the audit)\n`,
+      );
     }
     expect(unexpected).toEqual([]);
     expect((statuses[200] ?? 0) + (statuses[201] ?? 0)).toBeGreaterThan(REQUESTS / 3);

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -310,6 +312,24 @@ describe('command line parsing (in process)', () => {
     expect(result.stderr).toContain(message);
     expect(result.stderr).toContain('Usage:');
     expect(result.stdout).toBe('');
+  });
+
+  it('says what answered and what it expected when the endpoint is an HTTP server but not DynamoDB', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<html><body>Welcome to nginx!</body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    const result = await runMain('keys', 'list', '--shop', SHOP, '--endpoint', endpoint);
+    server.close();
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toMatch(/^UnknownError$/m);
+    expect(result.stderr).toContain(`${endpoint} is not a DynamoDB endpoint: a ListTables request got HTTP 200: <html><body>Welcome to nginx!</body></html>.`);
+    expect(result.stderr).toContain('The CLI needs a DynamoDB endpoint');
+    expect(result.stderr).toContain('Operator CLI for this twin');
   });
 
   it('prints the usage text on --help with exit 0', async () => {

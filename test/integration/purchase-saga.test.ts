@@ -7,6 +7,7 @@ import { putShopCatalog } from '../../shared/data/shop-repository';
 import type { Reward, ShopCatalog } from '../../shared/domain/shop';
 import { toErrorResponse } from '../../shared/http/errors';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { type Platform, PlatformError } from '../../shared/platform/port';
 import { purchaseReward, type PurchaseHooks } from '../../shared/purchases/purchase-reward';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { customerRecord } from '../support/customers';
@@ -125,6 +126,30 @@ describe('purchase saga', () => {
     const [cleaned] = await entries(id);
     expect(cleaned).toMatchObject({ status: 'refunded', code_cleanup: false });
     expect(cleaned!.unsettled_pk).toBeUndefined();
+  });
+
+  it('keeps the code for the reconciler to delete when the platform said no after an attempt that timed out', async () => {
+    const id = await member(250);
+    const real = platformForShop(SHOP);
+    // What the adapter reports when a first attempt created the code but its answer was lost, and the retry was refused.
+    const lostAnswer: Platform = {
+      ...real,
+      createDiscountCode: async (input) => {
+        await real.createDiscountCode(input);
+        throw new PlatformError('Shopify refused the discount code: Internal error', { earlierAttemptMayHaveApplied: true });
+      },
+    };
+
+    const error = await failure(purchaseReward(catalog, 'five-off', { customerIdentifier: id, points: null }, lostAnswer));
+    const [refunded] = await entries(id);
+    const codesBefore = codesOf(id).length;
+    await reconcile();
+
+    expect(error.statusCode).toBe(500);
+    expect(await balance(id)).toMatchObject({ current_points: 250, redeemed_points: 0 });
+    expect(refunded).toMatchObject({ status: 'refunded', code_cleanup: true });
+    expect(codesBefore).toBe(1);
+    expect(codesOf(id)).toHaveLength(0);
   });
 
   it('settles a crash after the deduction and before the code: refunded by the reconciler', async () => {

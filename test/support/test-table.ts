@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { ensureTable, localClient } from '../../infra/local/dynamodb-local';
 import { resetEnv } from '../../shared/runtime/env';
-import { resetDocumentClient } from '../../shared/data/client';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, resetDocumentClient, tableName } from '../../shared/data/client';
 import { clearShopCatalogCache } from '../../shared/shops/shop-catalog';
 
 export function testEndpoint(): string {
@@ -36,4 +37,16 @@ export async function createTestTable(): Promise<{ tableName: string; drop(): Pr
       client.destroy();
     },
   };
+}
+
+/** Every item of the current table: a Scan returns at most 1 MB, so this follows LastEvaluatedKey to the end. */
+export async function scanAll(): Promise<Array<Record<string, unknown>>> {
+  const items: Array<Record<string, unknown>> = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
 }

@@ -217,9 +217,19 @@ describe('field formats', () => {
     expect(parsed.ends_at).toBe('2025-02-01T00:00:00.000Z');
   });
 
+  it('refuse a timestamp on a day that does not exist, saying so', () => {
+    // Arrange
+    const input = configWith(shop({ earning_rules: [rule({ created_at: '2023-02-30T00:00:00Z' })] }));
+
+    // Act
+    const issues = issuesOf(input);
+
+    // Assert
+    expect(issues).toEqual(['shops[0].earning_rules[0].created_at: 2023-02-30 does not exist (February 2023 has 28 days)']);
+  });
+
   it.each([
     ['without a time zone', '2025-01-01T00:00:00'],
-    ['on a day that does not exist', '2023-02-30T00:00:00Z'],
     ['as a bare date', '2025-01-01'],
   ])('refuse a timestamp %s', (_case, value) => {
     // Arrange
@@ -232,7 +242,23 @@ describe('field formats', () => {
     expect(issues).toEqual([expect.stringMatching(/^shops\[0\]\.earning_rules\[0\]\.created_at: must be an ISO 8601 timestamp/)]);
   });
 
-  it.each(['2023-02-30', '1990-13-01', '17/05/1990', '1990-05-17T00:00:00Z'])('refuse the date of birth %s', (value) => {
+  it.each([
+    ['2023-02-30', '2023-02-30 does not exist (February 2023 has 28 days)'],
+    ['2024-02-30', '2024-02-30 does not exist (February 2024 has 29 days)'],
+    ['1990-13-01', '1990-13-01 does not exist (months run from 01 to 12)'],
+    ['1990-04-31', '1990-04-31 does not exist (April 1990 has 30 days)'],
+  ])('refuse the date of birth %s, saying the day does not exist', (value, message) => {
+    // Arrange
+    const input = configWith(shop({ members: [member({ date_of_birth: value })] }));
+
+    // Act
+    const issues = issuesOf(input);
+
+    // Assert
+    expect(issues).toEqual([`shops[0].members[0].date_of_birth: ${message}`]);
+  });
+
+  it.each(['17/05/1990', '1990-05-17T00:00:00Z'])('refuse the date of birth %s', (value) => {
     // Arrange
     const input = configWith(shop({ members: [member({ date_of_birth: value })] }));
 
@@ -375,6 +401,39 @@ describe('cross-field rules', () => {
 
     // Assert
     expect(issues).toEqual([expect.stringMatching(new RegExp(`^${escapeRegExp(path)}: duplicate '`))]);
+  });
+
+  it.each(['josé@exämple.com', '用户@例子.广告', 'пример@пример.рф', 'x@xn--exmple-cua.com', "o'neil+tag@example.co.uk"])('accept the e-mail address %s (internationalised addresses included)', (email) => {
+    // Arrange
+    const input = configWith(shop({ platform: { customers: [customer({ email })] } }));
+
+    // Act
+    const parsed = parseConfig(input);
+
+    // Assert
+    expect(parsed.shops[0]!.platform.customers[0]!.email).toBe(email);
+  });
+
+  it('store an internationalised address in composed form (NFC), so both ways of typing it are one address', () => {
+    // Arrange
+    const decomposed = 'jose\u0301@exa\u0308mple.com';
+
+    // Act
+    const parsed = parseConfig(configWith(shop({ platform: { customers: [customer({ email: decomposed })] } })));
+
+    // Assert
+    expect(parsed.shops[0]!.platform.customers[0]!.email).toBe('josé@exämple.com');
+  });
+
+  it.each(['a@b', 'a b@example.com', '.ada@example.com', 'ada..l@example.com', 'ada@-example.com', 'ada@example.c'])('refuse the e-mail address %s', (email) => {
+    // Arrange
+    const input = configWith(shop({ platform: { customers: [customer({ email })] } }));
+
+    // Act
+    const issues = issuesOf(input);
+
+    // Assert
+    expect(issues).toEqual([expect.stringMatching(/^shops\[0\]\.platform\.customers\[0\]\.email: must be an email address/)]);
   });
 
   it('refuse two platform customers with one email address', () => {

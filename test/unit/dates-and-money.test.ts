@@ -1,4 +1,4 @@
-import { calendarDateOf, parseCalendarDate } from '../../shared/domain/dates';
+import { calendarDateOf, latestCalendarDateToday, nonexistentDateReason, parseCalendarDate } from '../../shared/domain/dates';
 import { formatMinorUnits, minorDigits } from '../../shared/domain/money';
 import { referralUrl } from '../../shared/domain/referral';
 
@@ -14,6 +14,22 @@ describe('calendar dates', () => {
 
   it.each(['2023-02-29', '1990-13-01', '17/05/1990', '1990-5-17', 'tomorrow', '1990-05-17T10:00:00'])('refuses %p', (input) => {
     expect(parseCalendarDate(input)).toBeNull();
+  });
+
+  it.each([
+    ['2025-02-29', '2025-02-29 does not exist (February 2025 has 28 days)'],
+    ['2024-02-30T10:00:00Z', '2024-02-30 does not exist (February 2024 has 29 days)'],
+    ['2025-00-10', '2025-00-10 does not exist (months run from 01 to 12)'],
+    ['2025-06-31', '2025-06-31 does not exist (June 2025 has 30 days)'],
+    ['2025-06-30', null],
+    ['30/06/2025', null],
+  ])('says why %p names no day', (input, reason) => {
+    expect(nonexistentDateReason(input)).toBe(reason);
+  });
+
+  it('takes the latest date that is today somewhere (UTC+14) as today', () => {
+    expect(latestCalendarDateToday(new Date('2025-03-01T09:59:59.999Z'))).toBe('2025-03-01');
+    expect(latestCalendarDateToday(new Date('2025-03-01T10:00:00.000Z'))).toBe('2025-03-02');
   });
 
   it('takes the UTC date of a timestamp', () => {

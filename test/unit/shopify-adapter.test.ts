@@ -220,6 +220,29 @@ describe('Shopify adapter: errors that retrying will not fix', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it.each([
+    ['a timed-out attempt', 'timeout', true],
+    ['a lost connection', 'network', true],
+    ['a throttling answer', 'throttled', false],
+  ])("says a refusal may not be final when it follows %s (the first attempt may have created the code)", async (_label, first, mayHaveApplied) => {
+    const hang = (init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      });
+    const refusal = () => json({ data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: [{ field: null, message: 'Internal error', code: 'INTERNAL_ERROR' }] } } });
+    const graphqlError = () => json({ errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+    const opening = (): Step => (first === 'timeout' ? hang : first === 'network' ? new TypeError('fetch failed') : throttled());
+
+    const [refused, failed, alone] = await Promise.all([
+      caught(platform(scriptedFetch([opening(), refusal()]).fetchImpl, { timeoutMs: 5 }).createDiscountCode(codeInput)),
+      caught(platform(scriptedFetch([opening(), graphqlError()]).fetchImpl, { timeoutMs: 5 }).createDiscountCode(codeInput)),
+      caught(platform(scriptedFetch([refusal()]).fetchImpl).createDiscountCode(codeInput)),
+    ]);
+
+    expect([refused, failed, alone].map((error) => error instanceof PlatformError)).toEqual([true, true, true]);
+    expect([refused, failed, alone].map((error) => (error as PlatformError).earlierAttemptMayHaveApplied)).toEqual([mayHaveApplied, mayHaveApplied, false]);
+  });
+
   it('fails with PlatformError when the create mutation reports userErrors', async () => {
     const { fetchImpl, calls } = scriptedFetch([
       json({ data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: [{ field: ['basicCodeDiscount', 'endsAt'], message: 'Ends at must be after starts at', code: 'INVALID' }] } } }),
