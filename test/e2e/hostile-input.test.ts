@@ -5,7 +5,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Twin } from '../../infra/local/twin';
 import { ROUTES, type Route } from '../../shared/http/routes';
 import { documentClient, tableName } from '../../shared/data/client';
-import { KEYS, e2eConfig } from '../support/e2e-config';
+import { KEYS, e2eConfig } from '../fixtures/e2e-config';
 import { startTestTwin } from '../support/twin';
 
 jest.setTimeout(120_000);

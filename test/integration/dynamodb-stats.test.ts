@@ -3,7 +3,7 @@ import { documentClient, resetDocumentClient } from '../../shared/data/client';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../../shared/data/dynamodb-stats';
 import { resetEnv } from '../../shared/runtime/env';
-import { customerRecord } from '../support/customers';
+import { customerRecord } from '../fixtures/customer-record';
 import { createTestTable } from '../support/test-table';
 
 let table: Awaited<ReturnType<typeof createTestTable>>;

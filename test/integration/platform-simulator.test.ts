@@ -1,6 +1,8 @@
 import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
 import { PlatformError, PlatformUnavailableError, type DiscountCodeInput, type Platform } from '../../shared/platform/port';
 import { createShopifyPlatform } from '../../shared/platform/shopify';
+import { discountCodeInput } from '../fixtures/discount-code-input';
+import { failureOf } from '../support/failure';
 
 let simulator: PlatformSimulator;
 
@@ -13,19 +15,7 @@ function adapterFor(shopId: string, accessToken = 'local-token'): Platform {
   });
 }
 
-function codeInput(code: string, overrides: Partial<DiscountCodeInput> = {}): DiscountCodeInput {
-  return {
-    code,
-    title: '$5 off',
-    customerId: '1001',
-    discountType: 'fixed',
-    amount: 5,
-    minimumSpend: 0,
-    startsAt: '2025-06-01T00:00:00.000Z',
-    endsAt: '2025-07-01T00:00:00.000Z',
-    ...overrides,
-  };
-}
+const codeInput = (code: string, overrides: Partial<DiscountCodeInput> = {}) => discountCodeInput({ code, endsAt: '2025-07-01T00:00:00.000Z', ...overrides });
 
 async function putFaults(body: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${simulator.url}/_faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body });
@@ -36,15 +26,6 @@ async function listedCodes(): Promise<Array<Record<string, unknown>>> {
   const response = await fetch(`${simulator.url}/_discount_codes`);
   const body = (await response.json()) as { discount_codes: Array<Record<string, unknown>> };
   return body.discount_codes;
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 beforeAll(async () => {
@@ -158,14 +139,14 @@ describe('platform simulator: discount codes', () => {
   });
 
   it('refuses to delete a code that does not exist', async () => {
-    const error = await failure(adapterFor('demo').deleteDiscountCode('gid://shopify/DiscountCodeNode/999999'));
+    const error = await failureOf(adapterFor('demo').deleteDiscountCode('gid://shopify/DiscountCodeNode/999999'));
 
     expect(error).toBeInstanceOf(PlatformError);
     expect(error.message).toMatch(/Discount does not exist/);
   });
 
   it('refuses a code without a code or a customer', async () => {
-    const error = await failure(adapterFor('demo').createDiscountCode(codeInput('', { customerId: '' })));
+    const error = await failureOf(adapterFor('demo').createDiscountCode(codeInput('', { customerId: '' })));
 
     expect(error).toBeInstanceOf(PlatformError);
     expect(error.message).toMatch(/basicCodeDiscount\.code/);
@@ -177,7 +158,7 @@ describe('platform simulator: faults', () => {
   it('makes the customer query fail with a PlatformError in error mode, leaving codes alone', async () => {
     simulator.setFaults({ customers: 'error' });
 
-    const error = await failure(adapterFor('demo').getCustomer('1001'));
+    const error = await failureOf(adapterFor('demo').getCustomer('1001'));
     const code = await adapterFor('demo').findDiscountCode('NOT-THERE');
 
     expect(error).toBeInstanceOf(PlatformError);
@@ -188,7 +169,7 @@ describe('platform simulator: faults', () => {
   it('makes customers unavailable in unreachable mode', async () => {
     simulator.setFaults({ customers: 'unreachable' });
 
-    const error = await failure(adapterFor('demo').getCustomer('1001'));
+    const error = await failureOf(adapterFor('demo').getCustomer('1001'));
 
     expect(error).toBeInstanceOf(PlatformUnavailableError);
   });
@@ -199,9 +180,9 @@ describe('platform simulator: faults', () => {
     const adapter = adapterFor('demo');
 
     const errors = await Promise.all([
-      failure(adapter.createDiscountCode(codeInput('FAULT-1'))),
-      failure(adapter.findDiscountCode('FAULT-KEEP')),
-      failure(adapter.deleteDiscountCode(existing.id)),
+      failureOf(adapter.createDiscountCode(codeInput('FAULT-1'))),
+      failureOf(adapter.findDiscountCode('FAULT-KEEP')),
+      failureOf(adapter.deleteDiscountCode(existing.id)),
     ]);
     const customer = await adapter.getCustomer('1001');
 
@@ -216,9 +197,9 @@ describe('platform simulator: faults', () => {
     const adapter = adapterFor('demo');
 
     const errors = await Promise.all([
-      failure(adapter.createDiscountCode(codeInput('FAULT-2'))),
-      failure(adapter.findDiscountCode('FAULT-2')),
-      failure(adapter.deleteDiscountCode('gid://shopify/DiscountCodeNode/1')),
+      failureOf(adapter.createDiscountCode(codeInput('FAULT-2'))),
+      failureOf(adapter.findDiscountCode('FAULT-2')),
+      failureOf(adapter.deleteDiscountCode('gid://shopify/DiscountCodeNode/1')),
     ]);
 
     for (const error of errors) expect(error).toBeInstanceOf(PlatformUnavailableError);
@@ -257,7 +238,7 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
       body: JSON.stringify({ query: '{ shop { name } }' }),
     });
 
-    const error = await failure(adapterFor('nope').getCustomer('1001'));
+    const error = await failureOf(adapterFor('nope').getCustomer('1001'));
 
     expect(raw.status).toBe(404);
     expect(error).toBeInstanceOf(PlatformError);

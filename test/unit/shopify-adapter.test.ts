@@ -1,5 +1,7 @@
-import { PlatformError, PlatformUnavailableError, type DiscountCodeInput } from '../../shared/platform/port';
+import { PlatformError, PlatformUnavailableError } from '../../shared/platform/port';
 import { createShopifyPlatform, type ShopifyPlatformOptions } from '../../shared/platform/shopify';
+import { discountCodeInput } from '../fixtures/discount-code-input';
+import { failureOf } from '../support/failure';
 
 const ENDPOINT = 'https://demo.myshopify.com/admin/api/2025-07/graphql.json';
 const TOKEN = 'shpat_super_secret_token';
@@ -48,25 +50,7 @@ function platform(fetchImpl: typeof fetch, overrides: Partial<ShopifyPlatformOpt
   return createShopifyPlatform({ endpoint: ENDPOINT, accessToken: TOKEN, baseDelayMs: 1, fetchImpl, ...overrides });
 }
 
-const codeInput: DiscountCodeInput = {
-  code: 'LOYAL-ABC123',
-  title: '$5 off',
-  customerId: '1001',
-  discountType: 'fixed',
-  amount: 5,
-  minimumSpend: 0,
-  startsAt: '2025-06-01T00:00:00.000Z',
-  endsAt: null,
-};
-
-async function caught(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
+const codeInput = discountCodeInput();
 
 describe('Shopify adapter: customers', () => {
   it('asks for the customer by gid with the access token and maps the answer to the numeric id', async () => {
@@ -119,7 +103,7 @@ describe('Shopify adapter: retries', () => {
   it('gives up with PlatformUnavailableError once maxAttempts failures have been seen', async () => {
     const { fetchImpl, calls } = scriptedFetch([json({}, 502), json({}, 502), json({}, 502), json({}, 502)]);
 
-    const error = await caught(platform(fetchImpl, { maxAttempts: 4 }).getCustomer('1001'));
+    const error = await failureOf(platform(fetchImpl, { maxAttempts: 4 }).getCustomer('1001'));
 
     expect(error).toBeInstanceOf(PlatformUnavailableError);
     expect(error.message).toMatch(/4 attempts/);
@@ -130,7 +114,7 @@ describe('Shopify adapter: retries', () => {
     const refused = () => new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') });
     const { fetchImpl, calls } = scriptedFetch([refused(), refused(), refused()]);
 
-    const error = await caught(platform(fetchImpl).findDiscountCode('LOYAL-ABC123'));
+    const error = await failureOf(platform(fetchImpl).findDiscountCode('LOYAL-ABC123'));
 
     expect(error).toBeInstanceOf(PlatformUnavailableError);
     expect(error.message).toMatch(/ECONNREFUSED/);
@@ -153,7 +137,7 @@ describe('Shopify adapter: retries', () => {
       });
     const { fetchImpl, calls } = scriptedFetch([hang, hang, hang]);
 
-    const error = await caught(platform(fetchImpl, { timeoutMs: 5 }).getCustomer('1001'));
+    const error = await failureOf(platform(fetchImpl, { timeoutMs: 5 }).getCustomer('1001'));
 
     expect(error).toBeInstanceOf(PlatformUnavailableError);
     expect(error.message).toMatch(/timed out after 5 ms/);
@@ -202,7 +186,7 @@ describe('Shopify adapter: errors that retrying will not fix', () => {
   ])('fails at once with PlatformError on %s', async (_label, answer) => {
     const { fetchImpl, calls } = scriptedFetch([answer()]);
 
-    const error = await caught(platform(fetchImpl).getCustomer('1001'));
+    const error = await failureOf(platform(fetchImpl).getCustomer('1001'));
 
     expect(error).toBeInstanceOf(PlatformError);
     expect(calls).toHaveLength(1);
@@ -213,7 +197,7 @@ describe('Shopify adapter: errors that retrying will not fix', () => {
       json({ data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: [{ field: ['basicCodeDiscount', 'endsAt'], message: 'Ends at must be after starts at', code: 'INVALID' }] } } }),
     ]);
 
-    const error = await caught(platform(fetchImpl).createDiscountCode(codeInput));
+    const error = await failureOf(platform(fetchImpl).createDiscountCode(codeInput));
 
     expect(error).toBeInstanceOf(PlatformError);
     expect(error.message).toMatch(/basicCodeDiscount\.endsAt: Ends at must be after starts at/);
@@ -225,7 +209,7 @@ describe('Shopify adapter: errors that retrying will not fix', () => {
       json({ data: { discountCodeDelete: { deletedCodeDiscountId: null, userErrors: [{ field: ['id'], message: 'Discount does not exist', code: 'INVALID' }] } } }),
     ]);
 
-    const error = await caught(platform(fetchImpl).deleteDiscountCode('gid://shopify/DiscountCodeNode/9'));
+    const error = await failureOf(platform(fetchImpl).deleteDiscountCode('gid://shopify/DiscountCodeNode/9'));
 
     expect(error).toBeInstanceOf(PlatformError);
     expect(error.message).toMatch(/Discount does not exist/);
@@ -236,8 +220,8 @@ describe('Shopify adapter: errors that retrying will not fix', () => {
     const unavailable = scriptedFetch([leaky, leaky, leaky]);
     const refused = scriptedFetch([json({ errors: `token ${TOKEN} is not valid` }, 401)]);
 
-    const unavailableError = await caught(platform(unavailable.fetchImpl).getCustomer('1001'));
-    const refusedError = await caught(platform(refused.fetchImpl).getCustomer('1001'));
+    const unavailableError = await failureOf(platform(unavailable.fetchImpl).getCustomer('1001'));
+    const refusedError = await failureOf(platform(refused.fetchImpl).getCustomer('1001'));
 
     expect(unavailableError).toBeInstanceOf(PlatformUnavailableError);
     expect(refusedError).toBeInstanceOf(PlatformError);
