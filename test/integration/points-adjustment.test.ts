@@ -23,9 +23,8 @@ let table: Awaited<ReturnType<typeof createTestTable>>;
 let eventsFile: string;
 
 beforeAll(async () => {
-  table = await createTestTable();
   eventsFile = join(mkdtempSync(join(tmpdir(), 'events-')), 'events.jsonl');
-  process.env.EVENTS_LOG_FILE = eventsFile;
+  table = await createTestTable({ environment: { EVENTS_LOG_FILE: eventsFile } });
   resetEventPublisher();
   await putShopCatalog(catalog);
 });

@@ -1,5 +1,4 @@
 import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
-import { resetEnv } from '../../shared/runtime/env';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { queryAll } from '../../shared/data/items';
 import { keys } from '../../shared/data/keys';
@@ -23,12 +22,8 @@ let simulator: PlatformSimulator;
 let nextId = 100;
 
 beforeAll(async () => {
-  table = await createTestTable();
   simulator = await startPlatformSimulator({ port: 0, shops: { [SHOP]: { customers: [] } } });
-  process.env.PLATFORM_BASE_URL = simulator.url;
-  process.env.PLATFORM_RETRY_BASE_MS = '1';
-  process.env.PLATFORM_TIMEOUT_MS = '500';
-  resetEnv();
+  table = await createTestTable({ environment: { PLATFORM_BASE_URL: simulator.url, PLATFORM_RETRY_BASE_MS: '1', PLATFORM_TIMEOUT_MS: '500' } });
   resetPlatforms();
   await putShopCatalog(catalog);
 });
