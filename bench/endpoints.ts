@@ -58,7 +58,7 @@ export const BENCH_ROUTES = {
   adjustPoints: [
     { name: 'POST .../points (one customer)', method: 'POST', path: '/v1/customers/1004/points', key: 'demo_full_key', body: { adjustment: 1 }, minimumCalls: { GetItemCommand: 2, TransactWriteItemsCommand: 1 } },
   ],
-  enrollCustomer: { notLoaded: 'a customer enrols once: under load every later request answers 200 with the existing member, which is GET customer' },
+  enrollCustomer: { notLoaded: 'a customer enrols once: under load every later request answers 200 with the existing member after the reads of GET customer' },
   getCustomerAnniversary: { notLoaded: 'the same reads as GET .../birthday (key and customer), which is loaded' },
   getEarningHistoryEntry: { notLoaded: 'one GetItem of the entry after key and customer, the reads GET customer already loads' },
   getRewardHistoryEntry: { notLoaded: 'one GetItem of the entry after key and customer, the reads GET customer already loads' },
