@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { applyConfig, type ShopSummary } from '../../shared/shops/apply-config';
-import { resetEnv } from '../../shared/runtime/env';
+import { resetEnv, type Env } from '../../shared/runtime/env';
 import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
 import { resetDocumentClient } from '../../shared/data/client';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../../shared/data/dynamodb-stats';
@@ -42,6 +42,8 @@ export interface TwinOptions {
   host?: string;
   /** Per-key throttling of the usage plan (default on). */
   throttling?: boolean;
+  /** Further settings of the functions (e.g. SHOP_CONFIG_TTL_SECONDS), set with the twin's own. */
+  environment?: Partial<Record<keyof Env, string>>;
 }
 
 export interface Twin {
@@ -126,6 +128,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       stops.push(() => rm(eventsDir, { recursive: true, force: true }));
     }
     process.env.EVENTS_LOG_FILE = eventsLogFile;
+    Object.assign(process.env, options.environment);
     resetEnv();
     resetDocumentClient();
     resetEventPublisher();

@@ -65,11 +65,12 @@ export async function withIdempotency(
   try {
     response = await produce();
   } catch (error) {
-    if (!(error instanceof ApiError) || error.statusCode >= 500) {
+    // Edge and domain errors alike: what the caller would see decides whether it is stored.
+    const { statusCode, body: envelope } = toErrorResponse(error);
+    if (statusCode >= 500) {
       await releaseIdempotencyKey(key, hash);
       throw error;
     }
-    const { statusCode, body: envelope } = toErrorResponse(error);
     response = { statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(envelope) };
   }
   if (response.statusCode >= 500) {

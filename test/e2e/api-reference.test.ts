@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import type { Twin } from '../../infra/local/twin';
 import { ROUTES } from '../../shared/http/routes';
 import { ROUTE_DOCS } from '../../shared/openapi/openapi-document';
-import { e2eConfig } from '../support/e2e-config';
+import { e2eConfig } from '../fixtures/e2e-config';
 import { headlessBrowserUnavailable, launchHeadlessBrowser } from '../support/headless-browser';
 import { startTestTwin } from '../support/twin';
 

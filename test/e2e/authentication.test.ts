@@ -2,7 +2,7 @@ import type { Twin } from '../../infra/local/twin';
 import { putApiKey } from '../../shared/data/api-key-repository';
 import { hashApiKey } from '../../shared/domain/api-key';
 import { getCustomer } from '../../shared/data/customer-repository';
-import { KEYS, e2eConfig } from '../support/e2e-config';
+import { KEYS, e2eConfig } from '../fixtures/e2e-config';
 import { apiClient, expectError, startTestTwin } from '../support/twin';
 
 let twin: Twin;

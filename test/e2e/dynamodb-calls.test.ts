@@ -4,25 +4,17 @@
 // customer or the shop configuration (e.g. a broken configuration cache) fails here.
 import { BENCH_ENDPOINTS, type BenchEndpoint, type DynamoDbCalls } from '../../bench/endpoints';
 import { twinCpu, twinDynamoDbStats } from '../../bench/twin-control';
-import { DEMO_CONFIG, startTwin, type Twin } from '../../infra/local/twin';
-import { testEndpoint, uniqueTableName } from '../support/test-table';
-import { apiClient, type ApiResponse } from '../support/twin';
+import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
+import { apiClient, startTestTwin, type ApiResponse } from '../support/twin';
 
 let twin: Twin;
-const saved = { stats: process.env.DYNAMODB_STATS, ttl: process.env.SHOP_CONFIG_TTL_SECONDS };
 
 beforeAll(async () => {
-  process.env.DYNAMODB_STATS = 'true';
   // As deployed: the shop configuration is cached for the life of a warm function (30 s by default).
-  process.env.SHOP_CONFIG_TTL_SECONDS = '300';
-  twin = await startTwin({ config: DEMO_CONFIG, port: 0, dynamodbEndpoint: testEndpoint(), tableName: uniqueTableName('calls'), throttling: false });
+  twin = await startTestTwin(DEMO_CONFIG, { throttling: false, environment: { DYNAMODB_STATS: 'true', SHOP_CONFIG_TTL_SECONDS: '300' } });
 });
 afterAll(async () => {
   await twin?.stop();
-  for (const [name, value] of [['DYNAMODB_STATS', saved.stats], ['SHOP_CONFIG_TTL_SECONDS', saved.ttl]] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
 });
 
 /** The DynamoDB calls of one request, by command; `warm` first so the function and its shop cache are loaded. */

@@ -1,5 +1,5 @@
 import type { Twin } from '../../infra/local/twin';
-import { RULES_KEYS, RULES_MEMBERS, rulesConfig } from '../support/rules-config';
+import { RULES_KEYS, RULES_MEMBERS, rulesConfig } from '../fixtures/rules-config';
 import { apiClient, expectError, startTestTwin, type ApiResponse } from '../support/twin';
 
 let twin: Twin;

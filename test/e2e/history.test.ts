@@ -12,7 +12,7 @@ import {
   SECOND_EARNING_ID,
   SECOND_REWARD_ID,
   historyConfig,
-} from '../support/history-config';
+} from '../fixtures/history-config';
 import { apiClient, expectError, startTestTwin, type ApiResponse } from '../support/twin';
 
 let twin: Twin;

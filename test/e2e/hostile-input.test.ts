@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import type { Twin } from '../../infra/local/twin';
 import { ROUTES, type Route } from '../../shared/http/routes';
 import { ROUTE_DOCS } from '../../shared/openapi/openapi-document';
-import { KEYS, e2eConfig } from '../support/e2e-config';
+import { KEYS, e2eConfig } from '../fixtures/e2e-config';
 import { scanAll } from '../support/test-table';
 import { startTestTwin } from '../support/twin';
 

@@ -1,6 +1,6 @@
 import type { Twin } from '../../infra/local/twin';
 import { claimIdempotencyKey } from '../../shared/data/idempotency-repository';
-import { KEYS, e2eConfig } from '../support/e2e-config';
+import { KEYS, e2eConfig } from '../fixtures/e2e-config';
 import { apiClient, expectError, startTestTwin } from '../support/twin';
 
 let twin: Twin;

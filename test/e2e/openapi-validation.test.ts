@@ -1,9 +1,9 @@
 // Real responses of every route, success and errors, validated against the OpenAPI document.
 import type { Twin } from '../../infra/local/twin';
 import { ROUTES } from '../../shared/http/routes';
-import { KEYS, e2eConfig } from '../support/e2e-config';
+import { KEYS, e2eConfig } from '../fixtures/e2e-config';
 import { openApiValidator } from '../support/openapi-validator';
-import { PURCHASE_KEYS, purchaseConfig } from '../support/purchase-config';
+import { PURCHASE_KEYS, purchaseConfig } from '../fixtures/purchase-config';
 import { apiClient, startTestTwin } from '../support/twin';
 
 interface Sample {

@@ -1,5 +1,5 @@
 import type { Twin } from '../../infra/local/twin';
-import { PURCHASE_KEYS, purchaseConfig } from '../support/purchase-config';
+import { PURCHASE_KEYS, purchaseConfig } from '../fixtures/purchase-config';
 import { apiClient, expectError, startTestTwin } from '../support/twin';
 
 let twin: Twin;

@@ -1,7 +1,7 @@
 // A key of one shop never reads or writes another shop's data, on every route.
 import type { Twin } from '../../infra/local/twin';
 import { ROUTES } from '../../shared/http/routes';
-import { KEYS, e2eConfig } from '../support/e2e-config';
+import { KEYS, e2eConfig } from '../fixtures/e2e-config';
 import { apiClient, expectError, startTestTwin, type ApiResponse } from '../support/twin';
 
 let twin: Twin;

@@ -8,7 +8,7 @@ import {
 } from '../../shared/data/customer-repository';
 import { readShopCounters } from '../../shared/data/shop-repository';
 import type { CustomerRecord } from '../../shared/domain/customer';
-import { customerRecord } from '../support/customers';
+import { customerRecord } from '../fixtures/customer-record';
 import { createTestTable } from '../support/test-table';
 
 let table: Awaited<ReturnType<typeof createTestTable>>;

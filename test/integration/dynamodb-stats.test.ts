@@ -2,8 +2,7 @@
 import { documentClient, resetDocumentClient } from '../../shared/data/client';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../../shared/data/dynamodb-stats';
-import { resetEnv } from '../../shared/runtime/env';
-import { customerRecord } from '../support/customers';
+import { customerRecord } from '../fixtures/customer-record';
 import { createTestTable } from '../support/test-table';
 
 let table: Awaited<ReturnType<typeof createTestTable>>;
@@ -11,8 +10,7 @@ let table: Awaited<ReturnType<typeof createTestTable>>;
 const requested: Array<string | undefined> = [];
 
 beforeAll(async () => {
-  process.env.DYNAMODB_STATS = 'true';
-  table = await createTestTable();
+  table = await createTestTable({ environment: { DYNAMODB_STATS: 'true' } });
   documentClient().middlewareStack.add(
     (next) => async (args) => {
       requested.push((args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity);
@@ -23,8 +21,6 @@ beforeAll(async () => {
   await createCustomer(customerRecord({ shop_id: 'stats', platform_customer_id: '1' }));
 });
 afterAll(async () => {
-  delete process.env.DYNAMODB_STATS;
-  resetEnv();
   resetDocumentClient();
   resetDynamoDbStats();
   await table.drop();

@@ -6,35 +6,25 @@ import { keys } from '../../shared/data/keys';
 import { queryAll } from '../../shared/data/items';
 import { writePointsChange } from '../../shared/data/points-repository';
 import { putShopCatalog } from '../../shared/data/shop-repository';
-import type { ShopCatalog } from '../../shared/domain/shop';
 import { resetEventPublisher } from '../../shared/events/domain-events';
 import { adjustPoints } from '../../shared/points/adjust-points';
-import { customerRecord } from '../support/customers';
+import { customerRecord } from '../fixtures/customer-record';
+import { shopCatalog, vipTier } from '../fixtures/shop-catalog';
 import { createTestTable } from '../support/test-table';
 
 // Sixty writers racing for one item on DynamoDB Local take seconds, not milliseconds.
 jest.setTimeout(60_000);
 
 const SHOP = 'points-shop';
-const catalog: ShopCatalog = {
-  settings: {
-    id: SHOP, name: 'Points', loyalty_mode: 'points', currency: 'USD', referral_base_url: 'https://p.example/',
-    vip_settings: { entry_method: 'points', entry_methods_extra: [], entry_logic: 'OR', points_multiplier_mode: null },
-  },
-  earningRules: [], campaigns: [],
-  tiers: [{ id: 'gold', name: 'Gold', description: '', threshold_points: 1000, threshold_spend: null, threshold_orders: null,
-    points_multiplier: 2, position: 1, badge_image_url: null, badge_color: '#FFD700', reward_ids: [], created_at: '2025-01-01T00:00:00.000Z' }],
-  rewards: [],
-};
+const catalog = shopCatalog(SHOP, { tiers: [vipTier('gold', { name: 'Gold', threshold_points: 1000, points_multiplier: 2, badge_color: '#FFD700' })] });
 const input = (adjustment: number) => ({ adjustment, note: `n${adjustment}`, update_lifetime_points: true, send_email: true });
 
 let table: Awaited<ReturnType<typeof createTestTable>>;
 let eventsFile: string;
 
 beforeAll(async () => {
-  table = await createTestTable();
   eventsFile = join(mkdtempSync(join(tmpdir(), 'events-')), 'events.jsonl');
-  process.env.EVENTS_LOG_FILE = eventsFile;
+  table = await createTestTable({ environment: { EVENTS_LOG_FILE: eventsFile } });
   resetEventPublisher();
   await putShopCatalog(catalog);
 });

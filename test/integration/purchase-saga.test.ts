@@ -1,47 +1,30 @@
 import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
-import { resetEnv } from '../../shared/runtime/env';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { queryAll } from '../../shared/data/items';
 import { keys } from '../../shared/data/keys';
 import { putShopCatalog } from '../../shared/data/shop-repository';
-import type { Reward, ShopCatalog } from '../../shared/domain/shop';
 import { toErrorResponse } from '../../shared/http/errors';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { type Platform, PlatformError } from '../../shared/platform/port';
 import { purchaseReward, type PurchaseHooks } from '../../shared/purchases/purchase-reward';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
-import { customerRecord } from '../support/customers';
+import { customerRecord } from '../fixtures/customer-record';
+import { reward, shopCatalog } from '../fixtures/shop-catalog';
 import { responseFailureOf } from '../support/failure';
 import { createTestTable } from '../support/test-table';
 
 jest.setTimeout(60_000);
 
 const SHOP = 'saga-shop';
-const reward = (overrides: Partial<Reward> & { id: string }): Reward => ({
-  name: '$5 off', description: null, discount_type: 'fixed', reward_type: 'standard', redemption_mode: 'fixed',
-  points_cost: 100, discount_amount: 5, minimum_spend: 0, is_active: true, deleted: false, max_redemptions: null,
-  expiry_days: 30, vip_tier_id: null, flexible_config: null, created_at: '2025-01-01T00:00:00.000Z', ...overrides,
-});
-const catalog: ShopCatalog = {
-  settings: {
-    id: SHOP, name: 'Saga', loyalty_mode: 'points', currency: 'USD', referral_base_url: 'https://s.example/',
-    vip_settings: { entry_method: 'points', entry_methods_extra: [], entry_logic: 'OR', points_multiplier_mode: null },
-  },
-  earningRules: [], campaigns: [], tiers: [],
-  rewards: [reward({ id: 'five-off' }), reward({ id: 'once', max_redemptions: 1 })],
-};
+const catalog = shopCatalog(SHOP, { rewards: [reward('five-off'), reward('once', { max_redemptions: 1 })] });
 
 let table: Awaited<ReturnType<typeof createTestTable>>;
 let simulator: PlatformSimulator;
 let nextId = 100;
 
 beforeAll(async () => {
-  table = await createTestTable();
   simulator = await startPlatformSimulator({ port: 0, shops: { [SHOP]: { customers: [] } } });
-  process.env.PLATFORM_BASE_URL = simulator.url;
-  process.env.PLATFORM_RETRY_BASE_MS = '1';
-  process.env.PLATFORM_TIMEOUT_MS = '500';
-  resetEnv();
+  table = await createTestTable({ environment: { PLATFORM_BASE_URL: simulator.url, PLATFORM_RETRY_BASE_MS: '1', PLATFORM_TIMEOUT_MS: '500' } });
   resetPlatforms();
   await putShopCatalog(catalog);
 });

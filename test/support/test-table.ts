@@ -2,10 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { ensureTable, localClient } from '../../infra/local/dynamodb-local';
-import { resetEnv } from '../../shared/runtime/env';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, resetDocumentClient, tableName } from '../../shared/data/client';
 import { clearShopCatalogCache } from '../../shared/shops/shop-catalog';
+import { setEnvironment, type EnvironmentVariables } from './environment';
 
 export function testEndpoint(): string {
   const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
@@ -17,14 +17,16 @@ export function uniqueTableName(prefix = 'test'): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;
 }
 
-/** Creates a table and points TABLE_NAME / DYNAMODB_ENDPOINT at it; returns a cleanup function. */
-export async function createTestTable(): Promise<{ tableName: string; drop(): Promise<void> }> {
+/**
+ * Creates a table and points TABLE_NAME / DYNAMODB_ENDPOINT at it, with any further settings the
+ * code under test needs; `drop` deletes it and puts the environment back.
+ */
+export async function createTestTable(
+  options: { environment?: EnvironmentVariables } = {},
+): Promise<{ tableName: string; drop(): Promise<void> }> {
   const endpoint = testEndpoint();
   const tableName = uniqueTableName();
-  process.env.TABLE_NAME = tableName;
-  process.env.DYNAMODB_ENDPOINT = endpoint;
-  process.env.SHOP_CONFIG_TTL_SECONDS = '0';
-  resetEnv();
+  const restoreEnvironment = setEnvironment({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, SHOP_CONFIG_TTL_SECONDS: '0', ...options.environment });
   resetDocumentClient();
   clearShopCatalogCache();
   const client = localClient(endpoint);
@@ -35,6 +37,7 @@ export async function createTestTable(): Promise<{ tableName: string; drop(): Pr
       resetDocumentClient();
       await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
       client.destroy();
+      restoreEnvironment();
     },
   };
 }

@@ -1,14 +1,27 @@
 // Starts the local twin inside a test file: the run's DynamoDB Local, a fresh table, random ports.
 import { parseConfig } from '../../shared/config/schema';
-import { startTwin, type Twin } from '../../infra/local/twin';
+import { startTwin, type Twin, type TwinOptions } from '../../infra/local/twin';
 import { testEndpoint, uniqueTableName } from './test-table';
 
-/** `throttling: false` lets a test file call the 6 requests/second routes as fast as it likes. */
-export async function startTestTwin(config: unknown, options: { throttling?: boolean } = {}): Promise<Twin> {
-  process.env.SHOP_CONFIG_TTL_SECONDS = '0';
-  process.env.PLATFORM_RETRY_BASE_MS = '5';
-  process.env.PLATFORM_TIMEOUT_MS = '1000';
-  return startTwin({ config: parseConfig(config), port: 0, dynamodbEndpoint: testEndpoint(), tableName: uniqueTableName('e2e'),
+/** The functions' settings in a test twin: no shop configuration cache, quick platform retries and timeouts. */
+const TEST_ENVIRONMENT = { SHOP_CONFIG_TTL_SECONDS: '0', PLATFORM_RETRY_BASE_MS: '5', PLATFORM_TIMEOUT_MS: '1000' };
+
+/**
+ * A twin on the configuration given (an object, or the path of a configuration file). `throttling:
+ * false` lets a test file call the 6 requests/second routes as fast as it likes; `environment`
+ * overrides or adds to the functions' test settings. Each jest test file has its own copy of the
+ * process environment, so what the twin sets ends with the file.
+ */
+export async function startTestTwin(
+  config: unknown,
+  options: { throttling?: boolean; environment?: TwinOptions['environment'] } = {},
+): Promise<Twin> {
+  return startTwin({
+    config: typeof config === 'string' ? config : parseConfig(config),
+    port: 0,
+    dynamodbEndpoint: testEndpoint(),
+    tableName: uniqueTableName('e2e'),
+    environment: { ...TEST_ENVIRONMENT, ...options.environment },
     ...(options.throttling === false ? { throttling: false } : {}),
   });
 }

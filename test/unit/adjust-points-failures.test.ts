@@ -1,7 +1,7 @@
 // The failure paths of adjustPoints with the repositories replaced: what is refused, and that
 // nothing is published when nothing was written.
-import type { ShopCatalog } from '../../shared/domain/shop';
-import { customerRecord } from '../support/customers';
+import { customerRecord } from '../fixtures/customer-record';
+import { shopCatalog } from '../fixtures/shop-catalog';
 import { responseFailureOf } from '../support/failure';
 
 jest.mock('../../shared/data/points-repository', () => ({ writePointsChange: jest.fn() }));
@@ -13,13 +13,7 @@ import { writePointsChange } from '../../shared/data/points-repository';
 import { publishAfterCommit } from '../../shared/events/domain-events';
 import { adjustPoints } from '../../shared/points/adjust-points';
 
-const shop: ShopCatalog = {
-  settings: {
-    id: 'shop-a', name: 'A', loyalty_mode: 'points', currency: 'USD', referral_base_url: 'https://a.example/',
-    vip_settings: { entry_method: 'points', entry_methods_extra: [], entry_logic: 'OR', points_multiplier_mode: null },
-  },
-  earningRules: [], campaigns: [], tiers: [], rewards: [],
-};
+const shop = shopCatalog('shop-a');
 const input = { adjustment: 10, note: null, update_lifetime_points: true, send_email: true };
 
 beforeEach(() => jest.resetAllMocks());

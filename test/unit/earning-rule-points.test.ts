@@ -1,5 +1,6 @@
-import type { Campaign, EarningRule, VipSettings, VipTier } from '../../shared/domain/shop';
+import type { Campaign, EarningRule, VipSettings } from '../../shared/domain/shop';
 import { activeCampaign, earningRulePoints, tierBoostApplies } from '../../shared/rules/earning-rule-points';
+import { vipSettings, vipTier } from '../fixtures/shop-catalog';
 
 const rule = (overrides: Partial<EarningRule> = {}): EarningRule => ({
   id: 'order', name: 'Place an order', description: null, action: 'purchase', category: 'purchase', is_active: true,
@@ -7,17 +8,11 @@ const rule = (overrides: Partial<EarningRule> = {}): EarningRule => ({
   ...overrides,
 });
 const socialRule = rule({ id: 'instagram', action: 'follow_on_instagram', category: 'social', points_to_give: 50 });
-const tier = (multiplier: number): VipTier => ({
-  id: 'gold', name: 'Gold', description: '', threshold_points: 0, threshold_spend: null, threshold_orders: null,
-  points_multiplier: multiplier, position: 1, badge_image_url: null, badge_color: '#000000', reward_ids: [],
-  created_at: '2025-01-01T00:00:00.000Z',
-});
+const tier = (multiplier: number) => vipTier('gold', { name: 'Gold', threshold_points: 0, points_multiplier: multiplier });
 const campaign = (multiplier: number, startsAt = '2025-01-01T00:00:00.000Z', endsAt = '2099-01-01T00:00:00.000Z', name = `x${multiplier}`): Campaign => ({
   id: name, name, multiplier, starts_at: startsAt, ends_at: endsAt,
 });
-const vip = (mode: VipSettings['points_multiplier_mode']): VipSettings => ({
-  entry_method: 'points', entry_methods_extra: [], entry_logic: 'OR', points_multiplier_mode: mode,
-});
+const vip = (mode: VipSettings['points_multiplier_mode']) => vipSettings({ points_multiplier_mode: mode });
 
 describe('earning rule points', () => {
   it('gives the base points with null boosts when there is neither tier nor campaign', () => {

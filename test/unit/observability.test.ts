@@ -1,6 +1,7 @@
 // What the handlers write to CloudWatch: structured logs with shop and route but no key, EMF metrics.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { loggableIdentifier, maskEmail } from '../../shared/observability/powertools';
+import { setEnvironment } from '../support/environment';
 
 const context = { awsRequestId: 'req-1', functionName: 'fn', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
 const event = {
@@ -34,7 +35,7 @@ describe('observability', () => {
   });
 
   it('logs an unexpected error with request id, shop and route, never the key, and answers a bare 500', async () => {
-    process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+    const restoreEnvironment = setEnvironment({ POWERTOOLS_LOG_LEVEL: 'INFO' });
     const output = captureOutput();
     let response: { statusCode: number; body: string } | undefined;
     await jest.isolateModulesAsync(async () => {
@@ -45,7 +46,7 @@ describe('observability', () => {
       response = (await handler(event, context)) as typeof response;
     });
     output.restore();
-    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+    restoreEnvironment();
 
     expect(response!.statusCode).toBe(500);
     expect(response!.body).not.toContain('ECONNREFUSED');
@@ -57,7 +58,7 @@ describe('observability', () => {
   });
 
   it('publishes business metrics in CloudWatch embedded metric format at the end of the request', async () => {
-    process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+    const restoreEnvironment = setEnvironment({ POWERTOOLS_METRICS_DISABLED: 'false' });
     const output = captureOutput();
     await jest.isolateModulesAsync(async () => {
       const { createHandler } = await import('../../shared/http/handler');
@@ -69,7 +70,7 @@ describe('observability', () => {
       await handler(event, context);
     });
     output.restore();
-    process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+    restoreEnvironment();
 
     const emf = output.lines().filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => '_aws' in line);
     expect(emf).toMatchObject({ PointsAdjusted: 1, service: 'loyalty-api' });
@@ -77,16 +78,14 @@ describe('observability', () => {
   });
 
   describe('detailed tracing', () => {
-    afterEach(() => {
-      process.env.POWERTOOLS_TRACE_ENABLED = 'false';
-    });
+    let restoreEnvironment = () => {};
+    afterEach(() => restoreEnvironment());
 
     it.each([
       ['unset', undefined],
       ['false', 'false'],
     ])('does not load the Tracer or the X-Ray SDK when POWERTOOLS_TRACE_ENABLED is %s', async (_label, value) => {
-      if (value === undefined) delete process.env.POWERTOOLS_TRACE_ENABLED;
-      else process.env.POWERTOOLS_TRACE_ENABLED = value;
+      restoreEnvironment = setEnvironment({ POWERTOOLS_TRACE_ENABLED: value });
       const tracerLoaded = jest.fn();
       await jest.isolateModulesAsync(async () => {
         jest.doMock('@aws-lambda-powertools/tracer', () => (tracerLoaded(), jest.requireActual('@aws-lambda-powertools/tracer')));
@@ -102,7 +101,7 @@ describe('observability', () => {
     });
 
     it("loads the Tracer, wraps the handler and captures AWS clients when POWERTOOLS_TRACE_ENABLED is 'true'", async () => {
-      process.env.POWERTOOLS_TRACE_ENABLED = 'true';
+      restoreEnvironment = setEnvironment({ POWERTOOLS_TRACE_ENABLED: 'true' });
       await jest.isolateModulesAsync(async () => {
         const tracing = await import('../../shared/observability/tracing');
         expect(tracing.tracer).toBeDefined();

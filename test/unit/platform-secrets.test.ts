@@ -1,24 +1,20 @@
 // In the cloud each shop's Shopify credentials come from Secrets Manager, cached for a few minutes.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
-import { resetEnv } from '../../shared/runtime/env';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { useEnvironment } from '../support/environment';
 
 const secrets = mockClient(SecretsManagerClient);
 const realFetch = global.fetch;
 
+// The cloud's settings: no simulator, credentials under a Secrets Manager prefix.
+useEnvironment({ TABLE_NAME: 't', PLATFORM_BASE_URL: undefined, SHOPIFY_SECRET_PREFIX: 'loyalty/shopify/' }, { each: true });
 beforeEach(() => {
   secrets.reset();
-  process.env.TABLE_NAME = 't';
-  delete process.env.PLATFORM_BASE_URL;
-  process.env.SHOPIFY_SECRET_PREFIX = 'loyalty/shopify/';
-  resetEnv();
   resetPlatforms();
 });
 afterEach(() => {
   global.fetch = realFetch;
-  delete process.env.SHOPIFY_SECRET_PREFIX;
-  resetEnv();
   resetPlatforms();
 });
 

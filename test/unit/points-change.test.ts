@@ -1,14 +1,11 @@
-import type { VipSettings, VipTier } from '../../shared/domain/shop';
 import { computePointsChange } from '../../shared/points/points-change';
 import { parseAdjustPointsBody } from '../../shared/points/points-requests';
 import { ApiError } from '../../shared/http/errors';
-import { customerRecord } from '../support/customers';
+import { customerRecord } from '../fixtures/customer-record';
+import { vipSettings, vipTier } from '../fixtures/shop-catalog';
 
-const vip: VipSettings = { entry_method: 'points', entry_methods_extra: [], entry_logic: 'OR', points_multiplier_mode: null };
-const tier = (id: string, threshold: number): VipTier => ({
-  id, name: id, description: '', threshold_points: threshold, threshold_spend: null, threshold_orders: null,
-  points_multiplier: 1.5, position: threshold, badge_image_url: null, badge_color: '#000', reward_ids: [], created_at: '2025-01-01T00:00:00.000Z',
-});
+const vip = vipSettings();
+const tier = (id: string, threshold: number) => vipTier(id, { threshold_points: threshold, points_multiplier: 1.5, position: threshold });
 const tiers = [tier('silver', 1000), tier('gold', 2000)];
 const NOW = '2026-01-01T00:00:00.000Z';
 

@@ -3,6 +3,7 @@ import { CloudFormationClient, DescribeStacksCommand, type Output } from '@aws-s
 import { mockClient } from 'aws-sdk-client-mock';
 import { readStackResources, resolveTarget, TargetError } from '../../infra/cli/targets';
 import { apiGatewayUsagePlanKeys } from '../../infra/cli/usage-plan-keys';
+import { useEnvironment } from '../support/environment';
 
 const apiGateway = mockClient(APIGatewayClient);
 const cloudFormation = mockClient(CloudFormationClient);
@@ -98,13 +99,11 @@ describe('deployed stack outputs', () => {
 });
 
 describe('resolving a --stack target', () => {
-  const saved = { ...process.env };
-  afterEach(() => {
-    process.env = { ...saved };
-  });
+  // A local endpoint left over that the stack target must drop; the target sets TABLE_NAME and
+  // AWS_REGION, and the whole environment is put back after each test.
+  useEnvironment({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' }, { each: true });
 
   it('points the data layer at the stack table in the stack region, with no DynamoDB endpoint override', async () => {
-    process.env.DYNAMODB_ENDPOINT = 'http://127.0.0.1:8000';
     cloudFormation.on(DescribeStacksCommand).resolves(
       stackWith([
         { OutputKey: 'TableName', OutputValue: 'loyalty-table' },

@@ -1,0 +1,90 @@
+// Load on the endpoints with autocannon: latency and throughput from a timed run, DynamoDB calls and
+// capacity per request from a separate counted run.
+import autocannon from 'autocannon';
+import type { BenchEndpoint } from './endpoints';
+import { percentile, totalCalls } from './statistics';
+import { twinDynamoDbStats } from './twin-control';
+
+const COUNTED_REQUESTS = 200;
+
+export interface LoadSettings {
+  connections: number;
+  /** Seconds of the timed run. */
+  duration: number;
+}
+
+export interface EndpointFigures {
+  name: string;
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+  errors: number;
+  callsPerRequest: number;
+  minimumCalls: number;
+  readUnitsPerRequest: number;
+  writeUnitsPerRequest: number;
+}
+
+/**
+ * One autocannon run that also keeps every 2xx latency at full precision: autocannon's own
+ * percentiles are whole milliseconds, too coarse for GET customer (docs/performance.md).
+ */
+export async function cannon(options: autocannon.Options): Promise<{ result: autocannon.Result; latencies: number[] }> {
+  const latencies: number[] = [];
+  // At run time autocannon() returns its event emitter made awaitable; the types declare only the promise.
+  const run = autocannon(options) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
+  run.on('response', (_client, statusCode, _bytes, responseTime) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+  });
+  const result = await run;
+  return { result, latencies: latencies.sort((a, b) => a - b) };
+}
+
+/** The autocannon request of an endpoint. */
+export function request(url: string, endpoint: BenchEndpoint) {
+  return {
+    url: `${url}${endpoint.path}`,
+    method: endpoint.method,
+    headers: { authorization: endpoint.key, 'content-type': 'application/json' },
+    ...(endpoint.body ? { body: JSON.stringify(endpoint.body) } : {}),
+  };
+}
+
+/**
+ * Load on every endpoint in turn, a second each, until the time is up (at least one round): none is
+ * then measured while the twin's modules load and the JITs of Node and of DynamoDB Local's JVM warm
+ * up. Latencies keep falling for the first tens of seconds of load, and the first endpoint measured
+ * paid for it (docs/performance.md).
+ */
+export async function warmUp(url: string, endpoints: readonly BenchEndpoint[], connections: number, seconds: number): Promise<void> {
+  const warmupUntil = performance.now() + seconds * 1000;
+  do {
+    for (const endpoint of endpoints) await autocannon({ ...request(url, endpoint), connections, duration: 1 });
+  } while (performance.now() < warmupUntil);
+}
+
+export async function load(url: string, endpoint: BenchEndpoint, { connections, duration }: LoadSettings): Promise<EndpointFigures> {
+  await autocannon({ ...request(url, endpoint), connections, duration: 1 }); // warm-up
+  const { result, latencies } = await cannon({ ...request(url, endpoint), connections, duration });
+  // Calls and capacity from a fixed number of requests that all complete: a timed run ends with
+  // requests in flight whose DynamoDB calls would be counted without the requests themselves.
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  await twinDynamoDbStats(url, 'reset');
+  const counting = await autocannon({ ...request(url, endpoint), connections, amount: COUNTED_REQUESTS });
+  const counted = await twinDynamoDbStats(url, 'pause');
+  const requests = counting.requests.total || 1;
+  const calls = totalCalls(counted.calls);
+  return {
+    name: endpoint.name,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 97.5),
+    p99: percentile(latencies, 99),
+    rps: result.requests.average,
+    errors: result.non2xx + result.errors,
+    callsPerRequest: calls / requests,
+    minimumCalls: totalCalls(endpoint.minimumCalls),
+    readUnitsPerRequest: counted.readUnits / requests,
+    writeUnitsPerRequest: counted.writeUnits / requests,
+  };
+}

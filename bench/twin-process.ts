@@ -1,0 +1,32 @@
+// The twin the bench measures, in its own process as `npm start` runs it: no throttling, DynamoDB
+// calls counted, the shop configuration cached as deployed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PROJECT_ROOT } from '../infra/local/twin';
+
+/** The twin's table (its default), which the bench also reads directly. */
+export const TWIN_TABLE = 'loyalty-local';
+
+export interface TwinProcess {
+  url: string;
+  dynamodb: string;
+  process: ChildProcess;
+}
+
+/** Starts the twin on a free port; resolves once it prints its URL and DynamoDB endpoint. */
+export async function startTwinProcess(): Promise<TwinProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts', '--port', '0', '--no-throttling'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DYNAMODB_STATS: 'true', SHOP_CONFIG_TTL_SECONDS: '300' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`twin exited (${code}): ${output}`)));
+    child.stdout!.on('data', (chunk) => {
+      output += String(chunk);
+      const url = /Loyalty API listening on (\S+)/.exec(output)?.[1];
+      const dynamodb = /DynamoDB: (\S+),/.exec(output)?.[1];
+      if (url && dynamodb) resolve({ url, dynamodb, process: child });
+    });
+  });
+}
