@@ -1,7 +1,18 @@
 #!/usr/bin/env node
-// `npx loyalty ...`: runs the TypeScript operator CLI through tsx's CommonJS hook, no build step.
-require('tsx/cjs/api').register();
-const { main } = require('../infra/cli/main.ts');
+// `npx loyalty ...`: the operator CLI. An installed package runs the bundle built before packing
+// (dist/cli.cjs, production dependencies only); a checkout of the repository runs the TypeScript
+// sources through tsx, so the CLI never lags behind the code being edited.
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+
+const sources = join(__dirname, '..', 'infra', 'cli', 'main.ts');
+let main;
+if (existsSync(sources)) {
+  require('tsx/cjs/api').register();
+  ({ main } = require(sources));
+} else {
+  ({ main } = require(join(__dirname, '..', 'dist', 'cli.cjs')));
+}
 
 main(process.argv.slice(2)).then(
   (code) => {
