@@ -108,8 +108,9 @@ async function main(): Promise<void> {
     ...(values.table ? { tableName: values.table } : {}),
     ...(values['no-throttling'] ? { throttling: false } : {}),
   });
-  printBanner(twin);
+  // Handlers first: whoever waits for the banner may signal the moment it appears.
   stopOnSignalOrOrphaning(twin);
+  printBanner(twin);
 }
 
 main().catch((error: unknown) => {
