@@ -1,6 +1,6 @@
 // The shops the simulator knows: their customers, the domain and webhook secret their deliveries carry, and
 // the currency their orders are in. Defaults follow the configuration file's, so a test can name just customers.
-import { defaultShopDomain, defaultWebhookSecret } from '../../shared/config/schema';
+import { defaultShopDomain, defaultWebhookSecret } from '../../shared/config/shop-schema';
 import type { SimulatedCustomer } from './simulated-orders';
 import type { ShopWebhookIdentity } from './webhook-deliveries';
 

@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConfigError, parseConfig, readConfigFile } from '../../shared/config/schema';
+import { ConfigError } from '../../shared/config/config-errors';
+import { parseConfig, readConfigFile } from '../../shared/config/schema';
 
 type Fields = Record<string, unknown>;
 

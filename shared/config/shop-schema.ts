@@ -1,0 +1,209 @@
+// One shop of the configuration file, section by section (settings, keys, rules, campaigns, tiers,
+// rewards, the platform's customers, members and their history), with the defaults the format implies.
+import { z } from 'zod';
+import { HEX_COLOUR, NUMERIC_ID, SHOP_ID, amount, calendarDate, count, entryMethod, isCurrency, isEmailAddress, isHttpUrl, itemId, multiplier, parseTime, positiveCount, text, timestamp } from './field-types';
+
+export const vipSettingsSchema = z.strictObject({
+  entry_method: entryMethod.default('points'),
+  entry_methods_extra: z.array(entryMethod).default([]),
+  entry_logic: z.enum(['AND', 'OR']).default('OR'),
+  points_multiplier_mode: z.enum(['purchase', 'all']).nullable().default(null),
+});
+
+export const apiKeySchema = z.strictObject({
+  name: text(),
+  scope: z.enum(['full', 'read']),
+  key: z.string().min(8, 'must be at least 8 characters'),
+  revoked: z.boolean().default(false),
+});
+
+export const earningRuleSchema = z
+  .strictObject({
+    id: itemId(),
+    name: text(),
+    description: z.string().nullable().default(null),
+    action: text(),
+    category: text(),
+    is_active: z.boolean().default(true),
+    points_to_give: count(),
+    customer_facing_label: z.string().optional(),
+    call_to_action_url: z.string().refine(isHttpUrl, 'must be an absolute http(s) URL').nullable().default(null),
+    created_at: timestamp().default(parseTime),
+  })
+  .transform((rule) => ({ ...rule, customer_facing_label: rule.customer_facing_label ?? rule.name }));
+
+export const campaignSchema = z
+  .strictObject({
+    id: itemId(),
+    name: text(),
+    multiplier: multiplier(),
+    starts_at: timestamp(),
+    ends_at: timestamp(),
+  })
+  .refine((campaign) => campaign.starts_at < campaign.ends_at, {
+    message: 'must be later than starts_at',
+    path: ['ends_at'],
+  });
+
+export const vipTierSchema = z.strictObject({
+  id: itemId(),
+  name: text(),
+  description: z.string().default(''),
+  threshold_points: count().nullable().default(null),
+  threshold_spend: amount().nullable().default(null),
+  threshold_orders: count().nullable().default(null),
+  points_multiplier: multiplier().default(1),
+  position: count(),
+  badge_image_url: z.string().refine(isHttpUrl, 'must be an absolute http(s) URL').nullable().default(null),
+  badge_color: z.string().regex(HEX_COLOUR, 'must be a hex colour such as #C0C0C0').default('#808080'),
+  reward_ids: z.array(itemId()).default([]),
+  created_at: timestamp().default(parseTime),
+});
+
+export const flexibleConfigSchema = z
+  .strictObject({
+    min_points: positiveCount(),
+    max_points: positiveCount(),
+    points_per_unit: positiveCount(),
+  })
+  .refine((range) => range.min_points <= range.max_points, {
+    message: 'must be at least min_points',
+    path: ['max_points'],
+  });
+
+export const discountType = z.enum(['fixed', 'percentage']);
+
+export const rewardSchema = z
+  .strictObject({
+    id: itemId(),
+    name: text(),
+    description: z.string().nullable().default(null),
+    discount_type: discountType.default('fixed'),
+    reward_type: z.enum(['standard', 'vip', 'entry']).default('standard'),
+    redemption_mode: z.enum(['fixed', 'flexible']).default('fixed'),
+    points_cost: count(),
+    discount_amount: amount(),
+    minimum_spend: amount().default(0),
+    is_active: z.boolean().default(true),
+    deleted: z.boolean().default(false),
+    max_redemptions: positiveCount().nullable().default(null),
+    expiry_days: positiveCount().nullable().default(null),
+    vip_tier_id: itemId().nullable().default(null),
+    flexible_config: flexibleConfigSchema.nullable().default(null),
+    created_at: timestamp().default(parseTime),
+  })
+  .refine((reward) => reward.discount_type !== 'percentage' || reward.discount_amount <= 100, {
+    message: 'a percentage discount must be at most 100',
+    path: ['discount_amount'],
+  })
+  .refine((reward) => reward.redemption_mode !== 'flexible' || reward.flexible_config !== null, {
+    message: "is required when redemption_mode is 'flexible'",
+    path: ['flexible_config'],
+  });
+
+export const platformCustomerSchema = z.strictObject({
+  id: z.string().regex(NUMERIC_ID, 'must be a numeric string such as "1001"'),
+  email: z
+    .string()
+    .refine(isEmailAddress, 'must be an email address (internationalised addresses such as josé@exämple.com are accepted)')
+    .transform((email) => email.normalize('NFC')),
+  first_name: z.string().default(''),
+  last_name: z.string().default(''),
+  created_at: timestamp().nullable().default(null),
+});
+
+export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+
+/** The domain Shopify gives a shop, which webhooks carry in X-Shopify-Shop-Domain. */
+export function defaultShopDomain(shopId: string): string {
+  return `${shopId}.myshopify.com`;
+}
+
+/** The twin's webhook key when the file names none; never used in the cloud. */
+export function defaultWebhookSecret(shopId: string): string {
+  return `${shopId}-webhook-secret`;
+}
+
+export const platformSchema = z.strictObject({
+  customers: z.array(platformCustomerSchema).default([]),
+  shop_domain: z.string().regex(SHOP_DOMAIN, 'must be a shop domain such as "demo.myshopify.com"').optional(),
+  webhook_secret: z.string().min(1, 'must not be empty').optional(),
+});
+
+export const earningHistorySchema = z
+  .strictObject({
+    id: itemId(),
+    earning_rule_id: itemId().nullable().default(null),
+    action: text(),
+    points: z.int('must be a whole number'),
+    base_points: z.int('must be a whole number').optional(),
+    points_multiplier: multiplier().default(1),
+    status: z.enum(['pending', 'approved', 'rejected']).default('approved'),
+    order_id: z.string().nullable().default(null),
+    order_number: z.string().nullable().default(null),
+    points_due_at: timestamp().nullable().default(null),
+    points_given_at: timestamp().nullable().default(null),
+    points_expiry_at: timestamp().nullable().default(null),
+    created_at: timestamp().default(parseTime),
+  })
+  .transform((entry) => ({
+    ...entry,
+    base_points: entry.base_points ?? Math.round(entry.points / entry.points_multiplier),
+  }));
+
+export const rewardHistorySchema = z.strictObject({
+  id: itemId(),
+  reward_id: itemId(),
+  reward_name: text(),
+  reward_discount_type: discountType,
+  points_spent: count(),
+  discount_code: text(),
+  status: z.enum(['active', 'used', 'expired']).default('active'),
+  is_refunded: z.boolean().default(false),
+  discount_code_redeemed_at: timestamp().nullable().default(null),
+  expires_at: timestamp().nullable().default(null),
+  redeemed_at: timestamp().default(parseTime),
+});
+
+export const memberSchema = z.strictObject({
+  platform_customer_id: z.string().regex(NUMERIC_ID, 'must be a numeric string such as "1001"'),
+  current_points: count().default(0),
+  lifetime_points: count().default(0),
+  redeemed_points: count().default(0),
+  excluded: z.boolean().default(false),
+  date_of_birth: calendarDate().nullable().default(null),
+  anniversary_date: calendarDate().nullable().default(null),
+  total_spend: amount().default(0),
+  orders_count: count().default(0),
+  enrolled_at: timestamp().default(parseTime),
+  earning_history: z.array(earningHistorySchema).default([]),
+  reward_history: z.array(rewardHistorySchema).default([]),
+});
+
+export const shopFieldsSchema = z.strictObject({
+  id: z.string().regex(SHOP_ID, 'must be 1-64 characters from a-z 0-9 -'),
+  name: text(),
+  loyalty_mode: z.enum(['points', 'store_credit']).default('points'),
+  currency: z.string().refine(isCurrency, 'must be an ISO 4217 currency code such as "USD"'),
+  referral_base_url: z.string().refine(isHttpUrl, 'must be an absolute http(s) URL'),
+  vip_settings: vipSettingsSchema.prefault({}),
+  api_keys: z.array(apiKeySchema).default([]),
+  earning_rules: z.array(earningRuleSchema).default([]),
+  campaigns: z.array(campaignSchema).default([]),
+  vip_tiers: z.array(vipTierSchema).default([]),
+  rewards: z.array(rewardSchema).default([]),
+  platform: platformSchema.prefault({}),
+  members: z.array(memberSchema).default([]),
+});
+
+// The platform defaults depend on the shop id, so they are filled in once the shop is parsed.
+export const shopSchema = shopFieldsSchema.transform((shop) => ({
+  ...shop,
+  platform: {
+    ...shop.platform,
+    shop_domain: shop.platform.shop_domain ?? defaultShopDomain(shop.id),
+    webhook_secret: shop.platform.webhook_secret ?? defaultWebhookSecret(shop.id),
+  },
+}));
+
+export type ShopShape = z.output<typeof shopSchema>;
