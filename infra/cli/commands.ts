@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { applyConfig } from '../../shared/shops/apply-config';
 import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
-import { createApiKey, listApiKeys, revokeApiKey, setUsageKey } from '../../shared/data/api-key-repository';
+import { createApiKey } from '../../shared/data/api-key-repository';
+import { listApiKeys, revokeApiKey, setUsageKey } from '../../shared/data/api-key-listing-repository';
 import { hashApiKey, keyIdOf, type ApiKeySummary, type KeyScope, type UsageKey } from '../../shared/domain/api-key';
 import { readShopCatalog } from '../../shared/data/shop-repository';
 import type { UsagePlan } from './usage-plan-keys';

@@ -1,0 +1,112 @@
+// The operators' side of API keys: listing a shop's keys, revoking one, and tying it to its API Gateway
+// usage-plan key. Each change updates the key item and its listing item in one transaction.
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  UnknownApiKeyError,
+  type ApiKeySummary,
+  type KeyScope,
+  type KeyStatus,
+  type UsageKey,
+} from '../domain/api-key';
+import { documentClient, tableName } from './client';
+import { queryAll } from './items';
+import { keys } from './keys';
+
+/** The shop's keys, oldest first. */
+export async function listApiKeys(shopId: string): Promise<ApiKeySummary[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.shopPk(shopId), ':prefix': keys.shopApiKey(shopId, '').sk },
+    ConsistentRead: true,
+  });
+  return items
+    .map((item) => listingSummary(item, String(item.key_id)))
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.key_id.localeCompare(b.key_id));
+}
+
+/**
+ * Revokes a key of the shop; effective at once (the authorizer reads without cache). Revoking a
+ * revoked key changes nothing. Returns the key as it now is and whether it was active before.
+ */
+export async function revokeApiKey(shopId: string, keyId: string): Promise<{ key: ApiKeySummary; wasActive: boolean }> {
+  const listing = await readListing(shopId, keyId);
+  await updateKeyPair(shopId, keyId, listing.keyHash, {
+    key: { expression: 'SET #status = :revoked', names: { '#status': 'status' }, values: { ':revoked': 'revoked' } },
+    listing: { expression: 'SET #status = :revoked', names: { '#status': 'status' }, values: { ':revoked': 'revoked' } },
+  });
+  return { key: { ...listing.summary, status: 'revoked' }, wasActive: listing.summary.status === 'active' };
+}
+
+/** Ties a key to its API Gateway usage-plan key, or unties it (null) once that key is disabled. */
+export async function setUsageKey(shopId: string, keyId: string, usage: UsageKey | null): Promise<void> {
+  const listing = await readListing(shopId, keyId);
+  await updateKeyPair(shopId, keyId, listing.keyHash, {
+    key: { expression: 'SET usage_identifier_key = :value, usage_key_id = :id', values: { ':value': usage?.value ?? null, ':id': usage?.id ?? null } },
+    listing: { expression: 'SET usage_key_id = :id', values: { ':id': usage?.id ?? null } },
+  });
+}
+
+interface KeyUpdate {
+  expression: string;
+  names?: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/**
+ * Updates an existing key and its listing in one transaction: the key item only while it still belongs
+ * to the shop, the listing only while it exists, so a write never creates half a key.
+ */
+async function updateKeyPair(shopId: string, keyId: string, keyHash: string, update: { key: KeyUpdate; listing: KeyUpdate }): Promise<void> {
+  await documentClient().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.apiKey(keyHash),
+            UpdateExpression: update.key.expression,
+            ConditionExpression: 'shop_id = :shop',
+            ...(update.key.names ? { ExpressionAttributeNames: update.key.names } : {}),
+            ExpressionAttributeValues: { ...update.key.values, ':shop': shopId },
+          },
+        },
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.shopApiKey(shopId, keyId),
+            UpdateExpression: update.listing.expression,
+            ConditionExpression: 'attribute_exists(pk)',
+            ...(update.listing.names ? { ExpressionAttributeNames: update.listing.names } : {}),
+            ExpressionAttributeValues: update.listing.values,
+          },
+        },
+      ],
+    }),
+  );
+}
+
+async function readListing(shopId: string, keyId: string): Promise<{ keyHash: string; summary: ApiKeySummary }> {
+  // Ids are hex; anything else cannot name a key (and must not reach a sort key unchecked).
+  if (!/^[0-9a-f]{12}$/.test(keyId)) throw new UnknownApiKeyError(shopId, keyId);
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.shopApiKey(shopId, keyId), ConsistentRead: true }),
+  );
+  if (!result.Item) throw new UnknownApiKeyError(shopId, keyId);
+  const item = result.Item;
+  return {
+    keyHash: String(item.key_hash),
+    summary: listingSummary(item, keyId),
+  };
+}
+
+/** A listing item as operators see it. */
+function listingSummary(item: Record<string, unknown>, keyId: string): ApiKeySummary {
+  return {
+    key_id: keyId,
+    name: String(item.name),
+    scope: item.scope as KeyScope,
+    status: item.status as KeyStatus,
+    created_at: String(item.created_at),
+    usage_key_id: (item.usage_key_id as string | null | undefined) ?? null,
+  };
+}
