@@ -3,7 +3,9 @@
 //
 // Defaults the format shows without stating them, chosen here:
 //   shop: loyalty_mode "points"; api_keys, earning_rules, campaigns, vip_tiers, rewards, members [];
-//         platform { customers: [] }
+//         platform { customers: [], shop_domain "<shop id>.myshopify.com",
+//         webhook_secret "<shop id>-webhook-secret" (twin only: a well-known key that lets the local platform
+//         simulator sign deliveries without configuration; the cloud reads the secret from Secrets Manager) }
 //   earning rule: description null, is_active true, customer_facing_label = the rule's name,
 //         call_to_action_url null
 //   VIP tier: description "", threshold_points/threshold_spend/threshold_orders null, points_multiplier 1,
@@ -222,8 +224,22 @@ const platformCustomerSchema = z.strictObject({
   created_at: timestamp().nullable().default(null),
 });
 
+const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+
+/** The domain Shopify gives a shop, which webhooks carry in X-Shopify-Shop-Domain. */
+export function defaultShopDomain(shopId: string): string {
+  return `${shopId}.myshopify.com`;
+}
+
+/** The twin's webhook key when the file names none; never used in the cloud. */
+export function defaultWebhookSecret(shopId: string): string {
+  return `${shopId}-webhook-secret`;
+}
+
 const platformSchema = z.strictObject({
   customers: z.array(platformCustomerSchema).default([]),
+  shop_domain: z.string().regex(SHOP_DOMAIN, 'must be a shop domain such as "demo.myshopify.com"').optional(),
+  webhook_secret: z.string().min(1, 'must not be empty').optional(),
 });
 
 const earningHistorySchema = z
@@ -276,7 +292,7 @@ const memberSchema = z.strictObject({
   reward_history: z.array(rewardHistorySchema).default([]),
 });
 
-const shopSchema = z.strictObject({
+const shopFieldsSchema = z.strictObject({
   id: z.string().regex(SHOP_ID, 'must be 1-64 characters from a-z 0-9 -'),
   name: text(),
   loyalty_mode: z.enum(['points', 'store_credit']).default('points'),
@@ -291,6 +307,16 @@ const shopSchema = z.strictObject({
   platform: platformSchema.prefault({}),
   members: z.array(memberSchema).default([]),
 });
+
+// The platform defaults depend on the shop id, so they are filled in once the shop is parsed.
+const shopSchema = shopFieldsSchema.transform((shop) => ({
+  ...shop,
+  platform: {
+    ...shop.platform,
+    shop_domain: shop.platform.shop_domain ?? defaultShopDomain(shop.id),
+    webhook_secret: shop.platform.webhook_secret ?? defaultWebhookSecret(shop.id),
+  },
+}));
 
 type ShopShape = z.output<typeof shopSchema>;
 
@@ -396,6 +422,14 @@ export const configFileSchema = z
   .superRefine((config, ctx) => {
     const report: Report = (path, message) => ctx.addIssue({ code: 'custom', message, path: [...path] });
     checkUnique(config.shops, (shop) => shop.id, ['shops'], 'id', report);
+    // A webhook finds its shop by domain alone, so a domain may belong to one shop only.
+    config.shops.forEach((shop, s) => {
+      const first = config.shops.findIndex((other) => other.platform.shop_domain === shop.platform.shop_domain);
+      // Two shops with one id are reported as such; their default domains say nothing more.
+      if (first < s && config.shops[first]!.id !== shop.id) {
+        report(['shops', s, 'platform', 'shop_domain'], `duplicate '${shop.platform.shop_domain}', already used at shops[${first}]`);
+      }
+    });
 
     // Keys are looked up by value alone, so a value may belong to one shop only.
     const keyOwners = new Map<string, Path>();

@@ -8,8 +8,8 @@ import { traceAwsClient } from '../observability/tracing';
 import type { DiscountCodeInput, Platform } from './port';
 import { PlatformError } from './port';
 import { createShopifyPlatform } from './shopify';
+import { SHOPIFY_API_VERSION } from './shopify-api-version';
 
-export const SHOPIFY_API_VERSION = '2025-07';
 const SECRET_TTL_MS = 5 * 60 * 1000;
 
 const adapters = new Map<string, Platform>();
@@ -56,6 +56,7 @@ function secretBackedPlatform(shopId: string, prefix: string): Platform {
     createDiscountCode: async (input: DiscountCodeInput) => (await adapter()).createDiscountCode(input),
     findDiscountCode: async (code: string) => (await adapter()).findDiscountCode(code),
     deleteDiscountCode: async (id: string) => (await adapter()).deleteDiscountCode(id),
+    listOrdersUpdatedSince: async (since: string, cursor?: string | null) => (await adapter()).listOrdersUpdatedSince(since, cursor),
   };
 }
 

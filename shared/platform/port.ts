@@ -31,6 +31,58 @@ export interface DiscountCode {
   code: string;
 }
 
+export interface NoteAttribute {
+  name: string;
+  value: string;
+}
+
+/**
+ * An order as the earning engine sees it, whichever way it arrived: a webhook's REST payload
+ * (orderFromWebhook) or the Admin GraphQL `orders` query (listOrdersUpdatedSince) give the same shape.
+ * Amounts are decimal strings in the shop's currency, timestamps ISO 8601 as the platform wrote them.
+ */
+export interface PlatformOrder {
+  /** Numeric order id, e.g. "5001". */
+  id: string;
+  /** What the shop and the customer call the order, e.g. "#1001". */
+  name: string;
+  /** Numeric customer id, or null for a guest checkout. */
+  customerId: string | null;
+  /** Line items after discounts, before shipping, duties and tax, as paid. */
+  subtotal: string;
+  /** How much of `subtotal` has been taken back since (refunds, removed items); "0.00" when none. */
+  refundedSubtotal: string;
+  /** ISO 4217 code of the shop's currency, in which every amount above is given. */
+  currency: string;
+  /** When the order was paid (the platform's processing time). */
+  processedAt: string;
+  /** Last change of the order; a newer state of an order always has a later or equal updatedAt. */
+  updatedAt: string;
+  cancelledAt: string | null;
+  discountCodes: string[];
+  /** The page (path and query) the buyer landed on, e.g. "/?ref=CODE", or null when unknown. */
+  landingSite: string | null;
+  noteAttributes: NoteAttribute[];
+  /** Lower-case financial status as the REST API writes it: paid, partially_refunded, refunded, pending... */
+  financialStatus: string | null;
+}
+
+/** A refund as `refunds/create` reports it: how much of the order's subtotal it gave back. */
+export interface PlatformRefund {
+  id: string;
+  orderId: string;
+  /** Sum of the refunded line items' subtotals (shop currency); shipping and tax refunds not included. */
+  subtotal: string;
+  createdAt: string;
+}
+
+/** One page of changed orders, oldest change first. */
+export interface OrderPage {
+  orders: PlatformOrder[];
+  /** Pass back to read the next page; null when this page was the last. */
+  nextCursor: string | null;
+}
+
 export interface Platform {
   /** Resolves a customer, or null when the platform has no customer with that id. */
   getCustomer(customerId: string): Promise<PlatformCustomer | null>;
@@ -40,6 +92,12 @@ export interface Platform {
   findDiscountCode(code: string): Promise<DiscountCode | null>;
   /** Deletes a discount code by its platform id. */
   deleteDiscountCode(id: string): Promise<void>;
+  /**
+   * One page of the orders updated at or after `since` (ISO 8601), ordered by update time. Inclusive,
+   * because the platform keeps whole seconds: an order changed in the watermark's second is read again
+   * rather than missed, and processing an order twice changes nothing.
+   */
+  listOrdersUpdatedSince(since: string, cursor?: string | null): Promise<OrderPage>;
 }
 
 /** The platform answered, but with an error (GraphQL errors or userErrors that retrying will not fix). */
@@ -47,6 +105,17 @@ export class PlatformError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'PlatformError';
+  }
+}
+
+/** A webhook payload that is signed but not an order or refund the engine can use; retrying will not fix it. */
+export class PlatformPayloadError extends Error {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
+    super(`Malformed platform payload: ${problems.join('; ')}`);
+    this.name = 'PlatformPayloadError';
+    this.problems = problems;
   }
 }
 

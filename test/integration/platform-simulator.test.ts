@@ -1,6 +1,14 @@
+// The platform simulator over HTTP: the Admin GraphQL subset the adapter uses, validated against the SDL,
+// fault modes, and the order controls with their signed, redeliverable webhooks.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
+import { orderFromWebhook } from '../../shared/platform/order-from-webhook';
+import { refundFromWebhook } from '../../shared/platform/refund-from-webhook';
 import { PlatformError, PlatformUnavailableError, type DiscountCodeInput, type Platform } from '../../shared/platform/port';
 import { createShopifyPlatform } from '../../shared/platform/shopify';
+import { createShopifyTransport } from '../../shared/platform/shopify-transport';
 
 let simulator: PlatformSimulator;
 
@@ -67,7 +75,7 @@ afterAll(async () => {
 });
 
 afterEach(() => {
-  simulator.setFaults({ customers: 'ok', discount_codes: 'ok' });
+  simulator.setFaults({ customers: 'ok', discount_codes: 'ok', orders: 'ok' });
 });
 
 describe('platform simulator: customers', () => {
@@ -169,7 +177,7 @@ describe('platform simulator: discount codes', () => {
 
     expect(error).toBeInstanceOf(PlatformError);
     expect(error.message).toMatch(/basicCodeDiscount\.code/);
-    expect(error.message).toMatch(/basicCodeDiscount\.customerSelection/);
+    expect(error.message).toMatch(/basicCodeDiscount\.context/);
   });
 });
 
@@ -232,14 +240,14 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
     const second = await putFaults(JSON.stringify({ discount_codes: 'unreachable' }));
     const current = await (await fetch(`${simulator.url}/_faults`)).json();
 
-    expect(first).toEqual({ status: 200, body: { customers: 'error', discount_codes: 'ok' } });
-    expect(second).toEqual({ status: 200, body: { customers: 'error', discount_codes: 'unreachable' } });
-    expect(current).toEqual({ customers: 'error', discount_codes: 'unreachable' });
+    expect(first).toEqual({ status: 200, body: { customers: 'error', discount_codes: 'ok', orders: 'ok' } });
+    expect(second).toEqual({ status: 200, body: { customers: 'error', discount_codes: 'unreachable', orders: 'ok' } });
+    expect(current).toEqual({ customers: 'error', discount_codes: 'unreachable', orders: 'ok' });
   });
 
   it.each([
     ['an unknown mode', JSON.stringify({ customers: 'broken' })],
-    ['an unknown key', JSON.stringify({ orders: 'error' })],
+    ['an unknown key', JSON.stringify({ products: 'error' })],
     ['a body that is not an object', JSON.stringify(['error'])],
     ['a body that is not JSON', 'customers=error'],
   ])('refuses %s on PUT /_faults with 400 and changes nothing', async (_label, body) => {
@@ -247,7 +255,7 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
 
     expect(reply.status).toBe(400);
     expect(reply.body.error).toEqual(expect.any(String));
-    expect(simulator.faults()).toEqual({ customers: 'ok', discount_codes: 'ok' });
+    expect(simulator.faults()).toEqual({ customers: 'ok', discount_codes: 'ok', orders: 'ok' });
   });
 
   it('answers 404 for a shop it does not know, which the adapter reports as a PlatformError', async () => {
@@ -272,5 +280,339 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
 
     expect(raw.status).toBe(401);
     expect(await raw.json()).toEqual({ errors: '[API] Invalid API key or access token' });
+  });
+});
+
+async function graphqlCall(query: string, variables: Record<string, unknown> = {}, shop = 'demo'): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- raw GraphQL answers
+  const response = await fetch(simulator.graphqlEndpoint(shop), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': 'local-token' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+describe('platform simulator: every document is validated against the Admin API schema subset', () => {
+  it('refuses a misspelt field in Shopify\'s error shape, which the adapter\'s transport reports as a PlatformError', async () => {
+    const document = 'query { customer(id: "gid://shopify/Customer/1001") { id emial } }';
+    const transport = createShopifyTransport({ endpoint: simulator.graphqlEndpoint('demo'), accessToken: 'local-token', baseDelayMs: 1 });
+
+    const reply = await graphqlCall(document);
+    const error = await failure(transport.request('getCustomer', document, {}));
+
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      errors: [{ message: 'Cannot query field "emial" on type "Customer".', locations: [{ line: 1, column: 58 }], extensions: { code: 'undefinedField' } }],
+    });
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error.message).toMatch(/Cannot query field "emial"/);
+  });
+
+  it('refuses an argument the field does not take', async () => {
+    const reply = await graphqlCall('query { orders(first: 5, sort: UPDATED_AT) { nodes { id } } }');
+
+    expect(reply.body.errors).toEqual([
+      expect.objectContaining({ message: 'Unknown argument "sort" on field "QueryRoot.orders".', extensions: { code: 'argumentNotAccepted' } }),
+    ]);
+  });
+
+  it('refuses the deprecated customerSelection input and a float where a Decimal string belongs', async () => {
+    const deprecated = await graphqlCall(`mutation { discountCodeBasicCreate(basicCodeDiscount: {
+      code: "OLD-1", customerSelection: { customers: { add: ["gid://shopify/Customer/1001"] } } }) { userErrors { message } } }`);
+    const float = await graphqlCall(
+      'mutation Create($input: DiscountCodeBasicInput!) { discountCodeBasicCreate(basicCodeDiscount: $input) { userErrors { message } } }',
+      { input: { code: 'FLOAT-1', customerGets: { value: { discountAmount: { amount: 5 } } } } },
+    );
+
+    expect(deprecated.body.errors[0]).toMatchObject({ message: expect.stringMatching(/"customerSelection" is not defined by type "DiscountCodeBasicInput"/) });
+    expect(float.body.errors[0]).toMatchObject({ message: expect.stringMatching(/Decimal must be a decimal written as a string/), extensions: { code: 'INVALID_VARIABLE' } });
+    expect(simulator.discountCodes().map((entry) => entry.code)).not.toContain('FLOAT-1');
+  });
+
+  it('answers a valid document with the query cost extension', async () => {
+    const reply = await graphqlCall('query { customer(id: "gid://shopify/Customer/1001") { firstName } }');
+
+    expect(reply.body).toEqual({
+      data: { customer: { firstName: 'Ada' } },
+      extensions: { cost: { requestedQueryCost: 1, actualQueryCost: 1, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1999, restoreRate: 100 } } },
+    });
+  });
+
+  it('throttles in throttled mode until the adapter gives up, and lets the adapter through once the mode is ok', async () => {
+    simulator.setFaults({ orders: 'throttled' });
+    const adapter = adapterFor('demo');
+
+    const error = await failure(adapter.listOrdersUpdatedSince('2020-01-01T00:00:00Z'));
+    simulator.setFaults({ orders: 'ok' });
+    const page = await adapter.listOrdersUpdatedSince('2020-01-01T00:00:00Z');
+
+    expect(error).toBeInstanceOf(PlatformUnavailableError);
+    expect(error.message).toMatch(/throttled/);
+    expect(page.nextCursor).toBeNull();
+  });
+});
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Stands in for the twin's webhook receiver: checks the signature, records what arrived, answers `status`. */
+async function startReceiver(secret: string) {
+  const received: Received[] = [];
+  let status = 200;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)]));
+      received.push({ headers, body });
+      const expected = createHmac('sha256', secret).update(body, 'utf8').digest();
+      const given = Buffer.from(headers['x-shopify-hmac-sha256'] ?? '', 'base64');
+      const valid = given.length === expected.length && timingSafeEqual(given, expected);
+      res.writeHead(valid ? status : 401).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks/shopify`,
+    received,
+    answer: (next: number) => {
+      status = next;
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('platform simulator: orders and their webhooks', () => {
+  const SECRET = 'shop-b-secret';
+  let shopSimulator: PlatformSimulator;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let clock = new Date('2027-01-15T10:00:00.000Z');
+
+  const control = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => { // eslint-disable-line @typescript-eslint/no-explicit-any -- control answers
+    const response = await fetch(`${shopSimulator.url}${path}`, {
+      method,
+      ...(body !== undefined ? { headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+
+  beforeAll(async () => {
+    receiver = await startReceiver(SECRET);
+    shopSimulator = await startPlatformSimulator({
+      port: 0,
+      now: () => clock,
+      webhookUrl: receiver.url,
+      shops: {
+        'shop-b': {
+          shop_domain: 'shop-b.myshopify.com',
+          webhook_secret: SECRET,
+          currency: 'EUR',
+          customers: [{ id: '2001', email: 'grace@example.com', first_name: 'Grace', last_name: 'Hopper', created_at: null }],
+        },
+        'shop-c': { customers: [] },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await shopSimulator.stop();
+    await receiver.stop();
+  });
+
+  beforeEach(() => {
+    receiver.answer(200);
+  });
+
+  it('creates a paid order and delivers a signed orders/paid with Shopify\'s headers, stamped by the clock', async () => {
+    clock = new Date('2027-01-15T10:00:00.000Z');
+
+    const reply = await control('POST', '/_orders', {
+      shop: 'shop-b', customer_id: '2001', subtotal_price: '120.00', total_price: '131.50',
+      discount_codes: ['LOYAL-1'], landing_site: '/?ref=FRIEND1', note_attributes: [{ name: 'referral_code', value: 'FRIEND1' }],
+    });
+    const delivered = receiver.received.at(-1)!;
+
+    expect(reply.status).toBe(201);
+    expect(reply.body.webhook).toEqual({ id: expect.any(String), status: 200 });
+    expect(reply.body.order).toMatchObject({
+      id: expect.any(Number), name: '#1001', currency: 'EUR', financial_status: 'paid',
+      subtotal_price: '120.00', current_subtotal_price: '120.00', total_price: '131.50',
+      created_at: '2027-01-15T10:00:00.000Z', processed_at: '2027-01-15T10:00:00.000Z', updated_at: '2027-01-15T10:00:00.000Z',
+      cancelled_at: null, discount_codes: [expect.objectContaining({ code: 'LOYAL-1' })], landing_site: '/?ref=FRIEND1',
+      note_attributes: [{ name: 'referral_code', value: 'FRIEND1' }], customer: expect.objectContaining({ id: 2001, email: 'grace@example.com' }),
+    });
+    expect(delivered.headers).toMatchObject({
+      'x-shopify-topic': 'orders/paid',
+      'x-shopify-shop-domain': 'shop-b.myshopify.com',
+      'x-shopify-webhook-id': reply.body.webhook.id,
+      'x-shopify-event-id': expect.any(String),
+      'x-shopify-triggered-at': '2027-01-15T10:00:00.000Z',
+      'x-shopify-api-version': '2026-10',
+      'content-type': 'application/json',
+    });
+    expect(delivered.headers['x-shopify-hmac-sha256']).toBe(createHmac('sha256', SECRET).update(delivered.body, 'utf8').digest('base64'));
+    expect(JSON.parse(delivered.body)).toEqual(reply.body.order);
+    expect(orderFromWebhook(JSON.parse(delivered.body))).toMatchObject({ customerId: '2001', subtotal: '120.00', landingSite: '/?ref=FRIEND1' });
+  });
+
+  it('numbers orders per shop and takes a guest order without a customer or a delivery', async () => {
+    const first = await control('POST', '/_orders', { shop: 'shop-c', customer_id: null, subtotal_price: '10', deliver: false });
+    const second = await control('POST', '/_orders', { shop: 'shop-c', subtotal_price: '12.5', deliver: false });
+
+    expect(first.body).toMatchObject({ order: { name: '#1001', customer: null, subtotal_price: '10.00', currency: 'USD' }, webhook: null });
+    expect(second.body.order).toMatchObject({ name: '#1002', subtotal_price: '12.50' });
+    expect(second.body.order.id).toBeGreaterThan(first.body.order.id);
+  });
+
+  it('records a refund, delivers refunds/create with the refunded subtotal, and moves the order\'s amounts', async () => {
+    const created = await control('POST', '/_orders', { shop: 'shop-b', customer_id: '2001', subtotal_price: '100.00', deliver: false });
+    clock = new Date('2027-01-16T08:00:00.000Z');
+
+    const reply = await control('POST', `/_orders/${created.body.order.id}/refunds`, { subtotal: '40.00' });
+    const delivered = receiver.received.at(-1)!;
+
+    expect(reply.status).toBe(201);
+    expect(reply.body.webhook).toEqual({ id: expect.any(String), status: 200 });
+    expect(delivered.headers['x-shopify-topic']).toBe('refunds/create');
+    expect(JSON.parse(delivered.body)).toEqual(reply.body.refund);
+    expect(refundFromWebhook(reply.body.refund)).toEqual({
+      id: String(reply.body.refund.id), orderId: String(created.body.order.id), subtotal: '40.00', createdAt: '2027-01-16T08:00:00.000Z',
+    });
+    expect(reply.body.order).toMatchObject({ current_subtotal_price: '60.00', financial_status: 'partially_refunded', updated_at: '2027-01-16T08:00:00.000Z' });
+    expect(orderFromWebhook(reply.body.order).refundedSubtotal).toBe('40.00');
+  });
+
+  it('refuses a refund of more than is left, and an amount with more decimals than the currency has', async () => {
+    const created = await control('POST', '/_orders', { shop: 'shop-b', customer_id: '2001', subtotal_price: '30.00', deliver: false });
+    await control('POST', `/_orders/${created.body.order.id}/refunds`, { subtotal: '20.00', deliver: false });
+
+    const tooMuch = await control('POST', `/_orders/${created.body.order.id}/refunds`, { subtotal: '10.01' });
+    const tooPrecise = await control('POST', `/_orders/${created.body.order.id}/refunds`, { subtotal: '1.005' });
+
+    expect(tooMuch).toEqual({ status: 400, body: { error: expect.stringMatching(/10\.01 is more than the 10\.00 left to refund/) } });
+    expect(tooPrecise).toEqual({ status: 400, body: { error: expect.stringMatching(/EUR amounts have at most 2 decimals/) } });
+  });
+
+  it('cancels an order, delivers orders/cancelled, and refuses to cancel it twice', async () => {
+    const created = await control('POST', '/_orders', { shop: 'shop-b', customer_id: '2001', subtotal_price: '50.00', deliver: false });
+    clock = new Date('2027-01-17T09:00:00.000Z');
+
+    const reply = await control('POST', `/_orders/${created.body.order.id}/cancel`);
+    const again = await control('POST', `/_orders/${created.body.order.id}/cancel`, { deliver: false });
+    const delivered = receiver.received.at(-1)!;
+
+    expect(reply.status).toBe(200);
+    expect(reply.body.order).toMatchObject({ cancelled_at: '2027-01-17T09:00:00.000Z', cancel_reason: 'customer', updated_at: '2027-01-17T09:00:00.000Z' });
+    expect(delivered.headers['x-shopify-topic']).toBe('orders/cancelled');
+    expect(orderFromWebhook(JSON.parse(delivered.body)).cancelledAt).toBe('2027-01-17T09:00:00.000Z');
+    expect(again).toEqual({ status: 400, body: { error: expect.stringMatching(/already cancelled/) } });
+  });
+
+  it('redelivers a webhook byte for byte and lists every attempt with the status it got', async () => {
+    const created = await control('POST', '/_orders', { shop: 'shop-b', customer_id: '2001', subtotal_price: '20.00' });
+    const original = receiver.received.at(-1)!;
+    receiver.answer(503);
+    clock = new Date('2027-02-01T00:00:00.000Z');
+
+    const redelivered = await control('POST', `/_webhooks/${created.body.webhook.id}/redeliver`);
+    const copy = receiver.received.at(-1)!;
+    const listed = (await control('GET', '/_webhooks')).body.webhooks.find((entry: { id: string }) => entry.id === created.body.webhook.id);
+
+    expect(redelivered).toEqual({ status: 200, body: { webhook: { id: created.body.webhook.id, status: 503 } } });
+    expect(copy.body).toBe(original.body);
+    expect(copy.headers).toEqual(original.headers);
+    expect(listed).toMatchObject({
+      topic: 'orders/paid', shop: 'shop-b', order_id: String(created.body.order.id), status: 503,
+      attempts: [{ status: 200, at: expect.any(String) }, { status: 503, at: '2027-02-01T00:00:00.000Z' }],
+      payload: created.body.order,
+    });
+  });
+
+  it('records status null when the receiver cannot be reached, and still answers the control call', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    shopSimulator.setWebhookUrl(`http://127.0.0.1:${port}/webhooks/shopify`);
+    try {
+      const reply = await control('POST', '/_orders', { shop: 'shop-b', customer_id: '2001', subtotal_price: '5.00' });
+
+      expect(reply.status).toBe(201);
+      expect(reply.body.webhook).toEqual({ id: expect.any(String), status: null, error: expect.stringMatching(/ECONNREFUSED/) });
+    } finally {
+      shopSimulator.setWebhookUrl(receiver.url);
+    }
+  });
+
+  it.each([
+    ['an unknown shop', { shop: 'nope', subtotal_price: '1.00' }, /shop: no shop 'nope'/],
+    ['a customer the shop does not have', { shop: 'shop-b', customer_id: '9999', subtotal_price: '1.00' }, /'9999' is not a customer of shop 'shop-b'/],
+    ['an amount that is not a decimal string', { shop: 'shop-b', subtotal_price: 12 }, /subtotal_price: /],
+    ['an unknown field', { shop: 'shop-b', subtotal_price: '1.00', subtotal: '1.00' }, /Unrecognized key/],
+    ['a total below the subtotal', { shop: 'shop-b', subtotal_price: '10.00', total_price: '9.00' }, /total_price: must be at least subtotal_price/],
+  ])('refuses %s with 400 and creates nothing', async (_label, body, message) => {
+    const before = (await control('GET', '/_orders?shop=shop-b')).body.orders.length;
+
+    const reply = await control('POST', '/_orders', body);
+    const after = (await control('GET', '/_orders?shop=shop-b')).body.orders.length;
+
+    expect(reply).toEqual({ status: 400, body: { error: expect.stringMatching(message) } });
+    expect(after).toBe(before);
+  });
+
+  it('answers 404 for an order or a webhook it does not have', async () => {
+    const refund = await control('POST', '/_orders/123/refunds', { subtotal: '1.00' });
+    const cancel = await control('POST', '/_orders/123/cancel');
+    const redeliver = await control('POST', '/_webhooks/nope/redeliver');
+
+    expect([refund.status, cancel.status, redeliver.status]).toEqual([404, 404, 404]);
+    expect(refund.body.error).toMatch(/No order with id '123'/);
+  });
+
+  it('serves orders changed since a time to the adapter, page by page in update order', async () => {
+    const fresh = await startPlatformSimulator({ port: 0, now: () => clock, shops: { 'shop-b': { customers: [{ id: '2001', email: 'g@example.com', first_name: '', last_name: '', created_at: null }] } } });
+    const post = (path: string, body: unknown) =>
+      fetch(`${fresh.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>); // eslint-disable-line @typescript-eslint/no-explicit-any -- control answers
+    try {
+      clock = new Date('2027-03-01T10:00:00.000Z');
+      const old = await post('/_orders', { shop: 'shop-b', customer_id: '2001', subtotal_price: '10.00' });
+      clock = new Date('2027-03-02T10:00:00.000Z');
+      const a = await post('/_orders', { shop: 'shop-b', customer_id: '2001', subtotal_price: '20.00', landing_site: '/?ref=FRIEND1' });
+      clock = new Date('2027-03-02T11:00:00.000Z');
+      const b = await post('/_orders', { shop: 'shop-b', customer_id: null, subtotal_price: '30.00' });
+      clock = new Date('2027-03-02T12:00:00.000Z');
+      await post(`/_orders/${old.order.id}/refunds`, { subtotal: '4.00' });
+      const adapter = createShopifyPlatform({ endpoint: fresh.graphqlEndpoint('shop-b'), accessToken: 'local-token', baseDelayMs: 1, ordersPageSize: 2 });
+
+      const first = await adapter.listOrdersUpdatedSince('2027-03-02T10:00:00.000Z');
+      const second = await adapter.listOrdersUpdatedSince('2027-03-02T10:00:00.000Z', first.nextCursor);
+      const later = await adapter.listOrdersUpdatedSince('2027-03-02T12:00:00.001Z');
+
+      expect(first.orders.map((order) => order.id)).toEqual([String(a.order.id), String(b.order.id)]);
+      expect(first.nextCursor).toEqual(expect.any(String));
+      expect(second).toEqual({ orders: [expect.objectContaining({ id: String(old.order.id), subtotal: '10.00', refundedSubtotal: '4.00', financialStatus: 'partially_refunded' })], nextCursor: null });
+      expect(first.orders[0]).toEqual(orderFromWebhook(a.order));
+      expect(first.orders[0]!.landingSite).toBe('/?ref=FRIEND1');
+      expect(later).toEqual({ orders: [], nextCursor: null });
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('refuses a search term it does not understand instead of ignoring it', async () => {
+    const response = await fetch(shopSimulator.graphqlEndpoint('shop-b'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': 'local-token' },
+      body: JSON.stringify({ query: 'query { orders(first: 1, query: "status:open") { nodes { id } } }' }),
+    });
+
+    expect(((await response.json()) as { errors: unknown[] }).errors).toEqual([
+      expect.objectContaining({ message: "The platform simulator does not support the search term 'status:open'", extensions: { code: 'BAD_REQUEST' } }),
+    ]);
   });
 });

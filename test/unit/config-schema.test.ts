@@ -158,6 +158,48 @@ describe('defaults', () => {
   });
 });
 
+describe('platform identity', () => {
+  it('default the shop domain and the twin\'s webhook secret from the shop id', () => {
+    // Act
+    const parsed = parseConfig(configWith(shop())).shops[0]!;
+
+    // Assert
+    expect(parsed.platform).toMatchObject({ shop_domain: 'shop-a.myshopify.com', webhook_secret: 'shop-a-webhook-secret' });
+  });
+
+  it('keep a given domain and secret, as the demo shop has them', () => {
+    // Act
+    const demo = readConfigFile(DEMO_FILE).shops[0]!;
+    const parsed = parseConfig(configWith(shop({ platform: { customers: [customer()], shop_domain: 'a-store.myshopify.com', webhook_secret: 's3cret' } }))).shops[0]!;
+
+    // Assert
+    expect(demo.platform).toMatchObject({ shop_domain: 'demo.myshopify.com', webhook_secret: 'demo-webhook-secret' });
+    expect(parsed.platform).toMatchObject({ shop_domain: 'a-store.myshopify.com', webhook_secret: 's3cret' });
+  });
+
+  it('refuse a domain that is not a myshopify.com domain, and an empty secret', () => {
+    // Act
+    const issues = issuesOf(configWith(shop({ platform: { shop_domain: 'https://shop-a.example', webhook_secret: '' } })));
+
+    // Assert
+    expect(issues).toEqual([
+      expect.stringMatching(/^shops\[0\]\.platform\.shop_domain: must be a shop domain such as "demo\.myshopify\.com"/),
+      'shops[0].platform.webhook_secret: must not be empty',
+    ]);
+  });
+
+  it('refuse two shops with one domain, a default one included, since a webhook finds its shop by domain', () => {
+    // Arrange
+    const second = shop({ id: 'shop-b', api_keys: [apiKey({ key: 'shop_b_full_key' })], platform: { customers: [customer()], shop_domain: 'shop-a.myshopify.com' } });
+
+    // Act
+    const issues = issuesOf(configWith(shop(), second));
+
+    // Assert
+    expect(issues).toEqual(["shops[1].platform.shop_domain: duplicate 'shop-a.myshopify.com', already used at shops[0]"]);
+  });
+});
+
 describe('field formats', () => {
   it('normalise timestamps to UTC with milliseconds', () => {
     // Arrange

@@ -38,8 +38,8 @@ describe('Shopify credentials from Secrets Manager', () => {
     expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
     expect(secrets.commandCalls(GetSecretValueCommand)[0]!.args[0].input).toEqual({ SecretId: 'loyalty/shopify/acme' });
     expect(calls).toEqual([
-      { url: 'https://acme.myshopify.com/admin/api/2025-07/graphql.json', token: 'shpat_secret' },
-      { url: 'https://acme.myshopify.com/admin/api/2025-07/graphql.json', token: 'shpat_secret' },
+      { url: 'https://acme.myshopify.com/admin/api/2026-10/graphql.json', token: 'shpat_secret' },
+      { url: 'https://acme.myshopify.com/admin/api/2026-10/graphql.json', token: 'shpat_secret' },
     ]);
   });
 

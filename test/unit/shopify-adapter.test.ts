@@ -1,7 +1,16 @@
+import { parse, validate } from 'graphql';
+import { shopifyAdminSchema } from '../../infra/local/shopify-admin-schema';
 import { PlatformError, PlatformUnavailableError, type DiscountCodeInput } from '../../shared/platform/port';
 import { createShopifyPlatform, type ShopifyPlatformOptions } from '../../shared/platform/shopify';
+import { CUSTOMER_QUERY } from '../../shared/platform/shopify-customers';
+import {
+  DISCOUNT_CODE_BY_CODE_QUERY,
+  DISCOUNT_CODE_CREATE_MUTATION,
+  DISCOUNT_CODE_DELETE_MUTATION,
+} from '../../shared/platform/shopify-discount-codes';
+import { ORDERS_UPDATED_SINCE_QUERY, type ShopifyOrderNode } from '../../shared/platform/shopify-orders';
 
-const ENDPOINT = 'https://demo.myshopify.com/admin/api/2025-07/graphql.json';
+const ENDPOINT = 'https://demo.myshopify.com/admin/api/2026-10/graphql.json';
 const TOKEN = 'shpat_super_secret_token';
 
 type Step = Response | Error | ((init: RequestInit) => Promise<Response>);
@@ -37,7 +46,10 @@ function json(body: unknown, status = 200, headers: Record<string, string> = {})
 const customerFound = () =>
   json({
   data: {
-      customer: { id: 'gid://shopify/Customer/1001', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', createdAt: '2024-03-01T10:00:00Z' },
+      customer: {
+        id: 'gid://shopify/Customer/1001', firstName: 'Ada', lastName: 'Lovelace', createdAt: '2024-03-01T10:00:00Z',
+        defaultEmailAddress: { emailAddress: 'ada@example.com' },
+      },
     },
   });
 
@@ -78,7 +90,7 @@ describe('Shopify adapter: customers', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]!.url).toBe(ENDPOINT);
     expect(calls[0]!.headers['X-Shopify-Access-Token']).toBe(TOKEN);
-    expect(calls[0]!.body.query).toMatch(/customer\(id: \$id\) \{ id email firstName lastName createdAt \}/);
+    expect(calls[0]!.body.query).toMatch(/customer\(id: \$id\)/);
     expect(calls[0]!.body.variables).toEqual({ id: 'gid://shopify/Customer/1001' });
   });
 
@@ -92,7 +104,7 @@ describe('Shopify adapter: customers', () => {
 
   it('turns a missing email or name into empty strings', async () => {
     const { fetchImpl } = scriptedFetch([
-      json({ data: { customer: { id: 'gid://shopify/Customer/7', email: null, firstName: null, lastName: null, createdAt: null } } }),
+      json({ data: { customer: { id: 'gid://shopify/Customer/7', firstName: null, lastName: null, createdAt: null, defaultEmailAddress: null } } }),
     ]);
 
     const customer = await platform(fetchImpl).getCustomer('7');
@@ -262,8 +274,8 @@ describe('Shopify adapter: discount codes', () => {
         code: 'LOYAL-ABC123',
         startsAt: '2025-06-01T00:00:00.000Z',
         endsAt: null,
-        customerSelection: { customers: { add: ['gid://shopify/Customer/1001'] } },
-        customerGets: { value: { discountAmount: { amount: 5, appliesOnEachItem: false } }, items: { all: true } },
+        context: { customers: { add: ['gid://shopify/Customer/1001'] } },
+        customerGets: { value: { discountAmount: { amount: '5', appliesOnEachItem: false } }, items: { all: true } },
         minimumRequirement: null,
         usageLimit: 1,
         appliesOncePerCustomer: true,
@@ -280,7 +292,7 @@ describe('Shopify adapter: discount codes', () => {
 
     const input = calls[0]!.body.variables.input as Record<string, unknown>;
     expect(input.customerGets).toEqual({ value: { percentage: 0.15 }, items: { all: true } });
-    expect(input.minimumRequirement).toEqual({ subtotal: { greaterThanOrEqualToSubtotal: 50 } });
+    expect(input.minimumRequirement).toEqual({ subtotal: { greaterThanOrEqualToSubtotal: '50' } });
   });
 
   it.each([
@@ -323,5 +335,140 @@ describe('Shopify adapter: discount codes', () => {
 
     expect(calls[0]!.body.query).toMatch(/discountCodeDelete\(id: \$id\)/);
     expect(calls[0]!.body.variables).toEqual({ id: 'gid://shopify/DiscountCodeNode/3' });
+  });
+});
+
+describe('Shopify adapter: documents against the Admin API 2026-10 schema subset', () => {
+  const documents: Array<[string, string]> = [
+    ['customer query', CUSTOMER_QUERY],
+    ['discount code create mutation', DISCOUNT_CODE_CREATE_MUTATION],
+    ['discount code lookup query', DISCOUNT_CODE_BY_CODE_QUERY],
+    ['discount code delete mutation', DISCOUNT_CODE_DELETE_MUTATION],
+    ['orders query', ORDERS_UPDATED_SINCE_QUERY],
+  ];
+
+  it.each(documents)('the %s is valid', (_label, document) => {
+    const errors = validate(shopifyAdminSchema(), parse(document));
+
+    expect(errors.map((error) => error.message)).toEqual([]);
+  });
+
+  it('would refuse a misspelt field or an argument the API does not take', () => {
+    const misspelt = CUSTOMER_QUERY.replace('firstName', 'firstname');
+    const wrongArgument = ORDERS_UPDATED_SINCE_QUERY.replace('sortKey: UPDATED_AT', 'sort: UPDATED_AT');
+    const deprecatedInput = 'mutation { discountCodeBasicCreate(basicCodeDiscount: { customerSelection: { all: true } }) { userErrors { message } } }';
+
+    const messages = [misspelt, wrongArgument, deprecatedInput].map((document) =>
+      validate(shopifyAdminSchema(), parse(document)).map((error) => error.message).join('; '),
+    );
+
+    expect(messages[0]).toMatch(/Cannot query field "firstname" on type "Customer"/);
+    expect(messages[1]).toMatch(/Unknown argument "sort" on field "QueryRoot.orders"/);
+    expect(messages[2]).toMatch(/"customerSelection" is not defined by type "DiscountCodeBasicInput"/);
+  });
+});
+
+describe('Shopify adapter: throttling', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
+  it('waits until the bucket refills as the top-level cost extension says, then retries', async () => {
+    // 150 points asked, 50 left, 100 restored a second: one second to wait.
+    const throttledWithCost = json({
+      errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }],
+      extensions: { cost: { requestedQueryCost: 150, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 50, restoreRate: 100 } } },
+    });
+    const { fetchImpl, calls } = scriptedFetch([throttledWithCost, customerFound()]);
+    const pending = platform(fetchImpl, { baseDelayMs: 60_000 }).getCustomer('1001');
+
+    await jest.advanceTimersByTimeAsync(999);
+    const callsBeforeTheBucketRefilled = calls.length;
+    await jest.advanceTimersByTimeAsync(1);
+
+    expect(callsBeforeTheBucketRefilled).toBe(1);
+    expect((await pending)?.id).toBe('1001');
+    expect(calls).toHaveLength(2);
+  });
+});
+
+const orderNode = (overrides: Partial<ShopifyOrderNode> = {}): ShopifyOrderNode => ({
+  id: 'gid://shopify/Order/5000000001',
+  legacyResourceId: '5000000001',
+  name: '#1001',
+  processedAt: '2027-01-15T10:00:00Z',
+  updatedAt: '2027-01-16T09:30:00Z',
+  cancelledAt: null,
+  displayFinancialStatus: 'PARTIALLY_REFUNDED',
+  discountCodes: ['LOYAL-ABC123'],
+  customer: { id: 'gid://shopify/Customer/1001' },
+  subtotalPriceSet: { shopMoney: { amount: '120.0', currencyCode: 'USD' } },
+  currentSubtotalPriceSet: { shopMoney: { amount: '79.5', currencyCode: 'USD' } },
+  customAttributes: [{ key: 'referral_code', value: 'FRIEND1' }, { key: 'gift', value: null }],
+  customerJourneySummary: { firstVisit: { landingPage: 'https://demo.myshopify.com/?ref=FRIEND1' }, lastVisit: { landingPage: 'https://demo.myshopify.com/cart' } },
+  ...overrides,
+});
+
+const ordersPage = (nodes: ShopifyOrderNode[], endCursor: string | null, hasNextPage: boolean) =>
+  json({
+    data: { orders: { nodes, pageInfo: { hasNextPage, endCursor } } },
+    extensions: { cost: { requestedQueryCost: 102, actualQueryCost: 12, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1988, restoreRate: 100 } } },
+  });
+
+describe('Shopify adapter: orders updated since a watermark', () => {
+  it('asks for orders updated at or after the watermark, by update time, and maps them to the neutral order', async () => {
+    const { fetchImpl, calls } = scriptedFetch([ordersPage([orderNode()], 'cursor-1', true)]);
+
+    const page = await platform(fetchImpl, { ordersPageSize: 25 }).listOrdersUpdatedSince('2027-01-15T00:00:00.000Z');
+
+    expect(calls[0]!.body.query).toMatch(/orders\(first: \$first, after: \$after, query: \$query, sortKey: UPDATED_AT\)/);
+    expect(calls[0]!.body.variables).toEqual({ first: 25, after: null, query: "updated_at:>='2027-01-15T00:00:00.000Z'" });
+    expect(page).toEqual({
+      orders: [
+        {
+          id: '5000000001',
+          name: '#1001',
+          customerId: '1001',
+          subtotal: '120.00',
+          refundedSubtotal: '40.50',
+          currency: 'USD',
+          processedAt: '2027-01-15T10:00:00Z',
+          updatedAt: '2027-01-16T09:30:00Z',
+          cancelledAt: null,
+          discountCodes: ['LOYAL-ABC123'],
+          landingSite: '/?ref=FRIEND1',
+          noteAttributes: [{ name: 'referral_code', value: 'FRIEND1' }, { name: 'gift', value: '' }],
+          financialStatus: 'partially_refunded',
+        },
+      ],
+      nextCursor: 'cursor-1',
+    });
+  });
+
+  it('passes the cursor back for the next page and reports the last page with a null cursor', async () => {
+    const { fetchImpl, calls } = scriptedFetch([ordersPage([orderNode({ legacyResourceId: '5000000002', customer: null, customerJourneySummary: null, subtotalPriceSet: null })], 'cursor-2', false)]);
+
+    const page = await platform(fetchImpl).listOrdersUpdatedSince('2027-01-15T00:00:00.000Z', 'cursor-1');
+
+    expect(calls[0]!.body.variables).toMatchObject({ first: 50, after: 'cursor-1' });
+    expect(page.nextCursor).toBeNull();
+    expect(page.orders[0]).toMatchObject({ id: '5000000002', customerId: null, landingSite: null, subtotal: '79.50', refundedSubtotal: '0.00' });
+  });
+
+  it('retries a throttled page and returns the page that follows', async () => {
+    const { fetchImpl, calls } = scriptedFetch([throttled(), ordersPage([orderNode()], null, false)]);
+
+    const page = await platform(fetchImpl).listOrdersUpdatedSince('2027-01-15T00:00:00.000Z');
+
+    expect(calls).toHaveLength(2);
+    expect(page.orders).toHaveLength(1);
+  });
+
+  it('refuses a watermark that is not a timestamp before sending anything', async () => {
+    const { fetchImpl, calls } = scriptedFetch([]);
+
+    const error = await caught(platform(fetchImpl).listOrdersUpdatedSince("yesterday' OR 1=1"));
+
+    expect(error.message).toMatch(/not an ISO 8601 timestamp/);
+    expect(calls).toHaveLength(0);
   });
 });

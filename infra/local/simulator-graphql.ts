@@ -1,0 +1,184 @@
+// The simulator's Admin GraphQL endpoint: every document is parsed and validated against the SDL subset
+// and executed by graphql with the simulator's resolvers; failures come back in Shopify's error shape
+// (`{ errors: [{ message, locations, extensions: { code } }] }`), with the query-cost extension on each answer.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  execute,
+  type DocumentNode,
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  validate,
+} from 'graphql';
+import { shopifyAdminSchema } from './shopify-admin-schema';
+import type { FaultArea, Faults } from './simulator-faults';
+import { readBody, sendJson } from './simulator-http';
+import { createRootValue, type ResolverContext, type ResolverDeps } from './simulator-resolvers';
+
+const AREAS: Record<string, FaultArea> = {
+  customer: 'customers',
+  codeDiscountNodeByCode: 'discount_codes',
+  discountCodeBasicCreate: 'discount_codes',
+  discountCodeDelete: 'discount_codes',
+  orders: 'orders',
+};
+
+// A standard plan's bucket: 2 000 points, 100 restored per second.
+const BUCKET = { maximumAvailable: 2000, restoreRate: 100 };
+
+// graphql-js phrases its validation errors its own way; Shopify's codes name the same rules.
+const VALIDATION_CODES: Array<[RegExp, string]> = [
+  [/^Cannot query field/, 'undefinedField'],
+  [/^Unknown argument/, 'argumentNotAccepted'],
+  [/argument .* is required, but it was not provided/, 'missingRequiredArguments'],
+  [/^Unknown type/, 'undefinedType'],
+  [/^Variable .* used in position expecting/, 'variableMismatch'],
+  [/^Variable .* is never used/, 'variableNotUsed'],
+  [/^Variable .* is not defined/, 'undefinedVariable'],
+  [/^Field .* must have a selection of subfields/, 'selectionMismatch'],
+  [/^Field .* must not have a selection/, 'selectionMismatch'],
+  [/^Fragment cannot be spread/, 'cannotSpreadFragment'],
+];
+
+type ShopifyError = { message: string; locations?: Array<{ line: number; column: number }>; path?: ReadonlyArray<string | number>; extensions: { code: string } };
+
+function shopifyError(error: GraphQLError, fallbackCode: string): ShopifyError {
+  const code = typeof error.extensions?.code === 'string' ? error.extensions.code : fallbackCode;
+  return {
+    message: error.message,
+    ...(error.locations ? { locations: error.locations.map(({ line, column }) => ({ line, column })) } : {}),
+    ...(error.path ? { path: error.path } : {}),
+    extensions: { code },
+  };
+}
+
+function validationCode(error: GraphQLError): string {
+  return VALIDATION_CODES.find(([pattern]) => pattern.test(error.message))?.[1] ?? 'GRAPHQL_VALIDATION_FAILED';
+}
+
+function rootFields(operation: OperationDefinitionNode): string[] {
+  return operation.selectionSet.selections.flatMap((selection) => (selection.kind === Kind.FIELD ? [selection.name.value] : []));
+}
+
+/** Shopify's calculated cost, roughly: an object is 1, a connection `first` times its node, a mutation 10. */
+function requestedCost(operation: OperationDefinitionNode, variables: Record<string, unknown>): number {
+  let cost = 0;
+  for (const selection of operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD) continue;
+    if (operation.operation === 'mutation') {
+      cost += 10;
+      continue;
+    }
+    const firstArgument = selection.arguments?.find((argument) => argument.name.value === 'first')?.value;
+    const first =
+      firstArgument?.kind === Kind.INT ? Number(firstArgument.value)
+      : firstArgument?.kind === Kind.VARIABLE ? Number(variables[firstArgument.name.value] ?? 0)
+      : 0;
+    cost += first > 0 ? 2 + first * 2 : 1;
+  }
+  return cost;
+}
+
+function costExtension(requested: number, actual: number | null, available: number) {
+  return {
+    cost: {
+      requestedQueryCost: requested,
+      actualQueryCost: actual,
+      throttleStatus: { maximumAvailable: BUCKET.maximumAvailable, currentlyAvailable: available, restoreRate: BUCKET.restoreRate },
+    },
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+interface CheckedDocument {
+  document: DocumentNode | null;
+  syntaxError: GraphQLError | null;
+  invalid: readonly GraphQLError[];
+}
+
+// Clients send the same few documents over and over; parsing and validating each text once keeps a burst
+// of requests (50 purchases at once in the saga tests) within the adapter's timeout.
+const MAX_CACHED_DOCUMENTS = 200;
+const checkedDocuments = new Map<string, CheckedDocument>();
+
+function checkedDocument(query: string): CheckedDocument {
+  const cached = checkedDocuments.get(query);
+  if (cached) return cached;
+  let checked: CheckedDocument;
+  try {
+    const document = parse(query);
+    checked = { document, syntaxError: null, invalid: validate(shopifyAdminSchema(), document) };
+  } catch (error) {
+    if (!(error instanceof GraphQLError)) throw error;
+    checked = { document: null, syntaxError: error, invalid: [] };
+  }
+  if (checkedDocuments.size >= MAX_CACHED_DOCUMENTS) checkedDocuments.delete(checkedDocuments.keys().next().value!);
+  checkedDocuments.set(query, checked);
+  return checked;
+}
+
+export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults) {
+  const rootValue = createRootValue(deps);
+  // Built now, at start-up, rather than by the first request, which would otherwise answer late.
+  const schema = shopifyAdminSchema();
+
+  return async (req: IncomingMessage, res: ServerResponse, shop: string): Promise<void> => {
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      return sendJson(res, 405, { errors: 'Method Not Allowed' });
+    }
+    if (!deps.shops.has(shop)) return sendJson(res, 404, { errors: 'Not Found' });
+    let request: unknown;
+    try {
+      request = JSON.parse(await readBody(req));
+    } catch {
+      return sendJson(res, 400, { errors: 'Body must be JSON: { query, variables }' });
+    }
+    if (!isRecord(request) || typeof request.query !== 'string') return sendJson(res, 400, { errors: 'Body must be { query, variables }' });
+    const variables = isRecord(request.variables) ? request.variables : {};
+    const operationName = typeof request.operationName === 'string' ? request.operationName : null;
+
+    const { document, syntaxError, invalid } = checkedDocument(request.query);
+    const operation = document ? getOperationAST(document, operationName) : null;
+    const modes = faults.current();
+    const areas = operation ? rootFields(operation).flatMap((field) => (AREAS[field] ? [AREAS[field]] : [])) : [];
+    const modeOf = (wanted: string) => areas.some((area) => modes[area] === wanted);
+
+    // An unreachable platform never answers, whatever the request carries.
+    if (modeOf('unreachable')) return void req.socket.destroy();
+    if (!req.headers['x-shopify-access-token']) return sendJson(res, 401, { errors: '[API] Invalid API key or access token' });
+    if (syntaxError || !document) return sendJson(res, 200, { errors: [shopifyError(syntaxError!, 'syntaxError')] });
+
+    if (invalid.length > 0) return sendJson(res, 200, { errors: invalid.map((error) => shopifyError(error, validationCode(error))) });
+    if (!operation) {
+      return sendJson(res, 200, { errors: [{ message: 'An operation name is required when the document holds several', extensions: { code: 'OPERATION_NAME_REQUIRED' } }] });
+    }
+
+    const requested = requestedCost(operation, variables);
+    if (modeOf('throttled')) {
+      // One point short of the query's cost: the client waits 1 / restoreRate seconds and may retry.
+      return sendJson(res, 200, {
+        errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }],
+        extensions: costExtension(requested, null, requested - 1),
+      });
+    }
+    if (operation.operation === 'query' && modeOf('error')) {
+      return sendJson(res, 200, { errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+    }
+
+    const context: ResolverContext = { shop, faults: modes };
+    const result = await execute({ schema, document, rootValue, contextValue: context, variableValues: variables, operationName });
+    // Errors without data are the variables' (coercion happens before any resolver runs).
+    const fallbackCode = result.data === undefined ? 'INVALID_VARIABLE' : 'INTERNAL_SERVER_ERROR';
+    sendJson(res, 200, {
+      ...(result.errors ? { errors: result.errors.map((error) => shopifyError(error, fallbackCode)) } : {}),
+      ...(result.data !== undefined ? { data: result.data } : {}),
+      extensions: costExtension(requested, requested, BUCKET.maximumAvailable - requested),
+    });
+  };
+}

@@ -1,0 +1,229 @@
+// The simulator's answers to the Admin GraphQL subset: root resolvers over the simulated customers, discount
+// codes and orders, and the GraphQL views of them (graphql's default resolvers walk the rest).
+import { GraphQLError } from 'graphql';
+import { formatMinorUnits } from '../../shared/domain/money';
+import { customerGid, idFromGid } from '../../shared/platform/shopify-ids';
+import { matchesDateFilter, parseOrderSearchQuery } from './order-search-query';
+import { financialStatus } from './rest-order-payloads';
+import type { BasicCodeInput, DiscountUserError, SimulatedDiscountCode, SimulatedDiscountCodes } from './simulated-discount-codes';
+import { refundedMinor, type SimulatedCustomer, type SimulatedOrder, type SimulatedOrders } from './simulated-orders';
+import type { SimulatedShops } from './simulated-shops';
+import type { FaultModes } from './simulator-faults';
+
+export interface ResolverContext {
+  shop: string;
+  faults: FaultModes;
+}
+
+export interface ResolverDeps {
+  shops: SimulatedShops;
+  codes: SimulatedDiscountCodes;
+  orders: SimulatedOrders;
+}
+
+/** Shopify's connection limit: `first` above 250 is refused. */
+const MAX_PAGE = 250;
+const INTERNAL_USER_ERROR: DiscountUserError = { field: null, message: 'Internal error', code: 'INTERNAL_ERROR' };
+
+function badRequest(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'BAD_REQUEST' } });
+}
+
+function moneyBag(minor: number, currency: string) {
+  const money = { amount: formatMinorUnits(minor, currency), currencyCode: currency };
+  return { shopMoney: money, presentmentMoney: money };
+}
+
+function customerView(customer: SimulatedCustomer) {
+  return {
+    id: customerGid(customer.id),
+    legacyResourceId: customer.id,
+    firstName: customer.first_name || null,
+    lastName: customer.last_name || null,
+    createdAt: customer.created_at,
+    defaultEmailAddress: customer.email ? { emailAddress: customer.email } : null,
+  };
+}
+
+function codeNodeView(entry: SimulatedDiscountCode) {
+  return {
+    id: entry.id,
+    codeDiscount: {
+      __typename: 'DiscountCodeBasic',
+      title: entry.title,
+      startsAt: entry.starts_at ?? entry.created_at,
+      endsAt: entry.ends_at,
+      usageLimit: 1,
+      appliesOncePerCustomer: true,
+      codes: () => ({
+        nodes: [{ id: `gid://shopify/DiscountRedeemCode/${idFromGid(entry.id)}`, code: entry.code }],
+        pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+      }),
+    },
+  };
+}
+
+/** The session that brought the buyer, as the customer journey reports it: a full URL on the shop's domain. */
+function visitView(order: SimulatedOrder, domain: string) {
+  if (order.landingSite === null) return null;
+  const landing = new URL(order.landingSite, `https://${domain}`);
+  return {
+    id: `gid://shopify/CustomerVisit/${order.id}`,
+    landingPage: landing.href,
+    occurredAt: order.createdAt,
+    referralCode: landing.searchParams.get('ref') ?? landing.searchParams.get('source') ?? landing.searchParams.get('r'),
+    referrerUrl: null,
+  };
+}
+
+function orderView(order: SimulatedOrder, domain: string) {
+  const { currency } = order;
+  const refunded = refundedMinor(order);
+  const visit = visitView(order, domain);
+  return {
+    id: `gid://shopify/Order/${order.id}`,
+    legacyResourceId: String(order.id),
+    name: order.name,
+    createdAt: order.createdAt,
+    processedAt: order.processedAt,
+    updatedAt: order.updatedAt,
+    cancelledAt: order.cancelledAt,
+    cancelReason: order.cancelReason?.toUpperCase() ?? null,
+    currencyCode: currency,
+    customer: order.customer ? customerView(order.customer) : null,
+    note: null,
+    subtotalPriceSet: moneyBag(order.subtotal, currency),
+    currentSubtotalPriceSet: moneyBag(order.subtotal - refunded, currency),
+    totalPriceSet: moneyBag(order.total, currency),
+    totalRefundedSet: moneyBag(refunded, currency),
+    discountCodes: order.discountCodes,
+    customAttributes: order.noteAttributes.map((attribute) => ({ key: attribute.name, value: attribute.value })),
+    displayFinancialStatus: financialStatus(order).toUpperCase(),
+    customerJourneySummary: { customerOrderIndex: null, daysToConversion: visit ? 0 : null, firstVisit: visit, lastVisit: visit, ready: true },
+    refunds: ({ first }: { first?: number | null }) =>
+      order.refunds.slice(0, first ?? undefined).map((refund) => ({
+        id: `gid://shopify/Refund/${refund.id}`,
+        legacyResourceId: String(refund.id),
+        createdAt: refund.createdAt,
+        note: null,
+        totalRefundedSet: moneyBag(refund.subtotal, currency),
+      })),
+  };
+}
+
+const SORT_KEYS: Record<string, (order: SimulatedOrder) => number> = {
+  UPDATED_AT: (order) => Date.parse(order.updatedAt),
+  CREATED_AT: (order) => Date.parse(order.createdAt),
+  PROCESSED_AT: (order) => Date.parse(order.processedAt),
+  ID: (order) => order.id,
+};
+
+interface Cursor {
+  k: number;
+  id: number;
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+function decodeCursor(text: string): Cursor {
+  try {
+    const cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor;
+    if (typeof cursor.k === 'number' && typeof cursor.id === 'number') return cursor;
+  } catch {
+    // reported below
+  }
+  throw badRequest(`Invalid cursor '${text}'`);
+}
+
+interface OrdersArgs {
+  first?: number | null;
+  after?: string | null;
+  query?: string | null;
+  reverse?: boolean | null;
+  sortKey?: string | null;
+}
+
+/**
+ * The `orders` connection. Pages are cut by keyset (sort value, then id), so an order created or updated
+ * between two page reads moves within the list without making the next page skip or repeat another.
+ */
+function ordersConnection(deps: ResolverDeps, shop: string, args: OrdersArgs) {
+  const first = args.first;
+  if (first === null || first === undefined) throw badRequest('you must provide one of first or last');
+  if (first < 0 || first > MAX_PAGE) throw badRequest(`The value of first must be between 0 and ${MAX_PAGE}`);
+  const filters = parseOrderSearchQuery(args.query);
+  if (typeof filters === 'string') throw badRequest(filters);
+  const sortKey = args.sortKey ?? 'PROCESSED_AT';
+  const keyOf = SORT_KEYS[sortKey];
+  if (!keyOf) throw badRequest(`The platform simulator does not sort orders by ${sortKey}`);
+  const direction = args.reverse ? -1 : 1;
+  const compare = (a: Cursor, b: Cursor) => direction * (a.k - b.k || a.id - b.id);
+  const positionOf = (order: SimulatedOrder): Cursor => ({ k: keyOf(order), id: order.id });
+
+  const matching = deps.orders
+    .list(shop)
+    .filter((order) => filters.every((filter) => matchesDateFilter(order[fieldOf(filter.field)], filter)))
+    .sort((a, b) => compare(positionOf(a), positionOf(b)));
+  const after = args.after ? decodeCursor(args.after) : null;
+  const start = after ? indexAfter(matching, (order) => compare(positionOf(order), after) > 0) : 0;
+  const page = matching.slice(start, start + first);
+  const domain = deps.shops.identity(shop).domain;
+  const edges = page.map((order) => ({ cursor: encodeCursor(positionOf(order)), node: orderView(order, domain) }));
+  return {
+    edges,
+    nodes: edges.map((edge) => edge.node),
+    pageInfo: {
+      hasNextPage: start + page.length < matching.length,
+      hasPreviousPage: start > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+function fieldOf(field: 'updated_at' | 'created_at' | 'processed_at'): 'updatedAt' | 'createdAt' | 'processedAt' {
+  return field === 'updated_at' ? 'updatedAt' : field === 'created_at' ? 'createdAt' : 'processedAt';
+}
+
+function indexAfter<T>(items: T[], isAfter: (item: T) => boolean): number {
+  const index = items.findIndex(isAfter);
+  return index < 0 ? items.length : index;
+}
+
+/** The root value: graphql calls each field's function with its arguments and the request's context. */
+export function createRootValue(deps: ResolverDeps) {
+  return {
+    customer({ id }: { id: string }, context: ResolverContext) {
+      if (!id.startsWith('gid://shopify/Customer/')) {
+        throw new GraphQLError(`Invalid global id '${id}'`, { extensions: { code: 'argumentLiteralsIncompatible' } });
+      }
+      const customer = deps.shops.customer(context.shop, idFromGid(id));
+      return customer ? customerView(customer) : null;
+    },
+
+    codeDiscountNodeByCode({ code }: { code: string }, context: ResolverContext) {
+      const entry = deps.codes.find(context.shop, code);
+      return entry ? codeNodeView(entry) : null;
+    },
+
+    orders(args: OrdersArgs, context: ResolverContext) {
+      return ordersConnection(deps, context.shop, args);
+    },
+
+    // Shopify reports a failed mutation in its payload's userErrors, not as a top-level error.
+    discountCodeBasicCreate({ basicCodeDiscount }: { basicCodeDiscount: BasicCodeInput }, context: ResolverContext) {
+      if (context.faults.discount_codes === 'error') return { codeDiscountNode: null, userErrors: [INTERNAL_USER_ERROR] };
+      const outcome = deps.codes.create(context.shop, basicCodeDiscount);
+      const entry = outcome.id === null ? undefined : deps.codes.find(context.shop, basicCodeDiscount.code ?? '');
+      return { codeDiscountNode: entry ? codeNodeView(entry) : null, userErrors: outcome.userErrors };
+    },
+
+    discountCodeDelete({ id }: { id: string }, context: ResolverContext) {
+      if (context.faults.discount_codes === 'error') return { deletedCodeDiscountId: null, userErrors: [INTERNAL_USER_ERROR] };
+      const outcome = deps.codes.delete(context.shop, id);
+      return { deletedCodeDiscountId: outcome.id, userErrors: outcome.userErrors };
+    },
+  };
+}

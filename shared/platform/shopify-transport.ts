@@ -1,0 +1,177 @@
+// One Shopify Admin GraphQL request as the adapter sends it: plain fetch, a timeout per attempt, retries with
+// backoff on throttling and transient failures, and every failure mapped to PlatformError or PlatformUnavailableError.
+import { PlatformError, PlatformUnavailableError } from './port';
+
+export interface ShopifyTransportOptions {
+  /** Full GraphQL URL, e.g. https://x.myshopify.com/admin/api/2026-10/graphql.json */
+  endpoint: string;
+  accessToken: string;
+  /** Per attempt, including reading the body. Default 3000. */
+  timeoutMs?: number;
+  /** Attempts in all, the first included. Default 3. */
+  maxAttempts?: number;
+  /** First retry waits about this long; each further retry doubles it. Default 100. */
+  baseDelayMs?: number;
+  fetchImpl?: typeof fetch;
+}
+
+export interface ShopifyTransport {
+  /** Sends one GraphQL document and returns its `data`; `operation` names the call in error messages. */
+  request<T>(operation: string, query: string, variables: Record<string, unknown>): Promise<T>;
+  /** The text with the access token blanked out: errors can echo request details. */
+  redact(text: string): string;
+}
+
+// A server that asks for a longer pause than this is better reported as unavailable than waited on
+// inside a Lambda invocation.
+const MAX_WAIT_MS = 2000;
+
+interface QueryCost {
+  requestedQueryCost?: number;
+  throttleStatus?: { currentlyAvailable?: number; restoreRate?: number };
+}
+
+interface GraphqlError {
+  message?: string;
+  extensions?: { code?: string; cost?: QueryCost };
+}
+
+interface GraphqlResponse<T> {
+  data?: T | null;
+  errors?: GraphqlError[] | string;
+  extensions?: { cost?: QueryCost };
+}
+
+type Attempt<T> = { kind: 'data'; data: T } | { kind: 'retry'; reason: string; waitMs?: number };
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Seconds (or an HTTP date) from a Retry-After header, as milliseconds capped at MAX_WAIT_MS. */
+function retryAfterMs(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(Math.max(ms, 0), MAX_WAIT_MS);
+}
+
+/**
+ * How long until the bucket holds enough points for the query again. Shopify puts the cost in the
+ * response's top-level `extensions`; older answers carried it on the error, so both are read.
+ */
+function throttleWaitMs(cost: QueryCost | undefined): number | undefined {
+  const available = cost?.throttleStatus?.currentlyAvailable;
+  const rate = cost?.throttleStatus?.restoreRate;
+  const requested = cost?.requestedQueryCost;
+  if (available === undefined || !rate || requested === undefined) return undefined;
+  return Math.min(Math.max(((requested - available) / rate) * 1000, 0), MAX_WAIT_MS);
+}
+
+/** A short excerpt of an error body: enough to tell "bad token" from "no such shop" in a log. */
+function summarizeBody(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed) return '';
+  try {
+    const parsed = JSON.parse(trimmed) as { errors?: unknown };
+    if (parsed.errors !== undefined) {
+      const errors = typeof parsed.errors === 'string' ? parsed.errors : JSON.stringify(parsed.errors);
+      return `: ${errors.slice(0, 200)}`;
+    }
+  } catch {
+    // Not JSON: an HTML error page from a proxy tells nothing useful beyond the status.
+  }
+  return '';
+}
+
+export function createShopifyTransport(options: ShopifyTransportOptions): ShopifyTransport {
+  const timeoutMs = options.timeoutMs ?? 3000;
+  const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+  const baseDelayMs = options.baseDelayMs ?? 100;
+  const fetchImpl = options.fetchImpl ?? fetch;
+  const { accessToken, endpoint } = options;
+
+  const redact = (text: string): string => (accessToken ? text.split(accessToken).join('[redacted]') : text);
+
+  const backoffMs = (attempt: number): number => {
+    const exponential = Math.min(baseDelayMs * 2 ** (attempt - 1), MAX_WAIT_MS);
+    // Half fixed, half random: spreads concurrent retries without ever retrying immediately.
+    return exponential / 2 + Math.random() * (exponential / 2);
+  };
+
+  const attemptOnce = async <T>(body: string): Promise<Attempt<T>> => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetchImpl(endpoint, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+          'X-Shopify-Access-Token': accessToken,
+        },
+        body,
+        signal: controller.signal,
+      });
+      if (response.status === 429 || response.status >= 500) {
+        // Drain so keep-alive connections are handed back to the pool.
+        await response.body?.cancel().catch(() => undefined);
+        return {
+          kind: 'retry',
+          reason: `HTTP ${response.status}`,
+          waitMs: response.status === 429 ? retryAfterMs(response.headers.get('Retry-After')) : undefined,
+        };
+      }
+      text = await response.text();
+    } catch (error) {
+      if (controller.signal.aborted) return { kind: 'retry', reason: `timed out after ${timeoutMs} ms` };
+      const cause = (error as { cause?: unknown })?.cause;
+      const detail = [String((error as Error)?.message ?? error), cause instanceof Error ? cause.message : '']
+        .filter(Boolean)
+        .join(': ');
+      return { kind: 'retry', reason: `network error (${detail})` };
+    } finally {
+      clearTimeout(timer);
+    }
+
+    if (!response.ok) {
+      throw new PlatformError(redact(`Shopify answered HTTP ${response.status}${summarizeBody(text)}`));
+    }
+    let parsed: GraphqlResponse<T>;
+    try {
+      parsed = JSON.parse(text) as GraphqlResponse<T>;
+    } catch {
+      throw new PlatformError('Shopify answered HTTP 200 with a body that is not JSON');
+    }
+    if (typeof parsed.errors === 'string') throw new PlatformError(redact(`Shopify GraphQL error: ${parsed.errors}`));
+    if (Array.isArray(parsed.errors) && parsed.errors.length > 0) {
+      const throttled = parsed.errors.find((error) => error.extensions?.code === 'THROTTLED');
+      if (throttled) {
+        const waitMs = throttleWaitMs(parsed.extensions?.cost ?? throttled.extensions?.cost);
+        return { kind: 'retry', reason: 'throttled', waitMs };
+      }
+      const messages = parsed.errors.map((error) => error.message ?? 'unknown error').join('; ');
+      throw new PlatformError(redact(`Shopify GraphQL error: ${messages}`));
+    }
+    if (parsed.data === undefined || parsed.data === null) throw new PlatformError('Shopify answered without data');
+    return { kind: 'data', data: parsed.data };
+  };
+
+  return {
+    redact,
+    async request<T>(operation: string, query: string, variables: Record<string, unknown>): Promise<T> {
+      const body = JSON.stringify({ query, variables });
+      let reason = '';
+      for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+        const outcome = await attemptOnce<T>(body);
+        if (outcome.kind === 'data') return outcome.data;
+        reason = outcome.reason;
+        if (attempt < maxAttempts) await sleep(outcome.waitMs ?? backoffMs(attempt));
+      }
+      throw new PlatformUnavailableError(redact(`Shopify ${operation} failed after ${maxAttempts} attempts: ${reason}`));
+    },
+  };
+}
