@@ -7,7 +7,8 @@
 //         webhook_secret "<shop id>-webhook-secret" (twin only: a well-known key that lets the local platform
 //         simulator sign deliveries without configuration; the cloud reads the secret from Secrets Manager) }
 //   earning rule: description null, is_active true, customer_facing_label = the rule's name,
-//         call_to_action_url null
+//         call_to_action_url null, spend_unit null (purchase rules: points per order)
+//   earning_settings: pending_days 0, points_expiry null, expiry_reminder_days 30 (EARNING-CONTRACT.md)
 //   VIP tier: description "", threshold_points/threshold_spend/threshold_orders null, points_multiplier 1,
 //         badge_image_url null, badge_color "#808080", reward_ids []
 //   reward: description null, discount_type "fixed", reward_type "standard", redemption_mode "fixed",
@@ -144,8 +145,22 @@ const earningRuleSchema = z
     customer_facing_label: z.string().optional(),
     call_to_action_url: z.string().refine(isHttpUrl, 'must be an absolute http(s) URL').nullable().default(null),
     created_at: timestamp().default(parseTime),
+    /** Purchase rules: points_to_give per whole spend_unit of the order's eligible amount; null: per order. */
+    spend_unit: z.number().positive('must be greater than 0').nullable().default(null),
+  })
+  .refine((rule) => rule.spend_unit === null || rule.action === 'purchase', {
+    message: 'only purchase rules have a spend_unit',
+    path: ['spend_unit'],
   })
   .transform((rule) => ({ ...rule, customer_facing_label: rule.customer_facing_label ?? rule.name }));
+
+const pointsExpirySchema = z.strictObject({ mode: z.enum(['batch', 'inactivity']), days: positiveCount() });
+
+const earningSettingsSchema = z.strictObject({
+  pending_days: count().default(0),
+  points_expiry: pointsExpirySchema.nullable().default(null),
+  expiry_reminder_days: count().default(30),
+});
 
 const campaignSchema = z
   .strictObject({
@@ -299,6 +314,7 @@ const shopFieldsSchema = z.strictObject({
   currency: z.string().refine(isCurrency, 'must be an ISO 4217 currency code such as "USD"'),
   referral_base_url: z.string().refine(isHttpUrl, 'must be an absolute http(s) URL'),
   vip_settings: vipSettingsSchema.prefault({}),
+  earning_settings: earningSettingsSchema.prefault({}),
   api_keys: z.array(apiKeySchema).default([]),
   earning_rules: z.array(earningRuleSchema).default([]),
   campaigns: z.array(campaignSchema).default([]),
@@ -450,6 +466,7 @@ export const configFileSchema = z
 export type ConfigFile = z.output<typeof configFileSchema>;
 export type ShopConfig = ConfigFile['shops'][number];
 export type VipSettings = z.output<typeof vipSettingsSchema>;
+export type EarningSettingsConfig = z.output<typeof earningSettingsSchema>;
 export type ApiKeyConfig = z.output<typeof apiKeySchema>;
 export type EarningRuleConfig = z.output<typeof earningRuleSchema>;
 export type CampaignConfig = z.output<typeof campaignSchema>;

@@ -40,6 +40,7 @@ function catalogOf(shop: ShopConfig): ShopCatalog {
       currency: shop.currency,
       referral_base_url: shop.referral_base_url,
       vip_settings: shop.vip_settings,
+      earning_settings: shop.earning_settings,
     },
     earningRules: shop.earning_rules,
     campaigns: shop.campaigns,
