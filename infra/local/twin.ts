@@ -12,7 +12,11 @@ import { resetEventPublisher } from '../../shared/events/domain-events';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
-import { ROUTES } from '../../shared/http/routes';
+import { QUEUE_CONSUMERS, ROUTES, WEBHOOKS } from '../../shared/http/routes';
+import { setOrderEventQueue } from '../../shared/events/order-event-queue';
+import { registerLocalWebhookSecrets } from '../../shared/platform/webhook-secrets';
+import { now as clockNow } from '../../shared/runtime/clock';
+import { inProcessQueue, type InProcessQueue } from './in-process-queue';
 import { ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { startGateway, type Gateway } from './gateway';
 import { startPlatformSimulator, type PlatformSimulator } from './platform-simulator';
@@ -44,6 +48,8 @@ export interface Twin {
   tableName: string;
   shops: ShopSummary[];
   simulator: PlatformSimulator;
+  /** Order events the processor failed on every attempt. */
+  orderQueue: InProcessQueue;
   stop(): Promise<void>;
 }
 
@@ -71,7 +77,14 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     const simulator = await startPlatformSimulator({
       port: options.platformPort ?? (port === 0 ? 0 : port + 1),
       host,
-      shops: Object.fromEntries(config.shops.map((shop) => [shop.id, { customers: shop.platform.customers }])),
+      shops: Object.fromEntries(config.shops.map((shop) => [shop.id, {
+        customers: shop.platform.customers,
+        shop_domain: shop.platform.shop_domain,
+        webhook_secret: shop.platform.webhook_secret,
+        currency: shop.currency,
+      }])),
+      // The platform stamps orders and deliveries with the twin's one clock.
+      now: clockNow,
     });
     stops.push(() => simulator.stop());
 
@@ -88,6 +101,14 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     resetDocumentClient();
     resetEventPublisher();
     resetPlatforms();
+    // Webhook secrets stay in process (in the cloud: Secrets Manager), never in the table.
+    registerLocalWebhookSecrets(Object.fromEntries(config.shops.map((shop) => [shop.id, [shop.platform.webhook_secret]])));
+    const orderQueue = inProcessQueue(PROJECT_ROOT, QUEUE_CONSUMERS[0]!);
+    setOrderEventQueue(orderQueue);
+    stops.push(async () => {
+      setOrderEventQueue(undefined);
+      registerLocalWebhookSecrets(null);
+    });
 
     const admin = localClient(endpoint);
     await ensureTable(admin, tableName);
@@ -96,6 +117,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
 
     const gateway: Gateway = await startGateway({
       routes: ROUTES,
+      webhooks: WEBHOOKS,
       root: PROJECT_ROOT,
       port,
       host,
@@ -121,6 +143,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       ...(options.throttling === false ? { limiter: null } : {}),
     });
     stops.push(() => gateway.stop());
+    simulator.setWebhookUrl(`${gateway.url}${WEBHOOKS[0]!.path}`);
     // The stack runs the reconciler on a schedule; the twin does the same every minute.
     const reconciler = setInterval(() => {
       reconcilePurchases({ platformFor: platformForShop }).catch((error) =>
@@ -139,6 +162,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       tableName,
       shops,
       simulator,
+      orderQueue,
       stop: stopAll,
     };
   } catch (error) {

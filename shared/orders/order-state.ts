@@ -323,3 +323,25 @@ export function planOrderEffects(input: PlanInput): OrderEffectsPlan {
 function pickRules(rules: Record<string, AppliedRule>, ids: string[]): Record<string, AppliedRule> {
   return Object.fromEntries(ids.map((id) => [id, rules[id] ?? { credited: 0, credited_base: 0, pending: null, seq: 0 }]));
 }
+
+/** A decimal amount ("120.5") as minor units of a currency with `digits` decimals, rounded half up. */
+export function decimalToMinor(amount: string, digits: number): number {
+  const negative = amount.startsWith('-');
+  const [whole = '0', fraction = ''] = (negative ? amount.slice(1) : amount).split('.');
+  const kept = Number(whole) * 10 ** digits + Number(fraction.slice(0, digits).padEnd(digits, '0') || '0');
+  const roundUp = fraction.length > digits && Number(fraction[digits]) >= 5 ? 1 : 0;
+  const minor = kept + roundUp;
+  return negative ? -minor : minor;
+}
+
+/** The referral code an order carries: the `referral_code` note attribute, else the landing page's `ref`. */
+export function referralCodeOf(landingSite: string | null, noteAttributes: ReadonlyArray<{ name: string; value: string }>): string | null {
+  const note = noteAttributes.find((attribute) => attribute.name === 'referral_code')?.value.trim();
+  if (note) return note;
+  if (!landingSite) return null;
+  try {
+    return new URL(landingSite, 'https://landing.invalid').searchParams.get('ref')?.trim() || null;
+  } catch {
+    return null;
+  }
+}

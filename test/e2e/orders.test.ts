@@ -1,0 +1,144 @@
+// Orders earn through Shopify webhooks on the twin: the simulator creates, refunds and cancels orders and
+// delivers signed webhooks; the API shows points, spend, orders and tiers move exactly once.
+import type { Twin } from '../../infra/local/twin';
+import { apiClient, startTestTwin } from '../support/twin';
+import { customerItems, earningEntries, orderItems, platformControls, postWebhook, profileOf, signedHeaders } from '../support/orders';
+
+jest.setTimeout(60_000);
+
+const KEY = 'orders_full_key_01';
+const PENDING_KEY = 'orders_pending_key';
+const customers = Array.from({ length: 12 }, (_, i) => ({ id: String(2001 + i), email: `buyer${2001 + i}@example.com`, first_name: 'B', last_name: String(i), created_at: null }));
+const spendTiers = [
+  { id: 'silver', name: 'Silver', threshold_points: null, threshold_spend: 100, points_multiplier: 2, position: 1 },
+];
+const config = {
+  shops: [
+    {
+      id: 'orders', name: 'Orders', currency: 'USD', referral_base_url: 'https://orders.example/',
+      vip_settings: { entry_method: 'spend', points_multiplier_mode: 'purchase' },
+      api_keys: [{ name: 'Full', scope: 'full', key: KEY }],
+      earning_rules: [{ id: 'per-dollar', name: 'A point per dollar', action: 'purchase', category: 'purchase', points_to_give: 1, spend_unit: 1 }],
+      vip_tiers: spendTiers,
+      platform: { customers },
+      // 2011 is excluded; 2012 exists only on the platform.
+      members: customers.slice(0, 11).map((c, i) => ({ platform_customer_id: c.id, current_points: 0, lifetime_points: 0, redeemed_points: 0, excluded: i === 10, enrolled_at: '2025-01-01T00:00:00.000Z' })),
+    },
+    {
+      id: 'orders-pending', name: 'Pending', currency: 'USD', referral_base_url: 'https://pending.example/',
+      earning_settings: { pending_days: 14 },
+      api_keys: [{ name: 'Full', scope: 'full', key: PENDING_KEY }],
+      earning_rules: [{ id: 'per-order', name: 'Five per order', action: 'purchase', category: 'purchase', points_to_give: 5 }],
+      platform: { customers: [{ id: '3001', email: 'p@example.com' }] },
+      members: [{ platform_customer_id: '3001', current_points: 10, lifetime_points: 10, redeemed_points: 0, enrolled_at: '2025-01-01T00:00:00.000Z' }],
+    },
+  ],
+};
+
+let twin: Twin;
+let platform: ReturnType<typeof platformControls>;
+const api = () => apiClient(twin.url, KEY);
+
+beforeAll(async () => {
+  twin = await startTestTwin(config, { throttling: false });
+  platform = platformControls(twin);
+});
+afterAll(async () => {
+  await twin.stop();
+});
+
+describe('an order earns', () => {
+  it('approves points per whole dollar at once, moves spend and order count, and the tier follows', async () => {
+    const { order, webhook } = await platform.order({ shop: 'orders', customer_id: '2001', subtotal_price: '120.75', total_price: '131.50' });
+
+    expect(webhook).toEqual({ id: expect.any(String), status: 200 });
+    const customer = await api().get('/v1/customers/2001');
+    expect(customer.body.data.attributes).toMatchObject({ current_points: 120, lifetime_points: 120 });
+    expect(customer.body.data.attributes.vip_tier).toMatchObject({ id: 'silver' });
+    const history = await api().get('/v1/customers/2001/earning-history');
+    expect(history.body.data).toEqual([expect.objectContaining({
+      attributes: expect.objectContaining({
+        action: 'purchase', earning_rule_id: 'per-dollar', order_id: String(order.id), order_number: order.name,
+        points: 120, base_points: 120, points_multiplier: 1, status: 'approved', points_given_at: expect.any(String),
+      }),
+    })]);
+    expect(await profileOf('orders', '2001')).toMatchObject({ total_spend: 120.75, orders_count: 1 });
+    const events = ((await (await fetch(`${twin.url}/_events`)).json()) as { events: unknown[] }).events;
+    expect(events).toEqual(expect.arrayContaining([
+      expect.objectContaining({ type: 'points.approved', shop_id: 'orders', customer_id: '2001', points: 120 }),
+      expect.objectContaining({ type: 'tier.changed', shop_id: 'orders', customer_id: '2001', to_tier_id: 'silver' }),
+    ]));
+  });
+
+  it('earns with the multiplier the member held before the order counted', async () => {
+    // 2001 reached silver (x2) with the previous order.
+    await platform.order({ shop: 'orders', customer_id: '2001', subtotal_price: '10.00' });
+
+    const entries = await earningEntries('orders', '2001');
+    expect(entries.map((entry) => entry.points).sort((a, b) => a - b)).toEqual([20, 120]);
+  });
+
+  it('keeps points pending with points_due_at when the shop has a return window', async () => {
+    const { order } = await platform.order({ shop: 'orders-pending', customer_id: '3001', subtotal_price: '50.00' });
+
+    const client = apiClient(twin.url, PENDING_KEY);
+    expect((await client.get('/v1/customers/3001')).body.data.attributes.current_points).toBe(10);
+    const history = await client.get('/v1/customers/3001/earning-history');
+    const dueAt = new Date(Date.parse(order.processed_at) + 14 * 24 * 3600 * 1000).toISOString();
+    expect(history.body.data.map((e: { attributes: unknown }) => e.attributes)).toEqual([
+      expect.objectContaining({ action: 'purchase', status: 'pending', points: 5, points_due_at: dueAt, points_given_at: null }),
+    ]);
+    expect(await profileOf('orders-pending', '3001')).toMatchObject({ total_spend: 50, orders_count: 1 });
+  });
+
+  it('gives nothing to guests, platform customers who are not members and excluded members, and enrols no one', async () => {
+    for (const customer_id of [null, '2012', '2011']) {
+      const { webhook } = await platform.order({ shop: 'orders', customer_id, subtotal_price: '80.00' });
+      expect(webhook?.status).toBe(200);
+    }
+
+    expect(await customerItems('orders', '2012')).toEqual([]);
+    expect(await orderItems('orders', '2011')).toEqual([]);
+    expect(await earningEntries('orders', '2011')).toEqual([]);
+    expect((await api().get('/v1/customers/2012')).status).toBe(404);
+  });
+});
+
+describe('forged and malformed deliveries', () => {
+  const body = JSON.stringify({ id: 1, name: '#1', customer: { id: 2002 }, subtotal_price: '500.00', currency: 'USD', updated_at: new Date().toISOString(), processed_at: new Date().toISOString() });
+
+  it('answer 401 in the envelope and write nothing: wrong HMAC, unknown domain, missing headers, empty body', async () => {
+    const forged = [
+      signedHeaders(body, 'not-the-secret', 'orders.myshopify.com', 'orders/paid'),
+      signedHeaders(body, 'orders-webhook-secret', 'unknown.myshopify.com', 'orders/paid'),
+      { ...signedHeaders(body, 'orders-webhook-secret', 'orders.myshopify.com', 'orders/paid'), 'X-Shopify-Hmac-Sha256': 'AAAA' },
+      (({ 'X-Shopify-Topic': _topic, ...rest }) => rest)(signedHeaders(body, 'orders-webhook-secret', 'orders.myshopify.com', 'orders/paid')),
+    ];
+    for (const headers of forged) {
+      const answer = await postWebhook(twin, body, headers);
+      expect(answer).toEqual({ status: 401, body: { errors: [{ status: '401', title: 'Unauthorized', detail: expect.any(String) }] } });
+    }
+    const tampered = await postWebhook(twin, body.replace('500.00', '900.00'), signedHeaders(body, 'orders-webhook-secret', 'orders.myshopify.com', 'orders/paid'));
+    expect(tampered.status).toBe(401);
+    const empty = await postWebhook(twin, '', signedHeaders('', 'orders-webhook-secret', 'orders.myshopify.com', 'orders/paid'));
+    expect(empty.status).toBe(401);
+
+    expect(await orderItems('orders', '2002')).toEqual([]);
+    expect((await profileOf('orders', '2002')).current_points).toBe(0);
+  });
+
+  it('acknowledge a signed but malformed payload with 200 and write nothing, never a 5XX', async () => {
+    const bad = JSON.stringify({ id: 'not-a-number', customer: { id: 2002 }, subtotal_price: 'lots' });
+    for (const payload of [bad, '{not json']) {
+      const answer = await postWebhook(twin, payload, signedHeaders(payload, 'orders-webhook-secret', 'orders.myshopify.com', 'orders/paid'));
+      expect(answer).toEqual({ status: 200, body: {} });
+    }
+    expect(await orderItems('orders', '2002')).toEqual([]);
+    expect(twin.orderQueue.deadLetters()).toEqual([]);
+  });
+
+  it('answer 200 for a topic the engine ignores', async () => {
+    const answer = await postWebhook(twin, '{}', signedHeaders('{}', 'orders-webhook-secret', 'orders.myshopify.com', 'products/update'));
+    expect(answer).toEqual({ status: 200, body: {} });
+  });
+});
