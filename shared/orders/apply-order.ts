@@ -28,6 +28,7 @@ import {
   orderTarget,
   planOrderEffects,
   referralCodeOf,
+  sameState,
 } from './order-state';
 import { awardReferral } from './referral-award';
 
@@ -134,7 +135,7 @@ async function applyChange(
     const usedRewards = checkCodes
       ? (await activeRewardEntriesWithCodes(shopId, customerId, facts.discount_codes)).map((reward) => ({ ...reward, redeemedAt: facts.processed_at }))
       : [];
-    const factsChanged = JSON.stringify(facts) !== JSON.stringify(order?.record.facts ?? null);
+    const factsChanged = !sameState(facts, order?.record.facts ?? null);
     if (order && plan.empty && !factsChanged && !checkCodes) return 'unchanged';
 
     const record: OrderRecord = {

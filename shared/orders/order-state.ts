@@ -316,7 +316,7 @@ export function planOrderEffects(input: PlanInput): OrderEffectsPlan {
   const applied: AppliedEffects = { rules, spend: target.spend, order_count: target.order_count };
   const empty =
     newEntries.length === 0 && pendingChanges.length === 0 && spendDelta === 0 && orderCountDelta === 0 &&
-    JSON.stringify(rules) === JSON.stringify(pickRules(input.applied.rules, Object.keys(rules)));
+    sameState(rules, pickRules(input.applied.rules, Object.keys(rules)));
   return { newEntries, pendingChanges, pointsDelta, lifetimeDelta, spendDelta, orderCountDelta, applied, empty };
 }
 
@@ -344,4 +344,15 @@ export function referralCodeOf(landingSite: string | null, noteAttributes: Reado
   } catch {
     return null;
   }
+}
+
+/** Deep equality of JSON values regardless of key order (DynamoDB does not keep a map's key order). */
+export function sameState(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const aKeys = Object.keys(a).filter((key) => (a as Record<string, unknown>)[key] !== undefined);
+  const bKeys = Object.keys(b).filter((key) => (b as Record<string, unknown>)[key] !== undefined);
+  if (aKeys.length !== bKeys.length) return false;
+  return aKeys.every((key) => sameState((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }

@@ -142,3 +142,85 @@ describe('forged and malformed deliveries', () => {
     expect(answer).toEqual({ status: 200, body: {} });
   });
 });
+
+describe('refunds and cancellations', () => {
+  it('shrink a pending entry on a partial refund and reject it on cancellation; spend and orders follow', async () => {
+    const { order } = await platform.order({ shop: 'orders-pending', customer_id: '3001', subtotal_price: '20.00' });
+    const client = apiClient(twin.url, PENDING_KEY);
+    const entryOf = async () => (await earningEntries('orders-pending', '3001')).find((e) => e.order_id === String(order.id));
+
+    await platform.refund(order.id, '20.00');
+    expect(await entryOf()).toMatchObject({ status: 'rejected' });
+
+    const second = (await platform.order({ shop: 'orders-pending', customer_id: '3001', subtotal_price: '30.00' })).order;
+    await platform.cancel(second.id);
+    const rejected = (await earningEntries('orders-pending', '3001')).find((e) => e.order_id === String(second.id));
+    expect(rejected).toMatchObject({ status: 'rejected', action: 'purchase' });
+    expect((await client.get('/v1/customers/3001')).body.data.attributes.current_points).toBe(10);
+    // 50 from the first test's order; 20 refunded in full and 30 cancelled add nothing, the cancelled order does not count.
+    expect(await profileOf('orders-pending', '3001')).toMatchObject({ total_spend: 50, orders_count: 2 });
+  });
+
+  it('take approved points back with a refund entry, never below a zero balance', async () => {
+    const { order } = await platform.order({ shop: 'orders', customer_id: '2003', subtotal_price: '100.00' });
+    await platform.refund(order.id, '40.00');
+    expect((await api().get('/v1/customers/2003')).body.data.attributes.current_points).toBe(60);
+    expect(await profileOf('orders', '2003')).toMatchObject({ total_spend: 60, orders_count: 1 });
+
+    // The member spends 50 of the remaining 60, then the order is cancelled: only 10 can be taken back.
+    await api().post('/v1/customers/2003/points', { adjustment: -50 });
+    await platform.cancel(order.id);
+
+    const takeBacks = (await earningEntries('orders', '2003')).filter((e) => e.action === 'refund').sort((a, b) => a.points - b.points);
+    expect(takeBacks.map((e) => [e.points, e.status])).toEqual([[-40, 'approved'], [-10, 'approved']]);
+    const profile = await profileOf('orders', '2003');
+    expect(profile).toMatchObject({ current_points: 0, lifetime_points: 100, total_spend: 0, orders_count: 0 });
+  });
+});
+
+describe('exactly once', () => {
+  it('a duplicate or redelivered webhook changes nothing', async () => {
+    const { order, webhook } = await platform.order({ shop: 'orders', customer_id: '2004', subtotal_price: '42.00' });
+    const refund = await platform.refund(order.id, '2.00');
+    const before = await customerItems('orders', '2004');
+
+    expect(await platform.redeliver(webhook!.id)).toMatchObject({ status: 200 });
+    expect(await platform.redeliver(refund.webhook!.id)).toMatchObject({ status: 200 });
+
+    expect(await customerItems('orders', '2004')).toEqual(before);
+    expect((await profileOf('orders', '2004')).current_points).toBe(40);
+  });
+
+  it('a late older delivery never overwrites a newer state', async () => {
+    const { order, webhook } = await platform.order({ shop: 'orders', customer_id: '2005', subtotal_price: '70.00' });
+    await platform.cancel(order.id);
+    const before = await customerItems('orders', '2005');
+
+    // The paid delivery arrives again after the cancellation (Shopify retries for hours).
+    await platform.redeliver(webhook!.id);
+
+    expect(await customerItems('orders', '2005')).toEqual(before);
+    expect(await profileOf('orders', '2005')).toMatchObject({ current_points: 0, total_spend: 0, orders_count: 0 });
+  });
+
+  it('a refund of an order never seen is acknowledged and left to reconciliation', async () => {
+    const { order } = await platform.order({ shop: 'orders', customer_id: '2006', subtotal_price: '90.00', deliver: false });
+
+    const { webhook } = await platform.refund(order.id, '30.00');
+
+    expect(webhook?.status).toBe(200);
+    expect(await customerItems('orders', '2006')).toEqual([expect.objectContaining({ sk: 'PROFILE', current_points: 0 })]);
+  });
+
+  it('concurrent deliveries for one customer lose no update', async () => {
+    const orders = await Promise.all(Array.from({ length: 12 }, (_, i) => platform.order({ shop: 'orders', customer_id: '2007', subtotal_price: `${10 + i}.00` })));
+
+    expect(orders.every((o) => o.webhook?.status === 200)).toBe(true);
+    const expected = Array.from({ length: 12 }, (_, i) => 10 + i).reduce((a, b) => a + b, 0);
+    const profile = await profileOf('orders', '2007');
+    // Silver (x2) from 100 spent on: the exact points depend on the order in which orders counted, the sums do not.
+    const approved = (await earningEntries('orders', '2007')).reduce((sum, e) => sum + e.points, 0);
+    expect(profile).toMatchObject({ total_spend: expected, orders_count: 12, current_points: approved });
+    expect(await orderItems('orders', '2007')).toHaveLength(12);
+  });
+});
