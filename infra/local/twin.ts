@@ -15,10 +15,11 @@ import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 import { QUEUE_CONSUMERS, ROUTES, WEBHOOKS } from '../../shared/http/routes';
 import { setOrderEventQueue } from '../../shared/events/order-event-queue';
 import { registerLocalWebhookSecrets } from '../../shared/platform/webhook-secrets';
-import { now as clockNow } from '../../shared/runtime/clock';
+import { now as clockNow, nowIso, setClock } from '../../shared/runtime/clock';
+import { reconcileOrders } from '../../shared/orders/reconcile-orders';
+import { ControlError, startGateway, type Gateway } from './gateway';
 import { inProcessQueue, type InProcessQueue } from './in-process-queue';
 import { ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
-import { startGateway, type Gateway } from './gateway';
 import { startPlatformSimulator, type PlatformSimulator } from './platform-simulator';
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
@@ -124,6 +125,17 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       control: {
         'GET /_events': async () => ({ events: await readEvents(eventsLogFile) }),
         'POST /_reconcile': () => reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 }),
+        'GET /_clock': async () => ({ now: nowIso() }),
+        'PUT /_clock': async (body) => {
+          setClock(parseClockBody(body));
+          return { now: nowIso() };
+        },
+        // Every scheduled job once, at the clock's time, in the contract's order (order reconciliation first,
+        // the purchase reconciler last); in the twin these jobs run only here.
+        'POST /_jobs/run': async () => ({
+          order_reconciliation: await reconcileOrders({ platformFor: platformForShop }),
+          purchase_reconciler: await reconcilePurchases({ platformFor: platformForShop }),
+        }),
         'GET /openapi.json': async () => buildOpenApiDocument(),
         'GET /_dynamodb-stats': async () => dynamoDbStats(),
         'POST /_dynamodb-stats/reset': async () => {
@@ -144,14 +156,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     });
     stops.push(() => gateway.stop());
     simulator.setWebhookUrl(`${gateway.url}${WEBHOOKS[0]!.path}`);
-    // The stack runs the reconciler on a schedule; the twin does the same every minute.
-    const reconciler = setInterval(() => {
-      reconcilePurchases({ platformFor: platformForShop }).catch((error) =>
-        console.error(JSON.stringify({ level: 'ERROR', message: 'Reconciler run failed', error: String(error) })),
-      );
-    }, 60_000);
-    reconciler.unref();
-    stops.push(async () => clearInterval(reconciler));
+    stops.push(async () => setClock(null));
     stops.push(async () => resetDocumentClient());
 
     return {
@@ -169,6 +174,22 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     await stopAll();
     throw error;
   }
+}
+
+/** PUT /_clock's body: `{ "now": ISO timestamp }` holds the clock there, `{ "now": null }` returns to real time. */
+function parseClockBody(body: string | null): Date | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body ?? '');
+  } catch {
+    throw new ControlError(400, 'Body must be JSON: { "now": "<ISO timestamp>" | null }');
+  }
+  const value = (parsed as { now?: unknown } | null)?.now;
+  if (value === null) return null;
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new ControlError(400, '"now" must be an ISO 8601 timestamp such as "2027-01-15T00:00:00.000Z", or null');
+  }
+  return new Date(value);
 }
 
 /** The twin's stand-in for an EventBridge subscriber: every event published so far, oldest first. */

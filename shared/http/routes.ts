@@ -72,6 +72,7 @@ export const QUEUE_CONSUMERS: ReadonlyArray<{ name: string; handler: string }> =
  * reconciliation first, the purchase reconciler last; `cadence` is the stack's schedule.
  */
 export const SCHEDULED_JOBS: ReadonlyArray<{ name: string; handler: string; cadence: string }> = [
+  { name: 'reconcileOrders', handler: 'functions/jobs/reconcile-orders.ts', cadence: 'rate(15 minutes)' },
   { name: 'reconcilePurchases', handler: 'functions/jobs/reconcile-purchases.ts', cadence: 'rate(5 minutes)' },
 ];
 

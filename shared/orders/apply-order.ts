@@ -48,7 +48,8 @@ export interface OrderRecord {
   updated_at: string;
 }
 
-export type ApplyOutcome = 'applied' | 'unchanged' | 'not_member' | 'before_enrolment' | 'unknown_order' | 'guest';
+/** `applied`: effects written; `state_updated`: a newer snapshot merged that changes no effect. */
+export type ApplyOutcome = 'applied' | 'state_updated' | 'unchanged' | 'not_member' | 'before_enrolment' | 'unknown_order' | 'guest';
 
 // As for manual adjustments: enough rounds for dozens of concurrent writers of one customer.
 const MAX_ATTEMPTS = 120;
@@ -164,7 +165,7 @@ async function applyChange(
     });
     if (!written) return undefined;
     committed = { record, events: eventsOf(shop, customer.record, nextCustomer, plan, usedRewards, now) };
-    return 'applied';
+    return plan.empty && usedRewards.length === 0 && order ? 'state_updated' : 'applied';
   });
   if (outcome === undefined) throw failed(`Order ${orderId} could not be applied after repeated write conflicts`);
   if (committed) {

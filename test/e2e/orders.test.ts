@@ -224,3 +224,51 @@ describe('exactly once', () => {
     expect(await orderItems('orders', '2007')).toHaveLength(12);
   });
 });
+
+describe('order reconciliation and the twin clock', () => {
+  const jobs = async () => {
+    const response = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { order_reconciliation: { shops: number; orders: number; applied: number; failed: number }; purchase_reconciler: unknown };
+  };
+
+  it('catches up missed webhooks through POST /_jobs/run, and an order seen by webhook and by reconciliation counts once', async () => {
+    const { order } = await platform.order({ shop: 'orders', customer_id: '2008', subtotal_price: '33.00', deliver: false });
+    expect(await orderItems('orders', '2008')).toEqual([]);
+
+    const first = await jobs();
+
+    // The missed order, and 2006's order whose refund arrived before it (90 - 30 refunded); every order
+    // already applied by its webhooks comes back from the platform unchanged.
+    expect(first.order_reconciliation).toMatchObject({ shops: 2, failed: 0, applied: 2 });
+    expect(first).toHaveProperty('purchase_reconciler');
+    expect(await profileOf('orders', '2008')).toMatchObject({ current_points: 33, total_spend: 33, orders_count: 1 });
+    expect(await profileOf('orders', '2006')).toMatchObject({ current_points: 60, total_spend: 60, orders_count: 1 });
+    expect((await earningEntries('orders', '2008')).map((e) => e.order_id)).toEqual([String(order.id)]);
+
+    const before = await customerItems('orders', '2008');
+    const second = await jobs();
+    expect(second.order_reconciliation).toMatchObject({ applied: 0, failed: 0 });
+    expect(await customerItems('orders', '2008')).toEqual(before);
+  });
+
+  it('PUT /_clock holds the time the API, the jobs and the simulator use; null returns to real time', async () => {
+    const set = await fetch(`${twin.url}/_clock`, { method: 'PUT', body: JSON.stringify({ now: '2027-01-15T00:00:00.000Z' }) });
+    expect(await set.json()).toEqual({ now: '2027-01-15T00:00:00.000Z' });
+    expect(await (await fetch(`${twin.url}/_clock`)).json()).toEqual({ now: '2027-01-15T00:00:00.000Z' });
+
+    const { order } = await platform.order({ shop: 'orders-pending', customer_id: '3001', subtotal_price: '5.00' });
+    expect(order).toMatchObject({ processed_at: '2027-01-15T00:00:00.000Z', updated_at: '2027-01-15T00:00:00.000Z' });
+    const entry = (await earningEntries('orders-pending', '3001')).find((e) => e.order_id === String(order.id));
+    expect(entry).toMatchObject({ points_due_at: '2027-01-29T00:00:00.000Z', created_at: '2027-01-15T00:00:00.000Z' });
+
+    for (const bad of ['{"now":"tomorrow"}', '{}', 'not json']) {
+      const refused = await fetch(`${twin.url}/_clock`, { method: 'PUT', body: bad });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ error: expect.any(String) });
+    }
+
+    const reset = (await (await fetch(`${twin.url}/_clock`, { method: 'PUT', body: '{"now":null}' })).json()) as { now: string };
+    expect(Math.abs(Date.parse(reset.now) - Date.now())).toBeLessThan(5000);
+  });
+});
