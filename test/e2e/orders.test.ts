@@ -18,11 +18,19 @@ const config = {
       id: 'orders', name: 'Orders', currency: 'USD', referral_base_url: 'https://orders.example/',
       vip_settings: { entry_method: 'spend', points_multiplier_mode: 'purchase' },
       api_keys: [{ name: 'Full', scope: 'full', key: KEY }],
-      earning_rules: [{ id: 'per-dollar', name: 'A point per dollar', action: 'purchase', category: 'purchase', points_to_give: 1, spend_unit: 1 }],
+      earning_rules: [
+        { id: 'per-dollar', name: 'A point per dollar', action: 'purchase', category: 'purchase', points_to_give: 1, spend_unit: 1 },
+        { id: 'join', name: 'Join', action: 'signup', category: 'signup', points_to_give: 100 },
+        { id: 'refer', name: 'Refer a friend', action: 'referral', category: 'referral', points_to_give: 500 },
+      ],
       vip_tiers: spendTiers,
+      rewards: [{ id: 'five-off', name: '$5 off', points_cost: 500, discount_amount: 5 }],
       platform: { customers },
-      // 2011 is excluded; 2012 exists only on the platform.
-      members: customers.slice(0, 11).map((c, i) => ({ platform_customer_id: c.id, current_points: 0, lifetime_points: 0, redeemed_points: 0, excluded: i === 10, enrolled_at: '2025-01-01T00:00:00.000Z' })),
+      // 2011 is excluded; 2012 exists only on the platform; 2009 holds an active reward code.
+      members: customers.slice(0, 11).map((c, i) => ({
+        platform_customer_id: c.id, current_points: 0, lifetime_points: 0, redeemed_points: 0, excluded: i === 10, enrolled_at: '2025-01-01T00:00:00.000Z',
+        reward_history: c.id === '2009' ? [{ id: 'h-active', reward_id: 'five-off', reward_name: '$5 off', reward_discount_type: 'fixed', points_spent: 500, discount_code: 'LOYAL-USE1', status: 'active' }] : [],
+      })),
     },
     {
       id: 'orders-pending', name: 'Pending', currency: 'USD', referral_base_url: 'https://pending.example/',
@@ -270,5 +278,43 @@ describe('order reconciliation and the twin clock', () => {
 
     const reset = (await (await fetch(`${twin.url}/_clock`, { method: 'PUT', body: '{"now":null}' })).json()) as { now: string };
     expect(Math.abs(Date.parse(reset.now) - Date.now())).toBeLessThan(5000);
+  });
+});
+
+describe('rewards used, signup and referral', () => {
+  it('marks an active reward used when a paid order carries its code', async () => {
+    const { order } = await platform.order({ shop: 'orders', customer_id: '2009', subtotal_price: '25.00', discount_codes: ['LOYAL-USE1'] });
+
+    const entry = await api().get('/v1/customers/2009/reward-history/h-active');
+    expect(entry.body.data.attributes).toMatchObject({ status: 'used', discount_code_redeemed_at: order.processed_at });
+    const events = ((await (await fetch(`${twin.url}/_events`)).json()) as { events: unknown[] }).events;
+    expect(events).toContainEqual(expect.objectContaining({ type: 'reward.used', shop_id: 'orders', customer_id: '2009', discount_code: 'LOYAL-USE1' }));
+  });
+
+  it('awards the signup rule on enrolment, approved at once', async () => {
+    const enrolled = await api().post('/v1/customers', { platform_customer_id: '2012' });
+
+    expect(enrolled.status).toBe(201);
+    expect(enrolled.body.data.attributes).toMatchObject({ current_points: 100, lifetime_points: 100 });
+    expect((await earningEntries('orders', '2012')).map((e) => [e.action, e.points, e.status])).toEqual([['signup', 100, 'approved']]);
+  });
+
+  it('awards the referrer on the referred member\'s first paid order only, never for a self-referral', async () => {
+    const referrer = (await profileOf('orders', '2009'));
+    const code = referrer.referral_code as string;
+    const before = referrer.current_points as number;
+
+    await platform.order({ shop: 'orders', customer_id: '2009', subtotal_price: '1.00', landing_site: `/?ref=${code}` });
+    expect((await profileOf('orders', '2009')).current_points).toBe(before + 1);
+
+    await platform.order({ shop: 'orders', customer_id: '2010', subtotal_price: '10.00', landing_site: `/?ref=${code}` });
+    const { webhook } = await platform.order({ shop: 'orders', customer_id: '2010', subtotal_price: '10.00', note_attributes: [{ name: 'referral_code', value: code }] });
+    await platform.redeliver(webhook!.id);
+
+    const referrals = (await earningEntries('orders', '2009')).filter((e) => e.action === 'referral');
+    expect(referrals.map((e) => [e.points, e.status])).toEqual([[500, 'approved']]);
+    expect((await profileOf('orders', '2009')).current_points).toBe(before + 1 + 500);
+    const events = ((await (await fetch(`${twin.url}/_events`)).json()) as { events: Array<{ type: string }> }).events;
+    expect(events.filter((e) => e.type === 'referral.completed')).toEqual([expect.objectContaining({ shop_id: 'orders', customer_id: '2009', referred_customer_id: '2010' })]);
   });
 });
