@@ -10,7 +10,7 @@ export const handler = createHandler(
   async ({ caller, body }) => {
     const customerId = parseEnrollBody(body);
     const shop = await shopCatalog(caller.shopId);
-    const { created, record } = await enrollCustomer(caller.shopId, customerId, platformForShop(caller.shopId));
+    const { created, record } = await enrollCustomer(caller.shopId, customerId, platformForShop(caller.shopId), shop);
     return { statusCode: created ? 201 : 200, body: { data: customerResource(record, shop, { excludeVip: false }) } };
   },
   { jsonBody: true, idempotent: true },

@@ -12,7 +12,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { DETAILS, envelope } from '../../shared/http/errors';
-import { AUTHORIZER_HANDLER, type Route, THROTTLE_LIMITS } from '../../shared/http/routes';
+import { AUTHORIZER_HANDLER, type Route, THROTTLE_LIMITS, type WebhookRoute } from '../../shared/http/routes';
 import { RateLimiter } from './rate-limiter';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -26,8 +26,20 @@ export interface GatewayOptions {
   host?: string;
   /** Token buckets for the usage-plan throttles; `null` turns throttling off (benchmarks). */
   limiter?: RateLimiter | null;
-  /** The twin's own control endpoints (`GET /_events`, `POST /_reconcile`), by "METHOD /path". */
-  control?: Record<string, () => Promise<unknown>>;
+  /** The twin's own control endpoints (`GET /_events`, `PUT /_clock`), by "METHOD /path"; they get the raw body. */
+  control?: Record<string, (body: string | null) => Promise<unknown>>;
+  /** Platform webhooks: dispatched without the authorizer and the usage plan, the raw body untouched. */
+  webhooks?: readonly WebhookRoute[];
+}
+
+/** A control endpoint's refusal of its input: answered with this status and `{ "error": message }`. */
+export class ControlError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A control endpoint's answer that is not JSON, such as the API reference page and its assets. */
@@ -108,7 +120,7 @@ export interface GatewayRequest {
  */
 export function gatewayEvents({ route, method, url, rawHeaders, pathParameters, sourceIp, requestId }: GatewayRequest): {
   authorizer: APIGatewayRequestAuthorizerEvent;
-  proxy(body: string | null, authorization: APIGatewayAuthorizerResult): APIGatewayProxyEvent;
+  proxy(body: string | null, authorization: APIGatewayAuthorizerResult | null): APIGatewayProxyEvent;
 } {
   // Prototype-free maps: a header or parameter called `__proto__` or `valueOf` is just a name.
   const headers: Record<string, string> = Object.create(null);
@@ -146,7 +158,7 @@ export function gatewayEvents({ route, method, url, rawHeaders, pathParameters, 
       ...request,
       requestContext: { requestId, stage: STAGE, httpMethod: method, resourcePath: route.path, path: url.pathname, identity },
     } as unknown as APIGatewayRequestAuthorizerEvent,
-    proxy: (body, authorization) =>
+    proxy: (body: string | null, authorization: APIGatewayAuthorizerResult | null) =>
       ({
         ...request,
         body,
@@ -163,7 +175,7 @@ export function gatewayEvents({ route, method, url, rawHeaders, pathParameters, 
           requestTimeEpoch: Date.now(),
           resourceId: route.name,
           identity,
-          authorizer: { ...authorization.context, principalId: authorization.principalId },
+          ...(authorization ? { authorizer: { ...authorization.context, principalId: authorization.principalId } } : {}),
         },
       }) as unknown as APIGatewayProxyEvent,
   };
@@ -206,11 +218,25 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const method = (req.method ?? 'GET').toUpperCase();
     const control = options.control?.[`${method} ${url.pathname}`];
     if (control) {
-      const answer = await control();
+      let body: string | null;
+      try {
+        body = await readBody(req);
+      } catch {
+        return send(res, 413, { error: 'Request body exceeds 1 MiB' });
+      }
+      let answer: unknown;
+      try {
+        answer = await control(body);
+      } catch (error) {
+        if (error instanceof ControlError) return send(res, error.statusCode, { error: error.message });
+        throw error;
+      }
       if (!(answer instanceof RawBody)) return send(res, 200, answer);
       res.writeHead(200, { 'Content-Type': answer.contentType });
       return res.end(answer.body);
     }
+    const webhook = options.webhooks?.find((candidate) => candidate.path === url.pathname.replace(/\/+$/, ''));
+    if (webhook) return dispatchWebhook(webhook, req, res, method, url, requestId);
     const matches = matchPath(options.routes, url.pathname);
     if (matches.length === 0) {
       return send(res, 404, envelope(404, `No route matches ${method} ${url.pathname}`));
@@ -263,6 +289,29 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       res.end(result.body);
     } catch (error) {
       // What API Gateway does when the integration itself fails: a 5XX gateway response.
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Handler failed', route: route.name, requestId, error: String(error) }));
+      send(res, 500, envelope(500, DETAILS.unexpected));
+    }
+  };
+
+  // API Gateway's plain proxy integration: no authorizer, no usage plan; an oversized body is refused as the
+  // receiver would refuse it, with 401, since it cannot be a platform delivery.
+  const dispatchWebhook = async (route: WebhookRoute, req: IncomingMessage, res: ServerResponse, method: string, url: URL, requestId: string) => {
+    if (method !== route.method) return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), { Allow: route.method });
+    let body: string | null;
+    try {
+      body = await readBody(req);
+    } catch {
+      return send(res, 401, envelope(401, 'Webhook signature could not be verified'));
+    }
+    const routeLike: Route = { ...route, scope: 'full', throttle: 'standard' };
+    const events = gatewayEvents({ route: routeLike, method, url, rawHeaders: req.rawHeaders, pathParameters: {}, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', requestId });
+    try {
+      const handler = (await load(route.handler)).handler as ProxyHandler;
+      const result = await handler(events.proxy(body, null), lambdaContext(route.name, requestId));
+      res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), 'x-amzn-RequestId': requestId });
+      res.end(result.body);
+    } catch (error) {
       console.error(JSON.stringify({ level: 'ERROR', message: 'Handler failed', route: route.name, requestId, error: String(error) }));
       send(res, 500, envelope(500, DETAILS.unexpected));
     }

@@ -12,11 +12,15 @@ import { resetEventPublisher } from '../../shared/events/domain-events';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
-import { ROUTES } from '../../shared/http/routes';
-import { now as clockNow } from '../../shared/runtime/clock';
+import { QUEUE_CONSUMERS, ROUTES, WEBHOOKS } from '../../shared/http/routes';
+import { setOrderEventQueue } from '../../shared/events/order-event-queue';
+import { registerLocalWebhookSecrets } from '../../shared/platform/webhook-secrets';
+import { now as clockNow, nowIso, setClock } from '../../shared/runtime/clock';
+import { reconcileOrders } from '../../shared/orders/reconcile-orders';
 import { apiReferenceEndpoints } from './api-reference-endpoints';
 import { DEFAULT_LOCAL_TABLE, ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
-import { startGateway, type Gateway } from './gateway';
+import { ControlError, startGateway, type Gateway } from './gateway';
+import { inProcessQueue, type InProcessQueue } from './in-process-queue';
 import { startPlatformSimulator, type PlatformSimulator } from './platform-simulator';
 import { assertPortsAvailable, namePortError, type NamedPort } from './port-check';
 
@@ -56,6 +60,8 @@ export interface Twin {
   tableName: string;
   shops: ShopSummary[];
   simulator: PlatformSimulator;
+  /** Order events the processor failed on every attempt. */
+  orderQueue: InProcessQueue;
   stop(): Promise<void>;
 }
 
@@ -133,6 +139,14 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     resetDocumentClient();
     resetEventPublisher();
     resetPlatforms();
+    // Webhook secrets stay in process (in the cloud: Secrets Manager), never in the table.
+    registerLocalWebhookSecrets(Object.fromEntries(config.shops.map((shop) => [shop.id, [shop.platform.webhook_secret]])));
+    const orderQueue = inProcessQueue(PROJECT_ROOT, QUEUE_CONSUMERS[0]!);
+    setOrderEventQueue(orderQueue);
+    stops.push(async () => {
+      setOrderEventQueue(undefined);
+      registerLocalWebhookSecrets(null);
+    });
 
     const admin = localClient(endpoint);
     await ensureTable(admin, tableName);
@@ -141,12 +155,24 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
 
     const gateway: Gateway = await startGateway({
       routes: ROUTES,
+      webhooks: WEBHOOKS,
       root: PROJECT_ROOT,
       port,
       host,
       control: {
         'GET /_events': async () => ({ events: await readEvents(eventsLogFile) }),
         'POST /_reconcile': () => reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 }),
+        'GET /_clock': async () => ({ now: nowIso() }),
+        'PUT /_clock': async (body) => {
+          setClock(parseClockBody(body));
+          return { now: nowIso() };
+        },
+        // Every scheduled job once, at the clock's time, in the contract's order (order reconciliation first,
+        // the purchase reconciler last); in the twin these jobs run only here.
+        'POST /_jobs/run': async () => ({
+          order_reconciliation: await reconcileOrders({ platformFor: platformForShop }),
+          purchase_reconciler: await reconcilePurchases({ platformFor: platformForShop }),
+        }),
         'GET /openapi.json': async () => buildOpenApiDocument(),
         ...apiReferenceEndpoints(),
         'GET /_dynamodb-stats': async () => dynamoDbStats(),
@@ -169,14 +195,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       throw namePortError(error, apiPort);
     });
     stops.push(() => gateway.stop());
-    // The stack runs the reconciler on a schedule; the twin does the same every minute.
-    const reconciler = setInterval(() => {
-      reconcilePurchases({ platformFor: platformForShop }).catch((error) =>
-        console.error(JSON.stringify({ level: 'ERROR', message: 'Reconciler run failed', error: String(error) })),
-      );
-    }, 60_000);
-    reconciler.unref();
-    stops.push(async () => clearInterval(reconciler));
+    simulator.setWebhookUrl(`${gateway.url}${WEBHOOKS[0]!.path}`);
+    stops.push(async () => setClock(null));
     stops.push(async () => resetDocumentClient());
 
     const table = tableName === DEFAULT_LOCAL_TABLE ? '' : ` --table ${tableName}`;
@@ -189,12 +209,29 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       tableName,
       shops,
       simulator,
+      orderQueue,
       stop: stopAll,
     };
   } catch (error) {
     await stopAll();
     throw error;
   }
+}
+
+/** PUT /_clock's body: `{ "now": ISO timestamp }` holds the clock there, `{ "now": null }` returns to real time. */
+function parseClockBody(body: string | null): Date | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body ?? '');
+  } catch {
+    throw new ControlError(400, 'Body must be JSON: { "now": "<ISO timestamp>" | null }');
+  }
+  const value = (parsed as { now?: unknown } | null)?.now;
+  if (value === null) return null;
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new ControlError(400, '"now" must be an ISO 8601 timestamp such as "2027-01-15T00:00:00.000Z", or null');
+  }
+  return new Date(value);
 }
 
 /** The twin's stand-in for an EventBridge subscriber: every event published so far, oldest first. */

@@ -7,7 +7,8 @@
 //         webhook_secret "<shop id>-webhook-secret" (twin only: a well-known key that lets the local platform
 //         simulator sign deliveries without configuration; the cloud reads the secret from Secrets Manager) }
 //   earning rule: description null, is_active true, customer_facing_label = the rule's name,
-//         call_to_action_url null
+//         call_to_action_url null, spend_unit null (purchase rules: points per order)
+//   earning_settings: pending_days 0, points_expiry null, expiry_reminder_days 30 (EARNING-CONTRACT.md)
 //   VIP tier: description "", threshold_points/threshold_spend/threshold_orders null, points_multiplier 1,
 //         badge_image_url null, badge_color "#808080", reward_ids []
 //   reward: description null, discount_type "fixed", reward_type "standard", redemption_mode "fixed",
@@ -28,7 +29,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError, formatPath, type Path } from './config-errors';
-import { apiKeySchema, campaignSchema, earningHistorySchema, earningRuleSchema, flexibleConfigSchema, memberSchema, platformCustomerSchema, rewardHistorySchema, rewardSchema, shopSchema, vipSettingsSchema, vipTierSchema } from './shop-schema';
+import { apiKeySchema, campaignSchema, earningSettingsSchema, earningHistorySchema, earningRuleSchema, flexibleConfigSchema, memberSchema, platformCustomerSchema, rewardHistorySchema, rewardSchema, shopSchema, vipSettingsSchema, vipTierSchema } from './shop-schema';
 import { checkCatalog, checkPeople, checkUnique, checkVipSettings, type Report } from './cross-references';
 
 export const configFileSchema = z
@@ -66,6 +67,7 @@ export const configFileSchema = z
 export type ConfigFile = z.output<typeof configFileSchema>;
 export type ShopConfig = ConfigFile['shops'][number];
 export type VipSettings = z.output<typeof vipSettingsSchema>;
+export type EarningSettingsConfig = z.output<typeof earningSettingsSchema>;
 export type ApiKeyConfig = z.output<typeof apiKeySchema>;
 export type EarningRuleConfig = z.output<typeof earningRuleSchema>;
 export type CampaignConfig = z.output<typeof campaignSchema>;

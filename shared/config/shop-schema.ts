@@ -29,8 +29,22 @@ export const earningRuleSchema = z
     customer_facing_label: z.string().optional(),
     call_to_action_url: z.string().refine(isHttpUrl, 'must be an absolute http(s) URL').nullable().default(null),
     created_at: timestamp().default(parseTime),
+    /** Purchase rules: points_to_give per whole spend_unit of the order's eligible amount; null: per order. */
+    spend_unit: z.number().positive('must be greater than 0').nullable().default(null),
+  })
+  .refine((rule) => rule.spend_unit === null || rule.action === 'purchase', {
+    message: 'only purchase rules have a spend_unit',
+    path: ['spend_unit'],
   })
   .transform((rule) => ({ ...rule, customer_facing_label: rule.customer_facing_label ?? rule.name }));
+
+export const pointsExpirySchema = z.strictObject({ mode: z.enum(['batch', 'inactivity']), days: positiveCount() });
+
+export const earningSettingsSchema = z.strictObject({
+  pending_days: count().default(0),
+  points_expiry: pointsExpirySchema.nullable().default(null),
+  expiry_reminder_days: count().default(30),
+});
 
 export const campaignSchema = z
   .strictObject({
@@ -187,6 +201,7 @@ export const shopFieldsSchema = z.strictObject({
   currency: z.string().refine(isCurrency, 'must be an ISO 4217 currency code such as "USD"'),
   referral_base_url: z.string().refine(isHttpUrl, 'must be an absolute http(s) URL'),
   vip_settings: vipSettingsSchema.prefault({}),
+  earning_settings: earningSettingsSchema.prefault({}),
   api_keys: z.array(apiKeySchema).default([]),
   earning_rules: z.array(earningRuleSchema).default([]),
   campaigns: z.array(campaignSchema).default([]),

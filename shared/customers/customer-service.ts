@@ -17,6 +17,11 @@ import { customerNotFound, DOMAIN_DETAILS, failed, notFound, unavailable } from 
 import type { Platform, PlatformCustomer } from '../platform/port';
 import { PlatformError, PlatformUnavailableError } from '../platform/port';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
+import type { EarningEntry } from '../domain/history';
+import type { ShopCatalog } from '../domain/shop';
+import { resolveTier } from '../domain/tiers';
+import { publishAfterCommit } from '../events/domain-events';
+import { activeCampaign, earningRulePoints } from '../rules/earning-rule-points';
 
 const NUMERIC_ID = /^\d{1,20}$/;
 /** RFC 5321 caps an address at 254 characters; anything longer cannot be a customer (and would
@@ -58,7 +63,7 @@ const REFERRAL_ATTEMPTS = 5;
  * Enrols a platform customer with zero points. An existing member is returned unchanged; of two
  * concurrent enrolments of one customer exactly one creates the record (conditional transaction).
  */
-export async function enrollCustomer(shopId: string, customerId: string, platform: Platform): Promise<Enrolment> {
+export async function enrollCustomer(shopId: string, customerId: string, platform: Platform, shop?: ShopCatalog): Promise<Enrolment> {
   const existing = await getCustomer(shopId, customerId);
   if (existing) return { created: false, record: existing.record };
 
@@ -86,8 +91,12 @@ export async function enrollCustomer(shopId: string, customerId: string, platfor
       created_at: now,
       updated_at: now,
     };
-    const outcome = await createCustomer(record);
-    if (outcome === 'created') return { created: true, record };
+    const signup = shop ? signupAward(shop, record, now) : { record, entries: [] };
+    const outcome = await createCustomer(signup.record, { entries: signup.entries });
+    if (outcome === 'created') {
+      if (signup.entries.length) await publishAfterCommit(signup.entries.map((entry) => ({ type: 'points.approved', shop_id: shopId, customer_id: customerId, occurred_at: now, earning_history_entry_id: entry.id, action: 'signup', points: entry.points })));
+      return { created: true, record: signup.record };
+    }
     if (outcome === 'customer_exists') {
       const winner = await getCustomer(shopId, customerId, true);
       if (winner) return { created: false, record: winner.record };
@@ -96,6 +105,28 @@ export async function enrollCustomer(shopId: string, customerId: string, platfor
   });
   if (enrolment) return enrolment;
   throw failed('Could not enroll the customer. Please try again.');
+}
+
+/**
+ * Signup points of the shop's active signup rules, approved at once, priced as GET /v1/earning-rules shows
+ * them to a new member (no tier yet, the running campaign); the ids are fixed per customer and rule.
+ */
+function signupAward(shop: ShopCatalog, record: CustomerRecord, now: string): { record: CustomerRecord; entries: EarningEntry[] } {
+  const rules = shop.earningRules.filter((rule) => rule.is_active && rule.action === 'signup');
+  const context = { tier: null, campaign: activeCampaign(shop.campaigns, new Date(now)), vipSettings: shop.settings.vip_settings };
+  const entries: EarningEntry[] = rules.map((rule) => {
+    const priced = earningRulePoints(rule, context);
+    return {
+      id: `signup-${record.platform_customer_id}-${rule.id}`,
+      earning_rule_id: rule.id, action: 'signup', points: priced.points, base_points: priced.base_points,
+      points_multiplier: priced.campaign_boost ?? 1, status: 'approved', order_id: null, order_number: null,
+      points_due_at: null, points_given_at: now, points_expiry_at: null, created_at: now, updated_at: now,
+    };
+  });
+  const points = entries.reduce((sum, entry) => sum + entry.points, 0);
+  if (points === 0) return { record, entries };
+  const figures = { ...record, current_points: points, lifetime_points: points };
+  return { record: { ...figures, vip_tier_id: resolveTier(figures, shop.tiers, shop.settings.vip_settings)?.id ?? null }, entries };
 }
 
 // Like points adjustments: enough rounds for dozens of simultaneous writers of one customer.

@@ -8,6 +8,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { CustomerChanges, CustomerRecord } from '../domain/customer';
+import type { EarningEntry } from '../domain/history';
+import { earningEntryItem } from './history-repository';
 import { documentClient, tableName } from './client';
 import { batchGet, countAll, type Item, queryAll, withoutKeys } from './items';
 import { LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
@@ -75,7 +77,10 @@ export type CreateCustomerOutcome = 'created' | 'customer_exists' | 'referral_co
  * Enrols a customer atomically: profile, referral-code guard and shop counter change together or not
  * at all, and only if the customer does not exist yet.
  */
-export async function createCustomer(record: CustomerRecord, options: { countInShop?: boolean } = {}): Promise<CreateCustomerOutcome> {
+export async function createCustomer(
+  record: CustomerRecord,
+  options: { countInShop?: boolean; entries?: EarningEntry[] } = {},
+): Promise<CreateCustomerOutcome> {
   const counterUpdate = {
     Update: {
       TableName: tableName(),
@@ -102,6 +107,10 @@ export async function createCustomer(record: CustomerRecord, options: { countInS
         },
       },
       ...(options.countInShop === false ? [] : [counterUpdate]),
+      // Entries awarded on enrolment (signup points) commit with the profile or not at all.
+      ...(options.entries ?? []).map((entry) => ({
+        Put: { TableName: tableName(), Item: earningEntryItem(record.shop_id, record.platform_customer_id, entry), ConditionExpression: 'attribute_not_exists(pk)' },
+      })),
     ],
   };
   try {

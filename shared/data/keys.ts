@@ -50,6 +50,18 @@ export const keys = {
   customerList: (shopId: string, status: LoyaltyStatus) => `SHOP#${shopId}#LIST#${status}`,
   // NFC: an internationalised address typed with combining accents is the same address.
   customerEmail: (shopId: string, email: string) => `SHOP#${shopId}#EMAIL#${email.trim().normalize('NFC').toLowerCase()}`,
+  /** A member's order: its merged state and the effects applied, in the customer's partition. */
+  order: (shopId: string, customerId: string, orderId: string): ItemKey => ({ pk: customerPk(shopId, customerId), sk: `ORDER#${orderId}` }),
+  /** Which member an order belongs to: refunds/create names only the order. */
+  orderCustomer: (shopId: string, orderId: string): ItemKey => ({ pk: `SHOP#${shopId}#ORDER#${orderId}`, sk: 'ORDER' }),
+  /** Maps a webhook's X-Shopify-Shop-Domain to the shop (written when the configuration is applied). */
+  shopDomain: (domain: string): ItemKey => ({ pk: `SHOPDOMAIN#${domain.toLowerCase()}`, sk: 'SHOPDOMAIN' }),
+  /** Every shop, one item each, so scheduled jobs can visit them all. */
+  shopRegistry: (shopId: string): ItemKey => ({ pk: 'SHOPS', sk: `SHOP#${shopId}` }),
+  /** Clock time up to which order reconciliation has read the platform's changed orders. */
+  orderWatermark: (shopId: string): ItemKey => ({ pk: shopPk(shopId), sk: 'ORDER_WATERMARK' }),
+  /** Makes a referral award once per referred customer. */
+  referralAward: (shopId: string, referredId: string): ItemKey => ({ pk: `SHOP#${shopId}#REFERRAL#${referredId}`, sk: 'REFERRAL' }),
 };
 
 /** Prefixes of item kinds inside a shop partition, used when reading the shop's configuration. */

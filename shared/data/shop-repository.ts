@@ -82,3 +82,38 @@ export async function setShopCounters(shopId: string, counters: ShopCounters): P
     }),
   );
 }
+
+/** Registers the shop for scheduled jobs and maps its platform domain to it (webhooks find their shop so). */
+export async function putShopIdentity(shopId: string, shopDomain: string): Promise<void> {
+  await batchPut([
+    { ...keys.shopRegistry(shopId), shop_id: shopId, shop_domain: shopDomain.toLowerCase() },
+    { ...keys.shopDomain(shopDomain), shop_id: shopId },
+  ]);
+}
+
+/** The shop a platform domain belongs to, or null for a domain no shop has. */
+export async function findShopByDomain(shopDomain: string): Promise<string | null> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.shopDomain(shopDomain) }));
+  return typeof result.Item?.shop_id === 'string' ? result.Item.shop_id : null;
+}
+
+/** Every registered shop's id. */
+export async function listShopIds(): Promise<string[]> {
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.shopRegistry('').pk } });
+  return items.map((item) => String(item.shop_id));
+}
+
+/** Clock time up to which order reconciliation has read the shop's changed orders, or null before its first run. */
+export async function readOrderWatermark(shopId: string): Promise<string | null> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.orderWatermark(shopId), ConsistentRead: true }));
+  return typeof result.Item?.watermark === 'string' ? result.Item.watermark : null;
+}
+
+export async function writeOrderWatermark(shopId: string, watermark: string): Promise<void> {
+  await documentClient().send(new UpdateCommand({
+    TableName: tableName(),
+    Key: keys.orderWatermark(shopId),
+    UpdateExpression: 'SET watermark = :watermark',
+    ExpressionAttributeValues: { ':watermark': watermark },
+  }));
+}

@@ -10,6 +10,21 @@ export interface VipSettings {
   points_multiplier_mode: 'purchase' | 'all' | null;
 }
 
+export interface PointsExpiry {
+  mode: 'batch' | 'inactivity';
+  days: number;
+}
+
+/** How orders earn over time (EARNING-CONTRACT.md): the return window and the expiry of points. */
+export interface EarningSettings {
+  /** Order points wait this many days before they are approved; 0 approves them at once. */
+  pending_days: number;
+  points_expiry: PointsExpiry | null;
+  expiry_reminder_days: number;
+}
+
+export const DEFAULT_EARNING_SETTINGS: EarningSettings = { pending_days: 0, points_expiry: null, expiry_reminder_days: 30 };
+
 export interface ShopSettings {
   id: string;
   name: string;
@@ -17,6 +32,8 @@ export interface ShopSettings {
   currency: string;
   referral_base_url: string;
   vip_settings: VipSettings;
+  /** Absent on settings written before the earning engine existed: the defaults apply. */
+  earning_settings?: EarningSettings;
 }
 
 export interface EarningRule {
@@ -30,6 +47,8 @@ export interface EarningRule {
   customer_facing_label: string;
   call_to_action_url: string | null;
   created_at: string;
+  /** Purchase rules: points_to_give per whole spend_unit of the eligible amount; null or absent: per order. */
+  spend_unit?: number | null;
 }
 
 export interface Campaign {

@@ -32,7 +32,16 @@ export interface TierChangedEvent {
   occurred_at: string;
 }
 
-export type DomainEvent = PointsAdjustedEvent | TierChangedEvent;
+/** What orders, referrals and privacy requests publish (docs/earning-engine.md lists the fields of each). */
+export interface EarningEvent {
+  type: 'points.pending' | 'points.approved' | 'points.removed' | 'reward.used' | 'referral.completed' | 'customer.data_requested';
+  shop_id: string;
+  customer_id: string;
+  occurred_at: string;
+  [field: string]: unknown;
+}
+
+export type DomainEvent = PointsAdjustedEvent | TierChangedEvent | EarningEvent;
 
 export interface EventPublisher {
   publish(events: DomainEvent[]): Promise<void>;

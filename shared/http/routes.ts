@@ -49,6 +49,33 @@ export type RouteName = (typeof ROUTE_LIST)[number]['name'];
 
 export const ROUTES: ReadonlyArray<Route & { name: RouteName }> = ROUTE_LIST;
 
+/** An entry point called by the commerce platform: no API key, no usage plan; the handler authenticates it. */
+export interface WebhookRoute {
+  name: string;
+  method: 'POST';
+  path: string;
+  handler: string;
+}
+
+/** Webhooks in: the raw body reaches the handler untouched (the HMAC is over its bytes). */
+export const WEBHOOKS: readonly WebhookRoute[] = [
+  { name: 'receiveShopifyWebhook', method: 'POST', path: '/webhooks/shopify', handler: 'functions/webhooks/receive-shopify.ts' },
+];
+
+/** Queue consumers: the receiver's verified deliveries are applied here, once each. */
+export const QUEUE_CONSUMERS: ReadonlyArray<{ name: string; handler: string }> = [
+  { name: 'processOrderEvents', handler: 'functions/orders/process-events.ts' },
+];
+
+/**
+ * Scheduled jobs, in the order the twin's POST /_jobs/run runs them (EARNING-CONTRACT.md): order
+ * reconciliation first, the purchase reconciler last; `cadence` is the stack's schedule.
+ */
+export const SCHEDULED_JOBS: ReadonlyArray<{ name: string; handler: string; cadence: string }> = [
+  { name: 'reconcileOrders', handler: 'functions/jobs/reconcile-orders.ts', cadence: 'rate(15 minutes)' },
+  { name: 'reconcilePurchases', handler: 'functions/jobs/reconcile-purchases.ts', cadence: 'rate(5 minutes)' },
+];
+
 export const AUTHORIZER_HANDLER = 'functions/auth/authorize.ts';
 /** Scheduled, not routed: settles purchases left pending by a crash. */
 export const RECONCILER_HANDLER = 'functions/jobs/reconcile-purchases.ts';

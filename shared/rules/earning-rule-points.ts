@@ -15,7 +15,7 @@ export function activeCampaign(campaigns: readonly Campaign[], now: Date): Campa
 }
 
 /** A tier boosts every rule, except in `purchase` multiplier mode, where it boosts purchase rules only. */
-export function tierBoostApplies(rule: EarningRule, tier: VipTier | null, vipSettings: VipSettings): boolean {
+export function tierBoostApplies(rule: Pick<EarningRule, 'category'>, tier: VipTier | null, vipSettings: VipSettings): boolean {
   if (!tier) return false;
   return vipSettings.points_multiplier_mode !== 'purchase' || rule.category === 'purchase';
 }
@@ -48,7 +48,7 @@ function roundPoints(value: number): number {
  * 5 x 1.1 x 3 as 16.500000000000004, so the product is snapped to 9 decimals before rounding:
  * both are exact halves and give 58 and 17.
  */
-export function earningRulePoints(rule: EarningRule, context: EarningRuleContext): EarningRulePoints {
+export function earningRulePoints(rule: Pick<EarningRule, 'points_to_give' | 'category'>, context: EarningRuleContext): EarningRulePoints {
   const { tier, campaign, vipSettings } = context;
   const tierBoost = tier && tierBoostApplies(rule, tier, vipSettings) ? tier.points_multiplier : null;
   const campaignBoost = campaign ? campaign.multiplier : null;

@@ -27,6 +27,8 @@ const envSchema = z.object({
   EVENT_BUS_NAME: z.optional(text()),
   /** JSON-lines file for domain events (local twin). */
   EVENTS_LOG_FILE: z.optional(text()),
+  /** Cloud: the SQS queue the webhook receiver sends verified deliveries to. */
+  ORDER_EVENTS_QUEUE_URL: z.optional(z.url()),
   /** Benchmarks: count DynamoDB calls and consumed capacity (see shared/data/dynamodb-stats.ts). */
   DYNAMODB_STATS: z.optional(z.stringbool()),
   /** How long a warm function reuses a shop's configuration (rules, tiers, rewards) before re-reading it. */

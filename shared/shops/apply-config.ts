@@ -5,7 +5,7 @@ import { putApiKey } from '../data/api-key-repository';
 import { hashApiKey } from '../domain/api-key';
 import { countCustomers, createCustomer } from '../data/customer-repository';
 import { earningEntryItem, rewardEntryItem } from '../data/history-repository';
-import { batchPut, putShopCatalog, setShopCounters } from '../data/shop-repository';
+import { batchPut, putShopCatalog, putShopIdentity, setShopCounters } from '../data/shop-repository';
 import type { CustomerRecord } from '../domain/customer';
 import { calendarDateOf } from '../domain/dates';
 import { generateReferralCode } from '../domain/referral';
@@ -40,6 +40,7 @@ function catalogOf(shop: ShopConfig): ShopCatalog {
       currency: shop.currency,
       referral_base_url: shop.referral_base_url,
       vip_settings: shop.vip_settings,
+      earning_settings: shop.earning_settings,
     },
     earningRules: shop.earning_rules,
     campaigns: shop.campaigns,
@@ -51,6 +52,7 @@ function catalogOf(shop: ShopConfig): ShopCatalog {
 async function applyShop(shop: ShopConfig, now: string): Promise<ShopSummary> {
   const catalog = catalogOf(shop);
   await putShopCatalog(catalog);
+  await putShopIdentity(shop.id, shop.platform.shop_domain);
   for (const key of shop.api_keys) {
     await putApiKey({
       key_hash: hashApiKey(key.key),

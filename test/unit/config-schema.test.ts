@@ -635,3 +635,43 @@ describe('reading a file', () => {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('earning settings and spend units', () => {
+  it('default to approval at once, no expiry, reminders 30 days ahead, and points per order', () => {
+    // Act
+    const parsed = parseConfig(configWith(shop({ earning_rules: [rule()] }))).shops[0]!;
+
+    // Assert
+    expect(parsed.earning_settings).toEqual({ pending_days: 0, points_expiry: null, expiry_reminder_days: 30 });
+    expect(parsed.earning_rules[0]!.spend_unit).toBeNull();
+  });
+
+  it('accept a return window, an expiry mode and a spend unit', () => {
+    // Act
+    const parsed = parseConfig(configWith(shop({
+      earning_settings: { pending_days: 14, points_expiry: { mode: 'batch', days: 365 } },
+      earning_rules: [rule({ spend_unit: 0.5 })],
+    }))).shops[0]!;
+
+    // Assert
+    expect(parsed.earning_settings).toEqual({ pending_days: 14, points_expiry: { mode: 'batch', days: 365 }, expiry_reminder_days: 30 });
+    expect(parsed.earning_rules[0]!.spend_unit).toBe(0.5);
+  });
+
+  it('refuse negative days, an unknown expiry mode, a zero spend unit and a spend unit on a non-purchase rule', () => {
+    // Act
+    const issues = issuesOf(configWith(shop({
+      earning_settings: { pending_days: -1, points_expiry: { mode: 'forever', days: 0 } },
+      earning_rules: [rule({ spend_unit: 0 }), rule({ id: 'signup', action: 'signup', category: 'signup', spend_unit: 1 })],
+    })));
+
+    // Assert
+    expect(issues).toEqual([
+      'shops[0].earning_settings.pending_days: must be a whole number, 0 or more',
+      expect.stringMatching(/^shops\[0\]\.earning_settings\.points_expiry\.mode: /),
+      'shops[0].earning_settings.points_expiry.days: must be a whole number, 1 or more',
+      'shops[0].earning_rules[0].spend_unit: must be greater than 0',
+      'shops[0].earning_rules[1].spend_unit: only purchase rules have a spend_unit',
+    ]);
+  });
+});

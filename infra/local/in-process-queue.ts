@@ -1,0 +1,60 @@
+// The twin's order event queue: instead of SQS, the processor handler is invoked at once with an SQS-shaped
+// event and awaited, so a webhook's effects are visible as soon as the delivery was answered. A message the
+// processor reports as failed is retried as SQS would, then set aside like a dead-letter queue.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { OrderEventMessage, OrderEventQueue } from '../../shared/events/order-event-queue';
+import { lambdaContext } from './gateway';
+
+type ConsumerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+export interface InProcessQueue extends OrderEventQueue {
+  /** Messages that failed every attempt (the twin's dead-letter queue). */
+  deadLetters(): OrderEventMessage[];
+}
+
+const MAX_RECEIVES = 3;
+
+export function inProcessQueue(root: string, consumer: { name: string; handler: string }): InProcessQueue {
+  let module: Promise<{ handler: unknown }> | undefined;
+  const dead: OrderEventMessage[] = [];
+  const invoke = async (message: OrderEventMessage, receiveCount: number): Promise<boolean> => {
+    module ??= import(join(root, consumer.handler)) as Promise<{ handler: unknown }>;
+    const handler = (await module).handler as ConsumerHandler;
+    const messageId = randomUUID();
+    const event: SQSEvent = {
+      Records: [{
+        messageId,
+        receiptHandle: messageId,
+        body: JSON.stringify(message),
+        attributes: {
+          ApproximateReceiveCount: String(receiveCount),
+          SentTimestamp: String(Date.now()),
+          SenderId: 'local',
+          ApproximateFirstReceiveTimestamp: String(Date.now()),
+        },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:local:000000000000:order-events',
+        awsRegion: 'local',
+      }],
+    };
+    try {
+      const result = await handler(event, lambdaContext(consumer.name, messageId));
+      return !(result && result.batchItemFailures.length > 0);
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Order processor failed', error: String(error) }));
+      return false;
+    }
+  };
+  return {
+    async send(message) {
+      for (let receive = 1; receive <= MAX_RECEIVES; receive += 1) if (await invoke(message, receive)) return;
+      dead.push(message);
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Order event moved to the dead-letter list', topic: message.topic, webhookId: message.webhookId }));
+    },
+    deadLetters: () => [...dead],
+  };
+}

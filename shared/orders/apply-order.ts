@@ -1,0 +1,225 @@
+// Applies what the platform says about an order (a paid, refunded or cancelled snapshot, or one refund) to
+// the member: merge into the order's state, plan the difference from what was applied, write it in one
+// transaction conditional on the profile's and the order's versions, retry from a fresh read on a lost
+// race, publish the events after the commit. The same state applied twice computes nothing and writes nothing.
+import { activeRewardEntriesWithCodes, earningEntryStatuses, findOrderCustomer, readOrderContext, writeOrderEffects } from '../data/order-repository';
+import type { StoredCustomer } from '../data/customer-repository';
+import type { CustomerRecord } from '../domain/customer';
+import { failed } from '../domain/errors';
+import { minorDigits } from '../domain/money';
+import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
+import { resolveTier } from '../domain/tiers';
+import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
+import { logger } from '../observability/powertools';
+import type { PlatformOrder, PlatformRefund } from '../platform/port';
+import { activeCampaign } from '../rules/earning-rule-points';
+import { nowIso } from '../runtime/clock';
+import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
+import {
+  type AppliedEffects,
+  decimalToMinor,
+  type FrozenContext,
+  mergeOrderSnapshot,
+  mergeRefund,
+  NOTHING_APPLIED,
+  type OrderEffectsPlan,
+  type OrderFacts,
+  type OrderSnapshot,
+  orderTarget,
+  planOrderEffects,
+  referralCodeOf,
+  sameState,
+} from './order-state';
+import { awardReferral } from './referral-award';
+
+/** The order item: merged facts, the frozen pricing context and what was applied. */
+export interface OrderRecord {
+  shop_id: string;
+  customer_id: string;
+  order_id: string;
+  facts: OrderFacts;
+  frozen: FrozenContext;
+  applied: AppliedEffects;
+  /** Decided once, when the order first counted: the member had no counted order before it. */
+  first_order: boolean;
+  /** The order's discount codes have been matched against the member's active rewards. */
+  reward_codes_used: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `applied`: effects written; `state_updated`: a newer snapshot merged that changes no effect. */
+export type ApplyOutcome = 'applied' | 'state_updated' | 'unchanged' | 'not_member' | 'before_enrolment' | 'unknown_order' | 'guest';
+
+// As for manual adjustments: enough rounds for dozens of concurrent writers of one customer.
+const MAX_ATTEMPTS = 120;
+
+export function snapshotOf(order: PlatformOrder): OrderSnapshot {
+  const digits = minorDigits(order.currency);
+  return {
+    order_id: order.id,
+    name: order.name,
+    processed_at: new Date(order.processedAt).toISOString(),
+    updated_at: new Date(order.updatedAt).toISOString(),
+    currency: order.currency,
+    subtotal_minor: decimalToMinor(order.subtotal, digits),
+    refunded_minor: decimalToMinor(order.refundedSubtotal, digits),
+    cancelled_at: order.cancelledAt ? new Date(order.cancelledAt).toISOString() : null,
+    discount_codes: order.discountCodes,
+    referral_code: referralCodeOf(order.landingSite, order.noteAttributes),
+  };
+}
+
+/** orders/paid, orders/cancelled, orders/updated and reconciliation: the order's snapshot. */
+export async function applyOrder(shop: ShopCatalog, order: PlatformOrder): Promise<ApplyOutcome> {
+  if (order.customerId === null) return 'guest';
+  const snapshot = snapshotOf(order);
+  return applyChange(shop, order.customerId, order.id, (facts) => mergeOrderSnapshot(facts, snapshot));
+}
+
+/** refunds/create: one refund of an order a member placed; an order not seen yet is left to reconciliation. */
+export async function applyRefund(shop: ShopCatalog, refund: PlatformRefund): Promise<ApplyOutcome> {
+  const customerId = await findOrderCustomer(shop.settings.id, refund.orderId);
+  if (!customerId) return 'unknown_order';
+  return applyChange(shop, customerId, refund.orderId, (facts) => {
+    if (!facts) return null;
+    const digits = minorDigits(facts.currency);
+    return mergeRefund(facts, { refund_id: refund.id, minor: decimalToMinor(refund.subtotal, digits), created_at: new Date(refund.createdAt).toISOString() });
+  });
+}
+
+/** The pricing context the member held before this order counted (tier, campaign at the paid time, rules). */
+function freeze(shop: ShopCatalog, customer: CustomerRecord, paidAt: string): FrozenContext {
+  const vipSettings = shop.settings.vip_settings;
+  return {
+    tier: resolveTier(customer, shop.tiers, vipSettings),
+    campaign: activeCampaign(shop.campaigns, new Date(paidAt)),
+    vip_settings: vipSettings,
+    rules: shop.earningRules
+      .filter((rule) => rule.is_active && rule.action === 'purchase')
+      .map((rule) => ({ id: rule.id, category: rule.category, points_to_give: rule.points_to_give, spend_unit: rule.spend_unit ?? null })),
+  };
+}
+
+async function applyChange(
+  shop: ShopCatalog,
+  customerId: string,
+  orderId: string,
+  merge: (facts: OrderFacts | null) => OrderFacts | null,
+): Promise<ApplyOutcome> {
+  const shopId = shop.settings.id;
+  const earningSettings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
+  let committed: { record: OrderRecord; events: DomainEvent[] } | undefined;
+
+  const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<ApplyOutcome | undefined> => {
+    const { customer, order } = await readOrderContext<OrderRecord>(shopId, customerId, orderId);
+    // Orders of non-members and excluded members change nothing, and an order never enrols anyone.
+    if (!customer || customer.record.status !== 'member') return 'not_member';
+    const facts = merge(order?.record.facts ?? null);
+    if (!facts) return 'unknown_order';
+    // An order paid before the customer joined is not the program's to reward (it may be seen again later).
+    if (!order && Date.parse(facts.processed_at) < Date.parse(customer.record.created_at)) return 'before_enrolment';
+
+    const now = nowIso();
+    const frozen = order?.record.frozen ?? freeze(shop, customer.record, facts.processed_at);
+    const applied = order?.record.applied ?? NOTHING_APPLIED;
+    const digits = minorDigits(facts.currency);
+    const target = orderTarget(facts, frozen, shop.settings.loyalty_mode, digits);
+    const pendingIds = Object.values(applied.rules).flatMap((rule) => (rule.pending ? [rule.pending.entry_id] : []));
+    const statuses = pendingIds.length ? await earningEntryStatuses(shopId, customerId, pendingIds) : new Map<string, string>();
+    const approvedSince = new Set(pendingIds.filter((id) => statuses.get(id) === 'approved'));
+    const plan = planOrderEffects({
+      shopId, facts, target, applied, currentPoints: customer.record.current_points, earningSettings, now, approvedSince,
+    });
+
+    const checkCodes = !(order?.record.reward_codes_used ?? false) && facts.discount_codes.length > 0;
+    const usedRewards = checkCodes
+      ? (await activeRewardEntriesWithCodes(shopId, customerId, facts.discount_codes)).map((reward) => ({ ...reward, redeemedAt: facts.processed_at }))
+      : [];
+    const factsChanged = !sameState(facts, order?.record.facts ?? null);
+    if (order && plan.empty && !factsChanged && !checkCodes) return 'unchanged';
+
+    const record: OrderRecord = {
+      shop_id: shopId,
+      customer_id: customerId,
+      order_id: orderId,
+      facts,
+      frozen,
+      applied: plan.applied,
+      first_order: order ? order.record.first_order : customer.record.orders_count === 0 && target.order_count === 1,
+      reward_codes_used: (order?.record.reward_codes_used ?? false) || facts.discount_codes.length > 0,
+      created_at: order?.record.created_at ?? now,
+      updated_at: now,
+    };
+    const nextCustomer = plan.empty ? null : customerAfter(shop, customer, plan, now);
+    const written = await writeOrderEffects({
+      shopId,
+      customerId,
+      orderId,
+      customer: nextCustomer ? { current: customer, next: nextCustomer } : null,
+      order: { version: order?.version ?? null, next: { ...record } },
+      newEntries: plan.newEntries,
+      pendingChanges: plan.pendingChanges,
+      usedRewards: usedRewards.map(({ id, redeemedAt }) => ({ id, redeemedAt })),
+      now,
+    });
+    if (!written) return undefined;
+    committed = { record, events: eventsOf(shop, customer.record, nextCustomer, plan, usedRewards, now) };
+    return plan.empty && usedRewards.length === 0 && order ? 'state_updated' : 'applied';
+  });
+  if (outcome === undefined) throw failed(`Order ${orderId} could not be applied after repeated write conflicts`);
+  if (committed) {
+    await publishAfterCommit(committed.events);
+    logger.info('Order applied', { order: orderId, customer: customerId, applied: committed.record.applied });
+  }
+  // The referral is the referrer's, in its own transaction, made once by a guard item: also retried on replays
+  // of the first order, in case the process stopped between the two commits.
+  const current = committed?.record ?? (outcome === 'unchanged' ? (await readOrderContext<OrderRecord>(shopId, customerId, orderId)).order?.record : undefined);
+  if (current?.first_order && current.facts.referral_code && current.applied.order_count === 1) {
+    await awardReferral(shop, customerId, current.facts.referral_code, current.order_id);
+  }
+  return outcome;
+}
+
+/** The member's figures after the plan: balance, lifetime points, spend, orders, and the tier they reach. */
+function customerAfter(shop: ShopCatalog, customer: StoredCustomer, plan: OrderEffectsPlan, now: string): CustomerRecord {
+  const record = customer.record;
+  const scale = shop.settings.loyalty_mode === 'store_credit' ? 1 : 10 ** minorDigits(shop.settings.currency);
+  const figures = {
+    ...record,
+    current_points: Math.max(0, record.current_points + plan.pointsDelta),
+    lifetime_points: record.lifetime_points + plan.lifetimeDelta,
+    // Spend is kept to the cent, so a float sum of deltas never drifts.
+    total_spend: Math.max(0, Math.round((record.total_spend + plan.spendDelta) * scale) / scale),
+    orders_count: Math.max(0, record.orders_count + plan.orderCountDelta),
+  };
+  const tier = resolveTier(figures, shop.tiers, shop.settings.vip_settings);
+  return { ...figures, vip_tier_id: tier?.id ?? null, updated_at: now };
+}
+
+function eventsOf(
+  shop: ShopCatalog,
+  before: CustomerRecord,
+  after: CustomerRecord | null,
+  plan: OrderEffectsPlan,
+  usedRewards: Array<{ id: string; code: string; redeemedAt: string }>,
+  now: string,
+): DomainEvent[] {
+  const base = { shop_id: shop.settings.id, customer_id: before.platform_customer_id, occurred_at: now };
+  const events: DomainEvent[] = [];
+  for (const entry of plan.newEntries) {
+    const type = entry.points < 0 || entry.action === 'refund' ? 'points.removed' : entry.status === 'pending' ? 'points.pending' : 'points.approved';
+    events.push({ type, ...base, earning_history_entry_id: entry.id, action: entry.action, points: entry.points, order_id: entry.order_id, points_due_at: entry.points_due_at });
+  }
+  for (const change of plan.pendingChanges) {
+    const type = change.status === 'rejected' ? 'points.removed' : 'points.pending';
+    events.push({ type, ...base, earning_history_entry_id: change.entry_id, status: change.status, points: change.points });
+  }
+  for (const reward of usedRewards) {
+    events.push({ type: 'reward.used', ...base, reward_history_entry_id: reward.id, discount_code: reward.code, discount_code_redeemed_at: reward.redeemedAt });
+  }
+  const from = resolveTier(before, shop.tiers, shop.settings.vip_settings)?.id ?? null;
+  const to = after ? (resolveTier(after, shop.tiers, shop.settings.vip_settings)?.id ?? null) : from;
+  if (from !== to) events.push({ type: 'tier.changed', ...base, from_tier_id: from, to_tier_id: to, send_email: true });
+  return events;
+}

@@ -1,0 +1,358 @@
+// The order-state merge and the effects an order should have: pure, so that exactly-once processing is a
+// property of two functions tested without a database. Deliveries merge into one state per order whatever
+// their order (refunds by id, cancellation for good, the newest order snapshot wins); the effects are then
+// recomputed from that state and compared with what was already applied, so a replay changes nothing.
+import { createHash } from 'node:crypto';
+import type { EarningEntry } from '../domain/history';
+import type { Campaign, EarningRule, EarningSettings, LoyaltyMode, VipSettings, VipTier } from '../domain/shop';
+import { earningRulePoints } from '../rules/earning-rule-points';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface OrderRefundFact {
+  /** Minor units of the subtotal given back. */
+  minor: number;
+  created_at: string;
+}
+
+/** What is known about one order, merged from every delivery and reconciliation that mentioned it. */
+export interface OrderFacts {
+  order_id: string;
+  name: string;
+  processed_at: string;
+  currency: string;
+  /** Minor units, from the newest order snapshot. */
+  subtotal_minor: number;
+  /** `updated_at` of the snapshot subtotal, refunded aggregate and codes came from. */
+  snapshot_updated_at: string;
+  /** The snapshot's refunded part of the subtotal (subtotal - current subtotal), minor units. */
+  aggregate_refunded_minor: number;
+  /** Refunds seen one by one (refunds/create), by refund id. */
+  refunds: Record<string, OrderRefundFact>;
+  cancelled_at: string | null;
+  discount_codes: string[];
+  /** From the landing page's `ref` parameter or the `referral_code` note attribute. */
+  referral_code: string | null;
+}
+
+/** An order snapshot in minor units, as the processor hands it over (webhook or reconciliation). */
+export interface OrderSnapshot {
+  order_id: string;
+  name: string;
+  processed_at: string;
+  updated_at: string;
+  currency: string;
+  subtotal_minor: number;
+  refunded_minor: number;
+  cancelled_at: string | null;
+  discount_codes: string[];
+  referral_code: string | null;
+}
+
+export interface RefundSnapshot {
+  refund_id: string;
+  minor: number;
+  created_at: string;
+}
+
+/**
+ * Merges a snapshot: the subtotal, aggregate and codes keep the newest `updated_at` (an equal one is applied,
+ * which is idempotent), cancellation is never undone, refunds seen one by one are kept.
+ */
+export function mergeOrderSnapshot(facts: OrderFacts | null, snapshot: OrderSnapshot): OrderFacts {
+  const newer = !facts || Date.parse(snapshot.updated_at) >= Date.parse(facts.snapshot_updated_at);
+  const cancelledAt = facts?.cancelled_at ?? snapshot.cancelled_at;
+  if (!newer) return { ...facts, cancelled_at: cancelledAt };
+  return {
+    order_id: snapshot.order_id,
+    name: snapshot.name,
+    processed_at: snapshot.processed_at,
+    currency: snapshot.currency,
+    subtotal_minor: snapshot.subtotal_minor,
+    snapshot_updated_at: snapshot.updated_at,
+    aggregate_refunded_minor: snapshot.refunded_minor,
+    refunds: facts?.refunds ?? {},
+    cancelled_at: cancelledAt,
+    // The first snapshot's codes and referral decide: a later snapshot of the same order carries the same ones.
+    discount_codes: facts?.discount_codes ?? snapshot.discount_codes,
+    referral_code: facts?.referral_code ?? snapshot.referral_code,
+  };
+}
+
+/** Merges a refund by its id: the same refund twice changes nothing. */
+export function mergeRefund(facts: OrderFacts, refund: RefundSnapshot): OrderFacts {
+  if (facts.refunds[refund.refund_id]) return facts;
+  return { ...facts, refunds: { ...facts.refunds, [refund.refund_id]: { minor: refund.minor, created_at: refund.created_at } } };
+}
+
+/**
+ * What has been refunded of the subtotal: the larger of the refunds seen one by one and the snapshot's
+ * aggregate plus the refunds created after that snapshot (which it cannot contain yet).
+ */
+export function effectiveRefundedMinor(facts: OrderFacts): number {
+  const refunds = Object.values(facts.refunds);
+  const byId = refunds.reduce((sum, refund) => sum + refund.minor, 0);
+  const snapshotTime = Date.parse(facts.snapshot_updated_at);
+  const later = refunds.filter((refund) => Date.parse(refund.created_at) > snapshotTime).reduce((sum, refund) => sum + refund.minor, 0);
+  return Math.max(byId, facts.aggregate_refunded_minor + later);
+}
+
+/** The amount that earns and counts as spend, minor units: nothing once cancelled. */
+export function eligibleMinor(facts: OrderFacts): number {
+  if (facts.cancelled_at !== null) return 0;
+  return Math.max(0, facts.subtotal_minor - effectiveRefundedMinor(facts));
+}
+
+/** The rule as it was when the order first counted: later edits of the rule do not re-price the order. */
+export type FrozenRule = Pick<EarningRule, 'id' | 'category' | 'points_to_give'> & { spend_unit: number | null };
+
+/** The multiplier context the member held before the order counted, frozen with the rules. */
+export interface FrozenContext {
+  tier: VipTier | null;
+  campaign: Campaign | null;
+  vip_settings: VipSettings;
+  rules: FrozenRule[];
+}
+
+export interface RuleTarget {
+  rule_id: string;
+  base_points: number;
+  points: number;
+  multiplier: number;
+}
+
+export interface OrderTarget {
+  rules: RuleTarget[];
+  /** In the unit of total_spend: currency units in points shops, minor units in store-credit shops. */
+  spend: number;
+  order_count: 0 | 1;
+}
+
+/** Whole spend units in an amount, with float noise snapped off (0.1 + 0.2 units are 0.3, not 0.30000000000000004). */
+function wholeUnits(eligible: number, unit: number): number {
+  return Math.floor(Math.round((eligible / unit) * 1e9) / 1e9);
+}
+
+export function minorScale(digits: number): number {
+  return 10 ** digits;
+}
+
+/** The effects the order's merged state calls for, under the frozen context. */
+export function orderTarget(facts: OrderFacts, frozen: FrozenContext, loyaltyMode: LoyaltyMode, currencyDigits: number): OrderTarget {
+  const eligible = eligibleMinor(facts);
+  const eligibleMajor = eligible / minorScale(currencyDigits);
+  const rules = frozen.rules.map((rule): RuleTarget => {
+    const base = rule.spend_unit ? wholeUnits(eligibleMajor, rule.spend_unit) * rule.points_to_give : eligible > 0 ? rule.points_to_give : 0;
+    const priced = earningRulePoints({ ...rule, points_to_give: base }, { tier: frozen.tier, campaign: frozen.campaign, vipSettings: frozen.vip_settings });
+    return { rule_id: rule.id, base_points: base, points: priced.points, multiplier: (priced.tier_boost ?? 1) * (priced.campaign_boost ?? 1) };
+  });
+  return {
+    rules,
+    spend: loyaltyMode === 'store_credit' ? eligible : eligibleMajor,
+    order_count: facts.cancelled_at === null ? 1 : 0,
+  };
+}
+
+/** What one rule has done for the order so far. */
+export interface AppliedRule {
+  /** Approved points the order counts for this rule, net of what was taken back (as asked, not as removable). */
+  credited: number;
+  credited_base: number;
+  /** The entry still waiting for approval, as this order last wrote it. */
+  pending: { entry_id: string; points: number; base_points: number } | null;
+  /** Effects written so far; the next one's entry id is derived from it. */
+  seq: number;
+}
+
+export interface AppliedEffects {
+  rules: Record<string, AppliedRule>;
+  spend: number;
+  order_count: 0 | 1;
+}
+
+export const NOTHING_APPLIED: AppliedEffects = { rules: {}, spend: 0, order_count: 0 };
+
+/** A deterministic entry id per shop, order, rule and effect: a conditional put of it can never duplicate. */
+export function orderEntryId(shopId: string, orderId: string, ruleId: string, seq: number): string {
+  const hex = createHash('sha256').update(`${shopId}\u0000${orderId}\u0000${ruleId}\u0000${seq}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** An entry an order writes; a take-back also records how much it asked for when the balance had less. */
+export type OrderEntry = EarningEntry & { requested_points?: number };
+
+export interface PendingEntryChange {
+  entry_id: string;
+  /** `pending` with new points, or `rejected`. */
+  status: 'pending' | 'rejected';
+  points: number;
+  base_points: number;
+}
+
+export interface OrderEffectsPlan {
+  /** New entries (awards, take-backs), each with a deterministic id. */
+  newEntries: OrderEntry[];
+  /** Changes to this order's pending entries, conditional on their still being pending. */
+  pendingChanges: PendingEntryChange[];
+  /** Change of the spendable balance (approved awards minus what take-backs actually removed). */
+  pointsDelta: number;
+  lifetimeDelta: number;
+  spendDelta: number;
+  orderCountDelta: number;
+  applied: AppliedEffects;
+  /** Nothing to write: a replay or a state that was already applied. */
+  empty: boolean;
+}
+
+export interface PlanInput {
+  shopId: string;
+  facts: OrderFacts;
+  target: OrderTarget;
+  applied: AppliedEffects;
+  /** The customer's balance now: take-backs never bring it below zero. */
+  currentPoints: number;
+  earningSettings: EarningSettings;
+  /** Clock time of this processing run. */
+  now: string;
+  /** Entry ids of pending entries that were approved since this order wrote them (by the approval job). */
+  approvedSince?: ReadonlySet<string>;
+}
+
+/** Purchase entries' and take-backs' action names (EARNING-CONTRACT.md, "Precise semantics"). */
+export const ORDER_ENTRY_ACTIONS = { award: 'purchase', takeBack: 'refund' } as const;
+
+/**
+ * Compares the target with what was applied and plans the difference: new or grown awards, pending entries
+ * shrunk or rejected, approved points taken back by a `refund` entry recording what was actually removed.
+ */
+export function planOrderEffects(input: PlanInput): OrderEffectsPlan {
+  const { facts, target, now } = input;
+  const rules: Record<string, AppliedRule> = {};
+  const newEntries: OrderEntry[] = [];
+  const pendingChanges: PendingEntryChange[] = [];
+  let balance = input.currentPoints;
+  let pointsDelta = 0;
+  let lifetimeDelta = 0;
+  const pendingDays = input.earningSettings.pending_days;
+
+  const entry = (id: string, rule: RuleTarget, fields: Partial<OrderEntry>): OrderEntry => ({
+    id,
+    earning_rule_id: rule.rule_id,
+    action: ORDER_ENTRY_ACTIONS.award,
+    points: 0,
+    base_points: 0,
+    points_multiplier: rule.multiplier,
+    status: 'approved',
+    order_id: facts.order_id,
+    order_number: facts.name,
+    points_due_at: null,
+    points_given_at: now,
+    points_expiry_at: null,
+    created_at: now,
+    updated_at: now,
+    ...fields,
+  });
+
+  for (const rule of target.rules) {
+    const before = input.applied.rules[rule.rule_id] ?? { credited: 0, credited_base: 0, pending: null, seq: 0 };
+    const state: AppliedRule = { ...before };
+    // A pending entry the approval job approved meanwhile is credited now; its points stand as approved.
+    if (state.pending && input.approvedSince?.has(state.pending.entry_id)) {
+      state.credited += state.pending.points;
+      state.credited_base += state.pending.base_points;
+      state.pending = null;
+    }
+    const owed = rule.points - state.credited;
+    const owedBase = rule.base_points - state.credited_base;
+    if (state.pending) {
+      const pending = state.pending;
+      if (owed <= 0) {
+        pendingChanges.push({ entry_id: pending.entry_id, status: 'rejected', points: pending.points, base_points: pending.base_points });
+        state.pending = null;
+      } else if (owed !== pending.points || owedBase !== pending.base_points) {
+        pendingChanges.push({ entry_id: pending.entry_id, status: 'pending', points: owed, base_points: owedBase });
+        state.pending = { ...pending, points: owed, base_points: owedBase };
+      }
+    } else if (owed > 0) {
+      const id = orderEntryId(input.shopId, facts.order_id, rule.rule_id, state.seq);
+      state.seq += 1;
+      if (pendingDays > 0) {
+        const due = new Date(Date.parse(facts.processed_at) + pendingDays * DAY_MS).toISOString();
+        newEntries.push(entry(id, rule, { points: owed, base_points: owedBase, status: 'pending', points_due_at: due, points_given_at: null }));
+        state.pending = { entry_id: id, points: owed, base_points: owedBase };
+      } else {
+        newEntries.push(entry(id, rule, { points: owed, base_points: owedBase }));
+        state.credited += owed;
+        state.credited_base += owedBase;
+        balance += owed;
+        pointsDelta += owed;
+        lifetimeDelta += owed;
+      }
+    }
+    if (state.credited > rule.points) {
+      // Approved points are taken back as asked; what the balance cannot give any more is not owed later.
+      const asked = state.credited - rule.points;
+      const removed = Math.min(asked, balance);
+      const id = orderEntryId(input.shopId, facts.order_id, rule.rule_id, state.seq);
+      state.seq += 1;
+      newEntries.push(
+        entry(id, rule, {
+          action: ORDER_ENTRY_ACTIONS.takeBack,
+          points: -removed,
+          base_points: -(state.credited_base - rule.base_points),
+          requested_points: -asked,
+        }),
+      );
+      balance -= removed;
+      pointsDelta -= removed;
+      state.credited = rule.points;
+      state.credited_base = rule.base_points;
+    }
+    rules[rule.rule_id] = state;
+  }
+
+  const spendDelta = target.spend - input.applied.spend;
+  const orderCountDelta = target.order_count - input.applied.order_count;
+  const applied: AppliedEffects = { rules, spend: target.spend, order_count: target.order_count };
+  const empty =
+    newEntries.length === 0 && pendingChanges.length === 0 && spendDelta === 0 && orderCountDelta === 0 &&
+    sameState(rules, pickRules(input.applied.rules, Object.keys(rules)));
+  return { newEntries, pendingChanges, pointsDelta, lifetimeDelta, spendDelta, orderCountDelta, applied, empty };
+}
+
+function pickRules(rules: Record<string, AppliedRule>, ids: string[]): Record<string, AppliedRule> {
+  return Object.fromEntries(ids.map((id) => [id, rules[id] ?? { credited: 0, credited_base: 0, pending: null, seq: 0 }]));
+}
+
+/** A decimal amount ("120.5") as minor units of a currency with `digits` decimals, rounded half up. */
+export function decimalToMinor(amount: string, digits: number): number {
+  const negative = amount.startsWith('-');
+  const [whole = '0', fraction = ''] = (negative ? amount.slice(1) : amount).split('.');
+  const kept = Number(whole) * 10 ** digits + Number(fraction.slice(0, digits).padEnd(digits, '0') || '0');
+  const roundUp = fraction.length > digits && Number(fraction[digits]) >= 5 ? 1 : 0;
+  const minor = kept + roundUp;
+  return negative ? -minor : minor;
+}
+
+/** The referral code an order carries: the `referral_code` note attribute, else the landing page's `ref`. */
+export function referralCodeOf(landingSite: string | null, noteAttributes: ReadonlyArray<{ name: string; value: string }>): string | null {
+  const note = noteAttributes.find((attribute) => attribute.name === 'referral_code')?.value.trim();
+  if (note) return note;
+  if (!landingSite) return null;
+  try {
+    return new URL(landingSite, 'https://landing.invalid').searchParams.get('ref')?.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Deep equality of JSON values regardless of key order (DynamoDB does not keep a map's key order). */
+export function sameState(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const aKeys = Object.keys(a).filter((key) => (a as Record<string, unknown>)[key] !== undefined);
+  const bKeys = Object.keys(b).filter((key) => (b as Record<string, unknown>)[key] !== undefined);
+  if (aKeys.length !== bKeys.length) return false;
+  return aKeys.every((key) => sameState((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}

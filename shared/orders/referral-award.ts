@@ -1,0 +1,74 @@
+// Referral points: when a referred member's first paid order counts, every active referral rule awards the
+// referrer, approved at once, in the referrer's own transaction with a guard that makes it once per
+// referred customer. Self-referrals, unknown codes and referrers who are not members award nothing.
+import { getCustomer } from '../data/customer-repository';
+import { findReferralCodeOwner, writeReferralAward } from '../data/order-repository';
+import type { EarningEntry } from '../domain/history';
+import { failed } from '../domain/errors';
+import type { ShopCatalog } from '../domain/shop';
+import { resolveTier } from '../domain/tiers';
+import { publishAfterCommit, type DomainEvent } from '../events/domain-events';
+import { activeCampaign, earningRulePoints } from '../rules/earning-rule-points';
+import { now as clockNow } from '../runtime/clock';
+import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
+import { orderEntryId } from './order-state';
+
+export type ReferralOutcome = 'awarded' | 'already_awarded' | 'no_rule' | 'unknown_code' | 'self_referral' | 'referrer_not_member';
+
+const MAX_ATTEMPTS = 60;
+
+export async function awardReferral(shop: ShopCatalog, referredId: string, code: string, orderId: string): Promise<ReferralOutcome> {
+  const shopId = shop.settings.id;
+  const rules = shop.earningRules.filter((rule) => rule.is_active && rule.action === 'referral');
+  if (rules.length === 0) return 'no_rule';
+  const referrerId = await findReferralCodeOwner(shopId, code);
+  if (!referrerId) return 'unknown_code';
+  if (referrerId === referredId) return 'self_referral';
+
+  let events: DomainEvent[] = [];
+  const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<ReferralOutcome | undefined> => {
+    const referrer = await getCustomer(shopId, referrerId, true);
+    if (!referrer || referrer.record.status !== 'member') return 'referrer_not_member';
+    const at = clockNow();
+    const now = at.toISOString();
+    const context = { tier: resolveTier(referrer.record, shop.tiers, shop.settings.vip_settings), campaign: activeCampaign(shop.campaigns, at), vipSettings: shop.settings.vip_settings };
+    const entries: EarningEntry[] = rules.map((rule) => {
+      const priced = earningRulePoints(rule, context);
+      return {
+        id: orderEntryId(shopId, `referral:${referredId}`, rule.id, 0),
+        earning_rule_id: rule.id,
+        action: 'referral',
+        points: priced.points,
+        base_points: priced.base_points,
+        points_multiplier: (priced.tier_boost ?? 1) * (priced.campaign_boost ?? 1),
+        status: 'approved',
+        order_id: orderId,
+        order_number: null,
+        points_due_at: null,
+        points_given_at: now,
+        points_expiry_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+    });
+    const points = entries.reduce((sum, entry) => sum + entry.points, 0);
+    const figures = { ...referrer.record, current_points: referrer.record.current_points + points, lifetime_points: referrer.record.lifetime_points + points };
+    const tier = resolveTier(figures, shop.tiers, shop.settings.vip_settings);
+    const next = { ...figures, vip_tier_id: tier?.id ?? null, updated_at: now };
+    const written = await writeReferralAward(referrer, next, referredId, orderId, entries);
+    if (written === 'conflict') return undefined;
+    if (written === 'already_awarded') return 'already_awarded';
+    const base = { shop_id: shopId, customer_id: referrerId, occurred_at: now };
+    events = [
+      ...entries.map((entry): DomainEvent => ({ type: 'points.approved', ...base, earning_history_entry_id: entry.id, action: 'referral', points: entry.points })),
+      { type: 'referral.completed', ...base, referred_customer_id: referredId, order_id: orderId, points },
+    ];
+    if ((referrer.record.vip_tier_id ?? null) !== next.vip_tier_id) {
+      events.push({ type: 'tier.changed', ...base, from_tier_id: referrer.record.vip_tier_id ?? null, to_tier_id: next.vip_tier_id, send_email: true });
+    }
+    return 'awarded';
+  });
+  if (outcome === undefined) throw failed(`The referral award for customer ${referredId} could not be written`);
+  await publishAfterCommit(events);
+  return outcome;
+}

@@ -1,0 +1,77 @@
+// Drives the platform simulator's order controls (EARNING-CONTRACT.md) and reads what the engine stored,
+// for the earning engine's end-to-end tests.
+import { createHmac } from 'node:crypto';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Twin } from '../../infra/local/twin';
+import { documentClient, tableName } from '../../shared/data/client';
+import { keys } from '../../shared/data/keys';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
+type Json = any;
+
+async function call(url: string, method: string, body?: unknown): Promise<{ status: number; body: Json }> {
+  const response = await fetch(url, {
+    method,
+    ...(body !== undefined ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+export function platformControls(twin: Twin) {
+  const at = (path: string) => `${twin.platformUrl}${path}`;
+  return {
+    order: async (fields: Record<string, unknown>) => {
+      const answer = await call(at('/_orders'), 'POST', fields);
+      if (answer.status !== 201) throw new Error(`POST /_orders answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return answer.body as { order: Json; webhook: { id: string; status: number | null } | null };
+    },
+    refund: async (orderId: string | number, subtotal: string, deliver = true) => {
+      const answer = await call(at(`/_orders/${orderId}/refunds`), 'POST', { subtotal, deliver });
+      if (answer.status !== 201) throw new Error(`refund answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return answer.body as { refund: Json; order: Json; webhook: { id: string; status: number | null } | null };
+    },
+    cancel: async (orderId: string | number, deliver = true) => {
+      const answer = await call(at(`/_orders/${orderId}/cancel`), 'POST', { deliver });
+      if (answer.status !== 200) throw new Error(`cancel answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return answer.body as { order: Json; webhook: { id: string; status: number | null } | null };
+    },
+    redeliver: async (webhookId: string) => (await call(at(`/_webhooks/${webhookId}/redeliver`), 'POST')).body.webhook as { id: string; status: number | null },
+    webhooks: async () => (await call(at('/_webhooks'), 'GET')).body.webhooks as Json[],
+  };
+}
+
+/** Posts a body to the twin's webhook endpoint with the headers given (signed or forged). */
+export async function postWebhook(twin: Twin, body: string, headers: Record<string, string>): Promise<{ status: number; body: Json }> {
+  const response = await fetch(`${twin.url}/webhooks/shopify`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Shopify's headers for a body signed with `secret`. */
+export function signedHeaders(body: string, secret: string, domain: string, topic: string): Record<string, string> {
+  return {
+    'X-Shopify-Topic': topic,
+    'X-Shopify-Hmac-Sha256': createHmac('sha256', secret).update(body, 'utf8').digest('base64'),
+    'X-Shopify-Shop-Domain': domain,
+    'X-Shopify-Webhook-Id': `test-${Math.random()}`,
+    'X-Shopify-Triggered-At': new Date().toISOString(),
+  };
+}
+
+/** Every item of a customer's partition (profile, entries, orders). */
+export async function customerItems(shopId: string, customerId: string): Promise<Json[]> {
+  const result = await documentClient().send(new QueryCommand({
+    TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.customerPk(shopId, customerId) },
+  }));
+  return result.Items ?? [];
+}
+
+export async function profileOf(shopId: string, customerId: string): Promise<Json> {
+  return (await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.customer(shopId, customerId), ConsistentRead: true }))).Item;
+}
+
+export const earningEntries = async (shopId: string, customerId: string) =>
+  (await customerItems(shopId, customerId)).filter((item) => String(item.sk).startsWith('EARN#'));
+export const orderItems = async (shopId: string, customerId: string) =>
+  (await customerItems(shopId, customerId)).filter((item) => String(item.sk).startsWith('ORDER#'));
