@@ -2,7 +2,7 @@
 // plan's throttles, builds API Gateway proxy events and calls the very same handler modules the
 // stack deploys. Its own answers (404, 405, 401, 429) use the gateway responses of the stack.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type {
   APIGatewayAuthorizerResult,
@@ -13,6 +13,7 @@ import type {
 } from 'aws-lambda';
 import { DETAILS, envelope } from '../../shared/http/errors';
 import { AUTHORIZER_HANDLER, type Route, THROTTLE_LIMITS, type WebhookRoute } from '../../shared/http/routes';
+import { BodyTooLarge, listen, readBody, sendJson as send } from './http-server';
 import { RateLimiter } from './rate-limiter';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -56,7 +57,6 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 1024 * 1024;
 const STAGE = 'local';
 
 interface Match {
@@ -84,23 +84,6 @@ export function matchPath(routes: readonly Route[], path: string): Match[] {
     if (ok) matches.push({ route, pathParameters });
   }
   return matches;
-}
-
-function send(res: ServerResponse, statusCode: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(statusCode, { 'Content-Type': 'application/json', ...headers });
-  res.end(text);
-}
-
-async function readBody(req: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw Object.assign(new Error('body too large'), { tooLarge: true });
-    chunks.push(chunk as Buffer);
-  }
-  return size === 0 ? null : Buffer.concat(chunks).toString('utf8');
 }
 
 export interface GatewayRequest {
@@ -220,9 +203,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (control) {
       let body: string | null;
       try {
-        body = await readBody(req);
-      } catch {
-        return send(res, 413, { error: 'Request body exceeds 1 MiB' });
+        body = await bodyOrNull(req);
+      } catch (error) {
+        if (!(error instanceof BodyTooLarge)) throw error;
+        return send(res, 413, { error: error.message });
       }
       let answer: unknown;
       try {
@@ -249,9 +233,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     let body: string | null;
     try {
-      body = await readBody(req);
-    } catch {
-      return send(res, 413, envelope(413, 'Request body exceeds 1 MiB'));
+      body = await bodyOrNull(req);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      return send(res, 413, envelope(413, error.message));
     }
 
     const { route } = match;
@@ -282,9 +267,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return send(res, 429, envelope(429, DETAILS.rateLimited));
     }
 
+    return invoke(route, events.proxy(body, authorization), res, requestId);
+  };
+
+  /** Runs the route's handler with the proxy event and writes its result, as the Lambda proxy integration does. */
+  const invoke = async (route: { name: string; handler: string }, event: APIGatewayProxyEvent, res: ServerResponse, requestId: string) => {
     try {
       const handler = (await load(route.handler)).handler as ProxyHandler;
-      const result = await handler(events.proxy(body, authorization), lambdaContext(route.name, requestId));
+      const result = await handler(event, lambdaContext(route.name, requestId));
       res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), 'x-amzn-RequestId': requestId });
       res.end(result.body);
     } catch (error) {
@@ -300,43 +290,23 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (method !== route.method) return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), { Allow: route.method });
     let body: string | null;
     try {
-      body = await readBody(req);
-    } catch {
+      body = await bodyOrNull(req);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
       return send(res, 401, envelope(401, 'Webhook signature could not be verified'));
     }
     const routeLike: Route = { ...route, scope: 'full', throttle: 'standard' };
     const events = gatewayEvents({ route: routeLike, method, url, rawHeaders: req.rawHeaders, pathParameters: {}, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', requestId });
-    try {
-      const handler = (await load(route.handler)).handler as ProxyHandler;
-      const result = await handler(events.proxy(body, null), lambdaContext(route.name, requestId));
-      res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), 'x-amzn-RequestId': requestId });
-      res.end(result.body);
-    } catch (error) {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Handler failed', route: route.name, requestId, error: String(error) }));
-      send(res, 500, envelope(500, DETAILS.unexpected));
-    }
+    return invoke(route, events.proxy(body, null), res, requestId);
   };
 
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((error) => {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Gateway failed', error: String(error) }));
-      if (!res.headersSent) send(res, 500, envelope(500, DETAILS.unexpected));
-      else res.end();
-    });
+  return listen(handle, options.port, options.host ?? '127.0.0.1', (error, res) => {
+    console.error(JSON.stringify({ level: 'ERROR', message: 'Gateway failed', error: String(error) }));
+    send(res, 500, envelope(500, DETAILS.unexpected));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  return {
-    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
-    port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+}
+
+/** The request's body, or null without one: API Gateway hands a bodiless request over with `body: null`. */
+async function bodyOrNull(req: IncomingMessage): Promise<string | null> {
+  return (await readBody(req)) || null;
 }

@@ -6,7 +6,8 @@ import { createSimulatedOrders, type SimulatedCustomer } from './simulated-order
 import { createSimulatedShops, type SimulatedShop } from './simulated-shops';
 import { createFaults, type FaultModes } from './simulator-faults';
 import { createGraphqlEndpoint } from './simulator-graphql';
-import { methodNotAllowed, sendJson, serve } from './simulator-http';
+import { methodNotAllowed, serve } from './simulator-http';
+import { sendJson } from './http-server';
 import { createOrderControls } from './simulator-order-controls';
 import { createWebhookDeliveries, type DeliveryOutcome, type WebhookDelivery } from './webhook-deliveries';
 

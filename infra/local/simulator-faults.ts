@@ -2,7 +2,8 @@
 // drop the connection, switched by PUT /_faults (or setFaults) so tests reach every failure path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { methodNotAllowed, parseWith, readJson, sendJson } from './simulator-http';
+import { methodNotAllowed, parseWith, readJson } from './simulator-http';
+import { sendJson } from './http-server';
 
 /**
  * `ok` answers; `error` fails (a query with a top-level INTERNAL_SERVER_ERROR, a mutation with an

@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import { shopifyAdminSchema } from './shopify-admin-schema';
 import type { FaultArea, Faults } from './simulator-faults';
-import { readBody, sendJson } from './simulator-http';
+import { readBody, sendJson } from './http-server';
 import { createRootValue, type ResolverContext, type ResolverDeps } from './simulator-resolvers';
 
 const AREAS: Record<string, FaultArea> = {

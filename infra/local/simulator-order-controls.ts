@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { restOrderPayload, restRefundPayload } from './rest-order-payloads';
 import type { SimulatedOrder, SimulatedOrders } from './simulated-orders';
 import type { SimulatedShops } from './simulated-shops';
-import { BadRequest, methodNotAllowed, parseWith, readJson, sendJson } from './simulator-http';
+import { BadRequest, methodNotAllowed, parseWith, readJson } from './simulator-http';
+import { sendJson } from './http-server';
 import type { DeliveryOutcome, WebhookDeliveries } from './webhook-deliveries';
 
 const AMOUNT = /^\d{1,12}(?:\.\d+)?$/;

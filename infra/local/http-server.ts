@@ -1,0 +1,75 @@
+// HTTP plumbing of the twin's two servers (the local API gateway and the platform simulator): bounded
+// request bodies, JSON answers, and starting and stopping a server on a port.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+/** API Gateway's payload limit is 10 MB; the twin keeps to 1 MiB, more than any request of the API needs. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export class BodyTooLarge extends Error {
+  constructor() {
+    super(`Request body exceeds ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
+    this.name = 'BodyTooLarge';
+  }
+}
+
+/** The whole body as text ('' when there is none); BodyTooLarge past the limit. */
+export async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A JSON answer; a string body is sent as it is. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Listens on host:port (0: any free port). An error the handler did not answer itself goes to
+ * `onError`, which answers it if the response has not started; otherwise the response is ended.
+ */
+export async function listen(
+  handler: RequestHandler,
+  port: number,
+  host: string,
+  onError: (error: unknown, res: ServerResponse) => void,
+): Promise<RunningServer> {
+  const server: Server = createServer((req, res) => {
+    handler(req, res).catch((error: unknown) => {
+      if (res.headersSent || res.destroyed) return void res.end();
+      onError(error, res);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`,
+    port: boundPort,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
