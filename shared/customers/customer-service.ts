@@ -17,7 +17,7 @@ import { customerNotFound, DOMAIN_DETAILS, failed, notFound, unavailable } from 
 import type { Platform, PlatformCustomer } from '../platform/port';
 import { PlatformError, PlatformUnavailableError } from '../platform/port';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
-import type { EarningEntry } from '../domain/history';
+import { approvedEntry, type EarningEntry } from '../domain/history';
 import type { ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
 import { publishAfterCommit } from '../events/domain-events';
@@ -116,12 +116,17 @@ function signupAward(shop: ShopCatalog, record: CustomerRecord, now: string): { 
   const context = { tier: null, campaign: activeCampaign(shop.campaigns, new Date(now)), vipSettings: shop.settings.vip_settings };
   const entries: EarningEntry[] = rules.map((rule) => {
     const priced = earningRulePoints(rule, context);
-    return {
-      id: `signup-${record.platform_customer_id}-${rule.id}`,
-      earning_rule_id: rule.id, action: 'signup', points: priced.points, base_points: priced.base_points,
-      points_multiplier: priced.campaign_boost ?? 1, status: 'approved', order_id: null, order_number: null,
-      points_due_at: null, points_given_at: now, points_expiry_at: null, created_at: now, updated_at: now,
-    };
+    return approvedEntry(
+      {
+        id: `signup-${record.platform_customer_id}-${rule.id}`,
+        earning_rule_id: rule.id,
+        action: 'signup',
+        points: priced.points,
+        base_points: priced.base_points,
+        points_multiplier: priced.campaign_boost ?? 1,
+      },
+      now,
+    );
   });
   const points = entries.reduce((sum, entry) => sum + entry.points, 0);
   if (points === 0) return { record, entries };

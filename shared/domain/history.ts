@@ -52,3 +52,25 @@ export interface PurchaseRecord extends Omit<RewardEntry, 'status'> {
   code_cleanup?: boolean;
   refund_reason?: string;
 }
+
+/** What makes one earning entry different from another approved at the same moment. */
+export type ApprovedEntryFields = Pick<EarningEntry, 'id' | 'earning_rule_id' | 'action' | 'points' | 'base_points' | 'points_multiplier'> &
+  Partial<Pick<EarningEntry, 'order_id' | 'order_number'>>;
+
+/**
+ * An entry approved at `now`, given at once (manual adjustments, signup, referral, order points without
+ * a return window): one place decides the dates and defaults such an entry carries.
+ */
+export function approvedEntry(fields: ApprovedEntryFields, now: string): EarningEntry {
+  return {
+    order_id: null,
+    order_number: null,
+    ...fields,
+    status: 'approved',
+    points_due_at: null,
+    points_given_at: now,
+    points_expiry_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}

@@ -3,7 +3,7 @@
 // referred customer. Self-referrals, unknown codes and referrers who are not members award nothing.
 import { getCustomer } from '../data/customer-repository';
 import { findReferralCodeOwner, writeReferralAward } from '../data/order-repository';
-import type { EarningEntry } from '../domain/history';
+import { approvedEntry, type EarningEntry } from '../domain/history';
 import { failed } from '../domain/errors';
 import type { ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
@@ -34,22 +34,18 @@ export async function awardReferral(shop: ShopCatalog, referredId: string, code:
     const context = { tier: resolveTier(referrer.record, shop.tiers, shop.settings.vip_settings), campaign: activeCampaign(shop.campaigns, at), vipSettings: shop.settings.vip_settings };
     const entries: EarningEntry[] = rules.map((rule) => {
       const priced = earningRulePoints(rule, context);
-      return {
-        id: orderEntryId(shopId, `referral:${referredId}`, rule.id, 0),
-        earning_rule_id: rule.id,
-        action: 'referral',
-        points: priced.points,
-        base_points: priced.base_points,
-        points_multiplier: (priced.tier_boost ?? 1) * (priced.campaign_boost ?? 1),
-        status: 'approved',
-        order_id: orderId,
-        order_number: null,
-        points_due_at: null,
-        points_given_at: now,
-        points_expiry_at: null,
-        created_at: now,
-        updated_at: now,
-      };
+      return approvedEntry(
+        {
+          id: orderEntryId(shopId, `referral:${referredId}`, rule.id, 0),
+          earning_rule_id: rule.id,
+          action: 'referral',
+          points: priced.points,
+          base_points: priced.base_points,
+          points_multiplier: (priced.tier_boost ?? 1) * (priced.campaign_boost ?? 1),
+          order_id: orderId,
+        },
+        now,
+      );
     });
     const points = entries.reduce((sum, entry) => sum + entry.points, 0);
     const figures = { ...referrer.record, current_points: referrer.record.current_points + points, lifetime_points: referrer.record.lifetime_points + points };

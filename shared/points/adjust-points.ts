@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { getCustomer } from '../data/customer-repository';
 import { writePointsChange } from '../data/points-repository';
 import { nowIso } from '../runtime/clock';
-import type { EarningEntry } from '../domain/history';
+import { approvedEntry, type EarningEntry } from '../domain/history';
 import type { ShopCatalog } from '../domain/shop';
 import { resolveCustomer } from '../customers/customer-service';
 import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
@@ -40,20 +40,10 @@ export async function adjustPoints(
     const now = nowIso();
     const change = computePointsChange(current.record, input, shop.tiers, shop.settings.vip_settings, now);
     const entry: EarningEntry & Record<string, unknown> = {
-      id: randomUUID(),
-      earning_rule_id: null,
-      action: MANUAL_ADJUSTMENT_ACTION,
-      points: change.applied,
-      base_points: change.applied,
-      points_multiplier: 1,
-      status: 'approved',
-      order_id: null,
-      order_number: null,
-      points_due_at: null,
-      points_given_at: now,
-      points_expiry_at: null,
-      created_at: now,
-      updated_at: now,
+      ...approvedEntry(
+        { id: randomUUID(), earning_rule_id: null, action: MANUAL_ADJUSTMENT_ACTION, points: change.applied, base_points: change.applied, points_multiplier: 1 },
+        now,
+      ),
       // Audit details: kept on the entry, not part of the history API's fields.
       note: input.note,
       requested_adjustment: input.adjustment,

@@ -9,6 +9,7 @@ import { refundFromWebhook } from '../../shared/platform/refund-from-webhook';
 import { PlatformError, PlatformUnavailableError, type DiscountCodeInput, type Platform } from '../../shared/platform/port';
 import { createShopifyPlatform } from '../../shared/platform/shopify';
 import { createShopifyTransport } from '../../shared/platform/shopify-transport';
+import { discountCodeInput } from '../fixtures/discount-code-input';
 
 let simulator: PlatformSimulator;
 
@@ -22,17 +23,7 @@ function adapterFor(shopId: string, accessToken = 'local-token'): Platform {
 }
 
 function codeInput(code: string, overrides: Partial<DiscountCodeInput> = {}): DiscountCodeInput {
-  return {
-    code,
-    title: '$5 off',
-    customerId: '1001',
-    discountType: 'fixed',
-    amount: 5,
-    minimumSpend: 0,
-    startsAt: '2025-06-01T00:00:00.000Z',
-    endsAt: '2025-07-01T00:00:00.000Z',
-    ...overrides,
-  };
+  return discountCodeInput({ code, endsAt: '2025-07-01T00:00:00.000Z', ...overrides });
 }
 
 async function putFaults(body: string): Promise<{ status: number; body: Record<string, unknown> }> {

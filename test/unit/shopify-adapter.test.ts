@@ -9,6 +9,7 @@ import {
   DISCOUNT_CODE_DELETE_MUTATION,
 } from '../../shared/platform/shopify-discount-codes';
 import { ORDERS_UPDATED_SINCE_QUERY, type ShopifyOrderNode } from '../../shared/platform/shopify-orders';
+import { discountCodeInput } from '../fixtures/discount-code-input';
 
 const ENDPOINT = 'https://demo.myshopify.com/admin/api/2026-10/graphql.json';
 const TOKEN = 'shpat_super_secret_token';
@@ -60,16 +61,7 @@ function platform(fetchImpl: typeof fetch, overrides: Partial<ShopifyPlatformOpt
   return createShopifyPlatform({ endpoint: ENDPOINT, accessToken: TOKEN, baseDelayMs: 1, fetchImpl, ...overrides });
 }
 
-const codeInput: DiscountCodeInput = {
-  code: 'LOYAL-ABC123',
-  title: '$5 off',
-  customerId: '1001',
-  discountType: 'fixed',
-  amount: 5,
-  minimumSpend: 0,
-  startsAt: '2025-06-01T00:00:00.000Z',
-  endsAt: null,
-};
+const codeInput: DiscountCodeInput = discountCodeInput();
 
 async function caught(promise: Promise<unknown>): Promise<Error> {
   try {
