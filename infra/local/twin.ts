@@ -46,6 +46,8 @@ export interface TwinOptions {
   host?: string;
   /** Per-key throttling of the usage plan (default on). */
   throttling?: boolean;
+  /** How long the simulator's webhook deliveries wait for the twin's answer (default 5 s, as Shopify). */
+  webhookDeliveryTimeoutMs?: number;
   /** Further settings of the functions (e.g. SHOP_CONFIG_TTL_SECONDS), set with the twin's own. */
   environment?: Partial<Record<keyof Env, string>>;
 }
@@ -113,6 +115,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       ),
       // Orders, refunds and deliveries are stamped with the twin's clock (PUT /_clock).
       now: clockNow,
+      ...(options.webhookDeliveryTimeoutMs ? { deliveryTimeoutMs: options.webhookDeliveryTimeoutMs } : {}),
       ...(persistDir ? { codesFile: join(persistDir, 'platform-discount-codes.json') } : {}),
     }).catch((error: unknown) => {
       throw namePortError(error, platformPort);
