@@ -39,9 +39,15 @@ const CONNECTIONS = Number(options.connections);
 const SCALES = [1_000, 10_000, 100_000].filter((n) => n <= Number(options['max-members']));
 const WARMUP_SECONDS = Number(options.warmup);
 const BURST = { orders: Number(options['burst-orders']), customers: Number(options['burst-customers']), senders: Number(options['burst-senders']) };
+/** The sections `--only` can run alone. */
 const SECTIONS = ['webhook-burst'];
-if (options.only !== undefined && !SECTIONS.includes(options.only)) throw new Error(`--only takes one of: ${SECTIONS.join(', ')}`);
-if (![BURST.orders, BURST.customers, BURST.senders].every((n) => Number.isInteger(n) && n > 0)) throw new Error('--burst-orders, --burst-customers and --burst-senders take whole numbers above 0');
+
+function checkFlags(): void {
+  if (options.only !== undefined && !SECTIONS.includes(options.only)) throw new Error(`--only takes one of: ${SECTIONS.join(', ')}`);
+  if (![BURST.orders, BURST.customers, BURST.senders].every((n) => Number.isInteger(n) && n > 0)) {
+    throw new Error('--burst-orders, --burst-customers and --burst-senders take whole numbers above 0');
+  }
+}
 
 /**
  * The webhook burst, with its own twin (a configuration of its own, which a twin given by --url does not
@@ -56,6 +62,7 @@ async function burstSection(): Promise<BurstFigures> {
 
 async function main(): Promise<void> {
   const started = performance.now();
+  checkFlags();
   if (options.only === 'webhook-burst') {
     mergeResults({ at: new Date().toISOString(), webhookBurst: await burstSection() });
     console.log(`\nwritten: bench/results.json (webhookBurst; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
