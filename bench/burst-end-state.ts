@@ -30,7 +30,12 @@ const FIELDS = ['current_points', 'lifetime_points', 'orders_count', 'total_spen
  * worth at least one unit adds one approved entry of floor(subtotal / unit) × points; a smaller one adds
  * no entry. Customers without an order keep zeros.
  */
-export function expectedEndState(customerIds: readonly string[], orders: readonly BurstOrder[], rule: BurstRule, minorDigits = 2): Map<string, MemberFigures> {
+export function expectedEndState(
+  customerIds: readonly string[],
+  orders: readonly BurstOrder[],
+  rule: BurstRule,
+  minorDigits = 2,
+): Map<string, MemberFigures> {
   const spendMinor = new Map<string, number>();
   const figures = new Map<string, MemberFigures>(
     customerIds.map((id) => [id, { current_points: 0, lifetime_points: 0, orders_count: 0, total_spend: 0, earning_entries: 0 }]),
@@ -55,7 +60,10 @@ export function expectedEndState(customerIds: readonly string[], orders: readonl
  * One line per customer whose stored figures differ from the expected ones (a missing profile counts as
  * a mismatch); empty when the end state is exact. Spend is compared to the cent.
  */
-export function endStateMismatches(expected: ReadonlyMap<string, MemberFigures>, actual: ReadonlyMap<string, MemberFigures | null>): string[] {
+export function endStateMismatches(
+  expected: ReadonlyMap<string, MemberFigures>,
+  actual: ReadonlyMap<string, MemberFigures | null>,
+): string[] {
   const lines: string[] = [];
   for (const [id, want] of expected) {
     const got = actual.get(id);
@@ -63,8 +71,11 @@ export function endStateMismatches(expected: ReadonlyMap<string, MemberFigures>,
       lines.push(`customer ${id}: no profile`);
       continue;
     }
-    const differences = FIELDS.filter((field) => (field === 'total_spend' ? Math.round(got[field] * 100) !== Math.round(want[field] * 100) : got[field] !== want[field]));
-    if (differences.length > 0) lines.push(`customer ${id}: ${differences.map((field) => `${field} ${got[field]} (expected ${want[field]})`).join(', ')}`);
+    const differences = FIELDS.filter((field) =>
+      field === 'total_spend' ? Math.round(got[field] * 100) !== Math.round(want[field] * 100) : got[field] !== want[field],
+    );
+    if (differences.length > 0)
+      lines.push(`customer ${id}: ${differences.map((field) => `${field} ${got[field]} (expected ${want[field]})`).join(', ')}`);
   }
   return lines;
 }

@@ -93,8 +93,20 @@ function burstConfig(members: readonly string[]) {
   return {
     shops: [
       {
-        id: SHOP, name: 'Burst', currency: 'USD', referral_base_url: 'https://burst.example/',
-        earning_rules: [{ id: 'per-five', name: '2 points per $5', action: 'purchase', category: 'purchase', points_to_give: RULE.points, spend_unit: RULE.unitMinor / 100 }],
+        id: SHOP,
+        name: 'Burst',
+        currency: 'USD',
+        referral_base_url: 'https://burst.example/',
+        earning_rules: [
+          {
+            id: 'per-five',
+            name: '2 points per $5',
+            action: 'purchase',
+            category: 'purchase',
+            points_to_give: RULE.points,
+            spend_unit: RULE.unitMinor / 100,
+          },
+        ],
         earning_settings: { pending_days: 0 },
         platform: {
           shop_domain: IDENTITY.domain,
@@ -135,7 +147,11 @@ async function createDeliveries(platformUrl: string, orders: readonly BurstOrder
     const answer = (await response.json()) as { order: unknown };
     if (response.status !== 201) throw new Error(`POST /_orders answered ${response.status}: ${JSON.stringify(answer)}`);
     const body = JSON.stringify(answer.order);
-    const headers = webhookHeaders(IDENTITY, 'orders/paid', body, { id: randomUUID(), eventId: randomUUID(), triggeredAt: new Date().toISOString() });
+    const headers = webhookHeaders(IDENTITY, 'orders/paid', body, {
+      id: randomUUID(),
+      eventId: randomUUID(),
+      triggeredAt: new Date().toISOString(),
+    });
     deliveries.push({ ...order, body, headers });
   });
   return deliveries;
@@ -168,7 +184,9 @@ async function measuredPass(url: string, deliveries: readonly Delivery[], sender
     seconds,
     failed,
     callsPerOrder: totalCalls(counted.calls) / n,
-    callsPerOrderByCommand: Object.fromEntries(Object.entries(counted.calls).map(([command, calls]) => [command.replace(/Command$/, ''), calls / n])),
+    callsPerOrderByCommand: Object.fromEntries(
+      Object.entries(counted.calls).map(([command, calls]) => [command.replace(/Command$/, ''), calls / n]),
+    ),
     readUnitsPerOrder: counted.readUnits / n,
     writeUnitsPerOrder: counted.writeUnits / n,
   };
@@ -184,13 +202,16 @@ async function storedFigures(ids: readonly string[]): Promise<Map<string, Member
       ExpressionAttributeValues: { ':pk': keys.customerPk(SHOP, id), ':earn': 'EARN#' },
       ConsistentRead: true,
     });
-    figures.set(id, customer && {
-      current_points: customer.record.current_points,
-      lifetime_points: customer.record.lifetime_points,
-      orders_count: customer.record.orders_count,
-      total_spend: customer.record.total_spend,
-      earning_entries: entries,
-    });
+    figures.set(
+      id,
+      customer && {
+        current_points: customer.record.current_points,
+        lifetime_points: customer.record.lifetime_points,
+        orders_count: customer.record.orders_count,
+        total_spend: customer.record.total_spend,
+        earning_entries: entries,
+      },
+    );
   });
   return figures;
 }
@@ -198,7 +219,9 @@ async function storedFigures(ids: readonly string[]): Promise<Map<string, Member
 /** The orders: round-robin over the customers, then shuffled; subtotals from $1.00 to $300.99. */
 export function burstOrders(settings: Pick<BurstSettings, 'orders' | 'customers'>): BurstOrder[] {
   const ids = customerIds(settings.customers);
-  return shuffled(Array.from({ length: settings.orders }, (_, i) => ({ customerId: ids[i % ids.length]!, subtotalMinor: 100 + ((i * 7919) % 30_000) })));
+  return shuffled(
+    Array.from({ length: settings.orders }, (_, i) => ({ customerId: ids[i % ids.length]!, subtotalMinor: 100 + ((i * 7919) % 30_000) })),
+  );
 }
 
 /**
@@ -219,7 +242,10 @@ export async function webhookBurst(settings: BurstSettings): Promise<BurstFigure
     resetDocumentClient();
 
     const orders = burstOrders(settings);
-    const warmUp = await createDeliveries(twin.platformUrl, Array.from({ length: WARM_UP_ORDERS }, (_, i) => ({ customerId: warmUpMember, subtotalMinor: 1_000 + i })));
+    const warmUp = await createDeliveries(
+      twin.platformUrl,
+      Array.from({ length: WARM_UP_ORDERS }, (_, i) => ({ customerId: warmUpMember, subtotalMinor: 1_000 + i })),
+    );
     const deliveries = await createDeliveries(twin.platformUrl, orders);
     await send(twin.url, warmUp, settings.senders);
 

@@ -14,7 +14,13 @@ describe('webhook burst end state', () => {
 
     const expected = expectedEndState(['a', 'b', 'c'], orders, RULE);
 
-    expect(expected.get('a')).toEqual({ current_points: 124, lifetime_points: 124, orders_count: 3, total_spend: 315.98, earning_entries: 2 });
+    expect(expected.get('a')).toEqual({
+      current_points: 124,
+      lifetime_points: 124,
+      orders_count: 3,
+      total_spend: 315.98,
+      earning_entries: 2,
+    });
     expect(expected.get('b')).toEqual({ current_points: 2, lifetime_points: 2, orders_count: 1, total_spend: 5.01, earning_entries: 1 });
     expect(expected.get('c')).toEqual({ current_points: 0, lifetime_points: 0, orders_count: 0, total_spend: 0, earning_entries: 0 });
   });
@@ -25,7 +31,11 @@ describe('webhook burst end state', () => {
 
   it('names every differing field and a missing profile, compares spend to the cent, and is empty when exact', () => {
     const want: MemberFigures = { current_points: 10, lifetime_points: 10, orders_count: 2, total_spend: 12.3, earning_entries: 2 };
-    const expected = new Map([['a', want], ['b', want], ['c', want]]);
+    const expected = new Map([
+      ['a', want],
+      ['b', want],
+      ['c', want],
+    ]);
     const actual = new Map<string, MemberFigures | null>([
       ['a', { ...want, total_spend: 12.300000000000001 }],
       ['b', { ...want, current_points: 8, earning_entries: 3 }],
@@ -36,6 +46,15 @@ describe('webhook burst end state', () => {
       'customer b: current_points 8 (expected 10), earning_entries 3 (expected 2)',
       'customer c: no profile',
     ]);
-    expect(endStateMismatches(expected, new Map([['a', want], ['b', want], ['c', want]]))).toEqual([]);
+    expect(
+      endStateMismatches(
+        expected,
+        new Map([
+          ['a', want],
+          ['b', want],
+          ['c', want],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });
