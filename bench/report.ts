@@ -1,5 +1,5 @@
 // What the bench prints as tables and what it leaves behind: bench/results.json and bench/latency.svg.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../infra/local/twin';
 import type { BundleFigures } from './bundles';
@@ -8,6 +8,7 @@ import type { RatioFigures } from './get-item-ratio';
 import type { InProcessFigures } from './in-process';
 import type { ScaleFigures } from './list-by-shop-size';
 import type { EndpointFigures } from './load';
+import type { BurstFigures } from './webhook-burst';
 
 /** Everything one run measured, as bench/results.json holds it. */
 export interface BenchResults {
@@ -22,6 +23,7 @@ export interface BenchResults {
   inProcess: InProcessFigures | null;
   scale: ScaleFigures[];
   bundles: BundleFigures[];
+  webhookBurst: BurstFigures | null;
 }
 
 /** A table cell: right-aligned in 8 characters. */
@@ -54,7 +56,36 @@ export function printBundleTable(bundles: readonly BundleFigures[]): void {
   for (const b of bundles) console.log(`${b.name.padEnd(52)}${fixed(b.sizeKiB)}${fixed(b.initMs, 1).padStart(14)}${fixed(b.initMs / baseline.initMs, 2).padStart(12)}`);
 }
 
+const RESULTS_FILE = join(PROJECT_ROOT, 'bench', 'results.json');
+
+/** The burst's two passes against the design's minimum, and its end state. */
+export function printBurst(burst: BurstFigures): void {
+  console.log(
+    `\nwebhook burst: ${burst.orders} orders/paid over ${burst.customers} members, ${burst.senders} senders ` +
+      `(the twin processes each delivery before it answers; in the cloud the receiver only enqueues)`,
+  );
+  console.log(`${'pass'.padEnd(18)}  p50 ms   p99 ms  orders/s  failed  calls/order (min)   RCU/order (min)   WCU/order (min)`);
+  const row = (name: string, pass: BurstFigures['first'], minimum: BurstFigures['minimum']['first']) => {
+    const byCommand = Object.entries(pass.callsPerOrderByCommand).map(([command, calls]) => `${command} ${calls.toFixed(2)}`).join(', ');
+    console.log(
+      `${name.padEnd(18)}${fixed(pass.p50)}${fixed(pass.p99)}${fixed(pass.ordersPerSecond, 0).padStart(10)}${String(pass.failed).padStart(8)}` +
+        `${fixed(pass.callsPerOrder, 2).padStart(12)} (${minimum.calls})${fixed(pass.readUnitsPerOrder, 2).padStart(12)} (${minimum.readUnits})` +
+        `${fixed(pass.writeUnitsPerOrder, 2).padStart(12)} (${minimum.writeUnits})   ${byCommand}`,
+    );
+  };
+  row('first deliveries', burst.first, burst.minimum.first);
+  row('duplicates', burst.duplicates, burst.minimum.duplicate);
+  if (burst.mismatches.length === 0) console.log(`end state exact: ${burst.exactCustomers}/${burst.customers} customers`);
+  else console.log(`end state NOT exact: ${burst.exactCustomers}/${burst.customers} customers\n  ${burst.mismatches.join('\n  ')}`);
+}
+
 export function writeResults(results: BenchResults): void {
-  writeFileSync(join(PROJECT_ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(PROJECT_ROOT, 'bench', 'latency.svg'), renderChart(results.endpoints, results.bareGetItem, results.scale));
+}
+
+/** A section run alone (--only) replaces its part of bench/results.json and keeps the rest of the last full run. */
+export function mergeResults(part: Partial<BenchResults>): void {
+  const previous = existsSync(RESULTS_FILE) ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Partial<BenchResults>) : {};
+  writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...previous, ...part }, null, 2)}\n`);
 }

@@ -1,9 +1,10 @@
 // `npm run bench`: figures anyone can reproduce with one command. Starts the local twin in its own
 // process (or targets --url), then measures latency and throughput per endpoint with autocannon,
 // DynamoDB calls and consumed capacity per request, GET customer against a bare GetItem, bundle
-// sizes and cold initialisation, and the customer list at 1k/10k/100k members. Prints tables and
-// writes bench/results.json and bench/latency.svg. This file reads the flags and runs the sections
-// in order; each section is its own module.
+// sizes and cold initialisation, the customer list at 1k/10k/100k members, and a burst of order
+// webhooks. Prints tables and writes bench/results.json and bench/latency.svg. This file reads the
+// flags and runs the sections in order; each section is its own module. `--only webhook-burst` runs
+// that section alone (it starts a twin of its own).
 import '../infra/local/local-env';
 import { parseArgs } from 'node:util';
 import { measureBundles, type BundleFigures } from './bundles';
@@ -12,9 +13,10 @@ import { bareGetItem, getCustomerAgainstGetItem, type RatioFigures } from './get
 import { decomposeGetCustomer, type InProcessFigures } from './in-process';
 import { listByShopSize, type ScaleFigures } from './list-by-shop-size';
 import { load, warmUp, type EndpointFigures } from './load';
-import { printBundleTable, printEndpointTable, printInProcess, writeResults } from './report';
+import { mergeResults, printBundleTable, printBurst, printEndpointTable, printInProcess, writeResults } from './report';
 import { twinDynamoDbStats } from './twin-control';
 import { startTwinProcess, TWIN_TABLE } from './twin-process';
+import { webhookBurst, type BurstFigures } from './webhook-burst';
 
 const { values: options } = parseArgs({
   options: {
@@ -25,15 +27,47 @@ const { values: options } = parseArgs({
     'skip-bundles': { type: 'boolean', default: false },
     warmup: { type: 'string', default: '30' },
     'in-process-when-failed': { type: 'boolean', default: false },
+    'burst-orders': { type: 'string', default: '2000' },
+    'burst-customers': { type: 'string', default: '200' },
+    'burst-senders': { type: 'string', default: '20' },
+    'skip-burst': { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const DURATION = Number(options.duration);
 const CONNECTIONS = Number(options.connections);
 const SCALES = [1_000, 10_000, 100_000].filter((n) => n <= Number(options['max-members']));
 const WARMUP_SECONDS = Number(options.warmup);
+const BURST = { orders: Number(options['burst-orders']), customers: Number(options['burst-customers']), senders: Number(options['burst-senders']) };
+/** The sections `--only` can run alone. */
+const SECTIONS = ['webhook-burst'];
+
+function checkFlags(): void {
+  if (options.only !== undefined && !SECTIONS.includes(options.only)) throw new Error(`--only takes one of: ${SECTIONS.join(', ')}`);
+  if (![BURST.orders, BURST.customers, BURST.senders].every((n) => Number.isInteger(n) && n > 0)) {
+    throw new Error('--burst-orders, --burst-customers and --burst-senders take whole numbers above 0');
+  }
+}
+
+/**
+ * The webhook burst, with its own twin (a configuration of its own, which a twin given by --url does not
+ * have). A mismatch in the end state, a failed delivery or a duplicate that wrote fails the bench.
+ */
+async function burstSection(): Promise<BurstFigures> {
+  const burst = await webhookBurst(BURST);
+  printBurst(burst);
+  if (burst.mismatches.length > 0 || burst.first.failed + burst.duplicates.failed > 0 || burst.duplicates.writeUnitsPerOrder > 0) process.exitCode = 1;
+  return burst;
+}
 
 async function main(): Promise<void> {
   const started = performance.now();
+  checkFlags();
+  if (options.only === 'webhook-burst') {
+    mergeResults({ at: new Date().toISOString(), webhookBurst: await burstSection() });
+    console.log(`\nwritten: bench/results.json (webhookBurst; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
   const twin = options.url ? null : await startTwinProcess();
   const url = options.url ?? twin!.url;
   try {
@@ -74,7 +108,10 @@ async function main(): Promise<void> {
       printBundleTable(bundles);
     }
 
-    writeResults({ at: new Date().toISOString(), url, durationSeconds: DURATION, connections: CONNECTIONS, endpoints, bareGetItem: floor, getCustomerToGetItemRatio: ratio, ratios, inProcess, scale, bundles });
+    let burst: BurstFigures | null = null;
+    if (twin && !options['skip-burst']) burst = await burstSection();
+
+    writeResults({ at: new Date().toISOString(), url, durationSeconds: DURATION, connections: CONNECTIONS, endpoints, bareGetItem: floor, getCustomerToGetItemRatio: ratio, ratios, inProcess, scale, bundles, webhookBurst: burst });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {
     twin?.process.kill('SIGINT');

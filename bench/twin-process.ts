@@ -8,13 +8,19 @@ export const TWIN_TABLE = 'loyalty-local';
 
 export interface TwinProcess {
   url: string;
+  /** The platform simulator's URL (order controls). */
+  platformUrl: string;
   dynamodb: string;
   process: ChildProcess;
 }
 
-/** Starts the twin on a free port; resolves once it prints its URL and DynamoDB endpoint. */
-export async function startTwinProcess(): Promise<TwinProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts', '--port', '0', '--no-throttling'], {
+/**
+ * Starts the twin on a free port (with the demo configuration unless `config` names a file); resolves
+ * once it prints its URLs and DynamoDB endpoint.
+ */
+export async function startTwinProcess(options: { config?: string } = {}): Promise<TwinProcess> {
+  const config = options.config ? ['--config', options.config] : [];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts', '--port', '0', '--no-throttling', ...config], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, DYNAMODB_STATS: 'true', SHOP_CONFIG_TTL_SECONDS: '300' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -22,11 +28,17 @@ export async function startTwinProcess(): Promise<TwinProcess> {
   let output = '';
   return new Promise((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`twin exited (${code}): ${output}`)));
-    child.stdout!.on('data', (chunk) => {
+    const onData = (chunk: unknown) => {
       output += String(chunk);
       const url = /Loyalty API listening on (\S+)/.exec(output)?.[1];
+      const platformUrl = /Platform simulator on (\S+)/.exec(output)?.[1];
       const dynamodb = /DynamoDB: (\S+),/.exec(output)?.[1];
-      if (url && dynamodb) resolve({ url, dynamodb, process: child });
-    });
+      if (url && platformUrl && dynamodb) {
+        // Later output (warnings under load) is drained, not kept.
+        child.stdout!.off('data', onData).resume();
+        resolve({ url, platformUrl, dynamodb, process: child });
+      }
+    };
+    child.stdout!.on('data', onData);
   });
 }

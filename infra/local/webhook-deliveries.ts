@@ -61,6 +61,26 @@ export function webhookSignature(body: string, secret: string): string {
   return createHmac('sha256', secret).update(body, 'utf8').digest('base64');
 }
 
+/** Shopify's headers of one delivery of `body` (the bench signs its own bursts with them too). */
+export function webhookHeaders(
+  identity: ShopWebhookIdentity,
+  topic: string,
+  body: string,
+  delivery: { id: string; eventId: string; triggeredAt: string },
+): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    'User-Agent': 'Shopify-Captain-Hook',
+    'X-Shopify-Topic': topic,
+    'X-Shopify-Hmac-Sha256': webhookSignature(body, identity.secret),
+    'X-Shopify-Shop-Domain': identity.domain,
+    'X-Shopify-Webhook-Id': delivery.id,
+    'X-Shopify-Event-Id': delivery.eventId,
+    'X-Shopify-Triggered-At': delivery.triggeredAt,
+    'X-Shopify-API-Version': SHOPIFY_API_VERSION,
+  };
+}
+
 export function createWebhookDeliveries(options: WebhookDeliveriesOptions): WebhookDeliveries {
   let url = options.url;
   const timeoutMs = options.timeoutMs ?? 5000;
@@ -110,17 +130,7 @@ export function createWebhookDeliveries(options: WebhookDeliveriesOptions): Webh
         topic,
         order_id: orderId,
         triggered_at: triggeredAt,
-        headers: {
-          'Content-Type': 'application/json',
-          'User-Agent': 'Shopify-Captain-Hook',
-          'X-Shopify-Topic': topic,
-          'X-Shopify-Hmac-Sha256': webhookSignature(body, identity.secret),
-          'X-Shopify-Shop-Domain': identity.domain,
-          'X-Shopify-Webhook-Id': id,
-          'X-Shopify-Event-Id': eventId,
-          'X-Shopify-Triggered-At': triggeredAt,
-          'X-Shopify-API-Version': SHOPIFY_API_VERSION,
-        },
+        headers: webhookHeaders(identity, topic, body, { id, eventId, triggeredAt }),
         body,
         attempts: [],
       };

@@ -44,8 +44,10 @@ export function instrumentDynamoDbClient(client: DynamoDBClient): void {
       const command = context.commandName ?? 'unknown';
       const input = args.input as Record<string, unknown>;
       if (WITH_CAPACITY.has(command) && input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
-      const result = await next(args);
+      // A call that fails (a lost transaction, a failed condition) is counted too: it was made and
+      // retried; its capacity is not known here.
       stats.calls[command] = (stats.calls[command] ?? 0) + 1;
+      const result = await next(args);
       const consumed = (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
       for (const capacity of [consumed ?? []].flat()) {
         const units = capacity.CapacityUnits ?? 0;

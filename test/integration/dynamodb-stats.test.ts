@@ -46,6 +46,15 @@ describe('DynamoDB stats (bench only)', () => {
     expect(requested).toEqual(['TOTAL', 'TOTAL', 'TOTAL']);
   });
 
+  it('counts a call DynamoDB refuses, such as a transaction whose condition fails', async () => {
+    resetDynamoDbStats();
+
+    // The customer exists, so enrolling it again fails the transaction's condition.
+    expect(await createCustomer(customerRecord({ shop_id: 'stats', platform_customer_id: '1' }))).toBe('customer_exists');
+
+    expect(dynamoDbStats().calls).toEqual({ TransactWriteItemsCommand: 1 });
+  });
+
   it('while paused, neither counts nor asks DynamoDB for consumed capacity; a reset starts again from zero', async () => {
     resetDynamoDbStats();
     await getCustomer('stats', '1');
