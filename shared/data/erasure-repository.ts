@@ -180,8 +180,13 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
     startKey = page.LastEvaluatedKey;
   } while (startKey);
 
-  // Last, so that a delivery retried after a crash still finds the shop by its domain and finishes the work.
-  const identity = [...[...domains].map((domain) => keys.shopDomain(domain)), keys.shopRegistry(shopId)];
+  // Last, so that a delivery retried after a crash still finds the shop by its domain and finishes the work;
+  // only a domain that maps to this shop, whatever the payload named.
+  const owned = await Promise.all([...domains].map(async (domain) => {
+    const lookup = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.shopDomain(domain), ConsistentRead: true }));
+    return lookup.Item?.shop_id === shopId ? [keys.shopDomain(domain)] : [];
+  }));
+  const identity = [...owned.flat(), keys.shopRegistry(shopId)];
   await batchDelete(identity);
   itemsDeleted += identity.length;
   return { customersErased, itemsDeleted };

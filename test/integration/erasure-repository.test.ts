@@ -59,7 +59,7 @@ describe('erasure repository', () => {
     expect((await readShopCounters('erase-twice')).member).toBe(0);
   });
 
-  it('erases a shop with more customers than a page of its list, and leaves the other shop alone', async () => {
+  it('erases a shop with more customers than a page of its list, and leaves the other shop alone, even its domain named in the payload', async () => {
     await putShopIdentity('erase-shop', 'erase-shop.myshopify.com');
     await putShopIdentity('erase-kept', 'erase-kept.myshopify.com');
     await memberWithHistory('erase-shop', '1', 2, 1);
@@ -75,7 +75,7 @@ describe('erasure repository', () => {
     ]);
     const kept = await itemsOf('erase-kept');
 
-    const erased = await eraseShop('erase-shop', ['Erase-Shop.myshopify.com']);
+    const erased = await eraseShop('erase-shop', ['Erase-Shop.myshopify.com', 'erase-kept.myshopify.com']);
 
     expect(erased.customersErased).toBe(111);
     expect(await itemsOf('erase-shop')).toEqual([]);
