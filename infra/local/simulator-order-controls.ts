@@ -1,6 +1,6 @@
 // The simulator's order controls (EARNING-CONTRACT.md, "Platform simulator: orders"): create a paid order,
-// refund part of it, cancel it, list and redeliver webhooks. Each call answers after the delivery it caused
-// was answered, so the twin's effects are visible when the control call returns.
+// refund part of it, cancel it, send any other topic, list and redeliver webhooks. Each call answers after
+// the delivery it caused was answered, so the twin's effects are visible when the control call returns.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { restOrderPayload, restRefundPayload } from './rest-order-payloads';
@@ -22,6 +22,13 @@ const createOrderSchema = z.strictObject({
   landing_site: z.string().nullable().optional(),
   note_attributes: z.array(z.strictObject({ name: z.string().min(1, 'must not be empty'), value: z.string() })).optional(),
   deliver: z.boolean().default(true),
+});
+
+// Any topic, e.g. the privacy webhooks, which no order control causes.
+const sendSchema = z.strictObject({
+  shop: z.string().min(1, 'must name a shop'),
+  topic: z.string().regex(/^[a-z_]+\/[a-z_]+$/, 'must be a topic such as "customers/redact"'),
+  payload: z.record(z.string(), z.unknown()),
 });
 
 const refundSchema = z.strictObject({ subtotal: amount(), deliver: z.boolean().default(true) });
@@ -70,6 +77,12 @@ export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrde
     sendJson(res, 200, { order: payload, webhook });
   };
 
+  const sendWebhook = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = parseWith(sendSchema, await readJson(req), 'Invalid webhook');
+    if (!shops.has(body.shop)) throw new BadRequest(`Invalid webhook: shop: no shop '${body.shop}' on the platform`);
+    sendJson(res, 200, { webhook: await deliveries.deliver(shops.identity(body.shop), body.topic, body.payload) });
+  };
+
   const listWebhooks = (res: ServerResponse) =>
     sendJson(res, 200, {
       webhooks: deliveries.list().map(({ body, attempts, ...delivery }) => ({
@@ -99,6 +112,11 @@ export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrde
       if (pathname === '/_webhooks') {
         if (req.method === 'GET') listWebhooks(res);
         else methodNotAllowed(res, 'GET');
+        return true;
+      }
+      if (pathname === '/_webhooks/send') {
+        if (req.method === 'POST') await sendWebhook(req, res);
+        else methodNotAllowed(res, 'POST');
         return true;
       }
       const redeliverMatch = REDELIVER_PATH.exec(pathname);

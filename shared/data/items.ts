@@ -1,5 +1,6 @@
-// Small helpers shared by the repositories: paging through queries and stripping key attributes.
-import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+// Small helpers shared by the repositories: paging through queries, batch reads and deletes, stripping key
+// attributes.
+import { BatchGetCommand, BatchWriteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
 
@@ -85,4 +86,17 @@ export async function batchGet(keys: Array<{ pk: string; sk: string }>): Promise
     const item = found.get(`${key.pk}|${key.sk}`);
     return item ? [item] : [];
   });
+}
+
+/** Deletes items by key in batches of 25 (BatchWrite's limit), retrying unprocessed ones; absent keys are no error. */
+export async function batchDelete(keys: Array<{ pk: string; sk: string }>): Promise<void> {
+  for (let start = 0; start < keys.length; start += 25) {
+    let pending: Array<Record<string, unknown>> = keys.slice(start, start + 25).map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } }));
+    const deleted = await retryUntil(BATCH_ATTEMPTS, BATCH_BACKOFF, async () => {
+      const result = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
+      return pending.length === 0 ? true : undefined;
+    });
+    if (!deleted) throw new Error('BatchWrite left deletes unprocessed after retries');
+  }
 }

@@ -556,6 +556,23 @@ describe('platform simulator: orders and their webhooks', () => {
     expect(after).toBe(before);
   });
 
+  it('sends any topic signed as the shop\'s deliveries are, and refuses a request it cannot send', async () => {
+    const payload = { shop_id: 1, shop_domain: 'shop-b.myshopify.com', customer: { id: 2001, email: 'grace@example.com', phone: null }, orders_to_redact: [] };
+
+    const reply = await control('POST', '/_webhooks/send', { shop: 'shop-b', topic: 'customers/redact', payload });
+    const delivered = receiver.received.at(-1)!;
+    const unknownShop = await control('POST', '/_webhooks/send', { shop: 'shop-z', topic: 'shop/redact', payload: {} });
+    const badTopic = await control('POST', '/_webhooks/send', { shop: 'shop-b', topic: 'redact', payload: {} });
+    const wrongMethod = await fetch(`${shopSimulator.url}/_webhooks/send`);
+
+    expect(reply).toEqual({ status: 200, body: { webhook: { id: expect.any(String), status: 200 } } });
+    expect(delivered.headers).toMatchObject({ 'x-shopify-topic': 'customers/redact', 'x-shopify-shop-domain': 'shop-b.myshopify.com' });
+    expect(JSON.parse(delivered.body)).toEqual(payload);
+    expect(unknownShop).toEqual({ status: 400, body: { error: expect.stringMatching(/no shop 'shop-z'/) } });
+    expect(badTopic).toEqual({ status: 400, body: { error: expect.stringMatching(/topic: /) } });
+    expect(wrongMethod.status).toBe(405);
+  });
+
   it('answers 404 for an order or a webhook it does not have', async () => {
     const refund = await control('POST', '/_orders/123/refunds', { subtotal: '1.00' });
     const cancel = await control('POST', '/_orders/123/cancel');

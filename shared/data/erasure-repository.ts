@@ -1,0 +1,217 @@
+// Erasure for the platform's privacy webhooks: one member (profile, whole partition, the guards and lookups
+// that name it, the shop counters moved in the profile's own transaction) or a whole shop; and the read of
+// everything held about a member for a data request. Every step is idempotent, so a redelivery finishes a
+// half-done erasure and otherwise changes nothing.
+import { randomUUID } from 'node:crypto';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { LOYALTY_STATUSES } from '../domain/customer';
+import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
+import { documentClient, tableName } from './client';
+import { cancellationReasons, getCustomer } from './customer-repository';
+import { batchDelete, type Item, queryAll, withoutKeys } from './items';
+import { keys } from './keys';
+import { counterAttribute } from './shop-repository';
+import { GLOBAL_INDEXES } from './table';
+
+/** Items read or deleted per page, so a member with a long history or a large shop never sits in memory whole. */
+const PAGE_SIZE = 100;
+/** Members erased at once during a shop erasure. */
+const SHOP_ERASURE_CONCURRENCY = 8;
+const PROFILE_ATTEMPTS = 60;
+
+export interface CustomerErasure {
+  /** The profile existed and was deleted by this call (the counters moved). */
+  profileDeleted: boolean;
+  /** Items deleted besides the profile's transaction: history, orders, their lookups, redemption counts. */
+  itemsDeleted: number;
+}
+
+/**
+ * Erases a member. First, one transaction deletes the profile (conditional on its version), its
+ * referral-code guard and the referral-award guard it earned its referrer, and moves the shop counter
+ * down: from then on the member is not found and the totals are exact. Then the rest of its partition
+ * is deleted page by page, each order's order -> customer lookup before the order item that names it.
+ */
+export async function eraseCustomer(shopId: string, customerId: string): Promise<CustomerErasure> {
+  const profileDeleted = await deleteProfile(shopId, customerId);
+  let itemsDeleted = 0;
+  const pk = keys.customerPk(shopId, customerId);
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    // Deleting the page just read does not disturb LastEvaluatedKey, which names a key, not a position.
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+        Limit: PAGE_SIZE,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const items = (page.Items ?? []) as Array<{ pk: string; sk: string }>;
+    const orderLookups = items.filter((item) => item.sk.startsWith('ORDER#')).map((item) => keys.orderCustomer(shopId, item.sk.slice('ORDER#'.length)));
+    await batchDelete(orderLookups);
+    await batchDelete(items);
+    itemsDeleted += orderLookups.length + items.length;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return { profileDeleted, itemsDeleted };
+}
+
+async function deleteProfile(shopId: string, customerId: string): Promise<boolean> {
+  const outcome = await retryUntil(PROFILE_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<boolean | undefined> => {
+    const stored = await getCustomer(shopId, customerId, true);
+    if (!stored) return false;
+    const { record, version } = stored;
+    const table = tableName();
+    try {
+      await documentClient().send(
+        new TransactWriteCommand({
+          ClientRequestToken: randomUUID(),
+          TransactItems: [
+            {
+              Delete: {
+                TableName: table,
+                Key: keys.customer(shopId, customerId),
+                ConditionExpression: '#version = :version',
+                ExpressionAttributeNames: { '#version': 'version' },
+                ExpressionAttributeValues: { ':version': version },
+              },
+            },
+            {
+              Update: {
+                TableName: table,
+                Key: keys.shopCounters(shopId),
+                UpdateExpression: 'ADD #count :minus',
+                ExpressionAttributeNames: { '#count': counterAttribute(record.status) },
+                ExpressionAttributeValues: { ':minus': -1 },
+              },
+            },
+            {
+              // Only the member's own guard: a code imported twice must not free another member's code.
+              Delete: {
+                TableName: table,
+                Key: keys.referralCode(shopId, record.referral_code),
+                ConditionExpression: 'attribute_not_exists(pk) OR customer_id = :me',
+                ExpressionAttributeValues: { ':me': customerId },
+              },
+            },
+            { Delete: { TableName: table, Key: keys.referralAward(shopId, customerId) } },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (reasons?.[2] === 'ConditionalCheckFailed' && reasons[0] !== 'ConditionalCheckFailed') {
+        throw new Error(`The referral code guard of customer ${customerId} belongs to another customer`);
+      }
+      if (reasons && reasons.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) return undefined;
+      if ((error as { name?: string }).name === 'TransactionConflictException') return undefined;
+      throw error;
+    }
+  });
+  if (outcome === undefined) throw new Error(`The profile of customer ${customerId} kept changing; erasure not finished`);
+  return outcome;
+}
+
+export interface ShopErasure {
+  customersErased: number;
+  itemsDeleted: number;
+}
+
+/**
+ * Erases a shop: every customer found through the list indexes (both statuses), then every item of the
+ * shop's partition (settings, configuration, counters, key listings, the reconciliation watermark), the
+ * API keys named by those listings, the registry item and the domain lookups.
+ */
+export async function eraseShop(shopId: string, shopDomains: readonly string[]): Promise<ShopErasure> {
+  let customersErased = 0;
+  let itemsDeleted = 0;
+  const customerPrefix = keys.customerPk(shopId, '');
+  for (const status of LOYALTY_STATUSES) {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await documentClient().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: GLOBAL_INDEXES.customersByCreatedAt.indexName,
+          KeyConditionExpression: 'list_pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.customerList(shopId, status) },
+          Limit: PAGE_SIZE,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      const ids = (page.Items ?? []).map((item) => String(item.pk).slice(customerPrefix.length));
+      for (let start = 0; start < ids.length; start += SHOP_ERASURE_CONCURRENCY) {
+        const erased = await Promise.all(ids.slice(start, start + SHOP_ERASURE_CONCURRENCY).map((id) => eraseCustomer(shopId, id)));
+        customersErased += erased.length;
+        itemsDeleted += erased.reduce((sum, one) => sum + one.itemsDeleted + (one.profileDeleted ? 1 : 0), 0);
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
+
+  const registry = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.shopRegistry(shopId), ConsistentRead: true }));
+  const domains = new Set(shopDomains.map((domain) => domain.toLowerCase()));
+  if (typeof registry.Item?.shop_domain === 'string') domains.add(registry.Item.shop_domain);
+
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.shopPk(shopId) },
+        ProjectionExpression: 'pk, sk, key_hash',
+        ConsistentRead: true,
+        Limit: PAGE_SIZE,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const items = (page.Items ?? []) as Array<{ pk: string; sk: string; key_hash?: string }>;
+    // A key item before its listing: a crash in between leaves the listing, which the next delivery finds again.
+    const apiKeys = items.filter((item) => item.sk.startsWith('APIKEY#') && typeof item.key_hash === 'string').map((item) => keys.apiKey(item.key_hash!));
+    await batchDelete(apiKeys);
+    await batchDelete(items.map(({ pk, sk }) => ({ pk, sk })));
+    itemsDeleted += apiKeys.length + items.length;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+
+  // Last, so that a delivery retried after a crash still finds the shop by its domain and finishes the work;
+  // only a domain that maps to this shop, whatever the payload named.
+  const owned = await Promise.all([...domains].map(async (domain) => {
+    const lookup = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.shopDomain(domain), ConsistentRead: true }));
+    return lookup.Item?.shop_id === shopId ? [keys.shopDomain(domain)] : [];
+  }));
+  const identity = [...owned.flat(), keys.shopRegistry(shopId)];
+  await batchDelete(identity);
+  itemsDeleted += identity.length;
+  return { customersErased, itemsDeleted };
+}
+
+/** Everything held about a member, without table bookkeeping: null profile when it is not a customer. */
+export interface CustomerData {
+  profile: Item | null;
+  earningHistory: Item[];
+  rewardHistory: Item[];
+  orders: Item[];
+}
+
+export async function readCustomerData(shopId: string, customerId: string): Promise<CustomerData> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.customerPk(shopId, customerId) },
+    ConsistentRead: true,
+  });
+  const of = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix)).map((item) => withoutKeys<Item>(item));
+  const profile = items.find((item) => item.sk === 'PROFILE');
+  return {
+    profile: profile ? withoutKeys<Item>(profile) : null,
+    earningHistory: of('EARN#'),
+    rewardHistory: of('REDEEM#'),
+    orders: of('ORDER#'),
+  };
+}
