@@ -15,7 +15,10 @@ export async function processQueuedOrderEvent(messageBody: string): Promise<Proc
   if (delivery.source === 'receiver') return processOrderEvent(delivery.message);
   const shopId = await findShopByDomain(delivery.shopDomain);
   if (!shopId) {
-    logger.warn('EventBridge delivery for an unknown shop acknowledged', { topic: delivery.message.topic, shopDomain: delivery.shopDomain });
+    logger.warn('EventBridge delivery for an unknown shop acknowledged', {
+      topic: delivery.message.topic,
+      shopDomain: delivery.shopDomain,
+    });
     return { topic: delivery.message.topic, outcome: 'unknown shop' };
   }
   return processOrderEvent({ shopId, ...delivery.message });

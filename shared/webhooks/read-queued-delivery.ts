@@ -57,7 +57,8 @@ export function readQueuedDelivery(messageBody: string): QueuedDelivery {
   if (parsed['detail-type'] === SHOPIFY_EVENTBRIDGE_DETAIL_TYPE) return fromEventBridge(parsed);
   const shopId = text(parsed.shopId);
   const topic = text(parsed.topic);
-  if (!shopId || !topic || typeof parsed.body !== 'string') return { source: 'unreadable', reason: 'neither a receiver message nor a Shopify EventBridge event' };
+  if (!shopId || !topic || typeof parsed.body !== 'string')
+    return { source: 'unreadable', reason: 'neither a receiver message nor a Shopify EventBridge event' };
   return {
     source: 'receiver',
     message: {

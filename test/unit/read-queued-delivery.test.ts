@@ -51,7 +51,9 @@ describe('a message of the order event queue', () => {
   });
 
   it('from EventBridge reads metadata headers whatever their case, and falls back to the event time', () => {
-    const delivery = readQueuedDelivery(JSON.stringify(eventBridgeEvent({ 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': 'demo.myshopify.com' })));
+    const delivery = readQueuedDelivery(
+      JSON.stringify(eventBridgeEvent({ 'x-shopify-topic': 'refunds/create', 'x-shopify-shop-domain': 'demo.myshopify.com' })),
+    );
 
     expect(delivery).toMatchObject({
       source: 'eventbridge',

@@ -120,11 +120,11 @@ export class Observability extends Construct {
       alarm(`JobFailures${capitalize(name)}`, fn.metricErrors({ period: Duration.minutes(15) }) as Metric, 1, `The scheduled job ${name} failed in the last 15 minutes`);
     }
     const deadLetterDepths = Object.entries(props.deadLetterQueues).map(([name, queue]) => {
-      const depth = queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum', label: `${name} dead letters` });
+      const depth = queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' });
       alarm(`DeadLetters${capitalize(name)}`, depth, 1, `Messages in the ${name} dead-letter queue: work that did not happen (docs/operate.md)`);
-      return depth;
+      return depth.with({ label: `${name} dead letters` });
     });
-    const oldestOrderEvent = props.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum', label: 'Oldest order event (s)' });
+    const oldestOrderEvent = props.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' });
     alarm('OrderEventsBehind', oldestOrderEvent, OLDEST_ORDER_EVENT_ALARM_SECONDS, `The oldest order event has waited ${OLDEST_ORDER_EVENT_ALARM_SECONDS / 60} minutes or more`);
     const queuedOrderEvents = props.queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum', label: 'Queued order events' });
 
@@ -145,7 +145,7 @@ export class Observability extends Construct {
       new GraphWidget({ title: 'Throttled (429) and Lambda errors', left: [throttled], right: [lambdaErrors], width: 12 }),
     );
     this.dashboard.addWidgets(
-      new GraphWidget({ title: 'Order events: queued and oldest age (s)', left: [queuedOrderEvents], right: [oldestOrderEvent], width: 12 }),
+      new GraphWidget({ title: 'Order events: queued and oldest age (s)', left: [queuedOrderEvents], right: [oldestOrderEvent.with({ label: 'Oldest order event (s)' })], width: 12 }),
       new GraphWidget({ title: 'Dead letters', left: deadLetterDepths, width: 12 }),
     );
     this.dashboard.addWidgets(

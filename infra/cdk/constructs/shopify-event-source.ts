@@ -25,7 +25,9 @@ export class ShopifyEventSource extends Construct {
   constructor(scope: Construct, id: string, props: ShopifyEventSourceProps) {
     super(scope, id);
     if (!PARTNER_SOURCE.test(props.eventSourceName)) {
-      throw new Error(`shopifyEventSourceName must look like aws.partner/shopify.com/<app id>/<source name>, got '${props.eventSourceName}'`);
+      throw new Error(
+        `shopifyEventSourceName must look like aws.partner/shopify.com/<app id>/<source name>, got '${props.eventSourceName}'`,
+      );
     }
     // A partner event bus is named after its source; creating it associates the source with the account.
     this.bus = new EventBus(this, 'Bus', { eventSourceName: props.eventSourceName });
