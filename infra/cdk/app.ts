@@ -1,6 +1,7 @@
 // CDK entry point (`cdk synth`, `cdk deploy`). Context parameters:
 //   -c alarmEmail=ops@example.com   -c shopifySecretPrefix=loyalty/shopify/   -c logRetentionDays=30
 //   -c detailedTracing=true   (X-Ray subsegments per AWS and Shopify call; slower cold starts, docs/performance.md)
+//   -c shopifyEventSourceName=aws.partner/shopify.com/<app id>/<source>   (webhooks through EventBridge too, docs/deploy.md)
 import { App, Aspects } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -17,6 +18,7 @@ const stack = new LoyaltyStack(app, context('stackName') ?? 'LoyaltyApi', {
   ...(context('shopifySecretPrefix') ? { shopifySecretPrefix: context('shopifySecretPrefix') } : {}),
   ...(retentionDays ? { logRetention: Number(retentionDays) as RetentionDays } : {}),
   ...(String(context('detailedTracing')) === 'true' ? { detailedTracing: true } : {}),
+  ...(context('shopifyEventSourceName') ? { shopifyEventSourceName: context('shopifyEventSourceName') } : {}),
 });
 acknowledgeNagFindings(stack);
 Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));

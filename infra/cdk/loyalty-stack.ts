@@ -1,17 +1,33 @@
-// The production stack: table, one function per manifest route plus the authorizer and the
-// reconciler, the REST API with its usage plan, the event bus, and observability.
+// The production stack: table, one function per manifest entry (routes, webhooks, queue consumers,
+// scheduled jobs) plus the authorizer, the REST API with its usage plan, the order event queue, the
+// event bus, the optional Shopify partner event source, and observability.
 import { Arn, ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { LoyaltyApi } from './constructs/loyalty-api';
 import { LoyaltyFunction } from './constructs/loyalty-function';
 import { LoyaltyTable } from './constructs/loyalty-table';
 import { METRICS_NAMESPACE, Observability } from './constructs/observability';
-import { AUTHORIZER_HANDLER, RECONCILER_HANDLER, type Route, ROUTES } from '../../shared/http/routes';
+import { OrderEventQueue } from './constructs/order-event-queue';
+import { ShopifyEventSource } from './constructs/shopify-event-source';
+import {
+  AUTHORIZER_HANDLER,
+  type OutsideService,
+  QUEUE_CONSUMERS,
+  type QueueConsumer,
+  type Route,
+  ROUTES,
+  SCHEDULED_JOBS,
+  type ScheduledJob,
+  WEBHOOKS,
+  type WebhookRoute,
+} from '../../shared/http/routes';
 
 export interface LoyaltyStackProps extends StackProps {
   /** Secrets Manager name prefix of the per-shop Shopify credentials (`<prefix><shop>`). */
@@ -25,20 +41,48 @@ export interface LoyaltyStackProps extends StackProps {
    * every cold start (docs/performance.md). Lambda active tracing (function segments) is on either way.
    */
   detailedTracing?: boolean;
+  /**
+   * Shopify partner event source (`aws.partner/shopify.com/<app id>/<source name>`): when set, its events
+   * reach the order event queue too, for stores that deliver webhooks through EventBridge. Off by default.
+   */
+  shopifyEventSourceName?: string;
   /** The routes to deploy (default: the whole manifest). */
   routes?: readonly Route[];
+  webhooks?: readonly WebhookRoute[];
+  queueConsumers?: readonly QueueConsumer[];
+  scheduledJobs?: readonly ScheduledJob[];
 }
 
 export const DEFAULT_SECRET_PREFIX = 'loyalty/shopify/';
+
+/** Event delivery retries of each scheduled job's target; a run older than this is left to the next one. */
+export const JOB_TARGET_RETRIES = { retryAttempts: 2, maxEventAge: Duration.minutes(5) };
+/** Records per processor invocation and how long SQS may wait to fill a batch. */
+export const ORDER_BATCH = { batchSize: 10, maxBatchingWindow: Duration.seconds(1) };
+
+const constructId = (prefix: string, name: string) => `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}`;
 
 export class LoyaltyStack extends Stack {
   constructor(scope: Construct, id: string, props: LoyaltyStackProps = {}) {
     super(scope, id, props);
     const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
     const secretPrefix = props.shopifySecretPrefix ?? DEFAULT_SECRET_PREFIX;
+    const routes = props.routes ?? ROUTES;
+    const webhooks = props.webhooks ?? WEBHOOKS;
+    const consumers = props.queueConsumers ?? QUEUE_CONSUMERS;
+    const jobs = props.scheduledJobs ?? SCHEDULED_JOBS;
 
     const { table } = new LoyaltyTable(this, 'Data');
     const bus = new EventBus(this, 'Events', { description: 'Loyalty domain events (points.adjusted, tier.changed)' });
+    // The order event queue; its visibility timeout follows the slowest consumer's timeout.
+    const consumerTimeout = Duration.seconds(Math.max(1, ...consumers.map((entry) => entry.timeoutSeconds)));
+    const orderEvents = new OrderEventQueue(this, 'OrderEvents', { consumerTimeout });
+    // Events that EventBridge could not hand to their target (schedules, the partner source) after its retries.
+    const undeliveredEvents = new Queue(this, 'UndeliveredEvents', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
 
     // Every function's environment comes from here.
     const environment = {
@@ -52,20 +96,36 @@ export class LoyaltyStack extends Stack {
     };
     const secretsArn = Arn.format({ service: 'secretsmanager', resource: 'secret', resourceName: `${secretPrefix}*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME }, this);
     const readShopifySecrets = new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretsArn] });
+    // Sending only: the receiver never reads, deletes or inspects the queue.
+    const sendOrderEvents = new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [orderEvents.queue.queueArn] });
 
-    const routes = props.routes ?? ROUTES;
+    /** One function of the manifest, with its table access and exactly the outside services it uses. */
+    const manifestFunction = (
+      name: string,
+      entry: { handler: string; table: 'read' | 'write'; uses?: readonly OutsideService[] },
+      description: string,
+      timeoutSeconds?: number,
+    ) => {
+      const uses = entry.uses ?? [];
+      const fn = new LoyaltyFunction(this, constructId('Fn', name), {
+        entry: entry.handler,
+        description,
+        environment: uses.includes('orderQueue') ? { ...environment, ORDER_EVENTS_QUEUE_URL: orderEvents.queue.queueUrl } : environment,
+        logRetention,
+        ...(timeoutSeconds ? { timeout: Duration.seconds(timeoutSeconds) } : {}),
+      }).bindTable(table, entry.table);
+      if (uses.includes('platform')) fn.fn.addToRolePolicy(readShopifySecrets);
+      if (uses.includes('events')) bus.grantPutEventsTo(fn.fn);
+      if (uses.includes('orderQueue')) fn.fn.addToRolePolicy(sendOrderEvents);
+      return fn.fn;
+    };
+
+    // API functions (routes and webhooks): their errors alarm per function.
     const handlers = new Map<string, IFunction>();
     for (const route of routes) {
-      const fn = new LoyaltyFunction(this, `Fn${route.name[0]!.toUpperCase()}${route.name.slice(1)}`, {
-        entry: route.handler,
-        description: `${route.method} ${route.path}`,
-        environment,
-        logRetention,
-      }).bindTable(table, route.scope === 'full' ? 'write' : 'read');
-      if (route.uses?.includes('platform')) fn.fn.addToRolePolicy(readShopifySecrets);
-      if (route.uses?.includes('events')) bus.grantPutEventsTo(fn.fn);
-      handlers.set(route.name, fn.fn);
+      handlers.set(route.name, manifestFunction(route.name, { ...route, table: route.scope === 'full' ? 'write' : 'read' }, `${route.method} ${route.path}`));
     }
+    for (const hook of webhooks) handlers.set(hook.name, manifestFunction(hook.name, hook, `${hook.method} ${hook.path}`));
 
     const authorizer = new LoyaltyFunction(this, 'FnAuthorizer', {
       entry: AUTHORIZER_HANDLER,
@@ -74,34 +134,53 @@ export class LoyaltyStack extends Stack {
       logRetention,
     }).bindTable(table, 'read');
 
-    const reconciler = new LoyaltyFunction(this, 'FnReconciler', {
-      entry: RECONCILER_HANDLER,
-      description: 'Settles purchases left pending by a crash',
-      environment,
-      logRetention,
-      timeout: Duration.minutes(2),
-    }).bindTable(table, 'write');
-    reconciler.fn.addToRolePolicy(readShopifySecrets);
-    new Rule(this, 'ReconcilerSchedule', {
-      description: 'Run the purchase reconciler every 5 minutes',
-      schedule: Schedule.rate(Duration.minutes(5)),
-      targets: [new LambdaFunction(reconciler.fn, { retryAttempts: 0 })],
-    });
+    const workers = new Map<string, IFunction>();
+    for (const entry of consumers) {
+      const fn = manifestFunction(entry.name, entry, `Consumes the order event queue (${entry.name})`, entry.timeoutSeconds);
+      // Partial batch failures: only the records that failed return to the queue.
+      fn.addEventSource(new SqsEventSource(orderEvents.queue, { ...ORDER_BATCH, reportBatchItemFailures: true }));
+      workers.set(entry.name, fn);
+    }
 
-    const api = new LoyaltyApi(this, 'Http', { routes, handlers, authorizer: authorizer.fn, logRetention });
+    const jobFunctions = new Map<string, IFunction>();
+    for (const job of jobs) {
+      const fn = manifestFunction(job.name, job, `Scheduled job ${job.name}, ${job.cadence}`, job.timeoutSeconds);
+      new Rule(this, constructId('Schedule', job.name), {
+        description: `Run ${job.name} on ${job.cadence}`,
+        schedule: Schedule.expression(job.cadence),
+        targets: [new LambdaFunction(fn, { ...JOB_TARGET_RETRIES, deadLetterQueue: undeliveredEvents })],
+      });
+      jobFunctions.set(job.name, fn);
+    }
+
+    const partnerSource = props.shopifyEventSourceName
+      ? new ShopifyEventSource(this, 'ShopifyEventSource', {
+          eventSourceName: props.shopifyEventSourceName,
+          queue: orderEvents.queue,
+          deadLetterQueue: undeliveredEvents,
+        })
+      : undefined;
+
+    const api = new LoyaltyApi(this, 'Http', { routes, webhooks, handlers, authorizer: authorizer.fn, logRetention });
     const observability = new Observability(this, 'Observability', {
       api: api.api,
       accessLogs: api.accessLogs,
       table,
-      functions: handlers,
-      reconciler: reconciler.fn,
+      functions: new Map([...handlers, ...workers]),
+      jobs: jobFunctions,
+      queue: orderEvents.queue,
+      deadLetterQueues: { orderEvents: orderEvents.deadLetterQueue, undeliveredEvents },
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.url });
+    new CfnOutput(this, 'WebhookUrls', { value: webhooks.map((hook) => `${hook.method} ${api.api.urlForPath(hook.path)}`).join(', ') });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'UsagePlanId', { value: api.usagePlan.usagePlanId });
     new CfnOutput(this, 'EventBusName', { value: bus.eventBusName });
+    new CfnOutput(this, 'OrderEventQueueUrl', { value: orderEvents.queue.queueUrl });
+    new CfnOutput(this, 'OrderEventDeadLetterQueueUrl', { value: orderEvents.deadLetterQueue.queueUrl });
+    if (partnerSource) new CfnOutput(this, 'ShopifyEventBusName', { value: partnerSource.bus.eventBusName });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn });
     new CfnOutput(this, 'DashboardName', { value: observability.dashboard.dashboardName });
     new CfnOutput(this, 'ShopifySecretPrefix', { value: secretPrefix });

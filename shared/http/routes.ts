@@ -12,6 +12,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT';
 export type RouteScope = KeyScope;
 /** `strict`: the spec's 6 requests/second per key; `standard`: the generous default. */
 export type ThrottleClass = 'strict' | 'standard';
+/**
+ * Outside services an entry point calls, so the stack grants exactly those: `platform` (the shop's Shopify
+ * secret: access token and webhook secrets), `events` (the domain event bus), `orderQueue` (sending to
+ * the order event queue).
+ */
+export type OutsideService = 'platform' | 'events' | 'orderQueue';
 
 export interface Route {
   /** Stable name: CDK construct ids, log fields and metrics use it. */
@@ -24,7 +30,7 @@ export interface Route {
   scope: RouteScope;
   throttle: ThrottleClass;
   /** Outside services the handler calls, so the stack grants exactly those. */
-  uses?: ReadonlyArray<'platform' | 'events'>;
+  uses?: readonly OutsideService[];
 }
 
 const ROUTE_LIST = [
@@ -49,31 +55,79 @@ export type RouteName = (typeof ROUTE_LIST)[number]['name'];
 
 export const ROUTES: ReadonlyArray<Route & { name: RouteName }> = ROUTE_LIST;
 
-/** An entry point called by the commerce platform: no API key, no usage plan; the handler authenticates it. */
-export interface WebhookRoute {
+/** What the stack needs to know of an entry point that is not an API route. */
+interface EntryPoint {
+  /** Stable name: CDK construct ids, alarms and log fields use it. */
   name: string;
+  /** Handler module, relative to the project root; exports `handler`. */
+  handler: string;
+  /** Table access the function is granted. */
+  table: 'read' | 'write';
+  uses: readonly OutsideService[];
+}
+
+/** An entry point called by the commerce platform: no API key, no usage plan; the handler authenticates it. */
+export interface WebhookRoute extends EntryPoint {
   method: 'POST';
   path: string;
-  handler: string;
 }
 
 /** Webhooks in: the raw body reaches the handler untouched (the HMAC is over its bytes). */
 export const WEBHOOKS: readonly WebhookRoute[] = [
-  { name: 'receiveShopifyWebhook', method: 'POST', path: '/webhooks/shopify', handler: 'functions/webhooks/receive-shopify.ts' },
+  {
+    name: 'receiveShopifyWebhook',
+    method: 'POST',
+    path: '/webhooks/shopify',
+    handler: 'functions/webhooks/receive-shopify.ts',
+    table: 'read',
+    uses: ['platform', 'orderQueue'],
+  },
 ];
 
+/**
+ * Requests per second and burst for each webhook method, for the whole stage (there is no API key to
+ * count per caller): an unauthenticated flood is bounded, and Shopify retries what is refused.
+ */
+export const WEBHOOK_THROTTLE = { rateLimit: 100, burstLimit: 200 };
+
 /** Queue consumers: the receiver's verified deliveries are applied here, once each. */
-export const QUEUE_CONSUMERS: ReadonlyArray<{ name: string; handler: string }> = [
-  { name: 'processOrderEvents', handler: 'functions/orders/process-events.ts' },
+export interface QueueConsumer extends EntryPoint {
+  /** The function's timeout; the queue's visibility timeout is six times this. */
+  timeoutSeconds: number;
+}
+
+export const QUEUE_CONSUMERS: readonly QueueConsumer[] = [
+  { name: 'processOrderEvents', handler: 'functions/orders/process-events.ts', table: 'write', uses: ['events'], timeoutSeconds: 30 },
 ];
+
+/** A job the stack runs on a schedule (and the twin on POST /_jobs/run). */
+export interface ScheduledJob extends EntryPoint {
+  /** EventBridge schedule expression of the stack. */
+  cadence: string;
+  timeoutSeconds: number;
+}
 
 /**
  * Scheduled jobs, in the order the twin's POST /_jobs/run runs them (EARNING-CONTRACT.md): order
  * reconciliation first, the purchase reconciler last; `cadence` is the stack's schedule.
  */
-export const SCHEDULED_JOBS: ReadonlyArray<{ name: string; handler: string; cadence: string }> = [
-  { name: 'reconcileOrders', handler: 'functions/jobs/reconcile-orders.ts', cadence: 'rate(15 minutes)' },
-  { name: 'reconcilePurchases', handler: 'functions/jobs/reconcile-purchases.ts', cadence: 'rate(5 minutes)' },
+export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
+  {
+    name: 'reconcileOrders',
+    handler: 'functions/jobs/reconcile-orders.ts',
+    cadence: 'rate(15 minutes)',
+    table: 'write',
+    uses: ['platform', 'events'],
+    timeoutSeconds: 300,
+  },
+  {
+    name: 'reconcilePurchases',
+    handler: 'functions/jobs/reconcile-purchases.ts',
+    cadence: 'rate(5 minutes)',
+    table: 'write',
+    uses: ['platform'],
+    timeoutSeconds: 120,
+  },
 ];
 
 export const AUTHORIZER_HANDLER = 'functions/auth/authorize.ts';

@@ -53,8 +53,13 @@ const RUN_ELSEWHERE: Record<string, { test: string; marker: string }> = {
 const DEPLOY_ONLY: Record<string, string> = {
   'npx cdk bootstrap': 'needs an AWS account (bootstraps CDK in it); the synthesized stack is tested by test/infra',
   'npx cdk deploy -c alarmEmail=ops@your-store.com': 'needs an AWS account; `cdk synth` of the same app runs in test/infra/synth.test.ts',
-  "aws secretsmanager create-secret --name loyalty/shopify/my-shop --secret-string '{\"shop_domain\":\"my-shop.myshopify.com\",\"access_token\":\"shpat_...\"}'":
-    'needs an AWS account and a Shopify shop',
+  "aws secretsmanager create-secret --name loyalty/shopify/my-shop --secret-string '{\"shop_domain\":\"my-shop.myshopify.com\",\"access_token\":\"shpat_...\",\"webhook_secret\":\"...\"}'":
+    'needs an AWS account and a Shopify shop; the secret\'s fields are read in test/unit/platform-secrets.test.ts and test/unit/webhook-secrets.test.ts',
+  'aws sqs receive-message --queue-url <OrderEventDeadLetterQueueUrl> --max-number-of-messages 10 --visibility-timeout 30':
+    'needs a deployed stack; the queues and their redrive policy are asserted in test/infra/stack.test.ts',
+  'aws sqs start-message-move-task --source-arn <dead-letter queue ARN>': 'needs a deployed stack; redriven messages apply once (test/e2e/orders.test.ts, duplicate deliveries)',
+  'aws sqs start-message-move-task --source-arn <UndeliveredEvents ARN> --destination-arn <order event queue ARN>':
+    'needs a deployed stack; the processor reads the partner source\'s events (test/e2e/orders-eventbridge.test.ts)',
   'npx loyalty config apply my-shop.json --stack LoyaltyApi': 'needs a deployed stack; the same command with --endpoint runs in test/integration/operator-cli.test.ts',
   'npx loyalty keys create --shop my-shop --name backend --scope full --stack LoyaltyApi': 'needs a deployed stack; keys create with --endpoint runs in test/integration/operator-cli.test.ts',
   'curl -s "$API_URL/v1/customers?page%5Bsize%5D=1" -H "Authorization: $KEY"': 'needs a deployed stack; the same request runs against the twin in the walk-through',

@@ -1,15 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/loyalty-api';
-import { ROUTES, THROTTLE_LIMITS } from '../../shared/http/routes';
+import { OLDEST_ORDER_EVENT_ALARM_SECONDS } from '../../infra/cdk/constructs/observability';
+import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/order-event-queue';
+import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, THROTTLE_LIMITS, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/http/routes';
 import { synthStack } from '../support/synth-stack';
+
+jest.setTimeout(180_000);
 
 const { template } = synthStack();
 const resources = (type: string) => Object.entries(template.findResources(type));
+const PARTNER_SOURCE = 'aws.partner/shopify.com/123456/loyalty';
+/** Every function of the manifest besides the routes, and the authorizer. */
+const OTHER_FUNCTIONS = WEBHOOKS.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 1;
+
+type Properties = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The logical id of the function whose description is `description`. */
+function functionId(t: Template, description: string | RegExp): string {
+  const matches = Object.entries(t.findResources('AWS::Lambda::Function')).filter(([, fn]) =>
+    typeof description === 'string' ? fn.Properties.Description === description : description.test(fn.Properties.Description),
+  );
+  expect(matches).toHaveLength(1);
+  return matches[0]![0];
+}
+
+/** Every IAM statement attached to the role of the function `id`. */
+function statementsOf(t: Template, id: string): Properties[] {
+  const fn = t.findResources('AWS::Lambda::Function')[id]!;
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  return Object.values(t.findResources('AWS::IAM::Policy'))
+    .filter((policy) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+}
+
+const actionsOf = (statements: Properties[]) => statements.flatMap((statement) => [statement.Action].flat() as string[]);
+
+/** The order event queue and its dead-letter queue, told apart by the redrive policy. */
+function orderQueues(t: Template): { queueId: string; queue: Properties; deadLetterId: string } {
+  const [[queueId, queue]] = Object.entries(t.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: Match.anyValue() } })) as [[string, Properties]];
+  return { queueId, queue: queue.Properties, deadLetterId: queue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] };
+}
 
 describe('production stack', () => {
-  it('has one function per manifest route plus the authorizer and the reconciler, all with the fixed defaults', () => {
+  it('has one function per manifest entry (routes, webhooks, queue consumers, jobs) plus the authorizer, all with the fixed defaults', () => {
     const functions = resources('AWS::Lambda::Function').map(([, r]) => r.Properties);
 
-    expect(functions).toHaveLength(ROUTES.length + 2);
+    expect(functions).toHaveLength(ROUTES.length + OTHER_FUNCTIONS);
     for (const fn of functions) {
       expect(fn.Runtime).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
       expect(fn.Architectures).toEqual(['arm64']);
@@ -18,7 +58,8 @@ describe('production stack', () => {
       expect(fn.Environment.Variables).toMatchObject({ TABLE_NAME: expect.anything(), NODE_OPTIONS: '--enable-source-maps' });
     }
     const descriptions = functions.map((fn) => fn.Description);
-    for (const route of ROUTES) expect(descriptions).toContain(`${route.method} ${route.path}`);
+    for (const route of [...ROUTES, ...WEBHOOKS]) expect(descriptions).toContain(`${route.method} ${route.path}`);
+    for (const job of SCHEDULED_JOBS) expect(descriptions).toContain(`Scheduled job ${job.name}, ${job.cadence}`);
   });
 
   it('keeps the X-Ray SDK out of the functions unless detailedTracing is asked for', () => {
@@ -43,7 +84,10 @@ describe('production stack', () => {
 
   it('takes API keys from the authorizer and requires them on every manifest method', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
-    const methods = resources('AWS::ApiGateway::Method').map(([, m]) => m.Properties).filter((m) => m.HttpMethod !== 'ANY');
+    const webhookNames = WEBHOOKS.map((hook) => hook.name);
+    const methods = resources('AWS::ApiGateway::Method')
+      .map(([, m]) => m.Properties)
+      .filter((m) => m.HttpMethod !== 'ANY' && !webhookNames.includes(m.OperationName));
 
     expect(methods).toHaveLength(ROUTES.length);
     for (const method of methods) {
@@ -52,8 +96,37 @@ describe('production stack', () => {
     }
   });
 
+  it('serves each webhook through its function with no authorizer and no API key', () => {
+    for (const hook of WEBHOOKS) {
+      const [[, method]] = resources('AWS::ApiGateway::Method').filter(([, m]) => m.Properties.OperationName === hook.name) as [[string, Properties]];
+
+      expect(method.Properties).toMatchObject({ HttpMethod: hook.method, AuthorizationType: 'NONE', ApiKeyRequired: false });
+      expect(method.Properties.AuthorizerId).toBeUndefined();
+      expect(method.Properties.Integration.Type).toBe('AWS_PROXY');
+      expect(JSON.stringify(method.Properties.Integration.Uri)).toContain(functionId(template, `${hook.method} ${hook.path}`));
+    }
+  });
+
+  it('bounds each webhook with a stage method throttle, outside the usage plan', () => {
+    const [[, stage]] = resources('AWS::ApiGateway::Stage') as [[string, Properties]];
+    const [[, plan]] = resources('AWS::ApiGateway::UsagePlan') as [[string, Properties]];
+
+    for (const hook of WEBHOOKS) {
+      const resourcePath = `/${hook.path.replaceAll('/', '~1')}`;
+      expect(stage.Properties.MethodSettings).toContainEqual(
+        expect.objectContaining({
+          ResourcePath: resourcePath,
+          HttpMethod: hook.method,
+          ThrottlingRateLimit: WEBHOOK_THROTTLE.rateLimit,
+          ThrottlingBurstLimit: WEBHOOK_THROTTLE.burstLimit,
+        }),
+      );
+      expect(Object.keys(plan.Properties.ApiStages[0].Throttle)).not.toContain(`${hook.path}/${hook.method}`);
+    }
+  });
+
   it('answers other methods on known paths with a 405 mock', () => {
-    const paths = new Set(ROUTES.map((r) => r.path));
+    const paths = new Set([...ROUTES, ...WEBHOOKS].map((r) => r.path));
     const mocks = resources('AWS::ApiGateway::Method').map(([, m]) => m.Properties).filter((m) => m.HttpMethod === 'ANY');
 
     expect(mocks).toHaveLength(paths.size);
@@ -126,17 +199,167 @@ describe('production stack', () => {
     }
   });
 
-  it('runs the reconciler every 5 minutes', () => {
-    template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
+  it('lets the webhook receiver send to the order queue and nothing more: no receive, no delete, no other function sending', () => {
+    const { queueId } = orderQueues(template);
+    const [hook] = WEBHOOKS;
+    const receiver = functionId(template, `${hook!.method} ${hook!.path}`);
+    const sqsStatements = statementsOf(template, receiver).filter((s) => actionsOf([s]).some((a) => a.startsWith('sqs:')));
+
+    expect(sqsStatements).toEqual([expect.objectContaining({ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } })]);
+    expect(actionsOf(statementsOf(template, receiver))).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 'dynamodb:GetItem']));
+    for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'events:PutEvents']) expect(actionsOf(statementsOf(template, receiver))).not.toContain(action);
+    const fn = template.findResources('AWS::Lambda::Function')[receiver]!;
+    expect(fn.Properties.Environment.Variables.ORDER_EVENTS_QUEUE_URL).toEqual({ Ref: queueId });
+
+    const senders = resources('AWS::Lambda::Function')
+      .filter(([id]) => actionsOf(statementsOf(template, id)).includes('sqs:SendMessage'))
+      .map(([id]) => id);
+    expect(senders).toEqual([receiver]);
   });
 
-  it('alarms to one SNS topic on 5XX rate, p99 latency, throttling, Lambda errors, DynamoDB errors and the reconciler', () => {
+  it('queues order events encrypted and over TLS only, with a dead-letter queue after 5 receives and a visibility of six processor timeouts', () => {
+    const { queueId, queue, deadLetterId } = orderQueues(template);
+    const [consumer] = QUEUE_CONSUMERS;
+    const processor = template.findResources('AWS::Lambda::Function')[functionId(template, /^Consumes the order event queue/)]!;
+    const deadLetter = template.findResources('AWS::SQS::Queue')[deadLetterId]!;
+
+    expect(processor.Properties.Timeout).toBe(consumer!.timeoutSeconds);
+    expect(queue.VisibilityTimeout).toBe(6 * consumer!.timeoutSeconds);
+    expect(queue.RedrivePolicy.maxReceiveCount).toBe(MAX_RECEIVE_COUNT);
+    expect(MAX_RECEIVE_COUNT).toBe(5);
+    expect(queue.SqsManagedSseEnabled).toBe(true);
+    expect(deadLetter.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    for (const id of [queueId, deadLetterId]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      });
+    }
+  });
+
+  it('feeds the processor from the queue in batches that report partial failures', () => {
+    const { queueId } = orderQueues(template);
+    const processor = functionId(template, /^Consumes the order event queue/);
+    const mappings = resources('AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties);
+
+    expect(mappings).toEqual([
+      expect.objectContaining({
+        EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+        FunctionName: { Ref: processor },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BatchSize: 10,
+        MaximumBatchingWindowInSeconds: 1,
+      }),
+    ]);
+    const actions = actionsOf(statementsOf(template, processor));
+    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:PutItem', 'events:PutEvents']));
+    expect(actions).not.toContain('sqs:SendMessage');
+    expect(actions).not.toContain('secretsmanager:GetSecretValue');
+  });
+
+  it('runs each scheduled job on its cadence, with delivery retries and a dead-letter queue', () => {
+    const rules = resources('AWS::Events::Rule').map(([, r]) => r.Properties).filter((r) => r.ScheduleExpression);
+
+    expect(rules.map((r) => r.ScheduleExpression).sort()).toEqual(SCHEDULED_JOBS.map((job) => job.cadence).sort());
+    for (const job of SCHEDULED_JOBS) {
+      const fnId = functionId(template, `Scheduled job ${job.name}, ${job.cadence}`);
+      const rule = rules.find((r) => r.ScheduleExpression === job.cadence && r.Targets[0].Arn['Fn::GetAtt'][0] === fnId);
+      expect(rule?.Targets).toEqual([
+        expect.objectContaining({
+          RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 300 },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [expect.stringMatching(/^UndeliveredEvents/), 'Arn'] } },
+        }),
+      ]);
+      expect(template.findResources('AWS::Lambda::Function')[fnId]!.Properties.Timeout).toBe(job.timeoutSeconds);
+      expect(actionsOf(statementsOf(template, fnId))).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 'dynamodb:PutItem']));
+    }
+    // The purchase reconciler keeps the 5-minute schedule it had before the job list.
+    expect(SCHEDULED_JOBS.find((job) => job.name === 'reconcilePurchases')?.cadence).toBe('rate(5 minutes)');
+  });
+
+  it('alarms on every dead letter, on order events waiting too long and on every failed job', () => {
+    const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const { queueId, deadLetterId } = orderQueues(template);
+    const queueAlarm = (metric: string, id: string) =>
+      alarms.find((a) => a.MetricName === metric && a.Dimensions[0].Value['Fn::GetAtt']?.[0] === id);
+
+    const [undeliveredId] = Object.keys(template.findResources('AWS::SQS::Queue')).filter((id) => id.startsWith('UndeliveredEvents'));
+    for (const id of [deadLetterId, undeliveredId!]) {
+      expect(queueAlarm('ApproximateNumberOfMessagesVisible', id)).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', Statistic: 'Maximum' });
+    }
+    expect(queueAlarm('ApproximateAgeOfOldestMessage', queueId)).toMatchObject({ Threshold: OLDEST_ORDER_EVENT_ALARM_SECONDS, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    for (const job of SCHEDULED_JOBS) {
+      const fnId = functionId(template, `Scheduled job ${job.name}, ${job.cadence}`);
+      expect(alarms.find((a) => a.MetricName === 'Errors' && a.Dimensions[0].Value.Ref === fnId)).toMatchObject({ Threshold: 1, Period: 900 });
+    }
+    const dashboard = JSON.stringify(resources('AWS::CloudWatch::Dashboard')[0]![1].Properties.DashboardBody);
+    expect(dashboard).toContain('ApproximateAgeOfOldestMessage');
+    expect(dashboard).toContain('Dead letters');
+  });
+
+  it('has no Shopify partner event source unless asked for', () => {
+    const buses = resources('AWS::Events::EventBus').map(([, b]) => b.Properties);
+
+    expect(buses).toHaveLength(1);
+    expect(buses[0].EventSourceName).toBeUndefined();
+  });
+
+  it('with a Shopify partner event source, sends its webhook events to the order queue (whole events, with retries and a dead-letter queue)', () => {
+    const partner = synthStack({ props: { shopifyEventSourceName: PARTNER_SOURCE } }).template;
+    const { queueId } = orderQueues(partner);
+    const [busId] = Object.keys(partner.findResources('AWS::Events::EventBus', { Properties: { EventSourceName: PARTNER_SOURCE } }));
+
+    partner.hasResourceProperties('AWS::Events::EventBus', { Name: PARTNER_SOURCE, EventSourceName: PARTNER_SOURCE });
+    partner.hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: { Ref: busId },
+      EventPattern: { 'detail-type': ['shopifyWebhook'] },
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+          InputTransformer: Match.absent(),
+          Input: Match.absent(),
+          RetryPolicy: Match.objectLike({ MaximumRetryAttempts: 8 }),
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^UndeliveredEvents'), 'Arn'] } },
+        }),
+      ],
+    });
+    // EventBridge may send to the queue, and only for this rule.
+    partner.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: queueId }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Allow', Principal: { Service: 'events.amazonaws.com' }, Action: Match.arrayWith(['sqs:SendMessage']), Condition: { ArnEquals: { 'aws:SourceArn': Match.anyValue() } } }),
+        ]),
+      },
+    });
+    expect(() => synthStack({ props: { shopifyEventSourceName: 'aws.partner/other.com/1/x' } })).toThrow(/aws\.partner\/shopify\.com/);
+  });
+
+  it('turns the partner event source on from the CDK context shopifyEventSourceName', () => {
+    const out = mkdtempSync(join(tmpdir(), 'cdk-context-'));
+    try {
+      // As the CDK CLI runs the app: context and output directory in the environment; no bundling.
+      execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, '..', '..', 'infra', 'cdk', 'app.ts')], {
+        env: { ...process.env, CDK_OUTDIR: out, CDK_CONTEXT_JSON: JSON.stringify({ shopifyEventSourceName: PARTNER_SOURCE, 'aws:cdk:bundling-stacks': [] }) },
+        stdio: 'pipe',
+      });
+      const synthesized = JSON.parse(readFileSync(join(out, 'LoyaltyApi.template.json'), 'utf8'));
+      const buses = Object.values(synthesized.Resources as Record<string, Properties>).filter((r) => r.Type === 'AWS::Events::EventBus');
+      expect(buses.map((bus) => bus.Properties.EventSourceName)).toContain(PARTNER_SOURCE);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('alarms to one SNS topic on 5XX rate, p99 latency, throttling, Lambda errors, DynamoDB errors, the queues and the jobs', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
     const metricNames = alarms.map((a) => a.MetricName);
 
-    expect(metricNames).toEqual(expect.arrayContaining(['5XXError', 'Latency', 'ThrottledRequests', 'SystemErrors', 'Errors']));
+    expect(metricNames).toEqual(
+      expect.arrayContaining(['5XXError', 'Latency', 'ThrottledRequests', 'SystemErrors', 'Errors', 'ApproximateNumberOfMessagesVisible', 'ApproximateAgeOfOldestMessage']),
+    );
     expect(alarms.find((a) => a.MetricName === 'Latency').ExtendedStatistic).toBe('p99');
-    expect(alarms.filter((a) => a.MetricName === 'Errors')).toHaveLength(ROUTES.length + 1);
+    expect(alarms.filter((a) => a.MetricName === 'Errors')).toHaveLength(ROUTES.length + OTHER_FUNCTIONS - 1);
     for (const alarm of alarms) expect(alarm.AlarmActions).toHaveLength(1);
     template.resourceCountIs('AWS::SNS::Topic', 1);
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
@@ -146,6 +369,8 @@ describe('production stack', () => {
   it('exports what the operator CLI reads', () => {
     const outputs = Object.keys(template.findOutputs('*'));
 
-    expect(outputs).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'UsagePlanId', 'EventBusName', 'AlarmTopicArn', 'DashboardName']));
+    expect(outputs).toEqual(
+      expect.arrayContaining(['ApiUrl', 'WebhookUrls', 'TableName', 'UsagePlanId', 'EventBusName', 'OrderEventQueueUrl', 'OrderEventDeadLetterQueueUrl', 'AlarmTopicArn', 'DashboardName']),
+    );
   });
 });

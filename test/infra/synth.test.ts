@@ -4,11 +4,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROUTES } from '../../shared/http/routes';
+import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, WEBHOOKS } from '../../shared/http/routes';
 
 jest.setTimeout(240_000);
 
 const ROOT = join(__dirname, '..', '..');
+/** Routes, webhooks, queue consumers, scheduled jobs and the authorizer. */
+const FUNCTIONS = ROUTES.length + WEBHOOKS.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 1;
 
 function directorySize(dir: string): number {
   return readdirSync(dir).reduce((sum, name) => {
@@ -29,9 +31,12 @@ describe('cdk synth', () => {
 
     const template = JSON.parse(readFileSync(join(out, 'LoyaltyApi.template.json'), 'utf8'));
     const functions = Object.values(template.Resources as Record<string, { Type: string }>).filter((r) => r.Type === 'AWS::Lambda::Function');
-    expect(functions).toHaveLength(ROUTES.length + 2);
+    expect(functions).toHaveLength(FUNCTIONS);
+    // Without -c shopifyEventSourceName there is no partner event bus.
+    const buses = Object.values(template.Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>).filter((r) => r.Type === 'AWS::Events::EventBus');
+    expect(buses.map((bus) => bus.Properties.EventSourceName)).toEqual([undefined]);
     const bundles = readdirSync(out).filter((name) => name.startsWith('asset.'));
-    expect(bundles.length).toBeGreaterThanOrEqual(ROUTES.length + 2);
+    expect(bundles.length).toBeGreaterThanOrEqual(FUNCTIONS);
     for (const bundle of bundles) {
       const files = readdirSync(join(out, bundle));
       expect(files).toEqual(expect.arrayContaining(['index.mjs', 'index.mjs.map']));

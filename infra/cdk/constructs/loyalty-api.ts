@@ -1,6 +1,7 @@
 // The REST API generated from the route manifest: REQUEST authorizer without cache, API keys taken
 // from the authorizer, a usage plan with per-method throttles, and every gateway response rewritten
-// into the spec's error envelope.
+// into the spec's error envelope. Webhooks are methods without authorizer or key (the handler checks
+// the platform's signature), throttled per stage method instead.
 import {
   AccessLogFormat,
   ApiKeySourceType,
@@ -23,10 +24,12 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { DETAILS, envelope } from '../../../shared/http/errors';
-import { type Route, THROTTLE_LIMITS } from '../../../shared/http/routes';
+import { type Route, THROTTLE_LIMITS, WEBHOOK_THROTTLE, type WebhookRoute } from '../../../shared/http/routes';
 
 export interface LoyaltyApiProps {
   routes: readonly Route[];
+  webhooks: readonly WebhookRoute[];
+  /** One function per route and per webhook, by name. */
   handlers: ReadonlyMap<string, IFunction>;
   authorizer: IFunction;
   logRetention: RetentionDays;
@@ -69,6 +72,13 @@ export class LoyaltyApi extends Construct {
         metricsEnabled: true,
         loggingLevel: MethodLoggingLevel.ERROR,
         accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        // Webhooks have no API key, so no usage plan counts them: the stage bounds each one as a whole.
+        methodOptions: Object.fromEntries(
+          props.webhooks.map((hook) => [
+            `${hook.path}/${hook.method}`,
+            { throttlingRateLimit: WEBHOOK_THROTTLE.rateLimit, throttlingBurstLimit: WEBHOOK_THROTTLE.burstLimit },
+          ]),
+        ),
         // Never the Authorization header: the key id and the caller's shop are enough to trace a request.
         accessLogFormat: AccessLogFormat.custom(
           JSON.stringify({
@@ -110,9 +120,23 @@ export class LoyaltyApi extends Construct {
       this.methods.set(route.name, method);
     }
 
+    for (const hook of props.webhooks) {
+      const handler = props.handlers.get(hook.name);
+      if (!handler) throw new Error(`No function for webhook ${hook.name}`);
+      const resource = this.api.root.resourceForPath(hook.path);
+      resources.set(hook.path, resource);
+      // No authorizer and no API key: the platform cannot send one. The handler verifies the HMAC.
+      const method = resource.addMethod(hook.method, new LambdaIntegration(handler), {
+        authorizationType: AuthorizationType.NONE,
+        apiKeyRequired: false,
+        operationName: hook.name,
+      });
+      this.methods.set(hook.name, method);
+    }
+
     // Another method on a known path: 405 with Allow, as the local gateway answers.
     for (const [path, resource] of resources) {
-      const allowed = props.routes.filter((route) => route.path === path).map((route) => route.method).join(', ');
+      const allowed = [...props.routes, ...props.webhooks].filter((route) => route.path === path).map((route) => route.method).join(', ');
       resource.addMethod(
         'ANY',
         new MockIntegration({
