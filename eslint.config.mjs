@@ -15,43 +15,87 @@ const layer = (name, files, forbidden, options = {}) => ({
   files,
   ...(options.ignores ? { ignores: options.ignores } : {}),
   rules: {
-    'no-restricted-imports': [
-      'error',
-      { patterns: [{ group: forbidden, message: `${name}: ${options.why} (docs/code-map.md).` }] },
-    ],
+    'no-restricted-imports': ['error', { patterns: [{ group: forbidden, message: `${name}: ${options.why} (docs/code-map.md).` }] }],
   },
 });
 
 const LAYERS = [
-  layer('shared/domain', ['shared/domain/**'], ['../*', '../**', '@aws-sdk/*', '@aws-lambda-powertools/*', '@middy/*', 'aws-lambda', 'zod', 'zod/*'], {
-    why: 'pure domain logic imports only shared/domain (no AWS, no HTTP, no I/O)',
-  }),
-  layer('shared/runtime and observability', ['shared/runtime/**', 'shared/observability/**'], [
-    ...shared('data', 'platform', 'events', 'config', 'http', 'openapi', ...FEATURES),
-    ...OUTSIDE_SHARED,
-  ], { why: 'the runtime base imports only shared/domain, runtime and observability' }),
+  layer(
+    'shared/domain',
+    ['shared/domain/**'],
+    ['../*', '../**', '@aws-sdk/*', '@aws-lambda-powertools/*', '@middy/*', 'aws-lambda', 'zod', 'zod/*'],
+    {
+      why: 'pure domain logic imports only shared/domain (no AWS, no HTTP, no I/O)',
+    },
+  ),
+  layer(
+    'shared/runtime and observability',
+    ['shared/runtime/**', 'shared/observability/**'],
+    [...shared('data', 'platform', 'events', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED],
+    { why: 'the runtime base imports only shared/domain, runtime and observability' },
+  ),
   layer('shared/data', ['shared/data/**'], [...shared('platform', 'events', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED], {
     why: 'repositories import only the domain and the runtime base; no feature, HTTP or configuration file code',
   }),
-  layer('shared/platform', ['shared/platform/**'], [...shared('data', 'events', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'], {
-    why: 'the platform port and adapter import only the domain and the runtime base',
-  }),
-  layer('shared/events', ['shared/events/**'], [...shared('data', 'platform', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'], {
-    why: 'the event publisher imports only the domain and the runtime base',
-  }),
-  layer('shared/config', ['shared/config/**'], [...shared('data', 'platform', 'events', 'http', 'openapi', 'runtime', 'observability', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/*'], {
-    why: 'the configuration file format depends only on the domain',
-  }),
-  layer('shared/http', ['shared/http/**'], [...shared('platform', 'events', 'config', 'openapi', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/*'], {
-    why: 'the HTTP edge knows no feature; features plug into it',
-  }),
-  layer('feature services', FEATURES.map((feature) => `shared/${feature}/**`), [...shared('http', 'openapi'), ...OUTSIDE_SHARED, '@aws-sdk/*', 'aws-lambda'], {
-    ignores: ['**/*-requests.ts', '**/*-resource.ts'],
-    why: 'services and rules raise domain errors and never speak HTTP or DynamoDB; only *-requests.ts and *-resource.ts touch the HTTP edge',
-  }),
-  layer('feature edges', FEATURES.flatMap((feature) => [`shared/${feature}/**/*-requests.ts`, `shared/${feature}/**/*-resource.ts`]), [...shared('openapi'), ...OUTSIDE_SHARED, '@aws-sdk/*'], {
-    why: 'request parsers and resources import the domain, the HTTP edge and their feature only',
-  }),
+  layer(
+    'shared/platform',
+    ['shared/platform/**'],
+    [
+      ...shared('data', 'events', 'config', 'http', 'openapi', ...FEATURES),
+      ...OUTSIDE_SHARED,
+      '@aws-sdk/client-dynamodb',
+      '@aws-sdk/lib-dynamodb',
+    ],
+    {
+      why: 'the platform port and adapter import only the domain and the runtime base',
+    },
+  ),
+  layer(
+    'shared/events',
+    ['shared/events/**'],
+    [
+      ...shared('data', 'platform', 'config', 'http', 'openapi', ...FEATURES),
+      ...OUTSIDE_SHARED,
+      '@aws-sdk/client-dynamodb',
+      '@aws-sdk/lib-dynamodb',
+    ],
+    {
+      why: 'the event publisher imports only the domain and the runtime base',
+    },
+  ),
+  layer(
+    'shared/config',
+    ['shared/config/**'],
+    [...shared('data', 'platform', 'events', 'http', 'openapi', 'runtime', 'observability', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/*'],
+    {
+      why: 'the configuration file format depends only on the domain',
+    },
+  ),
+  layer(
+    'shared/http',
+    ['shared/http/**'],
+    [...shared('platform', 'events', 'config', 'openapi', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/*'],
+    {
+      why: 'the HTTP edge knows no feature; features plug into it',
+    },
+  ),
+  layer(
+    'feature services',
+    FEATURES.map((feature) => `shared/${feature}/**`),
+    [...shared('http', 'openapi'), ...OUTSIDE_SHARED, '@aws-sdk/*', 'aws-lambda'],
+    {
+      ignores: ['**/*-requests.ts', '**/*-resource.ts'],
+      why: 'services and rules raise domain errors and never speak HTTP or DynamoDB; only *-requests.ts and *-resource.ts touch the HTTP edge',
+    },
+  ),
+  layer(
+    'feature edges',
+    FEATURES.flatMap((feature) => [`shared/${feature}/**/*-requests.ts`, `shared/${feature}/**/*-resource.ts`]),
+    [...shared('openapi'), ...OUTSIDE_SHARED, '@aws-sdk/*'],
+    {
+      why: 'request parsers and resources import the domain, the HTTP edge and their feature only',
+    },
+  ),
   layer('shared/openapi', ['shared/openapi/**'], [...shared('data', 'platform', 'events'), ...OUTSIDE_SHARED, '@aws-sdk/*'], {
     why: 'the OpenAPI document is built from the manifest and the request and response schemas only',
   }),
@@ -105,7 +149,10 @@ export default tseslint.config(
     // The CommonJS launcher of the operator CLI, and DynamoDB Local's watchdog (plain Node, started without tsx).
     files: ['bin/*.cjs', 'infra/local/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', console: 'readonly', __dirname: 'readonly', setTimeout: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', process: 'readonly', console: 'readonly', __dirname: 'readonly', setTimeout: 'readonly' },
+    },
   },
   {
     files: ['jest.config.js', 'test/support/esbuild-transform.js'],

@@ -42,7 +42,11 @@ export async function bundle(entry: string, outdir: string, tracing: 'true' | 'f
 /** Time to import the bundle in a new Node process (module evaluation, not process start). */
 function initTime(file: string, environment: Record<string, string>): number {
   const script = `const t=performance.now();await import(${JSON.stringify(`file://${file}`)});process.stdout.write(String(performance.now()-t));`;
-  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, TABLE_NAME: 'bench', ...environment } }).toString());
+  return Number(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, TABLE_NAME: 'bench', ...environment },
+    }).toString(),
+  );
 }
 
 export async function measureBundles(): Promise<BundleFigures[]> {
@@ -61,9 +65,15 @@ export async function measureBundles(): Promise<BundleFigures[]> {
       { name: 'authorizer', entry: join(PROJECT_ROOT, AUTHORIZER_HANDLER), environment: off },
       { name: 'reconciler', entry: join(PROJECT_ROOT, RECONCILER_HANDLER), environment: off },
       ...ROUTES.map((route) => ({ name: `${route.method} ${route.path}`, entry: join(PROJECT_ROOT, route.handler), environment: off })),
-      { name: `${getCustomer.method} ${getCustomer.path} (detailedTracing)`, entry: join(PROJECT_ROOT, getCustomer.handler), environment: { POWERTOOLS_TRACE_ENABLED: 'true' } },
+      {
+        name: `${getCustomer.method} ${getCustomer.path} (detailedTracing)`,
+        entry: join(PROJECT_ROOT, getCustomer.handler),
+        environment: { POWERTOOLS_TRACE_ENABLED: 'true' },
+      },
     ];
-    const files = await Promise.all(entries.map(({ entry, environment }, index) => bundle(entry, join(dir, String(index)), environment.POWERTOOLS_TRACE_ENABLED)));
+    const files = await Promise.all(
+      entries.map(({ entry, environment }, index) => bundle(entry, join(dir, String(index)), environment.POWERTOOLS_TRACE_ENABLED)),
+    );
     const times = entries.map((): number[] => []);
     for (let round = 0; round < ROUNDS; round += 1) {
       entries.forEach(({ environment }, index) => times[index]!.push(initTime(files[index]!, environment)));

@@ -5,7 +5,9 @@
 // to what it counts under load.
 import type { RouteName } from '../shared/http/routes';
 
-export type DynamoDbCalls = Partial<Record<'GetItemCommand' | 'QueryCommand' | 'BatchGetItemCommand' | 'TransactWriteItemsCommand' | 'UpdateItemCommand', number>>;
+export type DynamoDbCalls = Partial<
+  Record<'GetItemCommand' | 'QueryCommand' | 'BatchGetItemCommand' | 'TransactWriteItemsCommand' | 'UpdateItemCommand', number>
+>;
 
 export interface BenchEndpoint {
   name: string;
@@ -30,40 +32,99 @@ export interface NotLoaded {
 export const BENCH_ROUTES = {
   getCustomer: [
     { name: 'GET /customers/{id}', method: 'GET', path: '/v1/customers/1001', key: 'demo_read_key', minimumCalls: { GetItemCommand: 2 } },
-    { name: 'GET /customers/{email}', method: 'GET', path: '/v1/customers/ada.lovelace@example.com', key: 'demo_read_key', minimumCalls: { GetItemCommand: 1, QueryCommand: 1 } },
+    {
+      name: 'GET /customers/{email}',
+      method: 'GET',
+      path: '/v1/customers/ada.lovelace@example.com',
+      key: 'demo_read_key',
+      minimumCalls: { GetItemCommand: 1, QueryCommand: 1 },
+    },
   ],
   getCustomerBirthday: [
-    { name: 'GET /customers/{id}/birthday', method: 'GET', path: '/v1/customers/1001/birthday', key: 'demo_read_key', minimumCalls: { GetItemCommand: 2 } },
+    {
+      name: 'GET /customers/{id}/birthday',
+      method: 'GET',
+      path: '/v1/customers/1001/birthday',
+      key: 'demo_read_key',
+      minimumCalls: { GetItemCommand: 2 },
+    },
   ],
   // Key, the shop's counters (totals), one Query per status partition, one BatchGetItem for the page.
   listCustomers: [
-    { name: 'GET /customers (page 1)', method: 'GET', path: '/v1/customers', key: 'demo_read_key', minimumCalls: { GetItemCommand: 2, QueryCommand: 2, BatchGetItemCommand: 1 } },
+    {
+      name: 'GET /customers (page 1)',
+      method: 'GET',
+      path: '/v1/customers',
+      key: 'demo_read_key',
+      minimumCalls: { GetItemCommand: 2, QueryCommand: 2, BatchGetItemCommand: 1 },
+    },
   ],
   // Key, customer, the page from a local secondary index, its total from a COUNT query.
   listEarningHistory: [
-    { name: 'GET /customers/{id}/earning-history', method: 'GET', path: '/v1/customers/1001/earning-history', key: 'demo_read_key', minimumCalls: { GetItemCommand: 2, QueryCommand: 2 } },
+    {
+      name: 'GET /customers/{id}/earning-history',
+      method: 'GET',
+      path: '/v1/customers/1001/earning-history',
+      key: 'demo_read_key',
+      minimumCalls: { GetItemCommand: 2, QueryCommand: 2 },
+    },
   ],
   listRewardHistory: [
-    { name: 'GET /customers/{id}/reward-history', method: 'GET', path: '/v1/customers/1001/reward-history', key: 'demo_read_key', minimumCalls: { GetItemCommand: 2, QueryCommand: 2 } },
+    {
+      name: 'GET /customers/{id}/reward-history',
+      method: 'GET',
+      path: '/v1/customers/1001/reward-history',
+      key: 'demo_read_key',
+      minimumCalls: { GetItemCommand: 2, QueryCommand: 2 },
+    },
   ],
   listEarningRules: [
-    { name: 'GET /earning-rules?customer', method: 'GET', path: '/v1/earning-rules?filter%5Bcustomer_identifier%5D=1001', key: 'demo_read_key', minimumCalls: { GetItemCommand: 2 } },
+    {
+      name: 'GET /earning-rules?customer',
+      method: 'GET',
+      path: '/v1/earning-rules?filter%5Bcustomer_identifier%5D=1001',
+      key: 'demo_read_key',
+      minimumCalls: { GetItemCommand: 2 },
+    },
   ],
-  listVipTiers: [{ name: 'GET /vip-tiers', method: 'GET', path: '/v1/vip-tiers', key: 'demo_read_key', minimumCalls: { GetItemCommand: 1 } }],
+  listVipTiers: [
+    { name: 'GET /vip-tiers', method: 'GET', path: '/v1/vip-tiers', key: 'demo_read_key', minimumCalls: { GetItemCommand: 1 } },
+  ],
   // Writes all hit one customer from every connection: the worst case for the optimistic retries.
   // Key, customer, one conditional transaction (profile and counters, or profile and audit entry).
   updateCustomer: [
-    { name: 'PUT /customers/{id} (one customer)', method: 'PUT', path: '/v1/customers/1003', key: 'demo_full_key', body: { date_of_birth: '1990-05-17' }, minimumCalls: { GetItemCommand: 2, TransactWriteItemsCommand: 1 } },
+    {
+      name: 'PUT /customers/{id} (one customer)',
+      method: 'PUT',
+      path: '/v1/customers/1003',
+      key: 'demo_full_key',
+      body: { date_of_birth: '1990-05-17' },
+      minimumCalls: { GetItemCommand: 2, TransactWriteItemsCommand: 1 },
+    },
   ],
   adjustPoints: [
-    { name: 'POST .../points (one customer)', method: 'POST', path: '/v1/customers/1004/points', key: 'demo_full_key', body: { adjustment: 1 }, minimumCalls: { GetItemCommand: 2, TransactWriteItemsCommand: 1 } },
+    {
+      name: 'POST .../points (one customer)',
+      method: 'POST',
+      path: '/v1/customers/1004/points',
+      key: 'demo_full_key',
+      body: { adjustment: 1 },
+      minimumCalls: { GetItemCommand: 2, TransactWriteItemsCommand: 1 },
+    },
   ],
-  enrollCustomer: { notLoaded: 'a customer enrols once: under load every later request answers 200 with the existing member after the reads of GET customer' },
+  enrollCustomer: {
+    notLoaded:
+      'a customer enrols once: under load every later request answers 200 with the existing member after the reads of GET customer',
+  },
   getCustomerAnniversary: { notLoaded: 'the same reads as GET .../birthday (key and customer), which is loaded' },
   getEarningHistoryEntry: { notLoaded: 'one GetItem of the entry after key and customer, the reads GET customer already loads' },
   getRewardHistoryEntry: { notLoaded: 'one GetItem of the entry after key and customer, the reads GET customer already loads' },
-  purchaseReward: { notLoaded: 'each purchase spends points and creates a code on the platform: a timed run would empty the balance and then load refusals' },
+  purchaseReward: {
+    notLoaded: 'each purchase spends points and creates a code on the platform: a timed run would empty the balance and then load refusals',
+  },
 } as const satisfies Record<RouteName, readonly BenchEndpoint[] | NotLoaded>;
 
 /** The loaded requests in order; the first is GET customer by id. */
-export const BENCH_ENDPOINTS: readonly BenchEndpoint[] = Object.values(BENCH_ROUTES).flatMap((entry): readonly BenchEndpoint[] => ('notLoaded' in entry ? [] : entry));
+export const BENCH_ENDPOINTS: readonly BenchEndpoint[] = Object.values(BENCH_ROUTES).flatMap((entry): readonly BenchEndpoint[] =>
+  'notLoaded' in entry ? [] : entry,
+);

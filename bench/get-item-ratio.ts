@@ -15,7 +15,11 @@ const RATIO_SECONDS = 2;
  * The physical floor: one GetItem of the same customer item, same concurrency, same DynamoDB. Also
  * the bench process's CPU per call (it does nothing else meanwhile).
  */
-export async function bareGetItem(endpoint: string, seconds: number, connections: number): Promise<{ p50: number; p99: number; cpuMs: number }> {
+export async function bareGetItem(
+  endpoint: string,
+  seconds: number,
+  connections: number,
+): Promise<{ p50: number; p99: number; cpuMs: number }> {
   const client = localClient(endpoint);
   const latencies: number[] = [];
   const until = performance.now() + seconds * 1000;
@@ -56,8 +60,14 @@ export async function getCustomerAgainstGetItem(url: string, dynamodb: string, c
     const bare = await bareGetItem(dynamodb, RATIO_SECONDS, connections);
     const cpuBefore = await twinCpuMs(url);
     const api = await cannon({ ...request(url, BENCH_ROUTES.getCustomer[0]), connections, duration: RATIO_SECONDS });
-    const getCustomerCpuMs = (await twinCpuMs(url) - cpuBefore) / api.result.requests.total;
-    rounds.push({ getItemP50: bare.p50, getItemP99: bare.p99, getCustomerP50: percentile(api.latencies, 50), getItemCpuMs: bare.cpuMs, getCustomerCpuMs });
+    const getCustomerCpuMs = ((await twinCpuMs(url)) - cpuBefore) / api.result.requests.total;
+    rounds.push({
+      getItemP50: bare.p50,
+      getItemP99: bare.p99,
+      getCustomerP50: percentile(api.latencies, 50),
+      getItemCpuMs: bare.cpuMs,
+      getCustomerCpuMs,
+    });
   }
   const getItem = { p50: median(rounds.map((r) => r.getItemP50)), p99: median(rounds.map((r) => r.getItemP99)) };
   const getCustomerP50 = median(rounds.map((r) => r.getCustomerP50));

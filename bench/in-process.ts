@@ -31,7 +31,15 @@ async function timeSequential(operation: () => Promise<unknown>): Promise<number
 }
 
 /** The bench process's TABLE_NAME and DYNAMODB_ENDPOINT must already point at the twin's table. */
-export async function decomposeGetCustomer({ apiKey, shopId, customerId }: { apiKey: string; shopId: string; customerId: string }): Promise<InProcessFigures> {
+export async function decomposeGetCustomer({
+  apiKey,
+  shopId,
+  customerId,
+}: {
+  apiKey: string;
+  shopId: string;
+  customerId: string;
+}): Promise<InProcessFigures> {
   resetEnv();
   resetDocumentClient();
   pauseDynamoDbStats();
@@ -65,7 +73,8 @@ export async function decomposeGetCustomer({ apiKey, shopId, customerId }: { api
   const samples: Record<keyof typeof operations, number[]> = { getItem: [], authorizer: [], handler: [] };
   for (const operation of Object.values(operations)) for (let i = 0; i < WARM_UP; i += 1) await operation();
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const [name, operation] of Object.entries(operations) as Array<[keyof typeof operations, () => Promise<unknown>]>) samples[name].push(await timeSequential(operation));
+    for (const [name, operation] of Object.entries(operations) as Array<[keyof typeof operations, () => Promise<unknown>]>)
+      samples[name].push(await timeSequential(operation));
   }
   return { getItem: median(samples.getItem), authorizer: median(samples.authorizer), handler: median(samples.handler) };
 }

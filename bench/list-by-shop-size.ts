@@ -71,7 +71,9 @@ function listCases(members: number): Array<[string, string]> {
         ] as Array<[string, string]>)
       : []),
     [`last page (${lastPage})`, `/v1/customers?page%5Bnumber%5D=${lastPage}`],
-    ...(lastPage <= 500 ? ([[`last page, sort=-points`, `/v1/customers?sort=-points&page%5Bnumber%5D=${lastPage}`]] as Array<[string, string]>) : []),
+    ...(lastPage <= 500
+      ? ([[`last page, sort=-points`, `/v1/customers?sort=-points&page%5Bnumber%5D=${lastPage}`]] as Array<[string, string]>)
+      : []),
     ['filter[email]=member1', '/v1/customers?filter%5Bemail%5D=member1'],
   ];
 }
@@ -80,9 +82,15 @@ function listCases(members: number): Array<[string, string]> {
  * Seeds a shop of each size into the twin's table (the bench process's TABLE_NAME and
  * DYNAMODB_ENDPOINT must point at it) and times its list cases, printing each row as it comes.
  */
-export async function listByShopSize(url: string, scales: readonly number[], { inProcessWhenFailed }: { inProcessWhenFailed: boolean }): Promise<ScaleFigures[]> {
+export async function listByShopSize(
+  url: string,
+  scales: readonly number[],
+  { inProcessWhenFailed }: { inProcessWhenFailed: boolean },
+): Promise<ScaleFigures[]> {
   const scale: ScaleFigures[] = [];
-  console.log(`\ncustomer list by shop size (median of 5 requests, 3 when one takes over ${SLOW_REQUEST_MS / 1000} s; each shop seeded just before its rows)`);
+  console.log(
+    `\ncustomer list by shop size (median of 5 requests, 3 when one takes over ${SLOW_REQUEST_MS / 1000} s; each shop seeded just before its rows)`,
+  );
   console.log(`${'members'.padStart(8)}  ${'case'.padEnd(30)}  p50 ms   RCU/req  calls/req`);
   for (const members of scales) {
     const seedStarted = performance.now();
@@ -103,7 +111,9 @@ export async function listByShopSize(url: string, scales: readonly number[], { i
         name = `${name} (in-process)`;
       }
       scale.push({ members, case: name, ...figures });
-      console.log(`${String(members).padStart(8)}  ${name.padEnd(30)}${fixed(figures.p50)}${fixed(figures.readUnitsPerRequest, 1)}${fixed(figures.callsPerRequest, 1)}`);
+      console.log(
+        `${String(members).padStart(8)}  ${name.padEnd(30)}${fixed(figures.p50)}${fixed(figures.readUnitsPerRequest, 1)}${fixed(figures.callsPerRequest, 1)}`,
+      );
     }
   }
   return scale;

@@ -53,7 +53,10 @@ export function printInProcess(inProcess: InProcessFigures, overHttp: number): v
 export function printBundleTable(bundles: readonly BundleFigures[]): void {
   const baseline = bundles.find((b) => b.name === 'baseline (DynamoDB document client only)')!;
   console.log(`\n${'bundle'.padEnd(52)}  size KiB  cold init ms  x baseline`);
-  for (const b of bundles) console.log(`${b.name.padEnd(52)}${fixed(b.sizeKiB)}${fixed(b.initMs, 1).padStart(14)}${fixed(b.initMs / baseline.initMs, 2).padStart(12)}`);
+  for (const b of bundles)
+    console.log(
+      `${b.name.padEnd(52)}${fixed(b.sizeKiB)}${fixed(b.initMs, 1).padStart(14)}${fixed(b.initMs / baseline.initMs, 2).padStart(12)}`,
+    );
 }
 
 const RESULTS_FILE = join(PROJECT_ROOT, 'bench', 'results.json');
@@ -66,7 +69,9 @@ export function printBurst(burst: BurstFigures): void {
   );
   console.log(`${'pass'.padEnd(18)}  p50 ms   p99 ms  orders/s  failed  calls/order (min)   RCU/order (min)   WCU/order (min)`);
   const row = (name: string, pass: BurstFigures['first'], minimum: BurstFigures['minimum']['first']) => {
-    const byCommand = Object.entries(pass.callsPerOrderByCommand).map(([command, calls]) => `${command} ${calls.toFixed(2)}`).join(', ');
+    const byCommand = Object.entries(pass.callsPerOrderByCommand)
+      .map(([command, calls]) => `${command} ${calls.toFixed(2)}`)
+      .join(', ');
     console.log(
       `${name.padEnd(18)}${fixed(pass.p50)}${fixed(pass.p99)}${fixed(pass.ordersPerSecond, 0).padStart(10)}${String(pass.failed).padStart(8)}` +
         `${fixed(pass.callsPerOrder, 2).padStart(12)} (${minimum.calls})${fixed(pass.readUnitsPerOrder, 2).padStart(12)} (${minimum.readUnits})` +

@@ -38,7 +38,11 @@ const DURATION = Number(options.duration);
 const CONNECTIONS = Number(options.connections);
 const SCALES = [1_000, 10_000, 100_000].filter((n) => n <= Number(options['max-members']));
 const WARMUP_SECONDS = Number(options.warmup);
-const BURST = { orders: Number(options['burst-orders']), customers: Number(options['burst-customers']), senders: Number(options['burst-senders']) };
+const BURST = {
+  orders: Number(options['burst-orders']),
+  customers: Number(options['burst-customers']),
+  senders: Number(options['burst-senders']),
+};
 /** The sections `--only` can run alone. */
 const SECTIONS = ['webhook-burst'];
 
@@ -56,7 +60,8 @@ function checkFlags(): void {
 async function burstSection(): Promise<BurstFigures> {
   const burst = await webhookBurst(BURST);
   printBurst(burst);
-  if (burst.mismatches.length > 0 || burst.first.failed + burst.duplicates.failed > 0 || burst.duplicates.writeUnitsPerOrder > 0) process.exitCode = 1;
+  if (burst.mismatches.length > 0 || burst.first.failed + burst.duplicates.failed > 0 || burst.duplicates.writeUnitsPerOrder > 0)
+    process.exitCode = 1;
   return burst;
 }
 
@@ -72,7 +77,9 @@ async function main(): Promise<void> {
   const url = options.url ?? twin!.url;
   try {
     await twinDynamoDbStats(url, 'pause');
-    console.log(`Loyalty API benchmark against ${url}: ${DURATION}s per endpoint, ${CONNECTIONS} connections, after ${WARMUP_SECONDS}s of warm-up load and 1s per endpoint\n`);
+    console.log(
+      `Loyalty API benchmark against ${url}: ${DURATION}s per endpoint, ${CONNECTIONS} connections, after ${WARMUP_SECONDS}s of warm-up load and 1s per endpoint\n`,
+    );
     await warmUp(url, BENCH_ENDPOINTS, CONNECTIONS, WARMUP_SECONDS);
     if (twin) await bareGetItem(twin.dynamodb, 1, CONNECTIONS);
     const endpoints: EndpointFigures[] = [];
@@ -111,7 +118,20 @@ async function main(): Promise<void> {
     let burst: BurstFigures | null = null;
     if (twin && !options['skip-burst']) burst = await burstSection();
 
-    writeResults({ at: new Date().toISOString(), url, durationSeconds: DURATION, connections: CONNECTIONS, endpoints, bareGetItem: floor, getCustomerToGetItemRatio: ratio, ratios, inProcess, scale, bundles, webhookBurst: burst });
+    writeResults({
+      at: new Date().toISOString(),
+      url,
+      durationSeconds: DURATION,
+      connections: CONNECTIONS,
+      endpoints,
+      bareGetItem: floor,
+      getCustomerToGetItemRatio: ratio,
+      ratios,
+      inProcess,
+      scale,
+      bundles,
+      webhookBurst: burst,
+    });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {
     twin?.process.kill('SIGINT');

@@ -19,21 +19,50 @@ export async function seedScaleShop(members: number): Promise<string> {
   const key = `scale_${members}_key`;
   await putShopCatalog({
     settings: {
-      id: shopId, name: `Scale ${members}`, loyalty_mode: 'points', currency: 'USD', referral_base_url: 'https://scale.example/',
+      id: shopId,
+      name: `Scale ${members}`,
+      loyalty_mode: 'points',
+      currency: 'USD',
+      referral_base_url: 'https://scale.example/',
       vip_settings: { entry_method: 'points', entry_methods_extra: [], entry_logic: 'OR', points_multiplier_mode: null },
     },
-    earningRules: [], campaigns: [], tiers: [], rewards: [],
+    earningRules: [],
+    campaigns: [],
+    tiers: [],
+    rewards: [],
   });
-  await putApiKey({ key_hash: hashApiKey(key), shop_id: shopId, name: 'bench', scope: 'read', status: 'active', usage_identifier_key: null, created_at: new Date().toISOString() });
+  await putApiKey({
+    key_hash: hashApiKey(key),
+    shop_id: shopId,
+    name: 'bench',
+    scope: 'read',
+    status: 'active',
+    usage_identifier_key: null,
+    created_at: new Date().toISOString(),
+  });
 
   const items = (start: number, end: number) =>
     Array.from({ length: end - start }, (_, offset) => {
       const i = start + offset;
       const record: CustomerRecord = {
-        shop_id: shopId, platform_customer_id: String(1_000_000 + i), email: `member${i}@scale.example`, first_name: 'Member', last_name: String(i),
-        current_points: (i * 7919) % 10_000, lifetime_points: (i * 7919) % 20_000, redeemed_points: (i * 31) % 500, status: 'member',
-        date_of_birth: null, anniversary_date: null, referral_code: `S${i}`, total_spend: 0, orders_count: 0, vip_tier_id: null,
-        platform_created_at: null, created_at: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(), updated_at: '2025-01-01T00:00:00.000Z',
+        shop_id: shopId,
+        platform_customer_id: String(1_000_000 + i),
+        email: `member${i}@scale.example`,
+        first_name: 'Member',
+        last_name: String(i),
+        current_points: (i * 7919) % 10_000,
+        lifetime_points: (i * 7919) % 20_000,
+        redeemed_points: (i * 31) % 500,
+        status: 'member',
+        date_of_birth: null,
+        anniversary_date: null,
+        referral_code: `S${i}`,
+        total_spend: 0,
+        orders_count: 0,
+        vip_tier_id: null,
+        platform_created_at: null,
+        created_at: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
+        updated_at: '2025-01-01T00:00:00.000Z',
       };
       return [customerItem(record, 1), { ...keys.referralCode(shopId, record.referral_code), customer_id: record.platform_customer_id }];
     }).flat();

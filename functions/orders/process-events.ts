@@ -13,7 +13,9 @@ const processor = new BatchProcessor(EventType.SQS);
 
 const recordHandler = async (record: SQSRecord) => processQueuedOrderEvent(record.body);
 
-export const handler = middy(async (event: SQSEvent, context: Context) => processPartialResponse(event, recordHandler, processor, { context }))
+export const handler = middy(async (event: SQSEvent, context: Context) =>
+  processPartialResponse(event, recordHandler, processor, { context }),
+)
   .use(traceHandler())
   .use(injectLambdaContext(logger, { clearState: true }))
   .use(publishMetrics());

@@ -94,7 +94,10 @@ export class LoyaltyStack extends Stack {
       POWERTOOLS_LOG_LEVEL: 'INFO',
       POWERTOOLS_TRACE_ENABLED: props.detailedTracing ? 'true' : 'false',
     };
-    const secretsArn = Arn.format({ service: 'secretsmanager', resource: 'secret', resourceName: `${secretPrefix}*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME }, this);
+    const secretsArn = Arn.format(
+      { service: 'secretsmanager', resource: 'secret', resourceName: `${secretPrefix}*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME },
+      this,
+    );
     const readShopifySecrets = new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretsArn] });
     // Sending only: the receiver never reads, deletes or inspects the queue.
     const sendOrderEvents = new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [orderEvents.queue.queueArn] });
@@ -123,7 +126,10 @@ export class LoyaltyStack extends Stack {
     // API functions (routes and webhooks): their errors alarm per function.
     const handlers = new Map<string, IFunction>();
     for (const route of routes) {
-      handlers.set(route.name, manifestFunction(route.name, { ...route, table: route.scope === 'full' ? 'write' : 'read' }, `${route.method} ${route.path}`));
+      handlers.set(
+        route.name,
+        manifestFunction(route.name, { ...route, table: route.scope === 'full' ? 'write' : 'read' }, `${route.method} ${route.path}`),
+      );
     }
     for (const hook of webhooks) handlers.set(hook.name, manifestFunction(hook.name, hook, `${hook.method} ${hook.path}`));
 

@@ -16,35 +16,40 @@ export function acknowledgeNagFindings(stack: Stack): void {
     },
     {
       id: 'AwsSolutions-IAM5',
-      reason: 'X-Ray PutTraceSegments and PutTelemetryRecords (active tracing) only support Resource "*"; no data action is granted on "*".',
+      reason:
+        'X-Ray PutTraceSegments and PutTelemetryRecords (active tracing) only support Resource "*"; no data action is granted on "*".',
       appliesTo: ['Resource::*'],
     },
     {
       id: 'AwsSolutions-IAM5',
-      reason: 'Table grants include the table\'s own secondary indexes (<table arn>/index/*), which queries on GSIs and LSIs need.',
+      reason: "Table grants include the table's own secondary indexes (<table arn>/index/*), which queries on GSIs and LSIs need.",
       appliesTo: [{ regex: '/^Resource::<DataTable[A-Za-z0-9]+\\.Arn>\\/index\\/\\*$/g' }],
     },
     {
       id: 'AwsSolutions-IAM5',
-      reason: 'Shopify credentials are read only under the configured secret-name prefix; Secrets Manager appends a random suffix to every secret ARN, so the prefix needs a trailing wildcard.',
+      reason:
+        'Shopify credentials are read only under the configured secret-name prefix; Secrets Manager appends a random suffix to every secret ARN, so the prefix needs a trailing wildcard.',
       appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:secretsmanager:.+:secret:.*\\*$/g' }],
     },
     {
       id: 'AwsSolutions-APIG2',
-      reason: 'Request validation happens in each handler with zod and answers in the spec\'s error envelope, which API Gateway request validators cannot produce.',
+      reason:
+        "Request validation happens in each handler with zod and answers in the spec's error envelope, which API Gateway request validators cannot produce.",
     },
     {
       id: 'AwsSolutions-APIG3',
-      reason: 'A WAF web ACL is a per-store choice (cost, rules); the API is server-to-server with per-key throttling by the usage plan. Attach one to the stage if required.',
+      reason:
+        'A WAF web ACL is a per-store choice (cost, rules); the API is server-to-server with per-key throttling by the usage plan. Attach one to the stage if required.',
     },
     {
       id: 'AwsSolutions-APIG4',
       reason:
-        'Every API method uses the Lambda REQUEST authorizer (API keys, as the spec requires); the only methods without it are the ANY mocks that answer 405 without reaching any backend, and the platform webhooks (POST /webhooks/shopify), which Shopify cannot call with a key: their handler verifies the HMAC-SHA256 signature of the raw body with the shop\'s secret, and the stage throttles them per method.',
+        "Every API method uses the Lambda REQUEST authorizer (API keys, as the spec requires); the only methods without it are the ANY mocks that answer 405 without reaching any backend, and the platform webhooks (POST /webhooks/shopify), which Shopify cannot call with a key: their handler verifies the HMAC-SHA256 signature of the raw body with the shop's secret, and the stage throttles them per method.",
     },
     {
       id: 'AwsSolutions-COG4',
-      reason: 'The spec authenticates server-side callers with API keys (Authorization header) through a Lambda authorizer, not Cognito user pools.',
+      reason:
+        'The spec authenticates server-side callers with API keys (Authorization header) through a Lambda authorizer, not Cognito user pools.',
     },
   ]);
   // Resource-level: the queue that receives what EventBridge could not deliver is itself a dead-letter queue.

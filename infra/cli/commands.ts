@@ -122,9 +122,14 @@ export async function keysCreate(
 
 export async function keysRevoke(options: { shop: string; keyId: string }, deps: CommandDeps): Promise<ApiKeySummary> {
   const { key, wasActive } = await revokeApiKey(options.shop, options.keyId);
-  deps.print(wasActive ? `revoked key ${key.key_id} ('${key.name}'): refused from the next request on` : `key ${key.key_id} ('${key.name}') was already revoked`);
+  deps.print(
+    wasActive
+      ? `revoked key ${key.key_id} ('${key.name}'): refused from the next request on`
+      : `key ${key.key_id} ('${key.name}') was already revoked`,
+  );
   if (!deps.usagePlan) {
-    if (key.usage_key_id) deps.print(`API Gateway key ${key.usage_key_id} is still enabled: run the same command with --stack to disable it`);
+    if (key.usage_key_id)
+      deps.print(`API Gateway key ${key.usage_key_id} is still enabled: run the same command with --stack to disable it`);
     else deps.print(NO_API_GATEWAY);
   } else if (key.usage_key_id) {
     await deps.usagePlan.keys.disable(key.usage_key_id);
@@ -132,7 +137,7 @@ export async function keysRevoke(options: { shop: string; keyId: string }, deps:
     await setUsageKey(options.shop, key.key_id, null);
     deps.print(`API Gateway key ${key.usage_key_id} disabled`);
   }
-  deps.print("If a configuration file lists this key, mark it \"revoked\": true there too, or the next 'config apply' re-activates it.");
+  deps.print('If a configuration file lists this key, mark it "revoked": true there too, or the next \'config apply\' re-activates it.');
   return key;
 }
 
@@ -148,7 +153,13 @@ export async function keysList(options: { shop: string }, deps: Pick<CommandDeps
     ...keys.map((key) => [key.key_id, key.name, key.scope, key.status, key.created_at]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) deps.print(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+  for (const row of rows)
+    deps.print(
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    );
   return keys;
 }
 
@@ -166,7 +177,9 @@ async function undoUsageKey(usagePlan: UsagePlan, usage: UsageKey, error: unknow
   try {
     await usagePlan.keys.disable(usage.id);
   } catch (undoError) {
-    throw new Error(`${messageOf(error)} (and API Gateway key ${usage.id} could not be disabled: ${messageOf(undoError)}; disable it by hand)`);
+    throw new Error(
+      `${messageOf(error)} (and API Gateway key ${usage.id} could not be disabled: ${messageOf(undoError)}; disable it by hand)`,
+    );
   }
   throw error;
 }

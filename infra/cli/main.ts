@@ -4,7 +4,14 @@ import '../local/local-env';
 import { parseArgs } from 'node:util';
 import { resetDocumentClient } from '../../shared/data/client';
 import { configApply, keysCreate, keysList, keysRevoke, messageOf, type Print } from './commands';
-import { answeredButNotDynamoDb, DEFAULT_LOCAL_TABLE, describeNotDynamoDb, resolveTarget, type Target, type TargetOptions } from './targets';
+import {
+  answeredButNotDynamoDb,
+  DEFAULT_LOCAL_TABLE,
+  describeNotDynamoDb,
+  resolveTarget,
+  type Target,
+  type TargetOptions,
+} from './targets';
 
 export const USAGE = `Usage:
   loyalty config apply FILE                                  TARGET
@@ -149,9 +156,10 @@ function isCommandKind(kind: string): kind is Command['kind'] {
 function targetOptions(values: Values): TargetOptions {
   if (values.stack !== undefined && values.endpoint !== undefined) throw new UsageError('give either --stack or --endpoint, not both');
   if (values.stack === undefined && values.endpoint === undefined) {
-    throw new UsageError('say where to work: --stack NAME (a deployed stack) or --endpoint URL (e.g. the twin\'s DynamoDB Local)');
+    throw new UsageError("say where to work: --stack NAME (a deployed stack) or --endpoint URL (e.g. the twin's DynamoDB Local)");
   }
-  if (values.stack !== undefined && values.table !== undefined) throw new UsageError('--table goes with --endpoint; a stack names its own table');
+  if (values.stack !== undefined && values.table !== undefined)
+    throw new UsageError('--table goes with --endpoint; a stack names its own table');
   return {
     ...(values.stack !== undefined ? { stack: values.stack } : {}),
     ...(values.endpoint !== undefined ? { endpoint: values.endpoint } : {}),

@@ -50,7 +50,10 @@ export async function stackOutputs(stackName: string, client: CloudFormationClie
 }
 
 /** The table and usage plan of a deployed loyalty stack, from its outputs. */
-export async function readStackResources(stackName: string, client: CloudFormationClient): Promise<{ tableName: string; usagePlanId: string }> {
+export async function readStackResources(
+  stackName: string,
+  client: CloudFormationClient,
+): Promise<{ tableName: string; usagePlanId: string }> {
   const outputs = await stackOutputs(stackName, client);
   const required = (name: string) => {
     const value = outputs[name];
@@ -155,7 +158,7 @@ export async function describeNotDynamoDb(endpoint: string): Promise<string> {
   }
   return [
     `${endpoint} is not a DynamoDB endpoint: a ListTables request got ${answer}.`,
-    'The CLI needs a DynamoDB endpoint, such as the DynamoDB Local of the twin, not the twin\'s API or platform simulator.',
+    "The CLI needs a DynamoDB endpoint, such as the DynamoDB Local of the twin, not the twin's API or platform simulator.",
     "The twin prints the exact command when it starts (the line 'Operator CLI for this twin: ...'); its DynamoDB Local listens on --port + 2 unless --dynamodb-port says otherwise (http://127.0.0.1:3002 for npm start).",
   ].join('\n');
 }

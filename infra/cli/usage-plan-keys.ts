@@ -21,7 +21,12 @@ export function apiGatewayUsagePlanKeys(client: APIGatewayClient): UsagePlanKeys
   return {
     create: async (name, value) => {
       const created = await client.send(
-        new CreateApiKeyCommand({ name, value, enabled: true, description: 'Usage-plan identity of a loyalty API key (not the key itself)' }),
+        new CreateApiKeyCommand({
+          name,
+          value,
+          enabled: true,
+          description: 'Usage-plan identity of a loyalty API key (not the key itself)',
+        }),
       );
       if (!created.id) throw new Error(`API Gateway did not return an id for the new key '${name}'`);
       return { id: created.id };

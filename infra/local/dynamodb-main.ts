@@ -16,9 +16,13 @@ async function main(): Promise<void> {
     return;
   }
   const port = Number(values.port ?? 8000);
-  if (!/^\d+$/.test(values.port ?? '8000') || port < 1 || port > 65535) throw new Error(`--port must be a port number (1-65535), got '${values.port}'\n${USAGE}`);
+  if (!/^\d+$/.test(values.port ?? '8000') || port < 1 || port > 65535)
+    throw new Error(`--port must be a port number (1-65535), got '${values.port}'\n${USAGE}`);
   await assertPortsAvailable([{ port, host: '0.0.0.0', label: 'DynamoDB Local, --port' }]);
-  const dynamo = await startDynamoDbLocal({ port, ...(values.persist ? { persistDir: values.persist, holder: `npm run dynamodb on port ${port}` } : {}) });
+  const dynamo = await startDynamoDbLocal({
+    port,
+    ...(values.persist ? { persistDir: values.persist, holder: `npm run dynamodb on port ${port}` } : {}),
+  });
 
   console.log(`DynamoDB Local listening on ${dynamo.endpoint} (${values.persist ? `data in ${values.persist}` : 'in memory'})`);
   console.log(`Use it: npm start -- --dynamodb-endpoint ${dynamo.endpoint}`);

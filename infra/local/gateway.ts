@@ -286,8 +286,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   // API Gateway's plain proxy integration: no authorizer, no usage plan; an oversized body is refused as the
   // receiver would refuse it, with 401, since it cannot be a platform delivery.
-  const dispatchWebhook = async (route: WebhookRoute, req: IncomingMessage, res: ServerResponse, method: string, url: URL, requestId: string) => {
-    if (method !== route.method) return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), { Allow: route.method });
+  const dispatchWebhook = async (
+    route: WebhookRoute,
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    url: URL,
+    requestId: string,
+  ) => {
+    if (method !== route.method)
+      return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), {
+        Allow: route.method,
+      });
     let body: string | null;
     try {
       body = await bodyOrNull(req);
@@ -296,7 +306,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return send(res, 401, envelope(401, 'Webhook signature could not be verified'));
     }
     const routeLike: Route = { ...route, scope: 'full', throttle: 'standard' };
-    const events = gatewayEvents({ route: routeLike, method, url, rawHeaders: req.rawHeaders, pathParameters: {}, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', requestId });
+    const events = gatewayEvents({
+      route: routeLike,
+      method,
+      url,
+      rawHeaders: req.rawHeaders,
+      pathParameters: {},
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      requestId,
+    });
     return invoke(route, events.proxy(body, null), res, requestId);
   };
 

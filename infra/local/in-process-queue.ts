@@ -24,22 +24,24 @@ export function inProcessQueue(root: string, consumer: { name: string; handler: 
     const handler = (await module).handler as ConsumerHandler;
     const messageId = randomUUID();
     const event: SQSEvent = {
-      Records: [{
-        messageId,
-        receiptHandle: messageId,
-        body: JSON.stringify(message),
-        attributes: {
-          ApproximateReceiveCount: String(receiveCount),
-          SentTimestamp: String(Date.now()),
-          SenderId: 'local',
-          ApproximateFirstReceiveTimestamp: String(Date.now()),
+      Records: [
+        {
+          messageId,
+          receiptHandle: messageId,
+          body: JSON.stringify(message),
+          attributes: {
+            ApproximateReceiveCount: String(receiveCount),
+            SentTimestamp: String(Date.now()),
+            SenderId: 'local',
+            ApproximateFirstReceiveTimestamp: String(Date.now()),
+          },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:local:000000000000:order-events',
+          awsRegion: 'local',
         },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:local:000000000000:order-events',
-        awsRegion: 'local',
-      }],
+      ],
     };
     try {
       const result = await handler(event, lambdaContext(consumer.name, messageId));
@@ -53,7 +55,14 @@ export function inProcessQueue(root: string, consumer: { name: string; handler: 
     async send(message) {
       for (let receive = 1; receive <= MAX_RECEIVES; receive += 1) if (await invoke(message, receive)) return;
       dead.push(message);
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Order event moved to the dead-letter list', topic: message.topic, webhookId: message.webhookId }));
+      console.error(
+        JSON.stringify({
+          level: 'ERROR',
+          message: 'Order event moved to the dead-letter list',
+          topic: message.topic,
+          webhookId: message.webhookId,
+        }),
+      );
     },
     deadLetters: () => [...dead],
   };

@@ -32,10 +32,15 @@ export function parseOrderSearchQuery(query: string | null | undefined): OrderDa
 export function matchesDateFilter(value: string, filter: OrderDateFilter): boolean {
   const at = Date.parse(value);
   switch (filter.operator) {
-    case '>': return at > filter.at;
-    case '>=': return at >= filter.at;
-    case '<': return at < filter.at;
-    case '<=': return at <= filter.at;
-    case '=': return at === filter.at;
+    case '>':
+      return at > filter.at;
+    case '>=':
+      return at >= filter.at;
+    case '<':
+      return at < filter.at;
+    case '<=':
+      return at <= filter.at;
+    case '=':
+      return at === filter.at;
   }
 }

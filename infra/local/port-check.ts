@@ -55,6 +55,7 @@ export async function assertPortsAvailable(ports: NamedPort[]): Promise<void> {
 /** A listen failure of a server started after the check (another process was quicker), named the same way. */
 export function namePortError(error: unknown, named: NamedPort): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') return new PortUnavailableError(portInUseMessage(named, code));
+  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')
+    return new PortUnavailableError(portInUseMessage(named, code));
   return error;
 }

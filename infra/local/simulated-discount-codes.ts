@@ -89,13 +89,19 @@ export function createSimulatedDiscountCodes(now: () => Date, codesFile?: string
       const fixed = value?.discountAmount?.amount;
       const percentage = value?.percentage;
       if ((fixed === undefined || fixed === null) === (percentage === undefined || percentage === null)) {
-        errors.push({ field: ['basicCodeDiscount', 'customerGets', 'value'], message: 'Value must be an amount or a percentage', code: 'INVALID' });
+        errors.push({
+          field: ['basicCodeDiscount', 'customerGets', 'value'],
+          message: 'Value must be an amount or a percentage',
+          code: 'INVALID',
+        });
       }
       if (errors.length > 0) return { id: null, userErrors: errors };
       if (find(shop, code)) {
         return {
           id: null,
-          userErrors: [{ field: ['basicCodeDiscount', 'code'], message: 'Code must be unique. Please try a different code.', code: 'TAKEN' }],
+          userErrors: [
+            { field: ['basicCodeDiscount', 'code'], message: 'Code must be unique. Please try a different code.', code: 'TAKEN' },
+          ],
         };
       }
       const minimum = input.minimumRequirement?.subtotal?.greaterThanOrEqualToSubtotal;

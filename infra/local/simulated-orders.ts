@@ -139,10 +139,18 @@ export function createSimulatedOrders(now: () => Date): SimulatedOrders {
       const left = order.subtotal - refundedMinor(order);
       if (subtotal <= 0) throw new BadRequest('subtotal: must be more than zero');
       if (subtotal > left) {
-        throw new BadRequest(`subtotal: ${amount} is more than the ${(left / 10 ** minorDigits(order.currency)).toFixed(minorDigits(order.currency))} left to refund of order ${order.name}`);
+        throw new BadRequest(
+          `subtotal: ${amount} is more than the ${(left / 10 ** minorDigits(order.currency)).toFixed(minorDigits(order.currency))} left to refund of order ${order.name}`,
+        );
       }
       const at = now().toISOString();
-      const refund: SimulatedRefund = { id: nextChildId++, lineItemId: order.lineItemId, subtotal, createdAt: at, emptiedLine: subtotal === left };
+      const refund: SimulatedRefund = {
+        id: nextChildId++,
+        lineItemId: order.lineItemId,
+        subtotal,
+        createdAt: at,
+        emptiedLine: subtotal === left,
+      };
       order.refunds.push(refund);
       order.updatedAt = at;
       return { order, refund };

@@ -2,16 +2,7 @@
 // and executed by graphql with the simulator's resolvers; failures come back in Shopify's error shape
 // (`{ errors: [{ message, locations, extensions: { code } }] }`), with the query-cost extension on each answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  execute,
-  type DocumentNode,
-  getOperationAST,
-  GraphQLError,
-  Kind,
-  type OperationDefinitionNode,
-  parse,
-  validate,
-} from 'graphql';
+import { execute, type DocumentNode, getOperationAST, GraphQLError, Kind, type OperationDefinitionNode, parse, validate } from 'graphql';
 import { shopifyAdminSchema } from './shopify-admin-schema';
 import type { FaultArea, Faults } from './simulator-faults';
 import { readBody, sendJson } from './http-server';
@@ -42,7 +33,12 @@ const VALIDATION_CODES: Array<[RegExp, string]> = [
   [/^Fragment cannot be spread/, 'cannotSpreadFragment'],
 ];
 
-type ShopifyError = { message: string; locations?: Array<{ line: number; column: number }>; path?: ReadonlyArray<string | number>; extensions: { code: string } };
+type ShopifyError = {
+  message: string;
+  locations?: Array<{ line: number; column: number }>;
+  path?: ReadonlyArray<string | number>;
+  extensions: { code: string };
+};
 
 function shopifyError(error: GraphQLError, fallbackCode: string): ShopifyError {
   const code = typeof error.extensions?.code === 'string' ? error.extensions.code : fallbackCode;
@@ -73,9 +69,11 @@ function requestedCost(operation: OperationDefinitionNode, variables: Record<str
     }
     const firstArgument = selection.arguments?.find((argument) => argument.name.value === 'first')?.value;
     const first =
-      firstArgument?.kind === Kind.INT ? Number(firstArgument.value)
-      : firstArgument?.kind === Kind.VARIABLE ? Number(variables[firstArgument.name.value] ?? 0)
-      : 0;
+      firstArgument?.kind === Kind.INT
+        ? Number(firstArgument.value)
+        : firstArgument?.kind === Kind.VARIABLE
+          ? Number(variables[firstArgument.name.value] ?? 0)
+          : 0;
     cost += first > 0 ? 2 + first * 2 : 1;
   }
   return cost;
@@ -156,7 +154,11 @@ export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults) {
 
     if (invalid.length > 0) return sendJson(res, 200, { errors: invalid.map((error) => shopifyError(error, validationCode(error))) });
     if (!operation) {
-      return sendJson(res, 200, { errors: [{ message: 'An operation name is required when the document holds several', extensions: { code: 'OPERATION_NAME_REQUIRED' } }] });
+      return sendJson(res, 200, {
+        errors: [
+          { message: 'An operation name is required when the document holds several', extensions: { code: 'OPERATION_NAME_REQUIRED' } },
+        ],
+      });
     }
 
     const requested = requestedCost(operation, variables);

@@ -5,7 +5,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { BodyTooLarge, listen, readBody, sendJson, type RequestHandler, type RunningServer } from './http-server';
 
-
 /** Bad control input: answered 400 with `{ error }`. */
 export class BadRequest extends Error {}
 
@@ -31,9 +30,7 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
 export function parseWith<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`)
-    .join('; ');
+  const problems = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`).join('; ');
   throw new BadRequest(`${what}: ${problems}`);
 }
 

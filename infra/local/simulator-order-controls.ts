@@ -15,7 +15,11 @@ const amount = () => z.string().regex(AMOUNT, 'must be a decimal amount such as 
 
 const createOrderSchema = z.strictObject({
   shop: z.string().min(1, 'must name a shop'),
-  customer_id: z.string().regex(/^\d{1,32}$/, 'must be a numeric customer id such as "1001"').nullable().default(null),
+  customer_id: z
+    .string()
+    .regex(/^\d{1,32}$/, 'must be a numeric customer id such as "1001"')
+    .nullable()
+    .default(null),
   subtotal_price: amount(),
   total_price: amount().optional(),
   discount_codes: z.array(z.string().min(1, 'must not be empty')).optional(),
@@ -97,7 +101,8 @@ export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrde
     async handle(req, res, pathname) {
       if (pathname === '/_orders') {
         if (req.method === 'POST') await createOrder(req, res);
-        else if (req.method === 'GET') sendJson(res, 200, { orders: allOrders(shops, orders, new URL(req.url ?? '/', 'http://localhost')) });
+        else if (req.method === 'GET')
+          sendJson(res, 200, { orders: allOrders(shops, orders, new URL(req.url ?? '/', 'http://localhost')) });
         else methodNotAllowed(res, 'GET, POST');
         return true;
       }

@@ -99,7 +99,13 @@ function orderView(order: SimulatedOrder, domain: string) {
     discountCodes: order.discountCodes,
     customAttributes: order.noteAttributes.map((attribute) => ({ key: attribute.name, value: attribute.value })),
     displayFinancialStatus: financialStatus(order).toUpperCase(),
-    customerJourneySummary: { customerOrderIndex: null, daysToConversion: visit ? 0 : null, firstVisit: visit, lastVisit: visit, ready: true },
+    customerJourneySummary: {
+      customerOrderIndex: null,
+      daysToConversion: visit ? 0 : null,
+      firstVisit: visit,
+      lastVisit: visit,
+      ready: true,
+    },
     refunds: ({ first }: { first?: number | null }) =>
       order.refunds.slice(0, first ?? undefined).map((refund) => ({
         id: `gid://shopify/Refund/${refund.id}`,

@@ -77,12 +77,15 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
   }
   const derived = (offset: number) => (port === 0 ? 0 : port + offset);
   const apiPort: NamedPort = { port, host, label: 'API, --port' };
-  const platformPort: NamedPort = options.platformPort !== undefined
-    ? { port: options.platformPort, host, label: 'platform simulator, --platform-port' }
-    : { port: derived(1), host, label: 'platform simulator, --platform-port, default --port + 1' };
-  const dynamodbPort: NamedPort | null = options.dynamodbEndpoint ? null : options.dynamodbPort !== undefined
-    ? { port: options.dynamodbPort, host: '0.0.0.0', label: 'DynamoDB Local, --dynamodb-port' }
-    : { port: derived(2), host: '0.0.0.0', label: 'DynamoDB Local, --dynamodb-port, default --port + 2' };
+  const platformPort: NamedPort =
+    options.platformPort !== undefined
+      ? { port: options.platformPort, host, label: 'platform simulator, --platform-port' }
+      : { port: derived(1), host, label: 'platform simulator, --platform-port, default --port + 1' };
+  const dynamodbPort: NamedPort | null = options.dynamodbEndpoint
+    ? null
+    : options.dynamodbPort !== undefined
+      ? { port: options.dynamodbPort, host: '0.0.0.0', label: 'DynamoDB Local, --dynamodb-port' }
+      : { port: derived(2), host: '0.0.0.0', label: 'DynamoDB Local, --dynamodb-port, default --port + 2' };
   // Before anything starts: a taken port is named at once instead of failing seconds into the start.
   await assertPortsAvailable([apiPort, platformPort, ...(dynamodbPort ? [dynamodbPort] : [])]);
 
@@ -110,7 +113,12 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       shops: Object.fromEntries(
         config.shops.map((shop) => [
           shop.id,
-          { customers: shop.platform.customers, shop_domain: shop.platform.shop_domain, webhook_secret: shop.platform.webhook_secret, currency: shop.currency },
+          {
+            customers: shop.platform.customers,
+            shop_domain: shop.platform.shop_domain,
+            webhook_secret: shop.platform.webhook_secret,
+            currency: shop.currency,
+          },
         ]),
       ),
       // Orders, refunds and deliveries are stamped with the twin's clock (PUT /_clock).

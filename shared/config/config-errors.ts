@@ -1,6 +1,5 @@
 // Configuration problems: the error that lists them, and the `<json path>` notation every message starts with.
 
-
 export type Path = ReadonlyArray<PropertyKey>;
 
 /** A configuration file that cannot be used; `issues` holds one `<path>: <message>` line per problem. */

@@ -73,18 +73,12 @@ export function checkPeople(shop: ShopShape, at: Path, report: Report): void {
   shop.members.forEach((member, m) => {
     const memberPath = [...membersPath, m];
     if (!customerIds.has(member.platform_customer_id)) {
-      report(
-        [...memberPath, 'platform_customer_id'],
-        `no customer with id '${member.platform_customer_id}' in platform.customers`,
-      );
+      report([...memberPath, 'platform_customer_id'], `no customer with id '${member.platform_customer_id}' in platform.customers`);
     }
     checkUnique(member.earning_history, (entry) => entry.id, [...memberPath, 'earning_history'], 'id', report);
     member.earning_history.forEach((entry, e) => {
       if (entry.earning_rule_id !== null && !ruleIds.has(entry.earning_rule_id)) {
-        report(
-          [...memberPath, 'earning_history', e, 'earning_rule_id'],
-          `no earning rule with id '${entry.earning_rule_id}' in this shop`,
-        );
+        report([...memberPath, 'earning_history', e, 'earning_rule_id'], `no earning rule with id '${entry.earning_rule_id}' in this shop`);
       }
     });
     checkUnique(member.reward_history, (entry) => entry.id, [...memberPath, 'reward_history'], 'id', report);

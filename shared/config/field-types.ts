@@ -74,6 +74,8 @@ export const timestamp = () =>
     })
     .transform((value) => new Date(value).toISOString());
 export const calendarDate = () =>
-  z.string().refine(isCalendarDate, { error: (issue) => nonexistentDateReason(String(issue.input)) ?? 'must be an existing calendar date written YYYY-MM-DD' });
+  z.string().refine(isCalendarDate, {
+    error: (issue) => nonexistentDateReason(String(issue.input)) ?? 'must be an existing calendar date written YYYY-MM-DD',
+  });
 
 export const entryMethod = z.enum(['points', 'spend', 'orders']);

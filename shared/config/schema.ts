@@ -29,7 +29,21 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError, formatPath, type Path } from './config-errors';
-import { apiKeySchema, campaignSchema, earningSettingsSchema, earningHistorySchema, earningRuleSchema, flexibleConfigSchema, memberSchema, platformCustomerSchema, rewardHistorySchema, rewardSchema, shopSchema, vipSettingsSchema, vipTierSchema } from './shop-schema';
+import {
+  apiKeySchema,
+  campaignSchema,
+  earningSettingsSchema,
+  earningHistorySchema,
+  earningRuleSchema,
+  flexibleConfigSchema,
+  memberSchema,
+  platformCustomerSchema,
+  rewardHistorySchema,
+  rewardSchema,
+  shopSchema,
+  vipSettingsSchema,
+  vipTierSchema,
+} from './shop-schema';
 import { checkCatalog, checkPeople, checkUnique, checkVipSettings, type Report } from './cross-references';
 
 export const configFileSchema = z

@@ -1,7 +1,24 @@
 // One shop of the configuration file, section by section (settings, keys, rules, campaigns, tiers,
 // rewards, the platform's customers, members and their history), with the defaults the format implies.
 import { z } from 'zod';
-import { HEX_COLOUR, NUMERIC_ID, SHOP_ID, amount, calendarDate, count, entryMethod, isCurrency, isEmailAddress, isHttpUrl, itemId, multiplier, parseTime, positiveCount, text, timestamp } from './field-types';
+import {
+  HEX_COLOUR,
+  NUMERIC_ID,
+  SHOP_ID,
+  amount,
+  calendarDate,
+  count,
+  entryMethod,
+  isCurrency,
+  isEmailAddress,
+  isHttpUrl,
+  itemId,
+  multiplier,
+  parseTime,
+  positiveCount,
+  text,
+  timestamp,
+} from './field-types';
 
 export const vipSettingsSchema = z.strictObject({
   entry_method: entryMethod.default('points'),

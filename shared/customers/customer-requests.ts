@@ -11,7 +11,9 @@ import type { LoyaltyStatus } from '../domain/customer';
 
 export const enrollBodySchema = z.object({
   platform_customer_id: z
-    .string({ error: (issue) => (issue.input === undefined ? 'platform_customer_id is required' : 'platform_customer_id must be a string') })
+    .string({
+      error: (issue) => (issue.input === undefined ? 'platform_customer_id is required' : 'platform_customer_id must be a string'),
+    })
     .check(z.trim(), z.regex(/^\d{1,20}$/, { error: 'platform_customer_id must be a numeric platform customer ID' })),
 });
 

@@ -94,7 +94,18 @@ export async function enrollCustomer(shopId: string, customerId: string, platfor
     const signup = shop ? signupAward(shop, record, now) : { record, entries: [] };
     const outcome = await createCustomer(signup.record, { entries: signup.entries });
     if (outcome === 'created') {
-      if (signup.entries.length) await publishAfterCommit(signup.entries.map((entry) => ({ type: 'points.approved', shop_id: shopId, customer_id: customerId, occurred_at: now, earning_history_entry_id: entry.id, action: 'signup', points: entry.points })));
+      if (signup.entries.length)
+        await publishAfterCommit(
+          signup.entries.map((entry) => ({
+            type: 'points.approved',
+            shop_id: shopId,
+            customer_id: customerId,
+            occurred_at: now,
+            earning_history_entry_id: entry.id,
+            action: 'signup',
+            points: entry.points,
+          })),
+        );
       return { created: true, record: signup.record };
     }
     if (outcome === 'customer_exists') {

@@ -1,13 +1,7 @@
 // The operators' side of API keys: listing a shop's keys, revoking one, and tying it to its API Gateway
 // usage-plan key. Each change updates the key item and its listing item in one transaction.
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  UnknownApiKeyError,
-  type ApiKeySummary,
-  type KeyScope,
-  type KeyStatus,
-  type UsageKey,
-} from '../domain/api-key';
+import { UnknownApiKeyError, type ApiKeySummary, type KeyScope, type KeyStatus, type UsageKey } from '../domain/api-key';
 import { documentClient, tableName } from './client';
 import { queryAll } from './items';
 import { keys } from './keys';
@@ -41,7 +35,10 @@ export async function revokeApiKey(shopId: string, keyId: string): Promise<{ key
 export async function setUsageKey(shopId: string, keyId: string, usage: UsageKey | null): Promise<void> {
   const listing = await readListing(shopId, keyId);
   await updateKeyPair(shopId, keyId, listing.keyHash, {
-    key: { expression: 'SET usage_identifier_key = :value, usage_key_id = :id', values: { ':value': usage?.value ?? null, ':id': usage?.id ?? null } },
+    key: {
+      expression: 'SET usage_identifier_key = :value, usage_key_id = :id',
+      values: { ':value': usage?.value ?? null, ':id': usage?.id ?? null },
+    },
     listing: { expression: 'SET usage_key_id = :id', values: { ':id': usage?.id ?? null } },
   });
 }
@@ -56,7 +53,12 @@ interface KeyUpdate {
  * Updates an existing key and its listing in one transaction: the key item only while it still belongs
  * to the shop, the listing only while it exists, so a write never creates half a key.
  */
-async function updateKeyPair(shopId: string, keyId: string, keyHash: string, update: { key: KeyUpdate; listing: KeyUpdate }): Promise<void> {
+async function updateKeyPair(
+  shopId: string,
+  keyId: string,
+  keyHash: string,
+  update: { key: KeyUpdate; listing: KeyUpdate },
+): Promise<void> {
   await documentClient().send(
     new TransactWriteCommand({
       TransactItems: [

@@ -3,22 +3,14 @@
 // touches both in one transaction, so the listing never disagrees with what the authorizer sees.
 // This module: the authorizer's read and storing keys; the operators' side is api-key-listing-repository.ts.
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  ApiKeyConflictError,
-  keyIdOf,
-  type ApiKeyInput,
-  type ApiKeyRecord,
-  type ApiKeySummary,
-} from '../domain/api-key';
+import { ApiKeyConflictError, keyIdOf, type ApiKeyInput, type ApiKeyRecord, type ApiKeySummary } from '../domain/api-key';
 import { documentClient, tableName } from './client';
 import { cancellationReasons } from './customer-repository';
 import { keys } from './keys';
 
 /** Strongly consistent read, so a revocation is seen by the very next request. */
 export async function findApiKey(keyHash: string): Promise<ApiKeyRecord | null> {
-  const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.apiKey(keyHash), ConsistentRead: true }),
-  );
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(keyHash), ConsistentRead: true }));
   if (!result.Item) return null;
   const { pk: _pk, sk: _sk, ...record } = result.Item;
   return { key_id: keyIdOf(keyHash), ...record } as ApiKeyRecord;
@@ -35,7 +27,13 @@ export async function createApiKey(input: ApiKeyInput): Promise<ApiKeyRecord> {
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: tableName(), Item: { ...keys.apiKey(record.key_hash), ...record }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.apiKey(record.key_hash), ...record },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
           { Put: { TableName: tableName(), Item: listing, ConditionExpression: 'attribute_not_exists(pk)' } },
         ],
       }),
@@ -66,7 +64,8 @@ export async function putApiKey(input: ApiKeyInput): Promise<void> {
     ':status': input.status,
     ':created_at': input.created_at,
   };
-  const set = 'SET key_hash = :key_hash, key_id = :key_id, #name = :name, #scope = :scope, #status = :status, created_at = if_not_exists(created_at, :created_at)';
+  const set =
+    'SET key_hash = :key_hash, key_id = :key_id, #name = :name, #scope = :scope, #status = :status, created_at = if_not_exists(created_at, :created_at)';
   const keyItem = keepUnlessGiven(
     { expression: `${set}, shop_id = :shop`, values: { ...fields, ':shop': input.shop_id } },
     { usage_identifier_key: input.usage_identifier_key, usage_key_id: input.usage_key_id ?? null },

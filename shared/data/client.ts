@@ -12,12 +12,14 @@ export function documentClient(): DynamoDBDocumentClient {
   const settings = env();
   // DynamoDB Local accepts any credentials; a real endpoint given explicitly uses the normal AWS chain.
   const local = settings.DYNAMODB_ENDPOINT !== undefined && isLoopback(settings.DYNAMODB_ENDPOINT);
-  const raw = traceAwsClient(new DynamoDBClient({
-    region: settings.AWS_REGION,
-    ...(settings.DYNAMODB_ENDPOINT ? { endpoint: settings.DYNAMODB_ENDPOINT } : {}),
-    ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-    maxAttempts: 3,
-  }));
+  const raw = traceAwsClient(
+    new DynamoDBClient({
+      region: settings.AWS_REGION,
+      ...(settings.DYNAMODB_ENDPOINT ? { endpoint: settings.DYNAMODB_ENDPOINT } : {}),
+      ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+      maxAttempts: 3,
+    }),
+  );
   if (settings.DYNAMODB_STATS) instrumentDynamoDbClient(raw);
   client = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { removeUndefinedValues: true },

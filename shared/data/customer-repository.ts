@@ -1,11 +1,6 @@
 // Customer profiles: lookups, the enrol and update transactions, and the sorted customer list.
 import { randomUUID } from 'node:crypto';
-import {
-  QueryCommand,
-  TransactWriteCommand,
-  GetCommand,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand, GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { CustomerChanges, CustomerRecord } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
@@ -109,7 +104,11 @@ export async function createCustomer(
       ...(options.countInShop === false ? [] : [counterUpdate]),
       // Entries awarded on enrolment (signup points) commit with the profile or not at all.
       ...(options.entries ?? []).map((entry) => ({
-        Put: { TableName: tableName(), Item: earningEntryItem(record.shop_id, record.platform_customer_id, entry), ConditionExpression: 'attribute_not_exists(pk)' },
+        Put: {
+          TableName: tableName(),
+          Item: earningEntryItem(record.shop_id, record.platform_customer_id, entry),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       })),
     ],
   };
@@ -130,11 +129,7 @@ export async function createCustomer(
  * status change moves the customer between the shop's counters in the same transaction.
  * Returns false when another writer got there first.
  */
-export async function updateCustomer(
-  current: StoredCustomer,
-  changes: CustomerChanges,
-  now: string,
-): Promise<boolean> {
+export async function updateCustomer(current: StoredCustomer, changes: CustomerChanges, now: string): Promise<boolean> {
   const { record } = current;
   const next: CustomerRecord = { ...record, ...changes, updated_at: now };
   const transactItems: NonNullable<TransactWriteCommandInput['TransactItems']> = [

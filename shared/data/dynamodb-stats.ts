@@ -11,7 +11,14 @@ export interface DynamoDbStats {
 }
 
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
-const WITH_CAPACITY = new Set([...WRITES, 'GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
+const WITH_CAPACITY = new Set([
+  ...WRITES,
+  'GetItemCommand',
+  'QueryCommand',
+  'ScanCommand',
+  'BatchGetItemCommand',
+  'TransactGetItemsCommand',
+]);
 
 const stats: DynamoDbStats = { calls: {}, readUnits: 0, writeUnits: 0 };
 /**

@@ -51,7 +51,9 @@ export async function eraseCustomer(shopId: string, customerId: string): Promise
       }),
     );
     const items = (page.Items ?? []) as Array<{ pk: string; sk: string }>;
-    const orderLookups = items.filter((item) => item.sk.startsWith('ORDER#')).map((item) => keys.orderCustomer(shopId, item.sk.slice('ORDER#'.length)));
+    const orderLookups = items
+      .filter((item) => item.sk.startsWith('ORDER#'))
+      .map((item) => keys.orderCustomer(shopId, item.sk.slice('ORDER#'.length)));
     await batchDelete(orderLookups);
     await batchDelete(items);
     itemsDeleted += orderLookups.length + items.length;
@@ -154,7 +156,9 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
     } while (startKey);
   }
 
-  const registry = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.shopRegistry(shopId), ConsistentRead: true }));
+  const registry = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.shopRegistry(shopId), ConsistentRead: true }),
+  );
   const domains = new Set(shopDomains.map((domain) => domain.toLowerCase()));
   if (typeof registry.Item?.shop_domain === 'string') domains.add(registry.Item.shop_domain);
 
@@ -173,7 +177,9 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
     );
     const items = (page.Items ?? []) as Array<{ pk: string; sk: string; key_hash?: string }>;
     // A key item before its listing: a crash in between leaves the listing, which the next delivery finds again.
-    const apiKeys = items.filter((item) => item.sk.startsWith('APIKEY#') && typeof item.key_hash === 'string').map((item) => keys.apiKey(item.key_hash!));
+    const apiKeys = items
+      .filter((item) => item.sk.startsWith('APIKEY#') && typeof item.key_hash === 'string')
+      .map((item) => keys.apiKey(item.key_hash!));
     await batchDelete(apiKeys);
     await batchDelete(items.map(({ pk, sk }) => ({ pk, sk })));
     itemsDeleted += apiKeys.length + items.length;
@@ -182,10 +188,14 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
 
   // Last, so that a delivery retried after a crash still finds the shop by its domain and finishes the work;
   // only a domain that maps to this shop, whatever the payload named.
-  const owned = await Promise.all([...domains].map(async (domain) => {
-    const lookup = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.shopDomain(domain), ConsistentRead: true }));
-    return lookup.Item?.shop_id === shopId ? [keys.shopDomain(domain)] : [];
-  }));
+  const owned = await Promise.all(
+    [...domains].map(async (domain) => {
+      const lookup = await documentClient().send(
+        new GetCommand({ TableName: tableName(), Key: keys.shopDomain(domain), ConsistentRead: true }),
+      );
+      return lookup.Item?.shop_id === shopId ? [keys.shopDomain(domain)] : [];
+    }),
+  );
   const identity = [...owned.flat(), keys.shopRegistry(shopId)];
   await batchDelete(identity);
   itemsDeleted += identity.length;

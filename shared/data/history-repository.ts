@@ -127,11 +127,7 @@ function rewardStatusCondition(status: RewardStatus | undefined): StatusConditio
   return { expression: `#status IN (${Object.keys(values).join(', ')})`, values };
 }
 
-export async function listRewardEntries(
-  shopId: string,
-  customerId: string,
-  query: RewardHistoryQuery,
-): Promise<HistoryPage<RewardEntry>> {
+export async function listRewardEntries(shopId: string, customerId: string, query: RewardHistoryQuery): Promise<HistoryPage<RewardEntry>> {
   const { items, total } = await queryHistory(
     keys.customerPk(shopId, customerId),
     REWARD_SORT_INDEX[query.sort],

@@ -73,22 +73,30 @@ export async function completeIdempotencyKey(scope: IdempotencyScope, requestHas
       UpdateExpression: 'SET #status = :completed, response_status = :code, response_body = :body',
       ConditionExpression: '#status = :inProgress AND request_hash = :hash',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':completed': 'completed', ':inProgress': 'in_progress', ':hash': requestHash, ':code': status, ':body': body },
+      ExpressionAttributeValues: {
+        ':completed': 'completed',
+        ':inProgress': 'in_progress',
+        ':hash': requestHash,
+        ':code': status,
+        ':body': body,
+      },
     }),
   );
 }
 
 /** Gives the key back after a failure the client should be able to retry (5XX). */
 export async function releaseIdempotencyKey(scope: IdempotencyScope, requestHash: string): Promise<void> {
-  await documentClient().send(
-    new DeleteCommand({
-      TableName: tableName(),
-      Key: recordKey(scope),
-      ConditionExpression: '#status = :inProgress AND request_hash = :hash',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':inProgress': 'in_progress', ':hash': requestHash },
-    }),
-  ).catch((error: { name?: string }) => {
-    if (error.name !== 'ConditionalCheckFailedException') throw error;
-  });
+  await documentClient()
+    .send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: recordKey(scope),
+        ConditionExpression: '#status = :inProgress AND request_hash = :hash',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':inProgress': 'in_progress', ':hash': requestHash },
+      }),
+    )
+    .catch((error: { name?: string }) => {
+      if (error.name !== 'ConditionalCheckFailedException') throw error;
+    });
 }

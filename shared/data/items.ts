@@ -91,7 +91,9 @@ export async function batchGet(keys: Array<{ pk: string; sk: string }>): Promise
 /** Deletes items by key in batches of 25 (BatchWrite's limit), retrying unprocessed ones; absent keys are no error. */
 export async function batchDelete(keys: Array<{ pk: string; sk: string }>): Promise<void> {
   for (let start = 0; start < keys.length; start += 25) {
-    let pending: Array<Record<string, unknown>> = keys.slice(start, start + 25).map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } }));
+    let pending: Array<Record<string, unknown>> = keys
+      .slice(start, start + 25)
+      .map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } }));
     const deleted = await retryUntil(BATCH_ATTEMPTS, BATCH_BACKOFF, async () => {
       const result = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
       pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;

@@ -45,7 +45,11 @@ export async function earningEntryStatuses(shopId: string, customerId: string, i
 }
 
 /** The customer's reward-history entries still `active` whose discount code is one of `codes`. */
-export async function activeRewardEntriesWithCodes(shopId: string, customerId: string, codes: string[]): Promise<Array<{ id: string; code: string }>> {
+export async function activeRewardEntriesWithCodes(
+  shopId: string,
+  customerId: string,
+  codes: string[],
+): Promise<Array<{ id: string; code: string }>> {
   if (codes.length === 0) return [];
   const values = Object.fromEntries(codes.map((code, i) => [`:code${i}`, code]));
   const items = await queryAll({
@@ -94,14 +98,20 @@ export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boole
       Item: { ...write.order.next, ...keys.order(shopId, customerId, orderId), version: (orderVersion ?? 0) + 1 },
       ...(orderVersion === null
         ? { ConditionExpression: 'attribute_not_exists(pk)' }
-        : { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': orderVersion } }),
+        : {
+            ConditionExpression: '#version = :version',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':version': orderVersion },
+          }),
     },
   });
   if (orderVersion === null) {
     items.push({ Put: { TableName: table, Item: { ...keys.orderCustomer(shopId, orderId), customer_id: customerId } } });
   }
   for (const entry of write.newEntries) {
-    items.push({ Put: { TableName: table, Item: earningEntryItem(shopId, customerId, entry), ConditionExpression: 'attribute_not_exists(pk)' } });
+    items.push({
+      Put: { TableName: table, Item: earningEntryItem(shopId, customerId, entry), ConditionExpression: 'attribute_not_exists(pk)' },
+    });
   }
   for (const change of write.pendingChanges) {
     items.push({
@@ -111,7 +121,13 @@ export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boole
         UpdateExpression: 'SET #status = :status, points = :points, base_points = :base, earn_points = :points, updated_at = :now',
         ConditionExpression: '#status = :pending',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': change.status, ':points': change.points, ':base': change.base_points, ':now': now, ':pending': 'pending' },
+        ExpressionAttributeValues: {
+          ':status': change.status,
+          ':points': change.points,
+          ':base': change.base_points,
+          ':now': now,
+          ':pending': 'pending',
+        },
       },
     });
   }
@@ -181,7 +197,11 @@ export async function writeReferralAward(
             },
           },
           ...entries.map((entry) => ({
-            Put: { TableName: table, Item: earningEntryItem(shopId, next.platform_customer_id, entry), ConditionExpression: 'attribute_not_exists(pk)' },
+            Put: {
+              TableName: table,
+              Item: earningEntryItem(shopId, next.platform_customer_id, entry),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
           })),
         ],
       }),

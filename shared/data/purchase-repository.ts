@@ -79,7 +79,8 @@ export async function activatePurchase(purchase: PurchaseRecord, platformDiscoun
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.rewardEntry(purchase.shop_id, purchase.customer_id, purchase.id),
-        UpdateExpression: 'SET #status = :active, platform_discount_id = :discountId, updated_at = :now REMOVE unsettled_pk, unsettled_since',
+        UpdateExpression:
+          'SET #status = :active, platform_discount_id = :discountId, updated_at = :now REMOVE unsettled_pk, unsettled_since',
         ConditionExpression: '#status = :pending',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':active': 'active', ':pending': 'pending', ':discountId': platformDiscountId, ':now': now },

@@ -15,8 +15,7 @@ export async function readShopCatalog(shopId: string): Promise<ShopCatalog | nul
   });
   const settings = items.find((item) => item.sk === 'SETTINGS');
   if (!settings) return null;
-  const of = <T>(prefix: string) =>
-    items.filter((item) => String(item.sk).startsWith(prefix)).map((item) => withoutKeys<T>(item));
+  const of = <T>(prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix)).map((item) => withoutKeys<T>(item));
   return {
     settings: withoutKeys<ShopSettings>(settings),
     earningRules: of<EarningRule>(SHOP_ITEM_PREFIX.rule),
@@ -105,15 +104,19 @@ export async function listShopIds(): Promise<string[]> {
 
 /** Clock time up to which order reconciliation has read the shop's changed orders, or null before its first run. */
 export async function readOrderWatermark(shopId: string): Promise<string | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.orderWatermark(shopId), ConsistentRead: true }));
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.orderWatermark(shopId), ConsistentRead: true }),
+  );
   return typeof result.Item?.watermark === 'string' ? result.Item.watermark : null;
 }
 
 export async function writeOrderWatermark(shopId: string, watermark: string): Promise<void> {
-  await documentClient().send(new UpdateCommand({
-    TableName: tableName(),
-    Key: keys.orderWatermark(shopId),
-    UpdateExpression: 'SET watermark = :watermark',
-    ExpressionAttributeValues: { ':watermark': watermark },
-  }));
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.orderWatermark(shopId),
+      UpdateExpression: 'SET watermark = :watermark',
+      ExpressionAttributeValues: { ':watermark': watermark },
+    }),
+  );
 }

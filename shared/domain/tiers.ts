@@ -26,9 +26,7 @@ export function primaryThreshold(tier: VipTier, settings: VipSettings): number {
 
 /** Tiers from lowest to highest: by primary threshold, then position. */
 export function rankTiers(tiers: readonly VipTier[], settings: VipSettings): VipTier[] {
-  return [...tiers].sort(
-    (a, b) => primaryThreshold(a, settings) - primaryThreshold(b, settings) || a.position - b.position,
-  );
+  return [...tiers].sort((a, b) => primaryThreshold(a, settings) - primaryThreshold(b, settings) || a.position - b.position);
 }
 
 /**

@@ -29,11 +29,7 @@ export async function listEarningHistory(
   return listEarningEntries(shopId, customer.record.platform_customer_id, query);
 }
 
-export async function listRewardHistory(
-  shopId: string,
-  identifier: string,
-  query: RewardHistoryQuery,
-): Promise<HistoryPage<RewardEntry>> {
+export async function listRewardHistory(shopId: string, identifier: string, query: RewardHistoryQuery): Promise<HistoryPage<RewardEntry>> {
   const customer = await resolveCustomer(shopId, identifier);
   return listRewardEntries(shopId, customer.record.platform_customer_id, query);
 }

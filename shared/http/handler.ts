@@ -66,8 +66,7 @@ function decodePathParameter(value: string): string {
 const errorEnvelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   onError: async (request) => {
     const error = request.error;
-    const fromBodyParser =
-      (error as { cause?: { package?: string } } | null)?.cause?.package === '@middy/http-json-body-parser';
+    const fromBodyParser = (error as { cause?: { package?: string } } | null)?.cause?.package === '@middy/http-json-body-parser';
     const mapped = fromBodyParser ? badRequest(DETAILS.invalidJson) : error;
     if (!(mapped instanceof ApiError)) {
       // Internals go to the log only, never into the response body.

@@ -2,11 +2,7 @@
 // (status and body) and changes nothing; the same key with another body is refused with 422.
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  releaseIdempotencyKey,
-} from '../data/idempotency-repository';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../data/idempotency-repository';
 import { ApiError, badRequest, toErrorResponse } from './errors';
 import { headerValue } from './headers';
 

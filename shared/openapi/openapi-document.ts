@@ -15,7 +15,11 @@ interface QueryParameter {
 
 const page: QueryParameter[] = [
   { name: 'page[number]', description: 'Page number, default 1', schema: { type: 'integer', minimum: 1 } },
-  { name: 'page[size]', description: 'Page size, default 20, at most 100 (larger is served at 100)', schema: { type: 'integer', minimum: 1 } },
+  {
+    name: 'page[size]',
+    description: 'Page size, default 20, at most 100 (larger is served at 100)',
+    schema: { type: 'integer', minimum: 1 },
+  },
 ];
 const sort = (fields: string[]): QueryParameter => ({
   name: 'sort',
@@ -27,7 +31,11 @@ const filter = (name: string, description: string, schema: Record<string, unknow
   description,
   schema,
 });
-const excludeVip: QueryParameter = { name: 'exclude_vip', description: 'true: vip_tier is null and no tier lookup happens', schema: { type: 'string', enum: ['true', 'false'] } };
+const excludeVip: QueryParameter = {
+  name: 'exclude_vip',
+  description: 'true: vip_tier is null and no tier lookup happens',
+  schema: { type: 'string', enum: ['true', 'false'] },
+};
 
 /** Operation groups, in the order a reader meets them. */
 const TAGS = {
@@ -51,7 +59,8 @@ interface RouteDoc {
 }
 
 const WRITE_ERRORS = { 400: 'Error', 403: 'Error', 404: 'Error', 409: 'Error', 422: 'Error' } as const;
-const ENTRY_CHECK = 'The entry must belong to that customer in this shop; otherwise, or when the customer is unknown, the answer is a 404 naming the entry.';
+const ENTRY_CHECK =
+  'The entry must belong to that customer in this shop; otherwise, or when the customer is unknown, the answer is a 404 naming the entry.';
 
 /** One entry per manifest route: a route added without documentation fails to compile. */
 export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
@@ -62,7 +71,12 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       "The shop's loyalty customers, sorted and paginated by page number (`meta.total_pages` says when to stop). `filter[email]` matches part of the e-mail, ignoring case. " +
       'An unknown sort field or filter is a 400 naming the allowed ones; a `page[size]` above 100 is served at 100; a page beyond the last has an empty `data` and the real totals. ' +
       "`meta` adds the shop's `loyalty_mode` and `currency`.",
-    query: [filter('email', 'Partial, case-insensitive e-mail match'), filter('loyalty_status', 'member or excluded', { type: 'string', enum: ['member', 'excluded'] }), sort(['created_at', 'points', 'lifetime_points', 'redeemed_points']), ...page],
+    query: [
+      filter('email', 'Partial, case-insensitive e-mail match'),
+      filter('loyalty_status', 'member or excluded', { type: 'string', enum: ['member', 'excluded'] }),
+      sort(['created_at', 'points', 'lifetime_points', 'redeemed_points']),
+      ...page,
+    ],
     responses: { 200: 'CustomerList', 400: 'Error' },
   },
   enrollCustomer: {
@@ -104,7 +118,8 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   getCustomerAnniversary: {
     tag: 'Customers',
     summary: "A customer's anniversary date",
-    description: "The customer's `anniversary_date` (`YYYY-MM-DD`): the creation date of the customer's platform account, taken at enrolment, unless an update changed it; `null` when not known.",
+    description:
+      "The customer's `anniversary_date` (`YYYY-MM-DD`): the creation date of the customer's platform account, taken at enrolment, unless an update changed it; `null` when not known.",
     responses: { 200: 'CustomerAnniversary', 404: 'Error' },
   },
   adjustPoints: {
@@ -121,8 +136,13 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   listEarningHistory: {
     tag: 'History',
     summary: "A customer's earning history",
-    description: "Points a customer earned and manual adjustments, newest first by default. This list's `meta` has the pagination fields only.",
-    query: [filter('status', 'pending, approved or rejected', { type: 'string', enum: ['pending', 'approved', 'rejected'] }), sort(['created_at', 'points', 'points_given_at']), ...page],
+    description:
+      "Points a customer earned and manual adjustments, newest first by default. This list's `meta` has the pagination fields only.",
+    query: [
+      filter('status', 'pending, approved or rejected', { type: 'string', enum: ['pending', 'approved', 'rejected'] }),
+      sort(['created_at', 'points', 'points_given_at']),
+      ...page,
+    ],
     responses: { 200: 'EarningHistoryList', 400: 'Error', 404: 'Error' },
   },
   getEarningHistoryEntry: {
@@ -137,7 +157,11 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     description:
       'Rewards a customer purchased, with their discount codes, newest first by default. Purchases still being settled, or refunded after the discount code could not be created, are not shown. ' +
       "`meta` adds the shop's `loyalty_mode` and `currency`.",
-    query: [filter('status', 'active, used or expired', { type: 'string', enum: ['active', 'used', 'expired'] }), sort(['created_at', 'points_spent']), ...page],
+    query: [
+      filter('status', 'active, used or expired', { type: 'string', enum: ['active', 'used', 'expired'] }),
+      sort(['created_at', 'points_spent']),
+      ...page,
+    ],
     responses: { 200: 'RewardHistoryList', 400: 'Error', 404: 'Error' },
   },
   getRewardHistoryEntry: {
@@ -163,16 +187,21 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     summary: 'Earning rules, with points for an optional customer',
     description:
       "The shop's earning rules. `points` = `points_to_give` × tier multiplier × campaign multiplier, rounded once, half away from zero. " +
-      "The tier multiplier applies only with `filter[customer_identifier]`, for a member who reaches a tier (in `purchase` multiplier mode only to rules of category `purchase`), and `meta.tier_info` names it; " +
+      'The tier multiplier applies only with `filter[customer_identifier]`, for a member who reaches a tier (in `purchase` multiplier mode only to rules of category `purchase`), and `meta.tier_info` names it; ' +
       'the running bonus campaign with the highest multiplier applies to every rule and is named in `meta.campaign_info`. An unknown `filter[customer_identifier]` is a 404 naming it.',
-    query: [filter('is_active', 'true or false', { type: 'string', enum: ['true', 'false'] }), filter('customer_identifier', 'Platform customer id or e-mail'), sort(['created_at', 'name']), ...page],
+    query: [
+      filter('is_active', 'true or false', { type: 'string', enum: ['true', 'false'] }),
+      filter('customer_identifier', 'Platform customer id or e-mail'),
+      sort(['created_at', 'name']),
+      ...page,
+    ],
     responses: { 200: 'EarningRuleList', 400: 'Error', 404: 'Error' },
   },
   listVipTiers: {
     tag: 'VIP tiers',
     summary: 'All VIP tiers, by threshold',
     description:
-      "Every tier of the shop in one response, ordered by `threshold` ascending, each with its rewards. There are no query parameters (any are ignored) and `meta.per_page` is the number of tiers. " +
+      'Every tier of the shop in one response, ordered by `threshold` ascending, each with its rewards. There are no query parameters (any are ignored) and `meta.per_page` is the number of tiers. ' +
       '`meta` also says what thresholds measure (`entry_method`, `entry_methods_extra`, `entry_logic`) and `points_multiplier_mode`.',
     responses: { 200: 'VipTierList' },
   },
@@ -205,7 +234,12 @@ function accessNote(route: Route): string {
 }
 
 function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, reused: 'inline', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    reused: 'inline',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
   return rest;
 }
 
@@ -219,10 +253,24 @@ function operation(route: Route, doc: RouteDoc) {
     description: match[1] === 'identifier' ? 'Platform customer id (numeric) or e-mail address' : 'Identifier',
     schema: { type: 'string' },
   }));
-  const query = (doc.query ?? []).map((p) => ({ name: p.name, in: 'query', required: false, description: p.description, schema: p.schema }));
+  const query = (doc.query ?? []).map((p) => ({
+    name: p.name,
+    in: 'query',
+    required: false,
+    description: p.description,
+    schema: p.schema,
+  }));
   const idempotency =
     route.scope === 'full'
-      ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Retries with the same key and body return the first response', schema: { type: 'string', minLength: 1, maxLength: 255 } }]
+      ? [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: 'Retries with the same key and body return the first response',
+            schema: { type: 'string', minLength: 1, maxLength: 255 },
+          },
+        ]
       : [];
   const responses: Record<string, unknown> = {};
   const statuses: Partial<Record<number, ResponseSchemaName>> = { ...doc.responses, 401: 'Error', 429: 'Error', 500: 'Error' };
@@ -268,7 +316,9 @@ export function buildOpenApiDocument(routes: readonly Route[] = ROUTES) {
     servers: [{ url: '/', description: 'Where this document is served: the local twin. A deployed stack answers at its ApiUrl output.' }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The bare API key, no Bearer prefix' } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The bare API key, no Bearer prefix' },
+      },
       schemas: Object.fromEntries(Object.entries(RESPONSE_SCHEMAS).map(([name, schema]) => [name, jsonSchema(schema, 'output')])),
     },
     paths,

@@ -9,7 +9,8 @@ const loyaltyMode = z.enum(['points', 'store_credit']);
 const currency = z.string().regex(/^[A-Z]{3}$/);
 const money = z.string().regex(/^-?\d+\.\d{2,3}$/);
 
-const resource = <A extends z.ZodType>(type: string, attributes: A) => z.object({ type: z.literal(type), id: z.string(), attributes }).strict();
+const resource = <A extends z.ZodType>(type: string, attributes: A) =>
+  z.object({ type: z.literal(type), id: z.string(), attributes }).strict();
 
 export const errorEnvelopeSchema = z
   .object({ errors: z.array(z.object({ status: z.string(), title: z.string(), detail: z.string() }).strict()).min(1) })
@@ -214,7 +215,10 @@ export const RESPONSE_SCHEMAS = {
   RewardHistoryEntry: singleWithMode(rewardHistoryEntrySchema),
   EarningRuleList: list(earningRuleSchema, {
     ...modeMetaShape,
-    tier_info: z.object({ multiplier: z.number(), name: z.string(), mode: z.enum(['purchase', 'all']).nullable() }).strict().nullable(),
+    tier_info: z
+      .object({ multiplier: z.number(), name: z.string(), mode: z.enum(['purchase', 'all']).nullable() })
+      .strict()
+      .nullable(),
     campaign_info: z.object({ name: z.string() }).strict().nullable(),
   }),
   VipTierList: list(vipTierSchema, {

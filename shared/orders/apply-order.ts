@@ -2,7 +2,13 @@
 // the member: merge into the order's state, plan the difference from what was applied, write it in one
 // transaction conditional on the profile's and the order's versions, retry from a fresh read on a lost
 // race, publish the events after the commit. The same state applied twice computes nothing and writes nothing.
-import { activeRewardEntriesWithCodes, earningEntryStatuses, findOrderCustomer, readOrderContext, writeOrderEffects } from '../data/order-repository';
+import {
+  activeRewardEntriesWithCodes,
+  earningEntryStatuses,
+  findOrderCustomer,
+  readOrderContext,
+  writeOrderEffects,
+} from '../data/order-repository';
 import type { StoredCustomer } from '../data/customer-repository';
 import type { CustomerRecord } from '../domain/customer';
 import { failed } from '../domain/errors';
@@ -84,7 +90,11 @@ export async function applyRefund(shop: ShopCatalog, refund: PlatformRefund): Pr
   return applyChange(shop, customerId, refund.orderId, (facts) => {
     if (!facts) return null;
     const digits = minorDigits(facts.currency);
-    return mergeRefund(facts, { refund_id: refund.id, minor: decimalToMinor(refund.subtotal, digits), created_at: new Date(refund.createdAt).toISOString() });
+    return mergeRefund(facts, {
+      refund_id: refund.id,
+      minor: decimalToMinor(refund.subtotal, digits),
+      created_at: new Date(refund.createdAt).toISOString(),
+    });
   });
 }
 
@@ -129,12 +139,22 @@ async function applyChange(
     const statuses = pendingIds.length ? await earningEntryStatuses(shopId, customerId, pendingIds) : new Map<string, string>();
     const approvedSince = new Set(pendingIds.filter((id) => statuses.get(id) === 'approved'));
     const plan = planOrderEffects({
-      shopId, facts, target, applied, currentPoints: customer.record.current_points, earningSettings, now, approvedSince,
+      shopId,
+      facts,
+      target,
+      applied,
+      currentPoints: customer.record.current_points,
+      earningSettings,
+      now,
+      approvedSince,
     });
 
     const checkCodes = !(order?.record.reward_codes_used ?? false) && facts.discount_codes.length > 0;
     const usedRewards = checkCodes
-      ? (await activeRewardEntriesWithCodes(shopId, customerId, facts.discount_codes)).map((reward) => ({ ...reward, redeemedAt: facts.processed_at }))
+      ? (await activeRewardEntriesWithCodes(shopId, customerId, facts.discount_codes)).map((reward) => ({
+          ...reward,
+          redeemedAt: facts.processed_at,
+        }))
       : [];
     const factsChanged = !sameState(facts, order?.record.facts ?? null);
     if (order && plan.empty && !factsChanged && !checkCodes) return 'unchanged';
@@ -174,7 +194,9 @@ async function applyChange(
   }
   // The referral is the referrer's, in its own transaction, made once by a guard item: also retried on replays
   // of the first order, in case the process stopped between the two commits.
-  const current = committed?.record ?? (outcome === 'unchanged' ? (await readOrderContext<OrderRecord>(shopId, customerId, orderId)).order?.record : undefined);
+  const current =
+    committed?.record ??
+    (outcome === 'unchanged' ? (await readOrderContext<OrderRecord>(shopId, customerId, orderId)).order?.record : undefined);
   if (current?.first_order && current.facts.referral_code && current.applied.order_count === 1) {
     await awardReferral(shop, customerId, current.facts.referral_code, current.order_id);
   }
@@ -208,15 +230,30 @@ function eventsOf(
   const base = { shop_id: shop.settings.id, customer_id: before.platform_customer_id, occurred_at: now };
   const events: DomainEvent[] = [];
   for (const entry of plan.newEntries) {
-    const type = entry.points < 0 || entry.action === 'refund' ? 'points.removed' : entry.status === 'pending' ? 'points.pending' : 'points.approved';
-    events.push({ type, ...base, earning_history_entry_id: entry.id, action: entry.action, points: entry.points, order_id: entry.order_id, points_due_at: entry.points_due_at });
+    const type =
+      entry.points < 0 || entry.action === 'refund' ? 'points.removed' : entry.status === 'pending' ? 'points.pending' : 'points.approved';
+    events.push({
+      type,
+      ...base,
+      earning_history_entry_id: entry.id,
+      action: entry.action,
+      points: entry.points,
+      order_id: entry.order_id,
+      points_due_at: entry.points_due_at,
+    });
   }
   for (const change of plan.pendingChanges) {
     const type = change.status === 'rejected' ? 'points.removed' : 'points.pending';
     events.push({ type, ...base, earning_history_entry_id: change.entry_id, status: change.status, points: change.points });
   }
   for (const reward of usedRewards) {
-    events.push({ type: 'reward.used', ...base, reward_history_entry_id: reward.id, discount_code: reward.code, discount_code_redeemed_at: reward.redeemedAt });
+    events.push({
+      type: 'reward.used',
+      ...base,
+      reward_history_entry_id: reward.id,
+      discount_code: reward.code,
+      discount_code_redeemed_at: reward.redeemedAt,
+    });
   }
   const from = resolveTier(before, shop.tiers, shop.settings.vip_settings)?.id ?? null;
   const to = after ? (resolveTier(after, shop.tiers, shop.settings.vip_settings)?.id ?? null) : from;

@@ -142,9 +142,21 @@ export function orderTarget(facts: OrderFacts, frozen: FrozenContext, loyaltyMod
   const eligible = eligibleMinor(facts);
   const eligibleMajor = eligible / minorScale(currencyDigits);
   const rules = frozen.rules.map((rule): RuleTarget => {
-    const base = rule.spend_unit ? wholeUnits(eligibleMajor, rule.spend_unit) * rule.points_to_give : eligible > 0 ? rule.points_to_give : 0;
-    const priced = earningRulePoints({ ...rule, points_to_give: base }, { tier: frozen.tier, campaign: frozen.campaign, vipSettings: frozen.vip_settings });
-    return { rule_id: rule.id, base_points: base, points: priced.points, multiplier: (priced.tier_boost ?? 1) * (priced.campaign_boost ?? 1) };
+    const base = rule.spend_unit
+      ? wholeUnits(eligibleMajor, rule.spend_unit) * rule.points_to_give
+      : eligible > 0
+        ? rule.points_to_give
+        : 0;
+    const priced = earningRulePoints(
+      { ...rule, points_to_give: base },
+      { tier: frozen.tier, campaign: frozen.campaign, vipSettings: frozen.vip_settings },
+    );
+    return {
+      rule_id: rule.id,
+      base_points: base,
+      points: priced.points,
+      multiplier: (priced.tier_boost ?? 1) * (priced.campaign_boost ?? 1),
+    };
   });
   return {
     rules,
@@ -278,7 +290,9 @@ export function planOrderEffects(input: PlanInput): OrderEffectsPlan {
       state.seq += 1;
       if (pendingDays > 0) {
         const due = new Date(Date.parse(facts.processed_at) + pendingDays * DAY_MS).toISOString();
-        newEntries.push(entry(id, rule, { points: owed, base_points: owedBase, status: 'pending', points_due_at: due, points_given_at: null }));
+        newEntries.push(
+          entry(id, rule, { points: owed, base_points: owedBase, status: 'pending', points_due_at: due, points_given_at: null }),
+        );
         state.pending = { entry_id: id, points: owed, base_points: owedBase };
       } else {
         newEntries.push(entry(id, rule, { points: owed, base_points: owedBase }));
@@ -315,7 +329,10 @@ export function planOrderEffects(input: PlanInput): OrderEffectsPlan {
   const orderCountDelta = target.order_count - input.applied.order_count;
   const applied: AppliedEffects = { rules, spend: target.spend, order_count: target.order_count };
   const empty =
-    newEntries.length === 0 && pendingChanges.length === 0 && spendDelta === 0 && orderCountDelta === 0 &&
+    newEntries.length === 0 &&
+    pendingChanges.length === 0 &&
+    spendDelta === 0 &&
+    orderCountDelta === 0 &&
     sameState(rules, pickRules(input.applied.rules, Object.keys(rules)));
   return { newEntries, pendingChanges, pointsDelta, lifetimeDelta, spendDelta, orderCountDelta, applied, empty };
 }

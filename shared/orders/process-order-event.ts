@@ -36,7 +36,12 @@ export async function processOrderEvent(message: OrderEventMessage): Promise<Pro
     return { topic, outcome };
   } catch (error) {
     if (error instanceof PlatformPayloadError) {
-      logger.warn('Malformed webhook payload acknowledged', { topic, shop: shopId, webhookId: message.webhookId, problems: error.problems });
+      logger.warn('Malformed webhook payload acknowledged', {
+        topic,
+        shop: shopId,
+        webhookId: message.webhookId,
+        problems: error.problems,
+      });
       return { topic, outcome: 'malformed' };
     }
     throw error;

@@ -31,7 +31,11 @@ export async function awardReferral(shop: ShopCatalog, referredId: string, code:
     if (!referrer || referrer.record.status !== 'member') return 'referrer_not_member';
     const at = clockNow();
     const now = at.toISOString();
-    const context = { tier: resolveTier(referrer.record, shop.tiers, shop.settings.vip_settings), campaign: activeCampaign(shop.campaigns, at), vipSettings: shop.settings.vip_settings };
+    const context = {
+      tier: resolveTier(referrer.record, shop.tiers, shop.settings.vip_settings),
+      campaign: activeCampaign(shop.campaigns, at),
+      vipSettings: shop.settings.vip_settings,
+    };
     const entries: EarningEntry[] = rules.map((rule) => {
       const priced = earningRulePoints(rule, context);
       return approvedEntry(
@@ -48,7 +52,11 @@ export async function awardReferral(shop: ShopCatalog, referredId: string, code:
       );
     });
     const points = entries.reduce((sum, entry) => sum + entry.points, 0);
-    const figures = { ...referrer.record, current_points: referrer.record.current_points + points, lifetime_points: referrer.record.lifetime_points + points };
+    const figures = {
+      ...referrer.record,
+      current_points: referrer.record.current_points + points,
+      lifetime_points: referrer.record.lifetime_points + points,
+    };
     const tier = resolveTier(figures, shop.tiers, shop.settings.vip_settings);
     const next = { ...figures, vip_tier_id: tier?.id ?? null, updated_at: now };
     const written = await writeReferralAward(referrer, next, referredId, orderId, entries);
@@ -56,11 +64,25 @@ export async function awardReferral(shop: ShopCatalog, referredId: string, code:
     if (written === 'already_awarded') return 'already_awarded';
     const base = { shop_id: shopId, customer_id: referrerId, occurred_at: now };
     events = [
-      ...entries.map((entry): DomainEvent => ({ type: 'points.approved', ...base, earning_history_entry_id: entry.id, action: 'referral', points: entry.points })),
+      ...entries.map(
+        (entry): DomainEvent => ({
+          type: 'points.approved',
+          ...base,
+          earning_history_entry_id: entry.id,
+          action: 'referral',
+          points: entry.points,
+        }),
+      ),
       { type: 'referral.completed', ...base, referred_customer_id: referredId, order_id: orderId, points },
     ];
     if ((referrer.record.vip_tier_id ?? null) !== next.vip_tier_id) {
-      events.push({ type: 'tier.changed', ...base, from_tier_id: referrer.record.vip_tier_id ?? null, to_tier_id: next.vip_tier_id, send_email: true });
+      events.push({
+        type: 'tier.changed',
+        ...base,
+        from_tier_id: referrer.record.vip_tier_id ?? null,
+        to_tier_id: next.vip_tier_id,
+        send_email: true,
+      });
     }
     return 'awarded';
   });

@@ -27,7 +27,10 @@ function format(value: bigint, scale: number): string {
 /** The exact sum, written with as many decimals as the most precise term and at least two ("10.50"). */
 export function addAmounts(...amounts: string[]): string {
   const scale = Math.max(2, ...amounts.map(fractionDigits));
-  return format(amounts.reduce((sum, amount) => sum + scaled(amount, scale), 0n), scale);
+  return format(
+    amounts.reduce((sum, amount) => sum + scaled(amount, scale), 0n),
+    scale,
+  );
 }
 
 /** `minuend - subtrahend`, exact, with at least two decimals; negative when the subtrahend is larger. */

@@ -67,7 +67,10 @@ export function platformForShop(shopId: string): Platform {
   let adapter: Platform;
   if (settings.PLATFORM_BASE_URL) {
     const base = settings.PLATFORM_BASE_URL.replace(/\/+$/, '');
-    adapter = shopifyAdapter(`${base}/${encodeURIComponent(shopId)}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`, settings.PLATFORM_ACCESS_TOKEN);
+    adapter = shopifyAdapter(
+      `${base}/${encodeURIComponent(shopId)}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`,
+      settings.PLATFORM_ACCESS_TOKEN,
+    );
   } else if (settings.SHOPIFY_SECRET_PREFIX) {
     adapter = secretBackedPlatform(shopId, settings.SHOPIFY_SECRET_PREFIX);
   } else {

@@ -51,9 +51,7 @@ function isCodeTaken(errors: DiscountUserError[]): boolean {
 }
 
 function describeUserErrors(errors: DiscountUserError[]): string {
-  return errors
-    .map((error) => (error.field?.length ? `${error.field.join('.')}: ${error.message}` : error.message))
-    .join('; ');
+  return errors.map((error) => (error.field?.length ? `${error.field.join('.')}: ${error.message}` : error.message)).join('; ');
 }
 
 /** Decimal is a string scalar: "5.00", never a float that the platform would have to round. */
@@ -76,8 +74,7 @@ export function discountCodeBasicInput(input: DiscountCodeInput): Record<string,
           : { percentage: input.amount / 100 },
       items: { all: true },
     },
-    minimumRequirement:
-      input.minimumSpend > 0 ? { subtotal: { greaterThanOrEqualToSubtotal: decimal(input.minimumSpend) } } : null,
+    minimumRequirement: input.minimumSpend > 0 ? { subtotal: { greaterThanOrEqualToSubtotal: decimal(input.minimumSpend) } } : null,
     usageLimit: 1,
     appliesOncePerCustomer: true,
   };
@@ -92,9 +89,13 @@ export async function findShopifyDiscountCode(transport: ShopifyTransport, code:
 }
 
 export async function createShopifyDiscountCode(transport: ShopifyTransport, input: DiscountCodeInput): Promise<DiscountCode> {
-  const { data, earlierAttemptMayHaveApplied } = await transport.requestTracked<DiscountCodeCreateData>('createDiscountCode', DISCOUNT_CODE_CREATE_MUTATION, {
-    input: discountCodeBasicInput(input),
-  });
+  const { data, earlierAttemptMayHaveApplied } = await transport.requestTracked<DiscountCodeCreateData>(
+    'createDiscountCode',
+    DISCOUNT_CODE_CREATE_MUTATION,
+    {
+      input: discountCodeBasicInput(input),
+    },
+  );
   const payload = data.discountCodeBasicCreate;
   const userErrors = payload?.userErrors ?? [];
   if (userErrors.length > 0) {
@@ -104,7 +105,9 @@ export async function createShopifyDiscountCode(transport: ShopifyTransport, inp
       const existing = await findShopifyDiscountCode(transport, input.code);
       if (existing) return existing;
     }
-    throw new PlatformError(transport.redact(`Shopify refused the discount code: ${describeUserErrors(userErrors)}`), { earlierAttemptMayHaveApplied });
+    throw new PlatformError(transport.redact(`Shopify refused the discount code: ${describeUserErrors(userErrors)}`), {
+      earlierAttemptMayHaveApplied,
+    });
   }
   const node = payload?.codeDiscountNode;
   if (!node) throw new PlatformError('Shopify created no discount code and reported no error');

@@ -24,7 +24,11 @@ export interface ShopifyTransport {
    * failed (a timeout or a lost connection, not a throttling answer): a later "no" then does not prove
    * that nothing was done. A PlatformError thrown after such an attempt carries the flag too.
    */
-  requestTracked<T>(operation: string, query: string, variables: Record<string, unknown>): Promise<{ data: T; earlierAttemptMayHaveApplied: boolean }>;
+  requestTracked<T>(
+    operation: string,
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<{ data: T; earlierAttemptMayHaveApplied: boolean }>;
   /** The text with the access token blanked out: errors can echo request details. */
   redact(text: string): string;
 }
@@ -129,9 +133,7 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
     } catch (error) {
       if (controller.signal.aborted) return { kind: 'retry', reason: `timed out after ${timeoutMs} ms` };
       const cause = (error as { cause?: unknown })?.cause;
-      const detail = [String((error as Error)?.message ?? error), cause instanceof Error ? cause.message : '']
-        .filter(Boolean)
-        .join(': ');
+      const detail = [String((error as Error)?.message ?? error), cause instanceof Error ? cause.message : ''].filter(Boolean).join(': ');
       return { kind: 'retry', reason: `network error (${detail})` };
     } finally {
       clearTimeout(timer);
@@ -170,7 +172,8 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
       try {
         last = await attemptOnce<T>(body);
       } catch (error) {
-        if (error instanceof PlatformError && earlierAttemptMayHaveApplied) throw new PlatformError(error.message, { earlierAttemptMayHaveApplied });
+        if (error instanceof PlatformError && earlierAttemptMayHaveApplied)
+          throw new PlatformError(error.message, { earlierAttemptMayHaveApplied });
         throw error;
       }
       if (last.kind === 'data') return { value: last.data };

@@ -41,7 +41,14 @@ export async function adjustPoints(
     const change = computePointsChange(current.record, input, shop.tiers, shop.settings.vip_settings, now);
     const entry: EarningEntry & Record<string, unknown> = {
       ...approvedEntry(
-        { id: randomUUID(), earning_rule_id: null, action: MANUAL_ADJUSTMENT_ACTION, points: change.applied, base_points: change.applied, points_multiplier: 1 },
+        {
+          id: randomUUID(),
+          earning_rule_id: null,
+          action: MANUAL_ADJUSTMENT_ACTION,
+          points: change.applied,
+          base_points: change.applied,
+          points_multiplier: 1,
+        },
         now,
       ),
       // Audit details: kept on the entry, not part of the history API's fields.
@@ -92,7 +99,15 @@ function eventsOf(
   const from = change.tierBefore?.id ?? null;
   const to = change.tierAfter?.id ?? null;
   if (from !== to) {
-    events.push({ type: 'tier.changed', shop_id: shopId, customer_id: customerId, from_tier_id: from, to_tier_id: to, send_email: input.send_email, occurred_at: now });
+    events.push({
+      type: 'tier.changed',
+      shop_id: shopId,
+      customer_id: customerId,
+      from_tier_id: from,
+      to_tier_id: to,
+      send_email: input.send_email,
+      occurred_at: now,
+    });
   }
   return events;
 }

@@ -11,10 +11,14 @@ export const adjustPointsBodySchema = z.object({
   // A numeric string ("10") is refused on purpose: the spec types adjustment as an integer.
   adjustment: z.int({ error: (issue) => adjustmentMessage(issue.input) }).check(
     z.refine((value) => value !== 0, { error: 'adjustment cannot be zero' }),
-    z.refine((value) => Math.abs(value) <= MAX_ADJUSTMENT, { error: `adjustment must be between -${MAX_ADJUSTMENT} and ${MAX_ADJUSTMENT}` }),
+    z.refine((value) => Math.abs(value) <= MAX_ADJUSTMENT, {
+      error: `adjustment must be between -${MAX_ADJUSTMENT} and ${MAX_ADJUSTMENT}`,
+    }),
   ),
   note: z.pipe(
-    z.optional(z.nullable(z.string({ error: 'note must be a string' }).check(z.maxLength(1000, { error: 'note must be at most 1000 characters' })))),
+    z.optional(
+      z.nullable(z.string({ error: 'note must be a string' }).check(z.maxLength(1000, { error: 'note must be at most 1000 characters' }))),
+    ),
     z.transform((value: string | null | undefined) => value ?? null),
   ),
   update_lifetime_points: z._default(z.boolean({ error: 'update_lifetime_points must be a boolean' }), true),

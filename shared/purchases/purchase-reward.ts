@@ -68,7 +68,10 @@ export async function purchaseReward(
     const outcome = await reservePurchase(candidate, reward.max_redemptions);
     if (outcome === 'reserved') return candidate;
     if (outcome === 'redemption_limit') {
-      throw unprocessable('Redemption Limit Reached', `Customer has already redeemed this reward the maximum of ${reward.max_redemptions} times`);
+      throw unprocessable(
+        'Redemption Limit Reached',
+        `Customer has already redeemed this reward the maximum of ${reward.max_redemptions} times`,
+      );
     }
     if (attempt >= RESERVE_ATTEMPTS) return undefined;
     // The customer changed under us (excluded, or spent the points elsewhere): validate again from

@@ -32,7 +32,15 @@ export async function reconcilePurchases(options: ReconcileOptions): Promise<Rec
   const now = options.now ?? clockNow();
   const before = new Date(now.getTime() - (options.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS)).toISOString();
   const purchases = await listUnsettledPurchases(before);
-  const summary: ReconcileSummary = { examined: purchases.length, activated: 0, refunded: 0, codesDeleted: 0, cleaned: 0, skipped: 0, failed: 0 };
+  const summary: ReconcileSummary = {
+    examined: purchases.length,
+    activated: 0,
+    refunded: 0,
+    codesDeleted: 0,
+    cleaned: 0,
+    skipped: 0,
+    failed: 0,
+  };
   for (const purchase of purchases) {
     try {
       await settle(purchase, options.platformFor(purchase.shop_id), summary);

@@ -34,7 +34,9 @@ export function earningRulesDocument(list: EarningRulesPage, page: Page, shop: S
       ...pageMeta(list.total, page),
       loyalty_mode: settings.loyalty_mode,
       currency: settings.currency,
-      tier_info: list.tier ? { multiplier: list.tier.points_multiplier, name: list.tier.name, mode: settings.vip_settings.points_multiplier_mode } : null,
+      tier_info: list.tier
+        ? { multiplier: list.tier.points_multiplier, name: list.tier.name, mode: settings.vip_settings.points_multiplier_mode }
+        : null,
       campaign_info: list.campaign ? { name: list.campaign.name } : null,
     },
   };

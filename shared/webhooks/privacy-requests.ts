@@ -42,18 +42,20 @@ export async function processPrivacyRequest(topic: PrivacyTopic, shopId: string,
   }
   const data = customerId === null ? null : await readCustomerData(shopId, customerId);
   // Published even when nothing is held: the merchant answers the request either way.
-  await publishAfterCommit([{
-    type: 'customer.data_requested',
-    shop_id: shopId,
-    customer_id: customerId ?? '',
-    occurred_at: nowIso(),
-    data_request_id: request.dataRequestId,
-    requested_customer: request.customer,
-    orders_requested: request.orderIds,
-    customer: data?.profile ?? null,
-    earning_history: data?.earningHistory ?? [],
-    reward_history: data?.rewardHistory ?? [],
-    orders: data?.orders ?? [],
-  }]);
+  await publishAfterCommit([
+    {
+      type: 'customer.data_requested',
+      shop_id: shopId,
+      customer_id: customerId ?? '',
+      occurred_at: nowIso(),
+      data_request_id: request.dataRequestId,
+      requested_customer: request.customer,
+      orders_requested: request.orderIds,
+      customer: data?.profile ?? null,
+      earning_history: data?.earningHistory ?? [],
+      reward_history: data?.rewardHistory ?? [],
+      orders: data?.orders ?? [],
+    },
+  ]);
   return data?.profile ? 'data_published' : 'nothing_held';
 }

@@ -41,7 +41,9 @@ describeInBrowser(`the API reference at /docs${unavailable ? ` [SKIPPED: ${unava
 
     expect(response?.status()).toBe(200);
     expect(rendered.sort((a, b) => a.operation.localeCompare(b.operation))).toEqual(
-      ROUTES.map((route) => ({ operation: `${route.method} ${route.path}`, summary: ROUTE_DOCS[route.name].summary })).sort((a, b) => a.operation.localeCompare(b.operation)),
+      ROUTES.map((route) => ({ operation: `${route.method} ${route.path}`, summary: ROUTE_DOCS[route.name].summary })).sort((a, b) =>
+        a.operation.localeCompare(b.operation),
+      ),
     );
     expect(requested.filter((url) => new URL(url).hostname !== '127.0.0.1')).toEqual([]);
     expect(requested).toEqual(expect.arrayContaining([`${twin.url}/docs/swagger-ui-bundle.js`, `${twin.url}/openapi.json`]));

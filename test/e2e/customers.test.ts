@@ -18,9 +18,22 @@ afterEach(() => {
 });
 
 const CUSTOMER_FIELDS = [
-  'platform_customer_id', 'email', 'first_name', 'last_name', 'current_points', 'lifetime_points', 'redeemed_points',
-  'loyalty_status', 'loyalty_mode', 'store_credit', 'date_of_birth', 'referral_url', 'referral_code', 'vip_tier',
-  'created_at', 'updated_at',
+  'platform_customer_id',
+  'email',
+  'first_name',
+  'last_name',
+  'current_points',
+  'lifetime_points',
+  'redeemed_points',
+  'loyalty_status',
+  'loyalty_mode',
+  'store_credit',
+  'date_of_birth',
+  'referral_url',
+  'referral_code',
+  'vip_tier',
+  'created_at',
+  'updated_at',
 ];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** The UTC calendar date `days` from now. */
@@ -47,7 +60,14 @@ describe('GET /v1/customers/{identifier}', () => {
       loyalty_mode: 'points',
       store_credit: null,
       date_of_birth: '1815-12-10',
-      vip_tier: { id: 'gold', name: 'Gold', threshold: 1000, points_multiplier: 2, badge_image_url: 'https://cdn.example/gold.png', badge_color: '#FFD700' },
+      vip_tier: {
+        id: 'gold',
+        name: 'Gold',
+        threshold: 1000,
+        points_multiplier: 2,
+        badge_image_url: 'https://cdn.example/gold.png',
+        badge_color: '#FFD700',
+      },
     });
     expect(data.attributes.referral_url).toBe(`https://e2e.example/?ref=${data.attributes.referral_code}`);
     expect(data.attributes.created_at).toMatch(ISO_MS);
@@ -180,7 +200,11 @@ describe('POST /v1/customers', () => {
 
 describe('PUT /v1/customers/{identifier}', () => {
   it('updates dates from a flat body and returns the updated customer', async () => {
-    const response = await api.put('/v1/customers/1004', { date_of_birth: '1990-05-17', anniversary_date: '2020-02-29', email: 'ignored@x.y' });
+    const response = await api.put('/v1/customers/1004', {
+      date_of_birth: '1990-05-17',
+      anniversary_date: '2020-02-29',
+      email: 'ignored@x.y',
+    });
 
     expect(response.status).toBe(200);
     expect(response.body.data.attributes.date_of_birth).toBe('1990-05-17');
@@ -214,9 +238,17 @@ describe('PUT /v1/customers/{identifier}', () => {
     ['no updatable field', { email: 'x@y.z' }, 'No updatable fields provided'],
     ['an empty body object', {}, 'No updatable fields provided'],
     ['an impossible date', { date_of_birth: '2023-02-30' }, 'date_of_birth: 2023-02-30 does not exist (February 2023 has 28 days)'],
-    ['an impossible date-time', { anniversary_date: '2025-02-29T10:00:00Z' }, 'anniversary_date: 2025-02-29 does not exist (February 2025 has 28 days)'],
+    [
+      'an impossible date-time',
+      { anniversary_date: '2025-02-29T10:00:00Z' },
+      'anniversary_date: 2025-02-29 does not exist (February 2025 has 28 days)',
+    ],
     ['a thirteenth month', { date_of_birth: '1990-13-01' }, 'date_of_birth: 1990-13-01 does not exist (months run from 01 to 12)'],
-    ['a birth date after today everywhere on Earth', { date_of_birth: futureDate(2) }, `date_of_birth cannot be in the future (${futureDate(2)})`],
+    [
+      'a birth date after today everywhere on Earth',
+      { date_of_birth: futureDate(2) },
+      `date_of_birth cannot be in the future (${futureDate(2)})`,
+    ],
     ['a birth date years ahead', { date_of_birth: '2999-01-01' }, 'date_of_birth cannot be in the future (2999-01-01)'],
     ['a non-date string', { anniversary_date: 'soon' }, 'anniversary_date must be an ISO 8601 date (YYYY-MM-DD) or null'],
     ['a number as date', { date_of_birth: 19900517 }, 'date_of_birth must be an ISO 8601 date (YYYY-MM-DD) or null'],
@@ -247,7 +279,11 @@ describe('GET birthday and anniversary', () => {
 
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      data: { type: 'customer_birthday', id: '1001', attributes: { platform_customer_id: '1001', email: 'Ada.Lovelace@Example.com', date_of_birth: '1815-12-10' } },
+      data: {
+        type: 'customer_birthday',
+        id: '1001',
+        attributes: { platform_customer_id: '1001', email: 'Ada.Lovelace@Example.com', date_of_birth: '1815-12-10' },
+      },
     });
   });
 
@@ -255,7 +291,11 @@ describe('GET birthday and anniversary', () => {
     const response = await apiClient(twin.url, KEYS.read).get('/v1/customers/1002/anniversary');
 
     expect(response.body).toEqual({
-      data: { type: 'customer_anniversary', id: '1002', attributes: { platform_customer_id: '1002', email: 'customer1002@example.com', anniversary_date: '2024-03-02' } },
+      data: {
+        type: 'customer_anniversary',
+        id: '1002',
+        attributes: { platform_customer_id: '1002', email: 'customer1002@example.com', anniversary_date: '2024-03-02' },
+      },
     });
   });
 
@@ -272,7 +312,14 @@ describe('GET /v1/customers', () => {
     expect(response.status).toBe(200);
     expect(response.body.data).toHaveLength(20);
     const total = response.body.meta.total;
-    expect(response.body.meta).toEqual({ total, page: 1, per_page: 20, total_pages: Math.ceil(total / 20), loyalty_mode: 'points', currency: 'USD' });
+    expect(response.body.meta).toEqual({
+      total,
+      page: 1,
+      per_page: 20,
+      total_pages: Math.ceil(total / 20),
+      loyalty_mode: 'points',
+      currency: 'USD',
+    });
     const created = response.body.data.map((c: { attributes: { created_at: string } }) => c.attributes.created_at);
     expect(created).toEqual([...created].sort().reverse());
   });
@@ -364,10 +411,16 @@ describe('internationalised e-mail addresses', () => {
     const enrolled = await api.post('/v1/customers', { platform_customer_id: '1099' });
 
     const found = await Promise.all(
-      ['josé@exämple.com', 'JOSÉ@EXÄMPLE.COM', 'jose\u0301@exa\u0308mple.com'].map((email) => api.get(`/v1/customers/${encodeURIComponent(email)}`)),
+      ['josé@exämple.com', 'JOSÉ@EXÄMPLE.COM', 'jose\u0301@exa\u0308mple.com'].map((email) =>
+        api.get(`/v1/customers/${encodeURIComponent(email)}`),
+      ),
     );
 
     expect(enrolled.status).toBe(201);
-    expect(found.map((response) => [response.status, response.body.data?.id])).toEqual([[200, '1099'], [200, '1099'], [200, '1099']]);
+    expect(found.map((response) => [response.status, response.body.data?.id])).toEqual([
+      [200, '1099'],
+      [200, '1099'],
+      [200, '1099'],
+    ]);
   });
 });

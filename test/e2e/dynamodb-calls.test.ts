@@ -18,7 +18,10 @@ afterAll(async () => {
 });
 
 /** The DynamoDB calls of one request, by command; `warm` first so the function and its shop cache are loaded. */
-async function callsOf(send: () => Promise<ApiResponse>, warm: () => Promise<ApiResponse> = send): Promise<{ status: number; calls: DynamoDbCalls }> {
+async function callsOf(
+  send: () => Promise<ApiResponse>,
+  warm: () => Promise<ApiResponse> = send,
+): Promise<{ status: number; calls: DynamoDbCalls }> {
   expect((await warm()).status).toBeLessThan(300);
   await twinDynamoDbStats(twin.url, 'reset');
   const response = await send();
@@ -26,7 +29,8 @@ async function callsOf(send: () => Promise<ApiResponse>, warm: () => Promise<Api
   return { status: response.status, calls };
 }
 
-const send = (endpoint: Pick<BenchEndpoint, 'method' | 'path' | 'key' | 'body'>) => () => apiClient(twin.url, endpoint.key).request(endpoint.method, endpoint.path, endpoint.body);
+const send = (endpoint: Pick<BenchEndpoint, 'method' | 'path' | 'key' | 'body'>) => () =>
+  apiClient(twin.url, endpoint.key).request(endpoint.method, endpoint.path, endpoint.body);
 
 describe('DynamoDB calls per request on a warm function (the design minimum)', () => {
   it.each(BENCH_ENDPOINTS.map((endpoint) => [endpoint.name, endpoint] as const))('%s', async (_name, endpoint) => {
@@ -34,11 +38,17 @@ describe('DynamoDB calls per request on a warm function (the design minimum)', (
   });
 
   it('GET /customers/{id}/anniversary: key and customer', async () => {
-    expect(await callsOf(send({ method: 'GET', path: '/v1/customers/1001/anniversary', key: 'demo_read_key' }))).toEqual({ status: 200, calls: { GetItemCommand: 2 } });
+    expect(await callsOf(send({ method: 'GET', path: '/v1/customers/1001/anniversary', key: 'demo_read_key' }))).toEqual({
+      status: 200,
+      calls: { GetItemCommand: 2 },
+    });
   });
 
   it('GET /earning-rules without a customer: the key only (rules come from the cached configuration)', async () => {
-    expect(await callsOf(send({ method: 'GET', path: '/v1/earning-rules', key: 'demo_read_key' }))).toEqual({ status: 200, calls: { GetItemCommand: 1 } });
+    expect(await callsOf(send({ method: 'GET', path: '/v1/earning-rules', key: 'demo_read_key' }))).toEqual({
+      status: 200,
+      calls: { GetItemCommand: 1 },
+    });
   });
 
   it('GET one earning or reward history entry: key, customer, entry', async () => {
@@ -49,12 +59,23 @@ describe('DynamoDB calls per request on a warm function (the design minimum)', (
 
   it('POST /customers: key, the existing-member check, one transaction (profile, referral guard, counters)', async () => {
     const enrol = (id: string) => send({ method: 'POST', path: '/v1/customers', key: 'demo_full_key', body: { platform_customer_id: id } });
-    expect(await callsOf(enrol('1012'), enrol('1011'))).toEqual({ status: 201, calls: { GetItemCommand: 2, TransactWriteItemsCommand: 1 } });
+    expect(await callsOf(enrol('1012'), enrol('1011'))).toEqual({
+      status: 201,
+      calls: { GetItemCommand: 2, TransactWriteItemsCommand: 1 },
+    });
   });
 
   it('POST /rewards/{id}/purchase: key, customer, the deducting transaction, the activation', async () => {
-    const purchase = send({ method: 'POST', path: '/v1/rewards/five-off/purchase', key: 'demo_full_key', body: { customer_identifier: '1001' } });
-    expect(await callsOf(purchase)).toEqual({ status: 201, calls: { GetItemCommand: 2, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 } });
+    const purchase = send({
+      method: 'POST',
+      path: '/v1/rewards/five-off/purchase',
+      key: 'demo_full_key',
+      body: { customer_identifier: '1001' },
+    });
+    expect(await callsOf(purchase)).toEqual({
+      status: 201,
+      calls: { GetItemCommand: 2, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 },
+    });
   });
 
   // The totals are known before any index is read: the shop's counters item, the history's COUNT query.

@@ -39,15 +39,31 @@ describe('GET /v1/earning-rules', () => {
       type: 'earning_rule',
       id: 'follow_on_instagram',
       attributes: {
-        name: 'Follow us', description: null, action: 'follow_on_instagram', category: 'social', is_active: true,
-        points_to_give: 50, customer_facing_label: '50 points', call_to_action_url: 'https://instagram.example/rules',
-        created_at: '2025-01-03T00:00:00.000Z', points: 100, base_points: 50, tier_boost: null, campaign_boost: 2,
+        name: 'Follow us',
+        description: null,
+        action: 'follow_on_instagram',
+        category: 'social',
+        is_active: true,
+        points_to_give: 50,
+        customer_facing_label: '50 points',
+        call_to_action_url: 'https://instagram.example/rules',
+        created_at: '2025-01-03T00:00:00.000Z',
+        points: 100,
+        base_points: 50,
+        tier_boost: null,
+        campaign_boost: 2,
       },
     });
     expect(response.body.data[3].attributes).toMatchObject({ description: 'Welcome bonus', call_to_action_url: null });
     expect(response.body.meta).toEqual({
-      total: 5, page: 1, per_page: 20, total_pages: 1, loyalty_mode: 'points', currency: 'USD',
-      tier_info: null, campaign_info: { name: 'Double points week' },
+      total: 5,
+      page: 1,
+      per_page: 20,
+      total_pages: 1,
+      loyalty_mode: 'points',
+      currency: 'USD',
+      tier_info: null,
+      campaign_info: { name: 'Double points week' },
     });
   });
 
@@ -60,8 +76,14 @@ describe('GET /v1/earning-rules', () => {
     expect(rules.follow_on_instagram).toMatchObject({ points: 100, base_points: 50, tier_boost: null, campaign_boost: 2 });
     expect(rules.signup).toMatchObject({ points: 400, tier_boost: null });
     expect(response.body.meta).toEqual({
-      total: 5, page: 1, per_page: 20, total_pages: 1, loyalty_mode: 'points', currency: 'USD',
-      tier_info: { multiplier: 1.5, name: 'Silver', mode: 'purchase' }, campaign_info: { name: 'Double points week' },
+      total: 5,
+      page: 1,
+      per_page: 20,
+      total_pages: 1,
+      loyalty_mode: 'points',
+      currency: 'USD',
+      tier_info: { multiplier: 1.5, name: 'Silver', mode: 'purchase' },
+      campaign_info: { name: 'Double points week' },
     });
   });
 
@@ -177,15 +199,31 @@ describe('GET /v1/earning-rules', () => {
       type: 'earning_rule',
       id: 'credit-order',
       attributes: {
-        name: 'Order', description: null, action: 'credit-order', category: 'purchase', is_active: true,
-        points_to_give: 200, customer_facing_label: '200 points', call_to_action_url: null,
-        created_at: '2025-01-01T00:00:00.000Z', points: 220, base_points: 200, tier_boost: 1.1, campaign_boost: null,
+        name: 'Order',
+        description: null,
+        action: 'credit-order',
+        category: 'purchase',
+        is_active: true,
+        points_to_give: 200,
+        customer_facing_label: '200 points',
+        call_to_action_url: null,
+        created_at: '2025-01-01T00:00:00.000Z',
+        points: 220,
+        base_points: 200,
+        tier_boost: 1.1,
+        campaign_boost: null,
       },
     });
     expect(byId(response)['credit-social']).toMatchObject({ points: 110, base_points: 100, tier_boost: 1.1, campaign_boost: null });
     expect(response.body.meta).toEqual({
-      total: 2, page: 1, per_page: 20, total_pages: 1, loyalty_mode: 'store_credit', currency: 'EUR',
-      tier_info: { multiplier: 1.1, name: 'Insider', mode: 'all' }, campaign_info: null,
+      total: 2,
+      page: 1,
+      per_page: 20,
+      total_pages: 1,
+      loyalty_mode: 'store_credit',
+      currency: 'EUR',
+      tier_info: { multiplier: 1.1, name: 'Insider', mode: 'all' },
+      campaign_info: null,
     });
   });
 
@@ -202,7 +240,16 @@ describe('GET /v1/earning-rules', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       data: [],
-      meta: { total: 0, page: 1, per_page: 20, total_pages: 0, loyalty_mode: 'points', currency: 'GBP', tier_info: null, campaign_info: null },
+      meta: {
+        total: 0,
+        page: 1,
+        per_page: 20,
+        total_pages: 0,
+        loyalty_mode: 'points',
+        currency: 'GBP',
+        tier_info: null,
+        campaign_info: null,
+      },
     });
   });
 });
@@ -217,8 +264,17 @@ describe('GET /v1/vip-tiers', () => {
         type: 'vip_tier',
         id: 'bronze',
         attributes: {
-          name: 'Bronze', description: 'First steps', threshold: 500, threshold_points: 500, threshold_spend: null, threshold_orders: null,
-          points_multiplier: 1.25, position: 1, badge_image_url: null, badge_color: '#123456', rewards: [],
+          name: 'Bronze',
+          description: 'First steps',
+          threshold: 500,
+          threshold_points: 500,
+          threshold_spend: null,
+          threshold_orders: null,
+          points_multiplier: 1.25,
+          position: 1,
+          badge_image_url: null,
+          badge_color: '#123456',
+          rewards: [],
           created_at: '2025-01-01T00:00:00.000Z',
         },
       },
@@ -226,17 +282,43 @@ describe('GET /v1/vip-tiers', () => {
         type: 'vip_tier',
         id: 'silver',
         attributes: {
-          name: 'Silver', description: '', threshold: 1000, threshold_points: 1000, threshold_spend: null, threshold_orders: 10,
-          points_multiplier: 1.5, position: 2, badge_image_url: null, badge_color: '#123456',
+          name: 'Silver',
+          description: '',
+          threshold: 1000,
+          threshold_points: 1000,
+          threshold_spend: null,
+          threshold_orders: 10,
+          points_multiplier: 1.5,
+          position: 2,
+          badge_image_url: null,
+          badge_color: '#123456',
           rewards: [
             {
-              id: 'paused-gift', name: 'Paused gift', description: 'Back soon', discount_type: 'percentage', reward_type: 'standard',
-              points_cost: 300, discount_amount: 15, minimum_spend: 0, is_active: false, max_redemptions: null, expiry_days: null,
+              id: 'paused-gift',
+              name: 'Paused gift',
+              description: 'Back soon',
+              discount_type: 'percentage',
+              reward_type: 'standard',
+              points_cost: 300,
+              discount_amount: 15,
+              minimum_spend: 0,
+              is_active: false,
+              max_redemptions: null,
+              expiry_days: null,
               created_at: '2025-01-04T00:00:00.000Z',
             },
             {
-              id: 'five-off', name: '$5 off', description: null, discount_type: 'fixed', reward_type: 'standard',
-              points_cost: 500, discount_amount: 5, minimum_spend: 0, is_active: true, max_redemptions: null, expiry_days: 30,
+              id: 'five-off',
+              name: '$5 off',
+              description: null,
+              discount_type: 'fixed',
+              reward_type: 'standard',
+              points_cost: 500,
+              discount_amount: 5,
+              minimum_spend: 0,
+              is_active: true,
+              max_redemptions: null,
+              expiry_days: 30,
               created_at: '2025-01-01T00:00:00.000Z',
             },
           ],
@@ -247,12 +329,29 @@ describe('GET /v1/vip-tiers', () => {
         type: 'vip_tier',
         id: 'gold',
         attributes: {
-          name: 'Gold', description: '', threshold: 2500, threshold_points: 2500, threshold_spend: null, threshold_orders: 20,
-          points_multiplier: 2, position: 3, badge_image_url: 'https://cdn.example/gold.png', badge_color: '#123456',
+          name: 'Gold',
+          description: '',
+          threshold: 2500,
+          threshold_points: 2500,
+          threshold_spend: null,
+          threshold_orders: 20,
+          points_multiplier: 2,
+          position: 3,
+          badge_image_url: 'https://cdn.example/gold.png',
+          badge_color: '#123456',
           rewards: [
             {
-              id: 'gold-gift', name: 'Gold gift', description: null, discount_type: 'fixed', reward_type: 'vip', points_cost: 100,
-              discount_amount: 10, minimum_spend: 50, is_active: true, max_redemptions: 1, expiry_days: null,
+              id: 'gold-gift',
+              name: 'Gold gift',
+              description: null,
+              discount_type: 'fixed',
+              reward_type: 'vip',
+              points_cost: 100,
+              discount_amount: 10,
+              minimum_spend: 50,
+              is_active: true,
+              max_redemptions: 1,
+              expiry_days: null,
               created_at: '2025-01-02T00:00:00.000Z',
             },
           ],
@@ -261,8 +360,16 @@ describe('GET /v1/vip-tiers', () => {
       },
     ]);
     expect(response.body.meta).toEqual({
-      total: 3, page: 1, per_page: 3, total_pages: 1, entry_method: 'points', entry_methods_extra: ['orders'], entry_logic: 'OR',
-      points_multiplier_mode: 'purchase', loyalty_mode: 'points', currency: 'USD',
+      total: 3,
+      page: 1,
+      per_page: 3,
+      total_pages: 1,
+      entry_method: 'points',
+      entry_methods_extra: ['orders'],
+      entry_logic: 'OR',
+      points_multiplier_mode: 'purchase',
+      loyalty_mode: 'points',
+      currency: 'USD',
     });
   });
 
@@ -275,12 +382,29 @@ describe('GET /v1/vip-tiers', () => {
         type: 'vip_tier',
         id: 'insider',
         attributes: {
-          name: 'Insider', description: '', threshold: 5000, threshold_points: null, threshold_spend: 5000, threshold_orders: null,
-          points_multiplier: 1.1, position: 1, badge_image_url: null, badge_color: '#123456',
+          name: 'Insider',
+          description: '',
+          threshold: 5000,
+          threshold_points: null,
+          threshold_spend: 5000,
+          threshold_orders: null,
+          points_multiplier: 1.1,
+          position: 1,
+          badge_image_url: null,
+          badge_color: '#123456',
           rewards: [
             {
-              id: 'credit-flex', name: 'Store credit', description: null, discount_type: 'fixed', reward_type: 'vip', points_cost: 100,
-              discount_amount: 1, minimum_spend: 0, is_active: true, max_redemptions: null, expiry_days: 90,
+              id: 'credit-flex',
+              name: 'Store credit',
+              description: null,
+              discount_type: 'fixed',
+              reward_type: 'vip',
+              points_cost: 100,
+              discount_amount: 1,
+              minimum_spend: 0,
+              is_active: true,
+              max_redemptions: null,
+              expiry_days: 90,
               created_at: '2025-01-05T00:00:00.000Z',
             },
           ],
@@ -289,8 +413,16 @@ describe('GET /v1/vip-tiers', () => {
       },
     ]);
     expect(response.body.meta).toEqual({
-      total: 1, page: 1, per_page: 1, total_pages: 1, entry_method: 'spend', entry_methods_extra: [], entry_logic: 'AND',
-      points_multiplier_mode: 'all', loyalty_mode: 'store_credit', currency: 'EUR',
+      total: 1,
+      page: 1,
+      per_page: 1,
+      total_pages: 1,
+      entry_method: 'spend',
+      entry_methods_extra: [],
+      entry_logic: 'AND',
+      points_multiplier_mode: 'all',
+      loyalty_mode: 'store_credit',
+      currency: 'EUR',
     });
   });
 
@@ -301,8 +433,16 @@ describe('GET /v1/vip-tiers', () => {
     expect(response.body).toEqual({
       data: [],
       meta: {
-        total: 0, page: 1, per_page: 0, total_pages: 0, entry_method: 'points', entry_methods_extra: [], entry_logic: 'OR',
-        points_multiplier_mode: null, loyalty_mode: 'points', currency: 'GBP',
+        total: 0,
+        page: 1,
+        per_page: 0,
+        total_pages: 0,
+        entry_method: 'points',
+        entry_methods_extra: [],
+        entry_logic: 'OR',
+        points_multiplier_mode: null,
+        loyalty_mode: 'points',
+        currency: 'GBP',
       },
     });
   });

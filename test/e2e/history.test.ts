@@ -43,12 +43,33 @@ afterAll(async () => {
 });
 
 const EARNING_FIELDS = [
-  'earning_rule_id', 'action', 'points', 'base_points', 'points_multiplier', 'status', 'order_id', 'order_number',
-  'points_due_at', 'points_given_at', 'points_expiry_at', 'created_at', 'updated_at',
+  'earning_rule_id',
+  'action',
+  'points',
+  'base_points',
+  'points_multiplier',
+  'status',
+  'order_id',
+  'order_number',
+  'points_due_at',
+  'points_given_at',
+  'points_expiry_at',
+  'created_at',
+  'updated_at',
 ];
 const REWARD_FIELDS = [
-  'reward_id', 'reward_name', 'reward_discount_type', 'points_spent', 'discount_code', 'status', 'is_refunded',
-  'discount_code_redeemed_at', 'redeemed_at', 'expires_at', 'created_at', 'updated_at',
+  'reward_id',
+  'reward_name',
+  'reward_discount_type',
+  'points_spent',
+  'discount_code',
+  'status',
+  'is_refunded',
+  'discount_code_redeemed_at',
+  'redeemed_at',
+  'expires_at',
+  'created_at',
+  'updated_at',
 ];
 
 type ConfigEarning = (typeof MAIN_EARNINGS)[number];
@@ -262,7 +283,11 @@ describe('GET /v1/customers/{identifier}/earning-history/{id}', () => {
 
     expect(response.status).toBe(200);
     expect(response.body.meta).toEqual({ loyalty_mode: 'store_credit', currency: 'EUR' });
-    expect(response.body.data.attributes).toMatchObject({ points: 1250, order_number: '#9001', points_given_at: '2025-01-02T13:00:00.000Z' });
+    expect(response.body.data.attributes).toMatchObject({
+      points: 1250,
+      order_number: '#9001',
+      points_given_at: '2025-01-02T13:00:00.000Z',
+    });
   });
 
   it.each([
@@ -322,7 +347,10 @@ describe('GET /v1/customers/{identifier}/reward-history', () => {
   it('answers a page far past the last with the empty page and the real totals', async () => {
     const response = await api.get(`${path}?page[size]=100&page[number]=21474837`);
 
-    expect(response.body).toEqual({ data: [], meta: { total: 7, page: 21474837, per_page: 100, total_pages: 1, loyalty_mode: 'points', currency: 'USD' } });
+    expect(response.body).toEqual({
+      data: [],
+      meta: { total: 7, page: 21474837, per_page: 100, total_pages: 1, loyalty_mode: 'points', currency: 'USD' },
+    });
   });
 
   it.each(['active', 'used', 'expired'])('filters by status %s with the filtered total', async (status) => {

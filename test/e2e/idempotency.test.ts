@@ -125,14 +125,22 @@ describe('Idempotency-Key', () => {
   });
 
   it('refuses an invalid key and still answers 403 to a read-only key first', async () => {
-    expectError(await api.post('/v1/customers/1017/points', { adjustment: 1 }, { 'Idempotency-Key': 'é'.repeat(3) }), 400, 'Idempotency-Key must be 1 to 255 printable ASCII characters');
+    expectError(
+      await api.post('/v1/customers/1017/points', { adjustment: 1 }, { 'Idempotency-Key': 'é'.repeat(3) }),
+      400,
+      'Idempotency-Key must be 1 to 255 printable ASCII characters',
+    );
     expectError(await apiClient(twin.url, KEYS.read).post('/v1/customers/1017/points', { adjustment: 1 }, key('ro')), 403);
   });
 
   it('ignores an expired record that TTL has not deleted yet', async () => {
     const headers = key('expired');
     const route = 'POST /v1/customers/{identifier}/points';
-    await claimIdempotencyKey({ shopId: 'e2e', route, idempotencyKey: headers['Idempotency-Key']! }, 'other-hash', new Date(Date.now() - 2 * 86_400_000));
+    await claimIdempotencyKey(
+      { shopId: 'e2e', route, idempotencyKey: headers['Idempotency-Key']! },
+      'other-hash',
+      new Date(Date.now() - 2 * 86_400_000),
+    );
 
     const response = await api.post('/v1/customers/1018/points', { adjustment: 1 }, headers);
 

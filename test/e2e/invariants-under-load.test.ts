@@ -18,19 +18,32 @@ const KEY = 'load_test_key_0001';
 const ids = Array.from({ length: CUSTOMERS }, (_, i) => String(9001 + i));
 
 const config = {
-  shops: [{
-    id: 'load', name: 'Load', currency: 'USD', referral_base_url: 'https://load.example/',
-    api_keys: [{ name: 'Load', scope: 'full', key: KEY }],
-    earning_rules: [
-      { id: 'per-dollar', name: 'A point per dollar', action: 'purchase', category: 'purchase', points_to_give: 1, spend_unit: 1 },
-      { id: 'join', name: 'Join', action: 'signup', category: 'signup', points_to_give: 50 },
-    ],
-    rewards: [
-      { id: 'fixed', name: '$5 off', points_cost: 300, discount_amount: 5, expiry_days: 30, created_at: '2025-01-01T00:00:00.000Z' },
-      { id: 'flex', name: 'Flexible', redemption_mode: 'flexible', points_cost: 100, discount_amount: 1, flexible_config: { min_points: 100, max_points: 1000, points_per_unit: 100 }, created_at: '2025-01-01T00:00:00.000Z' },
-    ],
-    platform: { customers: ids.map((id) => ({ id, email: `load${id}@example.com`, first_name: 'L', last_name: id, created_at: null })) },
-  }],
+  shops: [
+    {
+      id: 'load',
+      name: 'Load',
+      currency: 'USD',
+      referral_base_url: 'https://load.example/',
+      api_keys: [{ name: 'Load', scope: 'full', key: KEY }],
+      earning_rules: [
+        { id: 'per-dollar', name: 'A point per dollar', action: 'purchase', category: 'purchase', points_to_give: 1, spend_unit: 1 },
+        { id: 'join', name: 'Join', action: 'signup', category: 'signup', points_to_give: 50 },
+      ],
+      rewards: [
+        { id: 'fixed', name: '$5 off', points_cost: 300, discount_amount: 5, expiry_days: 30, created_at: '2025-01-01T00:00:00.000Z' },
+        {
+          id: 'flex',
+          name: 'Flexible',
+          redemption_mode: 'flexible',
+          points_cost: 100,
+          discount_amount: 1,
+          flexible_config: { min_points: 100, max_points: 1000, points_per_unit: 100 },
+          created_at: '2025-01-01T00:00:00.000Z',
+        },
+      ],
+      platform: { customers: ids.map((id) => ({ id, email: `load${id}@example.com`, first_name: 'L', last_name: id, created_at: null })) },
+    },
+  ],
 };
 
 let twin: Twin;
@@ -106,10 +119,15 @@ describe('invariants under load', () => {
       else if (roll < 0.68) response = await api.post(`/v1/customers/${customer}/points`, { adjustment: Math.floor(next() * 400) + 1 });
       else if (roll < 0.78) response = await api.post(`/v1/customers/${customer}/points`, { adjustment: -(Math.floor(next() * 300) + 1) });
       else if (roll < 0.9) response = await api.post('/v1/rewards/fixed/purchase', { customer_identifier: customer });
-      else response = await api.post('/v1/rewards/flex/purchase', { customer_identifier: customer, points: 100 + Math.floor(next() * 900) });
+      else
+        response = await api.post('/v1/rewards/flex/purchase', { customer_identifier: customer, points: 100 + Math.floor(next() * 900) });
       statuses[response.status] = (statuses[response.status] ?? 0) + 1;
       // 500 is expected only as the spec's code-creation failure; anything else is a bug.
-      if (response.status >= 500 && response.status !== 503 && response.body.errors?.[0]?.detail !== 'Failed to create discount code. Points have not been deducted.') {
+      if (
+        response.status >= 500 &&
+        response.status !== 503 &&
+        response.body.errors?.[0]?.detail !== 'Failed to create discount code. Points have not been deducted.'
+      ) {
         unexpected.push(response.body);
       }
     };
@@ -117,9 +135,11 @@ describe('invariants under load', () => {
     for (const id of ids) await api.post('/v1/customers', { platform_customer_id: id });
     const startedAt = Date.now();
     let started = 0;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (started < REQUESTS) await operation(started++);
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (started < REQUESTS) await operation(started++);
+      }),
+    );
     twin.simulator.setFaults({ discount_codes: 'ok' });
     // A reconciler run that could not reach the platform or lost a race leaves the purchase for the next run
     // (a loaded machine times platform calls out); run it until a run leaves nothing, as the schedule would.
@@ -135,10 +155,20 @@ describe('invariants under load', () => {
 
     const items = await scanAll();
     const codes = twin.simulator.discountCodes();
-    const platformOrders = ((await (await fetch(`${twin.platformUrl}/_orders?shop=load`)).json()) as { orders: Array<Record<string, any>> }).orders; // eslint-disable-line @typescript-eslint/no-explicit-any -- REST payloads
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- REST payloads
+    const platformOrders = ((await (await fetch(`${twin.platformUrl}/_orders?shop=load`)).json()) as { orders: Array<Record<string, any>> })
+      .orders;
     const profiles = items.filter((item) => item.sk === 'PROFILE');
     expect(profiles.map((item) => item.platform_customer_id).sort()).toEqual([...ids].sort());
-    const figures = { approvedPoints: 0, spentPoints: 0, spendCents: 0, orders: platformOrders.length, countedOrders: 0, cancelled: 0, refundEntries: 0 };
+    const figures = {
+      approvedPoints: 0,
+      spentPoints: 0,
+      spendCents: 0,
+      orders: platformOrders.length,
+      countedOrders: 0,
+      cancelled: 0,
+      refundEntries: 0,
+    };
     for (const id of ids) {
       const profile = profiles.find((item) => item.platform_customer_id === id)!;
       const earned = items.filter((item) => String(item.sk).startsWith('EARN#') && String(item.pk).endsWith(`#C#${id}`));
@@ -153,7 +183,10 @@ describe('invariants under load', () => {
       expect({ id, redeemed: profile.redeemed_points }).toEqual({ id, redeemed: spent });
       expect(purchases.filter((p) => p.status === 'pending')).toEqual([]);
       expect(kept.every((p) => p.status === 'active')).toBe(true);
-      const customerCodes = codes.filter((code) => code.shop === 'load' && code.customer_id === id).map((code) => code.code).sort();
+      const customerCodes = codes
+        .filter((code) => code.shop === 'load' && code.customer_id === id)
+        .map((code) => code.code)
+        .sort();
       expect({ id, codes: customerCodes }).toEqual({ id, codes: active.map((p) => String(p.discount_code)).sort() });
 
       // Spend (a points shop: currency units) = Σ paid − refunded over the member's orders, cancelled ones 0;
@@ -161,7 +194,11 @@ describe('invariants under load', () => {
       const own = platformOrders.filter((order) => String(order.customer?.id) === id);
       const counted = own.filter((order) => !order.cancelled_at);
       const spendCents = counted.reduce((sum, order) => sum + cents(order.current_subtotal_price ?? order.subtotal_price), 0);
-      expect({ id, spend: cents(Number(profile.total_spend ?? 0)), orders: profile.orders_count ?? 0 }).toEqual({ id, spend: spendCents, orders: counted.length });
+      expect({ id, spend: cents(Number(profile.total_spend ?? 0)), orders: profile.orders_count ?? 0 }).toEqual({
+        id,
+        spend: spendCents,
+        orders: counted.length,
+      });
 
       // Each order's effects once: one purchase entry per rule, and what it awarded less what refunds asked
       // back is the point a dollar of what is left (nothing for a cancelled order).
@@ -173,7 +210,10 @@ describe('invariants under load', () => {
         const left = order.cancelled_at ? 0 : Math.floor(cents(order.current_subtotal_price ?? order.subtotal_price) / 100);
         const net = Number(awards[0]!.points) + takeBacks.reduce((sum, e) => sum + Number(e.requested_points ?? e.points), 0);
         expect({ order: order.id, net }).toEqual({ order: order.id, net: left });
-        expect({ order: order.id, award: awards[0]!.points }).toEqual({ order: order.id, award: Math.floor(cents(order.subtotal_price) / 100) });
+        expect({ order: order.id, award: awards[0]!.points }).toEqual({
+          order: order.id,
+          award: Math.floor(cents(order.subtotal_price) / 100),
+        });
         figures.refundEntries += takeBacks.length;
       }
       figures.approvedPoints += approved;

@@ -50,7 +50,14 @@ const SAMPLES: Record<string, Sample[]> = {
   ],
   adjustPoints: [
     { twin: 'e2e', method: 'POST', path: '/v1/customers/1003/points', body: { adjustment: 5 }, status: 200 },
-    { twin: 'purchase', key: PURCHASE_KEYS.credit, method: 'POST', path: '/v1/customers/4001/points', body: { adjustment: -5 }, status: 200 },
+    {
+      twin: 'purchase',
+      key: PURCHASE_KEYS.credit,
+      method: 'POST',
+      path: '/v1/customers/4001/points',
+      body: { adjustment: -5 },
+      status: 200,
+    },
     { twin: 'e2e', method: 'POST', path: '/v1/customers/1003/points', body: { adjustment: 0 }, status: 400 },
     { twin: 'e2e', method: 'POST', path: '/v1/customers/1025/points', body: { adjustment: 5 }, status: 403 },
     { twin: 'e2e', method: 'POST', path: '/v1/customers/9999/points', body: { adjustment: 5 }, status: 404 },
@@ -76,7 +83,14 @@ const SAMPLES: Record<string, Sample[]> = {
   ],
   purchaseReward: [
     { twin: 'purchase', method: 'POST', path: '/v1/rewards/five-off/purchase', body: { customer_identifier: '3001' }, status: 201 },
-    { twin: 'purchase', key: PURCHASE_KEYS.credit, method: 'POST', path: '/v1/rewards/credit-flex/purchase', body: { customer_identifier: '4001', points: 600 }, status: 201 },
+    {
+      twin: 'purchase',
+      key: PURCHASE_KEYS.credit,
+      method: 'POST',
+      path: '/v1/rewards/credit-flex/purchase',
+      body: { customer_identifier: '4001', points: 600 },
+      status: 201,
+    },
     { twin: 'purchase', method: 'POST', path: '/v1/rewards/welcome/purchase', body: { customer_identifier: '3001' }, status: 400 },
     { twin: 'purchase', method: 'POST', path: '/v1/rewards/gold-only/purchase', body: { customer_identifier: '3002' }, status: 403 },
     { twin: 'purchase', method: 'POST', path: '/v1/rewards/nope/purchase', body: { customer_identifier: '3001' }, status: 404 },
@@ -107,7 +121,10 @@ describe('real responses match the OpenAPI document', () => {
       const api = apiClient(twin.url, key === '' ? undefined : key);
       const response = await api.request(sample.method, sample.path, sample.body);
 
-      expect({ request: `${sample.method} ${sample.path}`, status: response.status }).toEqual({ request: `${sample.method} ${sample.path}`, status: sample.status });
+      expect({ request: `${sample.method} ${sample.path}`, status: response.status }).toEqual({
+        request: `${sample.method} ${sample.path}`,
+        status: sample.status,
+      });
       expect(validator.check(route.path, route.method, response.status, response.body)).toBeNull();
     }
   });

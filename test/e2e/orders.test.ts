@@ -8,14 +8,21 @@ jest.setTimeout(60_000);
 
 const KEY = 'orders_full_key_01';
 const PENDING_KEY = 'orders_pending_key';
-const customers = Array.from({ length: 12 }, (_, i) => ({ id: String(2001 + i), email: `buyer${2001 + i}@example.com`, first_name: 'B', last_name: String(i), created_at: null }));
-const spendTiers = [
-  { id: 'silver', name: 'Silver', threshold_points: null, threshold_spend: 100, points_multiplier: 2, position: 1 },
-];
+const customers = Array.from({ length: 12 }, (_, i) => ({
+  id: String(2001 + i),
+  email: `buyer${2001 + i}@example.com`,
+  first_name: 'B',
+  last_name: String(i),
+  created_at: null,
+}));
+const spendTiers = [{ id: 'silver', name: 'Silver', threshold_points: null, threshold_spend: 100, points_multiplier: 2, position: 1 }];
 const config = {
   shops: [
     {
-      id: 'orders', name: 'Orders', currency: 'USD', referral_base_url: 'https://orders.example/',
+      id: 'orders',
+      name: 'Orders',
+      currency: 'USD',
+      referral_base_url: 'https://orders.example/',
       vip_settings: { entry_method: 'spend', points_multiplier_mode: 'purchase' },
       api_keys: [{ name: 'Full', scope: 'full', key: KEY }],
       earning_rules: [
@@ -28,17 +35,46 @@ const config = {
       platform: { customers },
       // 2011 is excluded; 2012 exists only on the platform; 2009 holds an active reward code.
       members: customers.slice(0, 11).map((c, i) => ({
-        platform_customer_id: c.id, current_points: 0, lifetime_points: 0, redeemed_points: 0, excluded: i === 10, enrolled_at: '2025-01-01T00:00:00.000Z',
-        reward_history: c.id === '2009' ? [{ id: 'h-active', reward_id: 'five-off', reward_name: '$5 off', reward_discount_type: 'fixed', points_spent: 500, discount_code: 'LOYAL-USE1', status: 'active' }] : [],
+        platform_customer_id: c.id,
+        current_points: 0,
+        lifetime_points: 0,
+        redeemed_points: 0,
+        excluded: i === 10,
+        enrolled_at: '2025-01-01T00:00:00.000Z',
+        reward_history:
+          c.id === '2009'
+            ? [
+                {
+                  id: 'h-active',
+                  reward_id: 'five-off',
+                  reward_name: '$5 off',
+                  reward_discount_type: 'fixed',
+                  points_spent: 500,
+                  discount_code: 'LOYAL-USE1',
+                  status: 'active',
+                },
+              ]
+            : [],
       })),
     },
     {
-      id: 'orders-pending', name: 'Pending', currency: 'USD', referral_base_url: 'https://pending.example/',
+      id: 'orders-pending',
+      name: 'Pending',
+      currency: 'USD',
+      referral_base_url: 'https://pending.example/',
       earning_settings: { pending_days: 14 },
       api_keys: [{ name: 'Full', scope: 'full', key: PENDING_KEY }],
       earning_rules: [{ id: 'per-order', name: 'Five per order', action: 'purchase', category: 'purchase', points_to_give: 5 }],
       platform: { customers: [{ id: '3001', email: 'p@example.com' }] },
-      members: [{ platform_customer_id: '3001', current_points: 10, lifetime_points: 10, redeemed_points: 0, enrolled_at: '2025-01-01T00:00:00.000Z' }],
+      members: [
+        {
+          platform_customer_id: '3001',
+          current_points: 10,
+          lifetime_points: 10,
+          redeemed_points: 0,
+          enrolled_at: '2025-01-01T00:00:00.000Z',
+        },
+      ],
     },
   ],
 };
@@ -57,25 +93,41 @@ afterAll(async () => {
 
 describe('an order earns', () => {
   it('approves points per whole dollar at once, moves spend and order count, and the tier follows', async () => {
-    const { order, webhook } = await platform.order({ shop: 'orders', customer_id: '2001', subtotal_price: '120.75', total_price: '131.50' });
+    const { order, webhook } = await platform.order({
+      shop: 'orders',
+      customer_id: '2001',
+      subtotal_price: '120.75',
+      total_price: '131.50',
+    });
 
     expect(webhook).toEqual({ id: expect.any(String), status: 200 });
     const customer = await api().get('/v1/customers/2001');
     expect(customer.body.data.attributes).toMatchObject({ current_points: 120, lifetime_points: 120 });
     expect(customer.body.data.attributes.vip_tier).toMatchObject({ id: 'silver' });
     const history = await api().get('/v1/customers/2001/earning-history');
-    expect(history.body.data).toEqual([expect.objectContaining({
-      attributes: expect.objectContaining({
-        action: 'purchase', earning_rule_id: 'per-dollar', order_id: String(order.id), order_number: order.name,
-        points: 120, base_points: 120, points_multiplier: 1, status: 'approved', points_given_at: expect.any(String),
+    expect(history.body.data).toEqual([
+      expect.objectContaining({
+        attributes: expect.objectContaining({
+          action: 'purchase',
+          earning_rule_id: 'per-dollar',
+          order_id: String(order.id),
+          order_number: order.name,
+          points: 120,
+          base_points: 120,
+          points_multiplier: 1,
+          status: 'approved',
+          points_given_at: expect.any(String),
+        }),
       }),
-    })]);
+    ]);
     expect(await profileOf('orders', '2001')).toMatchObject({ total_spend: 120.75, orders_count: 1 });
     const events = ((await (await fetch(`${twin.url}/_events`)).json()) as { events: unknown[] }).events;
-    expect(events).toEqual(expect.arrayContaining([
-      expect.objectContaining({ type: 'points.approved', shop_id: 'orders', customer_id: '2001', points: 120 }),
-      expect.objectContaining({ type: 'tier.changed', shop_id: 'orders', customer_id: '2001', to_tier_id: 'silver' }),
-    ]));
+    expect(events).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'points.approved', shop_id: 'orders', customer_id: '2001', points: 120 }),
+        expect.objectContaining({ type: 'tier.changed', shop_id: 'orders', customer_id: '2001', to_tier_id: 'silver' }),
+      ]),
+    );
   });
 
   it('earns with the multiplier the member held before the order counted', async () => {
@@ -113,20 +165,34 @@ describe('an order earns', () => {
 });
 
 describe('forged and malformed deliveries', () => {
-  const body = JSON.stringify({ id: 1, name: '#1', customer: { id: 2002 }, subtotal_price: '500.00', currency: 'USD', updated_at: new Date().toISOString(), processed_at: new Date().toISOString() });
+  const body = JSON.stringify({
+    id: 1,
+    name: '#1',
+    customer: { id: 2002 },
+    subtotal_price: '500.00',
+    currency: 'USD',
+    updated_at: new Date().toISOString(),
+    processed_at: new Date().toISOString(),
+  });
 
   it('answer 401 in the envelope and write nothing: wrong HMAC, unknown domain, missing headers, empty body', async () => {
     const forged = [
       signedHeaders(body, 'not-the-secret', 'orders.myshopify.com', 'orders/paid'),
       signedHeaders(body, 'orders-webhook-secret', 'unknown.myshopify.com', 'orders/paid'),
       { ...signedHeaders(body, 'orders-webhook-secret', 'orders.myshopify.com', 'orders/paid'), 'X-Shopify-Hmac-Sha256': 'AAAA' },
-      (({ 'X-Shopify-Topic': _topic, ...rest }) => rest)(signedHeaders(body, 'orders-webhook-secret', 'orders.myshopify.com', 'orders/paid')),
+      (({ 'X-Shopify-Topic': _topic, ...rest }) => rest)(
+        signedHeaders(body, 'orders-webhook-secret', 'orders.myshopify.com', 'orders/paid'),
+      ),
     ];
     for (const headers of forged) {
       const answer = await postWebhook(twin, body, headers);
       expect(answer).toEqual({ status: 401, body: { errors: [{ status: '401', title: 'Unauthorized', detail: expect.any(String) }] } });
     }
-    const tampered = await postWebhook(twin, body.replace('500.00', '900.00'), signedHeaders(body, 'orders-webhook-secret', 'orders.myshopify.com', 'orders/paid'));
+    const tampered = await postWebhook(
+      twin,
+      body.replace('500.00', '900.00'),
+      signedHeaders(body, 'orders-webhook-secret', 'orders.myshopify.com', 'orders/paid'),
+    );
     expect(tampered.status).toBe(401);
     const empty = await postWebhook(twin, '', signedHeaders('', 'orders-webhook-secret', 'orders.myshopify.com', 'orders/paid'));
     expect(empty.status).toBe(401);
@@ -138,7 +204,11 @@ describe('forged and malformed deliveries', () => {
   it('acknowledge a signed but malformed payload with 200 and write nothing, never a 5XX', async () => {
     const bad = JSON.stringify({ id: 'not-a-number', customer: { id: 2002 }, subtotal_price: 'lots' });
     for (const payload of [bad, '{not json']) {
-      const answer = await postWebhook(twin, payload, signedHeaders(payload, 'orders-webhook-secret', 'orders.myshopify.com', 'orders/paid'));
+      const answer = await postWebhook(
+        twin,
+        payload,
+        signedHeaders(payload, 'orders-webhook-secret', 'orders.myshopify.com', 'orders/paid'),
+      );
       expect(answer).toEqual({ status: 200, body: {} });
     }
     expect(await orderItems('orders', '2002')).toEqual([]);
@@ -180,7 +250,10 @@ describe('refunds and cancellations', () => {
     await platform.cancel(order.id);
 
     const takeBacks = (await earningEntries('orders', '2003')).filter((e) => e.action === 'refund').sort((a, b) => a.points - b.points);
-    expect(takeBacks.map((e) => [e.points, e.status])).toEqual([[-40, 'approved'], [-10, 'approved']]);
+    expect(takeBacks.map((e) => [e.points, e.status])).toEqual([
+      [-40, 'approved'],
+      [-10, 'approved'],
+    ]);
     const profile = await profileOf('orders', '2003');
     expect(profile).toMatchObject({ current_points: 0, lifetime_points: 100, total_spend: 0, orders_count: 0 });
   });
@@ -221,7 +294,9 @@ describe('exactly once', () => {
   });
 
   it('concurrent deliveries for one customer lose no update', async () => {
-    const orders = await Promise.all(Array.from({ length: 12 }, (_, i) => platform.order({ shop: 'orders', customer_id: '2007', subtotal_price: `${10 + i}.00` })));
+    const orders = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => platform.order({ shop: 'orders', customer_id: '2007', subtotal_price: `${10 + i}.00` })),
+    );
 
     expect(orders.every((o) => o.webhook?.status === 200)).toBe(true);
     const expected = Array.from({ length: 12 }, (_, i) => 10 + i).reduce((a, b) => a + b, 0);
@@ -237,7 +312,10 @@ describe('order reconciliation and the twin clock', () => {
   const jobs = async () => {
     const response = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
     expect(response.status).toBe(200);
-    return (await response.json()) as { order_reconciliation: { shops: number; orders: number; applied: number; failed: number }; purchase_reconciler: unknown };
+    return (await response.json()) as {
+      order_reconciliation: { shops: number; orders: number; applied: number; failed: number };
+      purchase_reconciler: unknown;
+    };
   };
 
   it('catches up missed webhooks through POST /_jobs/run, and an order seen by webhook and by reconciliation counts once', async () => {
@@ -283,12 +361,19 @@ describe('order reconciliation and the twin clock', () => {
 
 describe('rewards used, signup and referral', () => {
   it('marks an active reward used when a paid order carries its code', async () => {
-    const { order } = await platform.order({ shop: 'orders', customer_id: '2009', subtotal_price: '25.00', discount_codes: ['LOYAL-USE1'] });
+    const { order } = await platform.order({
+      shop: 'orders',
+      customer_id: '2009',
+      subtotal_price: '25.00',
+      discount_codes: ['LOYAL-USE1'],
+    });
 
     const entry = await api().get('/v1/customers/2009/reward-history/h-active');
     expect(entry.body.data.attributes).toMatchObject({ status: 'used', discount_code_redeemed_at: order.processed_at });
     const events = ((await (await fetch(`${twin.url}/_events`)).json()) as { events: unknown[] }).events;
-    expect(events).toContainEqual(expect.objectContaining({ type: 'reward.used', shop_id: 'orders', customer_id: '2009', discount_code: 'LOYAL-USE1' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'reward.used', shop_id: 'orders', customer_id: '2009', discount_code: 'LOYAL-USE1' }),
+    );
   });
 
   it('awards the signup rule on enrolment, approved at once', async () => {
@@ -299,8 +384,8 @@ describe('rewards used, signup and referral', () => {
     expect((await earningEntries('orders', '2012')).map((e) => [e.action, e.points, e.status])).toEqual([['signup', 100, 'approved']]);
   });
 
-  it('awards the referrer on the referred member\'s first paid order only, never for a self-referral', async () => {
-    const referrer = (await profileOf('orders', '2009'));
+  it("awards the referrer on the referred member's first paid order only, never for a self-referral", async () => {
+    const referrer = await profileOf('orders', '2009');
     const code = referrer.referral_code as string;
     const before = referrer.current_points as number;
 
@@ -308,13 +393,20 @@ describe('rewards used, signup and referral', () => {
     expect((await profileOf('orders', '2009')).current_points).toBe(before + 1);
 
     await platform.order({ shop: 'orders', customer_id: '2010', subtotal_price: '10.00', landing_site: `/?ref=${code}` });
-    const { webhook } = await platform.order({ shop: 'orders', customer_id: '2010', subtotal_price: '10.00', note_attributes: [{ name: 'referral_code', value: code }] });
+    const { webhook } = await platform.order({
+      shop: 'orders',
+      customer_id: '2010',
+      subtotal_price: '10.00',
+      note_attributes: [{ name: 'referral_code', value: code }],
+    });
     await platform.redeliver(webhook!.id);
 
     const referrals = (await earningEntries('orders', '2009')).filter((e) => e.action === 'referral');
     expect(referrals.map((e) => [e.points, e.status])).toEqual([[500, 'approved']]);
     expect((await profileOf('orders', '2009')).current_points).toBe(before + 1 + 500);
     const events = ((await (await fetch(`${twin.url}/_events`)).json()) as { events: Array<{ type: string }> }).events;
-    expect(events.filter((e) => e.type === 'referral.completed')).toEqual([expect.objectContaining({ shop_id: 'orders', customer_id: '2009', referred_customer_id: '2010' })]);
+    expect(events.filter((e) => e.type === 'referral.completed')).toEqual([
+      expect.objectContaining({ shop_id: 'orders', customer_id: '2009', referred_customer_id: '2010' }),
+    ]);
   });
 });

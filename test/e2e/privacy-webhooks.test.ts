@@ -11,9 +11,18 @@ jest.setTimeout(60_000);
 
 const KEY = 'privacy_full_key_01';
 const OTHER_KEY = 'privacy_other_key1';
-const customers = Array.from({ length: 4 }, (_, i) => ({ id: String(4001 + i), email: `person${4001 + i}@example.com`, first_name: 'P', last_name: String(i), created_at: null }));
+const customers = Array.from({ length: 4 }, (_, i) => ({
+  id: String(4001 + i),
+  email: `person${4001 + i}@example.com`,
+  first_name: 'P',
+  last_name: String(i),
+  created_at: null,
+}));
 const shop = (id: string, key: string) => ({
-  id, name: id, currency: 'USD', referral_base_url: `https://${id}.example/`,
+  id,
+  name: id,
+  currency: 'USD',
+  referral_base_url: `https://${id}.example/`,
   api_keys: [{ name: 'Full', scope: 'full', key }],
   earning_rules: [
     { id: 'per-dollar', name: 'A point per dollar', action: 'purchase', category: 'purchase', points_to_give: 1, spend_unit: 1 },
@@ -21,7 +30,13 @@ const shop = (id: string, key: string) => ({
   ],
   rewards: [{ id: 'five-off', name: '$5 off', points_cost: 50, discount_amount: 5 }],
   platform: { customers },
-  members: customers.map((c) => ({ platform_customer_id: c.id, current_points: 100, lifetime_points: 100, redeemed_points: 0, enrolled_at: '2025-01-01T00:00:00.000Z' })),
+  members: customers.map((c) => ({
+    platform_customer_id: c.id,
+    current_points: 100,
+    lifetime_points: 100,
+    redeemed_points: 0,
+    enrolled_at: '2025-01-01T00:00:00.000Z',
+  })),
 });
 const config = { shops: [shop('privacy', KEY), shop('privacy-other', OTHER_KEY)] };
 
@@ -41,7 +56,9 @@ afterAll(async () => {
 
 async function send(shopId: string, topic: string, payload: unknown): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${twin.platformUrl}/_webhooks/send`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ shop: shopId, topic, payload }),
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ shop: shopId, topic, payload }),
   });
   return { status: response.status, body: await response.json() };
 }
@@ -50,13 +67,22 @@ const events = async (): Promise<Json[]> => ((await (await fetch(`${twin.url}/_e
 
 /** Every item that belongs to a shop, however its key is built. */
 const itemsOfShop = (items: Json[], shopId: string) =>
-  items.filter((item) => String(item.pk).startsWith(`SHOP#${shopId}#`) || item.pk === `SHOP#${shopId}` || item.shop_id === shopId || item.sk === `SHOP#${shopId}`);
+  items.filter(
+    (item) =>
+      String(item.pk).startsWith(`SHOP#${shopId}#`) ||
+      item.pk === `SHOP#${shopId}` ||
+      item.shop_id === shopId ||
+      item.sk === `SHOP#${shopId}`,
+  );
 
 /** A history for 4001: an order with a refund, a manual adjustment, a purchase, and a referral it earned 4002. */
 async function giveHistory(api: ReturnType<typeof apiClient>, shopId: string) {
   const referrer = await api.get('/v1/customers/4002');
   const { order } = await platform.order({
-    shop: shopId, customer_id: '4001', subtotal_price: '80.00', note_attributes: [{ name: 'referral_code', value: referrer.body.data.attributes.referral_code }],
+    shop: shopId,
+    customer_id: '4001',
+    subtotal_price: '80.00',
+    note_attributes: [{ name: 'referral_code', value: referrer.body.data.attributes.referral_code }],
   });
   await platform.refund(order.id, '10.00');
   expect((await api.post('/v1/customers/4001/points', { adjustment: 25 })).status).toBe(200);
@@ -71,9 +97,16 @@ describe('customers/redact', () => {
     const before = await api.get('/v1/customers');
     const otherBefore = await customerItems('privacy', '4003');
     const otherShopBefore = itemsOfShop(await scanAll(), 'privacy-other');
-    expect(await customerItems('privacy', '4001')).toEqual(expect.arrayContaining([expect.objectContaining({ sk: expect.stringMatching(/^EARN#/) })]));
+    expect(await customerItems('privacy', '4001')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ sk: expect.stringMatching(/^EARN#/) })]),
+    );
 
-    const payload = { shop_id: 954889, shop_domain: 'privacy.myshopify.com', customer: { id: 4001, email: 'person4001@example.com', phone: null }, orders_to_redact: [order.id] };
+    const payload = {
+      shop_id: 954889,
+      shop_domain: 'privacy.myshopify.com',
+      customer: { id: 4001, email: 'person4001@example.com', phone: null },
+      orders_to_redact: [order.id],
+    };
     const delivered = await send('privacy', 'customers/redact', payload);
 
     expect(delivered.body.webhook.status).toBe(200);
@@ -102,12 +135,20 @@ describe('customers/redact', () => {
 
   it('finds the member by e-mail when the request names no id, and acknowledges a customer who is no member', async () => {
     const api = apiClient(twin.url, KEY);
-    const byEmail = await send('privacy', 'customers/redact', { shop_domain: 'privacy.myshopify.com', customer: { email: 'PERSON4004@example.com' }, orders_to_redact: [] });
+    const byEmail = await send('privacy', 'customers/redact', {
+      shop_domain: 'privacy.myshopify.com',
+      customer: { email: 'PERSON4004@example.com' },
+      orders_to_redact: [],
+    });
     expect(byEmail.body.webhook.status).toBe(200);
     expect((await api.get('/v1/customers/4004')).status).toBe(404);
 
     const table = await scanAll();
-    const unknown = await send('privacy', 'customers/redact', { shop_domain: 'privacy.myshopify.com', customer: { id: 999999, email: 'nobody@example.com', phone: null }, orders_to_redact: [] });
+    const unknown = await send('privacy', 'customers/redact', {
+      shop_domain: 'privacy.myshopify.com',
+      customer: { id: 999999, email: 'nobody@example.com', phone: null },
+      orders_to_redact: [],
+    });
     expect(unknown.body.webhook.status).toBe(200);
     expect(await scanAll()).toEqual(table);
   });
@@ -120,14 +161,26 @@ describe('customers/data_request', () => {
     const earning = (await otherApi.get('/v1/customers/4001/earning-history')).body.data;
     const rewards = (await otherApi.get('/v1/customers/4001/reward-history')).body.data;
 
-    const payload = { shop_id: 1, shop_domain: 'privacy-other.myshopify.com', customer: { id: 4001, email: 'person4001@example.com', phone: '555-625-1199' }, orders_requested: [1], data_request: { id: 9999 } };
+    const payload = {
+      shop_id: 1,
+      shop_domain: 'privacy-other.myshopify.com',
+      customer: { id: 4001, email: 'person4001@example.com', phone: '555-625-1199' },
+      orders_requested: [1],
+      data_request: { id: 9999 },
+    };
     const delivered = await send('privacy-other', 'customers/data_request', payload);
 
     expect(delivered.body.webhook.status).toBe(200);
     const event = (await events()).find((e) => e.type === 'customer.data_requested' && e.shop_id === 'privacy-other');
     expect(event).toMatchObject({
-      customer_id: '4001', data_request_id: '9999', orders_requested: ['1'],
-      customer: expect.objectContaining({ platform_customer_id: '4001', email: 'person4001@example.com', current_points: expect.any(Number) }),
+      customer_id: '4001',
+      data_request_id: '9999',
+      orders_requested: ['1'],
+      customer: expect.objectContaining({
+        platform_customer_id: '4001',
+        email: 'person4001@example.com',
+        current_points: expect.any(Number),
+      }),
     });
     expect(event.earning_history.map((e: Json) => e.id).sort()).toEqual(earning.map((e: Json) => e.id).sort());
     expect(event.reward_history.map((e: Json) => e.id).sort()).toEqual(rewards.map((e: Json) => e.id).sort());

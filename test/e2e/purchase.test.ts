@@ -16,7 +16,8 @@ afterAll(async () => {
 });
 afterEach(() => twin.simulator.setFaults({ customers: 'ok', discount_codes: 'ok' }));
 
-const points = async (client: ReturnType<typeof apiClient>, id: string) => (await client.get(`/v1/customers/${id}`)).body.data.attributes.current_points;
+const points = async (client: ReturnType<typeof apiClient>, id: string) =>
+  (await client.get(`/v1/customers/${id}`)).body.data.attributes.current_points;
 
 describe('POST /v1/rewards/{id}/purchase', () => {
   it('answers 201 with the purchase form of the entry and creates the code', async () => {
@@ -27,18 +28,35 @@ describe('POST /v1/rewards/{id}/purchase', () => {
     expect(typeof response.body.data.id).toBe('string');
     const attributes = response.body.data.attributes;
     expect(Object.keys(attributes).sort()).toEqual(
-      ['currency', 'discount_code', 'expires_at', 'loyalty_mode', 'points_spent', 'reward_discount_type', 'reward_id', 'reward_name', 'status'].sort(),
+      [
+        'currency',
+        'discount_code',
+        'expires_at',
+        'loyalty_mode',
+        'points_spent',
+        'reward_discount_type',
+        'reward_id',
+        'reward_name',
+        'status',
+      ].sort(),
     );
     expect(attributes).toMatchObject({
-      reward_id: 'five-off', reward_name: '$5 off', reward_discount_type: 'fixed', points_spent: 500,
-      loyalty_mode: 'points', currency: 'USD', status: 'active',
+      reward_id: 'five-off',
+      reward_name: '$5 off',
+      reward_discount_type: 'fixed',
+      points_spent: 500,
+      loyalty_mode: 'points',
+      currency: 'USD',
+      status: 'active',
     });
     const days = (Date.parse(attributes.expires_at) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
     const codes = (await (await fetch(`${twin.platformUrl}/_discount_codes`)).json()) as { discount_codes: unknown[] };
     expect(codes.discount_codes).toEqual(
-      expect.arrayContaining([expect.objectContaining({ code: attributes.discount_code, customer_id: '3001', amount: 5, type: 'fixed', minimum_spend: 25 })]),
+      expect.arrayContaining([
+        expect.objectContaining({ code: attributes.discount_code, customer_id: '3001', amount: 5, type: 'fixed', minimum_spend: 25 }),
+      ]),
     );
     expect(await points(api, '3001')).toBe(9500);
     const history = await api.get(`/v1/customers/3001/reward-history/${response.body.data.id}`);
@@ -71,7 +89,11 @@ describe('POST /v1/rewards/{id}/purchase', () => {
 
     expect(response.status).toBe(201);
     expect(response.body.data.attributes).toMatchObject({
-      points_spent: 1250, credit_spent: '12.50', loyalty_mode: 'store_credit', currency: 'EUR', reward_name: '€12.50 off',
+      points_spent: 1250,
+      credit_spent: '12.50',
+      loyalty_mode: 'store_credit',
+      currency: 'EUR',
+      reward_name: '€12.50 off',
     });
   });
 
@@ -97,17 +119,33 @@ describe('POST /v1/rewards/{id}/purchase', () => {
     });
 
     it('uses the spec titles for the 422s', async () => {
-      expect((await api.post('/v1/rewards/five-off/purchase', { customer_identifier: '3002' })).body.errors[0].title).toBe('Insufficient Points');
-      expect((await api.post('/v1/rewards/flex/purchase', { customer_identifier: '3001', points: 5 })).body.errors[0].title).toBe('Invalid Points');
+      expect((await api.post('/v1/rewards/five-off/purchase', { customer_identifier: '3002' })).body.errors[0].title).toBe(
+        'Insufficient Points',
+      );
+      expect((await api.post('/v1/rewards/flex/purchase', { customer_identifier: '3001', points: 5 })).body.errors[0].title).toBe(
+        'Invalid Points',
+      );
     });
 
     it('formats the flexible range as money in store-credit shops', async () => {
-      expectError(await credit.post('/v1/rewards/credit-flex/purchase', { customer_identifier: '4001', points: 100 }), 422, 'Minimum redemption is €5.00');
-      expectError(await credit.post('/v1/rewards/credit-flex/purchase', { customer_identifier: '4001', points: 9000 }), 422, 'Maximum redemption is €50.00');
+      expectError(
+        await credit.post('/v1/rewards/credit-flex/purchase', { customer_identifier: '4001', points: 100 }),
+        422,
+        'Minimum redemption is €5.00',
+      );
+      expectError(
+        await credit.post('/v1/rewards/credit-flex/purchase', { customer_identifier: '4001', points: 9000 }),
+        422,
+        'Maximum redemption is €50.00',
+      );
     });
 
     it('refuses fixed rewards in store-credit shops', async () => {
-      expectError(await credit.post('/v1/rewards/credit-fixed/purchase', { customer_identifier: '4001' }), 403, 'This reward cannot be redeemed in store credit mode');
+      expectError(
+        await credit.post('/v1/rewards/credit-fixed/purchase', { customer_identifier: '4001' }),
+        403,
+        'This reward cannot be redeemed in store credit mode',
+      );
     });
 
     it('answers 422 past max_redemptions', async () => {
@@ -138,7 +176,10 @@ describe('POST /v1/rewards/{id}/purchase', () => {
     });
 
     it('answers 403 to a read-only key and 401 without one', async () => {
-      expectError(await apiClient(twin.url, PURCHASE_KEYS.pointsRead).post('/v1/rewards/five-off/purchase', { customer_identifier: '3001' }), 403);
+      expectError(
+        await apiClient(twin.url, PURCHASE_KEYS.pointsRead).post('/v1/rewards/five-off/purchase', { customer_identifier: '3001' }),
+        403,
+      );
       expectError(await apiClient(twin.url).post('/v1/rewards/five-off/purchase', { customer_identifier: '3001' }), 401);
     });
 

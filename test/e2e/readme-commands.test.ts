@@ -21,7 +21,14 @@ interface DocCommand {
 
 /** The commands of every ```sh block: continuation lines joined, comments dropped. */
 function documentedCommands(): DocCommand[] {
-  const files = ['README.md', ...(existsSync(join(ROOT, 'docs')) ? readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`) : [])];
+  const files = [
+    'README.md',
+    ...(existsSync(join(ROOT, 'docs'))
+      ? readdirSync(join(ROOT, 'docs'))
+          .filter((f) => f.endsWith('.md'))
+          .map((f) => `docs/${f}`)
+      : []),
+  ];
   const commands: DocCommand[] = [];
   for (const file of files) {
     const text = readFileSync(join(ROOT, file), 'utf8');
@@ -43,7 +50,9 @@ function documentedCommands(): DocCommand[] {
 }
 
 /** Run by the CI entry point, line for line. */
-const CI_COMMANDS = readFileSync(join(ROOT, '.ci', 'run'), 'utf8').split('\n').map((line) => line.trim());
+const CI_COMMANDS = readFileSync(join(ROOT, '.ci', 'run'), 'utf8')
+  .split('\n')
+  .map((line) => line.trim());
 
 /** Run by another test file, which must hold the marker (how it runs the command). */
 const RUN_ELSEWHERE: Record<string, { test: string; marker: string }> = {
@@ -53,17 +62,22 @@ const RUN_ELSEWHERE: Record<string, { test: string; marker: string }> = {
 const DEPLOY_ONLY: Record<string, string> = {
   'npx cdk bootstrap': 'needs an AWS account (bootstraps CDK in it); the synthesized stack is tested by test/infra',
   'npx cdk deploy -c alarmEmail=ops@your-store.com': 'needs an AWS account; `cdk synth` of the same app runs in test/infra/synth.test.ts',
-  "aws secretsmanager create-secret --name loyalty/shopify/my-shop --secret-string '{\"shop_domain\":\"my-shop.myshopify.com\",\"access_token\":\"shpat_...\",\"webhook_secret\":\"...\"}'":
-    'needs an AWS account and a Shopify shop; the secret\'s fields are read in test/unit/platform-secrets.test.ts and test/unit/webhook-secrets.test.ts',
+  'aws secretsmanager create-secret --name loyalty/shopify/my-shop --secret-string \'{"shop_domain":"my-shop.myshopify.com","access_token":"shpat_...","webhook_secret":"..."}\'':
+    "needs an AWS account and a Shopify shop; the secret's fields are read in test/unit/platform-secrets.test.ts and test/unit/webhook-secrets.test.ts",
   'aws sqs receive-message --queue-url <OrderEventDeadLetterQueueUrl> --max-number-of-messages 10 --visibility-timeout 30':
     'needs a deployed stack; the queues and their redrive policy are asserted in test/infra/stack.test.ts',
-  'aws sqs start-message-move-task --source-arn <dead-letter queue ARN>': 'needs a deployed stack; redriven messages apply once (test/e2e/orders.test.ts, duplicate deliveries)',
+  'aws sqs start-message-move-task --source-arn <dead-letter queue ARN>':
+    'needs a deployed stack; redriven messages apply once (test/e2e/orders.test.ts, duplicate deliveries)',
   'aws sqs start-message-move-task --source-arn <UndeliveredEvents ARN> --destination-arn <order event queue ARN>':
-    'needs a deployed stack; the processor reads the partner source\'s events (test/e2e/orders-eventbridge.test.ts)',
-  'npx loyalty config apply my-shop.json --stack LoyaltyApi': 'needs a deployed stack; the same command with --endpoint runs in test/integration/operator-cli.test.ts',
-  'npx loyalty keys create --shop my-shop --name backend --scope full --stack LoyaltyApi': 'needs a deployed stack; keys create with --endpoint runs in test/integration/operator-cli.test.ts',
-  'curl -s "$API_URL/v1/customers?page%5Bsize%5D=1" -H "Authorization: $KEY"': 'needs a deployed stack; the same request runs against the twin in the walk-through',
-  'curl -s "$API_URL/v1/vip-tiers" -H "Authorization: $KEY"': 'needs a deployed stack; the same request runs against the twin in the walk-through',
+    "needs a deployed stack; the processor reads the partner source's events (test/e2e/orders-eventbridge.test.ts)",
+  'npx loyalty config apply my-shop.json --stack LoyaltyApi':
+    'needs a deployed stack; the same command with --endpoint runs in test/integration/operator-cli.test.ts',
+  'npx loyalty keys create --shop my-shop --name backend --scope full --stack LoyaltyApi':
+    'needs a deployed stack; keys create with --endpoint runs in test/integration/operator-cli.test.ts',
+  'curl -s "$API_URL/v1/customers?page%5Bsize%5D=1" -H "Authorization: $KEY"':
+    'needs a deployed stack; the same request runs against the twin in the walk-through',
+  'curl -s "$API_URL/v1/vip-tiers" -H "Authorization: $KEY"':
+    'needs a deployed stack; the same request runs against the twin in the walk-through',
 };
 
 const isWalkThrough = (command: string) => /^curl .*http:\/\/127\.0\.0\.1:300[01]\//.test(command);
@@ -83,7 +97,11 @@ describe('the documentation’s shell commands', () => {
   it('are each run by a test or by .ci/run, or listed as deploy-only with a reason', () => {
     const uncovered = commands.filter(
       ({ command }) =>
-        !isWalkThrough(command) && !EXISTING_DYNAMODB.includes(command) && !CI_COMMANDS.includes(command) && !(command in RUN_ELSEWHERE) && !(command in DEPLOY_ONLY),
+        !isWalkThrough(command) &&
+        !EXISTING_DYNAMODB.includes(command) &&
+        !CI_COMMANDS.includes(command) &&
+        !(command in RUN_ELSEWHERE) &&
+        !(command in DEPLOY_ONLY),
     );
 
     expect(uncovered).toEqual([]);
@@ -93,7 +111,9 @@ describe('the documentation’s shell commands', () => {
   it('leave no stale entry in the lists above, and each test named holds its marker', () => {
     const documented = new Set(commands.map(({ command }) => command));
 
-    expect([...Object.keys(RUN_ELSEWHERE), ...Object.keys(DEPLOY_ONLY), ...EXISTING_DYNAMODB].filter((command) => !documented.has(command))).toEqual([]);
+    expect(
+      [...Object.keys(RUN_ELSEWHERE), ...Object.keys(DEPLOY_ONLY), ...EXISTING_DYNAMODB].filter((command) => !documented.has(command)),
+    ).toEqual([]);
     for (const { test, marker } of Object.values(RUN_ELSEWHERE)) expect(readFileSync(join(ROOT, test), 'utf8')).toContain(marker);
   });
 
@@ -112,7 +132,11 @@ describe('the documentation’s shell commands', () => {
         const run = await sh(command.replaceAll('http://127.0.0.1:3000', twin.url).replaceAll('http://127.0.0.1:3001', twin.platformUrl));
         const body = JSON.parse(run.stdout) as { errors?: Array<{ status: string }> };
         results.push({ command, exit: run.code, status: body.errors?.[0]?.status ?? 'ok' });
-        expect({ command, exit: run.code, status: body.errors?.[0]?.status ?? 'ok' }).toEqual({ command, exit: 0, status: status ? String(status) : 'ok' });
+        expect({ command, exit: run.code, status: body.errors?.[0]?.status ?? 'ok' }).toEqual({
+          command,
+          exit: 0,
+          status: status ? String(status) : 'ok',
+        });
       }
       expect(results.length).toBeGreaterThan(15);
     });
@@ -122,10 +146,13 @@ describe('the documentation’s shell commands', () => {
     const listed = await sh('npm run --silent bench:invariants -- --listTests');
 
     expect(listed.code).toBe(0);
-    expect(listed.stdout.split('\n').filter((line) => line.endsWith('.test.ts')).map((line) => line.slice(ROOT.length + 1)).sort()).toEqual([
-      'test/e2e/hostile-input.test.ts',
-      'test/e2e/invariants-under-load.test.ts',
-    ]);
+    expect(
+      listed.stdout
+        .split('\n')
+        .filter((line) => line.endsWith('.test.ts'))
+        .map((line) => line.slice(ROOT.length + 1))
+        .sort(),
+    ).toEqual(['test/e2e/hostile-input.test.ts', 'test/e2e/invariants-under-load.test.ts']);
   });
 
   it('npm run dynamodb -- --port N starts DynamoDB Local in the foreground, the twin uses it, and SIGINT stops it', async () => {
@@ -152,8 +179,18 @@ describe('the documentation’s shell commands', () => {
       expect(banner).toContain(`DynamoDB: http://127.0.0.1:${port}, table loyalty-local`);
       expect(twinExit).toBe(0);
       expect(await dynamodb.exited).toBe(0);
-      expect(await eventually(() => answers(port), (open) => !open)).toBe(false);
-      expect(await eventually(() => javaProcessesWith([String(port)]), (java) => java.length === 0)).toEqual([]);
+      expect(
+        await eventually(
+          () => answers(port),
+          (open) => !open,
+        ),
+      ).toBe(false);
+      expect(
+        await eventually(
+          () => javaProcessesWith([String(port)]),
+          (java) => java.length === 0,
+        ),
+      ).toEqual([]);
     } finally {
       for (const npm of processes) killGroup(npm.pid);
     }

@@ -63,7 +63,7 @@ const ATTEMPTS: Record<string, () => Promise<void>> = {
 };
 
 describe('tenant isolation', () => {
-  it.each(ROUTES.map((route) => [route.name] as const))('%s: another shop\'s key sees and changes nothing of this shop', async (name) => {
+  it.each(ROUTES.map((route) => [route.name] as const))("%s: another shop's key sees and changes nothing of this shop", async (name) => {
     const attempt = ATTEMPTS[name];
     if (!attempt) throw new Error(`No isolation check for route ${name}: add one to this test`);
 

@@ -51,7 +51,10 @@ async function startTwin(): Promise<{ npm: NpmProcess; url: string; twinPid: num
 async function expectNothingLeft(): Promise<void> {
   const ports = [base, base + 1, base + 2];
   const left = await eventually(
-    async () => ({ answering: (await Promise.all(ports.map(answers))).flatMap((open, i) => (open ? [ports[i]] : [])), java: javaProcessesWith([String(base + 2), dir]) }),
+    async () => ({
+      answering: (await Promise.all(ports.map(answers))).flatMap((open, i) => (open ? [ports[i]] : [])),
+      java: javaProcessesWith([String(base + 2), dir]),
+    }),
     (state) => state.answering.length === 0 && state.java.length === 0,
   );
   expect(left).toEqual({ answering: [], java: [] });
@@ -59,8 +62,11 @@ async function expectNothingLeft(): Promise<void> {
 
 function sh(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('sh', ['-c', command], { cwd: ROOT, env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      'sh',
+      ['-c', command],
+      { cwd: ROOT, env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
+      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -90,7 +96,9 @@ describe('npm start as a child process', () => {
     expect(cliAtApi.code).toBe(1);
     expect(cliAtApi.stderr).toContain(`${url} is not a DynamoDB endpoint: a ListTables request got HTTP 404: {"errors":[{"status":"404"`);
     expect(sameDir.code).toBe(1);
-    expect(sameDir.output).toContain(`--persist ${dir} is in use by another running twin (pid ${twinPid}, the twin with its API on port ${base}`);
+    expect(sameDir.output).toContain(
+      `--persist ${dir} is in use by another running twin (pid ${twinPid}, the twin with its API on port ${base}`,
+    );
     expect(platformPortTaken.code).toBe(1);
     expect(platformPortTaken.output).toContain(`port ${base} (platform simulator, --platform-port, default --port + 1) is in use`);
     expect(dynamodbPortTaken.code).toBe(1);

@@ -19,9 +19,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('function bundles', () => {
   it('hold zod/mini, never the classic zod API, in every function', async () => {
     const result = await build({
-      entryPoints: [AUTHORIZER_HANDLER, ...new Set([...ROUTES, ...WEBHOOKS, ...QUEUE_CONSUMERS, ...SCHEDULED_JOBS].map((entry) => entry.handler))].map((file) =>
-        join(ROOT, file),
-      ),
+      entryPoints: [
+        AUTHORIZER_HANDLER,
+        ...new Set([...ROUTES, ...WEBHOOKS, ...QUEUE_CONSUMERS, ...SCHEDULED_JOBS].map((entry) => entry.handler)),
+      ].map((file) => join(ROOT, file)),
       outdir: join(dir, 'meta'),
       bundle: true,
       format: 'esm',
@@ -42,9 +43,22 @@ describe('function bundles', () => {
     const withTracing = await bundle(entry, join(dir, 'on'), 'true');
     // cls-hooked, the X-Ray SDK's context store, registers itself on process.namespaces when loaded.
     const load = (file: string, tracing: string) =>
-      execFileSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(typeof process.namespaces);`], {
-        env: { ...process.env, TABLE_NAME: 'bundle-weight', POWERTOOLS_TRACE_ENABLED: tracing, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-      }).toString();
+      execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(typeof process.namespaces);`,
+        ],
+        {
+          env: {
+            ...process.env,
+            TABLE_NAME: 'bundle-weight',
+            POWERTOOLS_TRACE_ENABLED: tracing,
+            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          },
+        },
+      ).toString();
 
     expect(readFileSync(withoutTracing, 'utf8').includes('AWSXRay')).toBe(false);
     expect(readFileSync(withTracing, 'utf8').includes('AWSXRay')).toBe(true);

@@ -11,11 +11,26 @@ const run = promisify(execFile);
 /** Probe files written for one ESLint run, keyed by path; whether each must be refused. */
 const PROBES: Record<string, { source: string; refused: boolean }> = {
   'shared/domain/zz-lint-probe.ts': { source: "import { keys } from '../data/keys';\nexport const probe = keys;\n", refused: true },
-  'shared/data/zz-lint-probe.ts': { source: "import { badRequest } from '../http/errors';\nexport const probe = badRequest;\n", refused: true },
-  'shared/customers/zz-lint-probe.ts': { source: "import { badRequest } from '../http/errors';\nexport const probe = badRequest;\n", refused: true },
-  'shared/customers/zz-lint-probe-requests.ts': { source: "import { badRequest } from '../http/errors';\nexport const probe = badRequest;\n", refused: false },
-  'shared/openapi/zz-lint-probe.ts': { source: "import { ROUTES } from '../../infra/local/twin';\nexport const probe = ROUTES;\n", refused: true },
-  'functions/customers/zz-lint-probe.ts': { source: "import { keys } from '../../shared/data/keys';\nexport const probe = keys;\n", refused: true },
+  'shared/data/zz-lint-probe.ts': {
+    source: "import { badRequest } from '../http/errors';\nexport const probe = badRequest;\n",
+    refused: true,
+  },
+  'shared/customers/zz-lint-probe.ts': {
+    source: "import { badRequest } from '../http/errors';\nexport const probe = badRequest;\n",
+    refused: true,
+  },
+  'shared/customers/zz-lint-probe-requests.ts': {
+    source: "import { badRequest } from '../http/errors';\nexport const probe = badRequest;\n",
+    refused: false,
+  },
+  'shared/openapi/zz-lint-probe.ts': {
+    source: "import { ROUTES } from '../../infra/local/twin';\nexport const probe = ROUTES;\n",
+    refused: true,
+  },
+  'functions/customers/zz-lint-probe.ts': {
+    source: "import { keys } from '../../shared/data/keys';\nexport const probe = keys;\n",
+    refused: true,
+  },
   'infra/cdk/zz-lint-probe.ts': { source: "import { startTwin } from '../local/twin';\nexport const probe = startTwin;\n", refused: true },
 };
 
@@ -43,9 +58,11 @@ describe('layers held by lint', () => {
         '@typescript-eslint/no-misused-promises': 'off',
         '@typescript-eslint/await-thenable': 'off',
       });
-      const output = await run(process.execPath, [eslint, '--parser-options=projectService:false', '--rule', typeAwareOff, '--format', 'json', ...files], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).catch(
-        (error: { stdout?: string }) => ({ stdout: error.stdout ?? '[]' }),
-      );
+      const output = await run(
+        process.execPath,
+        [eslint, '--parser-options=projectService:false', '--rule', typeAwareOff, '--format', 'json', ...files],
+        { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 },
+      ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '[]' }));
       results = JSON.parse(output.stdout) as LintResult[];
     } finally {
       for (const file of files) rmSync(join(ROOT, file), { force: true });

@@ -41,7 +41,9 @@ const actionsOf = (statements: Properties[]) => statements.flatMap((statement) =
 
 /** The order event queue and its dead-letter queue, told apart by the redrive policy. */
 function orderQueues(t: Template): { queueId: string; queue: Properties; deadLetterId: string } {
-  const [[queueId, queue]] = Object.entries(t.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: Match.anyValue() } })) as [[string, Properties]];
+  const [[queueId, queue]] = Object.entries(t.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: Match.anyValue() } })) as [
+    [string, Properties],
+  ];
   return { queueId, queue: queue.Properties, deadLetterId: queue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] };
 }
 
@@ -64,7 +66,9 @@ describe('production stack', () => {
 
   it('keeps the X-Ray SDK out of the functions unless detailedTracing is asked for', () => {
     const tracingSetting = (t: typeof template) =>
-      new Set(Object.values(t.findResources('AWS::Lambda::Function')).map((r) => r.Properties.Environment.Variables.POWERTOOLS_TRACE_ENABLED));
+      new Set(
+        Object.values(t.findResources('AWS::Lambda::Function')).map((r) => r.Properties.Environment.Variables.POWERTOOLS_TRACE_ENABLED),
+      );
 
     expect(tracingSetting(template)).toEqual(new Set(['false']));
     expect(tracingSetting(synthStack({ props: { detailedTracing: true } }).template)).toEqual(new Set(['true']));
@@ -98,7 +102,9 @@ describe('production stack', () => {
 
   it('serves each webhook through its function with no authorizer and no API key', () => {
     for (const hook of WEBHOOKS) {
-      const [[, method]] = resources('AWS::ApiGateway::Method').filter(([, m]) => m.Properties.OperationName === hook.name) as [[string, Properties]];
+      const [[, method]] = resources('AWS::ApiGateway::Method').filter(([, m]) => m.Properties.OperationName === hook.name) as [
+        [string, Properties],
+      ];
 
       expect(method.Properties).toMatchObject({ HttpMethod: hook.method, AuthorizationType: 'NONE', ApiKeyRequired: false });
       expect(method.Properties.AuthorizerId).toBeUndefined();
@@ -127,22 +133,36 @@ describe('production stack', () => {
 
   it('answers other methods on known paths with a 405 mock', () => {
     const paths = new Set([...ROUTES, ...WEBHOOKS].map((r) => r.path));
-    const mocks = resources('AWS::ApiGateway::Method').map(([, m]) => m.Properties).filter((m) => m.HttpMethod === 'ANY');
+    const mocks = resources('AWS::ApiGateway::Method')
+      .map(([, m]) => m.Properties)
+      .filter((m) => m.HttpMethod === 'ANY');
 
     expect(mocks).toHaveLength(paths.size);
     for (const mock of mocks) expect(mock.Integration.Type).toBe('MOCK');
   });
 
   it('throttles per method in the usage plan: 6 rps on the strict routes, the default elsewhere', () => {
-    const [[, plan]] = resources('AWS::ApiGateway::UsagePlan') as [[string, { Properties: { Throttle: unknown; ApiStages: Array<{ Throttle: Record<string, unknown> }> } }]];
+    const [[, plan]] = resources('AWS::ApiGateway::UsagePlan') as [
+      [string, { Properties: { Throttle: unknown; ApiStages: Array<{ Throttle: Record<string, unknown> }> } }],
+    ];
     const strict = ROUTES.filter((r) => r.throttle === 'strict');
 
-    expect(plan.Properties.Throttle).toEqual({ RateLimit: THROTTLE_LIMITS.standard.rateLimit, BurstLimit: THROTTLE_LIMITS.standard.burstLimit });
+    expect(plan.Properties.Throttle).toEqual({
+      RateLimit: THROTTLE_LIMITS.standard.rateLimit,
+      BurstLimit: THROTTLE_LIMITS.standard.burstLimit,
+    });
     const throttles = plan.Properties.ApiStages[0]!.Throttle;
     expect(Object.keys(throttles).sort()).toEqual(strict.map((r) => `${r.path}/${r.method}`).sort());
     for (const value of Object.values(throttles)) expect(value).toEqual({ RateLimit: 6, BurstLimit: 6 });
     expect(strict.map((r) => r.name).sort()).toEqual(
-      ['getCustomerAnniversary', 'getCustomerBirthday', 'getEarningHistoryEntry', 'getRewardHistoryEntry', 'listEarningHistory', 'listRewardHistory'].sort(),
+      [
+        'getCustomerAnniversary',
+        'getCustomerBirthday',
+        'getEarningHistoryEntry',
+        'getRewardHistoryEntry',
+        'listEarningHistory',
+        'listRewardHistory',
+      ].sort(),
     );
   });
 
@@ -167,7 +187,9 @@ describe('production stack', () => {
   });
 
   it('writes access logs without the Authorization header', () => {
-    const [[, stage]] = resources('AWS::ApiGateway::Stage') as [[string, { Properties: { AccessLogSetting: { Format: string }; TracingEnabled: boolean } }]];
+    const [[, stage]] = resources('AWS::ApiGateway::Stage') as [
+      [string, { Properties: { AccessLogSetting: { Format: string }; TracingEnabled: boolean } }],
+    ];
 
     expect(stage.Properties.TracingEnabled).toBe(true);
     expect(stage.Properties.AccessLogSetting.Format).toContain('$context.requestId');
@@ -193,7 +215,9 @@ describe('production stack', () => {
       if (!readRoutes.includes(fn.Properties.Description) && fn.Properties.Description !== 'API key authorizer') continue;
       const roleId = fn.Properties.Role['Fn::GetAtt'][0];
       const rolePolicies = policies.filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId));
-      const actions = rolePolicies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
+      const actions = rolePolicies.flatMap(([, p]) =>
+        p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()),
+      );
       for (const action of writeActions) expect(actions).not.toContain(action);
       expect(actions).not.toContain('secretsmanager:GetSecretValue');
     }
@@ -205,9 +229,14 @@ describe('production stack', () => {
     const receiver = functionId(template, `${hook!.method} ${hook!.path}`);
     const sqsStatements = statementsOf(template, receiver).filter((s) => actionsOf([s]).some((a) => a.startsWith('sqs:')));
 
-    expect(sqsStatements).toEqual([expect.objectContaining({ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } })]);
-    expect(actionsOf(statementsOf(template, receiver))).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 'dynamodb:GetItem']));
-    for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'events:PutEvents']) expect(actionsOf(statementsOf(template, receiver))).not.toContain(action);
+    expect(sqsStatements).toEqual([
+      expect.objectContaining({ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } }),
+    ]);
+    expect(actionsOf(statementsOf(template, receiver))).toEqual(
+      expect.arrayContaining(['secretsmanager:GetSecretValue', 'dynamodb:GetItem']),
+    );
+    for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'events:PutEvents'])
+      expect(actionsOf(statementsOf(template, receiver))).not.toContain(action);
     const fn = template.findResources('AWS::Lambda::Function')[receiver]!;
     expect(fn.Properties.Environment.Variables.ORDER_EVENTS_QUEUE_URL).toEqual({ Ref: queueId });
 
@@ -232,7 +261,9 @@ describe('production stack', () => {
     for (const id of [queueId, deadLetterId]) {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: id }],
-        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+        PolicyDocument: {
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+        },
       });
     }
   });
@@ -258,7 +289,9 @@ describe('production stack', () => {
   });
 
   it('runs each scheduled job on its cadence, with delivery retries and a dead-letter queue', () => {
-    const rules = resources('AWS::Events::Rule').map(([, r]) => r.Properties).filter((r) => r.ScheduleExpression);
+    const rules = resources('AWS::Events::Rule')
+      .map(([, r]) => r.Properties)
+      .filter((r) => r.ScheduleExpression);
 
     expect(rules.map((r) => r.ScheduleExpression).sort()).toEqual(SCHEDULED_JOBS.map((job) => job.cadence).sort());
     for (const job of SCHEDULED_JOBS) {
@@ -271,7 +304,9 @@ describe('production stack', () => {
         }),
       ]);
       expect(template.findResources('AWS::Lambda::Function')[fnId]!.Properties.Timeout).toBe(job.timeoutSeconds);
-      expect(actionsOf(statementsOf(template, fnId))).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 'dynamodb:PutItem']));
+      expect(actionsOf(statementsOf(template, fnId))).toEqual(
+        expect.arrayContaining(['secretsmanager:GetSecretValue', 'dynamodb:PutItem']),
+      );
     }
     // The purchase reconciler keeps the 5-minute schedule it had before the job list.
     expect(SCHEDULED_JOBS.find((job) => job.name === 'reconcilePurchases')?.cadence).toBe('rate(5 minutes)');
@@ -285,12 +320,22 @@ describe('production stack', () => {
 
     const [undeliveredId] = Object.keys(template.findResources('AWS::SQS::Queue')).filter((id) => id.startsWith('UndeliveredEvents'));
     for (const id of [deadLetterId, undeliveredId!]) {
-      expect(queueAlarm('ApproximateNumberOfMessagesVisible', id)).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', Statistic: 'Maximum' });
+      expect(queueAlarm('ApproximateNumberOfMessagesVisible', id)).toMatchObject({
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        Statistic: 'Maximum',
+      });
     }
-    expect(queueAlarm('ApproximateAgeOfOldestMessage', queueId)).toMatchObject({ Threshold: OLDEST_ORDER_EVENT_ALARM_SECONDS, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(queueAlarm('ApproximateAgeOfOldestMessage', queueId)).toMatchObject({
+      Threshold: OLDEST_ORDER_EVENT_ALARM_SECONDS,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
     for (const job of SCHEDULED_JOBS) {
       const fnId = functionId(template, `Scheduled job ${job.name}, ${job.cadence}`);
-      expect(alarms.find((a) => a.MetricName === 'Errors' && a.Dimensions[0].Value.Ref === fnId)).toMatchObject({ Threshold: 1, Period: 900 });
+      expect(alarms.find((a) => a.MetricName === 'Errors' && a.Dimensions[0].Value.Ref === fnId)).toMatchObject({
+        Threshold: 1,
+        Period: 900,
+      });
     }
     const dashboard = JSON.stringify(resources('AWS::CloudWatch::Dashboard')[0]![1].Properties.DashboardBody);
     expect(dashboard).toContain('ApproximateAgeOfOldestMessage');
@@ -328,7 +373,12 @@ describe('production stack', () => {
       Queues: [{ Ref: queueId }],
       PolicyDocument: {
         Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Allow', Principal: { Service: 'events.amazonaws.com' }, Action: Match.arrayWith(['sqs:SendMessage']), Condition: { ArnEquals: { 'aws:SourceArn': Match.anyValue() } } }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'events.amazonaws.com' },
+            Action: Match.arrayWith(['sqs:SendMessage']),
+            Condition: { ArnEquals: { 'aws:SourceArn': Match.anyValue() } },
+          }),
         ]),
       },
     });
@@ -340,7 +390,11 @@ describe('production stack', () => {
     try {
       // As the CDK CLI runs the app: context and output directory in the environment; no bundling.
       execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, '..', '..', 'infra', 'cdk', 'app.ts')], {
-        env: { ...process.env, CDK_OUTDIR: out, CDK_CONTEXT_JSON: JSON.stringify({ shopifyEventSourceName: PARTNER_SOURCE, 'aws:cdk:bundling-stacks': [] }) },
+        env: {
+          ...process.env,
+          CDK_OUTDIR: out,
+          CDK_CONTEXT_JSON: JSON.stringify({ shopifyEventSourceName: PARTNER_SOURCE, 'aws:cdk:bundling-stacks': [] }),
+        },
         stdio: 'pipe',
       });
       const synthesized = JSON.parse(readFileSync(join(out, 'LoyaltyApi.template.json'), 'utf8'));
@@ -356,7 +410,15 @@ describe('production stack', () => {
     const metricNames = alarms.map((a) => a.MetricName);
 
     expect(metricNames).toEqual(
-      expect.arrayContaining(['5XXError', 'Latency', 'ThrottledRequests', 'SystemErrors', 'Errors', 'ApproximateNumberOfMessagesVisible', 'ApproximateAgeOfOldestMessage']),
+      expect.arrayContaining([
+        '5XXError',
+        'Latency',
+        'ThrottledRequests',
+        'SystemErrors',
+        'Errors',
+        'ApproximateNumberOfMessagesVisible',
+        'ApproximateAgeOfOldestMessage',
+      ]),
     );
     expect(alarms.find((a) => a.MetricName === 'Latency').ExtendedStatistic).toBe('p99');
     expect(alarms.filter((a) => a.MetricName === 'Errors')).toHaveLength(ROUTES.length + OTHER_FUNCTIONS - 1);
@@ -370,7 +432,17 @@ describe('production stack', () => {
     const outputs = Object.keys(template.findOutputs('*'));
 
     expect(outputs).toEqual(
-      expect.arrayContaining(['ApiUrl', 'WebhookUrls', 'TableName', 'UsagePlanId', 'EventBusName', 'OrderEventQueueUrl', 'OrderEventDeadLetterQueueUrl', 'AlarmTopicArn', 'DashboardName']),
+      expect.arrayContaining([
+        'ApiUrl',
+        'WebhookUrls',
+        'TableName',
+        'UsagePlanId',
+        'EventBusName',
+        'OrderEventQueueUrl',
+        'OrderEventDeadLetterQueueUrl',
+        'AlarmTopicArn',
+        'DashboardName',
+      ]),
     );
   });
 });

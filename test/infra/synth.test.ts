@@ -30,10 +30,14 @@ describe('cdk synth', () => {
     execFileSync('npx', ['cdk', 'synth', '--quiet', '--no-notices', '--output', out], { cwd: ROOT, env, stdio: 'pipe' });
 
     const template = JSON.parse(readFileSync(join(out, 'LoyaltyApi.template.json'), 'utf8'));
-    const functions = Object.values(template.Resources as Record<string, { Type: string }>).filter((r) => r.Type === 'AWS::Lambda::Function');
+    const functions = Object.values(template.Resources as Record<string, { Type: string }>).filter(
+      (r) => r.Type === 'AWS::Lambda::Function',
+    );
     expect(functions).toHaveLength(FUNCTIONS);
     // Without -c shopifyEventSourceName there is no partner event bus.
-    const buses = Object.values(template.Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>).filter((r) => r.Type === 'AWS::Events::EventBus');
+    const buses = Object.values(template.Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>).filter(
+      (r) => r.Type === 'AWS::Events::EventBus',
+    );
     expect(buses.map((bus) => bus.Properties.EventSourceName)).toEqual([undefined]);
     const bundles = readdirSync(out).filter((name) => name.startsWith('asset.'));
     expect(bundles.length).toBeGreaterThanOrEqual(FUNCTIONS);

@@ -45,7 +45,9 @@ describe('customer repository', () => {
   it('allows the same referral code in another shop', async () => {
     await createCustomer(customerRecord({ shop_id: 'repo-ref-a', platform_customer_id: '1', referral_code: 'SHARED23' }));
 
-    expect(await createCustomer(customerRecord({ shop_id: 'repo-ref-b', platform_customer_id: '1', referral_code: 'SHARED23' }))).toBe('created');
+    expect(await createCustomer(customerRecord({ shop_id: 'repo-ref-b', platform_customer_id: '1', referral_code: 'SHARED23' }))).toBe(
+      'created',
+    );
   });
 
   it('of many concurrent creates of one customer, exactly one wins', async () => {
@@ -110,7 +112,10 @@ describe('customer listing', () => {
     redeemed_points: 'redeemed_points',
   };
 
-  async function allPages(query: { sort: CustomerSortField; descending: boolean; status?: 'member' | 'excluded'; emailContains?: string }, size: number) {
+  async function allPages(
+    query: { sort: CustomerSortField; descending: boolean; status?: 'member' | 'excluded'; emailContains?: string },
+    size: number,
+  ) {
     const seen: CustomerRecord[] = [];
     for (let offset = 0; offset < 40; offset += size) {
       const page = await listCustomers(shop, { ...query, offset, limit: size });
@@ -142,7 +147,9 @@ describe('customer listing', () => {
   it('filters by loyalty status', async () => {
     const seen = await allPages({ sort: 'created_at', descending: false, status: 'excluded' }, 2);
 
-    expect(seen.map((r) => r.platform_customer_id)).toEqual(records.filter((r) => r.status === 'excluded').map((r) => r.platform_customer_id));
+    expect(seen.map((r) => r.platform_customer_id)).toEqual(
+      records.filter((r) => r.status === 'excluded').map((r) => r.platform_customer_id),
+    );
   });
 
   it('filters by a partial, case-insensitive e-mail and reports the filtered total', async () => {
@@ -159,7 +166,14 @@ describe('customer listing', () => {
   it('combines the e-mail and status filters', async () => {
     const expected = records.filter((r) => r.status === 'member' && r.email.toLowerCase().includes('vip'));
 
-    const page = await listCustomers(shop, { sort: 'created_at', descending: false, status: 'member', emailContains: 'vip', offset: 0, limit: 100 });
+    const page = await listCustomers(shop, {
+      sort: 'created_at',
+      descending: false,
+      status: 'member',
+      emailContains: 'vip',
+      offset: 0,
+      limit: 100,
+    });
 
     expect(page.total).toBe(expected.length);
     expect(page.records.map((r) => r.platform_customer_id)).toEqual(expected.map((r) => r.platform_customer_id));

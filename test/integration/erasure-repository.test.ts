@@ -28,13 +28,21 @@ async function memberWithHistory(shopId: string, id: string, entries: number, or
 }
 
 const itemsOf = async (shopId: string) =>
-  (await scanAll()).filter((item) => String(item.pk).startsWith(`SHOP#${shopId}#`) || item.pk === `SHOP#${shopId}` || item.shop_id === shopId || item.sk === `SHOP#${shopId}`);
+  (await scanAll()).filter(
+    (item) =>
+      String(item.pk).startsWith(`SHOP#${shopId}#`) ||
+      item.pk === `SHOP#${shopId}` ||
+      item.shop_id === shopId ||
+      item.sk === `SHOP#${shopId}`,
+  );
 
 describe('erasure repository', () => {
   it('erases a member whose history spans several pages, its order lookups, guards and one count', async () => {
     await memberWithHistory('erase-one', '1', 130, 40);
     await memberWithHistory('erase-one', '2', 3, 1);
-    const kept = (await itemsOf('erase-one')).filter((item) => String(item.pk).includes('#C#2') || item.customer_id === '2' || item.pk === keys.referralAward('erase-one', '2').pk);
+    const kept = (await itemsOf('erase-one')).filter(
+      (item) => String(item.pk).includes('#C#2') || item.customer_id === '2' || item.pk === keys.referralAward('erase-one', '2').pk,
+    );
 
     const erased = await eraseCustomer('erase-one', '1');
 
@@ -42,7 +50,9 @@ describe('erasure repository', () => {
     expect(await getCustomer('erase-one', '1', true)).toBeNull();
     expect((await readShopCounters('erase-one')).member).toBe(1);
     const left = (await itemsOf('erase-one')).filter((item) => item.sk !== 'COUNTERS');
-    expect(left.sort((a, b) => `${a.pk}${a.sk}`.localeCompare(`${b.pk}${b.sk}`))).toEqual(kept.sort((a, b) => `${a.pk}${a.sk}`.localeCompare(`${b.pk}${b.sk}`)));
+    expect(left.sort((a, b) => `${a.pk}${a.sk}`.localeCompare(`${b.pk}${b.sk}`))).toEqual(
+      kept.sort((a, b) => `${a.pk}${a.sk}`.localeCompare(`${b.pk}${b.sk}`)),
+    );
   });
 
   it('a second call changes nothing; a call after a crash between the steps finishes the history', async () => {
@@ -53,7 +63,11 @@ describe('erasure repository', () => {
     expect((await readShopCounters('erase-twice')).member).toBe(0);
 
     // As if the profile's transaction had committed and the process died before the history went.
-    await batchPut([{ ...keys.earningEntry('erase-twice', '1', 'late'), id: 'late' }, { ...keys.order('erase-twice', '1', '77'), order_id: '77' }, { ...keys.orderCustomer('erase-twice', '77'), customer_id: '1' }]);
+    await batchPut([
+      { ...keys.earningEntry('erase-twice', '1', 'late'), id: 'late' },
+      { ...keys.order('erase-twice', '1', '77'), order_id: '77' },
+      { ...keys.orderCustomer('erase-twice', '77'), customer_id: '1' },
+    ]);
     expect(await eraseCustomer('erase-twice', '1')).toEqual({ profileDeleted: false, itemsDeleted: 3 });
     expect((await itemsOf('erase-twice')).filter((item) => item.sk !== 'COUNTERS')).toEqual([]);
     expect((await readShopCounters('erase-twice')).member).toBe(0);
@@ -64,8 +78,15 @@ describe('erasure repository', () => {
     await putShopIdentity('erase-kept', 'erase-kept.myshopify.com');
     await memberWithHistory('erase-shop', '1', 2, 1);
     // Written directly rather than enrolled one transaction each: only their number matters here.
-    const excluded = Array.from({ length: 110 }, (_, i) => customerRecord({ shop_id: 'erase-shop', platform_customer_id: String(2000 + i), referral_code: `X${2000 + i}`, status: 'excluded' }));
-    await batchPut(excluded.flatMap((record) => [customerItem(record, 1), { ...keys.referralCode('erase-shop', record.referral_code), customer_id: record.platform_customer_id }]));
+    const excluded = Array.from({ length: 110 }, (_, i) =>
+      customerRecord({ shop_id: 'erase-shop', platform_customer_id: String(2000 + i), referral_code: `X${2000 + i}`, status: 'excluded' }),
+    );
+    await batchPut(
+      excluded.flatMap((record) => [
+        customerItem(record, 1),
+        { ...keys.referralCode('erase-shop', record.referral_code), customer_id: record.platform_customer_id },
+      ]),
+    );
     await memberWithHistory('erase-kept', '1', 2, 1);
     await batchPut([
       { ...keys.shopSettings('erase-shop'), id: 'erase-shop' },
@@ -79,7 +100,9 @@ describe('erasure repository', () => {
 
     expect(erased.customersErased).toBe(111);
     expect(await itemsOf('erase-shop')).toEqual([]);
-    expect((await scanAll()).filter((item) => item.pk === 'KEY#h-erase-shop' || item.pk === keys.shopDomain('erase-shop.myshopify.com').pk)).toEqual([]);
+    expect(
+      (await scanAll()).filter((item) => item.pk === 'KEY#h-erase-shop' || item.pk === keys.shopDomain('erase-shop.myshopify.com').pk),
+    ).toEqual([]);
     expect(await itemsOf('erase-kept')).toEqual(kept);
   });
 });

@@ -38,9 +38,26 @@ function configDocument(options: { fileKeyRevoked?: boolean } = {}) {
           { name: 'From file', scope: 'read', key: FILE_KEY, revoked: options.fileKeyRevoked ?? false },
           { name: 'Old file key', scope: 'full', key: FILE_KEY_REVOKED, revoked: true },
         ],
-        earning_rules: [{ id: 'rule-order', name: 'Place an order', action: 'purchase', category: 'purchase', points_to_give: 5, created_at: '2025-01-01T00:00:00.000Z' }],
+        earning_rules: [
+          {
+            id: 'rule-order',
+            name: 'Place an order',
+            action: 'purchase',
+            category: 'purchase',
+            points_to_give: 5,
+            created_at: '2025-01-01T00:00:00.000Z',
+          },
+        ],
         platform: { customers: [{ id: '1001', email: 'ada@example.com', created_at: '2024-03-01T10:00:00.000Z' }] },
-        members: [{ platform_customer_id: '1001', current_points: 80, lifetime_points: 120, redeemed_points: 40, enrolled_at: '2025-02-01T00:00:00.000Z' }],
+        members: [
+          {
+            platform_customer_id: '1001',
+            current_points: 80,
+            lifetime_points: 120,
+            redeemed_points: 40,
+            enrolled_at: '2025-02-01T00:00:00.000Z',
+          },
+        ],
       },
     ],
   };
@@ -73,7 +90,9 @@ async function scanTable(): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient().send(new ScanCommand({ TableName: tableName(), ConsistentRead: true, ExclusiveStartKey: startKey }));
+    const page = await documentClient().send(
+      new ScanCommand({ TableName: tableName(), ConsistentRead: true, ExclusiveStartKey: startKey }),
+    );
     items.push(...((page.Items ?? []) as Record<string, unknown>[]));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -191,7 +210,9 @@ describe('keys revoke', () => {
     const deps = { usagePlan: null, print: () => undefined };
 
     await expect(keysRevoke({ shop: SHOP, keyId: 'ffffffffffff' }, deps)).rejects.toThrow(UnknownApiKeyError);
-    await expect(keysRevoke({ shop: SHOP, keyId: '../SETTINGS' }, deps)).rejects.toThrow("Shop 'cli-shop' has no API key with id '../SETTINGS'");
+    await expect(keysRevoke({ shop: SHOP, keyId: '../SETTINGS' }, deps)).rejects.toThrow(
+      "Shop 'cli-shop' has no API key with id '../SETTINGS'",
+    );
     await expect(keysRevoke({ shop: 'other-shop', keyId }, deps)).rejects.toThrow(UnknownApiKeyError);
   });
 });
@@ -223,7 +244,15 @@ describe('config apply', () => {
   });
 
   it('refuses a file that gives a stored key value to another shop', async () => {
-    const record = { key_hash: hashApiKey(FILE_KEY), shop_id: 'thief', name: 'Stolen', scope: 'full' as const, status: 'active' as const, usage_identifier_key: null, created_at: '2025-01-01T00:00:00.000Z' };
+    const record = {
+      key_hash: hashApiKey(FILE_KEY),
+      shop_id: 'thief',
+      name: 'Stolen',
+      scope: 'full' as const,
+      status: 'active' as const,
+      usage_identifier_key: null,
+      created_at: '2025-01-01T00:00:00.000Z',
+    };
 
     await expect(putApiKey(record)).rejects.toThrow(ApiKeyConflictError);
     expect(await authenticate(FILE_KEY)).toMatchObject({ ok: true, shopId: SHOP });
@@ -260,7 +289,9 @@ describe('usage-plan keys (cloud), with a fake API Gateway', () => {
     const { usagePlan, calls } = fakeUsagePlan({ failAttach: true });
     const before = await scanTable();
 
-    await expect(keysCreate({ shop: SHOP, name: 'Broken', scope: 'full' }, { usagePlan, print: () => undefined })).rejects.toThrow('attach failed');
+    await expect(keysCreate({ shop: SHOP, name: 'Broken', scope: 'full' }, { usagePlan, print: () => undefined })).rejects.toThrow(
+      'attach failed',
+    );
 
     expect(calls.disabled).toEqual(['apigw-1']);
     expect(await scanTable()).toEqual(before);
@@ -269,7 +300,13 @@ describe('usage-plan keys (cloud), with a fake API Gateway', () => {
   it('gives active keys from the file a usage-plan key once, and disables it when the file revokes the key', async () => {
     const shop = 'cli-cloud';
     const document = (revoked: boolean) => ({
-      shops: [{ ...configDocument().shops[0]!, id: shop, api_keys: [{ name: 'Cloud file key', scope: 'full', key: 'cli_cloud_key_0001', revoked }] }],
+      shops: [
+        {
+          ...configDocument().shops[0]!,
+          id: shop,
+          api_keys: [{ name: 'Cloud file key', scope: 'full', key: 'cli_cloud_key_0001', revoked }],
+        },
+      ],
     });
     const { usagePlan, calls } = fakeUsagePlan();
 
@@ -296,7 +333,10 @@ describe('command line parsing (in process)', () => {
 
   it.each([
     [['keys', 'create', '--shop', SHOP, '--name', 'x', '--endpoint', 'http://127.0.0.1:1'], '--scope is required'],
-    [['keys', 'create', '--shop', SHOP, '--name', 'x', '--scope', 'admin', '--endpoint', 'http://127.0.0.1:1'], "--scope must be 'full' or 'read'"],
+    [
+      ['keys', 'create', '--shop', SHOP, '--name', 'x', '--scope', 'admin', '--endpoint', 'http://127.0.0.1:1'],
+      "--scope must be 'full' or 'read'",
+    ],
     [['keys', 'list', '--shop', SHOP], 'say where to work'],
     [['keys', 'list', '--shop', SHOP, '--stack', 'S', '--endpoint', 'http://127.0.0.1:1'], 'not both'],
     [['keys', 'list', '--shop', SHOP, '--stack', 'S', '--table', 't'], '--table goes with --endpoint'],
@@ -327,7 +367,9 @@ describe('command line parsing (in process)', () => {
 
     expect(result.code).toBe(1);
     expect(result.stderr).not.toMatch(/^UnknownError$/m);
-    expect(result.stderr).toContain(`${endpoint} is not a DynamoDB endpoint: a ListTables request got HTTP 200: <html><body>Welcome to nginx!</body></html>.`);
+    expect(result.stderr).toContain(
+      `${endpoint} is not a DynamoDB endpoint: a ListTables request got HTTP 200: <html><body>Welcome to nginx!</body></html>.`,
+    );
     expect(result.stderr).toContain('The CLI needs a DynamoDB endpoint');
     expect(result.stderr).toContain('Operator CLI for this twin');
   });

@@ -73,7 +73,13 @@ describe('platform simulator: customers', () => {
   it('serves a seeded customer to the Shopify adapter', async () => {
     const customer = await adapterFor('demo').getCustomer('1001');
 
-    expect(customer).toEqual({ id: '1001', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', createdAt: '2024-03-01T10:00:00.000Z' });
+    expect(customer).toEqual({
+      id: '1001',
+      email: 'ada@example.com',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      createdAt: '2024-03-01T10:00:00.000Z',
+    });
   });
 
   it('answers null for a customer the shop does not have, even one another shop has', async () => {
@@ -274,7 +280,8 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
   });
 });
 
-async function graphqlCall(query: string, variables: Record<string, unknown> = {}, shop = 'demo'): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- raw GraphQL answers
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw GraphQL answers
+async function graphqlCall(query: string, variables: Record<string, unknown> = {}, shop = 'demo'): Promise<{ status: number; body: any }> {
   const response = await fetch(simulator.graphqlEndpoint(shop), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': 'local-token' },
@@ -284,7 +291,7 @@ async function graphqlCall(query: string, variables: Record<string, unknown> = {
 }
 
 describe('platform simulator: every document is validated against the Admin API schema subset', () => {
-  it('refuses a misspelt field in Shopify\'s error shape, which the adapter\'s transport reports as a PlatformError', async () => {
+  it("refuses a misspelt field in Shopify's error shape, which the adapter's transport reports as a PlatformError", async () => {
     const document = 'query { customer(id: "gid://shopify/Customer/1001") { id emial } }';
     const transport = createShopifyTransport({ endpoint: simulator.graphqlEndpoint('demo'), accessToken: 'local-token', baseDelayMs: 1 });
 
@@ -293,7 +300,13 @@ describe('platform simulator: every document is validated against the Admin API 
 
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
-      errors: [{ message: 'Cannot query field "emial" on type "Customer".', locations: [{ line: 1, column: 58 }], extensions: { code: 'undefinedField' } }],
+      errors: [
+        {
+          message: 'Cannot query field "emial" on type "Customer".',
+          locations: [{ line: 1, column: 58 }],
+          extensions: { code: 'undefinedField' },
+        },
+      ],
     });
     expect(error).toBeInstanceOf(PlatformError);
     expect(error.message).toMatch(/Cannot query field "emial"/);
@@ -303,7 +316,10 @@ describe('platform simulator: every document is validated against the Admin API 
     const reply = await graphqlCall('query { orders(first: 5, sort: UPDATED_AT) { nodes { id } } }');
 
     expect(reply.body.errors).toEqual([
-      expect.objectContaining({ message: 'Unknown argument "sort" on field "QueryRoot.orders".', extensions: { code: 'argumentNotAccepted' } }),
+      expect.objectContaining({
+        message: 'Unknown argument "sort" on field "QueryRoot.orders".',
+        extensions: { code: 'argumentNotAccepted' },
+      }),
     ]);
   });
 
@@ -315,8 +331,13 @@ describe('platform simulator: every document is validated against the Admin API 
       { input: { code: 'FLOAT-1', customerGets: { value: { discountAmount: { amount: 5 } } } } },
     );
 
-    expect(deprecated.body.errors[0]).toMatchObject({ message: expect.stringMatching(/"customerSelection" is not defined by type "DiscountCodeBasicInput"/) });
-    expect(float.body.errors[0]).toMatchObject({ message: expect.stringMatching(/Decimal must be a decimal written as a string/), extensions: { code: 'INVALID_VARIABLE' } });
+    expect(deprecated.body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/"customerSelection" is not defined by type "DiscountCodeBasicInput"/),
+    });
+    expect(float.body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/Decimal must be a decimal written as a string/),
+      extensions: { code: 'INVALID_VARIABLE' },
+    });
     expect(simulator.discountCodes().map((entry) => entry.code)).not.toContain('FLOAT-1');
   });
 
@@ -325,7 +346,13 @@ describe('platform simulator: every document is validated against the Admin API 
 
     expect(reply.body).toEqual({
       data: { customer: { firstName: 'Ada' } },
-      extensions: { cost: { requestedQueryCost: 1, actualQueryCost: 1, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1999, restoreRate: 100 } } },
+      extensions: {
+        cost: {
+          requestedQueryCost: 1,
+          actualQueryCost: 1,
+          throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1999, restoreRate: 100 },
+        },
+      },
     });
   });
 
@@ -383,10 +410,13 @@ describe('platform simulator: orders and their webhooks', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let clock = new Date('2027-01-15T10:00:00.000Z');
 
-  const control = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => { // eslint-disable-line @typescript-eslint/no-explicit-any -- control answers
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- control answers
+  const control = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
     const response = await fetch(`${shopSimulator.url}${path}`, {
       method,
-      ...(body !== undefined ? { headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+      ...(body !== undefined
+        ? { headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }
+        : {}),
     });
     return { status: response.status, body: await response.json() };
   };
@@ -418,23 +448,38 @@ describe('platform simulator: orders and their webhooks', () => {
     receiver.answer(200);
   });
 
-  it('creates a paid order and delivers a signed orders/paid with Shopify\'s headers, stamped by the clock', async () => {
+  it("creates a paid order and delivers a signed orders/paid with Shopify's headers, stamped by the clock", async () => {
     clock = new Date('2027-01-15T10:00:00.000Z');
 
     const reply = await control('POST', '/_orders', {
-      shop: 'shop-b', customer_id: '2001', subtotal_price: '120.00', total_price: '131.50',
-      discount_codes: ['LOYAL-1'], landing_site: '/?ref=FRIEND1', note_attributes: [{ name: 'referral_code', value: 'FRIEND1' }],
+      shop: 'shop-b',
+      customer_id: '2001',
+      subtotal_price: '120.00',
+      total_price: '131.50',
+      discount_codes: ['LOYAL-1'],
+      landing_site: '/?ref=FRIEND1',
+      note_attributes: [{ name: 'referral_code', value: 'FRIEND1' }],
     });
     const delivered = receiver.received.at(-1)!;
 
     expect(reply.status).toBe(201);
     expect(reply.body.webhook).toEqual({ id: expect.any(String), status: 200 });
     expect(reply.body.order).toMatchObject({
-      id: expect.any(Number), name: '#1001', currency: 'EUR', financial_status: 'paid',
-      subtotal_price: '120.00', current_subtotal_price: '120.00', total_price: '131.50',
-      created_at: '2027-01-15T10:00:00.000Z', processed_at: '2027-01-15T10:00:00.000Z', updated_at: '2027-01-15T10:00:00.000Z',
-      cancelled_at: null, discount_codes: [expect.objectContaining({ code: 'LOYAL-1' })], landing_site: '/?ref=FRIEND1',
-      note_attributes: [{ name: 'referral_code', value: 'FRIEND1' }], customer: expect.objectContaining({ id: 2001, email: 'grace@example.com' }),
+      id: expect.any(Number),
+      name: '#1001',
+      currency: 'EUR',
+      financial_status: 'paid',
+      subtotal_price: '120.00',
+      current_subtotal_price: '120.00',
+      total_price: '131.50',
+      created_at: '2027-01-15T10:00:00.000Z',
+      processed_at: '2027-01-15T10:00:00.000Z',
+      updated_at: '2027-01-15T10:00:00.000Z',
+      cancelled_at: null,
+      discount_codes: [expect.objectContaining({ code: 'LOYAL-1' })],
+      landing_site: '/?ref=FRIEND1',
+      note_attributes: [{ name: 'referral_code', value: 'FRIEND1' }],
+      customer: expect.objectContaining({ id: 2001, email: 'grace@example.com' }),
     });
     expect(delivered.headers).toMatchObject({
       'x-shopify-topic': 'orders/paid',
@@ -447,7 +492,11 @@ describe('platform simulator: orders and their webhooks', () => {
     });
     expect(delivered.headers['x-shopify-hmac-sha256']).toBe(createHmac('sha256', SECRET).update(delivered.body, 'utf8').digest('base64'));
     expect(JSON.parse(delivered.body)).toEqual(reply.body.order);
-    expect(orderFromWebhook(JSON.parse(delivered.body))).toMatchObject({ customerId: '2001', subtotal: '120.00', landingSite: '/?ref=FRIEND1' });
+    expect(orderFromWebhook(JSON.parse(delivered.body))).toMatchObject({
+      customerId: '2001',
+      subtotal: '120.00',
+      landingSite: '/?ref=FRIEND1',
+    });
   });
 
   it('numbers orders per shop and takes a guest order without a customer or a delivery', async () => {
@@ -459,7 +508,7 @@ describe('platform simulator: orders and their webhooks', () => {
     expect(second.body.order.id).toBeGreaterThan(first.body.order.id);
   });
 
-  it('records a refund, delivers refunds/create with the refunded subtotal, and moves the order\'s amounts', async () => {
+  it("records a refund, delivers refunds/create with the refunded subtotal, and moves the order's amounts", async () => {
     const created = await control('POST', '/_orders', { shop: 'shop-b', customer_id: '2001', subtotal_price: '100.00', deliver: false });
     clock = new Date('2027-01-16T08:00:00.000Z');
 
@@ -471,9 +520,16 @@ describe('platform simulator: orders and their webhooks', () => {
     expect(delivered.headers['x-shopify-topic']).toBe('refunds/create');
     expect(JSON.parse(delivered.body)).toEqual(reply.body.refund);
     expect(refundFromWebhook(reply.body.refund)).toEqual({
-      id: String(reply.body.refund.id), orderId: String(created.body.order.id), subtotal: '40.00', createdAt: '2027-01-16T08:00:00.000Z',
+      id: String(reply.body.refund.id),
+      orderId: String(created.body.order.id),
+      subtotal: '40.00',
+      createdAt: '2027-01-16T08:00:00.000Z',
     });
-    expect(reply.body.order).toMatchObject({ current_subtotal_price: '60.00', financial_status: 'partially_refunded', updated_at: '2027-01-16T08:00:00.000Z' });
+    expect(reply.body.order).toMatchObject({
+      current_subtotal_price: '60.00',
+      financial_status: 'partially_refunded',
+      updated_at: '2027-01-16T08:00:00.000Z',
+    });
     expect(orderFromWebhook(reply.body.order).refundedSubtotal).toBe('40.00');
   });
 
@@ -497,7 +553,11 @@ describe('platform simulator: orders and their webhooks', () => {
     const delivered = receiver.received.at(-1)!;
 
     expect(reply.status).toBe(200);
-    expect(reply.body.order).toMatchObject({ cancelled_at: '2027-01-17T09:00:00.000Z', cancel_reason: 'customer', updated_at: '2027-01-17T09:00:00.000Z' });
+    expect(reply.body.order).toMatchObject({
+      cancelled_at: '2027-01-17T09:00:00.000Z',
+      cancel_reason: 'customer',
+      updated_at: '2027-01-17T09:00:00.000Z',
+    });
     expect(delivered.headers['x-shopify-topic']).toBe('orders/cancelled');
     expect(orderFromWebhook(JSON.parse(delivered.body)).cancelledAt).toBe('2027-01-17T09:00:00.000Z');
     expect(again).toEqual({ status: 400, body: { error: expect.stringMatching(/already cancelled/) } });
@@ -517,8 +577,14 @@ describe('platform simulator: orders and their webhooks', () => {
     expect(copy.body).toBe(original.body);
     expect(copy.headers).toEqual(original.headers);
     expect(listed).toMatchObject({
-      topic: 'orders/paid', shop: 'shop-b', order_id: String(created.body.order.id), status: 503,
-      attempts: [{ status: 200, at: expect.any(String) }, { status: 503, at: '2027-02-01T00:00:00.000Z' }],
+      topic: 'orders/paid',
+      shop: 'shop-b',
+      order_id: String(created.body.order.id),
+      status: 503,
+      attempts: [
+        { status: 200, at: expect.any(String) },
+        { status: 503, at: '2027-02-01T00:00:00.000Z' },
+      ],
       payload: created.body.order,
     });
   });
@@ -542,10 +608,18 @@ describe('platform simulator: orders and their webhooks', () => {
 
   it.each([
     ['an unknown shop', { shop: 'nope', subtotal_price: '1.00' }, /shop: no shop 'nope'/],
-    ['a customer the shop does not have', { shop: 'shop-b', customer_id: '9999', subtotal_price: '1.00' }, /'9999' is not a customer of shop 'shop-b'/],
+    [
+      'a customer the shop does not have',
+      { shop: 'shop-b', customer_id: '9999', subtotal_price: '1.00' },
+      /'9999' is not a customer of shop 'shop-b'/,
+    ],
     ['an amount that is not a decimal string', { shop: 'shop-b', subtotal_price: 12 }, /subtotal_price: /],
     ['an unknown field', { shop: 'shop-b', subtotal_price: '1.00', subtotal: '1.00' }, /Unrecognized key/],
-    ['a total below the subtotal', { shop: 'shop-b', subtotal_price: '10.00', total_price: '9.00' }, /total_price: must be at least subtotal_price/],
+    [
+      'a total below the subtotal',
+      { shop: 'shop-b', subtotal_price: '10.00', total_price: '9.00' },
+      /total_price: must be at least subtotal_price/,
+    ],
   ])('refuses %s with 400 and creates nothing', async (_label, body, message) => {
     const before = (await control('GET', '/_orders?shop=shop-b')).body.orders.length;
 
@@ -556,8 +630,13 @@ describe('platform simulator: orders and their webhooks', () => {
     expect(after).toBe(before);
   });
 
-  it('sends any topic signed as the shop\'s deliveries are, and refuses a request it cannot send', async () => {
-    const payload = { shop_id: 1, shop_domain: 'shop-b.myshopify.com', customer: { id: 2001, email: 'grace@example.com', phone: null }, orders_to_redact: [] };
+  it("sends any topic signed as the shop's deliveries are, and refuses a request it cannot send", async () => {
+    const payload = {
+      shop_id: 1,
+      shop_domain: 'shop-b.myshopify.com',
+      customer: { id: 2001, email: 'grace@example.com', phone: null },
+      orders_to_redact: [],
+    };
 
     const reply = await control('POST', '/_webhooks/send', { shop: 'shop-b', topic: 'customers/redact', payload });
     const delivered = receiver.received.at(-1)!;
@@ -583,9 +662,16 @@ describe('platform simulator: orders and their webhooks', () => {
   });
 
   it('serves orders changed since a time to the adapter, page by page in update order', async () => {
-    const fresh = await startPlatformSimulator({ port: 0, now: () => clock, shops: { 'shop-b': { customers: [{ id: '2001', email: 'g@example.com', first_name: '', last_name: '', created_at: null }] } } });
+    const fresh = await startPlatformSimulator({
+      port: 0,
+      now: () => clock,
+      shops: { 'shop-b': { customers: [{ id: '2001', email: 'g@example.com', first_name: '', last_name: '', created_at: null }] } },
+    });
     const post = (path: string, body: unknown) =>
-      fetch(`${fresh.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>); // eslint-disable-line @typescript-eslint/no-explicit-any -- control answers
+      fetch(`${fresh.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- control answers
+        (r) => r.json() as Promise<any>,
+      );
     try {
       clock = new Date('2027-03-01T10:00:00.000Z');
       const old = await post('/_orders', { shop: 'shop-b', customer_id: '2001', subtotal_price: '10.00' });
@@ -595,7 +681,12 @@ describe('platform simulator: orders and their webhooks', () => {
       const b = await post('/_orders', { shop: 'shop-b', customer_id: null, subtotal_price: '30.00' });
       clock = new Date('2027-03-02T12:00:00.000Z');
       await post(`/_orders/${old.order.id}/refunds`, { subtotal: '4.00' });
-      const adapter = createShopifyPlatform({ endpoint: fresh.graphqlEndpoint('shop-b'), accessToken: 'local-token', baseDelayMs: 1, ordersPageSize: 2 });
+      const adapter = createShopifyPlatform({
+        endpoint: fresh.graphqlEndpoint('shop-b'),
+        accessToken: 'local-token',
+        baseDelayMs: 1,
+        ordersPageSize: 2,
+      });
 
       const first = await adapter.listOrdersUpdatedSince('2027-03-02T10:00:00.000Z');
       const second = await adapter.listOrdersUpdatedSince('2027-03-02T10:00:00.000Z', first.nextCursor);
@@ -603,7 +694,17 @@ describe('platform simulator: orders and their webhooks', () => {
 
       expect(first.orders.map((order) => order.id)).toEqual([String(a.order.id), String(b.order.id)]);
       expect(first.nextCursor).toEqual(expect.any(String));
-      expect(second).toEqual({ orders: [expect.objectContaining({ id: String(old.order.id), subtotal: '10.00', refundedSubtotal: '4.00', financialStatus: 'partially_refunded' })], nextCursor: null });
+      expect(second).toEqual({
+        orders: [
+          expect.objectContaining({
+            id: String(old.order.id),
+            subtotal: '10.00',
+            refundedSubtotal: '4.00',
+            financialStatus: 'partially_refunded',
+          }),
+        ],
+        nextCursor: null,
+      });
       expect(first.orders[0]).toEqual(orderFromWebhook(a.order));
       expect(first.orders[0]!.landingSite).toBe('/?ref=FRIEND1');
       expect(later).toEqual({ orders: [], nextCursor: null });
@@ -620,7 +721,10 @@ describe('platform simulator: orders and their webhooks', () => {
     });
 
     expect(((await response.json()) as { errors: unknown[] }).errors).toEqual([
-      expect.objectContaining({ message: "The platform simulator does not support the search term 'status:open'", extensions: { code: 'BAD_REQUEST' } }),
+      expect.objectContaining({
+        message: "The platform simulator does not support the search term 'status:open'",
+        extensions: { code: 'BAD_REQUEST' },
+      }),
     ]);
   });
 });

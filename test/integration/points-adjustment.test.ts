@@ -16,7 +16,9 @@ import { createTestTable } from '../support/test-table';
 jest.setTimeout(60_000);
 
 const SHOP = 'points-shop';
-const catalog = shopCatalog(SHOP, { tiers: [vipTier('gold', { name: 'Gold', threshold_points: 1000, points_multiplier: 2, badge_color: '#FFD700' })] });
+const catalog = shopCatalog(SHOP, {
+  tiers: [vipTier('gold', { name: 'Gold', threshold_points: 1000, points_multiplier: 2, badge_color: '#FFD700' })],
+});
 const input = (adjustment: number) => ({ adjustment, note: `n${adjustment}`, update_lifetime_points: true, send_email: true });
 
 let table: Awaited<ReturnType<typeof createTestTable>>;
@@ -33,7 +35,10 @@ afterAll(async () => {
 });
 
 const events = () =>
-  readFileSync(eventsFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; customer_id: string });
+  readFileSync(eventsFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { type: string; customer_id: string });
 const auditEntries = (customerId: string) =>
   queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :earn)',
@@ -77,11 +82,26 @@ describe('points adjustment on DynamoDB', () => {
     const read = (await getCustomer(SHOP, '3', true))!;
     await adjustPoints(catalog, '3', input(1));
 
-    const written = await writePointsChange(read, { ...read.record, current_points: 999 }, {
-      id: 'stale-entry', earning_rule_id: null, action: 'manual_adjustment', points: 899, base_points: 899, points_multiplier: 1,
-      status: 'approved', order_id: null, order_number: null, points_due_at: null, points_given_at: null, points_expiry_at: null,
-      created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
-    });
+    const written = await writePointsChange(
+      read,
+      { ...read.record, current_points: 999 },
+      {
+        id: 'stale-entry',
+        earning_rule_id: null,
+        action: 'manual_adjustment',
+        points: 899,
+        base_points: 899,
+        points_multiplier: 1,
+        status: 'approved',
+        order_id: null,
+        order_number: null,
+        points_due_at: null,
+        points_given_at: null,
+        points_expiry_at: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      },
+    );
 
     expect(written.written).toBe(false);
     expect((await getCustomer(SHOP, '3', true))!.record.current_points).toBe(101);

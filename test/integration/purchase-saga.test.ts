@@ -24,7 +24,9 @@ let nextId = 100;
 
 beforeAll(async () => {
   simulator = await startPlatformSimulator({ port: 0, shops: { [SHOP]: { customers: [] } } });
-  table = await createTestTable({ environment: { PLATFORM_BASE_URL: simulator.url, PLATFORM_RETRY_BASE_MS: '1', PLATFORM_TIMEOUT_MS: '500' } });
+  table = await createTestTable({
+    environment: { PLATFORM_BASE_URL: simulator.url, PLATFORM_RETRY_BASE_MS: '1', PLATFORM_TIMEOUT_MS: '500' },
+  });
   resetPlatforms();
   await putShopCatalog(catalog);
 });
@@ -42,7 +44,10 @@ async function member(points: number): Promise<string> {
 }
 const balance = async (id: string) => (await getCustomer(SHOP, id, true))!.record;
 const entries = (id: string) =>
-  queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)', ExpressionAttributeValues: { ':pk': keys.customerPk(SHOP, id), ':r': 'REDEEM#' } });
+  queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)',
+    ExpressionAttributeValues: { ':pk': keys.customerPk(SHOP, id), ':r': 'REDEEM#' },
+  });
 const codesOf = (id: string) => simulator.discountCodes().filter((code) => code.customer_id === id);
 const buy = (id: string, rewardId = 'five-off', hooks?: PurchaseHooks) =>
   purchaseReward(catalog, rewardId, { customerIdentifier: id, points: null }, platformForShop(SHOP), hooks);
@@ -58,7 +63,11 @@ describe('purchase saga', () => {
     const ok = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(ok).toHaveLength(10);
-    expect(refused.every((r) => toErrorResponse(r.reason).statusCode === 422 && toErrorResponse(r.reason).body.errors[0]!.title === 'Insufficient Points')).toBe(true);
+    expect(
+      refused.every(
+        (r) => toErrorResponse(r.reason).statusCode === 422 && toErrorResponse(r.reason).body.errors[0]!.title === 'Insufficient Points',
+      ),
+    ).toBe(true);
     expect(codesOf(id)).toHaveLength(10);
     const stored = await balance(id);
     expect(stored.current_points).toBe(0);
@@ -137,7 +146,11 @@ describe('purchase saga', () => {
 
   it('settles a crash after the deduction and before the code: refunded by the reconciler', async () => {
     const id = await member(300);
-    const crash: PurchaseHooks = { afterReserve: async () => { throw new Error('crash'); } };
+    const crash: PurchaseHooks = {
+      afterReserve: async () => {
+        throw new Error('crash');
+      },
+    };
 
     await expect(buy(id, 'five-off', crash)).rejects.toThrow('crash');
     expect((await balance(id)).current_points).toBe(200);
@@ -153,7 +166,11 @@ describe('purchase saga', () => {
 
   it('settles a crash after the code and before activation: activated by the reconciler', async () => {
     const id = await member(300);
-    const crash: PurchaseHooks = { afterCode: async () => { throw new Error('crash'); } };
+    const crash: PurchaseHooks = {
+      afterCode: async () => {
+        throw new Error('crash');
+      },
+    };
 
     await expect(buy(id, 'five-off', crash)).rejects.toThrow('crash');
     const summary = await reconcile();
@@ -167,7 +184,13 @@ describe('purchase saga', () => {
 
   it('is safe to run the reconciler twice at once: a pending purchase is refunded once', async () => {
     const id = await member(500);
-    await expect(buy(id, 'five-off', { afterReserve: async () => { throw new Error('crash'); } })).rejects.toThrow();
+    await expect(
+      buy(id, 'five-off', {
+        afterReserve: async () => {
+          throw new Error('crash');
+        },
+      }),
+    ).rejects.toThrow();
 
     await Promise.all([reconcile(), reconcile(), reconcile()]);
 

@@ -63,7 +63,16 @@ export async function launchHeadlessBrowser(): Promise<Browser> {
   const dir = await unpackedChromium();
   return chromium.launch({
     executablePath: join(dir, 'chromium'),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--no-zygote', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--no-zygote',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     env: { ...process.env, LD_LIBRARY_PATH: join(dir, 'lib'), FONTCONFIG_PATH: dir },
     timeout: 60_000,
   });

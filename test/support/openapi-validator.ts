@@ -8,7 +8,12 @@ export function openApiValidator(document: Document = buildOpenApiDocument()) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   ajv.addSchema({ $id: 'openapi', components: document.components }, 'openapi');
   const schemaOf = (path: string, method: string, status: number) => {
-    const operation = (document.paths[path] as Record<string, { responses: Record<string, { content: { 'application/json': { schema: { $ref: string } } } }> }>)?.[method.toLowerCase()];
+    const operation = (
+      document.paths[path] as Record<
+        string,
+        { responses: Record<string, { content: { 'application/json': { schema: { $ref: string } } } }> }
+      >
+    )?.[method.toLowerCase()];
     const response = operation?.responses[String(status)];
     if (!response) return null;
     return response.content['application/json'].schema.$ref.replace('#/components', 'openapi#/components');
@@ -20,7 +25,9 @@ export function openApiValidator(document: Document = buildOpenApiDocument()) {
       if (!ref) return `${method} ${path} does not document status ${status}`;
       const validate = ajv.getSchema(ref);
       if (!validate) return `no schema at ${ref}`;
-      return validate(body) ? null : `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 600)}`;
+      return validate(body)
+        ? null
+        : `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 600)}`;
     },
   };
 }

@@ -36,14 +36,19 @@ export function platformControls(twin: Twin) {
       if (answer.status !== 200) throw new Error(`cancel answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       return answer.body as { order: Json; webhook: { id: string; status: number | null } | null };
     },
-    redeliver: async (webhookId: string) => (await call(at(`/_webhooks/${webhookId}/redeliver`), 'POST')).body.webhook as { id: string; status: number | null },
+    redeliver: async (webhookId: string) =>
+      (await call(at(`/_webhooks/${webhookId}/redeliver`), 'POST')).body.webhook as { id: string; status: number | null },
     webhooks: async () => (await call(at('/_webhooks'), 'GET')).body.webhooks as Json[],
   };
 }
 
 /** Posts a body to the twin's webhook endpoint with the headers given (signed or forged). */
 export async function postWebhook(twin: Twin, body: string, headers: Record<string, string>): Promise<{ status: number; body: Json }> {
-  const response = await fetch(`${twin.url}/webhooks/shopify`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+  const response = await fetch(`${twin.url}/webhooks/shopify`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body,
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
@@ -61,14 +66,20 @@ export function signedHeaders(body: string, secret: string, domain: string, topi
 
 /** Every item of a customer's partition (profile, entries, orders). */
 export async function customerItems(shopId: string, customerId: string): Promise<Json[]> {
-  const result = await documentClient().send(new QueryCommand({
-    TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.customerPk(shopId, customerId) },
-  }));
+  const result = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.customerPk(shopId, customerId) },
+    }),
+  );
   return result.Items ?? [];
 }
 
 export async function profileOf(shopId: string, customerId: string): Promise<Json> {
-  return (await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.customer(shopId, customerId), ConsistentRead: true }))).Item;
+  return (
+    await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.customer(shopId, customerId), ConsistentRead: true }))
+  ).Item;
 }
 
 export const earningEntries = async (shopId: string, customerId: string) =>

@@ -26,7 +26,12 @@ export async function createTestTable(
 ): Promise<{ tableName: string; drop(): Promise<void> }> {
   const endpoint = testEndpoint();
   const tableName = uniqueTableName();
-  const restoreEnvironment = setEnvironment({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, SHOP_CONFIG_TTL_SECONDS: '0', ...options.environment });
+  const restoreEnvironment = setEnvironment({
+    TABLE_NAME: tableName,
+    DYNAMODB_ENDPOINT: endpoint,
+    SHOP_CONFIG_TTL_SECONDS: '0',
+    ...options.environment,
+  });
   resetDocumentClient();
   clearShopCatalogCache();
   const client = localClient(endpoint);

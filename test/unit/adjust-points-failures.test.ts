@@ -45,7 +45,8 @@ describe('adjust points failures', () => {
   });
 
   it('answers 403 when the customer was excluded between the read and the write', async () => {
-    jest.mocked(getCustomer)
+    jest
+      .mocked(getCustomer)
       .mockResolvedValueOnce({ record: customerRecord({ platform_customer_id: '1' }), version: 1 })
       .mockResolvedValueOnce({ record: customerRecord({ platform_customer_id: '1', status: 'excluded' }), version: 2 });
     jest.mocked(writePointsChange).mockResolvedValue({ written: false, latest: null });
@@ -65,7 +66,14 @@ describe('adjust points failures', () => {
     expect(result.change.after).toBe(15);
     expect(publishAfterCommit).toHaveBeenCalledTimes(1);
     expect(jest.mocked(publishAfterCommit).mock.calls[0]![0]).toEqual([
-      expect.objectContaining({ type: 'points.adjusted', customer_id: '1', adjustment: 10, points_before: 5, points_after: 15, send_email: false }),
+      expect.objectContaining({
+        type: 'points.adjusted',
+        customer_id: '1',
+        adjustment: 10,
+        points_before: 5,
+        points_after: 15,
+        send_email: false,
+      }),
     ]);
   });
 });

@@ -10,7 +10,9 @@ describe('bench endpoints', () => {
     const misfiled = ROUTES.flatMap((route) => {
       const entry = BENCH_ROUTES[route.name];
       if ('notLoaded' in entry) return [];
-      return entry.filter((request) => request.method !== route.method || !pathPattern(route.path).test(request.path.split('?')[0]!)).map((request) => `${route.name}: ${request.name}`);
+      return entry
+        .filter((request) => request.method !== route.method || !pathPattern(route.path).test(request.path.split('?')[0]!))
+        .map((request) => `${route.name}: ${request.name}`);
     });
 
     expect(misfiled).toEqual([]);

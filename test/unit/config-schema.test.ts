@@ -12,28 +12,52 @@ const DEMO_FILE = resolve(__dirname, '..', '..', 'config', 'demo.json');
 
 const apiKey = (fields: Fields = {}) => ({ name: 'Backend', scope: 'full', key: 'shop_a_full_key', ...fields });
 const rule = (fields: Fields = {}) => ({
-  id: 'rule-order', name: 'Place an order', action: 'purchase', category: 'purchase', points_to_give: 5, ...fields,
+  id: 'rule-order',
+  name: 'Place an order',
+  action: 'purchase',
+  category: 'purchase',
+  points_to_give: 5,
+  ...fields,
 });
 const campaign = (fields: Fields = {}) => ({
-  id: 'double', name: 'Double points', multiplier: 2,
-  starts_at: '2025-01-01T00:00:00.000Z', ends_at: '2099-01-01T00:00:00.000Z', ...fields,
+  id: 'double',
+  name: 'Double points',
+  multiplier: 2,
+  starts_at: '2025-01-01T00:00:00.000Z',
+  ends_at: '2099-01-01T00:00:00.000Z',
+  ...fields,
 });
 const tier = (fields: Fields = {}) => ({ id: 'silver', name: 'Silver', threshold_points: 1000, position: 1, ...fields });
 const reward = (fields: Fields = {}) => ({ id: 'five-off', name: '$5 off', points_cost: 500, discount_amount: 5, ...fields });
 const flexibleReward = (flexibleConfig: Fields | null) => ({
-  id: 'flex', name: 'Dollars off', points_cost: 100, discount_amount: 1,
-  redemption_mode: 'flexible', flexible_config: flexibleConfig,
+  id: 'flex',
+  name: 'Dollars off',
+  points_cost: 100,
+  discount_amount: 1,
+  redemption_mode: 'flexible',
+  flexible_config: flexibleConfig,
 });
 const customer = (fields: Fields = {}) => ({ id: '1001', email: 'ada@example.com', ...fields });
 const earning = (fields: Fields = {}) => ({ id: 'e1', action: 'purchase', points: 50, ...fields });
 const redemption = (fields: Fields = {}) => ({
-  id: 'h1', reward_id: 'five-off', reward_name: '$5 off', reward_discount_type: 'fixed',
-  points_spent: 500, discount_code: 'LOYAL-ABC123', ...fields,
+  id: 'h1',
+  reward_id: 'five-off',
+  reward_name: '$5 off',
+  reward_discount_type: 'fixed',
+  points_spent: 500,
+  discount_code: 'LOYAL-ABC123',
+  ...fields,
 });
 const member = (fields: Fields = {}) => ({ platform_customer_id: '1001', ...fields });
 const shop = (fields: Fields = {}) => ({
-  id: 'shop-a', name: 'Shop A', currency: 'USD', referral_base_url: 'https://shop-a.example/',
-  api_keys: [apiKey()], rewards: [reward()], platform: { customers: [customer()] }, ...fields,
+  id: 'shop-a',
+  name: 'Shop A',
+  currency: 'USD',
+  referral_base_url: 'https://shop-a.example/',
+  api_keys: [apiKey()],
+  rewards: [reward()],
+  platform: { customers: [customer()] },
+  ...fields,
 });
 const configWith = (...shops: Fields[]) => ({ shops });
 
@@ -93,33 +117,68 @@ describe('defaults', () => {
     // Assert
     expect(parsed!.loyalty_mode).toBe('points');
     expect(parsed!.vip_settings).toEqual({
-      entry_method: 'points', entry_methods_extra: [], entry_logic: 'OR', points_multiplier_mode: null,
+      entry_method: 'points',
+      entry_methods_extra: [],
+      entry_logic: 'OR',
+      points_multiplier_mode: null,
     });
     expect(parsed!.api_keys[0]!.revoked).toBe(false);
     expect(parsed!.campaigns).toEqual([]);
     expect(parsed!.earning_rules[0]).toMatchObject({
-      description: null, is_active: true, customer_facing_label: 'Place an order', call_to_action_url: null,
+      description: null,
+      is_active: true,
+      customer_facing_label: 'Place an order',
+      call_to_action_url: null,
     });
     expect(parsed!.vip_tiers[0]).toMatchObject({
-      description: '', threshold_spend: null, threshold_orders: null, points_multiplier: 1,
-      badge_image_url: null, badge_color: '#808080', reward_ids: [],
+      description: '',
+      threshold_spend: null,
+      threshold_orders: null,
+      points_multiplier: 1,
+      badge_image_url: null,
+      badge_color: '#808080',
+      reward_ids: [],
     });
     expect(parsed!.rewards[0]).toMatchObject({
-      description: null, discount_type: 'fixed', reward_type: 'standard', redemption_mode: 'fixed',
-      minimum_spend: 0, is_active: true, deleted: false, max_redemptions: null, expiry_days: null,
-      vip_tier_id: null, flexible_config: null,
+      description: null,
+      discount_type: 'fixed',
+      reward_type: 'standard',
+      redemption_mode: 'fixed',
+      minimum_spend: 0,
+      is_active: true,
+      deleted: false,
+      max_redemptions: null,
+      expiry_days: null,
+      vip_tier_id: null,
+      flexible_config: null,
     });
     expect(parsed!.platform.customers[0]).toMatchObject({ first_name: '', last_name: '', created_at: null });
     expect(parsed!.members[0]).toMatchObject({
-      current_points: 0, lifetime_points: 0, redeemed_points: 0, excluded: false, date_of_birth: null,
-      anniversary_date: null, total_spend: 0, orders_count: 0,
+      current_points: 0,
+      lifetime_points: 0,
+      redeemed_points: 0,
+      excluded: false,
+      date_of_birth: null,
+      anniversary_date: null,
+      total_spend: 0,
+      orders_count: 0,
     });
     expect(parsed!.members[0]!.earning_history[0]).toMatchObject({
-      earning_rule_id: null, base_points: 50, points_multiplier: 1, status: 'approved', order_id: null,
-      order_number: null, points_due_at: null, points_given_at: null, points_expiry_at: null,
+      earning_rule_id: null,
+      base_points: 50,
+      points_multiplier: 1,
+      status: 'approved',
+      order_id: null,
+      order_number: null,
+      points_due_at: null,
+      points_given_at: null,
+      points_expiry_at: null,
     });
     expect(parsed!.members[0]!.reward_history[0]).toMatchObject({
-      status: 'active', is_refunded: false, discount_code_redeemed_at: null, expires_at: null,
+      status: 'active',
+      is_refunded: false,
+      discount_code_redeemed_at: null,
+      expires_at: null,
     });
   });
 
@@ -143,7 +202,10 @@ describe('defaults', () => {
 
     // Assert
     expect(parsed!.vip_settings).toEqual({
-      entry_method: 'points', entry_methods_extra: [], entry_logic: 'AND', points_multiplier_mode: null,
+      entry_method: 'points',
+      entry_methods_extra: [],
+      entry_logic: 'AND',
+      points_multiplier_mode: null,
     });
   });
 
@@ -160,7 +222,7 @@ describe('defaults', () => {
 });
 
 describe('platform identity', () => {
-  it('default the shop domain and the twin\'s webhook secret from the shop id', () => {
+  it("default the shop domain and the twin's webhook secret from the shop id", () => {
     // Act
     const parsed = parseConfig(configWith(shop())).shops[0]!;
 
@@ -171,7 +233,9 @@ describe('platform identity', () => {
   it('keep a given domain and secret, as the demo shop has them', () => {
     // Act
     const demo = readConfigFile(DEMO_FILE).shops[0]!;
-    const parsed = parseConfig(configWith(shop({ platform: { customers: [customer()], shop_domain: 'a-store.myshopify.com', webhook_secret: 's3cret' } }))).shops[0]!;
+    const parsed = parseConfig(
+      configWith(shop({ platform: { customers: [customer()], shop_domain: 'a-store.myshopify.com', webhook_secret: 's3cret' } })),
+    ).shops[0]!;
 
     // Assert
     expect(demo.platform).toMatchObject({ shop_domain: 'demo.myshopify.com', webhook_secret: 'demo-webhook-secret' });
@@ -191,7 +255,11 @@ describe('platform identity', () => {
 
   it('refuse two shops with one domain, a default one included, since a webhook finds its shop by domain', () => {
     // Arrange
-    const second = shop({ id: 'shop-b', api_keys: [apiKey({ key: 'shop_b_full_key' })], platform: { customers: [customer()], shop_domain: 'shop-a.myshopify.com' } });
+    const second = shop({
+      id: 'shop-b',
+      api_keys: [apiKey({ key: 'shop_b_full_key' })],
+      platform: { customers: [customer()], shop_domain: 'shop-a.myshopify.com' },
+    });
 
     // Act
     const issues = issuesOf(configWith(shop(), second));
@@ -267,9 +335,7 @@ describe('field formats', () => {
     const issues = issuesOf(input);
 
     // Assert
-    expect(issues).toEqual([
-      'shops[0].members[0].date_of_birth: must be an existing calendar date written YYYY-MM-DD',
-    ]);
+    expect(issues).toEqual(['shops[0].members[0].date_of_birth: must be an existing calendar date written YYYY-MM-DD']);
   });
 
   it('accept a leap day as an anniversary date', () => {
@@ -322,10 +388,7 @@ describe('field formats', () => {
     const issues = issuesOf(configWith(shop({ api_keys: [{ scope: 'admin', key: 'shop_a_full_key' }] })));
 
     // Assert
-    expect(issues).toEqual([
-      'shops[0].api_keys[0].name: is required',
-      expect.stringMatching(/^shops\[0\]\.api_keys\[0\]\.scope: /),
-    ]);
+    expect(issues).toEqual(['shops[0].api_keys[0].name: is required', expect.stringMatching(/^shops\[0\]\.api_keys\[0\]\.scope: /)]);
   });
 });
 
@@ -386,16 +449,8 @@ describe('cross-field rules', () => {
       'shops[0].platform.customers[1].id',
     ],
     ['members', { members: [member(), member()] }, 'shops[0].members[1].platform_customer_id'],
-    [
-      'earning history',
-      { members: [member({ earning_history: [earning(), earning()] })] },
-      'shops[0].members[0].earning_history[1].id',
-    ],
-    [
-      'reward history',
-      { members: [member({ reward_history: [redemption(), redemption()] })] },
-      'shops[0].members[0].reward_history[1].id',
-    ],
+    ['earning history', { members: [member({ earning_history: [earning(), earning()] })] }, 'shops[0].members[0].earning_history[1].id'],
+    ['reward history', { members: [member({ reward_history: [redemption(), redemption()] })] }, 'shops[0].members[0].reward_history[1].id'],
   ])('refuse duplicate ids in %s', (_list, fields, path) => {
     // Act
     const issues = issuesOf(configWith(shop(fields)));
@@ -404,16 +459,19 @@ describe('cross-field rules', () => {
     expect(issues).toEqual([expect.stringMatching(new RegExp(`^${escapeRegExp(path)}: duplicate '`))]);
   });
 
-  it.each(['josé@exämple.com', '用户@例子.广告', 'пример@пример.рф', 'x@xn--exmple-cua.com', "o'neil+tag@example.co.uk"])('accept the e-mail address %s (internationalised addresses included)', (email) => {
-    // Arrange
-    const input = configWith(shop({ platform: { customers: [customer({ email })] } }));
+  it.each(['josé@exämple.com', '用户@例子.广告', 'пример@пример.рф', 'x@xn--exmple-cua.com', "o'neil+tag@example.co.uk"])(
+    'accept the e-mail address %s (internationalised addresses included)',
+    (email) => {
+      // Arrange
+      const input = configWith(shop({ platform: { customers: [customer({ email })] } }));
 
-    // Act
-    const parsed = parseConfig(input);
+      // Act
+      const parsed = parseConfig(input);
 
-    // Assert
-    expect(parsed.shops[0]!.platform.customers[0]!.email).toBe(email);
-  });
+      // Assert
+      expect(parsed.shops[0]!.platform.customers[0]!.email).toBe(email);
+    },
+  );
 
   it('store an internationalised address in composed form (NFC), so both ways of typing it are one address', () => {
     // Arrange
@@ -426,16 +484,19 @@ describe('cross-field rules', () => {
     expect(parsed.shops[0]!.platform.customers[0]!.email).toBe('josé@exämple.com');
   });
 
-  it.each(['a@b', 'a b@example.com', '.ada@example.com', 'ada..l@example.com', 'ada@-example.com', 'ada@example.c'])('refuse the e-mail address %s', (email) => {
-    // Arrange
-    const input = configWith(shop({ platform: { customers: [customer({ email })] } }));
+  it.each(['a@b', 'a b@example.com', '.ada@example.com', 'ada..l@example.com', 'ada@-example.com', 'ada@example.c'])(
+    'refuse the e-mail address %s',
+    (email) => {
+      // Arrange
+      const input = configWith(shop({ platform: { customers: [customer({ email })] } }));
 
-    // Act
-    const issues = issuesOf(input);
+      // Act
+      const issues = issuesOf(input);
 
-    // Assert
-    expect(issues).toEqual([expect.stringMatching(/^shops\[0\]\.platform\.customers\[0\]\.email: must be an email address/)]);
-  });
+      // Assert
+      expect(issues).toEqual([expect.stringMatching(/^shops\[0\]\.platform\.customers\[0\]\.email: must be an email address/)]);
+    },
+  );
 
   it('refuse two platform customers with one email address', () => {
     // Act
@@ -444,7 +505,9 @@ describe('cross-field rules', () => {
     );
 
     // Assert
-    expect(issues).toEqual(["shops[0].platform.customers[1].email: duplicate 'ada@example.com', already used at shops[0].platform.customers[0]"]);
+    expect(issues).toEqual([
+      "shops[0].platform.customers[1].email: duplicate 'ada@example.com', already used at shops[0].platform.customers[0]",
+    ]);
   });
 
   it('refuse the primary entry method among the extra ones', () => {
@@ -501,7 +564,11 @@ describe('cross-field rules', () => {
   it.each([
     ['min_points above max_points', { min_points: 500, max_points: 100, points_per_unit: 100 }, 'max_points: must be at least min_points'],
     ['min_points of 0', { min_points: 0, max_points: 100, points_per_unit: 100 }, 'min_points: must be a whole number, 1 or more'],
-    ['points_per_unit of 0', { min_points: 100, max_points: 200, points_per_unit: 0 }, 'points_per_unit: must be a whole number, 1 or more'],
+    [
+      'points_per_unit of 0',
+      { min_points: 100, max_points: 200, points_per_unit: 0 },
+      'points_per_unit: must be a whole number, 1 or more',
+    ],
     ['fractional points', { min_points: 100.5, max_points: 200, points_per_unit: 100 }, 'min_points: must be a whole number'],
   ])('refuse a flexible range with %s', (_case, flexibleConfig, problem) => {
     // Act
@@ -648,10 +715,14 @@ describe('earning settings and spend units', () => {
 
   it('accept a return window, an expiry mode and a spend unit', () => {
     // Act
-    const parsed = parseConfig(configWith(shop({
-      earning_settings: { pending_days: 14, points_expiry: { mode: 'batch', days: 365 } },
-      earning_rules: [rule({ spend_unit: 0.5 })],
-    }))).shops[0]!;
+    const parsed = parseConfig(
+      configWith(
+        shop({
+          earning_settings: { pending_days: 14, points_expiry: { mode: 'batch', days: 365 } },
+          earning_rules: [rule({ spend_unit: 0.5 })],
+        }),
+      ),
+    ).shops[0]!;
 
     // Assert
     expect(parsed.earning_settings).toEqual({ pending_days: 14, points_expiry: { mode: 'batch', days: 365 }, expiry_reminder_days: 30 });
@@ -660,10 +731,14 @@ describe('earning settings and spend units', () => {
 
   it('refuse negative days, an unknown expiry mode, a zero spend unit and a spend unit on a non-purchase rule', () => {
     // Act
-    const issues = issuesOf(configWith(shop({
-      earning_settings: { pending_days: -1, points_expiry: { mode: 'forever', days: 0 } },
-      earning_rules: [rule({ spend_unit: 0 }), rule({ id: 'signup', action: 'signup', category: 'signup', spend_unit: 1 })],
-    })));
+    const issues = issuesOf(
+      configWith(
+        shop({
+          earning_settings: { pending_days: -1, points_expiry: { mode: 'forever', days: 0 } },
+          earning_rules: [rule({ spend_unit: 0 }), rule({ id: 'signup', action: 'signup', category: 'signup', spend_unit: 1 })],
+        }),
+      ),
+    );
 
     // Assert
     expect(issues).toEqual([

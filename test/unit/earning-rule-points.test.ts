@@ -3,14 +3,31 @@ import { activeCampaign, earningRulePoints, tierBoostApplies } from '../../share
 import { vipSettings, vipTier } from '../fixtures/shop-catalog';
 
 const rule = (overrides: Partial<EarningRule> = {}): EarningRule => ({
-  id: 'order', name: 'Place an order', description: null, action: 'purchase', category: 'purchase', is_active: true,
-  points_to_give: 5, customer_facing_label: '5 points', call_to_action_url: null, created_at: '2025-01-01T00:00:00.000Z',
+  id: 'order',
+  name: 'Place an order',
+  description: null,
+  action: 'purchase',
+  category: 'purchase',
+  is_active: true,
+  points_to_give: 5,
+  customer_facing_label: '5 points',
+  call_to_action_url: null,
+  created_at: '2025-01-01T00:00:00.000Z',
   ...overrides,
 });
 const socialRule = rule({ id: 'instagram', action: 'follow_on_instagram', category: 'social', points_to_give: 50 });
 const tier = (multiplier: number) => vipTier('gold', { name: 'Gold', threshold_points: 0, points_multiplier: multiplier });
-const campaign = (multiplier: number, startsAt = '2025-01-01T00:00:00.000Z', endsAt = '2099-01-01T00:00:00.000Z', name = `x${multiplier}`): Campaign => ({
-  id: name, name, multiplier, starts_at: startsAt, ends_at: endsAt,
+const campaign = (
+  multiplier: number,
+  startsAt = '2025-01-01T00:00:00.000Z',
+  endsAt = '2099-01-01T00:00:00.000Z',
+  name = `x${multiplier}`,
+): Campaign => ({
+  id: name,
+  name,
+  multiplier,
+  starts_at: startsAt,
+  ends_at: endsAt,
 });
 const vip = (mode: VipSettings['points_multiplier_mode']) => vipSettings({ points_multiplier_mode: mode });
 
@@ -83,7 +100,12 @@ describe('earning rule points', () => {
       socialWithModeUnset: tierBoostApplies(socialRule, gold, vip(null)),
     };
 
-    expect(decisions).toEqual({ purchaseInPurchaseMode: true, socialInPurchaseMode: false, socialInAllMode: true, socialWithModeUnset: true });
+    expect(decisions).toEqual({
+      purchaseInPurchaseMode: true,
+      socialInPurchaseMode: false,
+      socialInAllMode: true,
+      socialWithModeUnset: true,
+    });
   });
 
   it.each([

@@ -1,4 +1,13 @@
-import { customerNotFound, DomainError, failed, invalid, notFound, notPermitted, unavailable, unprocessable } from '../../shared/domain/errors';
+import {
+  customerNotFound,
+  DomainError,
+  failed,
+  invalid,
+  notFound,
+  notPermitted,
+  unavailable,
+  unprocessable,
+} from '../../shared/domain/errors';
 import { badRequest, envelope, toErrorResponse } from '../../shared/http/errors';
 
 describe('error envelope', () => {
@@ -48,6 +57,10 @@ describe('error envelope', () => {
   it('shows a domain 500 with its own detail, unlike an unexpected error', () => {
     const { body } = toErrorResponse(failed('The purchase could not be completed. Please try again.'));
 
-    expect(body.errors[0]).toEqual({ status: '500', title: 'Internal Server Error', detail: 'The purchase could not be completed. Please try again.' });
+    expect(body.errors[0]).toEqual({
+      status: '500',
+      title: 'Internal Server Error',
+      detail: 'The purchase could not be completed. Please try again.',
+    });
   });
 });

@@ -50,9 +50,19 @@ describe('observability', () => {
 
     expect(response!.statusCode).toBe(500);
     expect(response!.body).not.toContain('ECONNREFUSED');
-    const logged = output.lines().filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const logged = output
+      .lines()
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const error = logged.find((line) => line.message === 'Unhandled error');
-    expect(error).toMatchObject({ level: 'ERROR', shop: 'shop-a', route: 'GET /v1/customers/{identifier}', keyId: 'abcd1234', customer: 'a***@example.com', function_request_id: 'req-1' });
+    expect(error).toMatchObject({
+      level: 'ERROR',
+      shop: 'shop-a',
+      route: 'GET /v1/customers/{identifier}',
+      keyId: 'abcd1234',
+      customer: 'a***@example.com',
+      function_request_id: 'req-1',
+    });
     expect(JSON.stringify(logged)).not.toContain('super_secret_key_123');
     expect(JSON.stringify(logged)).not.toContain('lovelace');
   });
@@ -72,7 +82,11 @@ describe('observability', () => {
     output.restore();
     restoreEnvironment();
 
-    const emf = output.lines().filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => '_aws' in line);
+    const emf = output
+      .lines()
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => '_aws' in line);
     expect(emf).toMatchObject({ PointsAdjusted: 1, service: 'loyalty-api' });
     expect(JSON.stringify(emf)).toContain('"Namespace":"LoyaltyApi"');
   });

@@ -7,19 +7,25 @@ const document = buildOpenApiDocument();
 describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 with the bare-key Authorization scheme', () => {
     expect(document.openapi).toBe('3.1.0');
-    expect(document.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'Authorization' }));
+    expect(document.components.securitySchemes.apiKey).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'Authorization' }),
+    );
   });
 
   it('has one operation per manifest route, each answering 401, 429 and 500 in the envelope', () => {
     for (const route of ROUTES) {
-      const operation = (document.paths[route.path] as Record<string, { operationId: string; responses: Record<string, unknown> }>)[route.method.toLowerCase()];
+      const operation = (document.paths[route.path] as Record<string, { operationId: string; responses: Record<string, unknown> }>)[
+        route.method.toLowerCase()
+      ];
       expect(operation?.operationId).toBe(route.name);
       for (const status of ['401', '429', '500']) expect(operation!.responses[status]).toBeDefined();
     }
   });
 
   it('refuses a route that has no documentation', () => {
-    expect(() => buildOpenApiDocument([{ ...ROUTES[0]!, name: 'undocumented' }])).toThrow('Route undocumented has no OpenAPI documentation');
+    expect(() => buildOpenApiDocument([{ ...ROUTES[0]!, name: 'undocumented' }])).toThrow(
+      'Route undocumented has no OpenAPI documentation',
+    );
   });
 
   it('resolves every $ref and compiles every schema', () => {
@@ -33,14 +39,19 @@ describe('OpenAPI document', () => {
   it("states each operation's key scope and rate limit as the manifest sets them", () => {
     for (const route of ROUTES) {
       const operation = (document.paths[route.path] as Record<string, { description: string }>)[route.method.toLowerCase()]!;
-      expect({ route: route.name, fullAccessOnly: operation.description.includes('Needs a full-access key') }).toEqual({ route: route.name, fullAccessOnly: route.scope === 'full' });
+      expect({ route: route.name, fullAccessOnly: operation.description.includes('Needs a full-access key') }).toEqual({
+        route: route.name,
+        fullAccessOnly: route.scope === 'full',
+      });
       expect(operation.description).toContain(`Rate limit: ${THROTTLE_LIMITS[route.throttle].rateLimit} requests per second per key`);
     }
   });
 
   it('documents the Idempotency-Key header on write routes only', () => {
     for (const route of ROUTES) {
-      const operation = (document.paths[route.path] as Record<string, { parameters: Array<{ name: string }> }>)[route.method.toLowerCase()]!;
+      const operation = (document.paths[route.path] as Record<string, { parameters: Array<{ name: string }> }>)[
+        route.method.toLowerCase()
+      ]!;
       expect(operation.parameters.some((p) => p.name === 'Idempotency-Key')).toBe(route.scope === 'full');
     }
   });
@@ -59,8 +70,16 @@ describe('OpenAPI response validation', () => {
     };
 
     expect(validator.check('/v1/customers/{identifier}/birthday', 'GET', 200, body)).toBeNull();
-    expect(validator.check('/v1/customers/{identifier}/birthday', 'GET', 200, { data: { ...body.data, attributes: { platform_customer_id: '1', date_of_birth: null } } })).toMatch(/email/);
-    expect(validator.check('/v1/customers/{identifier}/birthday', 'GET', 200, { data: { ...body.data, attributes: { ...body.data.attributes, extra: 1 } } })).toMatch(/additional/);
+    expect(
+      validator.check('/v1/customers/{identifier}/birthday', 'GET', 200, {
+        data: { ...body.data, attributes: { platform_customer_id: '1', date_of_birth: null } },
+      }),
+    ).toMatch(/email/);
+    expect(
+      validator.check('/v1/customers/{identifier}/birthday', 'GET', 200, {
+        data: { ...body.data, attributes: { ...body.data.attributes, extra: 1 } },
+      }),
+    ).toMatch(/additional/);
     expect(validator.check('/v1/customers/{identifier}/birthday', 'GET', 418, body)).toMatch(/does not document status 418/);
   });
 });

@@ -87,7 +87,13 @@ describe('orderFromWebhook', () => {
 
   it('treats a guest checkout, missing optional lists and a missing current subtotal as nothing refunded', () => {
     const order = orderFromWebhook(
-      restOrder({ customer: null, current_subtotal_price: undefined, discount_codes: undefined, note_attributes: null, landing_site: null }),
+      restOrder({
+        customer: null,
+        current_subtotal_price: undefined,
+        discount_codes: undefined,
+        note_attributes: null,
+        landing_site: null,
+      }),
     );
 
     expect(order).toMatchObject({ customerId: null, refundedSubtotal: '0.00', discountCodes: [], noteAttributes: [], landingSite: null });
@@ -119,7 +125,9 @@ describe('orderFromWebhook', () => {
 
   it('refuses a payload that is not an object, and an order with no time at all', () => {
     expect(problemsOf('not an order')).toEqual([expect.stringMatching(/^\(payload\): /)]);
-    expect(problemsOf(restOrder({ processed_at: null, created_at: null }))).toEqual(['processed_at: is required when created_at is absent']);
+    expect(problemsOf(restOrder({ processed_at: null, created_at: null }))).toEqual([
+      'processed_at: is required when created_at is absent',
+    ]);
   });
 });
 

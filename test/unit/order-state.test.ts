@@ -17,23 +17,51 @@ import type { EarningSettings, VipTier } from '../../shared/domain/shop';
 const PAID = '2026-03-01T10:00:00.000Z';
 const NOW = '2026-03-02T00:00:00.000Z';
 const snapshot = (fields: Partial<OrderSnapshot> = {}): OrderSnapshot => ({
-  order_id: '5001', name: '#1001', processed_at: PAID, updated_at: PAID, currency: 'USD', subtotal_minor: 12000,
-  refunded_minor: 0, cancelled_at: null, discount_codes: [], referral_code: null, ...fields,
+  order_id: '5001',
+  name: '#1001',
+  processed_at: PAID,
+  updated_at: PAID,
+  currency: 'USD',
+  subtotal_minor: 12000,
+  refunded_minor: 0,
+  cancelled_at: null,
+  discount_codes: [],
+  referral_code: null,
+  ...fields,
 });
 const gold: VipTier = {
-  id: 'gold', name: 'Gold', description: '', threshold_points: 0, threshold_spend: null, threshold_orders: null, points_multiplier: 1.5,
-  position: 1, badge_image_url: null, badge_color: '#000', reward_ids: [], created_at: PAID,
+  id: 'gold',
+  name: 'Gold',
+  description: '',
+  threshold_points: 0,
+  threshold_spend: null,
+  threshold_orders: null,
+  points_multiplier: 1.5,
+  position: 1,
+  badge_image_url: null,
+  badge_color: '#000',
+  reward_ids: [],
+  created_at: PAID,
 };
 const frozen = (fields: Partial<FrozenContext> = {}): FrozenContext => ({
-  tier: null, campaign: null, vip_settings: { entry_method: 'points', entry_methods_extra: [], entry_logic: 'OR', points_multiplier_mode: 'purchase' },
-  rules: [{ id: 'per-dollar', category: 'purchase', points_to_give: 1, spend_unit: 1 }], ...fields,
+  tier: null,
+  campaign: null,
+  vip_settings: { entry_method: 'points', entry_methods_extra: [], entry_logic: 'OR', points_multiplier_mode: 'purchase' },
+  rules: [{ id: 'per-dollar', category: 'purchase', points_to_give: 1, spend_unit: 1 }],
+  ...fields,
 });
 const approveAtOnce: EarningSettings = { pending_days: 0, points_expiry: null, expiry_reminder_days: 30 };
 const returnWindow: EarningSettings = { ...approveAtOnce, pending_days: 14 };
 
 function plan(facts: OrderFacts, applied: AppliedEffects, settings = approveAtOnce, currentPoints = 1000, context = frozen()) {
   return planOrderEffects({
-    shopId: 's', facts, target: orderTarget(facts, context, 'points', 2), applied, currentPoints, earningSettings: settings, now: NOW,
+    shopId: 's',
+    facts,
+    target: orderTarget(facts, context, 'points', 2),
+    applied,
+    currentPoints,
+    earningSettings: settings,
+    now: NOW,
   });
 }
 
@@ -63,7 +91,10 @@ describe('order state merge', () => {
   });
 
   it('never lets an older snapshot overwrite a newer one, and never undoes a cancellation', () => {
-    const newer = mergeOrderSnapshot(null, snapshot({ updated_at: '2026-03-01T12:00:00.000Z', refunded_minor: 5000, cancelled_at: '2026-03-01T12:00:00.000Z' }));
+    const newer = mergeOrderSnapshot(
+      null,
+      snapshot({ updated_at: '2026-03-01T12:00:00.000Z', refunded_minor: 5000, cancelled_at: '2026-03-01T12:00:00.000Z' }),
+    );
 
     const merged = mergeOrderSnapshot(newer, snapshot());
 
@@ -81,7 +112,17 @@ describe('order effects', () => {
   it('awards approved points per whole spend unit when there is no return window', () => {
     const result = plan(mergeOrderSnapshot(null, snapshot({ subtotal_minor: 12099 })), NOTHING_APPLIED);
 
-    expect(result.newEntries).toEqual([expect.objectContaining({ action: 'purchase', status: 'approved', points: 120, base_points: 120, points_given_at: NOW, order_id: '5001', order_number: '#1001' })]);
+    expect(result.newEntries).toEqual([
+      expect.objectContaining({
+        action: 'purchase',
+        status: 'approved',
+        points: 120,
+        base_points: 120,
+        points_given_at: NOW,
+        order_id: '5001',
+        order_number: '#1001',
+      }),
+    ]);
     expect(result).toMatchObject({ pointsDelta: 120, lifetimeDelta: 120, spendDelta: 120.99, orderCountDelta: 1, empty: false });
   });
 
@@ -105,7 +146,12 @@ describe('order effects', () => {
   it('keeps order points pending until the due date of the return window', () => {
     const result = plan(mergeOrderSnapshot(null, snapshot()), NOTHING_APPLIED, returnWindow);
 
-    expect(result.newEntries[0]).toMatchObject({ status: 'pending', points: 120, points_due_at: '2026-03-15T10:00:00.000Z', points_given_at: null });
+    expect(result.newEntries[0]).toMatchObject({
+      status: 'pending',
+      points: 120,
+      points_due_at: '2026-03-15T10:00:00.000Z',
+      points_given_at: null,
+    });
     expect(result.pointsDelta).toBe(0);
     expect(result.spendDelta).toBe(120);
   });
@@ -130,7 +176,9 @@ describe('order effects', () => {
 
     const result = plan(cancelled, paid.applied, approveAtOnce, 30);
 
-    expect(result.newEntries).toEqual([expect.objectContaining({ action: 'refund', status: 'approved', points: -30, requested_points: -120, base_points: -120 })]);
+    expect(result.newEntries).toEqual([
+      expect.objectContaining({ action: 'refund', status: 'approved', points: -30, requested_points: -120, base_points: -120 }),
+    ]);
     expect(result).toMatchObject({ pointsDelta: -30, lifetimeDelta: 0, spendDelta: -120, orderCountDelta: -1 });
     expect(plan(cancelled, result.applied, approveAtOnce, 0).empty).toBe(true);
   });
@@ -142,8 +190,14 @@ describe('order effects', () => {
     const refunded = mergeRefund(facts, { refund_id: 'r1', minor: 2000, created_at: NOW });
 
     const result = planOrderEffects({
-      shopId: 's', facts: refunded, target: orderTarget(refunded, frozen(), 'points', 2), applied: paid.applied, currentPoints: 500,
-      earningSettings: returnWindow, now: NOW, approvedSince: new Set([entryId]),
+      shopId: 's',
+      facts: refunded,
+      target: orderTarget(refunded, frozen(), 'points', 2),
+      applied: paid.applied,
+      currentPoints: 500,
+      earningSettings: returnWindow,
+      now: NOW,
+      approvedSince: new Set([entryId]),
     });
 
     expect(result.pendingChanges).toEqual([]);

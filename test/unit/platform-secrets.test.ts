@@ -20,7 +20,9 @@ afterEach(() => {
 
 describe('Shopify credentials from Secrets Manager', () => {
   it("reads the shop's secret once, calls that shop's Admin API with its token, and caches it", async () => {
-    secrets.on(GetSecretValueCommand).resolves({ SecretString: JSON.stringify({ shop_domain: 'acme.myshopify.com', access_token: 'shpat_secret' }) });
+    secrets
+      .on(GetSecretValueCommand)
+      .resolves({ SecretString: JSON.stringify({ shop_domain: 'acme.myshopify.com', access_token: 'shpat_secret' }) });
     const calls: Array<{ url: string; token: string | null }> = [];
     global.fetch = (async (url: string, init: RequestInit) => {
       calls.push({ url, token: new Headers(init.headers).get('X-Shopify-Access-Token') });
@@ -40,9 +42,13 @@ describe('Shopify credentials from Secrets Manager', () => {
   });
 
   it('refuses a malformed secret without revealing its content', async () => {
-    secrets.on(GetSecretValueCommand).resolves({ SecretString: JSON.stringify({ shop_domain: 'evil.example.com', access_token: 'shpat_leak' }) });
+    secrets
+      .on(GetSecretValueCommand)
+      .resolves({ SecretString: JSON.stringify({ shop_domain: 'evil.example.com', access_token: 'shpat_leak' }) });
 
-    const error = await platformForShop('acme').getCustomer('1').catch((e: Error) => e);
+    const error = await platformForShop('acme')
+      .getCustomer('1')
+      .catch((e: Error) => e);
 
     expect((error as Error).message).toBe("The Shopify secret of shop 'acme' is not valid");
     expect((error as Error).message).not.toContain('shpat_leak');

@@ -68,7 +68,12 @@ describe('adjust points body', () => {
   };
 
   it('applies the defaults', () => {
-    expect(parseAdjustPointsBody({ adjustment: -3 })).toEqual({ adjustment: -3, note: null, update_lifetime_points: true, send_email: true });
+    expect(parseAdjustPointsBody({ adjustment: -3 })).toEqual({
+      adjustment: -3,
+      note: null,
+      update_lifetime_points: true,
+      send_email: true,
+    });
   });
 
   it.each([

@@ -66,10 +66,14 @@ describe('backoffDelay', () => {
 
   it('lets a function choose each wait (a server asking for one)', async () => {
     const waits: number[] = [];
-    await retryUntil(3, (retry) => {
-      waits.push(retry);
-      return 0;
-    }, async () => undefined);
+    await retryUntil(
+      3,
+      (retry) => {
+        waits.push(retry);
+        return 0;
+      },
+      async () => undefined,
+    );
 
     expect(waits).toEqual([1, 2]);
   });

@@ -46,16 +46,18 @@ function json(body: unknown, status = 200, headers: Record<string, string> = {})
 
 const customerFound = () =>
   json({
-  data: {
+    data: {
       customer: {
-        id: 'gid://shopify/Customer/1001', firstName: 'Ada', lastName: 'Lovelace', createdAt: '2024-03-01T10:00:00Z',
+        id: 'gid://shopify/Customer/1001',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        createdAt: '2024-03-01T10:00:00Z',
         defaultEmailAddress: { emailAddress: 'ada@example.com' },
       },
     },
   });
 
-const throttled = () =>
-  json({ errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }] });
+const throttled = () => json({ errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }] });
 
 function platform(fetchImpl: typeof fetch, overrides: Partial<ShopifyPlatformOptions> = {}) {
   return createShopifyPlatform({ endpoint: ENDPOINT, accessToken: TOKEN, baseDelayMs: 1, fetchImpl, ...overrides });
@@ -78,7 +80,13 @@ describe('Shopify adapter: customers', () => {
 
     const customer = await platform(fetchImpl).getCustomer('1001');
 
-    expect(customer).toEqual({ id: '1001', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', createdAt: '2024-03-01T10:00:00Z' });
+    expect(customer).toEqual({
+      id: '1001',
+      email: 'ada@example.com',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      createdAt: '2024-03-01T10:00:00Z',
+    });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.url).toBe(ENDPOINT);
     expect(calls[0]!.headers['X-Shopify-Access-Token']).toBe(TOKEN);
@@ -96,7 +104,9 @@ describe('Shopify adapter: customers', () => {
 
   it('turns a missing email or name into empty strings', async () => {
     const { fetchImpl } = scriptedFetch([
-      json({ data: { customer: { id: 'gid://shopify/Customer/7', firstName: null, lastName: null, createdAt: null, defaultEmailAddress: null } } }),
+      json({
+        data: { customer: { id: 'gid://shopify/Customer/7', firstName: null, lastName: null, createdAt: null, defaultEmailAddress: null } },
+      }),
     ]);
 
     const customer = await platform(fetchImpl).getCustomer('7');
@@ -216,28 +226,50 @@ describe('Shopify adapter: errors that retrying will not fix', () => {
     ['a timed-out attempt', 'timeout', true],
     ['a lost connection', 'network', true],
     ['a throttling answer', 'throttled', false],
-  ])("says a refusal may not be final when it follows %s (the first attempt may have created the code)", async (_label, first, mayHaveApplied) => {
-    const hang = (init: RequestInit) =>
-      new Promise<Response>((_resolve, reject) => {
-        init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-      });
-    const refusal = () => json({ data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: [{ field: null, message: 'Internal error', code: 'INTERNAL_ERROR' }] } } });
-    const graphqlError = () => json({ errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
-    const opening = (): Step => (first === 'timeout' ? hang : first === 'network' ? new TypeError('fetch failed') : throttled());
+  ])(
+    'says a refusal may not be final when it follows %s (the first attempt may have created the code)',
+    async (_label, first, mayHaveApplied) => {
+      const hang = (init: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        });
+      const refusal = () =>
+        json({
+          data: {
+            discountCodeBasicCreate: {
+              codeDiscountNode: null,
+              userErrors: [{ field: null, message: 'Internal error', code: 'INTERNAL_ERROR' }],
+            },
+          },
+        });
+      const graphqlError = () => json({ errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      const opening = (): Step => (first === 'timeout' ? hang : first === 'network' ? new TypeError('fetch failed') : throttled());
 
-    const [refused, failed, alone] = await Promise.all([
-      caught(platform(scriptedFetch([opening(), refusal()]).fetchImpl, { timeoutMs: 5 }).createDiscountCode(codeInput)),
-      caught(platform(scriptedFetch([opening(), graphqlError()]).fetchImpl, { timeoutMs: 5 }).createDiscountCode(codeInput)),
-      caught(platform(scriptedFetch([refusal()]).fetchImpl).createDiscountCode(codeInput)),
-    ]);
+      const [refused, failed, alone] = await Promise.all([
+        caught(platform(scriptedFetch([opening(), refusal()]).fetchImpl, { timeoutMs: 5 }).createDiscountCode(codeInput)),
+        caught(platform(scriptedFetch([opening(), graphqlError()]).fetchImpl, { timeoutMs: 5 }).createDiscountCode(codeInput)),
+        caught(platform(scriptedFetch([refusal()]).fetchImpl).createDiscountCode(codeInput)),
+      ]);
 
-    expect([refused, failed, alone].map((error) => error instanceof PlatformError)).toEqual([true, true, true]);
-    expect([refused, failed, alone].map((error) => (error as PlatformError).earlierAttemptMayHaveApplied)).toEqual([mayHaveApplied, mayHaveApplied, false]);
-  });
+      expect([refused, failed, alone].map((error) => error instanceof PlatformError)).toEqual([true, true, true]);
+      expect([refused, failed, alone].map((error) => (error as PlatformError).earlierAttemptMayHaveApplied)).toEqual([
+        mayHaveApplied,
+        mayHaveApplied,
+        false,
+      ]);
+    },
+  );
 
   it('fails with PlatformError when the create mutation reports userErrors', async () => {
     const { fetchImpl, calls } = scriptedFetch([
-      json({ data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: [{ field: ['basicCodeDiscount', 'endsAt'], message: 'Ends at must be after starts at', code: 'INVALID' }] } } }),
+      json({
+        data: {
+          discountCodeBasicCreate: {
+            codeDiscountNode: null,
+            userErrors: [{ field: ['basicCodeDiscount', 'endsAt'], message: 'Ends at must be after starts at', code: 'INVALID' }],
+          },
+        },
+      }),
     ]);
 
     const error = await caught(platform(fetchImpl).createDiscountCode(codeInput));
@@ -249,7 +281,14 @@ describe('Shopify adapter: errors that retrying will not fix', () => {
 
   it('fails with PlatformError when the delete mutation reports userErrors', async () => {
     const { fetchImpl } = scriptedFetch([
-      json({ data: { discountCodeDelete: { deletedCodeDiscountId: null, userErrors: [{ field: ['id'], message: 'Discount does not exist', code: 'INVALID' }] } } }),
+      json({
+        data: {
+          discountCodeDelete: {
+            deletedCodeDiscountId: null,
+            userErrors: [{ field: ['id'], message: 'Discount does not exist', code: 'INVALID' }],
+          },
+        },
+      }),
     ]);
 
     const error = await caught(platform(fetchImpl).deleteDiscountCode('gid://shopify/DiscountCodeNode/9'));
@@ -312,11 +351,21 @@ describe('Shopify adapter: discount codes', () => {
 
   it.each([
     ['the TAKEN code', { field: ['basicCodeDiscount', 'code'], message: 'Code is already taken', code: 'TAKEN' }],
-    ['a "must be unique" message', { field: ['basicCodeDiscount', 'code'], message: 'Code must be unique. Please try a different code.', code: null }],
+    [
+      'a "must be unique" message',
+      { field: ['basicCodeDiscount', 'code'], message: 'Code must be unique. Please try a different code.', code: null },
+    ],
   ])('returns the existing code when the platform answers with %s', async (_label, userError) => {
     const { fetchImpl, calls } = scriptedFetch([
       json({ data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: [userError] } } }),
-      json({ data: { codeDiscountNodeByCode: { id: 'gid://shopify/DiscountCodeNode/1', codeDiscount: { codes: { nodes: [{ code: 'LOYAL-ABC123' }] } } } } }),
+      json({
+        data: {
+          codeDiscountNodeByCode: {
+            id: 'gid://shopify/DiscountCodeNode/1',
+            codeDiscount: { codes: { nodes: [{ code: 'LOYAL-ABC123' }] } },
+          },
+        },
+      }),
     ]);
 
     const code = await platform(fetchImpl).createDiscountCode(codeInput);
@@ -329,7 +378,11 @@ describe('Shopify adapter: discount codes', () => {
 
   it('finds a code by its text, or null when there is none', async () => {
     const { fetchImpl } = scriptedFetch([
-      json({ data: { codeDiscountNodeByCode: { id: 'gid://shopify/DiscountCodeNode/3', codeDiscount: { codes: { nodes: [{ code: 'LOYAL-XYZ' }] } } } } }),
+      json({
+        data: {
+          codeDiscountNodeByCode: { id: 'gid://shopify/DiscountCodeNode/3', codeDiscount: { codes: { nodes: [{ code: 'LOYAL-XYZ' }] } } },
+        },
+      }),
       json({ data: { codeDiscountNodeByCode: null } }),
     ]);
     const adapter = platform(fetchImpl);
@@ -371,10 +424,13 @@ describe('Shopify adapter: documents against the Admin API 2026-10 schema subset
   it('would refuse a misspelt field or an argument the API does not take', () => {
     const misspelt = CUSTOMER_QUERY.replace('firstName', 'firstname');
     const wrongArgument = ORDERS_UPDATED_SINCE_QUERY.replace('sortKey: UPDATED_AT', 'sort: UPDATED_AT');
-    const deprecatedInput = 'mutation { discountCodeBasicCreate(basicCodeDiscount: { customerSelection: { all: true } }) { userErrors { message } } }';
+    const deprecatedInput =
+      'mutation { discountCodeBasicCreate(basicCodeDiscount: { customerSelection: { all: true } }) { userErrors { message } } }';
 
     const messages = [misspelt, wrongArgument, deprecatedInput].map((document) =>
-      validate(shopifyAdminSchema(), parse(document)).map((error) => error.message).join('; '),
+      validate(shopifyAdminSchema(), parse(document))
+        .map((error) => error.message)
+        .join('; '),
     );
 
     expect(messages[0]).toMatch(/Cannot query field "firstname" on type "Customer"/);
@@ -391,7 +447,13 @@ describe('Shopify adapter: throttling', () => {
     // 150 points asked, 50 left, 100 restored a second: one second to wait.
     const throttledWithCost = json({
       errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }],
-      extensions: { cost: { requestedQueryCost: 150, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 50, restoreRate: 100 } } },
+      extensions: {
+        cost: {
+          requestedQueryCost: 150,
+          actualQueryCost: null,
+          throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 50, restoreRate: 100 },
+        },
+      },
     });
     const { fetchImpl, calls } = scriptedFetch([throttledWithCost, customerFound()]);
     const pending = platform(fetchImpl, { baseDelayMs: 60_000 }).getCustomer('1001');
@@ -418,15 +480,27 @@ const orderNode = (overrides: Partial<ShopifyOrderNode> = {}): ShopifyOrderNode 
   customer: { id: 'gid://shopify/Customer/1001' },
   subtotalPriceSet: { shopMoney: { amount: '120.0', currencyCode: 'USD' } },
   currentSubtotalPriceSet: { shopMoney: { amount: '79.5', currencyCode: 'USD' } },
-  customAttributes: [{ key: 'referral_code', value: 'FRIEND1' }, { key: 'gift', value: null }],
-  customerJourneySummary: { firstVisit: { landingPage: 'https://demo.myshopify.com/?ref=FRIEND1' }, lastVisit: { landingPage: 'https://demo.myshopify.com/cart' } },
+  customAttributes: [
+    { key: 'referral_code', value: 'FRIEND1' },
+    { key: 'gift', value: null },
+  ],
+  customerJourneySummary: {
+    firstVisit: { landingPage: 'https://demo.myshopify.com/?ref=FRIEND1' },
+    lastVisit: { landingPage: 'https://demo.myshopify.com/cart' },
+  },
   ...overrides,
 });
 
 const ordersPage = (nodes: ShopifyOrderNode[], endCursor: string | null, hasNextPage: boolean) =>
   json({
     data: { orders: { nodes, pageInfo: { hasNextPage, endCursor } } },
-    extensions: { cost: { requestedQueryCost: 102, actualQueryCost: 12, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1988, restoreRate: 100 } } },
+    extensions: {
+      cost: {
+        requestedQueryCost: 102,
+        actualQueryCost: 12,
+        throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1988, restoreRate: 100 },
+      },
+    },
   });
 
 describe('Shopify adapter: orders updated since a watermark', () => {
@@ -451,7 +525,10 @@ describe('Shopify adapter: orders updated since a watermark', () => {
           cancelledAt: null,
           discountCodes: ['LOYAL-ABC123'],
           landingSite: '/?ref=FRIEND1',
-          noteAttributes: [{ name: 'referral_code', value: 'FRIEND1' }, { name: 'gift', value: '' }],
+          noteAttributes: [
+            { name: 'referral_code', value: 'FRIEND1' },
+            { name: 'gift', value: '' },
+          ],
           financialStatus: 'partially_refunded',
         },
       ],
@@ -460,13 +537,25 @@ describe('Shopify adapter: orders updated since a watermark', () => {
   });
 
   it('passes the cursor back for the next page and reports the last page with a null cursor', async () => {
-    const { fetchImpl, calls } = scriptedFetch([ordersPage([orderNode({ legacyResourceId: '5000000002', customer: null, customerJourneySummary: null, subtotalPriceSet: null })], 'cursor-2', false)]);
+    const { fetchImpl, calls } = scriptedFetch([
+      ordersPage(
+        [orderNode({ legacyResourceId: '5000000002', customer: null, customerJourneySummary: null, subtotalPriceSet: null })],
+        'cursor-2',
+        false,
+      ),
+    ]);
 
     const page = await platform(fetchImpl).listOrdersUpdatedSince('2027-01-15T00:00:00.000Z', 'cursor-1');
 
     expect(calls[0]!.body.variables).toMatchObject({ first: 50, after: 'cursor-1' });
     expect(page.nextCursor).toBeNull();
-    expect(page.orders[0]).toMatchObject({ id: '5000000002', customerId: null, landingSite: null, subtotal: '79.50', refundedSubtotal: '0.00' });
+    expect(page.orders[0]).toMatchObject({
+      id: '5000000002',
+      customerId: null,
+      landingSite: null,
+      subtotal: '79.50',
+      refundedSubtotal: '0.00',
+    });
   });
 
   it('retries a throttled page and returns the page that follows', async () => {

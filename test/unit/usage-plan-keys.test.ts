@@ -37,7 +37,9 @@ describe('usage-plan keys on API Gateway', () => {
   it('refuses to go on when API Gateway returns no key id', async () => {
     apiGateway.on(CreateApiKeyCommand).resolves({});
 
-    await expect(keys().create('loyalty-demo-x', 'usage-value-0123456789')).rejects.toThrow("did not return an id for the new key 'loyalty-demo-x'");
+    await expect(keys().create('loyalty-demo-x', 'usage-value-0123456789')).rejects.toThrow(
+      "did not return an id for the new key 'loyalty-demo-x'",
+    );
   });
 
   it('attaches a key to the usage plan as an API_KEY', async () => {
@@ -45,7 +47,11 @@ describe('usage-plan keys on API Gateway', () => {
 
     await keys().attach('plan-9', 'k-1');
 
-    expect(apiGateway.commandCalls(CreateUsagePlanKeyCommand)[0]!.args[0].input).toEqual({ usagePlanId: 'plan-9', keyId: 'k-1', keyType: 'API_KEY' });
+    expect(apiGateway.commandCalls(CreateUsagePlanKeyCommand)[0]!.args[0].input).toEqual({
+      usagePlanId: 'plan-9',
+      keyId: 'k-1',
+      keyType: 'API_KEY',
+    });
   });
 
   it('disables a key by patching /enabled to false', async () => {

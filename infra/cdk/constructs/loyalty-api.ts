@@ -136,7 +136,10 @@ export class LoyaltyApi extends Construct {
 
     // Another method on a known path: 405 with Allow, as the local gateway answers.
     for (const [path, resource] of resources) {
-      const allowed = [...props.routes, ...props.webhooks].filter((route) => route.path === path).map((route) => route.method).join(', ');
+      const allowed = [...props.routes, ...props.webhooks]
+        .filter((route) => route.path === path)
+        .map((route) => route.method)
+        .join(', ');
       resource.addMethod(
         'ANY',
         new MockIntegration({

@@ -44,7 +44,11 @@ export class LoyaltyTable extends Construct {
       });
     }
     for (const index of Object.values(LOCAL_INDEXES)) {
-      this.table.addLocalSecondaryIndex({ indexName: index.indexName, sortKey: attribute(index.sortKey), projectionType: ProjectionType.ALL });
+      this.table.addLocalSecondaryIndex({
+        indexName: index.indexName,
+        sortKey: attribute(index.sortKey),
+        projectionType: ProjectionType.ALL,
+      });
     }
   }
 }

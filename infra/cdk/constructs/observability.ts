@@ -27,7 +27,13 @@ export const METRICS_NAMESPACE = 'LoyaltyApi';
 /** Age of the oldest order event at which the processor is behind: past a few redeliveries of one message. */
 export const OLDEST_ORDER_EVENT_ALARM_SECONDS = 15 * 60;
 /** Business metrics the handlers emit through Powertools Metrics (names shared with shared/observability). */
-export const BUSINESS_METRICS = ['PointsAdjusted', 'RewardsPurchased', 'DiscountCodeFailures', 'PurchasesRefunded', 'PurchasesReconciled'] as const;
+export const BUSINESS_METRICS = [
+  'PointsAdjusted',
+  'RewardsPurchased',
+  'DiscountCodeFailures',
+  'PurchasesRefunded',
+  'PurchasesReconciled',
+] as const;
 
 const capitalize = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
 
@@ -81,7 +87,9 @@ export class Observability extends Construct {
 
     const lambdaErrors = new MathExpression({
       expression: [...props.functions.values()].map((_, i) => `e${i}`).join(' + '),
-      usingMetrics: Object.fromEntries([...props.functions.values()].map((fn, i) => [`e${i}`, fn.metricErrors({ period: Duration.minutes(5) })])),
+      usingMetrics: Object.fromEntries(
+        [...props.functions.values()].map((fn, i) => [`e${i}`, fn.metricErrors({ period: Duration.minutes(5) })]),
+      ),
       label: 'Lambda errors (API functions and queue consumers)',
       period: Duration.minutes(5),
     });
@@ -112,28 +120,62 @@ export class Observability extends Construct {
     alarm('ApiThrottling', throttled, 50, '50 or more requests throttled (429) in 5 minutes');
     // One alarm per function (an alarm's math may hold at most 10 metrics, and the name says where).
     for (const [name, fn] of props.functions) {
-      alarm(`LambdaErrors${capitalize(name)}`, fn.metricErrors({ period: Duration.minutes(5) }) as Metric, 3, `3 or more errors of the ${name} function in 5 minutes`);
+      alarm(
+        `LambdaErrors${capitalize(name)}`,
+        fn.metricErrors({ period: Duration.minutes(5) }) as Metric,
+        3,
+        `3 or more errors of the ${name} function in 5 minutes`,
+      );
     }
     alarm('DynamoDbSystemErrors', dynamoSystemErrors, 1, 'DynamoDB system errors on the loyalty table');
     // A job throws when any part of its run failed (a shop not reconciled, a purchase not settled): one error is enough.
     for (const [name, fn] of props.jobs) {
-      alarm(`JobFailures${capitalize(name)}`, fn.metricErrors({ period: Duration.minutes(15) }) as Metric, 1, `The scheduled job ${name} failed in the last 15 minutes`);
+      alarm(
+        `JobFailures${capitalize(name)}`,
+        fn.metricErrors({ period: Duration.minutes(15) }) as Metric,
+        1,
+        `The scheduled job ${name} failed in the last 15 minutes`,
+      );
     }
     const deadLetterDepths = Object.entries(props.deadLetterQueues).map(([name, queue]) => {
       const depth = queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' });
-      alarm(`DeadLetters${capitalize(name)}`, depth, 1, `Messages in the ${name} dead-letter queue: work that did not happen (docs/operate.md)`);
+      alarm(
+        `DeadLetters${capitalize(name)}`,
+        depth,
+        1,
+        `Messages in the ${name} dead-letter queue: work that did not happen (docs/operate.md)`,
+      );
       return depth.with({ label: `${name} dead letters` });
     });
     const oldestOrderEvent = props.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' });
-    alarm('OrderEventsBehind', oldestOrderEvent, OLDEST_ORDER_EVENT_ALARM_SECONDS, `The oldest order event has waited ${OLDEST_ORDER_EVENT_ALARM_SECONDS / 60} minutes or more`);
-    const queuedOrderEvents = props.queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum', label: 'Queued order events' });
+    alarm(
+      'OrderEventsBehind',
+      oldestOrderEvent,
+      OLDEST_ORDER_EVENT_ALARM_SECONDS,
+      `The oldest order event has waited ${OLDEST_ORDER_EVENT_ALARM_SECONDS / 60} minutes or more`,
+    );
+    const queuedOrderEvents = props.queue.metricApproximateNumberOfMessagesVisible({
+      period: Duration.minutes(5),
+      statistic: 'Maximum',
+      label: 'Queued order events',
+    });
 
     const business = (name: string) =>
-      new Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { service: 'loyalty-api' }, statistic: 'Sum', period: Duration.minutes(5) });
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: name,
+        dimensionsMap: { service: 'loyalty-api' },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      });
 
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
     this.dashboard.addWidgets(
-      new TextWidget({ markdown: '# Loyalty API\nRequests, errors and latency of the API; business events; alarms.', width: 24, height: 2 }),
+      new TextWidget({
+        markdown: '# Loyalty API\nRequests, errors and latency of the API; business events; alarms.',
+        width: 24,
+        height: 2,
+      }),
     );
     this.dashboard.addWidgets(
       new GraphWidget({ title: 'Requests', left: [apiMetric('Count', 'Sum')], width: 8 }),
@@ -145,12 +187,21 @@ export class Observability extends Construct {
       new GraphWidget({ title: 'Throttled (429) and Lambda errors', left: [throttled], right: [lambdaErrors], width: 12 }),
     );
     this.dashboard.addWidgets(
-      new GraphWidget({ title: 'Order events: queued and oldest age (s)', left: [queuedOrderEvents], right: [oldestOrderEvent.with({ label: 'Oldest order event (s)' })], width: 12 }),
+      new GraphWidget({
+        title: 'Order events: queued and oldest age (s)',
+        left: [queuedOrderEvents],
+        right: [oldestOrderEvent.with({ label: 'Oldest order event (s)' })],
+        width: 12,
+      }),
       new GraphWidget({ title: 'Dead letters', left: deadLetterDepths, width: 12 }),
     );
     this.dashboard.addWidgets(
       new SingleValueWidget({ title: 'DynamoDB system errors', metrics: [dynamoSystemErrors], width: 12 }),
-      new GraphWidget({ title: 'Scheduled job errors', left: [...props.jobs].map(([name, fn]) => fn.metricErrors({ label: name })), width: 12 }),
+      new GraphWidget({
+        title: 'Scheduled job errors',
+        left: [...props.jobs].map(([name, fn]) => fn.metricErrors({ label: name })),
+        width: 12,
+      }),
     );
   }
 }
