@@ -64,15 +64,13 @@ export async function awardReferral(shop: ShopCatalog, referredId: string, code:
     if (written === 'already_awarded') return 'already_awarded';
     const base = { shop_id: shopId, customer_id: referrerId, occurred_at: now };
     events = [
-      ...entries.map(
-        (entry): DomainEvent => ({
-          type: 'points.approved',
-          ...base,
-          earning_history_entry_id: entry.id,
-          action: 'referral',
-          points: entry.points,
-        }),
-      ),
+      ...entries.map((entry): DomainEvent => ({
+        type: 'points.approved',
+        ...base,
+        earning_history_entry_id: entry.id,
+        action: 'referral',
+        points: entry.points,
+      })),
       { type: 'referral.completed', ...base, referred_customer_id: referredId, order_id: orderId, points },
     ];
     if ((referrer.record.vip_tier_id ?? null) !== next.vip_tier_id) {

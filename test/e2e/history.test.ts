@@ -505,6 +505,10 @@ describe('history rate limit', () => {
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(6);
     expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
-    expectError(responses.find((response) => response.status === 429)!, 429, 'Rate limit exceeded');
+    expectError(
+      responses.find((response) => response.status === 429)!,
+      429,
+      'Rate limit exceeded',
+    );
   });
 });
