@@ -34,31 +34,10 @@ export interface CustomerErasure {
  */
 export async function eraseCustomer(shopId: string, customerId: string): Promise<CustomerErasure> {
   const profileDeleted = await deleteProfile(shopId, customerId);
-  let itemsDeleted = 0;
-  const pk = keys.customerPk(shopId, customerId);
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    // Deleting the page just read does not disturb LastEvaluatedKey, which names a key, not a position.
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ProjectionExpression: 'pk, sk',
-        ConsistentRead: true,
-        Limit: PAGE_SIZE,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    const items = (page.Items ?? []) as Array<{ pk: string; sk: string }>;
-    const orderLookups = items
-      .filter((item) => item.sk.startsWith('ORDER#'))
-      .map((item) => keys.orderCustomer(shopId, item.sk.slice('ORDER#'.length)));
-    await batchDelete(orderLookups);
-    await batchDelete(items);
-    itemsDeleted += orderLookups.length + items.length;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  // Each order's order -> customer lookup goes before the order item that names it.
+  const itemsDeleted = await deletePartition(keys.customerPk(shopId, customerId), 'pk, sk', (items) =>
+    items.filter((item) => item.sk.startsWith('ORDER#')).map((item) => keys.orderCustomer(shopId, item.sk.slice('ORDER#'.length))),
+  );
   return { profileDeleted, itemsDeleted };
 }
 
@@ -162,29 +141,12 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
   const domains = new Set(shopDomains.map((domain) => domain.toLowerCase()));
   if (typeof registry.Item?.shop_domain === 'string') domains.add(registry.Item.shop_domain);
 
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.shopPk(shopId) },
-        ProjectionExpression: 'pk, sk, key_hash',
-        ConsistentRead: true,
-        Limit: PAGE_SIZE,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    const items = (page.Items ?? []) as Array<{ pk: string; sk: string; key_hash?: string }>;
-    // A key item before its listing: a crash in between leaves the listing, which the next delivery finds again.
-    const apiKeys = items
+  // A key item before its listing: a crash in between leaves the listing, which the next delivery finds again.
+  itemsDeleted += await deletePartition(keys.shopPk(shopId), 'pk, sk, key_hash', (items) =>
+    items
       .filter((item) => item.sk.startsWith('APIKEY#') && typeof item.key_hash === 'string')
-      .map((item) => keys.apiKey(item.key_hash!));
-    await batchDelete(apiKeys);
-    await batchDelete(items.map(({ pk, sk }) => ({ pk, sk })));
-    itemsDeleted += apiKeys.length + items.length;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+      .map((item) => keys.apiKey(String(item.key_hash))),
+  );
 
   // Last, so that a delivery retried after a crash still finds the shop by its domain and finishes the work;
   // only a domain that maps to this shop, whatever the payload named.
@@ -224,4 +186,38 @@ export async function readCustomerData(shopId: string, customerId: string): Prom
     rewardHistory: of('REDEEM#'),
     orders: of('ORDER#'),
   };
+}
+
+/**
+ * Deletes a whole partition page by page, and before each page the items `first` names for it (lookups
+ * that point at the page's items); returns how many items went. Deleting the page just read does not
+ * disturb LastEvaluatedKey, which names a key, not a position.
+ */
+async function deletePartition(
+  pk: string,
+  projection: string,
+  first: (items: Array<{ pk: string; sk: string } & Record<string, unknown>>) => Array<{ pk: string; sk: string }>,
+): Promise<number> {
+  let deleted = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ProjectionExpression: projection,
+        ConsistentRead: true,
+        Limit: PAGE_SIZE,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const items = (page.Items ?? []) as Array<{ pk: string; sk: string } & Record<string, unknown>>;
+    const lookups = first(items);
+    await batchDelete(lookups);
+    await batchDelete(items.map(({ pk: itemPk, sk }) => ({ pk: itemPk, sk })));
+    deleted += lookups.length + items.length;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return deleted;
 }

@@ -120,9 +120,12 @@ async function applyChange(
   const shopId = shop.settings.id;
   const earningSettings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
   let committed: { record: OrderRecord; events: DomainEvent[] } | undefined;
+  // The order as last read: an unchanged replay needs no second read to retry the referral below.
+  let lastRead: OrderRecord | undefined;
 
   const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<ApplyOutcome | undefined> => {
     const { customer, order } = await readOrderContext<OrderRecord>(shopId, customerId, orderId);
+    lastRead = order?.record;
     // Orders of non-members and excluded members change nothing, and an order never enrols anyone.
     if (!customer || customer.record.status !== 'member') return 'not_member';
     const facts = merge(order?.record.facts ?? null);
@@ -194,9 +197,7 @@ async function applyChange(
   }
   // The referral is the referrer's, in its own transaction, made once by a guard item: also retried on replays
   // of the first order, in case the process stopped between the two commits.
-  const current =
-    committed?.record ??
-    (outcome === 'unchanged' ? (await readOrderContext<OrderRecord>(shopId, customerId, orderId)).order?.record : undefined);
+  const current = committed?.record ?? (outcome === 'unchanged' ? lastRead : undefined);
   if (current?.first_order && current.facts.referral_code && current.applied.order_count === 1) {
     await awardReferral(shop, customerId, current.facts.referral_code, current.order_id);
   }
