@@ -409,4 +409,20 @@ describe('rewards used, signup and referral', () => {
       expect.objectContaining({ shop_id: 'orders', customer_id: '2009', referred_customer_id: '2010' }),
     ]);
   });
+
+  it('awards the referrer through the referral_code note attribute of a first order', async () => {
+    const referrer = await profileOf('orders', '2003');
+    const before = referrer.current_points as number;
+
+    await platform.order({
+      shop: 'orders',
+      customer_id: '2002',
+      subtotal_price: '4.00',
+      note_attributes: [{ name: 'referral_code', value: referrer.referral_code as string }],
+    });
+
+    const referrals = (await earningEntries('orders', '2003')).filter((e) => e.action === 'referral');
+    expect(referrals.map((e) => [e.points, e.status])).toEqual([[500, 'approved']]);
+    expect((await profileOf('orders', '2003')).current_points).toBe(before + 500);
+  });
 });
