@@ -17,6 +17,8 @@ import { setOrderEventQueue } from '../../shared/events/order-event-queue';
 import { registerLocalWebhookSecrets } from '../../shared/platform/webhook-secrets';
 import { now as clockNow, nowIso, setClock } from '../../shared/runtime/clock';
 import { reconcileOrders } from '../../shared/orders/reconcile-orders';
+import { CALENDAR_JOBS } from '../../shared/calendar/calendar-jobs';
+import { runDueJob } from '../../shared/calendar/due-job';
 import { apiReferenceEndpoints } from './api-reference-endpoints';
 import { DEFAULT_LOCAL_TABLE, ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { ControlError, startGateway, type Gateway } from './gateway';
@@ -179,11 +181,14 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
           return { now: nowIso() };
         },
         // Every scheduled job once, at the clock's time, in the contract's order (order reconciliation first,
-        // the purchase reconciler last); in the twin these jobs run only here.
-        'POST /_jobs/run': async () => ({
-          order_reconciliation: await reconcileOrders({ platformFor: platformForShop }),
-          purchase_reconciler: await reconcilePurchases({ platformFor: platformForShop }),
-        }),
+        // then approval, expiry, reminders, code expiry and birthdays, the purchase reconciler last); in the
+        // twin these jobs run only here.
+        'POST /_jobs/run': async () => {
+          const counts: Record<string, unknown> = { order_reconciliation: await reconcileOrders({ platformFor: platformForShop }) };
+          for (const job of CALENDAR_JOBS) counts[job.name] = await runDueJob(job);
+          counts.purchase_reconciler = await reconcilePurchases({ platformFor: platformForShop });
+          return counts;
+        },
         'GET /openapi.json': async () => buildOpenApiDocument(),
         ...apiReferenceEndpoints(),
         'GET /_dynamodb-stats': async () => dynamoDbStats(),

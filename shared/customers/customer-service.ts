@@ -1,4 +1,5 @@
 // Customer use cases: resolve by id or e-mail, enrol from the platform, update, list.
+import { giveBatches } from '../domain/points-ledger';
 import {
   createCustomer,
   findCustomerByEmail,
@@ -18,7 +19,7 @@ import type { Platform, PlatformCustomer } from '../platform/port';
 import { PlatformError, PlatformUnavailableError } from '../platform/port';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { approvedEntry, type EarningEntry } from '../domain/history';
-import type { ShopCatalog } from '../domain/shop';
+import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
 import { publishAfterCommit } from '../events/domain-events';
 import { activeCampaign, earningRulePoints } from '../rules/earning-rule-points';
@@ -142,7 +143,8 @@ function signupAward(shop: ShopCatalog, record: CustomerRecord, now: string): { 
   const points = entries.reduce((sum, entry) => sum + entry.points, 0);
   if (points === 0) return { record, entries };
   const figures = { ...record, current_points: points, lifetime_points: points };
-  return { record: { ...figures, vip_tier_id: resolveTier(figures, shop.tiers, shop.settings.vip_settings)?.id ?? null }, entries };
+  const after = { ...figures, vip_tier_id: resolveTier(figures, shop.tiers, shop.settings.vip_settings)?.id ?? null };
+  return giveBatches(record, after, entries, shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS, now);
 }
 
 // Like points adjustments: enough rounds for dozens of simultaneous writers of one customer.

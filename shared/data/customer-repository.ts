@@ -5,6 +5,9 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { CustomerChanges, CustomerRecord } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { earningEntryItem } from './history-repository';
+import { birthdayTimerItem, profileDue } from './due-work';
+import { nextBirthdayCheck } from '../domain/points-ledger';
+import { nowIso } from '../runtime/clock';
 import { documentClient, tableName } from './client';
 import { batchGet, countAll, type Item, queryAll, withoutKeys } from './items';
 import { LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
@@ -31,6 +34,8 @@ export function customerItem(record: CustomerRecord, version: number): Item {
     email_lc: email,
     // An empty email would make an invalid index key; such customers are simply not findable by email.
     ...(email ? { email_pk: keys.customerEmail(record.shop_id, email) } : {}),
+    // An inactive balance waits in the due-work index for its reminder and its expiry.
+    ...profileDue(record),
     version,
   };
 }
@@ -63,6 +68,18 @@ export async function findCustomerByEmail(shopId: string, email: string): Promis
   );
   const item = result.Items?.[0];
   return item ? storedCustomerOf(item) : null;
+}
+
+/**
+ * The birthday timer follows the date of birth: written when a date is set or changed, deleted when it is
+ * cleared, so the birthday job finds the member on the right day without reading anyone else.
+ */
+function birthdayTimerWrites(next: CustomerRecord, previousDate: string | null): NonNullable<TransactWriteCommandInput['TransactItems']> {
+  if (next.date_of_birth === previousDate) return [];
+  const { shop_id: shopId, platform_customer_id: customerId } = next;
+  if (next.date_of_birth === null) return [{ Delete: { TableName: tableName(), Key: keys.birthdayTimer(shopId, customerId) } }];
+  const day = nextBirthdayCheck(next.date_of_birth, next.birthday_awarded_year ?? null, nowIso().slice(0, 10));
+  return [{ Put: { TableName: tableName(), Item: birthdayTimerItem(shopId, customerId, day) } }];
 }
 
 /** Why an enrol transaction was refused. */
@@ -102,6 +119,7 @@ export async function createCustomer(
         },
       },
       ...(options.countInShop === false ? [] : [counterUpdate]),
+      ...birthdayTimerWrites(record, null),
       // Entries awarded on enrolment (signup points) commit with the profile or not at all.
       ...(options.entries ?? []).map((entry) => ({
         Put: {
@@ -143,6 +161,7 @@ export async function updateCustomer(current: StoredCustomer, changes: CustomerC
       },
     },
   ];
+  transactItems.push(...birthdayTimerWrites(next, record.date_of_birth));
   if (changes.status && changes.status !== record.status) {
     transactItems.push({
       Update: {

@@ -6,6 +6,7 @@ import { documentClient, tableName } from './client';
 import { countAll, type Item, queryAll, withoutKeys } from './items';
 import { type ItemKey, keys } from './keys';
 import { LOCAL_INDEXES } from './table';
+import { dueAttributes, entryDue, rewardDue } from './due-work';
 
 /** Sorts after every ISO timestamp, so entries not given yet come last ascending, first descending. */
 export const NOT_GIVEN_YET = '~';
@@ -17,8 +18,27 @@ export function earningEntryItem(shopId: string, customerId: string, entry: Earn
     earn_created_at: entry.created_at,
     earn_points: entry.points,
     earn_given_at: entry.points_given_at ?? NOT_GIVEN_YET,
+    // Its approval while pending, its reminder and expiry while a batch: what the jobs find it by.
+    ...entryDue(shopId, entry),
   };
 }
+
+/** The imported balance's uncovered batch: an internal item the expiry jobs read like a batch entry. */
+export function importBatchItem(
+  shopId: string,
+  customerId: string,
+  batch: { batch_offset: number; points: number; points_given_at: string; points_expiry_at: string | null },
+): Item {
+  const entry = { id: IMPORT_BATCH_ID, status: 'approved' as const, ...batch };
+  return {
+    ...keys.importBatch(shopId, customerId),
+    ...entry,
+    ...(batch.points_expiry_at ? dueAttributes(shopId, 'batch-remind', batch.points_expiry_at, IMPORT_BATCH_ID) : {}),
+  };
+}
+
+/** Id of the imported balance's batch (the expiry entry that removes it derives its own id from it). */
+export const IMPORT_BATCH_ID = 'import';
 
 export function rewardEntryItem(shopId: string, customerId: string, entry: RewardEntry): Item {
   return {
@@ -26,6 +46,7 @@ export function rewardEntryItem(shopId: string, customerId: string, entry: Rewar
     ...entry,
     redeem_created_at: entry.created_at,
     redeem_points_spent: entry.points_spent,
+    ...rewardDue(shopId, entry),
   };
 }
 

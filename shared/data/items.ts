@@ -24,6 +24,8 @@ const KEY_ATTRIBUTES = new Set([
   'redeem_points_spent',
   'unsettled_pk',
   'unsettled_since',
+  'due_pk',
+  'due_at',
 ]);
 
 /** The item without table bookkeeping (keys, index attributes, version). */

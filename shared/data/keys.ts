@@ -60,6 +60,12 @@ export const keys = {
   shopRegistry: (shopId: string): ItemKey => ({ pk: 'SHOPS', sk: `SHOP#${shopId}` }),
   /** Clock time up to which order reconciliation has read the platform's changed orders. */
   orderWatermark: (shopId: string): ItemKey => ({ pk: shopPk(shopId), sk: 'ORDER_WATERMARK' }),
+  /** Partition of the due-work index: one per shop and kind of scheduled work. */
+  dueWork: (shopId: string, kind: string) => `SHOP#${shopId}#DUE#${kind}`,
+  /** The batch an imported balance forms where its imported entries do not cover it (no history entry). */
+  importBatch: (shopId: string, customerId: string): ItemKey => ({ pk: customerPk(shopId, customerId), sk: 'BATCH#import' }),
+  /** A member's birthday timer: carries the next day the birthday job looks at the member. */
+  birthdayTimer: (shopId: string, customerId: string): ItemKey => ({ pk: customerPk(shopId, customerId), sk: 'TIMER#birthday' }),
   /** Makes a referral award once per referred customer. */
   referralAward: (shopId: string, referredId: string): ItemKey => ({ pk: `SHOP#${shopId}#REFERRAL#${referredId}`, sk: 'REFERRAL' }),
 };

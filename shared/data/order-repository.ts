@@ -118,7 +118,10 @@ export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boole
       Update: {
         TableName: table,
         Key: keys.earningEntry(shopId, customerId, change.entry_id),
-        UpdateExpression: 'SET #status = :status, points = :points, base_points = :base, earn_points = :points, updated_at = :now',
+        // A rejected entry leaves the approval job's due work.
+        UpdateExpression: `SET #status = :status, points = :points, base_points = :base, earn_points = :points, updated_at = :now${
+          change.status === 'rejected' ? ' REMOVE due_pk, due_at' : ''
+        }`,
         ConditionExpression: '#status = :pending',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
@@ -136,7 +139,8 @@ export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boole
       Update: {
         TableName: table,
         Key: keys.rewardEntry(shopId, customerId, reward.id),
-        UpdateExpression: 'SET #status = :used, discount_code_redeemed_at = :at, updated_at = :now',
+        // A used code leaves the code-expiry job's due work.
+        UpdateExpression: 'SET #status = :used, discount_code_redeemed_at = :at, updated_at = :now REMOVE due_pk, due_at',
         ConditionExpression: '#status = :active',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':used': 'used', ':active': 'active', ':at': reward.redeemedAt, ':now': now },

@@ -6,6 +6,7 @@ import type { PurchaseRecord, RewardEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { cancellationReasons } from './customer-repository';
 import { rewardEntryItem } from './history-repository';
+import { type DueAttributes, dueAttributes, rewardDue } from './due-work';
 import { type Item, queryAll } from './items';
 import { keys } from './keys';
 import { GLOBAL_INDEXES } from './table';
@@ -15,24 +16,42 @@ export type ReserveOutcome = 'reserved' | 'refused_by_customer' | 'redemption_li
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
+/** `:duePk` and `:dueAt` for an update expression. */
+const prefixed = (due: DueAttributes) => ({ ':duePk': due.due_pk, ':dueAt': due.due_at });
+
 const unsettled = (since: string) => ({ unsettled_pk: keys.pendingPurchases(), unsettled_since: since });
 
 /**
  * Deducts the points and writes the pending entry in one transaction, conditional on the customer
  * being a member with enough points (and, with a limit, on the redemption count being under it).
  */
-export async function reservePurchase(purchase: PurchaseRecord, maxRedemptions: number | null): Promise<ReserveOutcome> {
+export async function reservePurchase(
+  purchase: PurchaseRecord,
+  maxRedemptions: number | null,
+  inactivityDeadline: string | null = null,
+): Promise<ReserveOutcome> {
   const { shop_id: shopId, customer_id: customerId, points_spent: points } = purchase;
+  // Spending is activity: with inactivity expiry a new period starts, waiting for its reminder first.
+  const activity = inactivityDeadline
+    ? {
+        expression: ', points_last_activity_at = :now, points_expire_at = :deadline, due_pk = :duePk, due_at = :dueAt',
+        values: {
+          ':deadline': inactivityDeadline,
+          ...prefixed(dueAttributes(shopId, 'inactivity-remind', inactivityDeadline, customerId)),
+        },
+      }
+    : { expression: ', points_last_activity_at = :now, points_expire_at = :none REMOVE due_pk, due_at', values: { ':none': null } };
   const transactItems: TransactItems = [
     {
       Update: {
         TableName: tableName(),
         Key: keys.customer(shopId, customerId),
         UpdateExpression:
-          'SET current_points = current_points - :points, redeemed_points = redeemed_points + :points, #version = #version + :one, updated_at = :now',
+          'SET current_points = current_points - :points, redeemed_points = redeemed_points + :points, #version = #version + :one, updated_at = :now' +
+          activity.expression,
         ConditionExpression: '#status = :member AND current_points >= :points',
         ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
-        ExpressionAttributeValues: { ':points': points, ':one': 1, ':now': purchase.created_at, ':member': 'member' },
+        ExpressionAttributeValues: { ':points': points, ':one': 1, ':now': purchase.created_at, ':member': 'member', ...activity.values },
       },
     },
     {
@@ -74,16 +93,25 @@ export async function reservePurchase(purchase: PurchaseRecord, maxRedemptions: 
 
 /** pending -> active with the platform's discount id; false when someone else settled it first. */
 export async function activatePurchase(purchase: PurchaseRecord, platformDiscountId: string, now: string): Promise<boolean> {
+  // An active code with an end date waits in the due-work index for the code-expiry job.
+  const due = rewardDue(purchase.shop_id, { ...purchase, status: 'active' });
   try {
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.rewardEntry(purchase.shop_id, purchase.customer_id, purchase.id),
         UpdateExpression:
-          'SET #status = :active, platform_discount_id = :discountId, updated_at = :now REMOVE unsettled_pk, unsettled_since',
+          `SET #status = :active, platform_discount_id = :discountId, updated_at = :now${due ? ', due_pk = :duePk, due_at = :dueAt' : ''} ` +
+          'REMOVE unsettled_pk, unsettled_since',
         ConditionExpression: '#status = :pending',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':active': 'active', ':pending': 'pending', ':discountId': platformDiscountId, ':now': now },
+        ExpressionAttributeValues: {
+          ':active': 'active',
+          ':pending': 'pending',
+          ':discountId': platformDiscountId,
+          ':now': now,
+          ...(due ? prefixed(due) : {}),
+        },
       }),
     );
     return true;

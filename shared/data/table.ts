@@ -58,6 +58,18 @@ export const GLOBAL_INDEXES = {
     sortKey: { name: 'unsettled_since', type: 'S' },
     projection: 'ALL',
   },
+  /**
+   * Work the scheduled jobs must do, by due time: `SHOP#<shop>#DUE#<kind>`, sorted by `<due time>#<id>`.
+   * Sparse: an item carries the two attributes only while something is due on it (a pending entry's
+   * approval, a batch's reminder or expiry, an inactive balance, an active code, a birthday), so a job
+   * reads only what is due. Keys only: the job reads the item itself consistently before acting.
+   */
+  dueWork: {
+    indexName: 'gsi_due',
+    partitionKey: { name: 'due_pk', type: 'S' },
+    sortKey: { name: 'due_at', type: 'S' },
+    projection: 'KEYS_ONLY',
+  },
 } as const satisfies Record<string, GlobalIndexDefinition>;
 
 /**

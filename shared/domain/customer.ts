@@ -26,6 +26,17 @@ export interface CustomerRecord {
   platform_created_at: string | null;
   created_at: string;
   updated_at: string;
+  // The points calendar (points-ledger.ts); internal, never part of the API's fields.
+  /** Sum of every expiry batch ever given; absent on profiles written before batches existed. */
+  points_batch_total?: number;
+  /** Last earning or spending (inactivity expiry counts from it). */
+  points_last_activity_at?: string | null;
+  /** When the whole balance expires for inactivity, as written with the last activity. */
+  points_expire_at?: string | null;
+  /** The inactivity deadline a `points.expiring_soon` went out for (once per period). */
+  points_expiry_reminded_for?: string | null;
+  /** Calendar year of the last birthday award. */
+  birthday_awarded_year?: number | null;
 }
 
 /** The fields of a customer that PUT may change. */

@@ -34,7 +34,16 @@ export interface TierChangedEvent {
 
 /** What orders, referrals and privacy requests publish (docs/earning-engine.md lists the fields of each). */
 export interface EarningEvent {
-  type: 'points.pending' | 'points.approved' | 'points.removed' | 'reward.used' | 'referral.completed' | 'customer.data_requested';
+  type:
+    | 'points.pending'
+    | 'points.approved'
+    | 'points.removed'
+    | 'points.expiring_soon'
+    | 'points.expired'
+    | 'reward.used'
+    | 'reward.expired'
+    | 'referral.completed'
+    | 'customer.data_requested';
   shop_id: string;
   customer_id: string;
   occurred_at: string;

@@ -221,6 +221,49 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     uses: ['platform', 'events'],
     timeoutSeconds: 300,
   },
+  // The clock-driven jobs (shared/calendar/): each reads only its due work, within a time budget under
+  // its timeout, and the next run goes on where one stopped.
+  {
+    name: 'approvePoints',
+    handler: 'functions/jobs/approve-points.ts',
+    cadence: 'rate(1 hour)',
+    table: 'write',
+    uses: ['events'],
+    timeoutSeconds: 900,
+  },
+  {
+    name: 'expirePoints',
+    handler: 'functions/jobs/expire-points.ts',
+    cadence: 'rate(1 hour)',
+    table: 'write',
+    uses: ['events'],
+    timeoutSeconds: 900,
+  },
+  {
+    name: 'remindExpiry',
+    handler: 'functions/jobs/remind-expiry.ts',
+    cadence: 'rate(1 day)',
+    table: 'write',
+    uses: ['events'],
+    timeoutSeconds: 900,
+  },
+  {
+    name: 'expireRewardCodes',
+    handler: 'functions/jobs/expire-reward-codes.ts',
+    cadence: 'rate(1 hour)',
+    table: 'write',
+    uses: ['events'],
+    timeoutSeconds: 900,
+  },
+  {
+    name: 'awardBirthdays',
+    handler: 'functions/jobs/award-birthdays.ts',
+    // Just after midnight UTC: birthdays are UTC calendar days.
+    cadence: 'cron(5 0 * * ? *)',
+    table: 'write',
+    uses: ['events'],
+    timeoutSeconds: 900,
+  },
   {
     name: 'reconcilePurchases',
     handler: 'functions/jobs/reconcile-purchases.ts',

@@ -26,6 +26,13 @@ export function countMetric(name: BusinessMetric, value = 1): void {
   metrics.addMetric(name, MetricUnit.Count, value);
 }
 
+/** What a scheduled job read and changed in one run, per job (the dashboard's jobs widget). */
+export function countJobMetric(job: string, name: 'JobItemsDue' | 'JobItemsChanged', value: number): void {
+  const single = metrics.singleMetric();
+  single.addDimension('Job', job);
+  single.addMetric(name, MetricUnit.Count, value);
+}
+
 /** `ada.lovelace@example.com` -> `a***@example.com`: enough to tell customers apart in a log, not to mail them. */
 export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');

@@ -15,6 +15,7 @@ import { failed } from '../domain/errors';
 import { minorDigits } from '../domain/money';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
+import { giveBatches } from '../domain/points-ledger';
 import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
 import { logger } from '../observability/powertools';
 import type { PlatformOrder, PlatformRefund } from '../platform/port';
@@ -174,14 +175,18 @@ async function applyChange(
       created_at: order?.record.created_at ?? now,
       updated_at: now,
     };
-    const nextCustomer = plan.empty ? null : customerAfter(shop, customer, plan, now);
+    // Points approved at once are batches of their own (points-ledger.ts); take-backs consume from the front.
+    const ledger = plan.empty
+      ? null
+      : giveBatches(customer.record, customerAfter(shop, customer, plan, now), plan.newEntries, earningSettings, now);
+    const nextCustomer = ledger?.record ?? null;
     const written = await writeOrderEffects({
       shopId,
       customerId,
       orderId,
       customer: nextCustomer ? { current: customer, next: nextCustomer } : null,
       order: { version: order?.version ?? null, next: { ...record } },
-      newEntries: plan.newEntries,
+      newEntries: ledger?.entries ?? plan.newEntries,
       pendingChanges: plan.pendingChanges,
       usedRewards: usedRewards.map(({ id, redeemedAt }) => ({ id, redeemedAt })),
       now,

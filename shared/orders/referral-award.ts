@@ -5,7 +5,8 @@ import { getCustomer } from '../data/customer-repository';
 import { findReferralCodeOwner, writeReferralAward } from '../data/order-repository';
 import { approvedEntry, type EarningEntry } from '../domain/history';
 import { failed } from '../domain/errors';
-import type { ShopCatalog } from '../domain/shop';
+import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
+import { giveBatches } from '../domain/points-ledger';
 import { resolveTier } from '../domain/tiers';
 import { publishAfterCommit, type DomainEvent } from '../events/domain-events';
 import { activeCampaign, earningRulePoints } from '../rules/earning-rule-points';
@@ -58,8 +59,15 @@ export async function awardReferral(shop: ShopCatalog, referredId: string, code:
       lifetime_points: referrer.record.lifetime_points + points,
     };
     const tier = resolveTier(figures, shop.tiers, shop.settings.vip_settings);
-    const next = { ...figures, vip_tier_id: tier?.id ?? null, updated_at: now };
-    const written = await writeReferralAward(referrer, next, referredId, orderId, entries);
+    const ledger = giveBatches(
+      referrer.record,
+      { ...figures, vip_tier_id: tier?.id ?? null, updated_at: now },
+      entries,
+      shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS,
+      now,
+    );
+    const next = ledger.record;
+    const written = await writeReferralAward(referrer, next, referredId, orderId, ledger.entries);
     if (written === 'conflict') return undefined;
     if (written === 'already_awarded') return 'already_awarded';
     const base = { shop_id: shopId, customer_id: referrerId, occurred_at: now };

@@ -5,6 +5,8 @@ import { getCustomer } from '../data/customer-repository';
 import { writePointsChange } from '../data/points-repository';
 import { nowIso } from '../runtime/clock';
 import { approvedEntry, type EarningEntry } from '../domain/history';
+import { giveBatches, withActivity } from '../domain/points-ledger';
+import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
 import type { ShopCatalog } from '../domain/shop';
 import { resolveCustomer } from '../customers/customer-service';
 import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
@@ -58,7 +60,13 @@ export async function adjustPoints(
       send_email: input.send_email,
     };
 
-    const result = await writePointsChange(current, change.next, entry);
+    // A positive adjustment is a batch of its own; a negative one is spending (points-ledger.ts).
+    const settings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
+    const ledger =
+      change.applied > 0
+        ? giveBatches(current.record, change.next, [entry], settings, now)
+        : { record: change.applied < 0 ? withActivity(change.next, settings, now) : change.next, entries: [entry] };
+    const result = await writePointsChange(current, ledger.record, ledger.entries[0]!);
     if (result.written) {
       await publishAfterCommit(eventsOf(shopId, customerId, input, change, entry.id, now));
       countMetric('PointsAdjusted');

@@ -1,6 +1,7 @@
 // Reward purchase saga: reserve (points deducted + pending entry, one transaction) -> create the
 // discount code on the platform -> activate. A platform failure refunds in a compensating
 // transaction; a crash in between leaves a pending entry that the reconciler settles.
+import { addDays } from '../domain/points-ledger';
 import { randomUUID } from 'node:crypto';
 import { getCustomer } from '../data/customer-repository';
 import { activatePurchase, refundPurchase, reservePurchase } from '../data/purchase-repository';
@@ -65,7 +66,9 @@ export async function purchaseReward(
       discount: { type: reward.discount_type, value: plan.discountValue, minimum_spend: reward.minimum_spend },
       counted: reward.max_redemptions !== null,
     };
-    const outcome = await reservePurchase(candidate, reward.max_redemptions);
+    const expiry = shop.settings.earning_settings?.points_expiry;
+    const deadline = expiry?.mode === 'inactivity' ? addDays(now, expiry.days) : null;
+    const outcome = await reservePurchase(candidate, reward.max_redemptions, deadline);
     if (outcome === 'reserved') return candidate;
     if (outcome === 'redemption_limit') {
       throw unprocessable(

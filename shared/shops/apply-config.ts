@@ -4,12 +4,13 @@
 import { putApiKey } from '../data/api-key-repository';
 import { hashApiKey } from '../domain/api-key';
 import { countCustomers, createCustomer } from '../data/customer-repository';
-import { earningEntryItem, rewardEntryItem } from '../data/history-repository';
+import { earningEntryItem, importBatchItem, rewardEntryItem } from '../data/history-repository';
 import { batchPut, putShopCatalog, putShopIdentity, setShopCounters } from '../data/shop-repository';
 import type { CustomerRecord } from '../domain/customer';
 import { calendarDateOf } from '../domain/dates';
 import { generateReferralCode } from '../domain/referral';
-import type { ShopCatalog } from '../domain/shop';
+import { DEFAULT_EARNING_SETTINGS, type EarningSettings, type ShopCatalog } from '../domain/shop';
+import { addDays, type LedgerEntry, withActivity } from '../domain/points-ledger';
 import { resolveTier } from '../domain/tiers';
 import { nowIso } from '../runtime/clock';
 import { retryUntil } from '../runtime/retry';
@@ -69,7 +70,7 @@ async function applyShop(shop: ShopConfig, now: string): Promise<ShopSummary> {
   const queue = [...shop.members];
   const worker = async () => {
     for (let member = queue.shift(); member; member = queue.shift()) {
-      if (await importMember(shop, catalog, member)) imported += 1;
+      if (await importMember(shop, catalog, member, now)) imported += 1;
     }
   };
   await Promise.all(Array.from({ length: IMPORT_CONCURRENCY }, worker));
@@ -87,7 +88,7 @@ async function applyShop(shop: ShopConfig, now: string): Promise<ShopSummary> {
 }
 
 /** Creates the member with its history; false when the member already exists (left untouched). */
-async function importMember(shop: ShopConfig, catalog: ShopCatalog, member: MemberConfig): Promise<boolean> {
+async function importMember(shop: ShopConfig, catalog: ShopCatalog, member: MemberConfig, now: string): Promise<boolean> {
   const platformCustomer = shop.platform.customers.find((customer) => customer.id === member.platform_customer_id);
   if (!platformCustomer) throw new Error(`Member ${member.platform_customer_id} has no platform customer`);
   const figures = {
@@ -117,14 +118,14 @@ async function importMember(shop: ShopConfig, catalog: ShopCatalog, member: Memb
       created_at: member.enrolled_at,
       updated_at: member.enrolled_at,
     };
+    const ledger = importedBatches(record, member, catalog.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS, now);
     // Not counted here: the shop's counters are recounted once every member is in.
-    const outcome = await createCustomer(record, { countInShop: false });
+    const outcome = await createCustomer(ledger.record, { countInShop: false });
     if (outcome === 'customer_exists') return false;
     if (outcome === 'referral_code_taken') return undefined;
     await batchPut([
-      ...member.earning_history.map((entry) =>
-        earningEntryItem(shop.id, member.platform_customer_id, { ...entry, updated_at: entry.created_at }),
-      ),
+      ...ledger.entries.map((entry) => earningEntryItem(shop.id, member.platform_customer_id, entry)),
+      ...(ledger.rest ? [importBatchItem(shop.id, member.platform_customer_id, ledger.rest)] : []),
       ...member.reward_history.map((entry) =>
         rewardEntryItem(shop.id, member.platform_customer_id, {
           ...entry,
@@ -137,4 +138,34 @@ async function importMember(shop: ShopConfig, catalog: ShopCatalog, member: Memb
   });
   if (created !== undefined) return created;
   throw new Error(`Could not draw a unique referral code for member ${member.platform_customer_id}`);
+}
+
+/**
+ * An imported member's batches (EARNING-CONTRACT.md): its approved positive entries in the order they were
+ * given, then the balance they do not cover as one batch given at the import. Imported entries keep the
+ * expiry dates the file gives them; the uncovered rest expires `days` after the import in `batch` mode.
+ */
+function importedBatches(record: CustomerRecord, member: MemberConfig, settings: EarningSettings, now: string) {
+  const entries: LedgerEntry[] = member.earning_history.map((entry) => ({ ...entry, updated_at: entry.created_at }));
+  const batches = entries
+    .filter((entry) => entry.status === 'approved' && entry.points > 0)
+    .sort((a, b) => (a.points_given_at ?? a.created_at).localeCompare(b.points_given_at ?? b.created_at));
+  let total = 0;
+  for (const batch of batches) {
+    batch.batch_offset = total;
+    total += batch.points;
+  }
+  const restPoints = record.current_points - total;
+  const expiry = settings.points_expiry;
+  const rest =
+    restPoints > 0
+      ? {
+          batch_offset: total,
+          points: restPoints,
+          points_given_at: now,
+          points_expiry_at: expiry?.mode === 'batch' ? addDays(now, expiry.days) : null,
+        }
+      : null;
+  const withTotal = { ...record, points_batch_total: Math.max(total, record.current_points) };
+  return { record: withActivity(withTotal, settings, now), entries, rest };
 }

@@ -1,0 +1,94 @@
+// Approval of due pending points: a pending entry whose points_due_at has passed becomes `approved`, given
+// at the run's clock time; the balance and lifetime points rise and the tier follows, in one transaction
+// per entry, conditional on the entry still pending with the points read (an order refund may shrink it).
+import { readItem, writeCalendarChange } from '../data/calendar-repository';
+import { getCustomer } from '../data/customer-repository';
+import { dueTimeOf } from '../data/due-work';
+import { earningEntryItem } from '../data/history-repository';
+import { withoutKeys } from '../data/items';
+import { type ItemKey } from '../data/keys';
+import { addDays, giveBatches, type LedgerEntry } from '../domain/points-ledger';
+import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
+import type { DomainEvent } from '../events/domain-events';
+import type { DueJob, DueJobContext, DueOutcome } from './due-job';
+import { customerOfKey } from './customer-of-key';
+import { leaveDue, moveDue, tierEvents, withPoints } from './member-figures';
+
+export const approvePointsJob: DueJob = {
+  name: 'points_approval',
+  kinds: (_shop, now) => [{ kind: 'approval', until: now.toISOString() }],
+  handle: approveEntry,
+};
+
+async function approveEntry(key: ItemKey, { shop, now: at }: DueJobContext): Promise<DueOutcome | undefined> {
+  const shopId = shop.settings.id;
+  const now = at.toISOString();
+  const item = await readItem(key);
+  if (!item || item.due_pk === undefined) return { changed: false };
+  const entry = withoutKeys<LedgerEntry>(item);
+  const customerId = customerOfKey(key);
+  // Rejected or already approved meanwhile: it only has to leave the approval work.
+  if (entry.status !== 'pending' || !entry.points_due_at) {
+    return (await writeCalendarChange({ shopId, customerId, updates: [leaveDue(shopId, key, 'approval')] }))
+      ? { changed: false }
+      : undefined;
+  }
+  if (dueTimeOf(String(item.due_at)) > now) return { changed: false };
+
+  const customer = await getCustomer(shopId, customerId, true);
+  if (!customer) {
+    return (await writeCalendarChange({ shopId, customerId, updates: [leaveDue(shopId, key, 'approval')] }))
+      ? { changed: false }
+      : undefined;
+  }
+  // Excluded members' points are frozen: the entry waits, and is looked at again a day later.
+  if (customer.record.status !== 'member') {
+    const later = moveDue(shopId, key, 'approval', 'approval', addDays(now, 1), entry.id);
+    return (await writeCalendarChange({ shopId, customerId, updates: [later] })) ? { changed: false } : undefined;
+  }
+
+  const settings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
+  const approved: LedgerEntry = { ...entry, status: 'approved', points_given_at: now, updated_at: now };
+  const ledger = giveBatches(
+    customer.record,
+    withPoints(shop, customer.record, entry.points, entry.points, now),
+    [approved],
+    settings,
+    now,
+  );
+  const next = ledger.entries[0]!;
+  const stored = earningEntryItem(shopId, customerId, next);
+  const { pk: _pk, sk: _sk, ...fields } = stored;
+  const written = await writeCalendarChange({
+    shopId,
+    customerId,
+    customer: { current: customer, next: ledger.record },
+    updates: [
+      {
+        key,
+        set: fields,
+        remove: stored.due_pk === undefined ? ['due_pk', 'due_at'] : [],
+        // Still pending with the points read: an order refund that shrank or rejected it meanwhile wins.
+        condition: '#status = :pending AND #points = :points',
+        values: { ':pending': 'pending', ':points': entry.points },
+      },
+    ],
+  });
+  if (!written) return undefined;
+  const events: DomainEvent[] = [
+    {
+      type: 'points.approved',
+      shop_id: shopId,
+      customer_id: customerId,
+      occurred_at: now,
+      earning_history_entry_id: entry.id,
+      action: entry.action,
+      points: entry.points,
+      order_id: entry.order_id,
+      points_given_at: now,
+      points_expiry_at: next.points_expiry_at,
+    },
+    ...tierEvents(shop, customer.record, ledger.record, now),
+  ];
+  return { changed: true, events };
+}

@@ -1,0 +1,107 @@
+// Birthday points: an active `birthday` rule awards once per calendar year on the member's date of birth
+// (29 February on 28 February in other years), at most 7 days late. Each member's birthday timer says
+// when to look; the award, the member's awarded year and the timer's next date change in one
+// transaction conditional on the profile's version, with an entry id fixed per member, rule and year.
+import { birthdayTimerItem } from '../data/due-work';
+import { type ItemUpdate, readItem, writeCalendarChange } from '../data/calendar-repository';
+import { getCustomer } from '../data/customer-repository';
+import { type ItemKey, keys } from '../data/keys';
+import { approvedEntry, type EarningEntry } from '../domain/history';
+import { addDays, birthdayDecision, giveBatches } from '../domain/points-ledger';
+import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
+import { resolveTier } from '../domain/tiers';
+import type { DomainEvent } from '../events/domain-events';
+import { orderEntryId } from '../orders/order-state';
+import { activeCampaign, earningRulePoints } from '../rules/earning-rule-points';
+import { customerOfKey } from './customer-of-key';
+import type { DueJob, DueJobContext, DueOutcome } from './due-job';
+import { tierEvents, withPoints } from './member-figures';
+
+export const BIRTHDAY_ACTION = 'birthday';
+
+export const awardBirthdaysJob: DueJob = {
+  name: 'birthdays',
+  // Birthdays are calendar days (UTC): everything due up to today.
+  kinds: (_shop, now) => [{ kind: 'birthday', until: now.toISOString().slice(0, 10) }],
+  handle: awardBirthday,
+};
+
+async function awardBirthday(key: ItemKey, { shop, now: at }: DueJobContext): Promise<DueOutcome | undefined> {
+  const shopId = shop.settings.id;
+  const now = at.toISOString();
+  const today = now.slice(0, 10);
+  const customerId = customerOfKey(key);
+  const [timer, customer] = await Promise.all([readItem(key), getCustomer(shopId, customerId, true)]);
+  if (!timer) return { changed: false };
+  const dateOfBirth = customer?.record.date_of_birth ?? null;
+  // Gone, or the date was cleared: the timer goes too.
+  if (!customer || dateOfBirth === null) {
+    return (await writeCalendarChange({ shopId, customerId, deletes: [keys.birthdayTimer(shopId, customerId)] }))
+      ? { changed: false }
+      : undefined;
+  }
+  const record = customer.record;
+  const decision = birthdayDecision(dateOfBirth, record.birthday_awarded_year ?? null, today);
+  const rules = shop.earningRules.filter((rule) => rule.is_active && rule.action === BIRTHDAY_ACTION);
+  if (!decision.award || rules.length === 0 || record.status !== 'member') {
+    // Within the 7 days a rule may still be switched on or the member included again: look again tomorrow.
+    const next = decision.award ? addDays(`${today}T00:00:00.000Z`, 1).slice(0, 10) : decision.next;
+    if (String(timer.due_at ?? '').startsWith(`${next}#`)) return { changed: false };
+    const moved = await writeCalendarChange({ shopId, customerId, updates: [moveTimer(shopId, customerId, timer.due_at, next)] });
+    return moved ? { changed: false } : undefined;
+  }
+
+  const context = {
+    tier: resolveTier(record, shop.tiers, shop.settings.vip_settings),
+    campaign: activeCampaign(shop.campaigns, at),
+    vipSettings: shop.settings.vip_settings,
+  };
+  const entries: EarningEntry[] = rules.map((rule) => {
+    const priced = earningRulePoints(rule, context);
+    return approvedEntry(
+      {
+        id: orderEntryId(shopId, `birthday:${customerId}`, rule.id, decision.year),
+        earning_rule_id: rule.id,
+        action: BIRTHDAY_ACTION,
+        points: priced.points,
+        base_points: priced.base_points,
+        points_multiplier: (priced.tier_boost ?? 1) * (priced.campaign_boost ?? 1),
+      },
+      now,
+    );
+  });
+  const points = entries.reduce((sum, entry) => sum + entry.points, 0);
+  const after = { ...withPoints(shop, record, points, points, now), birthday_awarded_year: decision.year };
+  const ledger = giveBatches(record, after, entries, shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS, now);
+  const written = await writeCalendarChange({
+    shopId,
+    customerId,
+    customer: { current: customer, next: ledger.record },
+    newEntries: ledger.entries,
+    updates: [moveTimer(shopId, customerId, timer.due_at, decision.next)],
+  });
+  if (!written) return undefined;
+  const base = { shop_id: shopId, customer_id: customerId, occurred_at: now };
+  const events: DomainEvent[] = [
+    ...entries.map((entry): DomainEvent => ({
+      type: 'points.approved',
+      ...base,
+      earning_history_entry_id: entry.id,
+      action: BIRTHDAY_ACTION,
+      points: entry.points,
+    })),
+    ...tierEvents(shop, record, ledger.record, now),
+  ];
+  return { changed: true, events };
+}
+
+/** The timer's next day, if nobody rewrote it since it was read (a date of birth changed meanwhile wins). */
+function moveTimer(shopId: string, customerId: string, readDueAt: unknown, day: string): ItemUpdate {
+  const { due_pk, due_at } = birthdayTimerItem(shopId, customerId, day) as { due_pk: string; due_at: string };
+  return {
+    key: keys.birthdayTimer(shopId, customerId),
+    set: { due_pk, due_at },
+    condition: '#due_at = :read',
+    values: { ':read': readDueAt },
+  };
+}

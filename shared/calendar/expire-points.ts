@@ -1,0 +1,141 @@
+// Points expiry, both modes of EARNING-CONTRACT.md. `batch`: a batch whose points_expiry_at has passed
+// loses what is left of it (derived from the member's running totals, points-ledger.ts) through an
+// `expiry` entry recording the amount. `inactivity`: the whole balance goes `days` after the member's last
+// earning or spending. Excluded members' points are frozen: their due work waits a day at a time.
+import { readItem, writeCalendarChange } from '../data/calendar-repository';
+import { getCustomer, type StoredCustomer } from '../data/customer-repository';
+import { dueTimeOf, type DueKind } from '../data/due-work';
+import { withoutKeys } from '../data/items';
+import type { ItemKey } from '../data/keys';
+import { approvedEntry, type EarningEntry } from '../domain/history';
+import { addDays, expiringPoints, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
+import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
+import type { DomainEvent } from '../events/domain-events';
+import { orderEntryId } from '../orders/order-state';
+import { customerOfKey } from './customer-of-key';
+import type { DueJob, DueJobContext, DueOutcome } from './due-job';
+import { leaveDue, moveDue, tierEvents, withPoints } from './member-figures';
+
+/** The `action` of an entry that removes expired points. */
+export const EXPIRY_ACTION = 'expiry';
+
+export const expirePointsJob: DueJob = {
+  name: 'points_expiry',
+  // A batch whose reminder never went out (the clock jumped past it) expires all the same.
+  kinds: (_shop, now) =>
+    (['batch-expire', 'batch-remind', 'inactivity-expire', 'inactivity-remind'] as const).map((kind) => ({
+      kind,
+      until: now.toISOString(),
+    })),
+  handle: (key, context) => (context.kind.startsWith('batch') ? expireBatch(key, context) : expireInactive(key, context)),
+};
+
+/** The entry that removes what expired: its id derives from what expired, so it is written once. */
+function expiryEntry(shop: ShopCatalog, customerId: string, source: string, points: number, now: string): EarningEntry {
+  return approvedEntry(
+    {
+      id: orderEntryId(shop.settings.id, `expiry:${customerId}`, source, 0),
+      earning_rule_id: null,
+      action: EXPIRY_ACTION,
+      points: -points,
+      base_points: -points,
+      points_multiplier: 1,
+    },
+    now,
+  );
+}
+
+async function expireBatch(key: ItemKey, { shop, now: at, kind }: DueJobContext): Promise<DueOutcome | undefined> {
+  const shopId = shop.settings.id;
+  const now = at.toISOString();
+  const customerId = customerOfKey(key);
+  const item = await readItem(key);
+  if (!item || item.due_pk === undefined) return { changed: false };
+  const batch = withoutKeys<LedgerEntry>(item);
+  if (!batch.points_expiry_at || batch.points_expiry_at > now || dueTimeOf(String(item.due_at)) > now) return { changed: false };
+  const settings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
+  const customer = await getCustomer(shopId, customerId, true);
+  // Gone, or the shop no longer expires batches: the batch leaves the due work without expiring.
+  if (!customer || settings.points_expiry?.mode !== 'batch') {
+    const close = leaveDue(shopId, key, kind as DueKind, { batch_closed: true });
+    return (await writeCalendarChange({ shopId, customerId, updates: [close] })) ? { changed: false } : undefined;
+  }
+  if (customer.record.status !== 'member') return frozen(shopId, customer, key, kind as DueKind, batch.points_expiry_at, batch.id, now);
+
+  const removed = expiringPoints(customer.record, { batch_offset: batch.batch_offset ?? 0, points: batch.points });
+  const next = withPoints(shop, customer.record, -removed, 0, now);
+  const entry = { ...expiryEntry(shop, customerId, `batch:${batch.id}`, removed, now), expired_batch_id: batch.id };
+  const written = await writeCalendarChange({
+    shopId,
+    customerId,
+    // Written even when nothing is left, so the decision holds against any concurrent change of the member.
+    customer: { current: customer, next: removed > 0 ? next : { ...customer.record } },
+    newEntries: removed > 0 ? [entry] : [],
+    updates: [leaveDue(shopId, key, kind as DueKind, { batch_closed: true, expired_points: removed, updated_at: now })],
+  });
+  if (!written) return undefined;
+  if (removed === 0) return { changed: false };
+  return {
+    changed: true,
+    events: [
+      expiredEvent(shopId, customerId, removed, entry.id, now, { batch_entry_id: batch.id, points_expiry_at: batch.points_expiry_at }),
+      ...tierEvents(shop, customer.record, next, now),
+    ],
+  };
+}
+
+async function expireInactive(key: ItemKey, { shop, now: at }: DueJobContext): Promise<DueOutcome | undefined> {
+  const shopId = shop.settings.id;
+  const now = at.toISOString();
+  const customerId = customerOfKey(key);
+  const customer = await getCustomer(shopId, customerId, true);
+  if (!customer || customer.record.status !== 'member') return { changed: false };
+  const settings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
+  const deadline = inactivityDeadline(customer.record, settings);
+  const record = customer.record;
+  // No longer due (no balance, another mode, or activity since): the profile is rewritten with its true deadline.
+  if (deadline === null || deadline > now) {
+    if ((record.points_expire_at ?? null) === deadline) return { changed: false };
+    const next = { ...record, points_expire_at: deadline };
+    return (await writeCalendarChange({ shopId, customerId, customer: { current: customer, next } })) ? { changed: false } : undefined;
+  }
+  const removed = record.current_points;
+  const entry = expiryEntry(shop, customerId, `inactivity:${deadline}`, removed, now);
+  const next = { ...withPoints(shop, record, -removed, 0, now), points_expire_at: null };
+  const written = await writeCalendarChange({ shopId, customerId, customer: { current: customer, next }, newEntries: [entry] });
+  if (!written) return undefined;
+  return {
+    changed: true,
+    events: [
+      expiredEvent(shopId, customerId, removed, entry.id, now, { points_expiry_at: deadline, reason: 'inactivity' }),
+      ...tierEvents(shop, record, next, now),
+    ],
+  };
+}
+
+/** An excluded member's batch waits a day (exclusion suspends expiry; it does not move the batch's date). */
+async function frozen(shopId: string, customer: StoredCustomer, key: ItemKey, kind: DueKind, expiry: string, id: string, now: string) {
+  const later = moveDue(shopId, key, kind, kind, addDays(now, 1) > expiry ? addDays(now, 1) : expiry, id);
+  return (await writeCalendarChange({ shopId, customerId: customer.record.platform_customer_id, updates: [later] }))
+    ? { changed: false }
+    : undefined;
+}
+
+function expiredEvent(
+  shopId: string,
+  customerId: string,
+  points: number,
+  entryId: string,
+  now: string,
+  fields: Record<string, unknown>,
+): DomainEvent {
+  return {
+    type: 'points.expired',
+    shop_id: shopId,
+    customer_id: customerId,
+    occurred_at: now,
+    points,
+    earning_history_entry_id: entryId,
+    ...fields,
+  };
+}

@@ -1,0 +1,54 @@
+// Reward-code expiry: an `active` reward-history entry whose expires_at has passed becomes `expired`
+// (`reward.expired`). The platform's code carries the same end date, so nothing is asked of the platform.
+import { readItem, writeCalendarChange } from '../data/calendar-repository';
+import type { ItemKey } from '../data/keys';
+import { withoutKeys } from '../data/items';
+import type { RewardEntry } from '../domain/history';
+import { customerOfKey } from './customer-of-key';
+import type { DueJob, DueJobContext, DueOutcome } from './due-job';
+import { leaveDue } from './member-figures';
+
+export const expireRewardCodesJob: DueJob = {
+  name: 'reward_code_expiry',
+  kinds: (_shop, now) => [{ kind: 'code', until: now.toISOString() }],
+  handle: expireCode,
+};
+
+async function expireCode(key: ItemKey, { shop, now: at }: DueJobContext): Promise<DueOutcome | undefined> {
+  const shopId = shop.settings.id;
+  const now = at.toISOString();
+  const customerId = customerOfKey(key);
+  const item = await readItem(key);
+  if (!item || item.due_pk === undefined) return { changed: false };
+  const entry = withoutKeys<RewardEntry>(item);
+  if (entry.status === 'active' && entry.expires_at && entry.expires_at > now) return { changed: false };
+  const expires = entry.status === 'active';
+  // Used or refunded meanwhile: it only leaves the due work. Active: expired, if still active.
+  const update = leaveDue(shopId, key, 'code', expires ? { status: 'expired', updated_at: now } : {});
+  const written = await writeCalendarChange({
+    shopId,
+    customerId,
+    updates: [
+      expires
+        ? { ...update, condition: `${update.condition} AND #status = :active`, values: { ...update.values, ':active': 'active' } }
+        : update,
+    ],
+  });
+  if (!written) return undefined;
+  if (!expires) return { changed: false };
+  return {
+    changed: true,
+    events: [
+      {
+        type: 'reward.expired',
+        shop_id: shopId,
+        customer_id: customerId,
+        occurred_at: now,
+        reward_history_entry_id: entry.id,
+        reward_id: entry.reward_id,
+        discount_code: entry.discount_code,
+        expires_at: entry.expires_at,
+      },
+    ],
+  };
+}

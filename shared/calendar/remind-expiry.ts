@@ -1,0 +1,90 @@
+// Expiry reminders: `points.expiring_soon` (customer, points, expiry date) from the first run at or after
+// `expiry - expiry_reminder_days` while the batch (or the inactive balance) still holds points, once per
+// batch or per inactivity period. Sending moves the item from its `-remind` to its `-expire` partition
+// in the same conditional write, so a second run finds nothing to send.
+import { readItem, writeCalendarChange } from '../data/calendar-repository';
+import { getCustomer } from '../data/customer-repository';
+import { withoutKeys } from '../data/items';
+import type { ItemKey } from '../data/keys';
+import { addDays, batchRemaining, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
+import { DEFAULT_EARNING_SETTINGS, type EarningSettings } from '../domain/shop';
+import type { DomainEvent } from '../events/domain-events';
+import { customerOfKey } from './customer-of-key';
+import type { DueJob, DueJobContext, DueOutcome } from './due-job';
+import { moveDue } from './member-figures';
+
+const settingsOf = (settings: EarningSettings | undefined) => settings ?? DEFAULT_EARNING_SETTINGS;
+
+export const remindExpiryJob: DueJob = {
+  name: 'expiry_reminders',
+  // The partitions are sorted by the expiry itself: what expires within the reminder window is due now.
+  kinds: (shop, now) => {
+    const until = addDays(now.toISOString(), settingsOf(shop.settings.earning_settings).expiry_reminder_days);
+    return [
+      { kind: 'batch-remind', until },
+      { kind: 'inactivity-remind', until },
+    ];
+  },
+  handle: (key, context) => (context.kind === 'batch-remind' ? remindBatch(key, context) : remindInactive(key, context)),
+};
+
+async function remindBatch(key: ItemKey, { shop, now: at }: DueJobContext): Promise<DueOutcome | undefined> {
+  const shopId = shop.settings.id;
+  const now = at.toISOString();
+  const customerId = customerOfKey(key);
+  const item = await readItem(key);
+  if (!item || item.due_pk === undefined) return { changed: false };
+  const batch = withoutKeys<LedgerEntry>(item);
+  const expiry = batch.points_expiry_at;
+  // Past its date, it is the expiry job's (which ran first, unless the member is excluded: frozen).
+  if (!expiry || expiry <= now) return { changed: false };
+  const customer = await getCustomer(shopId, customerId, true);
+  if (!customer || customer.record.status !== 'member') return { changed: false };
+  const points = batchRemaining(customer.record, { batch_offset: batch.batch_offset ?? 0, points: batch.points });
+  const sent = moveDue(shopId, key, 'batch-remind', 'batch-expire', expiry, batch.id, { expiry_reminded: true });
+  if (!(await writeCalendarChange({ shopId, customerId, updates: [sent] }))) return undefined;
+  // A batch already spent needs no reminder; it still waits for its date, where nothing is left to expire.
+  if (points === 0) return { changed: false };
+  return { changed: true, events: [reminder(shopId, customerId, points, expiry, now, { earning_history_entry_id: batch.id })] };
+}
+
+async function remindInactive(key: ItemKey, { shop, now: at }: DueJobContext): Promise<DueOutcome | undefined> {
+  const shopId = shop.settings.id;
+  const now = at.toISOString();
+  const customerId = customerOfKey(key);
+  const customer = await getCustomer(shopId, customerId, true);
+  if (!customer || customer.record.status !== 'member') return { changed: false };
+  const settings = settingsOf(shop.settings.earning_settings);
+  const record = customer.record;
+  const deadline = inactivityDeadline(record, settings);
+  if (deadline !== null && deadline <= now) return { changed: false };
+  const windowStart = deadline === null ? null : addDays(deadline, -settings.expiry_reminder_days);
+  // Not due after all (activity moved the deadline, or no balance): the profile gets its true deadline.
+  if (deadline === null || windowStart! > now || record.points_expiry_reminded_for === deadline) {
+    if ((record.points_expire_at ?? null) === deadline) return { changed: false };
+    const next = { ...record, points_expire_at: deadline };
+    return (await writeCalendarChange({ shopId, customerId, customer: { current: customer, next } })) ? { changed: false } : undefined;
+  }
+  const next = { ...record, points_expire_at: deadline, points_expiry_reminded_for: deadline };
+  if (!(await writeCalendarChange({ shopId, customerId, customer: { current: customer, next } }))) return undefined;
+  return { changed: true, events: [reminder(shopId, customerId, record.current_points, deadline, now, { reason: 'inactivity' })] };
+}
+
+function reminder(
+  shopId: string,
+  customerId: string,
+  points: number,
+  expiry: string,
+  now: string,
+  fields: Record<string, unknown>,
+): DomainEvent {
+  return {
+    type: 'points.expiring_soon',
+    shop_id: shopId,
+    customer_id: customerId,
+    occurred_at: now,
+    points,
+    points_expiry_at: expiry,
+    ...fields,
+  };
+}

@@ -1,0 +1,109 @@
+// The scheduled jobs' reads and writes: an item found in the due-work index read consistently, and one
+// transaction per member change (profile conditional on its version, new entries conditional on not
+// existing, due items conditional on still being in the state the job read), so a job run twice, or two
+// runs at once, change a member once.
+import { randomUUID } from 'node:crypto';
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { CustomerRecord } from '../domain/customer';
+import type { LedgerEntry } from '../domain/points-ledger';
+import { documentClient, tableName } from './client';
+import { cancellationReasons, customerItem, type StoredCustomer } from './customer-repository';
+import { earningEntryItem } from './history-repository';
+import type { Item } from './items';
+import type { ItemKey } from './keys';
+
+/** An item as stored (keys and index attributes included), read consistently; null when gone. */
+export async function readItem(key: ItemKey): Promise<Item | null> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  return (result.Item as Item | undefined) ?? null;
+}
+
+/** A change to one item, applied only if `condition` still holds. */
+export interface ItemUpdate {
+  key: ItemKey;
+  set?: Record<string, unknown>;
+  remove?: string[];
+  condition: string;
+  values?: Record<string, unknown>;
+}
+
+export interface CalendarChange {
+  shopId: string;
+  customerId: string;
+  /** The profile as read and its next figures (written only if still at that version and a member). */
+  customer?: { current: StoredCustomer; next: CustomerRecord };
+  /** New earning entries (approvals of their own, expiries, birthday points): never written twice. */
+  newEntries?: LedgerEntry[];
+  /** Whole items replaced as they are (timers). */
+  puts?: Item[];
+  updates?: ItemUpdate[];
+  deletes?: ItemKey[];
+}
+
+/** Writes the change in one transaction; false when something changed since it was read (the caller reads again). */
+export async function writeCalendarChange(change: CalendarChange): Promise<boolean> {
+  const table = tableName();
+  const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [];
+  if (change.customer) {
+    items.push({
+      Put: {
+        TableName: table,
+        Item: customerItem(change.customer.next, change.customer.current.version + 1),
+        ConditionExpression: '#version = :version AND #status = :member',
+        ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
+        ExpressionAttributeValues: { ':version': change.customer.current.version, ':member': 'member' },
+      },
+    });
+  }
+  for (const entry of change.newEntries ?? []) {
+    items.push({
+      Put: {
+        TableName: table,
+        Item: earningEntryItem(change.shopId, change.customerId, entry),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  }
+  for (const item of change.puts ?? []) items.push({ Put: { TableName: table, Item: item } });
+  for (const update of change.updates ?? []) items.push({ Update: updateInput(table, update) });
+  for (const key of change.deletes ?? []) items.push({ Delete: { TableName: table, Key: key } });
+  if (items.length === 0) return true;
+  try {
+    // One token per attempt: an SDK retry of a commit whose answer was lost is a no-op, not a refusal.
+    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
+    return true;
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons && reasons.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) return false;
+    if ((error as { name?: string }).name === 'TransactionConflictException') return false;
+    throw error;
+  }
+}
+
+function updateInput(table: string, update: ItemUpdate) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ...update.values };
+  const sets = Object.entries(update.set ?? {})
+    .filter(([, value]) => value !== undefined)
+    .map(([attribute, value], index) => {
+      names[`#s${index}`] = attribute;
+      values[`:s${index}`] = value;
+      return `#s${index} = :s${index}`;
+    });
+  const removes = (update.remove ?? []).map((attribute, index) => {
+    names[`#r${index}`] = attribute;
+    return `#r${index}`;
+  });
+  // Conditions name attributes as `#name`; every such name is declared here.
+  for (const match of update.condition.matchAll(/#([a-z_]+)/g)) names[`#${match[1]}`] = match[1]!;
+  return {
+    TableName: table,
+    Key: update.key,
+    UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
+      .filter(Boolean)
+      .join(' '),
+    ConditionExpression: update.condition,
+    ExpressionAttributeNames: names,
+    ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+  };
+}
