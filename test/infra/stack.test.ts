@@ -304,10 +304,21 @@ describe('production stack', () => {
         }),
       ]);
       expect(template.findResources('AWS::Lambda::Function')[fnId]!.Properties.Timeout).toBe(job.timeoutSeconds);
-      expect(actionsOf(statementsOf(template, fnId))).toEqual(
-        expect.arrayContaining(['secretsmanager:GetSecretValue', 'dynamodb:PutItem']),
-      );
+      // Each job is granted what its manifest entry declares, and nothing it does not use.
+      const actions = actionsOf(statementsOf(template, fnId));
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
+      expect(actions.includes('secretsmanager:GetSecretValue')).toBe(job.uses.includes('platform'));
+      expect(actions.includes('events:PutEvents')).toBe(job.uses.includes('events'));
     }
+    expect(SCHEDULED_JOBS.map((job) => job.name)).toEqual([
+      'reconcileOrders',
+      'approvePoints',
+      'expirePoints',
+      'remindExpiry',
+      'expireRewardCodes',
+      'awardBirthdays',
+      'reconcilePurchases',
+    ]);
     // The purchase reconciler keeps the 5-minute schedule it had before the job list.
     expect(SCHEDULED_JOBS.find((job) => job.name === 'reconcilePurchases')?.cadence).toBe('rate(5 minutes)');
   });

@@ -203,5 +203,17 @@ export class Observability extends Construct {
         width: 12,
       }),
     );
+    // What each run of the clock-driven jobs did (shared/calendar/scheduled-job-handler.ts publishes one
+    // figure per job and run); a search expression picks up every job without naming them here.
+    const jobFigures = (metricName: 'JobItemsDue' | 'JobItemsChanged', label: string) =>
+      new MathExpression({
+        expression: `SEARCH('{${METRICS_NAMESPACE},Job,service} MetricName="${metricName}"', 'Sum', 3600)`,
+        label,
+        period: Duration.hours(1),
+      });
+    this.dashboard.addWidgets(
+      new GraphWidget({ title: 'Scheduled jobs: due items read per hour', left: [jobFigures('JobItemsDue', 'due')], width: 12 }),
+      new GraphWidget({ title: 'Scheduled jobs: items changed per hour', left: [jobFigures('JobItemsChanged', 'changed')], width: 12 }),
+    );
   }
 }
