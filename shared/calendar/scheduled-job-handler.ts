@@ -3,7 +3,6 @@
 // shop could not be processed. Work left at the budget stays due and the next run goes on.
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import type { Context } from 'aws-lambda';
 import { countJobMetric, logger, publishMetrics } from '../observability/powertools';
 import { traceHandler } from '../observability/tracing';
 import { type DueJob, type JobSummary, runDueJob } from './due-job';
@@ -12,7 +11,7 @@ import { type DueJob, type JobSummary, runDueJob } from './due-job';
 const SAFETY_MS = 15_000;
 
 export function scheduledJobHandler(job: DueJob) {
-  return middy(async (_event: unknown, context: Context): Promise<JobSummary> => {
+  return middy(async (_event: unknown, context: { getRemainingTimeInMillis(): number }): Promise<JobSummary> => {
     const budgetMs = Math.max(1_000, context.getRemainingTimeInMillis() - SAFETY_MS);
     const summary = await runDueJob(job, { budgetMs });
     logger.info('Scheduled job run', { job: job.name, ...summary });
