@@ -53,6 +53,8 @@ export interface RunOptions {
   pageSize?: number;
   /** Only these shops (default: every shop). */
   shopIds?: string[];
+  /** Stop paging once this many items were handled (tests and the bench stop a run half-way with it). */
+  maxItems?: number;
 }
 
 // As for other member writes: enough rounds for a member that is busy while the job runs.
@@ -70,7 +72,7 @@ export async function runDueJob(job: DueJob, options: RunOptions = {}): Promise<
       for (const { kind, until } of job.kinds(shop, now)) {
         let start: Record<string, unknown> | null = null;
         do {
-          if (Date.now() - started > budgetMs) {
+          if (Date.now() - started > budgetMs || summary.due >= (options.maxItems ?? Infinity)) {
             summary.more = true;
             return summary;
           }

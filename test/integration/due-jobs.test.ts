@@ -1,0 +1,100 @@
+// The clock-driven jobs against DynamoDB Local: a run stopped half-way is finished by the next run, two
+// runs at once approve each entry once, and due work not yet due is not read at all.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { approvePointsJob } from '../../shared/calendar/approve-points';
+import { runDueJob } from '../../shared/calendar/due-job';
+import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
+import { earningEntryItem } from '../../shared/data/history-repository';
+import { batchPut, putShopCatalog } from '../../shared/data/shop-repository';
+import type { EarningEntry } from '../../shared/domain/history';
+import { resetEventPublisher } from '../../shared/events/domain-events';
+import { setClock } from '../../shared/runtime/clock';
+import { customerRecord } from '../fixtures/customer-record';
+import { shopCatalog } from '../fixtures/shop-catalog';
+import { createTestTable } from '../support/test-table';
+
+jest.setTimeout(120_000);
+
+const DUE = '2027-04-01T00:00:00.000Z';
+let table: Awaited<ReturnType<typeof createTestTable>>;
+let eventsFile: string;
+
+beforeAll(async () => {
+  eventsFile = join(mkdtempSync(join(tmpdir(), 'events-')), 'events.jsonl');
+  table = await createTestTable({ environment: { EVENTS_LOG_FILE: eventsFile } });
+  resetEventPublisher();
+});
+afterAll(async () => {
+  setClock(null);
+  await table.drop();
+});
+
+const pending = (id: string, points: number, dueAt: string): EarningEntry => ({
+  id,
+  earning_rule_id: 'per-order',
+  action: 'purchase',
+  points,
+  base_points: points,
+  points_multiplier: 1,
+  status: 'pending',
+  order_id: id,
+  order_number: `#${id}`,
+  points_due_at: dueAt,
+  points_given_at: null,
+  points_expiry_at: null,
+  created_at: '2027-03-01T00:00:00.000Z',
+  updated_at: '2027-03-01T00:00:00.000Z',
+});
+
+/** A shop with `members` members, each holding one entry due at DUE and one due a month later. */
+async function seed(shopId: string, members: number): Promise<void> {
+  await putShopCatalog(shopCatalog(shopId));
+  for (let i = 0; i < members; i += 1) {
+    await createCustomer(customerRecord({ shop_id: shopId, platform_customer_id: String(i), referral_code: `${shopId}-${i}` }));
+  }
+  await batchPut(
+    Array.from({ length: members }, (_, i) => [
+      earningEntryItem(shopId, String(i), pending(`due-${i}`, 10, DUE)),
+      earningEntryItem(shopId, String(i), pending(`later-${i}`, 7, '2027-05-01T00:00:00.000Z')),
+    ]).flat(),
+  );
+}
+
+const balances = async (shopId: string, members: number) =>
+  Promise.all(Array.from({ length: members }, async (_, i) => (await getCustomer(shopId, String(i), true))!.record.current_points));
+
+describe('due jobs', () => {
+  it('stop half-way and are finished by the next run; a third run finds nothing due', async () => {
+    await seed('resume', 12);
+    setClock(new Date('2027-04-02T00:00:00.000Z'));
+
+    const first = await runDueJob(approvePointsJob, { shopIds: ['resume'], pageSize: 5, maxItems: 5 });
+    expect(first).toMatchObject({ due: 5, changed: 5, more: true });
+    const second = await runDueJob(approvePointsJob, { shopIds: ['resume'], pageSize: 5 });
+    expect(second).toMatchObject({ changed: 7, more: false, failed: 0 });
+    const third = await runDueJob(approvePointsJob, { shopIds: ['resume'] });
+    // Only what is due is read: the twelve entries due next month are not.
+    expect(third).toMatchObject({ due: 0, changed: 0 });
+    expect(await balances('resume', 12)).toEqual(Array(12).fill(10));
+  });
+
+  it('approve each entry once when two runs race', async () => {
+    await seed('race', 10);
+    setClock(new Date('2027-04-02T00:00:00.000Z'));
+
+    const runs = await Promise.all([
+      runDueJob(approvePointsJob, { shopIds: ['race'], pageSize: 3, concurrency: 4 }),
+      runDueJob(approvePointsJob, { shopIds: ['race'], pageSize: 3, concurrency: 4 }),
+    ]);
+    expect(runs[0]!.changed + runs[1]!.changed).toBe(10);
+    expect(await balances('race', 10)).toEqual(Array(10).fill(10));
+    const approved = readFileSync(eventsFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; shop_id: string })
+      .filter((event) => event.type === 'points.approved' && event.shop_id === 'race');
+    expect(approved).toHaveLength(10);
+  });
+});
