@@ -351,6 +351,9 @@ describe('production stack', () => {
     const dashboard = JSON.stringify(resources('AWS::CloudWatch::Dashboard')[0]![1].Properties.DashboardBody);
     expect(dashboard).toContain('ApproximateAgeOfOldestMessage');
     expect(dashboard).toContain('Dead letters');
+    // What each clock-driven job's runs read and changed (published per job by the scheduled job handler).
+    expect(dashboard).toMatch(/MetricName=.*JobItemsDue/);
+    expect(dashboard).toMatch(/MetricName=.*JobItemsChanged/);
   });
 
   it('has no Shopify partner event source unless asked for', () => {

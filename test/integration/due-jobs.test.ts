@@ -7,7 +7,8 @@ import { approvePointsJob } from '../../shared/calendar/approve-points';
 import { runDueJob } from '../../shared/calendar/due-job';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { earningEntryItem } from '../../shared/data/history-repository';
-import { batchPut, putShopCatalog } from '../../shared/data/shop-repository';
+import { batchPut, putShopCatalog, putShopIdentity } from '../../shared/data/shop-repository';
+import { scheduledJobHandler } from '../../shared/calendar/scheduled-job-handler';
 import type { EarningEntry } from '../../shared/domain/history';
 import { resetEventPublisher } from '../../shared/events/domain-events';
 import { setClock } from '../../shared/runtime/clock';
@@ -96,5 +97,22 @@ describe('due jobs', () => {
       .map((line) => JSON.parse(line) as { type: string; shop_id: string })
       .filter((event) => event.type === 'points.approved' && event.shop_id === 'race');
     expect(approved).toHaveLength(10);
+  });
+
+  it('as a scheduled function: every registered shop is visited, and a shop that cannot be processed fails the invocation', async () => {
+    await seed('scheduled', 3);
+    await putShopIdentity('scheduled', 'scheduled.myshopify.com');
+    setClock(new Date('2027-04-02T00:00:00.000Z'));
+    const context = { getRemainingTimeInMillis: () => 60_000 };
+
+    const summary = await scheduledJobHandler(approvePointsJob)({}, context as never);
+    expect(summary).toMatchObject({ changed: 3, failed: 0 });
+    expect(await balances('scheduled', 3)).toEqual([10, 10, 10]);
+
+    // A registered shop without its configuration: the run goes on for the others, then fails so the alarm fires.
+    await putShopIdentity('ghost', 'ghost.myshopify.com');
+    await expect(scheduledJobHandler(approvePointsJob)({}, context as never)).rejects.toThrow(
+      'points_approval: 1 shops could not be processed',
+    );
   });
 });
