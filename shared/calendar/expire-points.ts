@@ -10,11 +10,10 @@ import type { ItemKey } from '../data/keys';
 import { approvedEntry, type EarningEntry } from '../domain/history';
 import { addDays, expiringPoints, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
-import type { DomainEvent } from '../events/domain-events';
 import { orderEntryId } from '../orders/order-state';
 import { customerOfKey } from './customer-of-key';
 import type { DueJob, DueJobContext, DueOutcome } from './due-job';
-import { leaveDue, moveDue, tierEvents, withPoints } from './member-figures';
+import { leaveDue, memberEvent, moveDue, tierEvents, withPoints } from './member-figures';
 
 /** The `action` of an entry that removes expired points. */
 export const EXPIRY_ACTION = 'expiry';
@@ -78,7 +77,12 @@ async function expireBatch(key: ItemKey, { shop, now: at, kind }: DueJobContext)
   return {
     changed: true,
     events: [
-      expiredEvent(shopId, customerId, removed, entry.id, now, { batch_entry_id: batch.id, points_expiry_at: batch.points_expiry_at }),
+      memberEvent('points.expired', shopId, customerId, now, {
+        points: removed,
+        earning_history_entry_id: entry.id,
+        batch_entry_id: batch.id,
+        points_expiry_at: batch.points_expiry_at,
+      }),
       ...tierEvents(shop, customer.record, next, now),
     ],
   };
@@ -107,7 +111,12 @@ async function expireInactive(key: ItemKey, { shop, now: at }: DueJobContext): P
   return {
     changed: true,
     events: [
-      expiredEvent(shopId, customerId, removed, entry.id, now, { points_expiry_at: deadline, reason: 'inactivity' }),
+      memberEvent('points.expired', shopId, customerId, now, {
+        points: removed,
+        earning_history_entry_id: entry.id,
+        points_expiry_at: deadline,
+        reason: 'inactivity',
+      }),
       ...tierEvents(shop, record, next, now),
     ],
   };
@@ -119,23 +128,4 @@ async function frozen(shopId: string, customer: StoredCustomer, key: ItemKey, ki
   return (await writeCalendarChange({ shopId, customerId: customer.record.platform_customer_id, updates: [later] }))
     ? { changed: false }
     : undefined;
-}
-
-function expiredEvent(
-  shopId: string,
-  customerId: string,
-  points: number,
-  entryId: string,
-  now: string,
-  fields: Record<string, unknown>,
-): DomainEvent {
-  return {
-    type: 'points.expired',
-    shop_id: shopId,
-    customer_id: customerId,
-    occurred_at: now,
-    points,
-    earning_history_entry_id: entryId,
-    ...fields,
-  };
 }

@@ -67,3 +67,14 @@ export function moveDue(
     values: { ':duePk': keys.dueWork(shopId, from) },
   };
 }
+
+/** An event about one member's points or codes, stamped with the run's time. */
+export function memberEvent(
+  type: 'points.expired' | 'points.expiring_soon' | 'points.approved' | 'reward.expired',
+  shopId: string,
+  customerId: string,
+  now: string,
+  fields: Record<string, unknown>,
+): DomainEvent {
+  return { type, shop_id: shopId, customer_id: customerId, occurred_at: now, ...fields };
+}

@@ -8,10 +8,9 @@ import { withoutKeys } from '../data/items';
 import type { ItemKey } from '../data/keys';
 import { addDays, batchRemaining, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type EarningSettings } from '../domain/shop';
-import type { DomainEvent } from '../events/domain-events';
 import { customerOfKey } from './customer-of-key';
 import type { DueJob, DueJobContext, DueOutcome } from './due-job';
-import { moveDue } from './member-figures';
+import { memberEvent, moveDue } from './member-figures';
 
 const settingsOf = (settings: EarningSettings | undefined) => settings ?? DEFAULT_EARNING_SETTINGS;
 
@@ -45,7 +44,16 @@ async function remindBatch(key: ItemKey, { shop, now: at }: DueJobContext): Prom
   if (!(await writeCalendarChange({ shopId, customerId, updates: [sent] }))) return undefined;
   // A batch already spent needs no reminder; it still waits for its date, where nothing is left to expire.
   if (points === 0) return { changed: false };
-  return { changed: true, events: [reminder(shopId, customerId, points, expiry, now, { earning_history_entry_id: batch.id })] };
+  return {
+    changed: true,
+    events: [
+      memberEvent('points.expiring_soon', shopId, customerId, now, {
+        points,
+        points_expiry_at: expiry,
+        earning_history_entry_id: batch.id,
+      }),
+    ],
+  };
 }
 
 async function remindInactive(key: ItemKey, { shop, now: at }: DueJobContext): Promise<DueOutcome | undefined> {
@@ -67,24 +75,14 @@ async function remindInactive(key: ItemKey, { shop, now: at }: DueJobContext): P
   }
   const next = { ...record, points_expire_at: deadline, points_expiry_reminded_for: deadline };
   if (!(await writeCalendarChange({ shopId, customerId, customer: { current: customer, next } }))) return undefined;
-  return { changed: true, events: [reminder(shopId, customerId, record.current_points, deadline, now, { reason: 'inactivity' })] };
-}
-
-function reminder(
-  shopId: string,
-  customerId: string,
-  points: number,
-  expiry: string,
-  now: string,
-  fields: Record<string, unknown>,
-): DomainEvent {
   return {
-    type: 'points.expiring_soon',
-    shop_id: shopId,
-    customer_id: customerId,
-    occurred_at: now,
-    points,
-    points_expiry_at: expiry,
-    ...fields,
+    changed: true,
+    events: [
+      memberEvent('points.expiring_soon', shopId, customerId, now, {
+        points: record.current_points,
+        points_expiry_at: deadline,
+        reason: 'inactivity',
+      }),
+    ],
   };
 }

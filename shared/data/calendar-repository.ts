@@ -2,12 +2,11 @@
 // transaction per member change (profile conditional on its version, new entries conditional on not
 // existing, due items conditional on still being in the state the job read), so a job run twice, or two
 // runs at once, change a member once.
-import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import type { LedgerEntry } from '../domain/points-ledger';
 import { documentClient, tableName } from './client';
-import { cancellationReasons, customerItem, type StoredCustomer } from './customer-repository';
+import { memberProfilePut, type StoredCustomer, transactUnlessChanged } from './customer-repository';
 import { earningEntryItem } from './history-repository';
 import type { Item } from './items';
 import type { ItemKey } from './keys';
@@ -44,17 +43,7 @@ export interface CalendarChange {
 export async function writeCalendarChange(change: CalendarChange): Promise<boolean> {
   const table = tableName();
   const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [];
-  if (change.customer) {
-    items.push({
-      Put: {
-        TableName: table,
-        Item: customerItem(change.customer.next, change.customer.current.version + 1),
-        ConditionExpression: '#version = :version AND #status = :member',
-        ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
-        ExpressionAttributeValues: { ':version': change.customer.current.version, ':member': 'member' },
-      },
-    });
-  }
+  if (change.customer) items.push(memberProfilePut(change.customer.current, change.customer.next));
   for (const entry of change.newEntries ?? []) {
     items.push({
       Put: {
@@ -67,17 +56,7 @@ export async function writeCalendarChange(change: CalendarChange): Promise<boole
   for (const item of change.puts ?? []) items.push({ Put: { TableName: table, Item: item } });
   for (const update of change.updates ?? []) items.push({ Update: updateInput(table, update) });
   for (const key of change.deletes ?? []) items.push({ Delete: { TableName: table, Key: key } });
-  if (items.length === 0) return true;
-  try {
-    // One token per attempt: an SDK retry of a commit whose answer was lost is a no-op, not a refusal.
-    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
-    return true;
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons && reasons.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) return false;
-    if ((error as { name?: string }).name === 'TransactionConflictException') return false;
-    throw error;
-  }
+  return transactUnlessChanged(items);
 }
 
 function updateInput(table: string, update: ItemUpdate) {

@@ -263,6 +263,39 @@ export async function countCustomers(shopId: string): Promise<Record<LoyaltyStat
   return { member: member!, excluded: excluded! };
 }
 
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** The profile's next figures, written only if it is still at the version read and still a member. */
+export function memberProfilePut(current: StoredCustomer, next: CustomerRecord): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: customerItem(next, current.version + 1),
+      ConditionExpression: '#version = :version AND #status = :member',
+      ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
+      ExpressionAttributeValues: { ':version': current.version, ':member': 'member' },
+    },
+  };
+}
+
+/**
+ * Commits `items` as one transaction; false when a condition no longer held or another transaction got in
+ * first (the caller reads again and decides anew). One token per call: an SDK retry of a commit whose
+ * answer was lost is a no-op instead of a refusal.
+ */
+export async function transactUnlessChanged(items: TransactItem[]): Promise<boolean> {
+  if (items.length === 0) return true;
+  try {
+    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
+    return true;
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons && reasons.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) return false;
+    if ((error as { name?: string }).name === 'TransactionConflictException') return false;
+    throw error;
+  }
+}
+
 /** Reasons of a cancelled transaction, one per item, e.g. 'ConditionalCheckFailed' or 'None'. */
 export function cancellationReasons(error: unknown): Array<string | undefined> | null {
   if (error instanceof TransactionCanceledException || (error as { name?: string })?.name === 'TransactionCanceledException') {

@@ -6,7 +6,7 @@ import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from
 import type { CustomerRecord } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
-import { cancellationReasons, customerItem, storedCustomerOf, type StoredCustomer } from './customer-repository';
+import { cancellationReasons, memberProfilePut, storedCustomerOf, type StoredCustomer, transactUnlessChanged } from './customer-repository';
 import { earningEntryItem } from './history-repository';
 import { batchGet, type Item, queryAll, withoutKeys } from './items';
 import { keys } from './keys';
@@ -80,17 +80,7 @@ export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boole
   const { shopId, customerId, orderId, now } = write;
   const table = tableName();
   const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [];
-  if (write.customer) {
-    items.push({
-      Put: {
-        TableName: table,
-        Item: customerItem(write.customer.next, write.customer.current.version + 1),
-        ConditionExpression: '#version = :version AND #status = :member',
-        ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
-        ExpressionAttributeValues: { ':version': write.customer.current.version, ':member': 'member' },
-      },
-    });
-  }
+  if (write.customer) items.push(memberProfilePut(write.customer.current, write.customer.next));
   const orderVersion = write.order.version;
   items.push({
     Put: {
@@ -147,15 +137,7 @@ export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boole
       },
     });
   }
-  try {
-    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
-    return true;
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons && reasons.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) return false;
-    if ((error as { name?: string }).name === 'TransactionConflictException') return false;
-    throw error;
-  }
+  return transactUnlessChanged(items);
 }
 
 /** The member a referral code belongs to, or null for a code no member has. */
@@ -191,15 +173,7 @@ export async function writeReferralAward(
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          {
-            Put: {
-              TableName: table,
-              Item: customerItem(next, referrer.version + 1),
-              ConditionExpression: '#version = :version AND #status = :member',
-              ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
-              ExpressionAttributeValues: { ':version': referrer.version, ':member': 'member' },
-            },
-          },
+          memberProfilePut(referrer, next),
           ...entries.map((entry) => ({
             Put: {
               TableName: table,

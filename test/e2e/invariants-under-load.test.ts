@@ -5,6 +5,7 @@ import type { Twin } from '../../infra/local/twin';
 import { scanAll } from '../support/test-table';
 import { apiClient, startTestTwin } from '../support/twin';
 import { platformControls } from '../support/orders';
+import { random } from '../support/random';
 
 // Operations in `npm test`: about as long as the run was before orders joined the mix.
 const REQUESTS = Number(process.env.LOAD_REQUESTS ?? 250);
@@ -53,15 +54,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await twin.stop();
 });
-
-/** A small deterministic PRNG, so a failing run can be replayed with the same LOAD_SEED. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 /** Minor units of a decimal amount string ("120.75" -> 12075), so sums are exact. */
 const cents = (amount: string | number) => Math.round(Number(amount) * 100);

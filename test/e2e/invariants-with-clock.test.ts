@@ -7,6 +7,7 @@ import type { Twin } from '../../infra/local/twin';
 import { scanAll } from '../support/test-table';
 import { apiClient, startTestTwin } from '../support/twin';
 import { platformControls } from '../support/orders';
+import { random } from '../support/random';
 
 const PHASES = Number(process.env.CLOCK_PHASES ?? 8);
 const PER_PHASE = Number(process.env.CLOCK_OPERATIONS ?? 30);
@@ -54,14 +55,6 @@ afterAll(async () => {
   await fetch(`${twin.url}/_clock`, { method: 'PUT', body: JSON.stringify({ now: null }) });
   await twin.stop();
 });
-
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 type Item = Record<string, unknown>;
 const ofMember = (items: Item[], id: string, prefix: string) =>
