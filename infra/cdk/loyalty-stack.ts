@@ -1,6 +1,7 @@
 // The production stack: table, one function per manifest entry (routes, webhooks, queue consumers,
 // scheduled jobs) plus the authorizer, the REST API with its usage plan, the order event queue, the
-// event bus, the optional Shopify partner event source, and observability.
+// event bus, the optional Shopify partner event source and WAF web ACL, retries and dead-letter paths for
+// the background work, and observability.
 import { Arn, ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';

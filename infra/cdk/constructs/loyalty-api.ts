@@ -1,7 +1,7 @@
 // The REST API generated from the route manifest: REQUEST authorizer without cache, API keys taken
 // from the authorizer, a usage plan with per-method throttles, and every gateway response rewritten
 // into the spec's error envelope. Webhooks are methods without authorizer or key (the handler checks
-// the platform's signature), throttled per stage method instead.
+// the platform's signature), throttled per stage method instead; a default throttle bounds the whole stage.
 import {
   AccessLogFormat,
   ApiKeySourceType,
