@@ -2,9 +2,9 @@
 // process (or targets --url), then measures latency and throughput per endpoint with autocannon,
 // DynamoDB calls and consumed capacity per request, GET customer against a bare GetItem, bundle
 // sizes and cold initialisation, the customer list at 1k/10k/100k members, and a burst of order
-// webhooks. Prints tables and writes bench/results.json and bench/latency.svg. This file reads the
-// flags and runs the sections in order; each section is its own module. `--only webhook-burst` runs
-// that section alone (it starts a twin of its own).
+// webhooks, and a flood of made-up keys. Prints tables and writes bench/results.json and bench/latency.svg.
+// This file reads the flags and runs the sections in order; each section is its own module.
+// `--only webhook-burst` or `--only key-flood` runs that section alone (with a twin of its own).
 import '../infra/local/local-env';
 import { parseArgs } from 'node:util';
 import { measureBundles, type BundleFigures } from './bundles';
@@ -12,6 +12,7 @@ import { BENCH_ENDPOINTS } from './endpoints';
 import { bareGetItem, getCustomerAgainstGetItem, type RatioFigures } from './get-item-ratio';
 import { decomposeGetCustomer, type InProcessFigures } from './in-process';
 import { listByShopSize, type ScaleFigures } from './list-by-shop-size';
+import { keyFlood, printFlood, type FloodFigures } from './key-flood';
 import { load, warmUp, type EndpointFigures } from './load';
 import { mergeResults, printBundleTable, printBurst, printEndpointTable, printInProcess, writeResults } from './report';
 import { twinDynamoDbStats } from './twin-control';
@@ -31,6 +32,10 @@ const { values: options } = parseArgs({
     'burst-customers': { type: 'string', default: '200' },
     'burst-senders': { type: 'string', default: '20' },
     'skip-burst': { type: 'boolean', default: false },
+    'flood-rate': { type: 'string', default: '300' },
+    'flood-seconds': { type: 'string', default: '5' },
+    'flood-legitimate-rate': { type: 'string', default: '20' },
+    'skip-flood': { type: 'boolean', default: false },
     only: { type: 'string' },
   },
 });
@@ -43,14 +48,30 @@ const BURST = {
   customers: Number(options['burst-customers']),
   senders: Number(options['burst-senders']),
 };
+const FLOOD = {
+  rate: Number(options['flood-rate']),
+  seconds: Number(options['flood-seconds']),
+  legitimateRate: Number(options['flood-legitimate-rate']),
+};
 /** The sections `--only` can run alone. */
-const SECTIONS = ['webhook-burst'];
+const SECTIONS = ['webhook-burst', 'key-flood'];
 
 function checkFlags(): void {
   if (options.only !== undefined && !SECTIONS.includes(options.only)) throw new Error(`--only takes one of: ${SECTIONS.join(', ')}`);
   if (![BURST.orders, BURST.customers, BURST.senders].every((n) => Number.isInteger(n) && n > 0)) {
     throw new Error('--burst-orders, --burst-customers and --burst-senders take whole numbers above 0');
   }
+  if (![FLOOD.rate, FLOOD.seconds, FLOOD.legitimateRate].every((n) => Number.isInteger(n) && n > 0)) {
+    throw new Error('--flood-rate, --flood-seconds and --flood-legitimate-rate take whole numbers above 0');
+  }
+}
+
+/** The flood of made-up keys against a twin that counts DynamoDB calls; a refused request above its target fails the bench. */
+async function floodSection(url: string): Promise<FloodFigures> {
+  const flood = await keyFlood(url, FLOOD);
+  printFlood(flood);
+  if (flood.kinds.some((kind) => kind.notRefused > 0 || kind.callsPerRefused > flood.target[kind.kind])) process.exitCode = 1;
+  return flood;
 }
 
 /**
@@ -71,6 +92,16 @@ async function main(): Promise<void> {
   if (options.only === 'webhook-burst') {
     mergeResults({ at: new Date().toISOString(), webhookBurst: await burstSection() });
     console.log(`\nwritten: bench/results.json (webhookBurst; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
+  if (options.only === 'key-flood') {
+    const own = await startTwinProcess();
+    try {
+      mergeResults({ at: new Date().toISOString(), keyFlood: await floodSection(own.url) });
+    } finally {
+      own.process.kill('SIGINT');
+    }
+    console.log(`\nwritten: bench/results.json (keyFlood; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
     return;
   }
   const twin = options.url ? null : await startTwinProcess();
@@ -115,6 +146,9 @@ async function main(): Promise<void> {
       printBundleTable(bundles);
     }
 
+    let flood: FloodFigures | null = null;
+    if (twin && !options['skip-flood']) flood = await floodSection(url);
+
     let burst: BurstFigures | null = null;
     if (twin && !options['skip-burst']) burst = await burstSection();
 
@@ -131,6 +165,7 @@ async function main(): Promise<void> {
       scale,
       bundles,
       webhookBurst: burst,
+      keyFlood: flood,
     });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {

@@ -1,6 +1,7 @@
 // The production stack: table, one function per manifest entry (routes, webhooks, queue consumers,
 // scheduled jobs) plus the authorizer, the REST API with its usage plan, the order event queue, the
-// event bus, the optional Shopify partner event source, and observability.
+// event bus, the optional Shopify partner event source and WAF web ACL, retries and dead-letter paths for
+// the background work, and observability.
 import { Arn, ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -10,7 +11,9 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { LoyaltyApi } from './constructs/loyalty-api';
+import { ApiFirewall } from './constructs/api-firewall';
+import { FailedJobRuns, JOB_RUN_RETRIES } from './constructs/failed-job-runs';
+import { DEFAULT_FULL_RATE_KEYS, LoyaltyApi, stageThrottle } from './constructs/loyalty-api';
 import { LoyaltyFunction } from './constructs/loyalty-function';
 import { LoyaltyTable } from './constructs/loyalty-table';
 import { METRICS_NAMESPACE, Observability } from './constructs/observability';
@@ -46,6 +49,12 @@ export interface LoyaltyStackProps extends StackProps {
    * reach the order event queue too, for stores that deliver webhooks through EventBridge. Off by default.
    */
   shopifyEventSourceName?: string;
+  /** Keys at the usage plan's standard rate at once before the stage throttles everyone (default 10). */
+  fullRateKeys?: number;
+  /** AWS WAF web ACL with a rate-based rule per source IP on the stage (off by default: it has a monthly cost). */
+  waf?: boolean;
+  /** Requests per source IP per 5 minutes before the web ACL blocks (default: one key at the standard rate). */
+  wafRateLimit?: number;
   /** The routes to deploy (default: the whole manifest). */
   routes?: readonly Route[];
   webhooks?: readonly WebhookRoute[];
@@ -63,6 +72,14 @@ export const ORDER_BATCH = { batchSize: 10, maxBatchingWindow: Duration.seconds(
 const constructId = (prefix: string, name: string) => `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}`;
 
 export class LoyaltyStack extends Stack {
+  /** Functions invoked synchronously (API methods and the authorizer): a caller sees their failures. */
+  readonly synchronousFunctions: IFunction[] = [];
+  /** Functions polled by an SQS event source: the queue's redrive policy is their dead-letter path. */
+  readonly queueConsumerFunctions: IFunction[] = [];
+  /** Functions invoked asynchronously by a schedule: Lambda retries, then the failed-runs queue. */
+  readonly scheduledJobFunctions: IFunction[] = [];
+  readonly firewall: ApiFirewall | undefined;
+
   constructor(scope: Construct, id: string, props: LoyaltyStackProps = {}) {
     super(scope, id, props);
     const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
@@ -83,6 +100,8 @@ export class LoyaltyStack extends Stack {
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
+    // Job runs that still failed after Lambda's retries (the jobs are invoked asynchronously).
+    const failedJobRuns = jobs.length > 0 ? new FailedJobRuns(this, 'FailedJobRuns').queue : undefined;
 
     // Every function's environment comes from here.
     const environment = {
@@ -108,6 +127,7 @@ export class LoyaltyStack extends Stack {
       entry: { handler: string; table: 'read' | 'write'; uses?: readonly OutsideService[] },
       description: string,
       timeoutSeconds?: number,
+      onFailure?: Queue,
     ) => {
       const uses = entry.uses ?? [];
       const fn = new LoyaltyFunction(this, constructId('Fn', name), {
@@ -116,6 +136,7 @@ export class LoyaltyStack extends Stack {
         environment: uses.includes('orderQueue') ? { ...environment, ORDER_EVENTS_QUEUE_URL: orderEvents.queue.queueUrl } : environment,
         logRetention,
         ...(timeoutSeconds ? { timeout: Duration.seconds(timeoutSeconds) } : {}),
+        ...(onFailure ? { asyncRetries: { ...JOB_RUN_RETRIES, onFailure } } : {}),
       }).bindTable(table, entry.table);
       if (uses.includes('platform')) fn.fn.addToRolePolicy(readShopifySecrets);
       if (uses.includes('events')) bus.grantPutEventsTo(fn.fn);
@@ -139,6 +160,7 @@ export class LoyaltyStack extends Stack {
       environment,
       logRetention,
     }).bindTable(table, 'read');
+    this.synchronousFunctions.push(...handlers.values(), authorizer.fn);
 
     const workers = new Map<string, IFunction>();
     for (const entry of consumers) {
@@ -146,17 +168,19 @@ export class LoyaltyStack extends Stack {
       // Partial batch failures: only the records that failed return to the queue.
       fn.addEventSource(new SqsEventSource(orderEvents.queue, { ...ORDER_BATCH, reportBatchItemFailures: true }));
       workers.set(entry.name, fn);
+      this.queueConsumerFunctions.push(fn);
     }
 
     const jobFunctions = new Map<string, IFunction>();
     for (const job of jobs) {
-      const fn = manifestFunction(job.name, job, `Scheduled job ${job.name}, ${job.cadence}`, job.timeoutSeconds);
+      const fn = manifestFunction(job.name, job, `Scheduled job ${job.name}, ${job.cadence}`, job.timeoutSeconds, failedJobRuns);
       new Rule(this, constructId('Schedule', job.name), {
         description: `Run ${job.name} on ${job.cadence}`,
         schedule: Schedule.expression(job.cadence),
         targets: [new LambdaFunction(fn, { ...JOB_TARGET_RETRIES, deadLetterQueue: undeliveredEvents })],
       });
       jobFunctions.set(job.name, fn);
+      this.scheduledJobFunctions.push(fn);
     }
 
     const partnerSource = props.shopifyEventSourceName
@@ -167,7 +191,20 @@ export class LoyaltyStack extends Stack {
         })
       : undefined;
 
-    const api = new LoyaltyApi(this, 'Http', { routes, webhooks, handlers, authorizer: authorizer.fn, logRetention });
+    const api = new LoyaltyApi(this, 'Http', {
+      routes,
+      webhooks,
+      handlers,
+      authorizer: authorizer.fn,
+      logRetention,
+      stageThrottle: stageThrottle(props.fullRateKeys ?? DEFAULT_FULL_RATE_KEYS),
+    });
+    this.firewall = props.waf
+      ? new ApiFirewall(this, 'Firewall', {
+          stage: api.api.deploymentStage,
+          ...(props.wafRateLimit !== undefined ? { rateLimit: props.wafRateLimit } : {}),
+        })
+      : undefined;
     const observability = new Observability(this, 'Observability', {
       api: api.api,
       accessLogs: api.accessLogs,
@@ -175,7 +212,7 @@ export class LoyaltyStack extends Stack {
       functions: new Map([...handlers, ...workers]),
       jobs: jobFunctions,
       queue: orderEvents.queue,
-      deadLetterQueues: { orderEvents: orderEvents.deadLetterQueue, undeliveredEvents },
+      deadLetterQueues: { orderEvents: orderEvents.deadLetterQueue, undeliveredEvents, ...(failedJobRuns ? { failedJobRuns } : {}) },
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
     });
 
@@ -186,6 +223,7 @@ export class LoyaltyStack extends Stack {
     new CfnOutput(this, 'EventBusName', { value: bus.eventBusName });
     new CfnOutput(this, 'OrderEventQueueUrl', { value: orderEvents.queue.queueUrl });
     new CfnOutput(this, 'OrderEventDeadLetterQueueUrl', { value: orderEvents.deadLetterQueue.queueUrl });
+    if (failedJobRuns) new CfnOutput(this, 'FailedJobRunsQueueUrl', { value: failedJobRuns.queueUrl });
     if (partnerSource) new CfnOutput(this, 'ShopifyEventBusName', { value: partnerSource.bus.eventBusName });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn });
     new CfnOutput(this, 'DashboardName', { value: observability.dashboard.dashboardName });

@@ -1,9 +1,9 @@
-// cdk-nag AwsSolutions findings this stack accepts, each with the reason. Anything not listed here
-// fails the cdk-nag test.
-import type { Stack } from 'aws-cdk-lib';
+// cdk-nag AwsSolutions and ServerlessChecks findings this stack accepts, each with the reason. Anything
+// not listed here fails the cdk-nag test.
 import { NagSuppressions } from 'cdk-nag';
+import type { LoyaltyStack } from './loyalty-stack';
 
-export function acknowledgeNagFindings(stack: Stack): void {
+export function acknowledgeNagFindings(stack: LoyaltyStack): void {
   NagSuppressions.addStackSuppressions(stack, [
     {
       id: 'AwsSolutions-IAM4',
@@ -37,11 +37,6 @@ export function acknowledgeNagFindings(stack: Stack): void {
         "Request validation happens in each handler with zod and answers in the spec's error envelope, which API Gateway request validators cannot produce.",
     },
     {
-      id: 'AwsSolutions-APIG3',
-      reason:
-        'A WAF web ACL is a per-store choice (cost, rules); the API is server-to-server with per-key throttling by the usage plan. Attach one to the stage if required.',
-    },
-    {
       id: 'AwsSolutions-APIG4',
       reason:
         "Every API method uses the Lambda REQUEST authorizer (API keys, as the spec requires); the only methods without it are the ANY mocks that answer 405 without reaching any backend, and the platform webhooks (POST /webhooks/shopify), which Shopify cannot call with a key: their handler verifies the HMAC-SHA256 signature of the raw body with the shop's secret, and the stage throttles them per method.",
@@ -52,12 +47,96 @@ export function acknowledgeNagFindings(stack: Stack): void {
         'The spec authenticates server-side callers with API keys (Authorization header) through a Lambda authorizer, not Cognito user pools.',
     },
   ]);
-  // Resource-level: the queue that receives what EventBridge could not deliver is itself a dead-letter queue.
-  NagSuppressions.addResourceSuppressionsByPath(stack, `/${stack.node.path}/UndeliveredEvents/Resource`, [
+  // With the web ACL (-c waf=true) the stage is associated with it and APIG3 holds; without it, this is why.
+  if (!stack.firewall) {
+    NagSuppressions.addStackSuppressions(stack, [
+      {
+        id: 'AwsSolutions-APIG3',
+        reason:
+          'The AWS WAF web ACL is opt-in (-c waf=true, a monthly cost: docs/deploy.md). Without it, callers without a key are bounded by the stage default method throttle, which counts every request before the usage plan; the authorizer refuses a value that cannot be a key without any DynamoDB read, and an unknown well-formed one with one read.',
+      },
+    ]);
+  }
+
+  // Resource-level: the queues that receive what could not be delivered or processed are themselves dead-letter queues.
+  const deadLetterQueues = [
+    ['UndeliveredEvents/Resource', 'the EventBridge targets (the scheduled jobs, the Shopify partner source)'],
+    ['OrderEvents/DeadLetter/Resource', 'the order event queue'],
+    ['FailedJobRuns/Queue/Resource', "the scheduled jobs' asynchronous invocations (their on-failure destination)"],
+  ] as const;
+  for (const [path, of] of deadLetterQueues) {
+    if (!stack.node.tryFindChild(path.split('/')[0]!)) continue;
+    NagSuppressions.addResourceSuppressionsByPath(stack, `/${stack.node.path}/${path}`, [
+      {
+        id: 'AwsSolutions-SQS3',
+        reason: `This queue is the dead-letter queue of ${of}: it is where failed work ends up, and it has an alarm on its depth. A dead-letter queue of its own would only move the question.`,
+      },
+      {
+        id: 'Serverless-SQSRedrivePolicy',
+        reason: `This queue is the dead-letter queue of ${of}, alarmed on its depth; nothing consumes it, so there is nothing to redrive from it.`,
+      },
+    ]);
+  }
+
+  // Serverless-LambdaDLQ asks for a DeadLetterConfig, which only async invocations use.
+  for (const fn of stack.synchronousFunctions) {
+    NagSuppressions.addResourceSuppressions(fn, [
+      {
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          'Invoked synchronously (an API Gateway method or its authorizer): the caller receives the error response and retries; a dead-letter target only applies to asynchronous invocations.',
+      },
+    ]);
+  }
+  for (const fn of stack.queueConsumerFunctions) {
+    NagSuppressions.addResourceSuppressions(
+      fn,
+      [
+        {
+          id: 'Serverless-LambdaDLQ',
+          reason:
+            "Invoked by an SQS event source mapping (synchronously, with partial batch failures): a record that keeps failing returns to the queue and goes to the queue's own dead-letter queue after 5 receives, alarmed on its depth.",
+        },
+        {
+          id: 'Serverless-LambdaEventSourceMappingDestination',
+          reason:
+            "An SQS event source mapping takes no on-failure destination (that is for stream and Kafka sources); the source queue's redrive policy (5 receives, then its dead-letter queue) is the failure destination.",
+        },
+      ],
+      true,
+    );
+  }
+  for (const fn of stack.scheduledJobFunctions) {
+    NagSuppressions.addResourceSuppressions(fn, [
+      {
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          'Invoked asynchronously by its schedule, with explicit retries and an on-failure destination (the FailedJobRuns queue, alarmed), which records the error with the event; a DeadLetterConfig as well would deliver each failed run twice.',
+      },
+    ]);
+  }
+
+  NagSuppressions.addResourceSuppressionsByPath(stack, `/${stack.node.path}/Http/Api/Deployment/Resource`, [
     {
-      id: 'AwsSolutions-SQS3',
+      id: 'CdkNagValidationFailure',
       reason:
-        'This queue is the dead-letter queue of the EventBridge targets (the scheduled jobs, the Shopify partner source): it is where undelivered events end up, and it has an alarm on its depth. A dead-letter queue of its own would only move the question.',
+        "The rule reads the deployment's StageDescription, which CDK does not set (the stage is its own resource); the stage's access log format is JSON, and the same rule passes on the stage.",
+      appliesTo: ['Serverless-APIGWStructuredLogging'],
     },
   ]);
+  // Alarm e-mails: a dead-letter queue for the subscription would need an alarm of its own, sent through this same topic.
+  const subscriptions = stack.node.tryFindChild('Observability')?.node.tryFindChild('AlarmTopic');
+  if (subscriptions) {
+    NagSuppressions.addResourceSuppressions(
+      subscriptions,
+      [
+        {
+          id: 'Serverless-SNSRedrivePolicy',
+          reason:
+            "The alarm topic's only subscription is the operator's e-mail address. A dead-letter queue for it would need an alarm, which would notify through this same topic; the alarms stay in ALARM state in CloudWatch and on the dashboard whether or not the e-mail arrives.",
+        },
+      ],
+      true,
+    );
+  }
 }

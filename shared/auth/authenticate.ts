@@ -1,6 +1,6 @@
 // API key authentication: the bare key in the Authorization header, looked up by its SHA-256 hash.
 import { findApiKey } from '../data/api-key-repository';
-import { hashApiKey, type KeyScope } from '../domain/api-key';
+import { hashApiKey, isWellFormedApiKey, type KeyScope } from '../domain/api-key';
 
 export type Authentication =
   | { ok: true; shopId: string; scope: KeyScope; keyName: string; keyId: string; usageIdentifierKey: string | null }
@@ -8,10 +8,13 @@ export type Authentication =
 
 /**
  * Reads the key fresh on every call (no cache anywhere), so a revocation applies to the next request.
- * The value is used exactly as sent: `Bearer <key>` is not a key and fails like any unknown one.
+ * The value is used exactly as sent: `Bearer <key>` is not a key and fails like any unknown one (without a
+ * read, as every value outside the keys' shape does).
  */
 export async function authenticate(authorization: string | undefined): Promise<Authentication> {
   if (authorization === undefined || authorization.trim() === '') return { ok: false, reason: 'missing' };
+  // What cannot be a key is refused without a table read: an anonymous flood costs no DynamoDB call.
+  if (!isWellFormedApiKey(authorization)) return { ok: false, reason: 'invalid' };
   const keyHash = hashApiKey(authorization);
   const key = await findApiKey(keyHash);
   if (!key || key.status !== 'active') return { ok: false, reason: 'invalid' };

@@ -1,6 +1,7 @@
 // One shop of the configuration file, section by section (settings, keys, rules, campaigns, tiers,
 // rewards, the platform's customers, members and their history), with the defaults the format implies.
 import { z } from 'zod';
+import { API_KEY_SHAPE } from '../domain/api-key';
 import {
   HEX_COLOUR,
   NUMERIC_ID,
@@ -30,7 +31,12 @@ export const vipSettingsSchema = z.strictObject({
 export const apiKeySchema = z.strictObject({
   name: text(),
   scope: z.enum(['full', 'read']),
-  key: z.string().min(8, 'must be at least 8 characters'),
+  // The shape the authorizer accepts: a key outside it could never authenticate.
+  key: z
+    .string()
+    .min(API_KEY_SHAPE.minLength, `must be at least ${API_KEY_SHAPE.minLength} characters`)
+    .max(API_KEY_SHAPE.maxLength, `must be at most ${API_KEY_SHAPE.maxLength} characters`)
+    .regex(API_KEY_SHAPE.alphabet, 'must use only letters, digits, _ and -'),
   revoked: z.boolean().default(false),
 });
 

@@ -57,6 +57,18 @@ export class ApiKeyConflictError extends Error {
   }
 }
 
+/**
+ * The shape of every key the product stores: the CLI issues `lk_` and 43 base64url characters, and a
+ * configuration file's keys are held to the same alphabet and bounds. The authorizer refuses anything
+ * else before it reads the table, so a flood of made-up values costs no DynamoDB call.
+ */
+export const API_KEY_SHAPE = { minLength: 8, maxLength: 128, alphabet: /^[A-Za-z0-9_-]+$/ } as const;
+
+/** Whether `value` could be a key of this product (length and alphabet only: says nothing of whether it exists). */
+export function isWellFormedApiKey(value: string): boolean {
+  return value.length >= API_KEY_SHAPE.minLength && value.length <= API_KEY_SHAPE.maxLength && API_KEY_SHAPE.alphabet.test(value);
+}
+
 export function hashApiKey(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }

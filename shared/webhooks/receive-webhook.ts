@@ -1,6 +1,6 @@
 // The webhook receiver's work: refuse what cannot be a delivery of a known shop, verify Shopify's HMAC of
 // the raw body in constant time (current and previous secret), then hand the delivery to the order queue.
-// Nothing is parsed or written before the signature holds.
+// Nothing is parsed or written before the signature holds, and nothing is read for what cannot be a delivery.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { findShopByDomain } from '../data/shop-repository';
 import { orderEventQueue } from '../events/order-event-queue';
@@ -10,6 +10,8 @@ import { webhookSecretsForShop } from '../platform/webhook-secrets';
 /** Shopify's limit for a webhook payload; anything larger is not a delivery. */
 export const MAX_WEBHOOK_BYTES = 1024 * 1024;
 const SHA256_BYTES = 32;
+/** Shopify's X-Shopify-Hmac-Sha256: a SHA-256 in standard base64, always 44 characters with one `=`. */
+const SHA256_BASE64 = /^[A-Za-z0-9+/]{43}=$/;
 
 /** A delivery as it reached the endpoint: Shopify's headers and the raw body bytes. */
 export interface IncomingWebhook {
@@ -48,6 +50,8 @@ export async function receiveWebhook(delivery: IncomingWebhook): Promise<Webhook
   if (body.length > MAX_WEBHOOK_BYTES) return refuse('body larger than 1 MiB');
   if (!topic || !hmac || !shopDomain) return refuse('missing X-Shopify-Topic, X-Shopify-Hmac-Sha256 or X-Shopify-Shop-Domain');
   if (shopDomain.length > 255) return refuse('shop domain too long');
+  // Checked before the shop lookup: a forged flood with a made-up signature costs no DynamoDB read.
+  if (!SHA256_BASE64.test(hmac)) return refuse('X-Shopify-Hmac-Sha256 is not a base64 SHA-256');
   const shopId = await findShopByDomain(shopDomain);
   if (!shopId) return refuse('unknown shop domain');
   const secrets = await webhookSecretsForShop(shopId);

@@ -240,8 +240,13 @@ describe('production stack', () => {
     const fn = template.findResources('AWS::Lambda::Function')[receiver]!;
     expect(fn.Properties.Environment.Variables.ORDER_EVENTS_QUEUE_URL).toEqual({ Ref: queueId });
 
+    // To the order queue (the scheduled jobs send only to their failed-runs queue).
     const senders = resources('AWS::Lambda::Function')
-      .filter(([id]) => actionsOf(statementsOf(template, id)).includes('sqs:SendMessage'))
+      .filter(([id]) =>
+        statementsOf(template, id).some(
+          (s) => actionsOf([s]).includes('sqs:SendMessage') && JSON.stringify(s.Resource).includes(`"${queueId}"`),
+        ),
+      )
       .map(([id]) => id);
     expect(senders).toEqual([receiver]);
   });

@@ -2,7 +2,7 @@
 // bundling synth runs in test/infra/synth.test.ts.
 import { App, Aspects, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { LoyaltyStack, type LoyaltyStackProps } from '../../infra/cdk/loyalty-stack';
 import { acknowledgeNagFindings } from '../../infra/cdk/nag-acknowledgements';
 
@@ -12,6 +12,7 @@ export function synthStack(options: { nag?: boolean; props?: LoyaltyStackProps }
   if (options.nag) {
     acknowledgeNagFindings(stack);
     Aspects.of(app).add(new AwsSolutionsChecks());
+    Aspects.of(app).add(new ServerlessChecks());
   }
   const template = Template.fromStack(stack);
   return { stack, template };

@@ -439,6 +439,19 @@ describe('cross-field rules', () => {
   });
 
   it.each([
+    ['a space', 'demo full key', 'must use only letters, digits, _ and -'],
+    ['a Bearer prefix', 'Bearer demo_full_key', 'must use only letters, digits, _ and -'],
+    ['a non-ASCII letter', 'démo_full_key', 'must use only letters, digits, _ and -'],
+    ['129 characters', 'k'.repeat(129), 'must be at most 128 characters'],
+  ])('refuse an API key with %s, which the authorizer would refuse unread', (_, key, message) => {
+    // Act
+    const issues = issuesOf(configWith(shop({ api_keys: [apiKey({ key })] })));
+
+    // Assert
+    expect(issues).toEqual([`shops[0].api_keys[0].key: ${message}`]);
+  });
+
+  it.each([
     ['earning_rules', { earning_rules: [rule(), rule()] }, 'shops[0].earning_rules[1].id'],
     ['campaigns', { campaigns: [campaign(), campaign()] }, 'shops[0].campaigns[1].id'],
     ['vip_tiers', { vip_tiers: [tier(), tier({ threshold_points: 2000 })] }, 'shops[0].vip_tiers[1].id'],

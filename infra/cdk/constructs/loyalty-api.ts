@@ -1,7 +1,7 @@
 // The REST API generated from the route manifest: REQUEST authorizer without cache, API keys taken
 // from the authorizer, a usage plan with per-method throttles, and every gateway response rewritten
 // into the spec's error envelope. Webhooks are methods without authorizer or key (the handler checks
-// the platform's signature), throttled per stage method instead.
+// the platform's signature), throttled per stage method instead; a default throttle bounds the whole stage.
 import {
   AccessLogFormat,
   ApiKeySourceType,
@@ -33,6 +33,25 @@ export interface LoyaltyApiProps {
   handlers: ReadonlyMap<string, IFunction>;
   authorizer: IFunction;
   logRetention: RetentionDays;
+  /** Default throttle of every method of the stage, all callers together (stageThrottle()). */
+  stageThrottle: { rateLimit: number; burstLimit: number };
+}
+
+/** How many keys may run at the usage plan's standard rate at once before the stage as a whole throttles. */
+export const DEFAULT_FULL_RATE_KEYS = 10;
+
+/**
+ * The stage's default method throttle, sized from the usage plan: `fullRateKeys` keys at the standard
+ * per-key rate and burst. It counts every request, with a key or without, so it is the bound on what
+ * callers without a key (whom no usage plan counts) can make the authorizer and DynamoDB do.
+ */
+export function stageThrottle(fullRateKeys: number): { rateLimit: number; burstLimit: number } {
+  if (!Number.isInteger(fullRateKeys) || fullRateKeys < 1)
+    throw new Error(`fullRateKeys must be a whole number above 0, got '${fullRateKeys}'`);
+  return {
+    rateLimit: THROTTLE_LIMITS.standard.rateLimit * fullRateKeys,
+    burstLimit: THROTTLE_LIMITS.standard.burstLimit * fullRateKeys,
+  };
 }
 
 const json = (body: unknown) => ({ 'application/json': JSON.stringify(body) });
@@ -72,6 +91,9 @@ export class LoyaltyApi extends Construct {
         metricsEnabled: true,
         loggingLevel: MethodLoggingLevel.ERROR,
         accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        // Every method, every caller together; the webhooks' own limits below override it for them.
+        throttlingRateLimit: props.stageThrottle.rateLimit,
+        throttlingBurstLimit: props.stageThrottle.burstLimit,
         // Webhooks have no API key, so no usage plan counts them: the stage bounds each one as a whole.
         methodOptions: Object.fromEntries(
           props.webhooks.map((hook) => [

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 export const PROJECT_ROOT = join(__dirname, '..', '..', '..');
@@ -18,6 +20,8 @@ export interface LoyaltyFunctionProps {
   logRetention: RetentionDays;
   timeout?: Duration;
   memorySize?: number;
+  /** Functions invoked asynchronously (scheduled jobs): Lambda's retries, then the event and its error to `onFailure`. */
+  asyncRetries?: { retryAttempts: number; maxEventAge: Duration; onFailure: IQueue };
 }
 
 export class LoyaltyFunction extends Construct {
@@ -36,6 +40,13 @@ export class LoyaltyFunction extends Construct {
       logGroup,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
+      ...(props.asyncRetries
+        ? {
+            retryAttempts: props.asyncRetries.retryAttempts,
+            maxEventAge: props.asyncRetries.maxEventAge,
+            onFailure: new SqsDestination(props.asyncRetries.onFailure),
+          }
+        : {}),
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
