@@ -410,13 +410,15 @@ describe('the clock is the domain’s time only', () => {
       'Rate limit exceeded',
     );
 
-    // A bucket refilled by the domain's clock would be full a day later: 6 served at once. On real time the
-    // bucket was empty at a 429 of the first burst, and has gained at most 6 tokens a second since.
+    // A bucket refilled by the domain's clock would be full a day later and, the clock held, gain nothing more:
+    // exactly 6 served. On real time the bucket held under 1 token at a 429 of the first burst, and has gained
+    // 6 tokens a second since (also while this burst ran), so it serves at most 1 + 6 per elapsed second:
+    // fewer than 6 whenever the two bursts take under 0.8 s, as on a quiet machine.
     await setClock(at(90 + 24));
     const forward = statuses(await burst(24));
     const elapsedSeconds = (Date.now() - spentFrom) / 1000;
     expect(forward).toContain(429);
-    expect(forward.filter((s) => s === 200).length).toBeLessThanOrEqual(Math.min(6, 1 + 6 * elapsedSeconds));
+    expect(forward.filter((s) => s === 200).length).toBeLessThanOrEqual(1 + 6 * elapsedSeconds);
 
     // Moved back, a bucket on the domain's clock would never refill while the clock is held there (it would be
     // owed two days of time); on real time it serves again within a fraction of a second.
