@@ -82,6 +82,12 @@ export async function profileOf(shopId: string, customerId: string): Promise<Jso
   ).Item;
 }
 
+/** The shop's order-reconciliation watermark item, or undefined while no job run has set one. */
+export async function orderWatermarkItem(shopId: string): Promise<Json> {
+  return (await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.orderWatermark(shopId), ConsistentRead: true })))
+    .Item;
+}
+
 export const earningEntries = async (shopId: string, customerId: string) =>
   (await customerItems(shopId, customerId)).filter((item) => String(item.sk).startsWith('EARN#'));
 export const orderItems = async (shopId: string, customerId: string) =>

@@ -9,18 +9,19 @@ const TEST_ENVIRONMENT = { SHOP_CONFIG_TTL_SECONDS: '0', PLATFORM_RETRY_BASE_MS:
 /**
  * A twin on the configuration given (an object, or the path of a configuration file). `throttling:
  * false` lets a test file call the 6 requests/second routes as fast as it likes; `environment`
- * overrides or adds to the functions' test settings. Each jest test file has its own copy of the
- * process environment, so what the twin sets ends with the file.
+ * overrides or adds to the functions' test settings; `tableName` restarts on the table of a twin
+ * stopped earlier (as `--persist` does) instead of a fresh one. Each jest test file has its own copy
+ * of the process environment, so what the twin sets ends with the file.
  */
 export async function startTestTwin(
   config: unknown,
-  options: { throttling?: boolean; environment?: TwinOptions['environment'] } = {},
+  options: { throttling?: boolean; environment?: TwinOptions['environment']; tableName?: string } = {},
 ): Promise<Twin> {
   return startTwin({
     config: typeof config === 'string' ? config : parseConfig(config),
     port: 0,
     dynamodbEndpoint: testEndpoint(),
-    tableName: uniqueTableName('e2e'),
+    tableName: options.tableName ?? uniqueTableName('e2e'),
     environment: { ...TEST_ENVIRONMENT, ...options.environment },
     // A loaded CI machine may take longer than Shopify's 5 s to process a burst inline; the tests check
     // effects, not the receiver's latency (the bench measures that).
