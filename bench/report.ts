@@ -6,6 +6,7 @@ import type { BundleFigures } from './bundles';
 import { renderChart } from './chart';
 import type { RatioFigures } from './get-item-ratio';
 import type { InProcessFigures } from './in-process';
+import type { JobsSection } from './jobs-by-shop-size';
 import type { ScaleFigures } from './list-by-shop-size';
 import type { EndpointFigures } from './load';
 import type { BurstFigures } from './webhook-burst';
@@ -24,6 +25,7 @@ export interface BenchResults {
   scale: ScaleFigures[];
   bundles: BundleFigures[];
   webhookBurst: BurstFigures | null;
+  jobs: JobsSection | null;
 }
 
 /** A table cell: right-aligned in 8 characters. */

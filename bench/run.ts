@@ -2,13 +2,14 @@
 // process (or targets --url), then measures latency and throughput per endpoint with autocannon,
 // DynamoDB calls and consumed capacity per request, GET customer against a bare GetItem, bundle
 // sizes and cold initialisation, the customer list at 1k/10k/100k members, and a burst of order
-// webhooks. Prints tables and writes bench/results.json and bench/latency.svg. This file reads the
-// flags and runs the sections in order; each section is its own module. `--only webhook-burst` runs
-// that section alone (it starts a twin of its own).
+// webhooks, and the scheduled jobs by shop size. Prints tables and writes bench/results.json and
+// bench/latency.svg. This file reads the flags and runs the sections in order; each section is its own
+// module. `--only webhook-burst` or `--only jobs` runs that section alone (each starts what it needs).
 import '../infra/local/local-env';
 import { parseArgs } from 'node:util';
 import { measureBundles, type BundleFigures } from './bundles';
 import { BENCH_ENDPOINTS } from './endpoints';
+import { jobsByShopSize, type JobsSection } from './jobs-by-shop-size';
 import { bareGetItem, getCustomerAgainstGetItem, type RatioFigures } from './get-item-ratio';
 import { decomposeGetCustomer, type InProcessFigures } from './in-process';
 import { listByShopSize, type ScaleFigures } from './list-by-shop-size';
@@ -31,6 +32,8 @@ const { values: options } = parseArgs({
     'burst-customers': { type: 'string', default: '200' },
     'burst-senders': { type: 'string', default: '20' },
     'skip-burst': { type: 'boolean', default: false },
+    'jobs-members': { type: 'string', default: '10000,100000' },
+    'skip-jobs': { type: 'boolean', default: false },
     only: { type: 'string' },
   },
 });
@@ -43,14 +46,25 @@ const BURST = {
   customers: Number(options['burst-customers']),
   senders: Number(options['burst-senders']),
 };
+const JOB_SIZES = (options['jobs-members'] ?? '').split(',').map(Number);
 /** The sections `--only` can run alone. */
-const SECTIONS = ['webhook-burst'];
+const SECTIONS = ['webhook-burst', 'jobs'];
 
 function checkFlags(): void {
   if (options.only !== undefined && !SECTIONS.includes(options.only)) throw new Error(`--only takes one of: ${SECTIONS.join(', ')}`);
   if (![BURST.orders, BURST.customers, BURST.senders].every((n) => Number.isInteger(n) && n > 0)) {
     throw new Error('--burst-orders, --burst-customers and --burst-senders take whole numbers above 0');
   }
+  if (!JOB_SIZES.every((n) => Number.isInteger(n) && n >= 100 && n % 100 === 0)) {
+    throw new Error('--jobs-members takes shop sizes in hundreds, comma-separated (1 % of each is due)');
+  }
+}
+
+/** The scheduled jobs by shop size, with a DynamoDB Local of their own. A count off what was seeded fails the bench. */
+async function jobsSection(): Promise<JobsSection> {
+  const jobs = await jobsByShopSize(JOB_SIZES);
+  if (jobs.mismatches.length > 0) process.exitCode = 1;
+  return jobs;
 }
 
 /**
@@ -71,6 +85,11 @@ async function main(): Promise<void> {
   if (options.only === 'webhook-burst') {
     mergeResults({ at: new Date().toISOString(), webhookBurst: await burstSection() });
     console.log(`\nwritten: bench/results.json (webhookBurst; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
+  if (options.only === 'jobs') {
+    mergeResults({ at: new Date().toISOString(), jobs: await jobsSection() });
+    console.log(`\nwritten: bench/results.json (jobs; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
     return;
   }
   const twin = options.url ? null : await startTwinProcess();
@@ -118,6 +137,9 @@ async function main(): Promise<void> {
     let burst: BurstFigures | null = null;
     if (twin && !options['skip-burst']) burst = await burstSection();
 
+    let jobs: JobsSection | null = null;
+    if (!options['skip-jobs']) jobs = await jobsSection();
+
     writeResults({
       at: new Date().toISOString(),
       url,
@@ -131,6 +153,7 @@ async function main(): Promise<void> {
       scale,
       bundles,
       webhookBurst: burst,
+      jobs,
     });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {
