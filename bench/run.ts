@@ -32,7 +32,7 @@ const { values: options } = parseArgs({
     'burst-customers': { type: 'string', default: '200' },
     'burst-senders': { type: 'string', default: '20' },
     'skip-burst': { type: 'boolean', default: false },
-    'jobs-members': { type: 'string', default: '10000,100000' },
+    'jobs-members': { type: 'string', default: '1000,10000' },
     'skip-jobs': { type: 'boolean', default: false },
     only: { type: 'string' },
   },
