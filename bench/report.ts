@@ -7,6 +7,7 @@ import { renderChart } from './chart';
 import type { RatioFigures } from './get-item-ratio';
 import type { InProcessFigures } from './in-process';
 import type { FloodFigures } from './key-flood';
+import type { JobsSection } from './jobs-by-shop-size';
 import type { ScaleFigures } from './list-by-shop-size';
 import type { EndpointFigures } from './load';
 import type { BurstFigures } from './webhook-burst';
@@ -26,6 +27,7 @@ export interface BenchResults {
   bundles: BundleFigures[];
   webhookBurst: BurstFigures | null;
   keyFlood: FloodFigures | null;
+  jobs: JobsSection | null;
 }
 
 /** A table cell: right-aligned in 8 characters. */

@@ -2,13 +2,15 @@
 // process (or targets --url), then measures latency and throughput per endpoint with autocannon,
 // DynamoDB calls and consumed capacity per request, GET customer against a bare GetItem, bundle
 // sizes and cold initialisation, the customer list at 1k/10k/100k members, and a burst of order
-// webhooks, and a flood of made-up keys. Prints tables and writes bench/results.json and bench/latency.svg.
-// This file reads the flags and runs the sections in order; each section is its own module.
-// `--only webhook-burst` or `--only key-flood` runs that section alone (with a twin of its own).
+// webhooks, a flood of made-up keys, and the scheduled jobs by shop size. Prints tables and writes
+// bench/results.json and bench/latency.svg. This file reads the flags and runs the sections in order;
+// each section is its own module. `--only webhook-burst`, `--only key-flood` or `--only jobs` runs that
+// section alone (each starts what it needs).
 import '../infra/local/local-env';
 import { parseArgs } from 'node:util';
 import { measureBundles, type BundleFigures } from './bundles';
 import { BENCH_ENDPOINTS } from './endpoints';
+import { jobsByShopSize, type JobsSection } from './jobs-by-shop-size';
 import { bareGetItem, getCustomerAgainstGetItem, type RatioFigures } from './get-item-ratio';
 import { decomposeGetCustomer, type InProcessFigures } from './in-process';
 import { listByShopSize, type ScaleFigures } from './list-by-shop-size';
@@ -36,6 +38,8 @@ const { values: options } = parseArgs({
     'flood-seconds': { type: 'string', default: '5' },
     'flood-legitimate-rate': { type: 'string', default: '20' },
     'skip-flood': { type: 'boolean', default: false },
+    'jobs-members': { type: 'string', default: '1000,10000' },
+    'skip-jobs': { type: 'boolean', default: false },
     only: { type: 'string' },
   },
 });
@@ -48,13 +52,14 @@ const BURST = {
   customers: Number(options['burst-customers']),
   senders: Number(options['burst-senders']),
 };
+const JOB_SIZES = (options['jobs-members'] ?? '').split(',').map(Number);
 const FLOOD = {
   rate: Number(options['flood-rate']),
   seconds: Number(options['flood-seconds']),
   legitimateRate: Number(options['flood-legitimate-rate']),
 };
 /** The sections `--only` can run alone. */
-const SECTIONS = ['webhook-burst', 'key-flood'];
+const SECTIONS = ['webhook-burst', 'key-flood', 'jobs'];
 
 function checkFlags(): void {
   if (options.only !== undefined && !SECTIONS.includes(options.only)) throw new Error(`--only takes one of: ${SECTIONS.join(', ')}`);
@@ -64,6 +69,9 @@ function checkFlags(): void {
   if (![FLOOD.rate, FLOOD.seconds, FLOOD.legitimateRate].every((n) => Number.isInteger(n) && n > 0)) {
     throw new Error('--flood-rate, --flood-seconds and --flood-legitimate-rate take whole numbers above 0');
   }
+  if (!JOB_SIZES.every((n) => Number.isInteger(n) && n >= 100 && n % 100 === 0)) {
+    throw new Error('--jobs-members takes shop sizes in hundreds, comma-separated (1 % of each is due)');
+  }
 }
 
 /** The flood of made-up keys against a twin that counts DynamoDB calls; a refused request above its target fails the bench. */
@@ -72,6 +80,13 @@ async function floodSection(url: string): Promise<FloodFigures> {
   printFlood(flood);
   if (flood.kinds.some((kind) => kind.notRefused > 0 || kind.callsPerRefused > flood.target[kind.kind])) process.exitCode = 1;
   return flood;
+}
+
+/** The scheduled jobs by shop size, with a DynamoDB Local of their own. A count off what was seeded fails the bench. */
+async function jobsSection(): Promise<JobsSection> {
+  const jobs = await jobsByShopSize(JOB_SIZES);
+  if (jobs.mismatches.length > 0) process.exitCode = 1;
+  return jobs;
 }
 
 /**
@@ -102,6 +117,11 @@ async function main(): Promise<void> {
       own.process.kill('SIGINT');
     }
     console.log(`\nwritten: bench/results.json (keyFlood; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
+  if (options.only === 'jobs') {
+    mergeResults({ at: new Date().toISOString(), jobs: await jobsSection() });
+    console.log(`\nwritten: bench/results.json (jobs; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
     return;
   }
   const twin = options.url ? null : await startTwinProcess();
@@ -152,6 +172,9 @@ async function main(): Promise<void> {
     let burst: BurstFigures | null = null;
     if (twin && !options['skip-burst']) burst = await burstSection();
 
+    let jobs: JobsSection | null = null;
+    if (!options['skip-jobs']) jobs = await jobsSection();
+
     writeResults({
       at: new Date().toISOString(),
       url,
@@ -166,6 +189,7 @@ async function main(): Promise<void> {
       bundles,
       webhookBurst: burst,
       keyFlood: flood,
+      jobs,
     });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {
