@@ -11,6 +11,9 @@ export interface ItemKey {
 const shopPk = (shopId: string) => `SHOP#${shopId}`;
 const customerPk = (shopId: string, customerId: string) => `SHOP#${shopId}#C#${customerId}`;
 
+/** IAM pattern of the list-boundary partitions: the only items the read-only list function writes. */
+export const LIST_BOUNDARY_PARTITIONS = 'SHOP#*#LISTPOS#*';
+
 export const keys = {
   shopPk,
   shopSettings: (shopId: string): ItemKey => ({ pk: shopPk(shopId), sk: 'SETTINGS' }),
