@@ -7,6 +7,7 @@ import { renderChart } from './chart';
 import type { RatioFigures } from './get-item-ratio';
 import type { InProcessFigures } from './in-process';
 import type { ScaleFigures } from './list-by-shop-size';
+import type { DepthFigures } from './list-depth';
 import type { EndpointFigures } from './load';
 import type { BurstFigures } from './webhook-burst';
 
@@ -24,6 +25,8 @@ export interface BenchResults {
   scale: ScaleFigures[];
   bundles: BundleFigures[];
   webhookBurst: BurstFigures | null;
+  /** `--only list-depth` (docs/performance.md#customer-list-depth). */
+  listDepth?: DepthFigures[];
 }
 
 /** A table cell: right-aligned in 8 characters. */

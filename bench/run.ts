@@ -12,6 +12,7 @@ import { BENCH_ENDPOINTS } from './endpoints';
 import { bareGetItem, getCustomerAgainstGetItem, type RatioFigures } from './get-item-ratio';
 import { decomposeGetCustomer, type InProcessFigures } from './in-process';
 import { listByShopSize, type ScaleFigures } from './list-by-shop-size';
+import { listDepth } from './list-depth';
 import { load, warmUp, type EndpointFigures } from './load';
 import { mergeResults, printBundleTable, printBurst, printEndpointTable, printInProcess, writeResults } from './report';
 import { twinDynamoDbStats } from './twin-control';
@@ -31,6 +32,7 @@ const { values: options } = parseArgs({
     'burst-customers': { type: 'string', default: '200' },
     'burst-senders': { type: 'string', default: '20' },
     'skip-burst': { type: 'boolean', default: false },
+    'walk-before-up-to': { type: 'string', default: '10000' },
     only: { type: 'string' },
   },
 });
@@ -44,7 +46,7 @@ const BURST = {
   senders: Number(options['burst-senders']),
 };
 /** The sections `--only` can run alone. */
-const SECTIONS = ['webhook-burst'];
+const SECTIONS = ['webhook-burst', 'list-depth'];
 
 function checkFlags(): void {
   if (options.only !== undefined && !SECTIONS.includes(options.only)) throw new Error(`--only takes one of: ${SECTIONS.join(', ')}`);
@@ -68,6 +70,15 @@ async function burstSection(): Promise<BurstFigures> {
 async function main(): Promise<void> {
   const started = performance.now();
   checkFlags();
+  if (options.only === 'list-depth') {
+    // The list at depth, before and after (docs/performance.md#customer-list-depth), in-process.
+    mergeResults({
+      at: new Date().toISOString(),
+      listDepth: await listDepth(SCALES, { walkBeforeUpTo: Number(options['walk-before-up-to']) }),
+    });
+    console.log(`\nwritten: bench/results.json (listDepth; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
   if (options.only === 'webhook-burst') {
     mergeResults({ at: new Date().toISOString(), webhookBurst: await burstSection() });
     console.log(`\nwritten: bench/results.json (webhookBurst; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);

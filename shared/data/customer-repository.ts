@@ -179,6 +179,8 @@ export interface CustomerListPage {
   records: CustomerRecord[];
   /** Total matches, or null when the caller must take it from the shop counters. */
   total: number | null;
+  /** Index entries the Queries read (what depth costs; the bench reports it). */
+  entriesRead: number;
 }
 
 export interface CustomerListOptions {
@@ -218,7 +220,7 @@ export async function listCustomers(
       options.boundaryMemory ?? true,
     );
     const [items] = await Promise.all([batchGet(page.keys), page.remembered]);
-    return { records: items.map((item) => storedCustomerOf(item).record), total: null };
+    return { records: items.map((item) => storedCustomerOf(item).record), total: null, entriesRead: page.entriesRead };
   }
 
   const partitions = await Promise.all(
@@ -235,7 +237,11 @@ export async function listCustomers(
   const merged = mergeSorted(partitions, attribute, query.descending);
   const pageKeys = merged.slice(query.offset, query.offset + query.limit).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
   const items = await batchGet(pageKeys);
-  return { records: items.map((item) => storedCustomerOf(item).record), total: merged.length };
+  return {
+    records: items.map((item) => storedCustomerOf(item).record),
+    total: merged.length,
+    entriesRead: partitions.reduce((sum, items) => sum + items.length, 0),
+  };
 }
 
 /** Merges lists that are each sorted on `attribute` into one sorted list (ties keep list order). */
