@@ -4,7 +4,7 @@ import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
 import { logger } from '../observability/powertools';
 import { documentClient, tableName } from './client';
-import { batchGet, type Item } from './items';
+import { batchGet, QUERY_CALL_LIMIT, type Item } from './items';
 import { keys } from './keys';
 import { TTL_ATTRIBUTE } from './table';
 
@@ -132,7 +132,7 @@ async function readPartition(window: ListWindow, status: LoyaltyStatus, forward:
         ExpressionAttributeValues: { ':pk': keys.customerList(window.shopId, status) },
         ScanIndexForward: forward ? !window.descending : window.descending,
         ExclusiveStartKey: startKey,
-        Limit: limit - items.length,
+        Limit: Math.min(limit - items.length, QUERY_CALL_LIMIT),
       }),
     );
     items.push(...((page.Items ?? []) as Item[]));
