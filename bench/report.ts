@@ -9,6 +9,7 @@ import type { InProcessFigures } from './in-process';
 import type { FloodFigures } from './key-flood';
 import type { JobsSection } from './jobs-by-shop-size';
 import type { ScaleFigures } from './list-by-shop-size';
+import type { DepthFigures } from './list-depth';
 import type { EndpointFigures } from './load';
 import type { BurstFigures } from './webhook-burst';
 
@@ -28,6 +29,8 @@ export interface BenchResults {
   webhookBurst: BurstFigures | null;
   keyFlood: FloodFigures | null;
   jobs: JobsSection | null;
+  /** `--only list-depth` (docs/performance.md#customer-list-depth). */
+  listDepth?: DepthFigures[];
 }
 
 /** A table cell: right-aligned in 8 characters. */

@@ -15,6 +15,7 @@ import { bareGetItem, getCustomerAgainstGetItem, type RatioFigures } from './get
 import { decomposeGetCustomer, type InProcessFigures } from './in-process';
 import { listByShopSize, type ScaleFigures } from './list-by-shop-size';
 import { keyFlood, printFlood, type FloodFigures } from './key-flood';
+import { listDepth } from './list-depth';
 import { load, warmUp, type EndpointFigures } from './load';
 import { mergeResults, printBundleTable, printBurst, printEndpointTable, printInProcess, writeResults } from './report';
 import { twinDynamoDbStats } from './twin-control';
@@ -40,6 +41,7 @@ const { values: options } = parseArgs({
     'skip-flood': { type: 'boolean', default: false },
     'jobs-members': { type: 'string', default: '1000,10000' },
     'skip-jobs': { type: 'boolean', default: false },
+    'walk-before-up-to': { type: 'string', default: '10000' },
     only: { type: 'string' },
   },
 });
@@ -59,7 +61,7 @@ const FLOOD = {
   legitimateRate: Number(options['flood-legitimate-rate']),
 };
 /** The sections `--only` can run alone. */
-const SECTIONS = ['webhook-burst', 'key-flood', 'jobs'];
+const SECTIONS = ['webhook-burst', 'key-flood', 'jobs', 'list-depth'];
 
 function checkFlags(): void {
   if (options.only !== undefined && !SECTIONS.includes(options.only)) throw new Error(`--only takes one of: ${SECTIONS.join(', ')}`);
@@ -104,6 +106,15 @@ async function burstSection(): Promise<BurstFigures> {
 async function main(): Promise<void> {
   const started = performance.now();
   checkFlags();
+  if (options.only === 'list-depth') {
+    // The list at depth, before and after (docs/performance.md#customer-list-depth), in-process.
+    mergeResults({
+      at: new Date().toISOString(),
+      listDepth: await listDepth(SCALES, { walkBeforeUpTo: Number(options['walk-before-up-to']) }),
+    });
+    console.log(`\nwritten: bench/results.json (listDepth; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
   if (options.only === 'webhook-burst') {
     mergeResults({ at: new Date().toISOString(), webhookBurst: await burstSection() });
     console.log(`\nwritten: bench/results.json (webhookBurst; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);

@@ -11,6 +11,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { LIST_BOUNDARY_PARTITIONS } from '../../shared/data/keys';
 import { ApiFirewall } from './constructs/api-firewall';
 import { FailedJobRuns, JOB_RUN_RETRIES } from './constructs/failed-job-runs';
 import { DEFAULT_FULL_RATE_KEYS, LoyaltyApi, stageThrottle } from './constructs/loyalty-api';
@@ -153,6 +154,15 @@ export class LoyaltyStack extends Stack {
       );
     }
     for (const hook of webhooks) handlers.set(hook.name, manifestFunction(hook.name, hook, `${hook.method} ${hook.path}`));
+    // The customer list remembers page boundaries (short-lived items, docs/performance.md#customer-list-depth):
+    // its one write, and only to those partitions.
+    handlers.get('listCustomers')?.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:BatchWriteItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [LIST_BOUNDARY_PARTITIONS] } },
+      }),
+    );
 
     const authorizer = new LoyaltyFunction(this, 'FnAuthorizer', {
       entry: AUTHORIZER_HANDLER,

@@ -170,19 +170,24 @@ export interface CustomerList {
 /**
  * The e-mail filter reads every key anyway and counts its matches. Otherwise the totals come from the
  * shop's counters: the first page is read alongside them, a deeper page only once they say it has
- * customers, so a page past the last (any page number up to 2^53) reads no index at all.
+ * customers (so a page past the last, any page number up to 2^53, reads no index at all), and the
+ * total tells the repository which end of the list is nearer.
  */
-export async function listCustomers(shopId: string, query: CustomerListQuery): Promise<CustomerList> {
+export async function listCustomers(
+  shopId: string,
+  query: CustomerListQuery,
+  options: { boundaryMemory?: boolean } = {},
+): Promise<CustomerList> {
   if (query.emailContains !== undefined) {
     const page = await queryCustomers(shopId, query);
     return { records: page.records, total: page.total ?? page.records.length };
   }
   const totalOf = (counters: ShopCounters) => (query.status ? counters[query.status] : counters.member + counters.excluded);
   if (query.offset === 0) {
-    const [page, counters] = await Promise.all([queryCustomers(shopId, query), readShopCounters(shopId)]);
+    const [page, counters] = await Promise.all([queryCustomers(shopId, query, options), readShopCounters(shopId)]);
     return { records: page.records, total: totalOf(counters) };
   }
   const total = totalOf(await readShopCounters(shopId));
   if (query.offset >= total) return { records: [], total };
-  return { records: (await queryCustomers(shopId, query)).records, total };
+  return { records: (await queryCustomers(shopId, query, { ...options, total })).records, total };
 }

@@ -11,6 +11,7 @@ import { nowIso } from '../runtime/clock';
 import { documentClient, tableName } from './client';
 import { batchGet, countAll, type Item, queryAll, withoutKeys } from './items';
 import { LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
+import { listStatuses, readListPage } from './customer-list';
 import { keys } from './keys';
 import { counterAttribute } from './shop-repository';
 import { GLOBAL_INDEXES } from './table';
@@ -197,43 +198,69 @@ export interface CustomerListPage {
   records: CustomerRecord[];
   /** Total matches, or null when the caller must take it from the shop counters. */
   total: number | null;
+  /** Index entries the Queries read (what depth costs; the bench reports it). */
+  entriesRead: number;
+}
+
+export interface CustomerListOptions {
+  /** Entries in the listed partitions (the shop counters); unknown on a first page, which needs none. */
+  total?: number;
+  /** Use and keep remembered page boundaries (off only to compare pages in tests and the bench). */
+  boundaryMemory?: boolean;
 }
 
 /**
  * One page of a shop's customers in the requested order. Each loyalty status is its own index
- * partition, already sorted by DynamoDB; the page is cut from a merge of the partitions' first
- * `offset + limit` keys and its profiles are then read in one BatchGet. With an e-mail filter every
- * key of the partitions is read (the filter runs on the index's projected e-mail), which also gives
- * the total.
+ * partition, already sorted by DynamoDB. Without an e-mail filter the page's keys come from the
+ * nearer end of the partitions or a remembered boundary (`customer-list.ts`), then its profiles from
+ * one BatchGet. With an e-mail filter every key of the partitions is read (the filter runs on the
+ * index's projected e-mail), which also gives the total.
  */
-export async function listCustomers(shopId: string, query: CustomerListQuery): Promise<CustomerListPage> {
+export async function listCustomers(
+  shopId: string,
+  query: CustomerListQuery,
+  options: CustomerListOptions = {},
+): Promise<CustomerListPage> {
   const { indexName, attribute } = SORT_INDEX[query.sort];
-  const statuses = query.status ? [query.status] : LOYALTY_STATUSES;
-  const needed = query.offset + query.limit;
-  const filtered = query.emailContains !== undefined;
+  const statuses = listStatuses(query.status);
+  if (query.emailContains === undefined) {
+    const page = await readListPage(
+      {
+        shopId,
+        indexName,
+        attribute,
+        descending: query.descending,
+        statuses,
+        listName: `${query.status ?? 'all'}#${query.sort}#${query.descending ? 'desc' : 'asc'}`,
+        offset: query.offset,
+        limit: query.limit,
+        total: options.total ?? Infinity,
+      },
+      options.boundaryMemory ?? true,
+    );
+    const [items] = await Promise.all([batchGet(page.keys), page.remembered]);
+    return { records: items.map((item) => storedCustomerOf(item).record), total: null, entriesRead: page.entriesRead };
+  }
 
   const partitions = await Promise.all(
     statuses.map((status) =>
-      queryAll(
-        {
-          IndexName: indexName,
-          KeyConditionExpression: 'list_pk = :pk',
-          ExpressionAttributeValues: {
-            ':pk': keys.customerList(shopId, status),
-            ...(filtered ? { ':email': query.emailContains } : {}),
-          },
-          ...(filtered ? { FilterExpression: 'contains(email_lc, :email)' } : {}),
-          ScanIndexForward: !query.descending,
-        },
-        filtered ? Infinity : needed,
-      ),
+      queryAll({
+        IndexName: indexName,
+        KeyConditionExpression: 'list_pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.customerList(shopId, status), ':email': query.emailContains },
+        FilterExpression: 'contains(email_lc, :email)',
+        ScanIndexForward: !query.descending,
+      }),
     ),
   );
-
   const merged = mergeSorted(partitions, attribute, query.descending);
-  const pageKeys = merged.slice(query.offset, needed).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+  const pageKeys = merged.slice(query.offset, query.offset + query.limit).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
   const items = await batchGet(pageKeys);
-  return { records: items.map((item) => storedCustomerOf(item).record), total: filtered ? merged.length : null };
+  return {
+    records: items.map((item) => storedCustomerOf(item).record),
+    total: merged.length,
+    entriesRead: partitions.reduce((sum, items) => sum + items.length, 0),
+  };
 }
 
 /** Merges lists that are each sorted on `attribute` into one sorted list (ties keep list order). */

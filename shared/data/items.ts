@@ -35,8 +35,13 @@ export function withoutKeys<T>(item: Item): T {
   return out as T;
 }
 
-/** DynamoDB refuses a `Limit` above a signed 32-bit integer (and the SDK retries the refusal). */
-export const MAX_QUERY_LIMIT = 2 ** 31 - 1;
+/**
+ * The most items one Query call asks for. DynamoDB Local fetches `Limit` rows for every call and then
+ * cuts the answer at 1 MB (about 2 000 list entries there), so asking for all that remain made each
+ * call of a deep read cost the whole remainder: reading d entries cost about d²/4 000 row fetches
+ * (docs/performance.md#customer-list-depth). On DynamoDB a call returns at most 1 MB anyway.
+ */
+export const QUERY_CALL_LIMIT = 2_000;
 
 /** Runs a query to the end, or until `max` items were returned, following LastEvaluatedKey. */
 export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>, max = Infinity): Promise<Item[]> {
@@ -49,7 +54,7 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>, max 
         ...input,
         TableName: tableName(),
         ExclusiveStartKey: startKey,
-        ...(Number.isFinite(remaining) && input.FilterExpression === undefined ? { Limit: Math.min(remaining, MAX_QUERY_LIMIT) } : {}),
+        ...(Number.isFinite(remaining) && input.FilterExpression === undefined ? { Limit: Math.min(remaining, QUERY_CALL_LIMIT) } : {}),
       }),
     );
     items.push(...((page.Items ?? []) as Item[]));

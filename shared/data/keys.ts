@@ -11,6 +11,9 @@ export interface ItemKey {
 const shopPk = (shopId: string) => `SHOP#${shopId}`;
 const customerPk = (shopId: string, customerId: string) => `SHOP#${shopId}#C#${customerId}`;
 
+/** IAM pattern of the list-boundary partitions: the only items the read-only list function writes. */
+export const LIST_BOUNDARY_PARTITIONS = 'SHOP#*#LISTPOS#*';
+
 export const keys = {
   shopPk,
   shopSettings: (shopId: string): ItemKey => ({ pk: shopPk(shopId), sk: 'SETTINGS' }),
@@ -48,6 +51,11 @@ export const keys = {
   pendingPurchases: () => 'PENDING_PURCHASES',
   /** Partition of the customer list indexes: one per shop and loyalty status. */
   customerList: (shopId: string, status: LoyaltyStatus) => `SHOP#${shopId}#LIST#${status}`,
+  /** A remembered position in a customer list, `count` entries in (short-lived, TTL). */
+  customerListBoundary: (shopId: string, list: string, pageSize: number, count: number): ItemKey => ({
+    pk: `SHOP#${shopId}#LISTPOS#${list}#${pageSize}`,
+    sk: `AT#${count}`,
+  }),
   // NFC: an internationalised address typed with combining accents is the same address.
   customerEmail: (shopId: string, email: string) => `SHOP#${shopId}#EMAIL#${email.trim().normalize('NFC').toLowerCase()}`,
   /** A member's order: its merged state and the effects applied, in the customer's partition. */

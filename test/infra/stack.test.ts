@@ -8,6 +8,12 @@ import { OLDEST_ORDER_EVENT_ALARM_SECONDS } from '../../infra/cdk/constructs/obs
 import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/order-event-queue';
 import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, THROTTLE_LIMITS, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/http/routes';
 import { synthStack } from '../support/synth-stack';
+import { LIST_BOUNDARY_PARTITIONS } from '../../shared/data/keys';
+
+interface PolicyStatementJson {
+  Action: string | string[];
+  Condition?: Record<string, Record<string, unknown>>;
+}
 
 jest.setTimeout(180_000);
 
@@ -215,11 +221,22 @@ describe('production stack', () => {
       if (!readRoutes.includes(fn.Properties.Description) && fn.Properties.Description !== 'API key authorizer') continue;
       const roleId = fn.Properties.Role['Fn::GetAtt'][0];
       const rolePolicies = policies.filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId));
-      const actions = rolePolicies.flatMap(([, p]) =>
-        p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()),
-      );
+      const statements = rolePolicies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement as PolicyStatementJson[]);
+      // The list's remembered page boundaries are its one write, held to their own partitions.
+      const boundaryWrites = statements.filter((s) => s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']);
+      for (const statement of boundaryWrites) {
+        expect(fn.Properties.Description).toBe('GET /v1/customers');
+        expect(statement).toEqual(
+          expect.objectContaining({
+            Action: 'dynamodb:BatchWriteItem',
+            Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [LIST_BOUNDARY_PARTITIONS] } },
+          }),
+        );
+      }
+      const actions = statements.filter((s) => !boundaryWrites.includes(s)).flatMap((s) => [s.Action].flat());
       for (const action of writeActions) expect(actions).not.toContain(action);
       expect(actions).not.toContain('secretsmanager:GetSecretValue');
+      if (fn.Properties.Description === 'GET /v1/customers') expect(boundaryWrites).toHaveLength(1);
     }
   });
 

@@ -1,0 +1,236 @@
+// One page of a shop's customer list at any depth: read from whichever end of the index partitions is
+// nearer, or from a page boundary a previous request remembered (docs/performance.md#customer-list-depth).
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
+import { logger } from '../observability/powertools';
+import { documentClient, tableName } from './client';
+import { batchGet, QUERY_CALL_LIMIT, type Item } from './items';
+import { keys } from './keys';
+import { TTL_ATTRIBUTE } from './table';
+
+/**
+ * How long a remembered boundary is used. A walk asks for its next page within seconds; a short life
+ * keeps a boundary from outliving the changes it would drift over (expired ones not deleted yet by the
+ * table's TTL are ignored).
+ */
+export const BOUNDARY_TTL_SECONDS = 5 * 60;
+
+/** The index key of one list entry: what a Query needs as ExclusiveStartKey. */
+type EntryKey = Record<string, string | number>;
+
+/**
+ * Where the list stands after its first `count` entries, per status partition: `last` is the
+ * partition's last entry before the boundary (null: none, read from the partition's start), `next`
+ * its first entry at or after it (null: none, the partition is used up).
+ */
+export interface ListBoundary {
+  last: Array<EntryKey | null>;
+  next: Array<EntryKey | null>;
+}
+
+export interface ListWindow {
+  shopId: string;
+  indexName: string;
+  /** The sort attribute of the index. */
+  attribute: string;
+  descending: boolean;
+  statuses: readonly LoyaltyStatus[];
+  /** Name of the list for the boundary memory: status filter, sort and direction. */
+  listName: string;
+  offset: number;
+  limit: number;
+  /** Entries in the partitions together (from the shop counters). */
+  total: number;
+}
+
+/** How a page was read, for tests and the bench. */
+export type ListReadMode = 'forward-from-start' | 'forward-from-boundary' | 'reverse-from-end' | 'reverse-from-boundary';
+
+export interface ListPageKeys {
+  /** Profile keys of the page, in list order. */
+  keys: Array<{ pk: string; sk: string }>;
+  mode: ListReadMode;
+  /** Index entries read by the Queries. */
+  entriesRead: number;
+  /** The write of this page's boundaries (a cache: never fails), to await alongside the profile reads. */
+  remembered: Promise<void>;
+}
+
+interface Tagged {
+  item: Item;
+  partition: number;
+}
+
+/**
+ * Whether a boundary `count` entries in is remembered and looked up: from the start of page 3 on
+ * (pages 1 and 2 are cut from the start for at most two pages of keys, and the first page, the list's
+ * commonest request, writes nothing), short of the end.
+ */
+function worthRemembering(count: number, window: ListWindow): boolean {
+  return count >= 2 * window.limit && count < window.total;
+}
+
+const boundaryKey = (window: ListWindow, count: number) => keys.customerListBoundary(window.shopId, window.listName, window.limit, count);
+
+async function readBoundaries(window: ListWindow, counts: number[], memory: boolean): Promise<Map<number, ListBoundary>> {
+  const found = new Map<number, ListBoundary>();
+  const wanted = memory ? counts.filter((count) => worthRemembering(count, window)) : [];
+  if (wanted.length === 0) return found;
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  const items = await batchGet(wanted.map((count) => boundaryKey(window, count)));
+  for (const item of items) {
+    // An expired boundary the table's TTL has not deleted yet is absent.
+    if (Number(item[TTL_ATTRIBUTE] ?? 0) <= nowSeconds) continue;
+    const boundary = { last: item.last, next: item.next } as ListBoundary;
+    if (!Array.isArray(boundary.last) || boundary.last.length !== window.statuses.length) continue;
+    found.set(Number(item.boundary_count), boundary);
+  }
+  return found;
+}
+
+/** A cache write: a failure costs the next page its shortcut, never this page. */
+async function rememberBoundaries(window: ListWindow, boundaries: Array<[number, ListBoundary]>): Promise<void> {
+  if (boundaries.length === 0) return;
+  const ttl = Math.floor(Date.now() / 1000) + BOUNDARY_TTL_SECONDS;
+  try {
+    await documentClient().send(
+      new BatchWriteCommand({
+        RequestItems: {
+          [tableName()]: boundaries.map(([count, boundary]) => ({
+            PutRequest: {
+              Item: {
+                ...boundaryKey(window, count),
+                boundary_count: count,
+                last: boundary.last,
+                next: boundary.next,
+                [TTL_ATTRIBUTE]: ttl,
+              },
+            },
+          })),
+        },
+      }),
+    );
+  } catch (error) {
+    logger.warn('Could not remember customer list boundaries', { error: error as Error });
+  }
+}
+
+function entryKey(item: Item, attribute: string): EntryKey {
+  return { pk: String(item.pk), sk: String(item.sk), list_pk: String(item.list_pk), [attribute]: item[attribute] as string | number };
+}
+
+/** Up to `limit` entries of one partition, in index order or reversed, after `start` (exclusive). */
+async function readPartition(window: ListWindow, status: LoyaltyStatus, forward: boolean, start: EntryKey | null, limit: number) {
+  const items: Item[] = [];
+  let startKey: Record<string, unknown> | undefined = start ?? undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: window.indexName,
+        KeyConditionExpression: 'list_pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.customerList(window.shopId, status) },
+        ScanIndexForward: forward ? !window.descending : window.descending,
+        ExclusiveStartKey: startKey,
+        Limit: Math.min(limit - items.length, QUERY_CALL_LIMIT),
+      }),
+    );
+    items.push(...((page.Items ?? []) as Item[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && items.length < limit);
+  return { items, exhausted: items.length < limit };
+}
+
+/**
+ * Merges partitions read in the list's order (`forward`) or against it. Forward, equal sort values keep
+ * status order and index order (what the list has always done); reversed, exactly the mirror, so a
+ * page read from the end is the same page.
+ */
+function merge(runs: Item[][], attribute: string, descending: boolean, forward: boolean): Tagged[] {
+  const order = (forward ? 1 : -1) * (descending ? -1 : 1);
+  const tagged = runs.map((items, partition) => items.map((item) => ({ item, partition })));
+  const concatenated = (forward ? tagged : [...tagged].reverse()).flat();
+  // Array.prototype.sort is stable: ties keep the concatenation order.
+  return concatenated.sort((a, b) => {
+    const x = a.item[attribute] as string | number;
+    const y = b.item[attribute] as string | number;
+    return x < y ? -order : x > y ? order : 0;
+  });
+}
+
+/**
+ * The boundary after `consumed` merged entries of a read that started at `from`. Each partition's
+ * run holds more entries than can be consumed, so the entry on the far side is known or the
+ * partition is used up.
+ */
+function boundaryAfter(
+  merged: Tagged[],
+  consumed: number,
+  runs: Array<{ items: Item[] }>,
+  from: ListBoundary,
+  forward: boolean,
+  attribute: string,
+): ListBoundary {
+  const counts = runs.map(() => 0);
+  for (const entry of merged.slice(0, consumed)) counts[entry.partition]! += 1;
+  const behind = forward ? from.last : from.next;
+  const near = runs.map(({ items }, p) => (counts[p]! > 0 ? entryKey(items[counts[p]! - 1]!, attribute) : behind[p]!));
+  const far = runs.map(({ items }, p) => (counts[p]! < items.length ? entryKey(items[counts[p]!]!, attribute) : null));
+  return forward ? { last: near, next: far } : { last: far, next: near };
+}
+
+/**
+ * The profile keys of one page. With `memory`, boundaries remembered by earlier pages (same shop,
+ * list, page size) are looked up and this page's are remembered for its neighbours.
+ */
+export async function readListPage(window: ListWindow, memory = true): Promise<ListPageKeys> {
+  const { offset, limit, total } = window;
+  const end = Math.min(offset + limit, total);
+  const known = await readBoundaries(window, [offset, offset + limit], memory);
+  const fromStart = { last: window.statuses.map(() => null), next: [] };
+  const fromEnd = { last: [], next: window.statuses.map(() => null) };
+
+  // The cheapest start: a remembered boundary at either side of the page, else the nearer end.
+  const before = known.get(offset);
+  const after = known.get(offset + limit);
+  let plan: { mode: ListReadMode; forward: boolean; from: ListBoundary; at: number };
+  if (before) plan = { mode: 'forward-from-boundary', forward: true, from: before, at: offset };
+  else if (after) plan = { mode: 'reverse-from-boundary', forward: false, from: after, at: offset + limit };
+  else if (offset + limit <= total - offset) plan = { mode: 'forward-from-start', forward: true, from: fromStart, at: 0 };
+  else plan = { mode: 'reverse-from-end', forward: false, from: fromEnd, at: total };
+
+  // Entries between the starting point and the page's far edge, plus one to see past it.
+  const span = plan.forward ? offset + limit - plan.at : plan.at - offset;
+  const starts = plan.forward ? plan.from.last : plan.from.next;
+  const runs = await Promise.all(
+    window.statuses.map((status, p) => readPartition(window, status, plan.forward, starts[p] ?? null, span + 1)),
+  );
+  const merged = merge(
+    runs.map((run) => run.items),
+    window.attribute,
+    window.descending,
+    plan.forward,
+  );
+  const page = plan.forward
+    ? merged.slice(offset - plan.at, offset - plan.at + limit)
+    : merged.slice(Math.max(0, plan.at - end), plan.at - offset).reverse();
+
+  // The boundaries on both sides of this page, for the pages next to it.
+  const remember: Array<[number, ListBoundary]> = [];
+  for (const count of [offset, offset + limit]) {
+    if (!memory || known.has(count) || !worthRemembering(count, window)) continue;
+    const consumed = plan.forward ? count - plan.at : plan.at - count;
+    remember.push([count, boundaryAfter(merged, consumed, runs, plan.from, plan.forward, window.attribute)]);
+  }
+  return {
+    keys: page.map(({ item }) => ({ pk: String(item.pk), sk: String(item.sk) })),
+    mode: plan.mode,
+    entriesRead: runs.reduce((sum, run) => sum + run.items.length, 0),
+    remembered: rememberBoundaries(window, remember),
+  };
+}
+
+/** The list's partitions: one per loyalty status, or the one the filter names. */
+export function listStatuses(status: LoyaltyStatus | undefined): readonly LoyaltyStatus[] {
+  return status ? [status] : LOYALTY_STATUSES;
+}
