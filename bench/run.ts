@@ -4,7 +4,7 @@
 // sizes and cold initialisation, the customer list at 1k/10k/100k members, and a burst of order
 // webhooks, a flood of made-up keys, and the scheduled jobs by shop size. Prints tables and writes
 // bench/results.json and bench/latency.svg. This file reads the flags and runs the sections in order;
-// each section is its own module. `--only webhook-burst`, `--only key-flood` or `--only jobs` runs that
+// each section is its own module. `--only webhook-burst`, `key-flood`, `jobs` or `list-depth` runs that
 // section alone (each starts what it needs).
 import '../infra/local/local-env';
 import { parseArgs } from 'node:util';
