@@ -2,6 +2,7 @@
 //   -c alarmEmail=ops@example.com   -c shopifySecretPrefix=loyalty/shopify/   -c logRetentionDays=30
 //   -c detailedTracing=true   (X-Ray subsegments per AWS and Shopify call; slower cold starts, docs/performance.md)
 //   -c shopifyEventSourceName=aws.partner/shopify.com/<app id>/<source>   (webhooks through EventBridge too, docs/deploy.md)
+//   -c authorizerCacheTtlSeconds=300   (authorizer answers cached per key, flushed on every key change; 0: off)
 import { App, Aspects } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -19,6 +20,9 @@ const stack = new LoyaltyStack(app, context('stackName') ?? 'LoyaltyApi', {
   ...(retentionDays ? { logRetention: Number(retentionDays) as RetentionDays } : {}),
   ...(String(context('detailedTracing')) === 'true' ? { detailedTracing: true } : {}),
   ...(context('shopifyEventSourceName') ? { shopifyEventSourceName: context('shopifyEventSourceName') } : {}),
+  ...(context('authorizerCacheTtlSeconds') !== undefined
+    ? { authorizerCacheTtlSeconds: Number(context('authorizerCacheTtlSeconds')) }
+    : {}),
 });
 acknowledgeNagFindings(stack);
 Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));

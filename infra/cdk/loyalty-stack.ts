@@ -10,6 +10,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { AuthorizerCacheFlusher } from './constructs/authorizer-cache-flusher';
 import { LoyaltyApi } from './constructs/loyalty-api';
 import { LoyaltyFunction } from './constructs/loyalty-function';
 import { LoyaltyTable } from './constructs/loyalty-table';
@@ -46,6 +47,8 @@ export interface LoyaltyStackProps extends StackProps {
    * reach the order event queue too, for stores that deliver webhooks through EventBridge. Off by default.
    */
   shopifyEventSourceName?: string;
+  /** Authorizer result cache per Authorization value, in seconds (default 300; 0 turns it and its flusher off). */
+  authorizerCacheTtlSeconds?: number;
   /** The routes to deploy (default: the whole manifest). */
   routes?: readonly Route[];
   webhooks?: readonly WebhookRoute[];
@@ -167,7 +170,13 @@ export class LoyaltyStack extends Stack {
         })
       : undefined;
 
-    const api = new LoyaltyApi(this, 'Http', { routes, webhooks, handlers, authorizer: authorizer.fn, logRetention });
+    const authorizerCacheTtl = Duration.seconds(props.authorizerCacheTtlSeconds ?? 300);
+    const api = new LoyaltyApi(this, 'Http', { routes, webhooks, handlers, authorizer: authorizer.fn, logRetention, authorizerCacheTtl });
+    // With the cache on, every change of a key item flushes it (docs/decisions.md).
+    const flusher =
+      authorizerCacheTtl.toSeconds() > 0
+        ? new AuthorizerCacheFlusher(this, 'AuthorizerCacheFlusher', { table, api: api.api, environment, logRetention })
+        : undefined;
     const observability = new Observability(this, 'Observability', {
       api: api.api,
       accessLogs: api.accessLogs,
@@ -175,7 +184,12 @@ export class LoyaltyStack extends Stack {
       functions: new Map([...handlers, ...workers]),
       jobs: jobFunctions,
       queue: orderEvents.queue,
-      deadLetterQueues: { orderEvents: orderEvents.deadLetterQueue, undeliveredEvents },
+      deadLetterQueues: {
+        orderEvents: orderEvents.deadLetterQueue,
+        undeliveredEvents,
+        ...(flusher ? { authorizerCacheFlushes: flusher.failures } : {}),
+      },
+      ...(flusher ? { authorizerCacheFlusher: flusher.fn } : {}),
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
     });
 
@@ -183,6 +197,9 @@ export class LoyaltyStack extends Stack {
     new CfnOutput(this, 'WebhookUrls', { value: webhooks.map((hook) => `${hook.method} ${api.api.urlForPath(hook.path)}`).join(', ') });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'UsagePlanId', { value: api.usagePlan.usagePlanId });
+    // The operator CLI flushes this stage's authorizer cache after a revoke.
+    new CfnOutput(this, 'RestApiId', { value: api.api.restApiId });
+    new CfnOutput(this, 'ApiStageName', { value: api.api.deploymentStage.stageName });
     new CfnOutput(this, 'EventBusName', { value: bus.eventBusName });
     new CfnOutput(this, 'OrderEventQueueUrl', { value: orderEvents.queue.queueUrl });
     new CfnOutput(this, 'OrderEventDeadLetterQueueUrl', { value: orderEvents.deadLetterQueue.queueUrl });

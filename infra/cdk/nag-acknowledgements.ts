@@ -60,4 +60,11 @@ export function acknowledgeNagFindings(stack: Stack): void {
         'This queue is the dead-letter queue of the EventBridge targets (the scheduled jobs, the Shopify partner source): it is where undelivered events end up, and it has an alarm on its depth. A dead-letter queue of its own would only move the question.',
     },
   ]);
+  NagSuppressions.addResourceSuppressionsByPath(stack, `/${stack.node.path}/AuthorizerCacheFlusher/Failures/Resource`, [
+    {
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'This queue is the on-failure destination of the authorizer-cache flusher (key changes whose flush failed after every retry), alarmed on its depth: it is itself the dead-letter queue.',
+    },
+  ]);
 }
