@@ -35,7 +35,7 @@ describe('authorizer cache', () => {
   it('streams the keys of changed items and feeds only API key items to the flusher, with retries and an on-failure queue', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'KEYS_ONLY' } });
     const id = flusherId(template)!;
-    const [[, mapping]] = resources(template, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName.Ref === id);
+    const mapping = resources(template, 'AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties.FunctionName.Ref === id)?.[1];
 
     expect(mapping!.Properties).toMatchObject({
       EventSourceArn: { 'Fn::GetAtt': [expect.stringMatching(/^DataTable/), 'StreamArn'] },
@@ -93,7 +93,7 @@ describe('authorizer cache', () => {
   it('with a TTL of 0: no identity source, no cache, no flusher', () => {
     const uncached = synthStack({ props: { authorizerCacheTtlSeconds: 0 } }).template;
 
-    const [[, authorizer]] = resources(uncached, 'AWS::ApiGateway::Authorizer');
+    const authorizer = resources(uncached, 'AWS::ApiGateway::Authorizer')[0]?.[1];
     expect(authorizer!.Properties.AuthorizerResultTtlInSeconds).toBe(0);
     expect(authorizer!.Properties.IdentitySource).toBeUndefined();
     expect(flusherId(uncached)).toBeUndefined();
