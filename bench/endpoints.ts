@@ -25,8 +25,8 @@ export interface NotLoaded {
 
 /**
  * Every route: the requests loaded for it, in the order the bench runs and prints them, or why none.
- * Every request starts with the authorizer's strongly consistent GetItem of the key (revocation
- * applies at once, so nothing caches it); a customer is one GetItem by platform id or one Query of
+ * A warm key costs nothing: the gateway caches the authorizer's answer per key and every key write
+ * flushes it (a cold key adds one GetItem); a customer is one GetItem by platform id or one Query of
  * the e-mail index.
  */
 export const BENCH_ROUTES = {
@@ -49,7 +49,7 @@ export const BENCH_ROUTES = {
       minimumCalls: { GetItemCommand: 1 },
     },
   ],
-  // Key, the shop's counters (totals), one Query per status partition, one BatchGetItem for the page.
+  // The shop's counters (totals), one Query per status partition, one BatchGetItem for the page.
   listCustomers: [
     {
       name: 'GET /customers (page 1)',
@@ -59,7 +59,7 @@ export const BENCH_ROUTES = {
       minimumCalls: { GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1 },
     },
   ],
-  // Key, customer, the page from a local secondary index, its total from a COUNT query.
+  // Customer, the page from a local secondary index, its total from a COUNT query.
   listEarningHistory: [
     {
       name: 'GET /customers/{id}/earning-history',
@@ -89,7 +89,7 @@ export const BENCH_ROUTES = {
   ],
   listVipTiers: [{ name: 'GET /vip-tiers', method: 'GET', path: '/v1/vip-tiers', key: 'demo_read_key', minimumCalls: {} }],
   // Writes all hit one customer from every connection: the worst case for the optimistic retries.
-  // Key, customer, one conditional transaction (profile and counters, or profile and audit entry).
+  // Customer, one conditional transaction (profile and counters, or profile and audit entry).
   updateCustomer: [
     {
       name: 'PUT /customers/{id} (one customer)',
@@ -114,9 +114,9 @@ export const BENCH_ROUTES = {
     notLoaded:
       'a customer enrols once: under load every later request answers 200 with the existing member after the reads of GET customer',
   },
-  getCustomerAnniversary: { notLoaded: 'the same reads as GET .../birthday (key and customer), which is loaded' },
-  getEarningHistoryEntry: { notLoaded: 'one GetItem of the entry after key and customer, the reads GET customer already loads' },
-  getRewardHistoryEntry: { notLoaded: 'one GetItem of the entry after key and customer, the reads GET customer already loads' },
+  getCustomerAnniversary: { notLoaded: 'the same reads as GET .../birthday (the customer), which is loaded' },
+  getEarningHistoryEntry: { notLoaded: 'one GetItem of the entry after the customer, the reads GET customer already loads' },
+  getRewardHistoryEntry: { notLoaded: 'one GetItem of the entry after the customer, the reads GET customer already loads' },
   purchaseReward: {
     notLoaded: 'each purchase spends points and creates a code on the platform: a timed run would empty the balance and then load refusals',
   },
