@@ -1,8 +1,9 @@
-// REQUEST authorizer: no identity sources and no result cache, so a missing header still reaches it
-// and a revoked key fails on its next request. Missing header -> Unauthorized (401 "Missing
-// Authorization header"); unknown or revoked key -> Deny (gateway response rewritten to 401).
+// REQUEST authorizer. API Gateway caches its answer per Authorization value (docs/decisions.md), so
+// the policy covers the whole stage, and every key write flushes that cache. A missing header ->
+// Unauthorized (401 "Missing Authorization header"); an unknown or revoked key -> Deny (rewritten to 401).
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '../../shared/auth/authenticate';
+import { stageWideResource } from '../../shared/auth/stage-wide-resource';
 import { headerValue } from '../../shared/http/headers';
 
 export const UNAUTHORIZED = 'Unauthorized';
@@ -16,11 +17,14 @@ function policy(principalId: string, effect: 'Allow' | 'Deny', resource: string)
 
 export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   const result = await authenticate(headerValue(event.headers, 'authorization'));
-  // API Gateway turns exactly this message into its UNAUTHORIZED (401) gateway response.
+  // API Gateway turns exactly this message into its UNAUTHORIZED (401) gateway response. With the
+  // cache on, API Gateway refuses a missing header itself, with the same gateway response.
   if (!result.ok && result.reason === 'missing') throw new Error(UNAUTHORIZED);
-  if (!result.ok) return policy('anonymous', 'Deny', event.methodArn);
+  // A cached answer is reused for every method of the stage: it must not name only this one.
+  const resource = stageWideResource(event.methodArn);
+  if (!result.ok) return policy('anonymous', 'Deny', resource);
   return {
-    ...policy(result.keyId, 'Allow', event.methodArn),
+    ...policy(result.keyId, 'Allow', resource),
     context: { shopId: result.shopId, scope: result.scope, keyName: result.keyName, keyId: result.keyId },
     ...(result.usageIdentifierKey ? { usageIdentifierKey: result.usageIdentifierKey } : {}),
   };

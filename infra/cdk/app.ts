@@ -4,6 +4,7 @@
 //   -c shopifyEventSourceName=aws.partner/shopify.com/<app id>/<source>   (webhooks through EventBridge too, docs/deploy.md)
 //   -c waf=true   -c wafRateLimit=15000   (AWS WAF rate rule per source IP, monthly cost in docs/deploy.md)
 //   -c fullRateKeys=10   (the stage's default throttle: this many keys at the usage plan's standard rate)
+//   -c authorizerCacheTtlSeconds=300   (authorizer answers cached per key, flushed on every key change; 0: off)
 import { App, Aspects } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
@@ -27,6 +28,9 @@ const stack = new LoyaltyStack(app, context('stackName') ?? 'LoyaltyApi', {
   ...(String(context('waf')) === 'true' ? { waf: true } : {}),
   ...(wafRateLimit !== undefined ? { wafRateLimit } : {}),
   ...(fullRateKeys !== undefined ? { fullRateKeys } : {}),
+  ...(context('authorizerCacheTtlSeconds') !== undefined
+    ? { authorizerCacheTtlSeconds: Number(context('authorizerCacheTtlSeconds')) }
+    : {}),
 });
 acknowledgeNagFindings(stack);
 Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));

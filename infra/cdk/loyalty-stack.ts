@@ -15,6 +15,7 @@ import { LIST_BOUNDARY_PARTITIONS } from '../../shared/data/keys';
 import { ApiFirewall } from './constructs/api-firewall';
 import { FailedJobRuns, JOB_RUN_RETRIES } from './constructs/failed-job-runs';
 import { DEFAULT_FULL_RATE_KEYS, LoyaltyApi, stageThrottle } from './constructs/loyalty-api';
+import { AuthorizerCacheFlusher } from './constructs/authorizer-cache-flusher';
 import { LoyaltyFunction } from './constructs/loyalty-function';
 import { LoyaltyTable } from './constructs/loyalty-table';
 import { METRICS_NAMESPACE, Observability } from './constructs/observability';
@@ -56,6 +57,8 @@ export interface LoyaltyStackProps extends StackProps {
   waf?: boolean;
   /** Requests per source IP per 5 minutes before the web ACL blocks (default: one key at the standard rate). */
   wafRateLimit?: number;
+  /** Authorizer result cache per Authorization value, in seconds (default 300; 0 turns it and its flusher off). */
+  authorizerCacheTtlSeconds?: number;
   /** The routes to deploy (default: the whole manifest). */
   routes?: readonly Route[];
   webhooks?: readonly WebhookRoute[];
@@ -201,6 +204,7 @@ export class LoyaltyStack extends Stack {
         })
       : undefined;
 
+    const authorizerCacheTtl = Duration.seconds(props.authorizerCacheTtlSeconds ?? 300);
     const api = new LoyaltyApi(this, 'Http', {
       routes,
       webhooks,
@@ -208,6 +212,7 @@ export class LoyaltyStack extends Stack {
       authorizer: authorizer.fn,
       logRetention,
       stageThrottle: stageThrottle(props.fullRateKeys ?? DEFAULT_FULL_RATE_KEYS),
+      authorizerCacheTtl,
     });
     this.firewall = props.waf
       ? new ApiFirewall(this, 'Firewall', {
@@ -215,6 +220,11 @@ export class LoyaltyStack extends Stack {
           ...(props.wafRateLimit !== undefined ? { rateLimit: props.wafRateLimit } : {}),
         })
       : undefined;
+    // With the cache on, every change of a key item flushes it (docs/decisions.md).
+    const flusher =
+      authorizerCacheTtl.toSeconds() > 0
+        ? new AuthorizerCacheFlusher(this, 'AuthorizerCacheFlusher', { table, api: api.api, environment, logRetention })
+        : undefined;
     const observability = new Observability(this, 'Observability', {
       api: api.api,
       accessLogs: api.accessLogs,
@@ -222,7 +232,13 @@ export class LoyaltyStack extends Stack {
       functions: new Map([...handlers, ...workers]),
       jobs: jobFunctions,
       queue: orderEvents.queue,
-      deadLetterQueues: { orderEvents: orderEvents.deadLetterQueue, undeliveredEvents, ...(failedJobRuns ? { failedJobRuns } : {}) },
+      deadLetterQueues: {
+        orderEvents: orderEvents.deadLetterQueue,
+        undeliveredEvents,
+        ...(failedJobRuns ? { failedJobRuns } : {}),
+        ...(flusher ? { authorizerCacheFlushes: flusher.failures } : {}),
+      },
+      ...(flusher ? { authorizerCacheFlusher: flusher.fn } : {}),
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
     });
 
@@ -230,6 +246,9 @@ export class LoyaltyStack extends Stack {
     new CfnOutput(this, 'WebhookUrls', { value: webhooks.map((hook) => `${hook.method} ${api.api.urlForPath(hook.path)}`).join(', ') });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'UsagePlanId', { value: api.usagePlan.usagePlanId });
+    // The operator CLI flushes this stage's authorizer cache after a revoke.
+    new CfnOutput(this, 'RestApiId', { value: api.api.restApiId });
+    new CfnOutput(this, 'ApiStageName', { value: api.api.deploymentStage.stageName });
     new CfnOutput(this, 'EventBusName', { value: bus.eventBusName });
     new CfnOutput(this, 'OrderEventQueueUrl', { value: orderEvents.queue.queueUrl });
     new CfnOutput(this, 'OrderEventDeadLetterQueueUrl', { value: orderEvents.deadLetterQueue.queueUrl });

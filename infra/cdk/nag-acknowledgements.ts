@@ -63,6 +63,7 @@ export function acknowledgeNagFindings(stack: LoyaltyStack): void {
     ['UndeliveredEvents/Resource', 'the EventBridge targets (the scheduled jobs, the Shopify partner source)'],
     ['OrderEvents/DeadLetter/Resource', 'the order event queue'],
     ['FailedJobRuns/Queue/Resource', "the scheduled jobs' asynchronous invocations (their on-failure destination)"],
+    ['AuthorizerCacheFlusher/Failures/Resource', 'the authorizer-cache flusher (key changes whose flush failed after every retry)'],
   ] as const;
   for (const [path, of] of deadLetterQueues) {
     if (!stack.node.tryFindChild(path.split('/')[0]!)) continue;
@@ -134,6 +135,21 @@ export function acknowledgeNagFindings(stack: LoyaltyStack): void {
           id: 'Serverless-SNSRedrivePolicy',
           reason:
             "The alarm topic's only subscription is the operator's e-mail address. A dead-letter queue for it would need an alarm, which would notify through this same topic; the alarms stay in ALARM state in CloudWatch and on the dashboard whether or not the e-mail arrives.",
+        },
+      ],
+      true,
+    );
+  }
+  // The authorizer-cache flusher (when the cache is on) is invoked by the table's stream, synchronously per batch.
+  const flusher = stack.node.tryFindChild('AuthorizerCacheFlusher');
+  if (flusher) {
+    NagSuppressions.addResourceSuppressions(
+      flusher,
+      [
+        {
+          id: 'Serverless-LambdaDLQ',
+          reason:
+            "Invoked by a DynamoDB stream event source mapping, not asynchronously: a batch whose flush keeps failing goes, after 10 retries, to the mapping's on-failure destination (the flusher's Failures queue, alarmed); a DeadLetterConfig only applies to asynchronous invocations.",
         },
       ],
       true,

@@ -7,6 +7,7 @@ import { createApiKey } from '../../shared/data/api-key-repository';
 import { listApiKeys, revokeApiKey, setUsageKey } from '../../shared/data/api-key-listing-repository';
 import { hashApiKey, keyIdOf, type ApiKeySummary, type KeyScope, type UsageKey } from '../../shared/domain/api-key';
 import { readShopCatalog } from '../../shared/data/shop-repository';
+import type { StageAuthorizerCache } from './stage-authorizer-cache';
 import type { UsagePlan } from './usage-plan-keys';
 
 export type Print = (line: string) => void;
@@ -14,6 +15,8 @@ export type Print = (line: string) => void;
 export interface CommandDeps {
   /** The deployed stack's usage plan; null against the twin or DynamoDB Local. */
   usagePlan: UsagePlan | null;
+  /** The deployed stage's authorizer cache, flushed after a revoke; absent against the twin or DynamoDB Local. */
+  authorizerCache?: StageAuthorizerCache | null;
   print: Print;
 }
 
@@ -136,6 +139,15 @@ export async function keysRevoke(options: { shop: string; keyId: string }, deps:
     // A revoked key keeps no usage key, so a configuration file that re-activates it gets a fresh one.
     await setUsageKey(options.shop, key.key_id, null);
     deps.print(`API Gateway key ${key.usage_key_id} disabled`);
+  }
+  if (deps.authorizerCache) {
+    // The stream's flusher does the same within about a second; this makes it certain before the CLI returns.
+    await deps.authorizerCache.flush();
+    deps.print(`authorizer cache of ${deps.authorizerCache.description} flushed: no cached answer lets the key through`);
+  } else if (!deps.usagePlan) {
+    deps.print(
+      'No API Gateway here: a twin running in another process keeps its cached answer for this key until its authorizer cache TTL (default 300 s) or its next key write; restart it to refuse the key at once',
+    );
   }
   deps.print('If a configuration file lists this key, mark it "revoked": true there too, or the next \'config apply\' re-activates it.');
   return key;

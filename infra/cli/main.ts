@@ -100,7 +100,7 @@ export async function main(argv: string[], io: Io = consoleIo): Promise<number> 
 }
 
 async function run(command: Command, target: Target, print: Print): Promise<void> {
-  const deps = { usagePlan: target.usagePlan, print };
+  const deps = { usagePlan: target.usagePlan, authorizerCache: target.authorizerCache, print };
   switch (command.kind) {
     case 'config apply':
       return configApply(command.file, { ...deps, ensureTable: target.ensureTable });

@@ -5,6 +5,7 @@ import { CloudFormationClient, DescribeStacksCommand, type Stack } from '@aws-sd
 import { resetEnv } from '../../shared/runtime/env';
 import { resetDocumentClient } from '../../shared/data/client';
 import { DEFAULT_LOCAL_TABLE, ensureTable, localClient } from '../local/dynamodb-local';
+import { stageAuthorizerCache, type StageAuthorizerCache } from './stage-authorizer-cache';
 import { apiGatewayUsagePlanKeys, type UsagePlan } from './usage-plan-keys';
 
 export { DEFAULT_LOCAL_TABLE } from '../local/dynamodb-local';
@@ -23,6 +24,8 @@ export interface Target {
   tableName: string;
   /** Null off the cloud: there is no API Gateway, so usage-plan steps are skipped. */
   usagePlan: UsagePlan | null;
+  /** The stage whose authorizer cache `keys revoke` flushes; null off the cloud (and for a stack without the outputs). */
+  authorizerCache: StageAuthorizerCache | null;
   /** DynamoDB Local only: creates the table if missing, as the twin does. */
   ensureTable: (() => Promise<'created' | 'existed'>) | null;
 }
@@ -53,14 +56,17 @@ export async function stackOutputs(stackName: string, client: CloudFormationClie
 export async function readStackResources(
   stackName: string,
   client: CloudFormationClient,
-): Promise<{ tableName: string; usagePlanId: string }> {
+): Promise<{ tableName: string; usagePlanId: string; stage?: { restApiId: string; stageName: string } }> {
   const outputs = await stackOutputs(stackName, client);
   const required = (name: string) => {
     const value = outputs[name];
     if (!value) throw new TargetError(`Stack '${stackName}' has no output '${name}': is it the loyalty API stack, fully deployed?`);
     return value;
   };
-  return { tableName: required('TableName'), usagePlanId: required('UsagePlanId') };
+  // Stacks deployed before the authorizer cache have no such outputs, and no cache to flush.
+  const stage =
+    outputs.RestApiId && outputs.ApiStageName ? { stage: { restApiId: outputs.RestApiId, stageName: outputs.ApiStageName } } : {};
+  return { tableName: required('TableName'), usagePlanId: required('UsagePlanId'), ...stage };
 }
 
 /**
@@ -93,6 +99,7 @@ function endpointTarget(options: TargetOptions): Target {
     endpoint,
     tableName,
     usagePlan: null,
+    authorizerCache: null,
     ensureTable: loopback
       ? async () => {
           const client = localClient(endpoint);
@@ -117,13 +124,15 @@ async function stackTarget(stackName: string, regionOption: string | undefined):
     } catch {
       throw new TargetError('No AWS region: pass --region or set AWS_REGION (or a region in your AWS profile)');
     }
-    const { tableName, usagePlanId } = await readStackResources(stackName, cloudFormation);
+    const { tableName, usagePlanId, stage } = await readStackResources(stackName, cloudFormation);
+    const apiGateway = new APIGatewayClient({ region });
     delete process.env.DYNAMODB_ENDPOINT;
     process.env.AWS_REGION = region;
     return {
       description: `stack ${stackName} (${region})`,
       tableName,
-      usagePlan: { id: usagePlanId, keys: apiGatewayUsagePlanKeys(new APIGatewayClient({ region })) },
+      usagePlan: { id: usagePlanId, keys: apiGatewayUsagePlanKeys(apiGateway) },
+      authorizerCache: stage ? stageAuthorizerCache(apiGateway, stage.restApiId, stage.stageName) : null,
       ensureTable: null,
     };
   } finally {

@@ -13,6 +13,8 @@ import type {
 } from 'aws-lambda';
 import { DETAILS, envelope } from '../../shared/http/errors';
 import { AUTHORIZER_HANDLER, type Route, THROTTLE_LIMITS, type WebhookRoute } from '../../shared/http/routes';
+import { headerValue } from '../../shared/http/headers';
+import type { AuthorizerCache } from './authorizer-cache';
 import { BodyTooLarge, listen, readBody, sendJson as send } from './http-server';
 import { RateLimiter } from './rate-limiter';
 
@@ -31,6 +33,11 @@ export interface GatewayOptions {
   control?: Record<string, (body: string | null) => Promise<unknown>>;
   /** Platform webhooks: dispatched without the authorizer and the usage plan, the raw body untouched. */
   webhooks?: readonly WebhookRoute[];
+  /**
+   * The stage's authorizer result cache, per Authorization value, as API Gateway keeps it with that
+   * header as identity source; absent, every request runs the authorizer.
+   */
+  authorizerCache?: AuthorizerCache;
 }
 
 /** A control endpoint's refusal of its input: answered with this status and `{ "error": message }`. */
@@ -252,8 +259,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     let authorization: APIGatewayAuthorizerResult;
     try {
-      const authorizer = (await load(AUTHORIZER_HANDLER)).handler as AuthorizerHandler;
-      authorization = await authorizer(events.authorizer);
+      authorization = await authorize(events.authorizer);
     } catch (error) {
       if ((error as Error)?.message === 'Unauthorized') return send(res, 401, envelope(401, DETAILS.missingAuthorization));
       console.error(JSON.stringify({ level: 'ERROR', message: 'Authorizer failed', requestId, error: String(error) }));
@@ -268,6 +274,23 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
 
     return invoke(route, events.proxy(body, authorization), res, requestId);
+  };
+
+  /**
+   * The authorizer's answer, from the cache when it holds one. With an identity source, API Gateway
+   * refuses a missing or empty header itself (the UNAUTHORIZED gateway response), without the authorizer.
+   */
+  const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+    const cache = options.authorizerCache;
+    if (!cache || cache.ttlSeconds === 0) return ((await load(AUTHORIZER_HANDLER)).handler as AuthorizerHandler)(event);
+    const identity = headerValue(event.headers, 'authorization');
+    if (identity === undefined || identity.trim() === '') throw new Error('Unauthorized');
+    const cached = cache.get(identity);
+    if (cached) return cached;
+    const generation = cache.generation;
+    const answer = await ((await load(AUTHORIZER_HANDLER)).handler as AuthorizerHandler)(event);
+    cache.set(identity, answer, generation);
+    return answer;
   };
 
   /** Runs the route's handler with the proxy event and writes its result, as the Lambda proxy integration does. */

@@ -19,7 +19,9 @@ import { now as clockNow, nowIso, setClock } from '../../shared/runtime/clock';
 import { reconcileOrders } from '../../shared/orders/reconcile-orders';
 import { CALENDAR_JOBS } from '../../shared/calendar/calendar-jobs';
 import { runDueJob } from '../../shared/calendar/due-job';
+import { onApiKeyChange } from '../../shared/data/api-key-changes';
 import { apiReferenceEndpoints } from './api-reference-endpoints';
+import { authorizerCache, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from './authorizer-cache';
 import { DEFAULT_LOCAL_TABLE, ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { ControlError, startGateway, type Gateway } from './gateway';
 import { inProcessQueue, type InProcessQueue } from './in-process-queue';
@@ -50,6 +52,8 @@ export interface TwinOptions {
   throttling?: boolean;
   /** How long the simulator's webhook deliveries wait for the twin's answer (default 5 s, as Shopify). */
   webhookDeliveryTimeoutMs?: number;
+  /** Seconds the gateway keeps an authorizer answer per Authorization value (default 300, as the stack; 0: off). */
+  authorizerCacheTtlSeconds?: number;
   /** Further settings of the functions (e.g. SHOP_CONFIG_TTL_SECONDS), set with the twin's own. */
   environment?: Partial<Record<keyof Env, string>>;
 }
@@ -166,6 +170,11 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     admin.destroy();
     const shops = await applyConfig(config);
 
+    // As in the cloud: every key write -> change notice -> the stage's authorizer cache flushed.
+    const authorizerAnswers = authorizerCache(options.authorizerCacheTtlSeconds ?? DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS);
+    const stopFlushing = onApiKeyChange(() => authorizerAnswers.flush());
+    stops.push(async () => stopFlushing());
+
     const gateway: Gateway = await startGateway({
       routes: ROUTES,
       webhooks: WEBHOOKS,
@@ -207,6 +216,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
         },
       },
       ...(options.throttling === false ? { limiter: null } : {}),
+      authorizerCache: authorizerAnswers,
     }).catch((error: unknown) => {
       throw namePortError(error, apiPort);
     });

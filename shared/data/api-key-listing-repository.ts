@@ -2,6 +2,7 @@
 // usage-plan key. Each change updates the key item and its listing item in one transaction.
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { UnknownApiKeyError, type ApiKeySummary, type KeyScope, type KeyStatus, type UsageKey } from '../domain/api-key';
+import { publishApiKeyChanges } from './api-key-changes';
 import { documentClient, tableName } from './client';
 import { queryAll } from './items';
 import { keys } from './keys';
@@ -19,7 +20,7 @@ export async function listApiKeys(shopId: string): Promise<ApiKeySummary[]> {
 }
 
 /**
- * Revokes a key of the shop; effective at once (the authorizer reads without cache). Revoking a
+ * Revokes a key of the shop; effective at once (the write flushes cached authorizer answers). Revoking a
  * revoked key changes nothing. Returns the key as it now is and whether it was active before.
  */
 export async function revokeApiKey(shopId: string, keyId: string): Promise<{ key: ApiKeySummary; wasActive: boolean }> {
@@ -85,6 +86,7 @@ async function updateKeyPair(
       ],
     }),
   );
+  publishApiKeyChanges([keyHash]);
 }
 
 async function readListing(shopId: string, keyId: string): Promise<{ keyHash: string; summary: ApiKeySummary }> {

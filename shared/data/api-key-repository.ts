@@ -4,11 +4,15 @@
 // This module: the authorizer's read and storing keys; the operators' side is api-key-listing-repository.ts.
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiKeyConflictError, keyIdOf, type ApiKeyInput, type ApiKeyRecord, type ApiKeySummary } from '../domain/api-key';
+import { publishApiKeyChanges } from './api-key-changes';
 import { documentClient, tableName } from './client';
 import { cancellationReasons } from './customer-repository';
 import { keys } from './keys';
 
-/** Strongly consistent read, so a revocation is seen by the very next request. */
+/**
+ * Strongly consistent read, so a revocation is seen by the very next request that reaches the
+ * authorizer; cached answers in front of it are flushed on every key write (api-key-changes.ts).
+ */
 export async function findApiKey(keyHash: string): Promise<ApiKeyRecord | null> {
   const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(keyHash), ConsistentRead: true }));
   if (!result.Item) return null;
@@ -44,6 +48,7 @@ export async function createApiKey(input: ApiKeyInput): Promise<ApiKeyRecord> {
     }
     throw error;
   }
+  publishApiKeyChanges([record.key_hash]);
   return record;
 }
 
@@ -103,6 +108,7 @@ export async function putApiKey(input: ApiKeyInput): Promise<void> {
     }
     throw error;
   }
+  publishApiKeyChanges([input.key_hash]);
 }
 
 /** Adds `attribute = :value` for given values and keeps the stored one (or null) for the rest. */

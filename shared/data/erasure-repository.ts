@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { LOYALTY_STATUSES } from '../domain/customer';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
+import { publishApiKeyChanges } from './api-key-changes';
 import { documentClient, tableName } from './client';
 import { cancellationReasons, getCustomer } from './customer-repository';
 import { batchDelete, type Item, queryAll, withoutKeys } from './items';
@@ -142,11 +143,19 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
   if (typeof registry.Item?.shop_domain === 'string') domains.add(registry.Item.shop_domain);
 
   // A key item before its listing: a crash in between leaves the listing, which the next delivery finds again.
-  itemsDeleted += await deletePartition(keys.shopPk(shopId), 'pk, sk, key_hash', (items) =>
-    items
-      .filter((item) => item.sk.startsWith('APIKEY#') && typeof item.key_hash === 'string')
-      .map((item) => keys.apiKey(String(item.key_hash))),
-  );
+  // The shop's keys go: cached authorizer answers for them must go too, even when a later page fails.
+  const deletedKeyHashes: string[] = [];
+  try {
+    itemsDeleted += await deletePartition(keys.shopPk(shopId), 'pk, sk, key_hash', (items) => {
+      const hashes = items
+        .filter((item) => item.sk.startsWith('APIKEY#') && typeof item.key_hash === 'string')
+        .map((item) => String(item.key_hash));
+      deletedKeyHashes.push(...hashes);
+      return hashes.map((hash) => keys.apiKey(hash));
+    });
+  } finally {
+    publishApiKeyChanges(deletedKeyHashes);
+  }
 
   // Last, so that a delivery retried after a crash still finds the shop by its domain and finishes the work;
   // only a domain that maps to this shop, whatever the payload named.

@@ -275,6 +275,8 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
 ];
 
 export const AUTHORIZER_HANDLER = 'functions/auth/authorize.ts';
+/** Fed by the table's stream (key items only): flushes the stage's authorizer cache on any key change. */
+export const AUTHORIZER_CACHE_FLUSHER_HANDLER = 'functions/auth/flush-authorizer-cache.ts';
 /** Scheduled, not routed: settles purchases left pending by a crash. */
 export const RECONCILER_HANDLER = 'functions/jobs/reconcile-purchases.ts';
 

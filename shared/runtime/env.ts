@@ -31,6 +31,9 @@ const envSchema = z.object({
   ORDER_EVENTS_QUEUE_URL: z.optional(z.url()),
   /** Benchmarks: count DynamoDB calls and consumed capacity (see shared/data/dynamodb-stats.ts). */
   DYNAMODB_STATS: z.optional(z.stringbool()),
+  /** Cloud, authorizer-cache flusher only: the REST API and stage whose authorizer cache a key change flushes. */
+  REST_API_ID: z.optional(text()),
+  API_STAGE_NAME: z.optional(text()),
   /** How long a warm function reuses a shop's configuration (rules, tiers, rewards) before re-reading it. */
   SHOP_CONFIG_TTL_SECONDS: count(30, z.gte(0)),
 });

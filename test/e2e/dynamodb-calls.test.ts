@@ -5,6 +5,8 @@
 import { BENCH_ENDPOINTS, type BenchEndpoint, type DynamoDbCalls } from '../../bench/endpoints';
 import { twinCpu, twinDynamoDbStats } from '../../bench/twin-control';
 import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
+import { putApiKey } from '../../shared/data/api-key-repository';
+import { hashApiKey } from '../../shared/domain/api-key';
 import { apiClient, startTestTwin, type ApiResponse } from '../support/twin';
 
 let twin: Twin;
@@ -23,49 +25,64 @@ async function callsOf(
   warm: () => Promise<ApiResponse> = send,
 ): Promise<{ status: number; calls: DynamoDbCalls }> {
   expect((await warm()).status).toBeLessThan(300);
+  return countCalls(send);
+}
+
+/** The DynamoDB calls of exactly this request, whatever ran before it. */
+async function countCalls(send: () => Promise<ApiResponse>): Promise<{ status: number; calls: DynamoDbCalls }> {
   await twinDynamoDbStats(twin.url, 'reset');
   const response = await send();
   const { calls } = await twinDynamoDbStats(twin.url, 'pause');
   return { status: response.status, calls };
 }
 
+const activeKey = (key: string) => ({
+  key_hash: hashApiKey(key),
+  shop_id: 'demo',
+  name: key,
+  scope: 'read' as const,
+  status: 'active' as const,
+  usage_identifier_key: null,
+  created_at: '2026-11-01T00:00:00.000Z',
+});
+
 const send = (endpoint: Pick<BenchEndpoint, 'method' | 'path' | 'key' | 'body'>) => () =>
   apiClient(twin.url, endpoint.key).request(endpoint.method, endpoint.path, endpoint.body);
 
-describe('DynamoDB calls per request on a warm function (the design minimum)', () => {
+describe('DynamoDB calls per request on a warm function and a warm key (the design minimum)', () => {
   it.each(BENCH_ENDPOINTS.map((endpoint) => [endpoint.name, endpoint] as const))('%s', async (_name, endpoint) => {
     expect(await callsOf(send(endpoint))).toEqual({ status: 200, calls: endpoint.minimumCalls });
   });
 
-  it('GET /customers/{id}/anniversary: key and customer', async () => {
+  it('GET /customers/{id}/anniversary: the customer only (the key answer is cached)', async () => {
     expect(await callsOf(send({ method: 'GET', path: '/v1/customers/1001/anniversary', key: 'demo_read_key' }))).toEqual({
-      status: 200,
-      calls: { GetItemCommand: 2 },
-    });
-  });
-
-  it('GET /earning-rules without a customer: the key only (rules come from the cached configuration)', async () => {
-    expect(await callsOf(send({ method: 'GET', path: '/v1/earning-rules', key: 'demo_read_key' }))).toEqual({
       status: 200,
       calls: { GetItemCommand: 1 },
     });
   });
 
-  it('GET one earning or reward history entry: key, customer, entry', async () => {
-    for (const path of ['/v1/customers/1001/earning-history/e-1001-1', '/v1/customers/1001/reward-history/r-1001-1']) {
-      expect(await callsOf(send({ method: 'GET', path, key: 'demo_read_key' }))).toEqual({ status: 200, calls: { GetItemCommand: 3 } });
-    }
-  });
-
-  it('POST /customers: key, the existing-member check, one transaction (profile, referral guard, counters)', async () => {
-    const enrol = (id: string) => send({ method: 'POST', path: '/v1/customers', key: 'demo_full_key', body: { platform_customer_id: id } });
-    expect(await callsOf(enrol('1012'), enrol('1011'))).toEqual({
-      status: 201,
-      calls: { GetItemCommand: 2, TransactWriteItemsCommand: 1 },
+  it('GET /earning-rules without a customer: nothing (cached key answer, cached configuration)', async () => {
+    expect(await callsOf(send({ method: 'GET', path: '/v1/earning-rules', key: 'demo_read_key' }))).toEqual({
+      status: 200,
+      calls: {},
     });
   });
 
-  it('POST /rewards/{id}/purchase: key, customer, the deducting transaction, the activation', async () => {
+  it('GET one earning or reward history entry: customer, entry', async () => {
+    for (const path of ['/v1/customers/1001/earning-history/e-1001-1', '/v1/customers/1001/reward-history/r-1001-1']) {
+      expect(await callsOf(send({ method: 'GET', path, key: 'demo_read_key' }))).toEqual({ status: 200, calls: { GetItemCommand: 2 } });
+    }
+  });
+
+  it('POST /customers: the existing-member check, one transaction (profile, referral guard, counters)', async () => {
+    const enrol = (id: string) => send({ method: 'POST', path: '/v1/customers', key: 'demo_full_key', body: { platform_customer_id: id } });
+    expect(await callsOf(enrol('1012'), enrol('1011'))).toEqual({
+      status: 201,
+      calls: { GetItemCommand: 1, TransactWriteItemsCommand: 1 },
+    });
+  });
+
+  it('POST /rewards/{id}/purchase: customer, the deducting transaction, the activation', async () => {
     const purchase = send({
       method: 'POST',
       path: '/v1/rewards/five-off/purchase',
@@ -74,16 +91,16 @@ describe('DynamoDB calls per request on a warm function (the design minimum)', (
     });
     expect(await callsOf(purchase)).toEqual({
       status: 201,
-      calls: { GetItemCommand: 2, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 },
+      calls: { GetItemCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 },
     });
   });
 
   // The totals are known before any index is read: the shop's counters item, the history's COUNT query.
   it.each([
-    ['/v1/customers?page%5Bnumber%5D=107374183', { GetItemCommand: 2 }],
-    ['/v1/customers?sort=-points&filter%5Bloyalty_status%5D=member&page%5Bsize%5D=100&page%5Bnumber%5D=21474837', { GetItemCommand: 2 }],
-    ['/v1/customers/1001/earning-history?page%5Bnumber%5D=999999999', { GetItemCommand: 2, QueryCommand: 1 }],
-    ['/v1/customers/1001/reward-history?page%5Bsize%5D=100&page%5Bnumber%5D=21474837', { GetItemCommand: 2, QueryCommand: 1 }],
+    ['/v1/customers?page%5Bnumber%5D=107374183', { GetItemCommand: 1 }],
+    ['/v1/customers?sort=-points&filter%5Bloyalty_status%5D=member&page%5Bsize%5D=100&page%5Bnumber%5D=21474837', { GetItemCommand: 1 }],
+    ['/v1/customers/1001/earning-history?page%5Bnumber%5D=999999999', { GetItemCommand: 1, QueryCommand: 1 }],
+    ['/v1/customers/1001/reward-history?page%5Bsize%5D=100&page%5Bnumber%5D=21474837', { GetItemCommand: 1, QueryCommand: 1 }],
   ])('a page past the last, %s, reads the totals and no page from any index', async (path, calls) => {
     const response = await callsOf(send({ method: 'GET', path, key: 'demo_read_key' }));
 
@@ -95,8 +112,37 @@ describe('DynamoDB calls per request on a warm function (the design minimum)', (
     await send(BENCH_ENDPOINTS[0]!)();
     await twinDynamoDbStats(twin.url, 'pause');
     await send(BENCH_ENDPOINTS[0]!)();
-    expect((await twinDynamoDbStats(twin.url)).calls).toEqual({ GetItemCommand: 2 });
+    expect((await twinDynamoDbStats(twin.url)).calls).toEqual({ GetItemCommand: 1 });
     expect((await twinDynamoDbStats(twin.url, 'reset')).calls).toEqual({});
+  });
+});
+
+describe("the authorizer's answer, cached per key and flushed by every key write", () => {
+  const getCustomer = (key: string) => () => apiClient(twin.url, key).get('/v1/customers/1001');
+
+  it('reads a key on its first request only: a cold key costs one GetItem more, a warm one none', async () => {
+    const key = 'e2e_calls_cold_key';
+    await putApiKey({ ...activeKey(key), name: 'Cold' });
+
+    const cold = await countCalls(getCustomer(key));
+    const warm = await countCalls(getCustomer(key));
+
+    expect(cold).toEqual({ status: 200, calls: { GetItemCommand: 2 } });
+    expect(warm).toEqual({ status: 200, calls: { GetItemCommand: 1 } });
+  });
+
+  it('reads the key again after any key write, even of another key, and refuses a key revoked meanwhile', async () => {
+    const key = 'e2e_calls_flushed_key';
+    await putApiKey({ ...activeKey(key), name: 'Flushed' });
+    expect((await getCustomer(key)()).status).toBe(200);
+
+    await putApiKey({ ...activeKey('e2e_calls_other_key'), name: 'Other' });
+    const afterOtherWrite = await countCalls(getCustomer(key));
+    await putApiKey({ ...activeKey(key), name: 'Flushed', status: 'revoked' });
+    const afterRevoke = await countCalls(getCustomer(key));
+
+    expect(afterOtherWrite).toEqual({ status: 200, calls: { GetItemCommand: 2 } });
+    expect(afterRevoke).toEqual({ status: 401, calls: { GetItemCommand: 1 } });
   });
 });
 

@@ -9,8 +9,8 @@ import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, WEBHOOKS } from '../../shared/
 jest.setTimeout(240_000);
 
 const ROOT = join(__dirname, '..', '..');
-/** Routes, webhooks, queue consumers, scheduled jobs and the authorizer. */
-const FUNCTIONS = ROUTES.length + WEBHOOKS.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 1;
+/** Routes, webhooks, queue consumers, scheduled jobs, the authorizer and the authorizer-cache flusher. */
+const FUNCTIONS = ROUTES.length + WEBHOOKS.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 2;
 
 function directorySize(dir: string): number {
   return readdirSync(dir).reduce((sum, name) => {

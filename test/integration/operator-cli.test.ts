@@ -195,6 +195,18 @@ describe('keys revoke', () => {
     expect(listed.find((entry) => entry.key_id === keyId)?.status).toBe('revoked');
   });
 
+  it('flushes the deployed stage authorizer cache after the revoke has been written, and says so', async () => {
+    const { key, keyId } = await keysCreate({ shop: SHOP, name: 'Cached', scope: 'read' }, { usagePlan: null, print: () => undefined });
+    const seenAtFlush: Array<Awaited<ReturnType<typeof authenticate>>> = [];
+    const authorizerCache = { description: 'stage prod of API abc123', flush: async () => void seenAtFlush.push(await authenticate(key)) };
+    const out = recorder();
+
+    await keysRevoke({ shop: SHOP, keyId }, { usagePlan: null, authorizerCache, print: out.print });
+
+    expect(seenAtFlush).toEqual([{ ok: false, reason: 'invalid' }]);
+    expect(out.text()).toContain('authorizer cache of stage prod of API abc123 flushed');
+  });
+
   it('revoking twice is harmless and says so', async () => {
     const { keyId } = await keysCreate({ shop: SHOP, name: 'Twice', scope: 'read' }, { usagePlan: null, print: () => undefined });
     await keysRevoke({ shop: SHOP, keyId }, { usagePlan: null, print: () => undefined });

@@ -81,6 +81,23 @@ describe('deployed stack outputs', () => {
     expect(await readStackResources('Loyalty', client())).toEqual({ tableName: 'loyalty-table', usagePlanId: 'plan-9' });
   });
 
+  it('reads the API id and stage whose authorizer cache keys revoke flushes, when the stack has them', async () => {
+    cloudFormation.on(DescribeStacksCommand, { StackName: 'Loyalty' }).resolves(
+      stackWith([
+        { OutputKey: 'TableName', OutputValue: 'loyalty-table' },
+        { OutputKey: 'UsagePlanId', OutputValue: 'plan-9' },
+        { OutputKey: 'RestApiId', OutputValue: 'abc123' },
+        { OutputKey: 'ApiStageName', OutputValue: 'prod' },
+      ]),
+    );
+
+    expect(await readStackResources('Loyalty', client())).toEqual({
+      tableName: 'loyalty-table',
+      usagePlanId: 'plan-9',
+      stage: { restApiId: 'abc123', stageName: 'prod' },
+    });
+  });
+
   it('names the missing output when the stack lacks one', async () => {
     cloudFormation.on(DescribeStacksCommand).resolves(stackWith([{ OutputKey: 'TableName', OutputValue: 'loyalty-table' }]));
 

@@ -1,4 +1,4 @@
-// The REST API generated from the route manifest: REQUEST authorizer without cache, API keys taken
+// The REST API generated from the route manifest: REQUEST authorizer cached per Authorization value, API keys taken
 // from the authorizer, a usage plan with per-method throttles, and every gateway response rewritten
 // into the spec's error envelope. Webhooks are methods without authorizer or key (the handler checks
 // the platform's signature), throttled per stage method instead; a default throttle bounds the whole stage.
@@ -6,6 +6,7 @@ import {
   AccessLogFormat,
   ApiKeySourceType,
   AuthorizationType,
+  IdentitySource,
   type IResource,
   LambdaIntegration,
   LogGroupLogDestination,
@@ -35,6 +36,8 @@ export interface LoyaltyApiProps {
   logRetention: RetentionDays;
   /** Default throttle of every method of the stage, all callers together (stageThrottle()). */
   stageThrottle: { rateLimit: number; burstLimit: number };
+  /** Authorizer result cache per Authorization value (default 300 s); 0 turns it off. */
+  authorizerCacheTtl?: Duration;
 }
 
 /** How many keys may run at the usage plan's standard rate at once before the stage as a whole throttles. */
@@ -53,6 +56,9 @@ export function stageThrottle(fullRateKeys: number): { rateLimit: number; burstL
     burstLimit: THROTTLE_LIMITS.standard.burstLimit * fullRateKeys,
   };
 }
+
+/** API Gateway's own default and ours; every key write flushes the cache (authorizer-cache-flusher.ts). */
+export const DEFAULT_AUTHORIZER_CACHE_TTL = Duration.seconds(300);
 
 const json = (body: unknown) => ({ 'application/json': JSON.stringify(body) });
 
@@ -118,14 +124,17 @@ export class LoyaltyApi extends Construct {
       },
     });
 
+    const cacheTtl = props.authorizerCacheTtl ?? DEFAULT_AUTHORIZER_CACHE_TTL;
+    const cached = cacheTtl.toSeconds() > 0;
+    // Cached: one answer per Authorization value, reused for every method until the TTL or a flush; API
+    // Gateway then refuses a missing header itself, with the UNAUTHORIZED gateway response below.
+    // Uncached: no identity source, so a missing header still reaches the authorizer.
     const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
       handler: props.authorizer,
-      identitySources: [],
-      // No cache: revocation must apply to the very next request, and a missing header must still
-      // reach the authorizer (identity sources would let API Gateway refuse it on its own).
-      resultsCacheTtl: Duration.seconds(0),
+      identitySources: cached ? [IdentitySource.header('Authorization')] : [],
+      resultsCacheTtl: cacheTtl,
     });
-    (authorizer.node.defaultChild as CfnAuthorizer).addPropertyDeletionOverride('IdentitySource');
+    if (!cached) (authorizer.node.defaultChild as CfnAuthorizer).addPropertyDeletionOverride('IdentitySource');
 
     const resources = new Map<string, IResource>();
     for (const route of props.routes) {

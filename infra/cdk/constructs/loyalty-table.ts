@@ -1,6 +1,6 @@
 // The single DynamoDB table, built from the same definition the local twin and tests create.
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import {
   GLOBAL_INDEXES,
@@ -28,6 +28,8 @@ export class LoyaltyTable extends Construct {
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
       encryption: TableEncryption.AWS_MANAGED,
+      // Keys only: the authorizer-cache flusher needs to know that a key item changed, not what it holds.
+      stream: StreamViewType.KEYS_ONLY,
     });
     for (const index of Object.values(GLOBAL_INDEXES) as GlobalIndexDefinition[]) {
       const projection =

@@ -50,6 +50,8 @@ export interface ObservabilityProps {
   /** Dead-letter queues by name: any message in one is work that did not happen. */
   deadLetterQueues: Readonly<Record<string, IQueue>>;
   alarmEmail?: string;
+  /** The stream-fed authorizer-cache flusher: one failed flush means a revoked key may still pass until the TTL. */
+  authorizerCacheFlusher?: IFunction;
 }
 
 export class Observability extends Construct {
@@ -135,6 +137,14 @@ export class Observability extends Construct {
         fn.metricErrors({ period: Duration.minutes(15) }) as Metric,
         1,
         `The scheduled job ${name} failed in the last 15 minutes`,
+      );
+    }
+    if (props.authorizerCacheFlusher) {
+      alarm(
+        'AuthorizerCacheFlushFailures',
+        props.authorizerCacheFlusher.metricErrors({ period: Duration.minutes(5) }) as Metric,
+        1,
+        'A flush of the authorizer cache after an API key change failed (retried; see docs/operate.md)',
       );
     }
     const deadLetterDepths = Object.entries(props.deadLetterQueues).map(([name, queue]) => {
