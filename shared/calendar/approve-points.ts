@@ -1,7 +1,7 @@
 // Approval of due pending points: a pending entry whose points_due_at has passed becomes `approved`, given
 // at the run's clock time; the balance and lifetime points rise and the tier follows, in one transaction
 // per entry, conditional on the entry still pending with the points read (an order refund may shrink it).
-import { readItem, writeCalendarChange } from '../data/calendar-repository';
+import { writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer } from '../data/customer-repository';
 import { dueTimeOf } from '../data/due-work';
 import { earningEntryItem } from '../data/history-repository';
@@ -10,8 +10,7 @@ import { type ItemKey } from '../data/keys';
 import { addDays, giveBatches, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
 import type { DomainEvent } from '../events/domain-events';
-import type { DueJob, DueJobContext, DueOutcome } from './due-job';
-import { customerOfKey } from './customer-of-key';
+import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
 import { leaveDue, moveDue, tierEvents, withPoints } from './member-figures';
 
 export const approvePointsJob: DueJob = {
@@ -20,13 +19,10 @@ export const approvePointsJob: DueJob = {
   handle: approveEntry,
 };
 
-async function approveEntry(key: ItemKey, { shop, now: at }: DueJobContext): Promise<DueOutcome | undefined> {
-  const shopId = shop.settings.id;
-  const now = at.toISOString();
-  const item = await readItem(key);
-  if (!item || item.due_pk === undefined) return { changed: false };
+async function approveEntry(key: ItemKey, { shop, shopId, now, customerId }: DueJobContext): Promise<DueOutcome | undefined> {
+  const item = await readDueItem(key);
+  if (!item) return { changed: false };
   const entry = withoutKeys<LedgerEntry>(item);
-  const customerId = customerOfKey(key);
   // Rejected or already approved meanwhile: it only has to leave the approval work.
   if (entry.status !== 'pending' || !entry.points_due_at) {
     return (await writeCalendarChange({ shopId, customerId, updates: [leaveDue(shopId, key, 'approval')] }))

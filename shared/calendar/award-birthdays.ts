@@ -13,7 +13,6 @@ import { resolveTier } from '../domain/tiers';
 import type { DomainEvent } from '../events/domain-events';
 import { orderEntryId } from '../orders/order-state';
 import { activeCampaign, earningRulePoints } from '../rules/earning-rule-points';
-import { customerOfKey } from './customer-of-key';
 import type { DueJob, DueJobContext, DueOutcome } from './due-job';
 import { tierEvents, withPoints } from './member-figures';
 
@@ -26,11 +25,8 @@ export const awardBirthdaysJob: DueJob = {
   handle: awardBirthday,
 };
 
-async function awardBirthday(key: ItemKey, { shop, now: at }: DueJobContext): Promise<DueOutcome | undefined> {
-  const shopId = shop.settings.id;
-  const now = at.toISOString();
+async function awardBirthday(key: ItemKey, { shop, shopId, at, now, customerId }: DueJobContext): Promise<DueOutcome | undefined> {
   const today = now.slice(0, 10);
-  const customerId = customerOfKey(key);
   const [timer, customer] = await Promise.all([readItem(key), getCustomer(shopId, customerId, true)]);
   if (!timer) return { changed: false };
   const dateOfBirth = customer?.record.date_of_birth ?? null;

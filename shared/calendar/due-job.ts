@@ -2,7 +2,9 @@
 // its kinds up to the run's "now", handle each item (read fresh, decide, write conditionally, retry on a
 // lost race) and count what happened. Handling an item takes it out of the due range, so a run that
 // stops half-way is resumed by the next run, which finds only what is still due.
+import { readItem } from '../data/calendar-repository';
 import { type DueKind, queryDue } from '../data/due-work';
+import type { Item } from '../data/items';
 import type { ItemKey } from '../data/keys';
 import { listShopIds } from '../data/shop-repository';
 import { failed } from '../domain/errors';
@@ -12,6 +14,7 @@ import { publishAfterCommit } from '../events/domain-events';
 import { logger } from '../observability/powertools';
 import { now as clockNow } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
+import { customerOfKey } from './customer-of-key';
 import { shopCatalog } from '../shops/shop-catalog';
 
 /** What a job did in one run; the twin's `POST /_jobs/run` and the functions' logs show it per job. */
@@ -32,9 +35,14 @@ export type DueOutcome = { changed: boolean; events?: DomainEvent[] };
 
 export interface DueJobContext {
   shop: ShopCatalog;
+  shopId: string;
   /** The run's clock time: everything due up to it is handled. */
-  now: Date;
+  at: Date;
+  /** The same, as the ISO timestamp entries and events carry. */
+  now: string;
   kind: DueKind;
+  /** The member the due item belongs to (from its partition key). */
+  customerId: string;
 }
 
 export interface DueJob {
@@ -78,7 +86,9 @@ export async function runDueJob(job: DueJob, options: RunOptions = {}): Promise<
           }
           const page = await queryDue(shopId, kind, until, options.pageSize ?? 100, start);
           summary.due += page.keys.length;
-          const outcomes = await inPool(page.keys, options.concurrency ?? 8, (key) => handleOne(job, key, { shop, now, kind }));
+          const outcomes = await inPool(page.keys, options.concurrency ?? 8, (key) =>
+            handleOne(job, key, { shop, shopId, at: now, now: now.toISOString(), kind, customerId: customerOfKey(key) }),
+          );
           summary.changed += outcomes.filter((outcome) => outcome.changed).length;
           start = page.next;
         } while (start);
@@ -96,6 +106,12 @@ async function handleOne(job: DueJob, key: ItemKey, context: DueJobContext): Pro
   if (!outcome) throw failed(`${job.name}: ${key.sk} kept changing under the job`);
   if (outcome.events?.length) await publishAfterCommit(outcome.events);
   return outcome;
+}
+
+/** The due item as stored, read consistently; null when it is gone or no longer carries due work. */
+export async function readDueItem(key: ItemKey): Promise<Item | null> {
+  const item = await readItem(key);
+  return item && item.due_pk !== undefined ? item : null;
 }
 
 /** Runs `work` over `items` with at most `size` at once, results in input order. */

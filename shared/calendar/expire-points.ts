@@ -2,7 +2,7 @@
 // loses what is left of it (derived from the member's running totals, points-ledger.ts) through an
 // `expiry` entry recording the amount. `inactivity`: the whole balance goes `days` after the member's last
 // earning or spending. Excluded members' points are frozen: their due work waits a day at a time.
-import { readItem, writeCalendarChange } from '../data/calendar-repository';
+import { writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer, type StoredCustomer } from '../data/customer-repository';
 import { dueTimeOf, type DueKind } from '../data/due-work';
 import { withoutKeys } from '../data/items';
@@ -11,8 +11,7 @@ import { approvedEntry, type EarningEntry } from '../domain/history';
 import { addDays, expiringPoints, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { orderEntryId } from '../orders/order-state';
-import { customerOfKey } from './customer-of-key';
-import type { DueJob, DueJobContext, DueOutcome } from './due-job';
+import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
 import { leaveDue, memberEvent, moveDue, tierEvents, withPoints } from './member-figures';
 
 /** The `action` of an entry that removes expired points. */
@@ -26,7 +25,7 @@ export const expirePointsJob: DueJob = {
       kind,
       until: now.toISOString(),
     })),
-  handle: (key, context) => (context.kind.startsWith('batch') ? expireBatch(key, context) : expireInactive(key, context)),
+  handle: (key, context) => (context.kind.startsWith('batch') ? expireBatch(key, context) : expireInactive(context)),
 };
 
 /** The entry that removes what expired: its id derives from what expired, so it is written once. */
@@ -44,12 +43,9 @@ function expiryEntry(shop: ShopCatalog, customerId: string, source: string, poin
   );
 }
 
-async function expireBatch(key: ItemKey, { shop, now: at, kind }: DueJobContext): Promise<DueOutcome | undefined> {
-  const shopId = shop.settings.id;
-  const now = at.toISOString();
-  const customerId = customerOfKey(key);
-  const item = await readItem(key);
-  if (!item || item.due_pk === undefined) return { changed: false };
+async function expireBatch(key: ItemKey, { shop, shopId, now, customerId, kind }: DueJobContext): Promise<DueOutcome | undefined> {
+  const item = await readDueItem(key);
+  if (!item) return { changed: false };
   const batch = withoutKeys<LedgerEntry>(item);
   if (!batch.points_expiry_at || batch.points_expiry_at > now || dueTimeOf(String(item.due_at)) > now) return { changed: false };
   const settings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
@@ -88,10 +84,7 @@ async function expireBatch(key: ItemKey, { shop, now: at, kind }: DueJobContext)
   };
 }
 
-async function expireInactive(key: ItemKey, { shop, now: at }: DueJobContext): Promise<DueOutcome | undefined> {
-  const shopId = shop.settings.id;
-  const now = at.toISOString();
-  const customerId = customerOfKey(key);
+async function expireInactive({ shop, shopId, now, customerId }: DueJobContext): Promise<DueOutcome | undefined> {
   const customer = await getCustomer(shopId, customerId, true);
   if (!customer || customer.record.status !== 'member') return { changed: false };
   const settings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;

@@ -1,11 +1,10 @@
 // Reward-code expiry: an `active` reward-history entry whose expires_at has passed becomes `expired`
 // (`reward.expired`). The platform's code carries the same end date, so nothing is asked of the platform.
-import { readItem, writeCalendarChange } from '../data/calendar-repository';
+import { writeCalendarChange } from '../data/calendar-repository';
 import type { ItemKey } from '../data/keys';
 import { withoutKeys } from '../data/items';
 import type { RewardEntry } from '../domain/history';
-import { customerOfKey } from './customer-of-key';
-import type { DueJob, DueJobContext, DueOutcome } from './due-job';
+import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
 import { leaveDue } from './member-figures';
 
 export const expireRewardCodesJob: DueJob = {
@@ -14,12 +13,9 @@ export const expireRewardCodesJob: DueJob = {
   handle: expireCode,
 };
 
-async function expireCode(key: ItemKey, { shop, now: at }: DueJobContext): Promise<DueOutcome | undefined> {
-  const shopId = shop.settings.id;
-  const now = at.toISOString();
-  const customerId = customerOfKey(key);
-  const item = await readItem(key);
-  if (!item || item.due_pk === undefined) return { changed: false };
+async function expireCode(key: ItemKey, { shopId, now, customerId }: DueJobContext): Promise<DueOutcome | undefined> {
+  const item = await readDueItem(key);
+  if (!item) return { changed: false };
   const entry = withoutKeys<RewardEntry>(item);
   if (entry.status === 'active' && entry.expires_at && entry.expires_at > now) return { changed: false };
   const expires = entry.status === 'active';

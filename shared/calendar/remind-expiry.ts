@@ -2,14 +2,13 @@
 // `expiry - expiry_reminder_days` while the batch (or the inactive balance) still holds points, once per
 // batch or per inactivity period. Sending moves the item from its `-remind` to its `-expire` partition
 // in the same conditional write, so a second run finds nothing to send.
-import { readItem, writeCalendarChange } from '../data/calendar-repository';
+import { writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer } from '../data/customer-repository';
 import { withoutKeys } from '../data/items';
 import type { ItemKey } from '../data/keys';
 import { addDays, batchRemaining, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type EarningSettings } from '../domain/shop';
-import { customerOfKey } from './customer-of-key';
-import type { DueJob, DueJobContext, DueOutcome } from './due-job';
+import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
 import { memberEvent, moveDue } from './member-figures';
 
 const settingsOf = (settings: EarningSettings | undefined) => settings ?? DEFAULT_EARNING_SETTINGS;
@@ -24,15 +23,12 @@ export const remindExpiryJob: DueJob = {
       { kind: 'inactivity-remind', until },
     ];
   },
-  handle: (key, context) => (context.kind === 'batch-remind' ? remindBatch(key, context) : remindInactive(key, context)),
+  handle: (key, context) => (context.kind === 'batch-remind' ? remindBatch(key, context) : remindInactive(context)),
 };
 
-async function remindBatch(key: ItemKey, { shop, now: at }: DueJobContext): Promise<DueOutcome | undefined> {
-  const shopId = shop.settings.id;
-  const now = at.toISOString();
-  const customerId = customerOfKey(key);
-  const item = await readItem(key);
-  if (!item || item.due_pk === undefined) return { changed: false };
+async function remindBatch(key: ItemKey, { shopId, now, customerId }: DueJobContext): Promise<DueOutcome | undefined> {
+  const item = await readDueItem(key);
+  if (!item) return { changed: false };
   const batch = withoutKeys<LedgerEntry>(item);
   const expiry = batch.points_expiry_at;
   // Past its date, it is the expiry job's (which ran first, unless the member is excluded: frozen).
@@ -56,10 +52,7 @@ async function remindBatch(key: ItemKey, { shop, now: at }: DueJobContext): Prom
   };
 }
 
-async function remindInactive(key: ItemKey, { shop, now: at }: DueJobContext): Promise<DueOutcome | undefined> {
-  const shopId = shop.settings.id;
-  const now = at.toISOString();
-  const customerId = customerOfKey(key);
+async function remindInactive({ shop, shopId, now, customerId }: DueJobContext): Promise<DueOutcome | undefined> {
   const customer = await getCustomer(shopId, customerId, true);
   if (!customer || customer.record.status !== 'member') return { changed: false };
   const settings = settingsOf(shop.settings.earning_settings);

@@ -4,6 +4,7 @@
 import type { Twin } from '../../infra/local/twin';
 import { apiClient, startTestTwin } from '../support/twin';
 import { earningEntries, platformControls, profileOf } from '../support/orders';
+import { member, shopConfig } from '../fixtures/shop-config';
 
 jest.setTimeout(90_000);
 
@@ -11,31 +12,7 @@ const DAY = 24 * 3600 * 1000;
 const T0 = '2027-01-10T12:00:00.000Z';
 const at = (days: number, hours = 0) => new Date(Date.parse(T0) + days * DAY + hours * 3600 * 1000).toISOString();
 
-const member = (id: string, extra: Record<string, unknown> = {}) => ({
-  platform_customer_id: id,
-  current_points: 0,
-  lifetime_points: 0,
-  redeemed_points: 0,
-  enrolled_at: '2025-01-01T00:00:00.000Z',
-  ...extra,
-});
-const platformCustomers = (ids: string[]) => ids.map((id) => ({ id, email: `c${id}@example.com`, first_name: 'C', last_name: id }));
-const shop = (
-  id: string,
-  key: string,
-  fields: Record<string, unknown>,
-  ids: string[],
-  members = ids.map((customer) => member(customer)),
-) => ({
-  id,
-  name: id,
-  currency: 'USD',
-  referral_base_url: `https://${id}.example/`,
-  api_keys: [{ name: 'Full', scope: 'full', key }],
-  platform: { customers: platformCustomers(ids) },
-  members,
-  ...fields,
-});
+const shop = shopConfig;
 
 const KEYS = {
   pending: 'cal_pending_key_01',

@@ -2,6 +2,7 @@
 // awards priced as GET /v1/earning-rules shows them, what waits and what does not, the events, pending
 // entries under refunds, the first reconciliation window and its watermark, the clock against rate limits,
 // and reward expiry under a held clock. Nothing sleeps: the clock moves.
+import { member, shopConfig } from '../fixtures/shop-config';
 import type { Twin } from '../../infra/local/twin';
 import { apiClient, expectError, startTestTwin } from '../support/twin';
 import { earningEntries, orderItems, orderWatermarkItem, platformControls, profileOf } from '../support/orders';
@@ -16,25 +17,7 @@ const DAY = 24 * HOUR;
 const T0 = '2027-05-10T12:00:00.000Z';
 const at = (hours: number) => new Date(Date.parse(T0) + hours * HOUR).toISOString();
 
-const member = (id: string, extra: Record<string, unknown> = {}) => ({
-  platform_customer_id: id,
-  current_points: 0,
-  lifetime_points: 0,
-  redeemed_points: 0,
-  enrolled_at: '2025-01-01T00:00:00.000Z',
-  ...extra,
-});
-/** A shop whose platform holds `ids`; the first `members` of them (all by default) are imported members. */
-const shop = (id: string, key: string, fields: Record<string, unknown>, ids: string[], members: unknown[] = ids.map((c) => member(c))) => ({
-  id,
-  name: id,
-  currency: 'USD',
-  referral_base_url: `https://${id}.example/`,
-  api_keys: [{ name: 'Full', scope: 'full', key }],
-  platform: { customers: ids.map((c) => ({ id: c, email: `c${c}@example.com`, first_name: 'C', last_name: c })) },
-  members,
-  ...fields,
-});
+const shop = shopConfig;
 const rule = (id: string, action: string, points: number, extra: Record<string, unknown> = {}) => ({
   id,
   name: id,
