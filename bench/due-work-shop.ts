@@ -8,7 +8,8 @@ import type { Item } from '../shared/data/items';
 import { batchPut, putShopCatalog, setShopCounters } from '../shared/data/shop-repository';
 import type { CustomerRecord } from '../shared/domain/customer';
 import type { RewardEntry } from '../shared/domain/history';
-import { addDays, type LedgerEntry } from '../shared/domain/points-ledger';
+import { addDays } from '../shared/domain/dates';
+import { type LedgerEntry } from '../shared/domain/points-ledger';
 import type { EarningSettings } from '../shared/domain/shop';
 
 /** The bench's clock: every due time is placed around it. */

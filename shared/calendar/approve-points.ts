@@ -7,10 +7,11 @@ import { dueTimeOf } from '../data/due-work';
 import { earningEntryItem } from '../data/history-repository';
 import { withoutKeys } from '../data/items';
 import { type ItemKey } from '../data/keys';
-import { addDays, giveBatches, type LedgerEntry } from '../domain/points-ledger';
+import { addDays } from '../domain/dates';
+import { giveBatches, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
 import type { DomainEvent } from '../events/domain-events';
-import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
+import { type DueJob, type DueJobContext, type DueOutcome, readDueItem, tidy } from './due-job';
 import { leaveDue, moveDue, tierEvents, withPoints } from './member-figures';
 
 export const approvePointsJob: DueJob = {
@@ -20,27 +21,20 @@ export const approvePointsJob: DueJob = {
 };
 
 async function approveEntry(key: ItemKey, { shop, shopId, now, customerId }: DueJobContext): Promise<DueOutcome | undefined> {
-  const item = await readDueItem(key);
+  // Both reads at once: nearly every item the index names is still due.
+  const [item, customer] = await Promise.all([readDueItem(key), getCustomer(shopId, customerId, true)]);
   if (!item) return { changed: false };
   const entry = withoutKeys<LedgerEntry>(item);
-  // Rejected or already approved meanwhile: it only has to leave the approval work.
-  if (entry.status !== 'pending' || !entry.points_due_at) {
-    return (await writeCalendarChange({ shopId, customerId, updates: [leaveDue(shopId, key, 'approval')] }))
-      ? { changed: false }
-      : undefined;
+  // Rejected or already approved meanwhile, or the member is gone: it only has to leave the approval work.
+  if (entry.status !== 'pending' || !entry.points_due_at || !customer) {
+    return tidy({ shopId, customerId, updates: [leaveDue(shopId, key, 'approval')] });
   }
   if (dueTimeOf(String(item.due_at)) > now) return { changed: false };
 
-  const customer = await getCustomer(shopId, customerId, true);
-  if (!customer) {
-    return (await writeCalendarChange({ shopId, customerId, updates: [leaveDue(shopId, key, 'approval')] }))
-      ? { changed: false }
-      : undefined;
-  }
   // Excluded members' points are frozen: the entry waits, and is looked at again a day later.
   if (customer.record.status !== 'member') {
     const later = moveDue(shopId, key, 'approval', 'approval', addDays(now, 1), entry.id);
-    return (await writeCalendarChange({ shopId, customerId, updates: [later] })) ? { changed: false } : undefined;
+    return tidy({ shopId, customerId, updates: [later] });
   }
 
   const settings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;

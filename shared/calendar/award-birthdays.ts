@@ -7,13 +7,14 @@ import { type ItemUpdate, readItem, writeCalendarChange } from '../data/calendar
 import { getCustomer } from '../data/customer-repository';
 import { type ItemKey, keys } from '../data/keys';
 import { approvedEntry, type EarningEntry } from '../domain/history';
-import { addDays, birthdayDecision, giveBatches } from '../domain/points-ledger';
+import { addDays } from '../domain/dates';
+import { birthdayDecision, giveBatches } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
 import type { DomainEvent } from '../events/domain-events';
 import { orderEntryId } from '../orders/order-state';
 import { activeCampaign, earningRulePoints } from '../rules/earning-rule-points';
-import type { DueJob, DueJobContext, DueOutcome } from './due-job';
+import { type DueJob, type DueJobContext, type DueOutcome, tidy } from './due-job';
 import { tierEvents, withPoints } from './member-figures';
 
 export const BIRTHDAY_ACTION = 'birthday';
@@ -32,9 +33,7 @@ async function awardBirthday(key: ItemKey, { shop, shopId, at, now, customerId }
   const dateOfBirth = customer?.record.date_of_birth ?? null;
   // Gone, or the date was cleared: the timer goes too.
   if (!customer || dateOfBirth === null) {
-    return (await writeCalendarChange({ shopId, customerId, deletes: [keys.birthdayTimer(shopId, customerId)] }))
-      ? { changed: false }
-      : undefined;
+    return tidy({ shopId, customerId, deletes: [keys.birthdayTimer(shopId, customerId)] });
   }
   const record = customer.record;
   const decision = birthdayDecision(dateOfBirth, record.birthday_awarded_year ?? null, today);
@@ -43,8 +42,7 @@ async function awardBirthday(key: ItemKey, { shop, shopId, at, now, customerId }
     // Within the 7 days a rule may still be switched on or the member included again: look again tomorrow.
     const next = decision.award ? addDays(`${today}T00:00:00.000Z`, 1).slice(0, 10) : decision.next;
     if (String(timer.due_at ?? '').startsWith(`${next}#`)) return { changed: false };
-    const moved = await writeCalendarChange({ shopId, customerId, updates: [moveTimer(shopId, customerId, timer.due_at, next)] });
-    return moved ? { changed: false } : undefined;
+    return tidy({ shopId, customerId, updates: [moveTimer(shopId, customerId, timer.due_at, next)] });
   }
 
   const context = {

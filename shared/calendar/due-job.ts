@@ -2,7 +2,7 @@
 // its kinds up to the run's "now", handle each item (read fresh, decide, write conditionally, retry on a
 // lost race) and count what happened. Handling an item takes it out of the due range, so a run that
 // stops half-way is resumed by the next run, which finds only what is still due.
-import { readItem } from '../data/calendar-repository';
+import { type CalendarChange, readItem, writeCalendarChange } from '../data/calendar-repository';
 import { type DueKind, queryDue } from '../data/due-work';
 import type { Item } from '../data/items';
 import type { ItemKey } from '../data/keys';
@@ -112,6 +112,14 @@ async function handleOne(job: DueJob, key: ItemKey, context: DueJobContext): Pro
 export async function readDueItem(key: ItemKey): Promise<Item | null> {
   const item = await readItem(key);
   return item && item.due_pk !== undefined ? item : null;
+}
+
+/**
+ * Bookkeeping that changes no member's points (an item leaving or moving in the due work, a profile's
+ * deadline rewritten): not counted as a change; undefined when a concurrent write won (read again).
+ */
+export async function tidy(change: CalendarChange): Promise<DueOutcome | undefined> {
+  return (await writeCalendarChange(change)) ? { changed: false } : undefined;
 }
 
 /** Runs `work` over `items` with at most `size` at once, results in input order. */

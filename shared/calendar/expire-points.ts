@@ -8,11 +8,12 @@ import { dueTimeOf, type DueKind } from '../data/due-work';
 import { withoutKeys } from '../data/items';
 import type { ItemKey } from '../data/keys';
 import { approvedEntry, type EarningEntry } from '../domain/history';
-import { addDays, expiringPoints, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
+import { addDays } from '../domain/dates';
+import { expiringPoints, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { orderEntryId } from '../orders/order-state';
-import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
-import { leaveDue, memberEvent, moveDue, tierEvents, withPoints } from './member-figures';
+import { type DueJob, type DueJobContext, type DueOutcome, readDueItem, tidy } from './due-job';
+import { keepDeadline, leaveDue, memberEvent, moveDue, tierEvents, withPoints } from './member-figures';
 
 /** The `action` of an entry that removes expired points. */
 export const EXPIRY_ACTION = 'expiry';
@@ -44,16 +45,15 @@ function expiryEntry(shop: ShopCatalog, customerId: string, source: string, poin
 }
 
 async function expireBatch(key: ItemKey, { shop, shopId, now, customerId, kind }: DueJobContext): Promise<DueOutcome | undefined> {
-  const item = await readDueItem(key);
+  const [item, customer] = await Promise.all([readDueItem(key), getCustomer(shopId, customerId, true)]);
   if (!item) return { changed: false };
   const batch = withoutKeys<LedgerEntry>(item);
   if (!batch.points_expiry_at || batch.points_expiry_at > now || dueTimeOf(String(item.due_at)) > now) return { changed: false };
   const settings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
-  const customer = await getCustomer(shopId, customerId, true);
   // Gone, or the shop no longer expires batches: the batch leaves the due work without expiring.
   if (!customer || settings.points_expiry?.mode !== 'batch') {
     const close = leaveDue(shopId, key, kind as DueKind, { batch_closed: true });
-    return (await writeCalendarChange({ shopId, customerId, updates: [close] })) ? { changed: false } : undefined;
+    return tidy({ shopId, customerId, updates: [close] });
   }
   if (customer.record.status !== 'member') return frozen(shopId, customer, key, kind as DueKind, batch.points_expiry_at, batch.id, now);
 
@@ -92,9 +92,7 @@ async function expireInactive({ shop, shopId, now, customerId }: DueJobContext):
   const record = customer.record;
   // No longer due (no balance, another mode, or activity since): the profile is rewritten with its true deadline.
   if (deadline === null || deadline > now) {
-    if ((record.points_expire_at ?? null) === deadline) return { changed: false };
-    const next = { ...record, points_expire_at: deadline };
-    return (await writeCalendarChange({ shopId, customerId, customer: { current: customer, next } })) ? { changed: false } : undefined;
+    return keepDeadline(customer, deadline);
   }
   const removed = record.current_points;
   const entry = expiryEntry(shop, customerId, `inactivity:${deadline}`, removed, now);
@@ -118,7 +116,5 @@ async function expireInactive({ shop, shopId, now, customerId }: DueJobContext):
 /** An excluded member's batch waits a day (exclusion suspends expiry; it does not move the batch's date). */
 async function frozen(shopId: string, customer: StoredCustomer, key: ItemKey, kind: DueKind, expiry: string, id: string, now: string) {
   const later = moveDue(shopId, key, kind, kind, addDays(now, 1) > expiry ? addDays(now, 1) : expiry, id);
-  return (await writeCalendarChange({ shopId, customerId: customer.record.platform_customer_id, updates: [later] }))
-    ? { changed: false }
-    : undefined;
+  return tidy({ shopId, customerId: customer.record.platform_customer_id, updates: [later] });
 }

@@ -3,6 +3,8 @@
 import type { DueKind } from '../data/due-work';
 import { dueAttributes } from '../data/due-work';
 import type { ItemUpdate } from '../data/calendar-repository';
+import type { StoredCustomer } from '../data/customer-repository';
+import { type DueOutcome, tidy } from './due-job';
 import type { ItemKey } from '../data/keys';
 import { keys } from '../data/keys';
 import type { CustomerRecord } from '../domain/customer';
@@ -77,4 +79,18 @@ export function memberEvent(
   fields: Record<string, unknown>,
 ): DomainEvent {
   return { type, shop_id: shopId, customer_id: customerId, occurred_at: now, ...fields };
+}
+
+/**
+ * A profile whose inactivity deadline is not due after all (activity moved it, the balance is spent, the
+ * mode changed) is rewritten with its true deadline, which moves it in (or out of) the due work.
+ */
+export async function keepDeadline(customer: StoredCustomer, deadline: string | null): Promise<DueOutcome | undefined> {
+  const { record } = customer;
+  if ((record.points_expire_at ?? null) === deadline) return { changed: false };
+  return tidy({
+    shopId: record.shop_id,
+    customerId: record.platform_customer_id,
+    customer: { current: customer, next: { ...record, points_expire_at: deadline } },
+  });
 }

@@ -6,10 +6,11 @@ import { writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer } from '../data/customer-repository';
 import { withoutKeys } from '../data/items';
 import type { ItemKey } from '../data/keys';
-import { addDays, batchRemaining, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
+import { addDays } from '../domain/dates';
+import { batchRemaining, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type EarningSettings } from '../domain/shop';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
-import { memberEvent, moveDue } from './member-figures';
+import { keepDeadline, memberEvent, moveDue } from './member-figures';
 
 const settingsOf = (settings: EarningSettings | undefined) => settings ?? DEFAULT_EARNING_SETTINGS;
 
@@ -27,13 +28,12 @@ export const remindExpiryJob: DueJob = {
 };
 
 async function remindBatch(key: ItemKey, { shopId, now, customerId }: DueJobContext): Promise<DueOutcome | undefined> {
-  const item = await readDueItem(key);
+  const [item, customer] = await Promise.all([readDueItem(key), getCustomer(shopId, customerId, true)]);
   if (!item) return { changed: false };
   const batch = withoutKeys<LedgerEntry>(item);
   const expiry = batch.points_expiry_at;
   // Past its date, it is the expiry job's (which ran first, unless the member is excluded: frozen).
   if (!expiry || expiry <= now) return { changed: false };
-  const customer = await getCustomer(shopId, customerId, true);
   if (!customer || customer.record.status !== 'member') return { changed: false };
   const points = batchRemaining(customer.record, { batch_offset: batch.batch_offset ?? 0, points: batch.points });
   const sent = moveDue(shopId, key, 'batch-remind', 'batch-expire', expiry, batch.id, { expiry_reminded: true });
@@ -62,9 +62,7 @@ async function remindInactive({ shop, shopId, now, customerId }: DueJobContext):
   const windowStart = deadline === null ? null : addDays(deadline, -settings.expiry_reminder_days);
   // Not due after all (activity moved the deadline, or no balance): the profile gets its true deadline.
   if (deadline === null || windowStart! > now || record.points_expiry_reminded_for === deadline) {
-    if ((record.points_expire_at ?? null) === deadline) return { changed: false };
-    const next = { ...record, points_expire_at: deadline };
-    return (await writeCalendarChange({ shopId, customerId, customer: { current: customer, next } })) ? { changed: false } : undefined;
+    return keepDeadline(customer, deadline);
   }
   const next = { ...record, points_expire_at: deadline, points_expiry_reminded_for: deadline };
   if (!(await writeCalendarChange({ shopId, customerId, customer: { current: customer, next } }))) return undefined;

@@ -5,7 +5,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
-import { cancellationReasons, customerItem, storedCustomerOf, type StoredCustomer } from './customer-repository';
+import { cancellationReasons, memberProfilePut, storedCustomerOf, type StoredCustomer } from './customer-repository';
 import { earningEntryItem } from './history-repository';
 
 export type PointsWriteResult =
@@ -26,16 +26,8 @@ export async function writePointsChange(current: StoredCustomer, next: CustomerR
         // refused condition that would look like a lost race and apply the change a second time.
         ClientRequestToken: entry.id,
         TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: customerItem(next, current.version + 1),
-              ConditionExpression: '#version = :version AND #status = :member',
-              ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
-              ExpressionAttributeValues: { ':version': current.version, ':member': 'member' },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
+          // The profile as it is now comes back with a refusal, which saves the retry a read.
+          { Put: { ...memberProfilePut(current, next).Put!, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
           {
             Put: {
               TableName: tableName(),

@@ -53,3 +53,8 @@ export function calendarDateOf(timestamp: string | null): string | null {
   const time = Date.parse(timestamp);
   return Number.isNaN(time) ? null : new Date(time).toISOString().slice(0, 10);
 }
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The ISO timestamp `days` × 24 h after `iso` (the contract's day arithmetic: due dates, expiries). */
+export const addDays = (iso: string, days: number): string => new Date(Date.parse(iso) + days * DAY_MS).toISOString();

@@ -2,10 +2,9 @@
 // how much of each is left (FIFO derived from two running totals, no per-batch writes on a spend), when
 // the whole balance expires for inactivity, and which birthday is due.
 import type { CustomerRecord } from './customer';
+import { addDays, DAY_MS } from './dates';
 import type { EarningEntry } from './history';
 import type { EarningSettings } from './shop';
-
-export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Batches as intervals on one line. Every approved entry with positive points is a batch: it covers
@@ -47,8 +46,6 @@ export interface BatchPosition {
 
 /** An earning entry as stored, with the batch bookkeeping an approved positive entry carries. */
 export type LedgerEntry = EarningEntry & { batch_offset?: number };
-
-export const addDays = (iso: string, days: number): string => new Date(Date.parse(iso) + days * DAY_MS).toISOString();
 
 /**
  * Gives `entries` (approved, created in this write) to the member: each positive one becomes a batch at

@@ -2,12 +2,11 @@
 // property of two functions tested without a database. Deliveries merge into one state per order whatever
 // their order (refunds by id, cancellation for good, the newest order snapshot wins); the effects are then
 // recomputed from that state and compared with what was already applied, so a replay changes nothing.
+import { addDays } from '../domain/dates';
 import { createHash } from 'node:crypto';
 import type { EarningEntry } from '../domain/history';
 import type { Campaign, EarningRule, EarningSettings, LoyaltyMode, VipSettings, VipTier } from '../domain/shop';
 import { earningRulePoints } from '../rules/earning-rule-points';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface OrderRefundFact {
   /** Minor units of the subtotal given back. */
@@ -289,7 +288,7 @@ export function planOrderEffects(input: PlanInput): OrderEffectsPlan {
       const id = orderEntryId(input.shopId, facts.order_id, rule.rule_id, state.seq);
       state.seq += 1;
       if (pendingDays > 0) {
-        const due = new Date(Date.parse(facts.processed_at) + pendingDays * DAY_MS).toISOString();
+        const due = addDays(facts.processed_at, pendingDays);
         newEntries.push(
           entry(id, rule, { points: owed, base_points: owedBase, status: 'pending', points_due_at: due, points_given_at: null }),
         );

@@ -1,7 +1,7 @@
 // Reward purchase saga: reserve (points deducted + pending entry, one transaction) -> create the
 // discount code on the platform -> activate. A platform failure refunds in a compensating
 // transaction; a crash in between leaves a pending entry that the reconciler settles.
-import { addDays } from '../domain/points-ledger';
+import { addDays } from '../domain/dates';
 import { randomUUID } from 'node:crypto';
 import { getCustomer } from '../data/customer-repository';
 import { activatePurchase, refundPurchase, reservePurchase } from '../data/purchase-repository';
@@ -26,7 +26,6 @@ export interface PurchaseHooks {
 }
 
 const RESERVE_ATTEMPTS = 30;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Purchases hold the customer longer than a points write (three items), so racing buyers wait longer. */
 const RESERVE_BACKOFF = { baseMs: 2.5, capMs: 100 };
@@ -59,7 +58,7 @@ export async function purchaseReward(
       is_refunded: false,
       discount_code_redeemed_at: null,
       redeemed_at: now,
-      expires_at: reward.expiry_days === null ? null : new Date(Date.parse(now) + reward.expiry_days * DAY_MS).toISOString(),
+      expires_at: reward.expiry_days === null ? null : addDays(now, reward.expiry_days),
       created_at: now,
       updated_at: now,
       platform_discount_id: null,

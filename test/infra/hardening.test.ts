@@ -1,9 +1,5 @@
 // What bounds an anonymous caller and where failed background work goes: the stage's default throttle,
 // the optional WAF web ACL, and retries plus a dead-letter path for every scheduled job and queue consumer.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_FIREWALL_RATE_LIMIT, FIREWALL_WINDOW_SECONDS } from '../../infra/cdk/constructs/api-firewall';
 import { JOB_RUN_RETRIES } from '../../infra/cdk/constructs/failed-job-runs';
@@ -11,7 +7,7 @@ import { DEFAULT_FULL_RATE_KEYS, stageThrottle } from '../../infra/cdk/construct
 import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/order-event-queue';
 import { DETAILS, envelope } from '../../shared/http/errors';
 import { QUEUE_CONSUMERS, SCHEDULED_JOBS, THROTTLE_LIMITS, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/http/routes';
-import { synthStack } from '../support/synth-stack';
+import { synthAppWithContext, synthStack } from '../support/synth-stack';
 
 jest.setTimeout(180_000);
 
@@ -87,26 +83,13 @@ describe('the WAF web ACL option', () => {
   });
 
   it('turns on from the CDK context (waf, wafRateLimit, fullRateKeys) as the CDK CLI runs the app', () => {
-    const out = mkdtempSync(join(tmpdir(), 'cdk-context-'));
-    try {
-      execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, '..', '..', 'infra', 'cdk', 'app.ts')], {
-        env: {
-          ...process.env,
-          CDK_OUTDIR: out,
-          CDK_CONTEXT_JSON: JSON.stringify({ waf: 'true', wafRateLimit: '3000', fullRateKeys: '4', 'aws:cdk:bundling-stacks': [] }),
-        },
-        stdio: 'pipe',
-      });
-      const resources = Object.values(JSON.parse(readFileSync(join(out, 'LoyaltyApi.template.json'), 'utf8')).Resources as Properties);
-      const acl = resources.find((r) => r.Type === 'AWS::WAFv2::WebACL');
-      const stage = resources.find((r) => r.Type === 'AWS::ApiGateway::Stage');
-      expect(acl.Properties.Rules[0].Statement.RateBasedStatement.Limit).toBe(3000);
-      expect(stage.Properties.MethodSettings).toContainEqual(
-        expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 }),
-      );
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
+    const resources = synthAppWithContext({ waf: 'true', wafRateLimit: '3000', fullRateKeys: '4' });
+    const acl = resources.find((r) => r.Type === 'AWS::WAFv2::WebACL')!;
+    const stage = resources.find((r) => r.Type === 'AWS::ApiGateway::Stage')!;
+    expect(acl.Properties.Rules[0].Statement.RateBasedStatement.Limit).toBe(3000);
+    expect(stage.Properties.MethodSettings).toContainEqual(
+      expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 }),
+    );
   });
 });
 

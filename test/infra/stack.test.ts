@@ -1,13 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/loyalty-api';
 import { OLDEST_ORDER_EVENT_ALARM_SECONDS } from '../../infra/cdk/constructs/observability';
 import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/order-event-queue';
 import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, THROTTLE_LIMITS, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/http/routes';
-import { synthStack } from '../support/synth-stack';
+import { synthAppWithContext, synthStack } from '../support/synth-stack';
 import { LIST_BOUNDARY_PARTITIONS } from '../../shared/data/keys';
 
 interface PolicyStatementJson {
@@ -407,23 +403,8 @@ describe('production stack', () => {
   });
 
   it('turns the partner event source on from the CDK context shopifyEventSourceName', () => {
-    const out = mkdtempSync(join(tmpdir(), 'cdk-context-'));
-    try {
-      // As the CDK CLI runs the app: context and output directory in the environment; no bundling.
-      execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, '..', '..', 'infra', 'cdk', 'app.ts')], {
-        env: {
-          ...process.env,
-          CDK_OUTDIR: out,
-          CDK_CONTEXT_JSON: JSON.stringify({ shopifyEventSourceName: PARTNER_SOURCE, 'aws:cdk:bundling-stacks': [] }),
-        },
-        stdio: 'pipe',
-      });
-      const synthesized = JSON.parse(readFileSync(join(out, 'LoyaltyApi.template.json'), 'utf8'));
-      const buses = Object.values(synthesized.Resources as Record<string, Properties>).filter((r) => r.Type === 'AWS::Events::EventBus');
-      expect(buses.map((bus) => bus.Properties.EventSourceName)).toContain(PARTNER_SOURCE);
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
+    const buses = synthAppWithContext({ shopifyEventSourceName: PARTNER_SOURCE }).filter((r) => r.Type === 'AWS::Events::EventBus');
+    expect(buses.map((bus) => bus.Properties.EventSourceName)).toContain(PARTNER_SOURCE);
   });
 
   it('alarms to one SNS topic on 5XX rate, p99 latency, throttling, Lambda errors, DynamoDB errors, the queues and the jobs', () => {
