@@ -7,7 +7,8 @@ export type Authentication =
   | { ok: false; reason: 'missing' | 'invalid' };
 
 /**
- * Reads the key fresh on every call (no cache anywhere), so a revocation applies to the next request.
+ * Reads the key fresh on every call. The gateway caches the authorizer's answer in front of it and drops
+ * it on every key write (docs/decisions.md), so a revocation still applies to the next request.
  * The value is used exactly as sent: `Bearer <key>` is not a key and fails like any unknown one (without a
  * read, as every value outside the keys' shape does).
  */
