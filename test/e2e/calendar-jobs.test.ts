@@ -40,6 +40,7 @@ const config = {
       '4101',
       '4102',
       '4103',
+      '4104',
     ]),
     shop(
       'cal-idle',
@@ -126,6 +127,9 @@ describe('approval', () => {
 
     const runAt = at(14, 3);
     await setClock(runAt);
+    // In the twin, clock-driven work happens only on POST /_jobs/run: past the due date, still pending.
+    expect((await api.get('/v1/customers/4001')).body.data.attributes.current_points).toBe(0);
+    expect((await api.get('/v1/customers/4001/earning-history')).body.data[0].attributes.status).toBe('pending');
     expect((await runJobs()).points_approval!.changed).toBe(1);
     const customer = (await api.get('/v1/customers/4001')).body.data.attributes;
     expect(customer).toMatchObject({ current_points: 120, lifetime_points: 120, vip_tier: expect.objectContaining({ id: 'gold' }) });
@@ -174,6 +178,9 @@ describe('batch expiry', () => {
     await setClock(T0);
     await api.post('/v1/customers/4102/points', { adjustment: 80 });
     await api.post('/v1/customers/4102/points', { adjustment: -20 });
+    // 4104's batch is spent whole before its window: it holds no points, so it gets no reminder.
+    expect((await api.post('/v1/customers/4104/points', { adjustment: 30 })).status).toBe(200);
+    expect((await api.post('/v1/customers/4104/points', { adjustment: -30 })).status).toBe(200);
 
     await setClock(at(22, 23));
     await runJobs();
@@ -186,6 +193,7 @@ describe('batch expiry', () => {
     await setClock(at(25));
     await runJobs();
     expect(await reminders()).toEqual([expect.objectContaining({ customer_id: '4102', points: 60, points_expiry_at: at(30) })]);
+    expect((await events('points.expiring_soon', 'cal-batch')).filter((event) => event.customer_id === '4104')).toEqual([]);
   });
 
   it('freezes an excluded member’s points: nothing expires while excluded', async () => {
@@ -250,6 +258,11 @@ describe('reward codes', () => {
     await setClock(at(10));
     expect((await runJobs()).reward_code_expiry!.changed).toBe(1);
     expect((await api.get(`/v1/customers/4301/reward-history/${entryId}`)).body.data.attributes.status).toBe('expired');
+    // A shop without points_expiry: the points never expire, however many runs pass.
+    await setClock(at(140));
+    await runJobs();
+    expect((await api.get('/v1/customers/4301')).body.data.attributes.current_points).toBe(200);
+    expect((await earningEntries('cal-codes', '4301')).filter((entry) => entry.action === 'expiry')).toEqual([]);
     await expectSecondRunChangesNothing();
     expect(await events('reward.expired', 'cal-codes')).toEqual([
       expect.objectContaining({ customer_id: '4301', reward_history_entry_id: entryId }),
