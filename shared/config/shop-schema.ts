@@ -67,6 +67,8 @@ export const earningSettingsSchema = z.strictObject({
   pending_days: count().default(0),
   points_expiry: pointsExpirySchema.nullable().default(null),
   expiry_reminder_days: count().default(30),
+  /** customers/create enrols the new platform customer, and an order of a non-member enrols them first. */
+  auto_enroll: z.boolean().default(false),
 });
 
 export const campaignSchema = z
@@ -161,11 +163,19 @@ export function defaultWebhookSecret(shopId: string): string {
   return `${shopId}-webhook-secret`;
 }
 
-export const platformSchema = z.strictObject({
-  customers: z.array(platformCustomerSchema).default([]),
-  shop_domain: z.string().regex(SHOP_DOMAIN, 'must be a shop domain such as "demo.myshopify.com"').optional(),
-  webhook_secret: z.string().min(1, 'must not be empty').optional(),
-});
+export const platformSchema = z
+  .strictObject({
+    customers: z.array(platformCustomerSchema).default([]),
+    shop_domain: z.string().regex(SHOP_DOMAIN, 'must be a shop domain such as "demo.myshopify.com"').optional(),
+    webhook_secret: z.string().min(1, 'must not be empty').optional(),
+    /** An app created in the Dev Dashboard: tokens come from the client credentials grant (SHOPIFY-CONTRACT.md). */
+    client_id: z.string().min(1, 'must not be empty').optional(),
+    client_secret: z.string().min(1, 'must not be empty').optional(),
+  })
+  .refine((platform) => (platform.client_id === undefined) === (platform.client_secret === undefined), {
+    message: 'client_id and client_secret go together: give both or neither',
+    path: ['client_secret'],
+  });
 
 export const earningHistorySchema = z
   .strictObject({
@@ -240,7 +250,8 @@ export const shopSchema = shopFieldsSchema.transform((shop) => ({
   platform: {
     ...shop.platform,
     shop_domain: shop.platform.shop_domain ?? defaultShopDomain(shop.id),
-    webhook_secret: shop.platform.webhook_secret ?? defaultWebhookSecret(shop.id),
+    // A Dev Dashboard app signs its webhooks with its client secret.
+    webhook_secret: shop.platform.webhook_secret ?? shop.platform.client_secret ?? defaultWebhookSecret(shop.id),
   },
 }));
 

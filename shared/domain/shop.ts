@@ -21,9 +21,14 @@ export interface EarningSettings {
   pending_days: number;
   points_expiry: PointsExpiry | null;
   expiry_reminder_days: number;
+  /**
+   * customers/create enrols the new platform customer, and an order of a platform customer who is not a
+   * member enrols them first (SHOPIFY-CONTRACT.md, "Topics"). Absent on settings written before it: off.
+   */
+  auto_enroll?: boolean;
 }
 
-export const DEFAULT_EARNING_SETTINGS: EarningSettings = { pending_days: 0, points_expiry: null, expiry_reminder_days: 30 };
+export const DEFAULT_EARNING_SETTINGS: EarningSettings = { pending_days: 0, points_expiry: null, expiry_reminder_days: 30, auto_enroll: false };
 
 export interface ShopSettings {
   id: string;

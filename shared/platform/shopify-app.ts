@@ -1,0 +1,39 @@
+// What the Shopify app behind this service must be granted and subscribed to: the one list that the
+// webhook processor, the generated shopify.app.toml and the deploy guide all follow.
+import { SHOPIFY_API_VERSION } from './shopify-api-version';
+
+/** The topics the service handles (besides the compliance topics), each with the scope it needs. */
+export const SHOPIFY_WEBHOOK_TOPICS = [
+  { topic: 'orders/paid', scope: 'read_orders' },
+  { topic: 'orders/updated', scope: 'read_orders' },
+  { topic: 'orders/cancelled', scope: 'read_orders' },
+  { topic: 'refunds/create', scope: 'read_orders' },
+  { topic: 'customers/create', scope: 'read_customers' },
+  { topic: 'customers/update', scope: 'read_customers' },
+  { topic: 'customers/delete', scope: 'read_customers' },
+  { topic: 'customers/merge', scope: 'read_customer_merge' },
+  { topic: 'app/uninstalled', scope: null },
+] as const;
+
+/** Shopify's mandatory privacy topics: subscribed as `compliance_topics`, not as `topics`. */
+export const SHOPIFY_COMPLIANCE_TOPICS = ['customers/data_request', 'customers/redact', 'shop/redact'] as const;
+
+export type ShopifyWebhookTopic = (typeof SHOPIFY_WEBHOOK_TOPICS)[number]['topic'];
+export type ShopifyComplianceTopic = (typeof SHOPIFY_COMPLIANCE_TOPICS)[number];
+
+/** Every access scope the service uses, with what needs it (the deploy guide prints the reasons). */
+export const SHOPIFY_ACCESS_SCOPES = [
+  { scope: 'read_customers', why: 'the customer query of enrolment, and the customers/* webhooks' },
+  { scope: 'read_customer_merge', why: 'the customers/merge webhook' },
+  { scope: 'read_discounts', why: 'codeDiscountNodeByCode: finding a reward code again after a retry, the purchase reconciler' },
+  { scope: 'write_discounts', why: 'discountCodeBasicCreate and discountCodeDelete: reward codes' },
+  { scope: 'read_orders', why: 'the orders query of order reconciliation, and the orders/* and refunds/create webhooks' },
+] as const;
+
+export const SHOPIFY_WEBHOOK_API_VERSION = SHOPIFY_API_VERSION;
+
+export function isHandledTopic(topic: string): topic is ShopifyWebhookTopic | ShopifyComplianceTopic {
+  return (
+    SHOPIFY_WEBHOOK_TOPICS.some((entry) => entry.topic === topic) || (SHOPIFY_COMPLIANCE_TOPICS as readonly string[]).includes(topic)
+  );
+}
