@@ -14,7 +14,7 @@ import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 import { QUEUE_CONSUMERS, ROUTES, WEBHOOKS } from '../../shared/http/routes';
 import { setOrderEventQueue } from '../../shared/events/order-event-queue';
-import { registerLocalWebhookSecrets } from '../../shared/platform/webhook-secrets';
+import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { now as clockNow, nowIso, setClock } from '../../shared/runtime/clock';
 import { reconcileOrders } from '../../shared/orders/reconcile-orders';
 import { CALENDAR_JOBS } from '../../shared/calendar/calendar-jobs';
@@ -156,13 +156,23 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     resetDocumentClient();
     resetEventPublisher();
     resetPlatforms();
-    // Webhook secrets stay in process (in the cloud: Secrets Manager), never in the table.
-    registerLocalWebhookSecrets(Object.fromEntries(config.shops.map((shop) => [shop.id, [shop.platform.webhook_secret]])));
+    // Credentials and webhook secrets stay in process (in the cloud: Secrets Manager), never in the table.
+    registerLocalShopSecrets(
+      Object.fromEntries(
+        config.shops.map((shop) => [
+          shop.id,
+          {
+            webhook_secret: shop.platform.webhook_secret,
+            ...(shop.platform.client_id ? { client_id: shop.platform.client_id, client_secret: shop.platform.client_secret } : {}),
+          },
+        ]),
+      ),
+    );
     const orderQueue = inProcessQueue(PROJECT_ROOT, QUEUE_CONSUMERS[0]!);
     setOrderEventQueue(orderQueue);
     stops.push(async () => {
       setOrderEventQueue(undefined);
-      registerLocalWebhookSecrets(null);
+      registerLocalShopSecrets(null);
     });
 
     const admin = localClient(endpoint);

@@ -16,7 +16,7 @@ import { nowIso } from '../runtime/clock';
 import { generateReferralCode } from '../domain/referral';
 import { customerNotFound, DOMAIN_DETAILS, failed, notFound, unavailable } from '../domain/errors';
 import type { Platform, PlatformCustomer } from '../platform/port';
-import { PlatformError, PlatformUnavailableError } from '../platform/port';
+import { PlatformError, PlatformRefusedError, PlatformUnavailableError } from '../platform/port';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { approvedEntry, type EarningEntry } from '../domain/history';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
@@ -48,6 +48,8 @@ async function fetchPlatformCustomer(platform: Platform, customerId: string): Pr
   try {
     customer = await platform.getCustomer(customerId);
   } catch (error) {
+    // The store refused this app (access not granted, credentials refused): say what an operator must fix.
+    if (error instanceof PlatformRefusedError) throw unavailable(error.callerDetail);
     // Enrolment cannot go on without the platform's record, whichever way the platform failed.
     if (error instanceof PlatformUnavailableError || error instanceof PlatformError) {
       throw unavailable(DOMAIN_DETAILS.platformUnreachable);

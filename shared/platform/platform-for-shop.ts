@@ -1,78 +1,125 @@
-// Chooses the commerce platform adapter for a shop. In the cloud each shop's Shopify credentials live
-// in Secrets Manager (`<SHOPIFY_SECRET_PREFIX><shop>`: {"shop_domain", "access_token"}), read with a
-// short in-memory cache; in the local twin the adapter talks to the platform simulator instead.
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import * as z from 'zod/mini';
+// Chooses the commerce platform adapter for a shop and where its Admin API tokens come from. The
+// credentials are the shop's secret (shop-secrets.ts): a Dev Dashboard app's client id and secret, whose
+// expiring tokens are obtained and renewed here (access-tokens.ts), or a legacy app's static token. One
+// token source per shop and credentials lives as long as the function instance, so every call shares its
+// token; a rotated secret gets a source of its own. In the twin the adapter talks to the platform simulator.
 import { env } from '../runtime/env';
-import { traceAwsClient } from '../observability/tracing';
+import { type AccessTokenSource, clientCredentialsTokens, staticAccessToken } from './access-tokens';
 import type { DiscountCodeInput, Platform } from './port';
-import { PlatformError } from './port';
+import { PlatformRefusedError } from './port';
+import { readShopSecret, localShopSecret, clearShopSecrets, type ShopSecret } from './shop-secrets';
 import { createShopifyPlatform } from './shopify';
 import { SHOPIFY_API_VERSION } from './shopify-api-version';
 
-const SECRET_TTL_MS = 5 * 60 * 1000;
-
 const adapters = new Map<string, Platform>();
+/** Per shop, the adapter of the credentials last read, known by their fingerprint. */
+const adaptersByCredentials = new Map<string, { fingerprint: string; adapter: Platform }>();
 
-const shopifySecretSchema = z.object({
-  shop_domain: z.string().check(z.regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/)),
-  access_token: z.string().check(z.minLength(1)),
-});
+interface ShopEndpoints {
+  graphql: string;
+  token: string;
+}
 
-let secretsClient: SecretsManagerClient | undefined;
-const secrets = new Map<string, { adapter: Platform; expiresAt: number }>();
-
-function shopifyAdapter(endpoint: string, accessToken: string): Platform {
+function shopEndpoints(shopId: string, secret: ShopSecret): ShopEndpoints {
   const settings = env();
-  return createShopifyPlatform({
-    endpoint,
-    accessToken,
+  if (settings.PLATFORM_BASE_URL) {
+    const base = `${settings.PLATFORM_BASE_URL.replace(/\/+$/, '')}/${encodeURIComponent(shopId)}`;
+    return { graphql: `${base}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`, token: `${base}/admin/oauth/access_token` };
+  }
+  const base = `https://${secret.shopDomain}`;
+  return { graphql: `${base}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`, token: `${base}/admin/oauth/access_token` };
+}
+
+function tokenSource(shopId: string, secret: ShopSecret, tokenUrl: string): AccessTokenSource {
+  const settings = env();
+  const credentials = secret.credentials;
+  if (credentials === null) {
+    throw new PlatformRefusedError(
+      'credentials',
+      `The Shopify secret of shop '${shopId}' holds no credentials: give client_id and client_secret (or a legacy access_token)`,
+      "The store's Shopify credentials are missing. An operator must add them to the shop's Shopify secret.",
+    );
+  }
+  if (credentials.kind === 'access_token') return staticAccessToken(credentials.accessToken);
+  return clientCredentialsTokens({
+    tokenUrl,
+    clientId: credentials.clientId,
+    clientSecret: credentials.clientSecret,
+    shopId,
     timeoutMs: settings.PLATFORM_TIMEOUT_MS,
     maxAttempts: settings.PLATFORM_MAX_ATTEMPTS,
     baseDelayMs: settings.PLATFORM_RETRY_BASE_MS,
   });
 }
 
-/** The adapter built from the shop's secret, re-read after SECRET_TTL_MS so a rotated token is picked up. */
-async function adapterFromSecret(shopId: string, prefix: string): Promise<Platform> {
-  const cached = secrets.get(shopId);
-  if (cached && cached.expiresAt > Date.now()) return cached.adapter;
-  secretsClient ??= traceAwsClient(new SecretsManagerClient({}));
-  const result = await secretsClient.send(new GetSecretValueCommand({ SecretId: `${prefix}${shopId}` }));
-  const parsed = shopifySecretSchema.safeParse(JSON.parse(result.SecretString ?? '{}'));
-  // A broken secret is an operator error: say which shop, never the secret's content.
-  if (!parsed.success) throw new PlatformError(`The Shopify secret of shop '${shopId}' is not valid`);
-  const { shop_domain: domain, access_token: token } = parsed.data;
-  const adapter = shopifyAdapter(`https://${domain}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`, token);
-  secrets.set(shopId, { adapter, expiresAt: Date.now() + SECRET_TTL_MS });
+function adapterFor(shopId: string, secret: ShopSecret): Platform {
+  const known = adaptersByCredentials.get(shopId);
+  if (known && known.fingerprint === secret.fingerprint) return known.adapter;
+  const settings = env();
+  const endpoints = shopEndpoints(shopId, secret);
+  const adapter = createShopifyPlatform({
+    endpoint: endpoints.graphql,
+    tokens: tokenSource(shopId, secret, endpoints.token),
+    timeoutMs: settings.PLATFORM_TIMEOUT_MS,
+    maxAttempts: settings.PLATFORM_MAX_ATTEMPTS,
+    baseDelayMs: settings.PLATFORM_RETRY_BASE_MS,
+  });
+  adaptersByCredentials.set(shopId, { fingerprint: secret.fingerprint, adapter });
   return adapter;
 }
 
-/** A Platform whose credentials are resolved on each call (from the cache, mostly). */
-function secretBackedPlatform(shopId: string, prefix: string): Platform {
-  const adapter = () => adapterFromSecret(shopId, prefix);
-  return {
-    getCustomer: async (customerId: string) => (await adapter()).getCustomer(customerId),
-    createDiscountCode: async (input: DiscountCodeInput) => (await adapter()).createDiscountCode(input),
-    findDiscountCode: async (code: string) => (await adapter()).findDiscountCode(code),
-    deleteDiscountCode: async (id: string) => (await adapter()).deleteDiscountCode(id),
-    listOrdersUpdatedSince: async (since: string, cursor?: string | null) => (await adapter()).listOrdersUpdatedSince(since, cursor),
+/**
+ * A Platform whose credentials are resolved on each call (from the cache, mostly). When Shopify refuses
+ * the credentials, the secret is read again at once: if it was rotated, the call is made once more with
+ * the new one instead of failing for the rest of the cache's lifetime.
+ */
+function secretBackedPlatform(shopId: string): Platform {
+  const call = async <T>(use: (adapter: Platform) => Promise<T>): Promise<T> => {
+    const secret = await readShopSecret(shopId);
+    try {
+      return await use(adapterFor(shopId, secret));
+    } catch (error) {
+      if (!(error instanceof PlatformRefusedError) || error.reason !== 'credentials' || localShopSecret(shopId)) throw error;
+      const fresh = await readShopSecret(shopId, { fresh: true });
+      if (fresh.fingerprint === secret.fingerprint) throw error;
+      return use(adapterFor(shopId, fresh));
+    }
   };
+  return {
+    getCustomer: (customerId: string) => call((adapter) => adapter.getCustomer(customerId)),
+    createDiscountCode: (input: DiscountCodeInput) => call((adapter) => adapter.createDiscountCode(input)),
+    findDiscountCode: (code: string) => call((adapter) => adapter.findDiscountCode(code)),
+    deleteDiscountCode: (id: string) => call((adapter) => adapter.deleteDiscountCode(id)),
+    listOrdersUpdatedSince: (since: string, cursor?: string | null) => call((adapter) => adapter.listOrdersUpdatedSince(since, cursor)),
+  };
+}
+
+/** The twin without registered credentials (tests of the adapter alone): the simulator's static token. */
+function simulatorPlatform(shopId: string, baseUrl: string): Platform {
+  const settings = env();
+  const base = baseUrl.replace(/\/+$/, '');
+  return createShopifyPlatform({
+    endpoint: `${base}/${encodeURIComponent(shopId)}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`,
+    accessToken: settings.PLATFORM_ACCESS_TOKEN,
+    timeoutMs: settings.PLATFORM_TIMEOUT_MS,
+    maxAttempts: settings.PLATFORM_MAX_ATTEMPTS,
+    baseDelayMs: settings.PLATFORM_RETRY_BASE_MS,
+  });
 }
 
 export function platformForShop(shopId: string): Platform {
   const cached = adapters.get(shopId);
   if (cached) return cached;
   const settings = env();
+  const registered = localShopSecret(shopId);
   let adapter: Platform;
-  if (settings.PLATFORM_BASE_URL) {
-    const base = settings.PLATFORM_BASE_URL.replace(/\/+$/, '');
-    adapter = shopifyAdapter(
-      `${base}/${encodeURIComponent(shopId)}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`,
-      settings.PLATFORM_ACCESS_TOKEN,
-    );
-  } else if (settings.SHOPIFY_SECRET_PREFIX) {
-    adapter = secretBackedPlatform(shopId, settings.SHOPIFY_SECRET_PREFIX);
+  if (settings.PLATFORM_BASE_URL && registered === undefined) {
+    adapter = simulatorPlatform(shopId, settings.PLATFORM_BASE_URL);
+  } else if (settings.PLATFORM_BASE_URL && registered && registered.credentials?.kind !== 'client_credentials') {
+    // A twin shop without client_id: the simulator checks no token, as before.
+    adapter = simulatorPlatform(shopId, settings.PLATFORM_BASE_URL);
+  } else if (settings.PLATFORM_BASE_URL || settings.SHOPIFY_SECRET_PREFIX) {
+    adapter = secretBackedPlatform(shopId);
   } else {
     throw new Error('No commerce platform is configured: set SHOPIFY_SECRET_PREFIX (cloud) or PLATFORM_BASE_URL (local)');
   }
@@ -80,8 +127,9 @@ export function platformForShop(shopId: string): Platform {
   return adapter;
 }
 
-/** Forgets the adapters (the twin and tests point PLATFORM_BASE_URL at a new simulator). */
+/** Forgets the adapters and their tokens (the twin and tests point PLATFORM_BASE_URL at a new simulator). */
 export function resetPlatforms(): void {
   adapters.clear();
-  secrets.clear();
+  adaptersByCredentials.clear();
+  clearShopSecrets();
 }

@@ -115,6 +115,24 @@ export class PlatformError extends Error {
   }
 }
 
+/**
+ * The store or Shopify refuses this app, which no retry will change: the access was not granted
+ * (ACCESS_DENIED, or HTTP 403: a scope or protected customer data the store has not approved), or the
+ * app's credentials were refused (a wrong client id or secret, a revoked token). An operator must act;
+ * `callerDetail` says what is missing in words an API caller may be shown (no secret in it).
+ */
+export class PlatformRefusedError extends PlatformError {
+  readonly reason: 'access_denied' | 'credentials';
+  readonly callerDetail: string;
+
+  constructor(reason: 'access_denied' | 'credentials', message: string, callerDetail: string) {
+    super(message);
+    this.name = 'PlatformRefusedError';
+    this.reason = reason;
+    this.callerDetail = callerDetail;
+  }
+}
+
 /** A webhook payload that is signed but not an order or refund the engine can use; retrying will not fix it. */
 export class PlatformPayloadError extends Error {
   readonly problems: string[];

@@ -1,12 +1,18 @@
 // One Shopify Admin GraphQL request as the adapter sends it: plain fetch, a timeout per attempt, retries with
-// backoff on throttling and transient failures, and every failure mapped to PlatformError or PlatformUnavailableError.
-import { PlatformError, PlatformUnavailableError } from './port';
+// backoff on throttling and transient failures, one token renewal on a 401, and every failure mapped to
+// PlatformError, PlatformRefusedError (access not granted, credentials refused) or PlatformUnavailableError.
+import { countMetric, logger } from '../observability/powertools';
+import { type AccessTokenSource, staticAccessToken } from './access-tokens';
+import { PlatformError, PlatformRefusedError, PlatformUnavailableError } from './port';
 import { backoffDelay, retryUntil, type Backoff } from '../runtime/retry';
 
 export interface ShopifyTransportOptions {
   /** Full GraphQL URL, e.g. https://x.myshopify.com/admin/api/2026-10/graphql.json */
   endpoint: string;
-  accessToken: string;
+  /** A legacy custom app's token; or give `tokens`. */
+  accessToken?: string;
+  /** Where tokens come from (expiring ones from the client credentials grant); wins over `accessToken`. */
+  tokens?: AccessTokenSource;
   /** Per attempt, including reading the body. Default 3000. */
   timeoutMs?: number;
   /** Attempts in all, the first included. Default 3. */
@@ -44,7 +50,8 @@ interface QueryCost {
 
 interface GraphqlError {
   message?: string;
-  extensions?: { code?: string; cost?: QueryCost };
+  path?: Array<string | number>;
+  extensions?: { code?: string; cost?: QueryCost; requiredAccess?: string };
 }
 
 interface GraphqlResponse<T> {
@@ -53,7 +60,24 @@ interface GraphqlResponse<T> {
   extensions?: { cost?: QueryCost };
 }
 
-type Attempt<T> = { kind: 'data'; data: T } | { kind: 'retry'; reason: string; waitMs?: number };
+type Attempt<T> =
+  | { kind: 'data'; data: T }
+  | { kind: 'retry'; reason: string; waitMs?: number }
+  /** HTTP 401: the token was not (or no longer) accepted; nothing was done. */
+  | { kind: 'unauthorized'; token: string };
+
+/**
+ * What the store has not granted, in words: Shopify names a missing scope in `requiredAccess`
+ * ("`read_orders` access scope.") and protected customer data in the message ("not approved to access
+ * the Customer object").
+ */
+export function missingAccessOf(error: GraphqlError | null, operation: string): string {
+  const required = error?.extensions?.requiredAccess?.replace(/\.$/, '');
+  if (required) return required;
+  const object = /not approved to access the (\w+) object/i.exec(error?.message ?? '')?.[1];
+  if (object) return `protected customer data (the ${object} object)`;
+  return `the access ${operation} needs`;
+}
 
 /** Seconds (or an HTTP date) from a Retry-After header, as milliseconds capped at MAX_WAIT_MS. */
 function retryAfterMs(header: string | null): number | undefined {
@@ -97,14 +121,44 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
   const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
   const baseDelayMs = options.baseDelayMs ?? 100;
   const fetchImpl = options.fetchImpl ?? fetch;
-  const { accessToken, endpoint } = options;
+  const { endpoint } = options;
+  const tokens = options.tokens ?? staticAccessToken(options.accessToken ?? '');
 
-  const redact = (text: string): string => (accessToken ? text.split(accessToken).join('[redacted]') : text);
+  const redact = (text: string): string =>
+    tokens.issued().reduce((redacted, token) => (token ? redacted.split(token).join('[redacted]') : redacted), text);
+
+  /** Not transient: logged at ERROR and counted (an alarm watches the metric), never retried. */
+  const refusedAccess = (operation: string, error: GraphqlError | null, status: number | null): PlatformRefusedError => {
+    const missing = missingAccessOf(error, operation);
+    logger.error('Shopify refused access the store has not granted', {
+      operation,
+      missingAccess: missing,
+      ...(status !== null ? { httpStatus: status } : {}),
+      ...(error?.message ? { shopifyMessage: redact(error.message).slice(0, 300) } : {}),
+    });
+    countMetric('PlatformAccessDenied');
+    return new PlatformRefusedError(
+      'access_denied',
+      `Shopify denied ${operation}: the store has not granted ${missing}`,
+      `The store has not granted this app ${missing}. An operator must grant it in the app's configuration on Shopify.`,
+    );
+  };
+
+  const refusedToken = (operation: string, afterRenewal: boolean): PlatformRefusedError => {
+    logger.error('Shopify refused the access token', { operation, afterRenewal });
+    countMetric('PlatformAccessDenied');
+    return new PlatformRefusedError(
+      'credentials',
+      `Shopify refused the access token for ${operation} (HTTP 401${afterRenewal ? ', also after a renewal' : ''}): the token or the app's credentials are not valid for this store`,
+      "The store's Shopify access token was refused. An operator must check the app's installation and the shop's Shopify secret.",
+    );
+  };
 
   // Half fixed, half random: spreads concurrent retries without ever retrying immediately.
   const backoff: Backoff = { baseMs: baseDelayMs / 2, capMs: MAX_WAIT_MS, jitter: 'equal' };
 
-  const attemptOnce = async <T>(body: string): Promise<Attempt<T>> => {
+  const attemptOnce = async <T>(operation: string, body: string): Promise<Attempt<T>> => {
+    const accessToken = await tokens.token();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     let response: Response;
@@ -129,6 +183,10 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
           waitMs: response.status === 429 ? retryAfterMs(response.headers.get('Retry-After')) : undefined,
         };
       }
+      if (response.status === 401) {
+        await response.body?.cancel().catch(() => undefined);
+        return { kind: 'unauthorized', token: accessToken };
+      }
       text = await response.text();
     } catch (error) {
       if (controller.signal.aborted) return { kind: 'retry', reason: `timed out after ${timeoutMs} ms` };
@@ -139,6 +197,7 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
       clearTimeout(timer);
     }
 
+    if (response.status === 403) throw refusedAccess(operation, null, 403);
     if (!response.ok) {
       throw new PlatformError(redact(`Shopify answered HTTP ${response.status}${summarizeBody(text)}`));
     }
@@ -155,6 +214,8 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
         const waitMs = throttleWaitMs(parsed.extensions?.cost ?? throttled.extensions?.cost);
         return { kind: 'retry', reason: 'throttled', waitMs };
       }
+      const denied = parsed.errors.find((error) => error.extensions?.code === 'ACCESS_DENIED');
+      if (denied) throw refusedAccess(operation, denied, null);
       const messages = parsed.errors.map((error) => error.message ?? 'unknown error').join('; ');
       throw new PlatformError(redact(`Shopify GraphQL error: ${messages}`));
     }
@@ -164,15 +225,30 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
 
   const requestTracked = async <T>(operation: string, query: string, variables: Record<string, unknown>) => {
     const body = JSON.stringify({ query, variables });
-    let last: Attempt<T> | undefined;
+    type Answered = Exclude<Attempt<T>, { kind: 'unauthorized' }>;
+    let last: Answered | undefined;
     let earlierAttemptMayHaveApplied = false;
+    let renewed = false;
+    // A 401 changes nothing on the platform: renew the token once (shared with every concurrent caller)
+    // and send the same request again at once; a second 401 is the credentials' fault, not the network's.
+    const attemptWithToken = async (): Promise<Answered> => {
+      const attempt = await attemptOnce<T>(operation, body);
+      if (attempt.kind !== 'unauthorized') return attempt;
+      if (renewed) throw refusedToken(operation, true);
+      renewed = true;
+      const next = await tokens.renew(attempt.token);
+      if (next === null) throw refusedToken(operation, false);
+      const again = await attemptOnce<T>(operation, body);
+      if (again.kind === 'unauthorized') throw refusedToken(operation, true);
+      return again;
+    };
     // Shopify may say how long to wait (Retry-After, the throttle's restore rate); otherwise back off.
     const wait = (retry: number) => (last?.kind === 'retry' ? last.waitMs : undefined) ?? backoffDelay(retry, backoff);
     const data = await retryUntil(maxAttempts, wait, async () => {
       try {
-        last = await attemptOnce<T>(body);
+        last = await attemptWithToken();
       } catch (error) {
-        if (error instanceof PlatformError && earlierAttemptMayHaveApplied)
+        if (error instanceof PlatformError && !(error instanceof PlatformRefusedError) && earlierAttemptMayHaveApplied)
           throw new PlatformError(error.message, { earlierAttemptMayHaveApplied });
         throw error;
       }

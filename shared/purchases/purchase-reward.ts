@@ -10,7 +10,7 @@ import { nowIso } from '../runtime/clock';
 import type { ShopCatalog } from '../domain/shop';
 import { resolveCustomer } from '../customers/customer-service';
 import { customerNotFound, DOMAIN_DETAILS, failed, unavailable, unprocessable } from '../domain/errors';
-import { type Platform, PlatformError, PlatformUnavailableError } from '../platform/port';
+import { type Platform, PlatformError, PlatformRefusedError, PlatformUnavailableError } from '../platform/port';
 import { countMetric } from '../observability/powertools';
 import { retryUntil } from '../runtime/retry';
 import { discountCodeFor } from './discount-code';
@@ -113,6 +113,7 @@ export async function purchaseReward(
     if (await refundPurchase(purchase, unreachable ? 'platform_unreachable' : 'platform_error', codeMayExist, nowIso())) {
       countMetric('PurchasesRefunded');
     }
+    if (error instanceof PlatformRefusedError) throw unavailable(error.callerDetail);
     throw unreachable ? unavailable(DOMAIN_DETAILS.platformUnreachable) : failed(CODE_FAILED);
   }
 

@@ -50,7 +50,7 @@ describe('Shopify credentials from Secrets Manager', () => {
       .getCustomer('1')
       .catch((e: Error) => e);
 
-    expect((error as Error).message).toBe("The Shopify secret of shop 'acme' is not valid");
+    expect((error as Error).message).toBe("The Shopify secret of shop 'acme' is not valid (shop_domain)");
     expect((error as Error).message).not.toContain('shpat_leak');
   });
 });

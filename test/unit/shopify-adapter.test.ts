@@ -1,6 +1,7 @@
 import { parse, validate } from 'graphql';
 import { shopifyAdminSchema } from '../../infra/local/shopify-admin-schema';
-import { PlatformError, PlatformUnavailableError, type DiscountCodeInput } from '../../shared/platform/port';
+import { PlatformError, PlatformRefusedError, PlatformUnavailableError, type DiscountCodeInput } from '../../shared/platform/port';
+import { metrics } from '../../shared/observability/powertools';
 import { createShopifyPlatform, type ShopifyPlatformOptions } from '../../shared/platform/shopify';
 import { CUSTOMER_QUERY } from '../../shared/platform/shopify-customers';
 import {
@@ -309,6 +310,54 @@ describe('Shopify adapter: errors that retrying will not fix', () => {
     expect(refusedError).toBeInstanceOf(PlatformError);
     expect(unavailableError.message).not.toContain(TOKEN);
     expect(refusedError.message).not.toContain(TOKEN);
+  });
+});
+
+describe('Shopify adapter: access the store has not granted', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it.each([
+    [
+      'protected customer data',
+      () =>
+        json({
+          data: { customer: null },
+          errors: [
+            {
+              message:
+                'This app is not approved to access the Customer object. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.',
+              extensions: { code: 'ACCESS_DENIED' },
+            },
+          ],
+        }),
+      'protected customer data (the Customer object)',
+    ],
+    [
+      'a missing scope',
+      () =>
+        json({
+          data: { customer: null },
+          errors: [
+            {
+              message: 'Access denied for customer field. Required access: `read_customers` access scope.',
+              extensions: { code: 'ACCESS_DENIED', requiredAccess: '`read_customers` access scope.' },
+            },
+          ],
+        }),
+      '`read_customers` access scope',
+    ],
+    ['HTTP 403', () => json({ errors: 'Forbidden' }, 403), 'the access getCustomer needs'],
+  ])('%s is refused at once, named, logged at ERROR and counted, never retried', async (_label, answer, missing) => {
+    const { fetchImpl, calls } = scriptedFetch([answer(), answer(), answer()]);
+    const counted = jest.spyOn(metrics, 'addMetric');
+
+    const error = (await caught(platform(fetchImpl).getCustomer('1001'))) as PlatformRefusedError;
+
+    expect(error).toBeInstanceOf(PlatformRefusedError);
+    expect(error.reason).toBe('access_denied');
+    expect(error.callerDetail).toContain(missing);
+    expect(calls).toHaveLength(1);
+    expect(counted).toHaveBeenCalledWith('PlatformAccessDenied', 'Count', 1);
   });
 });
 

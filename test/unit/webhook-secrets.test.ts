@@ -3,7 +3,8 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { PlatformError } from '../../shared/platform/port';
-import { registerLocalWebhookSecrets, webhookSecretsForShop } from '../../shared/platform/webhook-secrets';
+import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
+import { webhookSecretsForShop } from '../../shared/platform/webhook-secrets';
 import { useEnvironment } from '../support/environment';
 
 const secrets = mockClient(SecretsManagerClient);
@@ -12,7 +13,7 @@ useEnvironment({ TABLE_NAME: 't', PLATFORM_BASE_URL: undefined, SHOPIFY_SECRET_P
 beforeEach(() => {
   secrets.reset();
   // Cloud mode, with an empty cache.
-  registerLocalWebhookSecrets(null);
+  registerLocalShopSecrets(null);
 });
 
 const secretString = (fields: Record<string, unknown>) => ({
