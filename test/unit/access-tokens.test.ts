@@ -113,7 +113,7 @@ describe('client credentials tokens', () => {
       fetchImpl: (async (_url: string, init: RequestInit) => endpoint.answer(init)) as typeof fetch,
     });
 
-    const error = await tokens.token().catch((caught: unknown) => caught as PlatformRefusedError);
+    const error = (await tokens.token().catch((caught: unknown) => caught)) as PlatformRefusedError;
 
     expect(error).toBeInstanceOf(PlatformRefusedError);
     expect(error.reason).toBe('credentials');
@@ -250,9 +250,9 @@ describe('a Dev Dashboard app in Secrets Manager', () => {
       return json({ access_token: `tok-${grants}`, scope: 'read_customers', expires_in: 86_399 });
     }) as typeof fetch;
 
-    const error = await platformForShop('acme')
+    const error = (await platformForShop('acme')
       .getCustomer('1')
-      .catch((caught: unknown) => caught as PlatformRefusedError);
+      .catch((caught: unknown) => caught)) as PlatformRefusedError;
 
     expect(error).toBeInstanceOf(PlatformRefusedError);
     expect(error.message).toMatch(/also after a renewal/);
