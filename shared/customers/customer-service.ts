@@ -10,11 +10,11 @@ import {
   updateCustomer as writeCustomerChanges,
 } from '../data/customer-repository';
 import { readShopCounters, type ShopCounters } from '../data/shop-repository';
-import type { CustomerChanges, CustomerRecord } from '../domain/customer';
+import type { CustomerRecord, MemberChanges } from '../domain/customer';
 import { calendarDateOf } from '../domain/dates';
 import { nowIso } from '../runtime/clock';
 import { generateReferralCode } from '../domain/referral';
-import { customerNotFound, DOMAIN_DETAILS, failed, notFound, unavailable } from '../domain/errors';
+import { customerNotFound, DOMAIN_DETAILS, DomainError, failed, notFound, unavailable } from '../domain/errors';
 import type { Platform, PlatformCustomer } from '../platform/port';
 import { PlatformError, PlatformRefusedError, PlatformUnavailableError } from '../platform/port';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
@@ -69,9 +69,42 @@ const REFERRAL_ATTEMPTS = 5;
 export async function enrollCustomer(shopId: string, customerId: string, platform: Platform, shop?: ShopCatalog): Promise<Enrolment> {
   const existing = await getCustomer(shopId, customerId);
   if (existing) return { created: false, record: existing.record };
+  return enrollPlatformCustomer(shopId, await fetchPlatformCustomer(platform, customerId), shop);
+}
 
-  const customer = await fetchPlatformCustomer(platform, customerId);
+/**
+ * Automatic enrolment of a platform customer found through one of their orders: a member since that order
+ * was paid. False when they are a customer no more (deleted meanwhile) or were enrolled already.
+ */
+export async function autoEnrollCustomer(shop: ShopCatalog, customerId: string, platform: Platform, paidAt: string): Promise<boolean> {
+  const shopId = shop.settings.id;
+  if (await getCustomer(shopId, customerId, true)) return false;
+  let customer: PlatformCustomer;
+  try {
+    customer = await fetchPlatformCustomer(platform, customerId);
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'not_found') return false;
+    throw error;
+  }
+  return (await enrollPlatformCustomer(shopId, customer, shop, { memberSince: paidAt })).created;
+}
+
+/**
+ * Enrols a customer the platform described (the customer query, or a customers/create payload), with the
+ * signup award in the same transaction, so that however many ways a customer is enrolled at once the award
+ * is given once. `memberSince` backdates the enrolment for automatic enrolment (never later than now):
+ * the customer counts as a member from the moment the store had them, so the order that made them
+ * known earns too.
+ */
+export async function enrollPlatformCustomer(
+  shopId: string,
+  customer: PlatformCustomer,
+  shop?: ShopCatalog,
+  options: { memberSince?: string | null } = {},
+): Promise<Enrolment> {
+  const customerId = customer.id;
   const now = nowIso();
+  const since = options.memberSince && options.memberSince < now ? new Date(options.memberSince).toISOString() : now;
   // A referral code already taken is simply drawn again: no wait needed.
   const enrolment = await retryUntil(REFERRAL_ATTEMPTS, null, async (): Promise<Enrolment | undefined> => {
     const record: CustomerRecord = {
@@ -91,7 +124,7 @@ export async function enrollCustomer(shopId: string, customerId: string, platfor
       orders_count: 0,
       vip_tier_id: null,
       platform_created_at: customer.createdAt,
-      created_at: now,
+      created_at: since,
       updated_at: now,
     };
     const signup = shop ? signupAward(shop, record, now) : { record, entries: [] };
@@ -153,7 +186,7 @@ function signupAward(shop: ShopCatalog, record: CustomerRecord, now: string): { 
 const UPDATE_ATTEMPTS = 60;
 
 /** Applies changes with optimistic locking, re-reading and retrying when another write got in first. */
-export async function updateCustomer(shopId: string, identifier: string, changes: CustomerChanges): Promise<CustomerRecord> {
+export async function updateCustomer(shopId: string, identifier: string, changes: MemberChanges): Promise<CustomerRecord> {
   let current = await resolveCustomer(shopId, identifier);
   const updated = await retryUntil(UPDATE_ATTEMPTS, CONTENTION_BACKOFF, async (index): Promise<CustomerRecord | undefined> => {
     if (index > 0) current = await resolveCustomer(shopId, current.record.platform_customer_id, true);

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueryCommand, TransactWriteCommand, GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { CustomerChanges, CustomerRecord } from '../domain/customer';
+import type { CustomerRecord, MemberChanges } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { earningEntryItem } from './history-repository';
 import { birthdayTimerItem, profileDue } from './due-work';
@@ -148,7 +148,7 @@ export async function createCustomer(
  * status change moves the customer between the shop's counters in the same transaction.
  * Returns false when another writer got there first.
  */
-export async function updateCustomer(current: StoredCustomer, changes: CustomerChanges, now: string): Promise<boolean> {
+export async function updateCustomer(current: StoredCustomer, changes: MemberChanges, now: string): Promise<boolean> {
   const { record } = current;
   const next: CustomerRecord = { ...record, ...changes, updated_at: now };
   const transactItems: NonNullable<TransactWriteCommandInput['TransactItems']> = [

@@ -107,7 +107,7 @@ export interface ShopErasure {
 /**
  * Erases a shop: every customer found through the list indexes (both statuses), then every item of the
  * shop's partition (settings, configuration, counters, key listings, the reconciliation watermark), the
- * API keys named by those listings, the registry item and the domain lookups.
+ * API keys named by those listings, the handled webhook events, the registry item and the domain lookups.
  */
 export async function eraseShop(shopId: string, shopDomains: readonly string[]): Promise<ShopErasure> {
   let customersErased = 0;
@@ -156,6 +156,9 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
   } finally {
     publishApiKeyChanges(deletedKeyHashes);
   }
+
+  // The record of which webhook events were handled holds no personal data, but it is the shop's too.
+  itemsDeleted += await deletePartition(keys.webhookEvents(shopId), 'pk, sk', () => []);
 
   // Last, so that a delivery retried after a crash still finds the shop by its domain and finishes the work;
   // only a domain that maps to this shop, whatever the payload named.

@@ -74,6 +74,9 @@ export const keys = {
   importBatch: (shopId: string, customerId: string): ItemKey => ({ pk: customerPk(shopId, customerId), sk: 'BATCH#import' }),
   /** A member's birthday timer: carries the next day the birthday job looks at the member. */
   birthdayTimer: (shopId: string, customerId: string): ItemKey => ({ pk: customerPk(shopId, customerId), sk: 'TIMER#birthday' }),
+  /** The shop's webhook events (X-Shopify-Event-Id) being or having been processed: their effects happen once. */
+  webhookEvents: (shopId: string) => `SHOP#${shopId}#EVENTS`,
+  webhookEvent: (shopId: string, eventId: string): ItemKey => ({ pk: `SHOP#${shopId}#EVENTS`, sk: `EVENT#${eventId}` }),
   /** Makes a referral award once per referred customer. */
   referralAward: (shopId: string, referredId: string): ItemKey => ({ pk: `SHOP#${shopId}#REFERRAL#${referredId}`, sk: 'REFERRAL' }),
 };

@@ -120,3 +120,25 @@ export async function writeOrderWatermark(shopId: string, watermark: string): Pr
     }),
   );
 }
+
+/**
+ * Marks the shop disconnected (app/uninstalled). Only the settings item changes: reads go on, and applying
+ * the configuration again overwrites the settings without the mark. False when the shop has no settings.
+ */
+export async function markShopUninstalled(shopId: string, at: string): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.shopSettings(shopId),
+        UpdateExpression: 'SET uninstalled_at = if_not_exists(uninstalled_at, :at)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}

@@ -37,7 +37,21 @@ export interface CustomerRecord {
   points_expiry_reminded_for?: string | null;
   /** Calendar year of the last birthday award. */
   birthday_awarded_year?: number | null;
+  /** The platform's `updated_at` of the e-mail and names last taken from customers/update. */
+  platform_updated_at?: string | null;
 }
+
+/** What the platform tells about a member (customers/update): the program follows it. */
+export interface PlatformDetails {
+  email?: string;
+  first_name?: string;
+  last_name?: string;
+  /** The platform's `updated_at` of the details: an older customers/update never overwrites a newer one. */
+  platform_updated_at?: string | null;
+}
+
+/** Any change of a member's profile other than its points: the API's fields and the platform's. */
+export type MemberChanges = CustomerChanges & PlatformDetails;
 
 /** The fields of a customer that PUT may change. */
 export interface CustomerChanges {

@@ -28,7 +28,17 @@ export interface EarningSettings {
   auto_enroll?: boolean;
 }
 
-export const DEFAULT_EARNING_SETTINGS: EarningSettings = { pending_days: 0, points_expiry: null, expiry_reminder_days: 30, auto_enroll: false };
+export const DEFAULT_EARNING_SETTINGS: EarningSettings = {
+  pending_days: 0,
+  points_expiry: null,
+  expiry_reminder_days: 30,
+  auto_enroll: false,
+};
+
+/** The shop enrols platform customers by itself (customers/create, and orders of non-members). */
+export function autoEnrolls(settings: ShopSettings): boolean {
+  return (settings.earning_settings ?? DEFAULT_EARNING_SETTINGS).auto_enroll === true;
+}
 
 export interface ShopSettings {
   id: string;
@@ -39,6 +49,11 @@ export interface ShopSettings {
   vip_settings: VipSettings;
   /** Absent on settings written before the earning engine existed: the defaults apply. */
   earning_settings?: EarningSettings;
+  /**
+   * Set by app/uninstalled: the store removed the app, so nothing may ask the platform for anything until
+   * the shop's configuration is applied again (which writes the settings without it).
+   */
+  uninstalled_at?: string | null;
 }
 
 export interface EarningRule {

@@ -1,49 +1,86 @@
-// The order processor's work per queued delivery: by topic, map the signed payload and apply it (orders and
-// refunds here, the privacy topics in shared/webhooks/privacy-requests.ts). A signed
-// payload that is not a usable order or refund is acknowledged and logged, never retried (retrying cannot
-// fix it); a failure of the table is thrown, so the queue retries the message and parks it after that.
+// The processor's work per queued delivery: claim its event (X-Shopify-Event-Id) so that a redelivery has
+// its effects once, then by topic map the signed payload and apply it: orders and refunds here, the
+// customer's and the app's lifecycle in shared/webhooks/customer-lifecycle.ts, the privacy topics in
+// shared/webhooks/privacy-requests.ts. A signed payload that is not usable is acknowledged and logged,
+// never retried (retrying cannot fix it); a failure of the table or the platform is thrown, so the queue
+// retries the message and parks it after that.
+import { claimWebhookEvent, completeWebhookEvent, releaseWebhookEvent } from '../data/webhook-event-repository';
 import type { OrderEventMessage } from '../events/order-event-queue';
 import { logger } from '../observability/powertools';
 import { orderFromWebhook } from '../platform/order-from-webhook';
 import { PlatformPayloadError } from '../platform/port';
 import { refundFromWebhook } from '../platform/refund-from-webhook';
+import { isHandledTopic } from '../platform/shopify-app';
+import { connectedPlatform } from '../shops/connected-platform';
 import { shopCatalog } from '../shops/shop-catalog';
+import { appUninstalled, customerCreated, customerDeleted, customerUpdated } from '../webhooks/customer-lifecycle';
 import { isPrivacyTopic, processPrivacyRequest } from '../webhooks/privacy-requests';
-import { applyOrder, applyRefund } from './apply-order';
-
-export const ORDER_TOPICS = ['orders/paid', 'orders/cancelled', 'orders/updated', 'refunds/create'] as const;
+import { applyRefund } from './apply-order';
+import { applyOrderEnrolling } from './apply-order-enrolling';
 
 export type ProcessOutcome = { topic: string; outcome: string };
 
+/** Longer than the processor's timeout: a claim outlives only a processor that died holding it. */
+const EVENT_LEASE_MS = 60_000;
+
+/** What one topic does with its payload, as a short outcome for the log. */
+async function applyTopic(topic: string, shopId: string, payload: unknown): Promise<string> {
+  if (isPrivacyTopic(topic)) return processPrivacyRequest(topic, shopId, payload);
+  if (topic === 'app/uninstalled') return appUninstalled(shopId);
+  if (topic === 'customers/delete') return customerDeleted(shopId, payload);
+  const shop = await shopCatalog(shopId);
+  switch (topic) {
+    case 'refunds/create':
+      return applyRefund(shop, refundFromWebhook(payload));
+    case 'customers/create':
+      return customerCreated(shop, payload);
+    case 'customers/update':
+      return customerUpdated(shop, payload);
+    case 'orders/paid':
+    case 'orders/updated':
+    case 'orders/cancelled':
+      return applyOrderEnrolling(shop, orderFromWebhook(payload), () => connectedPlatform(shop));
+    default:
+      return 'ignored';
+  }
+}
+
+function parseBody(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw new PlatformPayloadError(['(payload): is not valid JSON']);
+  }
+}
+
 export async function processOrderEvent(message: OrderEventMessage): Promise<ProcessOutcome> {
-  const { topic, shopId } = message;
-  if (!(ORDER_TOPICS as readonly string[]).includes(topic) && !isPrivacyTopic(topic)) {
+  const { topic, shopId, eventId } = message;
+  if (!isHandledTopic(topic)) {
     logger.info('Webhook topic ignored', { topic, shop: shopId });
     return { topic, outcome: 'ignored' };
   }
-  try {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(message.body) as unknown;
-    } catch {
-      throw new PlatformPayloadError(['(payload): is not valid JSON']);
+  if (eventId) {
+    const claim = await claimWebhookEvent(shopId, eventId, EVENT_LEASE_MS);
+    if (claim !== 'claimed') {
+      // Being applied by another delivery right now: if that one fails, the queue retries it, so this one can go.
+      logger.info('Webhook event already handled', { topic, shop: shopId, eventId, claim });
+      return { topic, outcome: claim === 'done' ? 'duplicate' : 'duplicate_in_progress' };
     }
-    let outcome: string;
-    if (isPrivacyTopic(topic)) outcome = await processPrivacyRequest(topic, shopId, payload);
-    else if (topic === 'refunds/create') outcome = await applyRefund(await shopCatalog(shopId), refundFromWebhook(payload));
-    else outcome = await applyOrder(await shopCatalog(shopId), orderFromWebhook(payload));
-    logger.info('Webhook processed', { topic, shop: shopId, webhookId: message.webhookId, outcome });
-    return { topic, outcome };
-  } catch (error) {
-    if (error instanceof PlatformPayloadError) {
-      logger.warn('Malformed webhook payload acknowledged', {
-        topic,
-        shop: shopId,
-        webhookId: message.webhookId,
-        problems: error.problems,
-      });
-      return { topic, outcome: 'malformed' };
-    }
-    throw error;
   }
+  let outcome: string;
+  try {
+    outcome = await applyTopic(topic, shopId, parseBody(message.body));
+    logger.info('Webhook processed', { topic, shop: shopId, webhookId: message.webhookId, outcome });
+  } catch (error) {
+    if (!(error instanceof PlatformPayloadError)) {
+      if (eventId) await releaseWebhookEvent(shopId, eventId).catch(() => undefined);
+      throw error;
+    }
+    logger.warn('Malformed webhook payload acknowledged', { topic, shop: shopId, webhookId: message.webhookId, problems: error.problems });
+    outcome = 'malformed';
+  }
+  // A shop erased leaves nothing behind, not even the record of the event that erased it (a repeat erases nothing).
+  if (eventId && topic === 'shop/redact') await releaseWebhookEvent(shopId, eventId);
+  else if (eventId) await completeWebhookEvent(shopId, eventId, outcome);
+  return { topic, outcome };
 }

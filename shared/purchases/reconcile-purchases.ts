@@ -7,6 +7,8 @@ import { type PurchaseRecord } from '../domain/history';
 import { now as clockNow, nowIso } from '../runtime/clock';
 import { countMetric, logger } from '../observability/powertools';
 import type { Platform } from '../platform/port';
+import { isConnected } from '../shops/connected-platform';
+import { shopCatalog } from '../shops/shop-catalog';
 
 /** Purchases younger than this may still be in flight in a request; leave them alone. */
 export const DEFAULT_SETTLE_AFTER_MS = 2 * 60 * 1000;
@@ -43,6 +45,11 @@ export async function reconcilePurchases(options: ReconcileOptions): Promise<Rec
   };
   for (const purchase of purchases) {
     try {
+      // An uninstalled app has no access to the store: the purchase waits, unsettled, for the reconnection.
+      if (!isConnected(await shopCatalog(purchase.shop_id))) {
+        summary.skipped += 1;
+        continue;
+      }
       await settle(purchase, options.platformFor(purchase.shop_id), summary);
     } catch (error) {
       summary.failed += 1;

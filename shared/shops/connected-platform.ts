@@ -1,0 +1,20 @@
+// The platform of a shop that is still connected. After app/uninstalled the store no longer lets the app in,
+// so anything that needs the platform answers 503 naming the uninstall (instead of asking for a token that
+// Shopify would refuse), and the scheduled reconcilers pass the shop by.
+import type { ShopCatalog } from '../domain/shop';
+import { unavailable } from '../domain/errors';
+import { platformForShop } from '../platform/platform-for-shop';
+import type { Platform } from '../platform/port';
+
+export const APP_UNINSTALLED_DETAIL =
+  "The loyalty app was uninstalled from the store. An operator must install it again and re-apply the shop's configuration.";
+
+export function isConnected(shop: ShopCatalog): boolean {
+  return !shop.settings.uninstalled_at;
+}
+
+/** The shop's platform adapter, or a 503 that says the app was uninstalled. */
+export function connectedPlatform(shop: ShopCatalog): Platform {
+  if (!isConnected(shop)) throw unavailable(APP_UNINSTALLED_DETAIL);
+  return platformForShop(shop.settings.id);
+}
