@@ -28,7 +28,12 @@ export interface EarningSettings {
   auto_enroll?: boolean;
 }
 
-export const DEFAULT_EARNING_SETTINGS: EarningSettings = { pending_days: 0, points_expiry: null, expiry_reminder_days: 30, auto_enroll: false };
+export const DEFAULT_EARNING_SETTINGS: EarningSettings = {
+  pending_days: 0,
+  points_expiry: null,
+  expiry_reminder_days: 30,
+  auto_enroll: false,
+};
 
 export interface ShopSettings {
   id: string;

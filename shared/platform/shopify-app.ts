@@ -33,7 +33,5 @@ export const SHOPIFY_ACCESS_SCOPES = [
 export const SHOPIFY_WEBHOOK_API_VERSION = SHOPIFY_API_VERSION;
 
 export function isHandledTopic(topic: string): topic is ShopifyWebhookTopic | ShopifyComplianceTopic {
-  return (
-    SHOPIFY_WEBHOOK_TOPICS.some((entry) => entry.topic === topic) || (SHOPIFY_COMPLIANCE_TOPICS as readonly string[]).includes(topic)
-  );
+  return SHOPIFY_WEBHOOK_TOPICS.some((entry) => entry.topic === topic) || (SHOPIFY_COMPLIANCE_TOPICS as readonly string[]).includes(topic);
 }

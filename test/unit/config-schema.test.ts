@@ -722,7 +722,7 @@ describe('earning settings and spend units', () => {
     const parsed = parseConfig(configWith(shop({ earning_rules: [rule()] }))).shops[0]!;
 
     // Assert
-    expect(parsed.earning_settings).toEqual({ pending_days: 0, points_expiry: null, expiry_reminder_days: 30 });
+    expect(parsed.earning_settings).toEqual({ pending_days: 0, points_expiry: null, expiry_reminder_days: 30, auto_enroll: false });
     expect(parsed.earning_rules[0]!.spend_unit).toBeNull();
   });
 
@@ -738,7 +738,12 @@ describe('earning settings and spend units', () => {
     ).shops[0]!;
 
     // Assert
-    expect(parsed.earning_settings).toEqual({ pending_days: 14, points_expiry: { mode: 'batch', days: 365 }, expiry_reminder_days: 30 });
+    expect(parsed.earning_settings).toEqual({
+      pending_days: 14,
+      points_expiry: { mode: 'batch', days: 365 },
+      expiry_reminder_days: 30,
+      auto_enroll: false,
+    });
     expect(parsed.earning_rules[0]!.spend_unit).toBe(0.5);
   });
 
