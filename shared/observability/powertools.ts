@@ -8,8 +8,12 @@ import { SERVICE } from './service';
 export const logger = new Logger({ serviceName: SERVICE });
 export const metrics = new Metrics({ serviceName: SERVICE, namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'LoyaltyApi' });
 
-/** The business events operators watch on the dashboard (names shared with infra/cdk/constructs/observability.ts). */
-export type BusinessMetric = 'PointsAdjusted' | 'RewardsPurchased' | 'DiscountCodeFailures' | 'PurchasesRefunded' | 'PurchasesReconciled';
+/**
+ * The events operators watch on the dashboard (names shared with infra/cdk/constructs/observability.ts).
+ * PlatformAccessDenied: Shopify refused a call for want of a scope or protected customer data; it alarms.
+ */
+export type BusinessMetric =
+  'PointsAdjusted' | 'RewardsPurchased' | 'DiscountCodeFailures' | 'PurchasesRefunded' | 'PurchasesReconciled' | 'PlatformAccessDenied';
 
 /**
  * Flushes the request's business metrics as one EMF record after the handler (also on errors).
