@@ -73,6 +73,9 @@ export const JOB_TARGET_RETRIES = { retryAttempts: 2, maxEventAge: Duration.minu
 /** Records per processor invocation and how long SQS may wait to fill a batch. */
 export const ORDER_BATCH = { batchSize: 10, maxBatchingWindow: Duration.seconds(1) };
 
+/** The manifest's Shopify webhook (shared/http/routes.ts): its URL is the `ShopifyWebhookUrl` output. */
+const SHOPIFY_WEBHOOK = 'receiveShopifyWebhook';
+
 const constructId = (prefix: string, name: string) => `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}`;
 
 export class LoyaltyStack extends Stack {
@@ -244,6 +247,9 @@ export class LoyaltyStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.url });
     new CfnOutput(this, 'WebhookUrls', { value: webhooks.map((hook) => `${hook.method} ${api.api.urlForPath(hook.path)}`).join(', ') });
+    // What the Shopify app subscribes its topics to (`npx loyalty shopify-app-config --stack`).
+    const shopifyWebhook = webhooks.find((hook) => hook.name === SHOPIFY_WEBHOOK);
+    if (shopifyWebhook) new CfnOutput(this, 'ShopifyWebhookUrl', { value: api.api.urlForPath(shopifyWebhook.path) });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'UsagePlanId', { value: api.usagePlan.usagePlanId });
     // The operator CLI flushes this stage's authorizer cache after a revoke.

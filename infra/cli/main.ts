@@ -1,14 +1,17 @@
 // `loyalty`: the operator CLI (config apply, keys create/revoke/list) against a deployed stack or the
-// local twin. Parses the arguments, resolves the target, runs one command; exit code 0 or 1.
+// local twin, and the Shopify app's configuration (shopify-app-config). Parses the arguments, resolves
+// the target, runs one command; exit code 0 or 1.
 import '../local/local-env';
 import { parseArgs } from 'node:util';
 import { resetDocumentClient } from '../../shared/data/client';
 import { configApply, keysCreate, keysList, keysRevoke, messageOf, type Print } from './commands';
+import { AppConfigError, DEFAULT_APP_NAME, shopifyAppToml } from './shopify-app-config';
 import {
   answeredButNotDynamoDb,
   DEFAULT_LOCAL_TABLE,
   describeNotDynamoDb,
   resolveTarget,
+  stackShopifyWebhookUrl,
   type Target,
   type TargetOptions,
 } from './targets';
@@ -18,6 +21,7 @@ export const USAGE = `Usage:
   loyalty keys create --shop S --name N --scope full|read    TARGET
   loyalty keys revoke --shop S --key-id ID                   TARGET
   loyalty keys list --shop S                                 TARGET
+  loyalty shopify-app-config (--stack NAME [--region R] | --webhook-url URL) [--client-id ID] [--app-name NAME]
   loyalty --help
 
 TARGET is one of:
@@ -25,7 +29,12 @@ TARGET is one of:
   --endpoint URL [--table NAME]    a DynamoDB endpoint, e.g. the local twin's DynamoDB Local
                                    (table default ${DEFAULT_LOCAL_TABLE}; no API Gateway, usage-plan steps skipped)
 
-A created key is printed once and cannot be shown again; only its SHA-256 hash is stored.`;
+A created key is printed once and cannot be shown again; only its SHA-256 hash is stored.
+
+shopify-app-config prints the Shopify app's shopify.app.toml (the file alone, on stdout) for
+\`shopify app deploy\`: the scopes the service uses and every topic it handles, delivered to the
+stack's ShopifyWebhookUrl output (--stack) or to an https --webhook-url. --client-id is the app's
+Client ID in the Dev Dashboard (left empty without it); --app-name defaults to '${DEFAULT_APP_NAME}'.`;
 
 const OPTIONS = {
   shop: { type: 'string' },
@@ -36,6 +45,9 @@ const OPTIONS = {
   region: { type: 'string' },
   endpoint: { type: 'string' },
   table: { type: 'string' },
+  'webhook-url': { type: 'string' },
+  'client-id': { type: 'string' },
+  'app-name': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -46,15 +58,28 @@ type Command =
   | { kind: 'config apply'; file: string }
   | { kind: 'keys create'; shop: string; name: string; scope: 'full' | 'read' }
   | { kind: 'keys revoke'; shop: string; keyId: string }
-  | { kind: 'keys list'; shop: string };
+  | { kind: 'keys list'; shop: string }
+  | AppConfigCommand;
+
+/** Works on no table: the webhook URL comes from the stack's outputs or the command line. */
+interface AppConfigCommand {
+  kind: 'shopify-app-config';
+  from: { stack: string; region?: string } | { webhookUrl: string };
+  clientId?: string;
+  appName?: string;
+}
 
 const TARGET_OPTIONS: OptionName[] = ['stack', 'region', 'endpoint', 'table'];
+/** Each command's options besides its target's. */
 const COMMAND_OPTIONS: Record<Command['kind'], OptionName[]> = {
   'config apply': [],
   'keys create': ['shop', 'name', 'scope'],
   'keys revoke': ['shop', 'key-id'],
   'keys list': ['shop'],
+  'shopify-app-config': ['webhook-url', 'client-id', 'app-name'],
 };
+/** The options of a command's target: shopify-app-config only reads a stack's outputs. */
+const targetOptionsOf = (kind: Command['kind']): OptionName[] => (kind === 'shopify-app-config' ? ['stack', 'region'] : TARGET_OPTIONS);
 
 /** Wrong arguments: the message and then the usage text. */
 class UsageError extends Error {}
@@ -81,6 +106,7 @@ export async function main(argv: string[], io: Io = consoleIo): Promise<number> 
     }
     const { help: _help, ...values } = parsed.values;
     const command = parseCommand(parsed.positionals, values);
+    if (command.kind === 'shopify-app-config') return await printAppConfig(command, io);
     target = await resolveTarget(targetOptions(values));
     io.out(`target: ${target.description}, table ${target.tableName}`);
     await run(command, target, io.out);
@@ -99,7 +125,37 @@ export async function main(argv: string[], io: Io = consoleIo): Promise<number> 
   }
 }
 
-async function run(command: Command, target: Target, print: Print): Promise<void> {
+/** The toml alone goes to stdout, so `> shopify.app.toml` captures exactly the file; notes go to stderr. */
+async function printAppConfig(command: AppConfigCommand, io: Io): Promise<number> {
+  let webhookUrl: string;
+  if ('stack' in command.from) {
+    const found = await stackShopifyWebhookUrl(command.from.stack, command.from.region);
+    io.err(`webhook URL of stack ${command.from.stack} (${found.region}): ${found.url}`);
+    webhookUrl = found.url;
+  } else {
+    webhookUrl = command.from.webhookUrl;
+  }
+  let toml: string;
+  try {
+    toml = shopifyAppToml({
+      webhookUrl,
+      ...(command.clientId !== undefined ? { clientId: command.clientId } : {}),
+      ...(command.appName !== undefined ? { appName: command.appName } : {}),
+    });
+  } catch (error) {
+    if (error instanceof AppConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (command.clientId === undefined) {
+    io.err(
+      "client_id is left empty: pass --client-id with the app's Client ID (Dev Dashboard, the app's Settings), or run `shopify app config link` before `shopify app deploy`",
+    );
+  }
+  io.out(toml.trimEnd());
+  return 0;
+}
+
+async function run(command: Exclude<Command, AppConfigCommand>, target: Target, print: Print): Promise<void> {
   const deps = { usagePlan: target.usagePlan, authorizerCache: target.authorizerCache, print };
   switch (command.kind) {
     case 'config apply':
@@ -118,10 +174,12 @@ async function run(command: Command, target: Target, print: Print): Promise<void
 
 function parseCommand(positionals: string[], values: Values): Command {
   if (positionals.length === 0) throw new UsageError('no command given');
-  const [group, action, ...rest] = positionals;
-  const kind = `${group} ${action}`;
-  if (!isCommandKind(kind)) throw new UsageError(`unknown command '${positionals.slice(0, 2).join(' ')}'`);
-  const allowed = new Set([...COMMAND_OPTIONS[kind], ...TARGET_OPTIONS]);
+  // One word (shopify-app-config) or two (config apply, keys create, ...).
+  const words = positionals[0] === 'shopify-app-config' ? 1 : 2;
+  const kind = positionals.slice(0, words).join(' ');
+  const rest = positionals.slice(words);
+  if (!isCommandKind(kind)) throw new UsageError(`unknown command '${kind}'`);
+  const allowed = new Set([...COMMAND_OPTIONS[kind], ...targetOptionsOf(kind)]);
   for (const name of Object.keys(values) as OptionName[]) {
     if (!allowed.has(name)) throw new UsageError(`--${name} does not apply to '${kind}'`);
   }
@@ -146,7 +204,29 @@ function parseCommand(positionals: string[], values: Values): Command {
       return { kind, shop: required('shop'), keyId: required('key-id') };
     case 'keys list':
       return { kind, shop: required('shop') };
+    case 'shopify-app-config':
+      return appConfigCommand(values);
   }
+}
+
+function appConfigCommand(values: Values): AppConfigCommand {
+  const { stack, region } = values;
+  const webhookUrl = values['webhook-url'];
+  if ((stack === undefined) === (webhookUrl === undefined)) {
+    throw new UsageError(
+      "say where Shopify delivers webhooks: --stack NAME (the stack's ShopifyWebhookUrl output) or --webhook-url URL, one of them",
+    );
+  }
+  if (region !== undefined && stack === undefined) throw new UsageError('--region goes with --stack');
+  for (const name of ['stack', 'client-id', 'app-name'] as const) {
+    if (values[name] !== undefined && values[name].trim() === '') throw new UsageError(`--${name} must not be empty`);
+  }
+  return {
+    kind: 'shopify-app-config',
+    from: stack !== undefined ? { stack, ...(region !== undefined ? { region } : {}) } : { webhookUrl: webhookUrl! },
+    ...(values['client-id'] !== undefined ? { clientId: values['client-id'] } : {}),
+    ...(values['app-name'] !== undefined ? { appName: values['app-name'] } : {}),
+  };
 }
 
 function isCommandKind(kind: string): kind is Command['kind'] {

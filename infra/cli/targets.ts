@@ -1,5 +1,6 @@
 // Where the CLI works: a DynamoDB endpoint such as the twin's DynamoDB Local (`--endpoint`), or a
-// deployed stack (`--stack`) whose CloudFormation outputs name the table and the usage plan.
+// deployed stack (`--stack`) whose CloudFormation outputs name the table and the usage plan (and the
+// Shopify webhook URL that `shopify-app-config` writes into the app's configuration).
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { CloudFormationClient, DescribeStacksCommand, type Stack } from '@aws-sdk/client-cloudformation';
 import { resetEnv } from '../../shared/runtime/env';
@@ -69,6 +70,50 @@ export async function readStackResources(
   return { tableName: required('TableName'), usagePlanId: required('UsagePlanId'), ...stage };
 }
 
+/** The path of the Shopify webhook route, by which it is told apart in the `WebhookUrls` output. */
+const SHOPIFY_WEBHOOK_PATH = '/webhooks/shopify';
+
+/**
+ * Where Shopify delivers the app's webhooks: the stack's `ShopifyWebhookUrl` output, or for a stack
+ * deployed before that output, the Shopify entry of `WebhookUrls` ("POST https://…, POST https://…").
+ */
+export async function readShopifyWebhookUrl(stackName: string, client: CloudFormationClient): Promise<string> {
+  const outputs = await stackOutputs(stackName, client);
+  if (outputs.ShopifyWebhookUrl) return outputs.ShopifyWebhookUrl;
+  const listed = (outputs.WebhookUrls ?? '')
+    .split(',')
+    .map((entry) => entry.trim().replace(/^POST\s+/, ''))
+    .filter((url) => url !== '');
+  const shopify = listed.find((url) => url.replace(/\/+$/, '').endsWith(SHOPIFY_WEBHOOK_PATH));
+  if (shopify) return shopify;
+  throw new TargetError(
+    `Stack '${stackName}' has no output 'ShopifyWebhookUrl' (nor a Shopify entry in 'WebhookUrls'): is it the loyalty API stack, fully deployed?`,
+  );
+}
+
+/** readShopifyWebhookUrl with a client of its own, in the region given or the SDK's default one. */
+export async function stackShopifyWebhookUrl(
+  stackName: string,
+  regionOption: string | undefined,
+): Promise<{ url: string; region: string }> {
+  const cloudFormation = new CloudFormationClient(regionOption ? { region: regionOption } : {});
+  try {
+    const region = await sdkRegion(cloudFormation);
+    return { url: await readShopifyWebhookUrl(stackName, cloudFormation), region };
+  } finally {
+    cloudFormation.destroy();
+  }
+}
+
+/** The SDK's own resolution of the region (flag, AWS_REGION, profile), or a message saying how to give one. */
+async function sdkRegion(client: CloudFormationClient): Promise<string> {
+  try {
+    return await client.config.region();
+  } catch {
+    throw new TargetError('No AWS region: pass --region or set AWS_REGION (or a region in your AWS profile)');
+  }
+}
+
 /**
  * Resolves the target and points the shared data layer at it. The repositories read their settings
  * from the environment (as in Lambda), so the variables are set here and the cached config dropped.
@@ -116,14 +161,9 @@ function endpointTarget(options: TargetOptions): Target {
 async function stackTarget(stackName: string, regionOption: string | undefined): Promise<Target> {
   const cloudFormation = new CloudFormationClient(regionOption ? { region: regionOption } : {});
   try {
-    // The SDK's own resolution (flag, AWS_REGION, profile), then handed to the data layer, which would
-    // otherwise fall back to us-east-1 and miss the stack's table.
-    let region: string;
-    try {
-      region = await cloudFormation.config.region();
-    } catch {
-      throw new TargetError('No AWS region: pass --region or set AWS_REGION (or a region in your AWS profile)');
-    }
+    // The SDK's own resolution, then handed to the data layer, which would otherwise fall back to
+    // us-east-1 and miss the stack's table.
+    const region = await sdkRegion(cloudFormation);
     const { tableName, usagePlanId, stage } = await readStackResources(stackName, cloudFormation);
     const apiGateway = new APIGatewayClient({ region });
     delete process.env.DYNAMODB_ENDPOINT;

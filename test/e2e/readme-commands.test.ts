@@ -62,8 +62,12 @@ const RUN_ELSEWHERE: Record<string, { test: string; marker: string }> = {
 const DEPLOY_ONLY: Record<string, string> = {
   'npx cdk bootstrap': 'needs an AWS account (bootstraps CDK in it); the synthesized stack is tested by test/infra',
   'npx cdk deploy -c alarmEmail=ops@your-store.com': 'needs an AWS account; `cdk synth` of the same app runs in test/infra/synth.test.ts',
-  'aws secretsmanager create-secret --name loyalty/shopify/my-shop --secret-string \'{"shop_domain":"my-shop.myshopify.com","access_token":"shpat_...","webhook_secret":"..."}\'':
+  'aws secretsmanager create-secret --name loyalty/shopify/my-shop --secret-string \'{"shop_domain":"my-shop.myshopify.com","client_id":"...","client_secret":"..."}\'':
     "needs an AWS account and a Shopify shop; the secret's fields are read in test/unit/platform-secrets.test.ts and test/unit/webhook-secrets.test.ts",
+  'npx loyalty shopify-app-config --stack LoyaltyApi --client-id <Client ID> > shopify.app.toml':
+    'needs a deployed stack; the command runs with a mocked stack and with --webhook-url in test/unit/shopify-app-config-cli.test.ts, and its file is parsed and checked field by field in test/unit/shopify-app-config.test.ts',
+  'shopify app deploy':
+    "needs Shopify's CLI (Node 22.12+) and a Shopify account; the file it deploys is held to the rules of Shopify's configuration schema in test/unit/shopify-app-config.test.ts",
   'aws sqs receive-message --queue-url <OrderEventDeadLetterQueueUrl> --max-number-of-messages 10 --visibility-timeout 30':
     'needs a deployed stack; the queues and their redrive policy are asserted in test/infra/stack.test.ts',
   'aws sqs start-message-move-task --source-arn <dead-letter queue ARN>':

@@ -1,6 +1,6 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/loyalty-api';
-import { OLDEST_ORDER_EVENT_ALARM_SECONDS } from '../../infra/cdk/constructs/observability';
+import { ACCESS_DENIED_METRIC, OLDEST_ORDER_EVENT_ALARM_SECONDS } from '../../infra/cdk/constructs/observability';
 import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/order-event-queue';
 import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, THROTTLE_LIMITS, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/http/routes';
 import { synthAppWithContext, synthStack } from '../support/synth-stack';
@@ -430,6 +430,38 @@ describe('production stack', () => {
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
   });
 
+  it('alarms at the first call Shopify refuses for want of access, with a line on the dashboard', () => {
+    const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
+    const alarms = resources('AWS::CloudWatch::Alarm')
+      .map(([, a]) => a.Properties)
+      .filter((a) => a.MetricName === 'PlatformAccessDenied');
+
+    expect(ACCESS_DENIED_METRIC).toBe('PlatformAccessDenied');
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]).toMatchObject({
+      Namespace: 'LoyaltyApi',
+      Dimensions: [{ Name: 'service', Value: 'loyalty-api' }],
+      Statistic: 'Sum',
+      Period: 300,
+      EvaluationPeriods: 1,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+    });
+    const body = JSON.stringify(resources('AWS::CloudWatch::Dashboard')[0]![1].Properties.DashboardBody);
+    expect(body).toMatch(/Shopify access denied/);
+    expect(body).toMatch(/\\"LoyaltyApi\\",\\"PlatformAccessDenied\\",\\"service\\",\\"loyalty-api\\"/);
+  });
+
+  it('outputs the URL the Shopify app subscribes its topics to', () => {
+    const output = template.findOutputs('ShopifyWebhookUrl').ShopifyWebhookUrl;
+    const [, parts] = output!.Value['Fn::Join'] as [string, unknown[]];
+
+    expect(parts[0]).toBe('https://');
+    expect(parts.at(-1)).toBe('/webhooks/shopify');
+  });
+
   it('exports what the operator CLI reads', () => {
     const outputs = Object.keys(template.findOutputs('*'));
 
@@ -437,6 +469,7 @@ describe('production stack', () => {
       expect.arrayContaining([
         'ApiUrl',
         'WebhookUrls',
+        'ShopifyWebhookUrl',
         'TableName',
         'UsagePlanId',
         'EventBusName',

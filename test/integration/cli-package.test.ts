@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { shopifyAppToml } from '../../infra/cli/shopify-app-config';
 import { buildCli } from '../../scripts/cli-bundle';
 import { testEndpoint, uniqueTableName } from '../support/test-table';
 
@@ -65,6 +66,15 @@ describe('operator CLI from an installed package', () => {
     const { stdout } = await cli('keys', 'list', '--shop', 'demo', ...target);
 
     expect(stdout).toMatch(/Backend/);
+  });
+
+  it("prints the Shopify app's configuration, the file alone on stdout", async () => {
+    const webhookUrl = 'https://abc123.execute-api.eu-west-1.amazonaws.com/prod/webhooks/shopify';
+
+    const { stdout, stderr } = await cli('shopify-app-config', '--webhook-url', webhookUrl, '--client-id', 'abc123');
+
+    expect(stdout).toBe(shopifyAppToml({ webhookUrl, clientId: 'abc123' }));
+    expect(stderr).toBe('');
   });
 
   it('refuses a dev dependency from the package under the preload, so the checks above can fail', async () => {

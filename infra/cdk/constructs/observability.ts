@@ -22,6 +22,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Alias } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
+import type { BusinessMetric } from '../../../shared/observability/powertools';
 
 export const METRICS_NAMESPACE = 'LoyaltyApi';
 /** Age of the oldest order event at which the processor is behind: past a few redeliveries of one message. */
@@ -33,7 +34,12 @@ export const BUSINESS_METRICS = [
   'DiscountCodeFailures',
   'PurchasesRefunded',
   'PurchasesReconciled',
-] as const;
+] as const satisfies readonly BusinessMetric[];
+/**
+ * Shopify refused a call (ACCESS_DENIED, or 403) because the store has not granted a scope or protected
+ * customer data: not transient, retrying changes nothing, so one occurrence alarms (docs/operate.md).
+ */
+export const ACCESS_DENIED_METRIC = 'PlatformAccessDenied' satisfies BusinessMetric;
 
 const capitalize = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
 
@@ -104,6 +110,17 @@ export class Observability extends Construct {
       period: Duration.minutes(5),
     });
 
+    // Published by the functions through Powertools Metrics, with its default dimension `service`.
+    const business = (name: BusinessMetric) =>
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: name,
+        dimensionsMap: { service: 'loyalty-api' },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      });
+    const accessDenied = business(ACCESS_DENIED_METRIC);
+
     const alarm = (id: string, metric: Metric | MathExpression, threshold: number, description: string) => {
       const created = metric.createAlarm(this, id, {
         threshold,
@@ -130,6 +147,12 @@ export class Observability extends Construct {
       );
     }
     alarm('DynamoDbSystemErrors', dynamoSystemErrors, 1, 'DynamoDB system errors on the loyalty table');
+    alarm(
+      'PlatformAccessDenied',
+      accessDenied,
+      1,
+      'Shopify refused access (ACCESS_DENIED or 403): the store has not granted a scope or protected customer data (docs/operate.md)',
+    );
     // A job throws when any part of its run failed (a shop not reconciled, a purchase not settled): one error is enough.
     for (const [name, fn] of props.jobs) {
       alarm(
@@ -170,15 +193,6 @@ export class Observability extends Construct {
       label: 'Queued order events',
     });
 
-    const business = (name: string) =>
-      new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: name,
-        dimensionsMap: { service: 'loyalty-api' },
-        statistic: 'Sum',
-        period: Duration.minutes(5),
-      });
-
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
     this.dashboard.addWidgets(
       new TextWidget({
@@ -206,11 +220,16 @@ export class Observability extends Construct {
       new GraphWidget({ title: 'Dead letters', left: deadLetterDepths, width: 12 }),
     );
     this.dashboard.addWidgets(
-      new SingleValueWidget({ title: 'DynamoDB system errors', metrics: [dynamoSystemErrors], width: 12 }),
+      new SingleValueWidget({ title: 'DynamoDB system errors', metrics: [dynamoSystemErrors], width: 8 }),
+      new GraphWidget({
+        title: 'Shopify access denied (scopes, protected customer data)',
+        left: [accessDenied.with({ label: 'Calls Shopify refused for want of access' })],
+        width: 8,
+      }),
       new GraphWidget({
         title: 'Scheduled job errors',
         left: [...props.jobs].map(([name, fn]) => fn.metricErrors({ label: name })),
-        width: 12,
+        width: 8,
       }),
     );
     // What each run of the clock-driven jobs did (shared/calendar/scheduled-job-handler.ts publishes one
