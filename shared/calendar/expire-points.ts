@@ -9,7 +9,7 @@ import { withoutKeys } from '../data/items';
 import type { ItemKey } from '../data/keys';
 import { approvedEntry, type EarningEntry } from '../domain/history';
 import { addDays } from '../domain/dates';
-import { expiringPoints, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
+import { batchPositionOf, expiringPoints, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { orderEntryId } from '../orders/order-state';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem, tidy } from './due-job';
@@ -57,7 +57,7 @@ async function expireBatch(key: ItemKey, { shop, shopId, now, customerId, kind }
   }
   if (customer.record.status !== 'member') return frozen(shopId, customer, key, kind as DueKind, batch.points_expiry_at, batch.id, now);
 
-  const removed = expiringPoints(customer.record, { batch_offset: batch.batch_offset ?? 0, points: batch.points });
+  const removed = expiringPoints(customer.record, batchPositionOf(batch));
   const next = withPoints(shop, customer.record, -removed, 0, now);
   const entry = { ...expiryEntry(shop, customerId, `batch:${batch.id}`, removed, now), expired_batch_id: batch.id };
   const written = await writeCalendarChange({

@@ -7,7 +7,7 @@ import { getCustomer } from '../data/customer-repository';
 import { withoutKeys } from '../data/items';
 import type { ItemKey } from '../data/keys';
 import { addDays } from '../domain/dates';
-import { batchRemaining, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
+import { batchPositionOf, batchRemaining, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type EarningSettings } from '../domain/shop';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
 import { keepDeadline, memberEvent, moveDue } from './member-figures';
@@ -35,7 +35,7 @@ async function remindBatch(key: ItemKey, { shopId, now, customerId }: DueJobCont
   // Past its date, it is the expiry job's (which ran first, unless the member is excluded: frozen).
   if (!expiry || expiry <= now) return { changed: false };
   if (!customer || customer.record.status !== 'member') return { changed: false };
-  const points = batchRemaining(customer.record, { batch_offset: batch.batch_offset ?? 0, points: batch.points });
+  const points = batchRemaining(customer.record, batchPositionOf(batch));
   const sent = moveDue(shopId, key, 'batch-remind', 'batch-expire', expiry, batch.id, { expiry_reminded: true });
   if (!(await writeCalendarChange({ shopId, customerId, updates: [sent] }))) return undefined;
   // A batch already spent needs no reminder; it still waits for its date, where nothing is left to expire.

@@ -43,7 +43,8 @@ export interface Enrolment {
   record: CustomerRecord;
 }
 
-async function fetchPlatformCustomer(platform: Platform, customerId: string): Promise<PlatformCustomer> {
+/** The platform's customer: unavailable when the platform cannot answer, not found when it has no such customer. */
+export async function fetchPlatformCustomer(platform: Platform, customerId: string): Promise<PlatformCustomer> {
   let customer: PlatformCustomer | null;
   try {
     customer = await platform.getCustomer(customerId);

@@ -75,7 +75,10 @@ export async function findCustomerByEmail(shopId: string, email: string): Promis
  * The birthday timer follows the date of birth: written when a date is set or changed, deleted when it is
  * cleared, so the birthday job finds the member on the right day without reading anyone else.
  */
-function birthdayTimerWrites(next: CustomerRecord, previousDate: string | null): NonNullable<TransactWriteCommandInput['TransactItems']> {
+export function birthdayTimerWrites(
+  next: CustomerRecord,
+  previousDate: string | null,
+): NonNullable<TransactWriteCommandInput['TransactItems']> {
   if (next.date_of_birth === previousDate) return [];
   const { shop_id: shopId, platform_customer_id: customerId } = next;
   if (next.date_of_birth === null) return [{ Delete: { TableName: tableName(), Key: keys.birthdayTimer(shopId, customerId) } }];
@@ -290,7 +293,8 @@ export async function countCustomers(shopId: string): Promise<Record<LoyaltyStat
   return { member: member!, excluded: excluded! };
 }
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+/** One write of a TransactWriteItems call. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** The profile's next figures, written only if it is still at the version read and still a member. */
 export function memberProfilePut(current: StoredCustomer, next: CustomerRecord): TransactItem {

@@ -72,6 +72,18 @@ export const keys = {
   dueWork: (shopId: string, kind: string) => `SHOP#${shopId}#DUE#${kind}`,
   /** The batch an imported balance forms where its imported entries do not cover it (no history entry). */
   importBatch: (shopId: string, customerId: string): ItemKey => ({ pk: customerPk(shopId, customerId), sk: 'BATCH#import' }),
+  /** Another member's imported batch, moved into this member's partition by a customer merge. */
+  mergedImportBatch: (shopId: string, customerId: string, fromId: string): ItemKey => ({
+    pk: customerPk(shopId, customerId),
+    sk: `BATCH#import-${fromId}`,
+  }),
+  /** In a merged-away customer's partition: which customer it was merged into, and the merge's progress. */
+  mergedInto: (shopId: string, customerId: string): ItemKey => ({ pk: customerPk(shopId, customerId), sk: 'MERGED' }),
+  /** In the kept member's partition while a merge still moves the deleted member's items into it. */
+  incomingMerge: (shopId: string, customerId: string, fromId: string): ItemKey => ({
+    pk: customerPk(shopId, customerId),
+    sk: `MERGE#${fromId}`,
+  }),
   /** A member's birthday timer: carries the next day the birthday job looks at the member. */
   birthdayTimer: (shopId: string, customerId: string): ItemKey => ({ pk: customerPk(shopId, customerId), sk: 'TIMER#birthday' }),
   /** The shop's webhook events (X-Shopify-Event-Id) being or having been processed: their effects happen once. */

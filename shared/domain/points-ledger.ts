@@ -41,11 +41,21 @@ export function batchRemaining(record: Pick<CustomerRecord, 'current_points' | '
 
 export interface BatchPosition {
   batch_offset: number;
+  /** The batch's length on the line: its points, unless a customer merge re-laid what was left of it. */
   points: number;
 }
 
-/** An earning entry as stored, with the batch bookkeeping an approved positive entry carries. */
-export type LedgerEntry = EarningEntry & { batch_offset?: number };
+/**
+ * An earning entry as stored, with the batch bookkeeping an approved positive entry carries. A merge
+ * (`mergeLedgers`) re-lays an open batch as what was left of it: `batch_points` is then its length on the
+ * line, while `points` stays what the entry gave.
+ */
+export type LedgerEntry = EarningEntry & { batch_offset?: number; batch_points?: number };
+
+/** Where a stored batch sits on its member's line. */
+export function batchPositionOf(batch: Pick<LedgerEntry, 'batch_offset' | 'batch_points' | 'points'>): BatchPosition {
+  return { batch_offset: batch.batch_offset ?? 0, points: batch.batch_points ?? batch.points };
+}
 
 /**
  * Gives `entries` (approved, created in this write) to the member: each positive one becomes a batch at
@@ -73,6 +83,61 @@ export function giveBatches<E extends EarningEntry>(
   });
   const record = { ...after, points_batch_total: total };
   return { record: given ? withActivity(record, settings, now) : record, entries: out };
+}
+
+/** A batch of one of two members' lines that a merge may re-lay: where it sits, and when it was given. */
+export type MergeableBatch = Pick<LedgerEntry, 'batch_offset' | 'batch_points' | 'points' | 'points_given_at' | 'created_at'>;
+
+/** Which member's line a batch came from. */
+export type LineSide = 'kept' | 'deleted';
+
+/** A batch of the merged line: the batch as read, the side it came from, and its new place. */
+export interface LaidBatch<B> {
+  batch: B;
+  from: LineSide;
+  batch_offset: number;
+  batch_points: number;
+}
+
+type Line<B> = { record: Pick<CustomerRecord, 'current_points' | 'points_batch_total'>; batches: readonly B[] };
+
+/**
+ * Two members' lines as one (a customer merge), so FIFO expiry and reminders go on as if every batch had
+ * been given to one member. The merged line starts with a consumed stretch as long as the longer of the two
+ * lines, so every position either line used before is spent on the new one (a batch left where it was
+ * expires nothing). After it come the points no open batch covers (balances from before batches, points
+ * given back), oldest of all and spent first; then what is left of every open batch, as a batch of that
+ * length, in the order the batches were given (the kept member's first on a tie). The balance is the sum
+ * of both, so the consumed stretch is exactly the first one. `batches` are each line's open batches; those
+ * with nothing left are not re-laid.
+ */
+export function mergeLedgers<B extends MergeableBatch>(
+  kept: Line<B>,
+  deleted: Line<B>,
+): { points_batch_total: number; batches: Array<LaidBatch<B>> } {
+  const open = (line: Line<B>, from: LineSide) =>
+    line.batches
+      .map((batch) => ({ batch, from, left: batchRemaining(line.record, batchPositionOf(batch)) }))
+      .filter((piece) => piece.left > 0);
+  const keptOpen = open(kept, 'kept');
+  const deletedOpen = open(deleted, 'deleted');
+  const uncovered = (line: Line<B>, pieces: Array<{ left: number }>) =>
+    Math.max(0, line.record.current_points - pieces.reduce((sum, piece) => sum + piece.left, 0));
+  const givenAt = (batch: B) => batch.points_given_at ?? batch.created_at;
+  const ordered = [...keptOpen, ...deletedOpen].sort(
+    (a, b) =>
+      givenAt(a.batch).localeCompare(givenAt(b.batch)) ||
+      (a.from === b.from ? 0 : a.from === 'kept' ? -1 : 1) ||
+      (a.batch.batch_offset ?? 0) - (b.batch.batch_offset ?? 0),
+  );
+  let cursor =
+    Math.max(batchTotalOf(kept.record), batchTotalOf(deleted.record)) + uncovered(kept, keptOpen) + uncovered(deleted, deletedOpen);
+  const batches = ordered.map(({ batch, from, left }) => {
+    const laid = { batch, from, batch_offset: cursor, batch_points: left };
+    cursor += left;
+    return laid;
+  });
+  return { points_batch_total: cursor, batches };
 }
 
 /**

@@ -32,7 +32,7 @@ export interface TierChangedEvent {
   occurred_at: string;
 }
 
-/** What orders, referrals and privacy requests publish (docs/earning-engine.md lists the fields of each). */
+/** What orders, referrals, privacy requests and customer merges publish (docs/earning-engine.md lists the fields of each). */
 export interface EarningEvent {
   type:
     | 'points.pending'
@@ -43,7 +43,8 @@ export interface EarningEvent {
     | 'reward.used'
     | 'reward.expired'
     | 'referral.completed'
-    | 'customer.data_requested';
+    | 'customer.data_requested'
+    | 'customer.merged';
   shop_id: string;
   customer_id: string;
   occurred_at: string;

@@ -81,7 +81,7 @@ export function snapshotOf(order: PlatformOrder): OrderSnapshot {
 export async function applyOrder(shop: ShopCatalog, order: PlatformOrder): Promise<ApplyOutcome> {
   if (order.customerId === null) return 'guest';
   const snapshot = snapshotOf(order);
-  return applyChange(shop, order.customerId, order.id, (facts) => mergeOrderSnapshot(facts, snapshot));
+  return applyChange(shop, order.customerId, order.id, (facts) => mergeOrderSnapshot(facts, snapshot), true);
 }
 
 /** refunds/create: one refund of an order a member placed; an order not seen yet is left to reconciliation. */
@@ -117,16 +117,27 @@ async function applyChange(
   customerId: string,
   orderId: string,
   merge: (facts: OrderFacts | null) => OrderFacts | null,
+  followOwner = false,
 ): Promise<ApplyOutcome> {
   const shopId = shop.settings.id;
   const earningSettings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
   let committed: { record: OrderRecord; events: DomainEvent[] } | undefined;
   // The order as last read: an unchanged replay needs no second read to retry the referral below.
   let lastRead: OrderRecord | undefined;
+  let owner: string | null = null;
 
-  const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<ApplyOutcome | undefined> => {
+  const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<ApplyOutcome | 'elsewhere' | undefined> => {
     const { customer, order } = await readOrderContext<OrderRecord>(shopId, customerId, orderId);
     lastRead = order?.record;
+    // The profile went first and the partition follows (a customer merge moving it, an erasure deleting it):
+    // the queue tries again once the order is where it belongs, rather than the change being lost.
+    if (!customer && order) throw failed(`Order ${orderId} is being moved or erased with its customer; try again`);
+    // An order already counted for another member stays that member's: the platform gives a merged-away
+    // customer's orders to the kept customer before customers/merge moves their items here.
+    if (!order && followOwner) {
+      owner = await findOrderCustomer(shopId, orderId);
+      if (owner !== null && owner !== customerId) return 'elsewhere';
+    }
     // Orders of non-members and excluded members change nothing, and an order never enrols anyone.
     if (!customer || customer.record.status !== 'member') return 'not_member';
     const facts = merge(order?.record.facts ?? null);
@@ -195,6 +206,7 @@ async function applyChange(
     committed = { record, events: eventsOf(shop, customer.record, nextCustomer, plan, usedRewards, now) };
     return plan.empty && usedRewards.length === 0 && order ? 'state_updated' : 'applied';
   });
+  if (outcome === 'elsewhere') return applyChange(shop, owner!, orderId, merge);
   if (outcome === undefined) throw failed(`Order ${orderId} could not be applied after repeated write conflicts`);
   if (committed) {
     await publishAfterCommit(committed.events);

@@ -4,12 +4,14 @@ import fc from 'fast-check';
 import type { CustomerRecord } from '../../shared/domain/customer';
 import type { EarningEntry } from '../../shared/domain/history';
 import {
+  batchPositionOf,
   batchRemaining,
   birthdayDecision,
   birthdayIn,
   expiringPoints,
   giveBatches,
   inactivityDeadline,
+  mergeLedgers,
   nextBirthdayCheck,
   withActivity,
 } from '../../shared/domain/points-ledger';
@@ -123,6 +125,110 @@ describe('batches from running totals', () => {
         points: 50,
       }),
     ).toBe(10);
+  });
+});
+
+describe('two lines merged into one (customer merges)', () => {
+  type Batch = EarningEntry & { batch_offset?: number; batch_points?: number };
+  const at = (step: number) => new Date(Date.UTC(2027, 0, 1, 0, step)).toISOString();
+
+  /** One member's line built by gifts and spends, with the reference queue of what is left of each batch. */
+  class Member {
+    record: CustomerRecord;
+    batches: Batch[] = [];
+    left: number[] = [];
+    constructor(id: string, before: number) {
+      // A balance from before batches existed: given before any batch, spent first.
+      this.record = customerRecord({ platform_customer_id: id, current_points: before });
+    }
+    give(step: number, points: number) {
+      const given = giveBatches(
+        this.record,
+        { ...this.record, current_points: this.record.current_points + points },
+        [entry(`${this.record.platform_customer_id}-${step}`, points)],
+        BATCH,
+        at(step),
+      );
+      this.record = given.record;
+      this.batches.push({ ...given.entries[0]!, points_given_at: at(step) });
+      this.left.push(points);
+    }
+    spend(points: number) {
+      let take = Math.min(points, this.record.current_points);
+      this.record = { ...this.record, current_points: this.record.current_points - take };
+      // Older than any batch: the balance from before batches goes first.
+      take -= Math.min(take, this.record.current_points + take - this.left.reduce((sum, left) => sum + left, 0));
+      for (let i = 0; i < this.left.length && take > 0; i += 1) {
+        const used = Math.min(this.left[i]!, take);
+        this.left[i]! -= used;
+        take -= used;
+      }
+    }
+  }
+
+  it('keeps what is left of every batch, oldest first whoever gave it, under later spends and expiries', () => {
+    const op = fc.record({
+      member: fc.constantFrom(0, 1),
+      kind: fc.constantFrom('give' as const, 'spend' as const),
+      points: fc.integer({ min: 1, max: 400 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.nat(300),
+        fc.nat(300),
+        fc.array(op, { maxLength: 30 }),
+        fc.array(fc.nat(500), { maxLength: 10 }),
+        (a, b, ops, spends) => {
+          const members = [new Member('1', a), new Member('2', b)];
+          for (const [step, o] of ops.entries()) {
+            if (o.kind === 'give') members[o.member]!.give(step, o.points);
+            else members[o.member]!.spend(o.points);
+          }
+          const [kept, deleted] = members as [Member, Member];
+          const merged = mergeLedgers(kept, deleted);
+          let record: CustomerRecord = {
+            ...kept.record,
+            current_points: kept.record.current_points + deleted.record.current_points,
+            points_batch_total: merged.points_batch_total,
+          };
+          // The reference: what is not in a batch first, then every batch with points left in the order given.
+          const leftOf = (laid: (typeof merged.batches)[number]) => {
+            const member = laid.from === 'kept' ? kept : deleted;
+            return member.left[member.batches.indexOf(laid.batch)]!;
+          };
+          const queue = merged.batches.map(leftOf);
+          let loose = record.current_points - queue.reduce((sum, left) => sum + left, 0);
+          expect(merged.batches.map((laid) => laid.batch.points_given_at)).toEqual(
+            merged.batches.map((laid) => laid.batch.points_given_at).sort(),
+          );
+          // Each batch as stored once re-laid.
+          const placed = merged.batches.map((laid) =>
+            batchPositionOf({ ...laid.batch, batch_offset: laid.batch_offset, batch_points: laid.batch_points }),
+          );
+          const check = () => {
+            for (const [i, position] of placed.entries()) expect(batchRemaining(record, position)).toBe(queue[i]);
+          };
+          check();
+          for (const points of spends) {
+            let take = Math.min(points, record.current_points);
+            record = { ...record, current_points: record.current_points - take };
+            const fromLoose = Math.min(loose, take);
+            loose -= fromLoose;
+            take -= fromLoose;
+            for (let i = 0; i < queue.length && take > 0; i += 1) {
+              const used = Math.min(queue[i]!, take);
+              queue[i]! -= used;
+              take -= used;
+            }
+            check();
+          }
+          // Expiring the oldest batch takes it and whatever older is still unspent.
+          const oldest = merged.batches.findIndex((_, i) => queue[i]! > 0);
+          if (oldest >= 0)
+            expect(expiringPoints(record, placed[oldest]!)).toBe(loose + queue.slice(0, oldest + 1).reduce((x, y) => x + y, 0));
+        },
+      ),
+    );
   });
 });
 
