@@ -7,11 +7,14 @@
 import { claimWebhookEvent, completeWebhookEvent, releaseWebhookEvent } from '../data/webhook-event-repository';
 import type { OrderEventMessage } from '../events/order-event-queue';
 import { logger } from '../observability/powertools';
+import { mergeMembers } from '../customers/merge-customers';
+import type { ShopCatalog } from '../domain/shop';
+import { customerMergeFromWebhook } from '../platform/customer-payloads';
 import { orderFromWebhook } from '../platform/order-from-webhook';
 import { PlatformPayloadError } from '../platform/port';
 import { refundFromWebhook } from '../platform/refund-from-webhook';
 import { isHandledTopic } from '../platform/shopify-app';
-import { connectedPlatform } from '../shops/connected-platform';
+import { connectedPlatform, platformWhenNeeded } from '../shops/connected-platform';
 import { shopCatalog } from '../shops/shop-catalog';
 import { appUninstalled, customerCreated, customerDeleted, customerUpdated } from '../webhooks/customer-lifecycle';
 import { isPrivacyTopic, processPrivacyRequest } from '../webhooks/privacy-requests';
@@ -36,6 +39,8 @@ async function applyTopic(topic: string, shopId: string, payload: unknown): Prom
       return customerCreated(shop, payload);
     case 'customers/update':
       return customerUpdated(shop, payload);
+    case 'customers/merge':
+      return customersMerged(shop, payload);
     case 'orders/paid':
     case 'orders/updated':
     case 'orders/cancelled':
@@ -43,6 +48,13 @@ async function applyTopic(topic: string, shopId: string, payload: unknown): Prom
     default:
       return 'ignored';
   }
+}
+
+/** customers/merge: once Shopify completed it, the deleted customer's membership folds into the kept one. */
+async function customersMerged(shop: ShopCatalog, payload: unknown): Promise<string> {
+  const merge = customerMergeFromWebhook(payload);
+  if (merge.status !== 'completed') return `merge_${merge.status}`;
+  return mergeMembers(shop, merge.keptId, merge.deletedId, platformWhenNeeded(shop));
 }
 
 function parseBody(body: string): unknown {

@@ -18,3 +18,15 @@ export function connectedPlatform(shop: ShopCatalog): Platform {
   if (!isConnected(shop)) throw unavailable(APP_UNINSTALLED_DETAIL);
   return platformForShop(shop.settings.id);
 }
+
+/** The same, checked only when a call is made: for work that may not need the platform at all. */
+export function platformWhenNeeded(shop: ShopCatalog): Platform {
+  const platform = () => connectedPlatform(shop);
+  return {
+    getCustomer: (customerId) => platform().getCustomer(customerId),
+    createDiscountCode: (input) => platform().createDiscountCode(input),
+    findDiscountCode: (code) => platform().findDiscountCode(code),
+    deleteDiscountCode: (id) => platform().deleteDiscountCode(id),
+    listOrdersUpdatedSince: (since, cursor) => platform().listOrdersUpdatedSince(since, cursor),
+  };
+}
