@@ -1,5 +1,5 @@
-// Fault injection of the platform simulator: per area of the Admin API, answer normally, fail, throttle
-// or drop the connection, and the lifetime of the access tokens it grants, switched by
+// Fault injection of the platform simulator: per area of the Admin API, answer normally, fail, throttle,
+// refuse access or drop the connection, and the lifetime of the access tokens it grants, switched by
 // PUT /_faults (or setFaults) so tests reach every failure path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
@@ -9,9 +9,11 @@ import { sendJson } from './http-server';
 /**
  * `ok` answers; `error` fails (a query with a top-level INTERNAL_SERVER_ERROR, a mutation with an
  * INTERNAL_ERROR user error); `throttled` answers THROTTLED with the cost extension, as Shopify does when
- * the bucket is empty; `unreachable` drops the connection without an answer.
+ * the bucket is empty; `access_denied` answers the area's root fields null with an ACCESS_DENIED error, as
+ * Shopify does when the store has not granted the scope (a mutation then has no effect); `unreachable`
+ * drops the connection without an answer.
  */
-export type FaultMode = 'ok' | 'error' | 'throttled' | 'unreachable';
+export type FaultMode = 'ok' | 'error' | 'throttled' | 'access_denied' | 'unreachable';
 
 export interface FaultModes {
   /** The customer query. */
@@ -34,7 +36,7 @@ export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86_399;
 // Ten years: any longer and an expiry would leave the range of a Date.
 const MAX_TOKEN_LIFETIME_SECONDS = 10 * 365 * 24 * 3600;
 
-const FAULT_MODES = ['ok', 'error', 'throttled', 'unreachable'] as const;
+const FAULT_MODES = ['ok', 'error', 'throttled', 'access_denied', 'unreachable'] as const;
 const faultModeSchema = z.enum(FAULT_MODES);
 const faultsBodySchema = z.strictObject({
   customers: faultModeSchema.optional(),

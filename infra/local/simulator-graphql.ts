@@ -16,6 +16,7 @@ import {
 } from 'graphql';
 import { shopifyAdminSchema } from './shopify-admin-schema';
 import { INVALID_TOKEN_BODY, type SimulatedOAuth } from './simulated-oauth';
+import { accessDeniedError, responseKey } from './simulator-access-denied';
 import type { FaultArea, Faults } from './simulator-faults';
 import { readBody, sendJson } from './http-server';
 import { createRootValue, type ResolverContext, type ResolverDeps } from './simulator-resolvers';
@@ -68,6 +69,13 @@ function validationCode(error: GraphQLError): string {
 
 function rootFields(operation: OperationDefinitionNode): FieldNode[] {
   return operation.selectionSet.selections.filter((selection): selection is FieldNode => selection.kind === Kind.FIELD);
+}
+
+/** The document with the operation's root selections cut to `kept`: what runs beside the refused fields. */
+function withRootSelections(document: DocumentNode, operation: OperationDefinitionNode, kept: readonly FieldNode[]): DocumentNode {
+  const selections = operation.selectionSet.selections.filter((selection) => selection.kind !== Kind.FIELD || kept.includes(selection));
+  const cut: OperationDefinitionNode = { ...operation, selectionSet: { ...operation.selectionSet, selections } };
+  return { ...document, definitions: document.definitions.map((definition) => (definition === operation ? cut : definition)) };
 }
 
 /** Shopify's calculated cost, roughly: an object is 1, a connection `first` times its node, a mutation 10. */
@@ -186,17 +194,39 @@ export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults, oauth:
         extensions: costExtension(requested, null, requested - 1),
       });
     }
+    const denied = fields.filter((field) => modeOfField(field) === 'access_denied');
+    const allowed = fields.filter((field) => !denied.includes(field));
+    if (denied.length > 0 && allowed.length === 0) {
+      return sendJson(res, 200, {
+        errors: denied.map(accessDeniedError),
+        data: Object.fromEntries(denied.map((field) => [responseKey(field), null])),
+      });
+    }
     if (operation.operation === 'query' && modeOf('error')) {
       return sendJson(res, 200, { errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
     }
 
+    // Refused fields are cut from the document, so they never run; the rest of it runs as usual.
+    const runnable = denied.length > 0 ? withRootSelections(document, operation, allowed) : document;
     const context: ResolverContext = { shop, faults: modes };
-    const result = await execute({ schema, document, rootValue, contextValue: context, variableValues: variables, operationName });
+    const result = await execute({
+      schema,
+      document: runnable,
+      rootValue,
+      contextValue: context,
+      variableValues: variables,
+      operationName,
+    });
     // Errors without data are the variables' (coercion happens before any resolver runs).
     const fallbackCode = result.data === undefined ? 'INVALID_VARIABLE' : 'INTERNAL_SERVER_ERROR';
+    const errors = [...(result.errors ?? []).map((error) => shopifyError(error, fallbackCode)), ...denied.map(accessDeniedError)];
+    const data =
+      result.data && denied.length > 0
+        ? Object.fromEntries(fields.map((field) => [responseKey(field), denied.includes(field) ? null : result.data![responseKey(field)]]))
+        : result.data;
     sendJson(res, 200, {
-      ...(result.errors ? { errors: result.errors.map((error) => shopifyError(error, fallbackCode)) } : {}),
-      ...(result.data !== undefined ? { data: result.data } : {}),
+      ...(errors.length > 0 ? { errors } : {}),
+      ...(data !== undefined ? { data } : {}),
       extensions: costExtension(requested, requested, BUCKET.maximumAvailable - requested),
     });
   };

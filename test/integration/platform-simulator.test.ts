@@ -237,7 +237,7 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
   it('echoes the modes and token lifetime in force after PUT /_faults, keeping the keys left out', async () => {
     const first = await putFaults(JSON.stringify({ customers: 'error' }));
     const second = await putFaults(JSON.stringify({ discount_codes: 'unreachable', token_lifetime_seconds: 60 }));
-    const third = await putFaults(JSON.stringify({ orders: 'throttled' }));
+    const third = await putFaults(JSON.stringify({ orders: 'access_denied' }));
     const current = await (await fetch(`${simulator.url}/_faults`)).json();
 
     expect(first).toEqual({ status: 200, body: { ...CALM, customers: 'error' } });
@@ -245,7 +245,7 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
       status: 200,
       body: { ...CALM, customers: 'error', discount_codes: 'unreachable', token_lifetime_seconds: 60 },
     });
-    expect(third.body).toEqual({ customers: 'error', discount_codes: 'unreachable', orders: 'throttled', token_lifetime_seconds: 60 });
+    expect(third.body).toEqual({ customers: 'error', discount_codes: 'unreachable', orders: 'access_denied', token_lifetime_seconds: 60 });
     expect(current).toEqual(third.body);
   });
 
