@@ -1,17 +1,20 @@
-// The local commerce platform: one HTTP server speaking the Shopify Admin GraphQL subset per shop, with order
-// controls that deliver signed webhooks to the twin, fault injection and a list of created codes.
+// The local commerce platform: one HTTP server speaking the Shopify Admin GraphQL subset per shop, with the
+// client credentials grant for shops that carry an app's client_id, order controls that deliver signed
+// webhooks to the twin, fault injection and a list of created codes.
 import { SHOPIFY_API_VERSION } from '../../shared/platform/shopify-api-version';
 import { createSimulatedDiscountCodes, type SimulatedDiscountCode } from './simulated-discount-codes';
 import { createSimulatedOrders, type SimulatedCustomer } from './simulated-orders';
 import { createSimulatedShops, type SimulatedShop } from './simulated-shops';
-import { createFaults, type FaultModes } from './simulator-faults';
+import { createSimulatedOAuth, type OAuthTokenGrant } from './simulated-oauth';
+import { createFaults, type FaultSettings } from './simulator-faults';
 import { createGraphqlEndpoint } from './simulator-graphql';
 import { methodNotAllowed, serve } from './simulator-http';
 import { sendJson } from './http-server';
 import { createOrderControls } from './simulator-order-controls';
 import { createWebhookDeliveries, type DeliveryOutcome, type WebhookDelivery } from './webhook-deliveries';
 
-export type { FaultMode, FaultModes } from './simulator-faults';
+export type { FaultMode, FaultModes, FaultSettings } from './simulator-faults';
+export type { OAuthTokenGrant } from './simulated-oauth';
 export type { SimulatedDiscountCode } from './simulated-discount-codes';
 export type { SimulatedCustomer } from './simulated-orders';
 export type { SimulatedShop } from './simulated-shops';
@@ -26,6 +29,11 @@ export interface PlatformSimulatorOptions {
   webhookUrl?: string | null;
   /** The clock that stamps orders, refunds and deliveries; default real time. */
   now?: () => Date;
+  /**
+   * Real time in ms since the epoch, by which access tokens expire; default Date.now. Never the domain
+   * clock (`now`): moving the twin's clock does not expire tokens. Tests move it instead of sleeping.
+   */
+  realNow?: () => number;
   /** How long a delivery waits for the receiver's answer; default 5000 ms, as Shopify. */
   deliveryTimeoutMs?: number;
   /** Keep the created discount codes in this JSON file across restarts (the twin's `--persist`). */
@@ -37,8 +45,12 @@ export interface PlatformSimulator {
   port: number;
   /** The Admin GraphQL URL of one shop, as the Shopify adapter expects it. */
   graphqlEndpoint(shopId: string): string;
-  faults(): FaultModes;
-  setFaults(modes: Partial<FaultModes>): FaultModes;
+  faults(): FaultSettings;
+  setFaults(update: Partial<FaultSettings>): FaultSettings;
+  /** The access tokens granted so far, oldest first (GET /_oauth/tokens). */
+  oauthTokens(): OAuthTokenGrant[];
+  /** Every token granted so far expires now (DELETE /_oauth/tokens). */
+  expireOAuthTokens(): OAuthTokenGrant[];
   discountCodes(): SimulatedDiscountCode[];
   /** Adds a customer to a shop (creating the shop if needed), replacing one with the same id. */
   addCustomer(shopId: string, customer: SimulatedCustomer): void;
@@ -51,6 +63,8 @@ export interface PlatformSimulator {
 }
 
 const GRAPHQL_PATH = new RegExp(`^/([^/]+)/admin/api/${SHOPIFY_API_VERSION}/graphql\\.json$`);
+// https://{shop_domain}/admin/oauth/access_token: the shop in the path, or found by the client id.
+const ACCESS_TOKEN_PATH = /^(?:\/([^/]+))?\/admin\/oauth\/access_token$/;
 
 export async function startPlatformSimulator(options: PlatformSimulatorOptions): Promise<PlatformSimulator> {
   const now = options.now ?? (() => new Date());
@@ -58,14 +72,18 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   const codes = createSimulatedDiscountCodes(now, options.codesFile);
   const orders = createSimulatedOrders(now);
   const faults = createFaults();
+  const oauth = createSimulatedOAuth({ shops, lifetimeSeconds: () => faults.current().token_lifetime_seconds, realNow: options.realNow });
   const deliveries = createWebhookDeliveries({ url: options.webhookUrl ?? null, now, timeoutMs: options.deliveryTimeoutMs });
-  const graphql = createGraphqlEndpoint({ shops, codes, orders }, faults);
+  const graphql = createGraphqlEndpoint({ shops, codes, orders }, faults, oauth);
   const orderControls = createOrderControls(shops, orders, deliveries);
 
   const server = await serve(
     async (req, res) => {
       const { pathname } = new URL(req.url ?? '/', 'http://localhost');
       if (pathname === '/_faults') return faults.handle(req, res);
+      if (pathname === '/_oauth/tokens') return oauth.handleTokens(req, res);
+      const tokenPath = ACCESS_TOKEN_PATH.exec(pathname);
+      if (tokenPath) return oauth.handleGrant(req, res, tokenPath[1] === undefined ? null : decodeURIComponent(tokenPath[1]));
       if (pathname === '/_discount_codes') {
         if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
         return sendJson(res, 200, { discount_codes: codes.list() });
@@ -84,7 +102,9 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
     port: server.port,
     graphqlEndpoint: (shopId) => `${server.url}/${encodeURIComponent(shopId)}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`,
     faults: () => faults.current(),
-    setFaults: (modes) => faults.set(modes),
+    setFaults: (update) => faults.set(update),
+    oauthTokens: () => oauth.grants(),
+    expireOAuthTokens: () => oauth.expireAll(),
     discountCodes: () => codes.list(),
     addCustomer: (shopId, customer) => shops.addCustomer(shopId, customer),
     setWebhookUrl: (url) => deliveries.setUrl(url),

@@ -1,5 +1,6 @@
-// Fault injection of the platform simulator: per area of the Admin API, answer normally, fail, throttle or
-// drop the connection, switched by PUT /_faults (or setFaults) so tests reach every failure path.
+// Fault injection of the platform simulator: per area of the Admin API, answer normally, fail, throttle,
+// refuse access or drop the connection, and the lifetime of the access tokens it grants, switched by
+// PUT /_faults (or setFaults) so tests reach every failure path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { methodNotAllowed, parseWith, readJson } from './simulator-http';
@@ -8,9 +9,11 @@ import { sendJson } from './http-server';
 /**
  * `ok` answers; `error` fails (a query with a top-level INTERNAL_SERVER_ERROR, a mutation with an
  * INTERNAL_ERROR user error); `throttled` answers THROTTLED with the cost extension, as Shopify does when
- * the bucket is empty; `unreachable` drops the connection without an answer.
+ * the bucket is empty; `access_denied` answers the area's root fields null with an ACCESS_DENIED error, as
+ * Shopify does when the store has not granted the scope (a mutation then has no effect); `unreachable`
+ * drops the connection without an answer.
  */
-export type FaultMode = 'ok' | 'error' | 'throttled' | 'unreachable';
+export type FaultMode = 'ok' | 'error' | 'throttled' | 'access_denied' | 'unreachable';
 
 export interface FaultModes {
   /** The customer query. */
@@ -23,39 +26,58 @@ export interface FaultModes {
 
 export type FaultArea = keyof FaultModes;
 
-const faultModeSchema = z.enum(['ok', 'error', 'throttled', 'unreachable']);
+/** What PUT /_faults sets and GET /_faults shows: the modes, and how long tokens granted from now on live. */
+export interface FaultSettings extends FaultModes {
+  token_lifetime_seconds: number;
+}
+
+/** Shopify's client credentials tokens: valid for 86399 seconds. */
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86_399;
+// Ten years: any longer and an expiry would leave the range of a Date.
+const MAX_TOKEN_LIFETIME_SECONDS = 10 * 365 * 24 * 3600;
+
+const FAULT_MODES = ['ok', 'error', 'throttled', 'access_denied', 'unreachable'] as const;
+const faultModeSchema = z.enum(FAULT_MODES);
 const faultsBodySchema = z.strictObject({
   customers: faultModeSchema.optional(),
   discount_codes: faultModeSchema.optional(),
   orders: faultModeSchema.optional(),
+  token_lifetime_seconds: z.int().min(1).max(MAX_TOKEN_LIFETIME_SECONDS).optional(),
 });
 
 export interface Faults {
-  current(): FaultModes;
-  set(update: Partial<FaultModes>): FaultModes;
+  current(): FaultSettings;
+  set(update: Partial<FaultSettings>): FaultSettings;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
 export function createFaults(): Faults {
-  let modes: FaultModes = { customers: 'ok', discount_codes: 'ok', orders: 'ok' };
-  const set = (update: Partial<FaultModes>): FaultModes => {
-    modes = {
-      customers: update.customers ?? modes.customers,
-      discount_codes: update.discount_codes ?? modes.discount_codes,
-      orders: update.orders ?? modes.orders,
+  let settings: FaultSettings = {
+    customers: 'ok',
+    discount_codes: 'ok',
+    orders: 'ok',
+    token_lifetime_seconds: DEFAULT_TOKEN_LIFETIME_SECONDS,
+  };
+  const set = (update: Partial<FaultSettings>): FaultSettings => {
+    settings = {
+      customers: update.customers ?? settings.customers,
+      discount_codes: update.discount_codes ?? settings.discount_codes,
+      orders: update.orders ?? settings.orders,
+      token_lifetime_seconds: update.token_lifetime_seconds ?? settings.token_lifetime_seconds,
     };
-    return { ...modes };
+    return { ...settings };
   };
   return {
-    current: () => ({ ...modes }),
+    current: () => ({ ...settings }),
     set,
     async handle(req, res) {
-      if (req.method === 'GET') return sendJson(res, 200, modes);
+      if (req.method === 'GET') return sendJson(res, 200, settings);
       if (req.method !== 'PUT') return methodNotAllowed(res, 'GET, PUT');
       const update = parseWith(
         faultsBodySchema,
         await readJson(req),
-        'Invalid fault modes (each of customers, discount_codes, orders is ok, error, throttled or unreachable)',
+        `Invalid fault settings (each of customers, discount_codes, orders is ${FAULT_MODES.join(', ')}; ` +
+          `token_lifetime_seconds is a whole number of seconds from 1 to ${MAX_TOKEN_LIFETIME_SECONDS})`,
       );
       sendJson(res, 200, set(update));
     },

@@ -1,9 +1,22 @@
 // The simulator's Admin GraphQL endpoint: every document is parsed and validated against the SDL subset
 // and executed by graphql with the simulator's resolvers; failures come back in Shopify's error shape
 // (`{ errors: [{ message, locations, extensions: { code } }] }`), with the query-cost extension on each answer.
+// A shop with client credentials takes only the tokens the simulator granted it (simulated-oauth.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, type DocumentNode, getOperationAST, GraphQLError, Kind, type OperationDefinitionNode, parse, validate } from 'graphql';
+import {
+  execute,
+  type DocumentNode,
+  type FieldNode,
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  validate,
+} from 'graphql';
 import { shopifyAdminSchema } from './shopify-admin-schema';
+import { INVALID_TOKEN_BODY, type SimulatedOAuth } from './simulated-oauth';
+import { accessDeniedError, responseKey } from './simulator-access-denied';
 import type { FaultArea, Faults } from './simulator-faults';
 import { readBody, sendJson } from './http-server';
 import { createRootValue, type ResolverContext, type ResolverDeps } from './simulator-resolvers';
@@ -54,8 +67,15 @@ function validationCode(error: GraphQLError): string {
   return VALIDATION_CODES.find(([pattern]) => pattern.test(error.message))?.[1] ?? 'GRAPHQL_VALIDATION_FAILED';
 }
 
-function rootFields(operation: OperationDefinitionNode): string[] {
-  return operation.selectionSet.selections.flatMap((selection) => (selection.kind === Kind.FIELD ? [selection.name.value] : []));
+function rootFields(operation: OperationDefinitionNode): FieldNode[] {
+  return operation.selectionSet.selections.filter((selection): selection is FieldNode => selection.kind === Kind.FIELD);
+}
+
+/** The document with the operation's root selections cut to `kept`: what runs beside the refused fields. */
+function withRootSelections(document: DocumentNode, operation: OperationDefinitionNode, kept: readonly FieldNode[]): DocumentNode {
+  const selections = operation.selectionSet.selections.filter((selection) => selection.kind !== Kind.FIELD || kept.includes(selection));
+  const cut: OperationDefinitionNode = { ...operation, selectionSet: { ...operation.selectionSet, selections } };
+  return { ...document, definitions: document.definitions.map((definition) => (definition === operation ? cut : definition)) };
 }
 
 /** Shopify's calculated cost, roughly: an object is 1, a connection `first` times its node, a mutation 10. */
@@ -120,7 +140,7 @@ function checkedDocument(query: string): CheckedDocument {
   return checked;
 }
 
-export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults) {
+export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults, oauth: Pick<SimulatedOAuth, 'accepts'>) {
   const rootValue = createRootValue(deps);
   // Built now, at start-up, rather than by the first request, which would otherwise answer late.
   const schema = shopifyAdminSchema();
@@ -144,12 +164,17 @@ export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults) {
     const { document, syntaxError, invalid } = checkedDocument(request.query);
     const operation = document ? getOperationAST(document, operationName) : null;
     const modes = faults.current();
-    const areas = operation ? rootFields(operation).flatMap((field) => (AREAS[field] ? [AREAS[field]] : [])) : [];
-    const modeOf = (wanted: string) => areas.some((area) => modes[area] === wanted);
+    const fields = operation ? rootFields(operation) : [];
+    const modeOfField = (field: FieldNode) => {
+      const area = AREAS[field.name.value];
+      return area ? modes[area] : 'ok';
+    };
+    const modeOf = (wanted: string) => fields.some((field) => modeOfField(field) === wanted);
 
     // An unreachable platform never answers, whatever the request carries.
     if (modeOf('unreachable')) return void req.socket.destroy();
-    if (!req.headers['x-shopify-access-token']) return sendJson(res, 401, { errors: '[API] Invalid API key or access token' });
+    const token = req.headers['x-shopify-access-token'];
+    if (!oauth.accepts(shop, typeof token === 'string' ? token : undefined)) return sendJson(res, 401, INVALID_TOKEN_BODY);
     if (syntaxError || !document) return sendJson(res, 200, { errors: [shopifyError(syntaxError!, 'syntaxError')] });
 
     if (invalid.length > 0) return sendJson(res, 200, { errors: invalid.map((error) => shopifyError(error, validationCode(error))) });
@@ -169,17 +194,39 @@ export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults) {
         extensions: costExtension(requested, null, requested - 1),
       });
     }
+    const denied = fields.filter((field) => modeOfField(field) === 'access_denied');
+    const allowed = fields.filter((field) => !denied.includes(field));
+    if (denied.length > 0 && allowed.length === 0) {
+      return sendJson(res, 200, {
+        errors: denied.map(accessDeniedError),
+        data: Object.fromEntries(denied.map((field) => [responseKey(field), null])),
+      });
+    }
     if (operation.operation === 'query' && modeOf('error')) {
       return sendJson(res, 200, { errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
     }
 
+    // Refused fields are cut from the document, so they never run; the rest of it runs as usual.
+    const runnable = denied.length > 0 ? withRootSelections(document, operation, allowed) : document;
     const context: ResolverContext = { shop, faults: modes };
-    const result = await execute({ schema, document, rootValue, contextValue: context, variableValues: variables, operationName });
+    const result = await execute({
+      schema,
+      document: runnable,
+      rootValue,
+      contextValue: context,
+      variableValues: variables,
+      operationName,
+    });
     // Errors without data are the variables' (coercion happens before any resolver runs).
     const fallbackCode = result.data === undefined ? 'INVALID_VARIABLE' : 'INTERNAL_SERVER_ERROR';
+    const errors = [...(result.errors ?? []).map((error) => shopifyError(error, fallbackCode)), ...denied.map(accessDeniedError)];
+    const data =
+      result.data && denied.length > 0
+        ? Object.fromEntries(fields.map((field) => [responseKey(field), denied.includes(field) ? null : result.data![responseKey(field)]]))
+        : result.data;
     sendJson(res, 200, {
-      ...(result.errors ? { errors: result.errors.map((error) => shopifyError(error, fallbackCode)) } : {}),
-      ...(result.data !== undefined ? { data: result.data } : {}),
+      ...(errors.length > 0 ? { errors } : {}),
+      ...(data !== undefined ? { data } : {}),
       extensions: costExtension(requested, requested, BUCKET.maximumAvailable - requested),
     });
   };

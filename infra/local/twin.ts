@@ -123,6 +123,9 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
             customers: shop.platform.customers,
             shop_domain: shop.platform.shop_domain,
             webhook_secret: shop.platform.webhook_secret,
+            // A Dev Dashboard app: the simulator grants tokens for this pair and takes no others.
+            client_id: shop.platform.client_id,
+            client_secret: shop.platform.client_secret,
             currency: shop.currency,
           },
         ]),

@@ -57,6 +57,17 @@ const CI_COMMANDS = readFileSync(join(ROOT, '.ci', 'run'), 'utf8')
 /** Run by another test file, which must hold the marker (how it runs the command). */
 const RUN_ELSEWHERE: Record<string, { test: string; marker: string }> = {
   'npm start': { test: 'test/e2e/twin-process.test.ts', marker: "runNpm(['start'" },
+  // A shop with client credentials, which the demo configuration has not: run against a twin that has one.
+  'curl -s -X POST http://127.0.0.1:4001/my-shop/admin/oauth/access_token -d grant_type=client_credentials -d client_id=my-app-client-id -d client_secret=my-app-client-secret':
+    { test: 'test/e2e/twin-app-credentials.test.ts', marker: 'documented.commands.map(' },
+  'curl -s -X PUT http://127.0.0.1:4001/_faults -d \'{"token_lifetime_seconds":60}\'': {
+    test: 'test/e2e/twin-app-credentials.test.ts',
+    marker: 'documented.commands.map(',
+  },
+  'curl -s -X DELETE http://127.0.0.1:4001/_oauth/tokens': {
+    test: 'test/e2e/twin-app-credentials.test.ts',
+    marker: 'documented.commands.map(',
+  },
 };
 
 const DEPLOY_ONLY: Record<string, string> = {

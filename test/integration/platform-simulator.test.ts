@@ -65,8 +65,10 @@ afterAll(async () => {
   await simulator.stop();
 });
 
+const CALM = { customers: 'ok', discount_codes: 'ok', orders: 'ok', token_lifetime_seconds: 86399 } as const;
+
 afterEach(() => {
-  simulator.setFaults({ customers: 'ok', discount_codes: 'ok', orders: 'ok' });
+  simulator.setFaults(CALM);
 });
 
 describe('platform simulator: customers', () => {
@@ -232,14 +234,19 @@ describe('platform simulator: faults', () => {
 });
 
 describe('platform simulator: control endpoints and requests it refuses', () => {
-  it('echoes the modes in force after PUT /_faults, keeping the keys left out', async () => {
+  it('echoes the modes and token lifetime in force after PUT /_faults, keeping the keys left out', async () => {
     const first = await putFaults(JSON.stringify({ customers: 'error' }));
-    const second = await putFaults(JSON.stringify({ discount_codes: 'unreachable' }));
+    const second = await putFaults(JSON.stringify({ discount_codes: 'unreachable', token_lifetime_seconds: 60 }));
+    const third = await putFaults(JSON.stringify({ orders: 'access_denied' }));
     const current = await (await fetch(`${simulator.url}/_faults`)).json();
 
-    expect(first).toEqual({ status: 200, body: { customers: 'error', discount_codes: 'ok', orders: 'ok' } });
-    expect(second).toEqual({ status: 200, body: { customers: 'error', discount_codes: 'unreachable', orders: 'ok' } });
-    expect(current).toEqual({ customers: 'error', discount_codes: 'unreachable', orders: 'ok' });
+    expect(first).toEqual({ status: 200, body: { ...CALM, customers: 'error' } });
+    expect(second).toEqual({
+      status: 200,
+      body: { ...CALM, customers: 'error', discount_codes: 'unreachable', token_lifetime_seconds: 60 },
+    });
+    expect(third.body).toEqual({ customers: 'error', discount_codes: 'unreachable', orders: 'access_denied', token_lifetime_seconds: 60 });
+    expect(current).toEqual(third.body);
   });
 
   it.each([
@@ -247,12 +254,15 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
     ['an unknown key', JSON.stringify({ products: 'error' })],
     ['a body that is not an object', JSON.stringify(['error'])],
     ['a body that is not JSON', 'customers=error'],
+    ['a token lifetime of zero', JSON.stringify({ token_lifetime_seconds: 0 })],
+    ['a token lifetime that is not whole', JSON.stringify({ token_lifetime_seconds: 1.5 })],
+    ['a token lifetime given as text', JSON.stringify({ token_lifetime_seconds: '60' })],
   ])('refuses %s on PUT /_faults with 400 and changes nothing', async (_label, body) => {
     const reply = await putFaults(body);
 
     expect(reply.status).toBe(400);
     expect(reply.body.error).toEqual(expect.any(String));
-    expect(simulator.faults()).toEqual({ customers: 'ok', discount_codes: 'ok', orders: 'ok' });
+    expect(simulator.faults()).toEqual(CALM);
   });
 
   it('answers 404 for a shop it does not know, which the adapter reports as a PlatformError', async () => {
@@ -276,7 +286,7 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
     });
 
     expect(raw.status).toBe(401);
-    expect(await raw.json()).toEqual({ errors: '[API] Invalid API key or access token' });
+    expect(await raw.json()).toEqual({ errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
   });
 });
 
