@@ -2,6 +2,7 @@
 // Dashboard gets tokens from the client credentials grant that expire (24 h), so this module asks for one
 // when a call first needs it, shares it with every call of the function instance, asks again shortly
 // before it expires or once after Shopify refused it, and never lets concurrent callers ask twice.
+import { countMetric, logger } from '../observability/powertools';
 import { PlatformError, PlatformRefusedError, PlatformUnavailableError } from './port';
 import { type Backoff, retryUntil } from '../runtime/retry';
 
@@ -69,12 +70,17 @@ export function clientCredentialsTokens(options: ClientCredentialsOptions): Acce
   let held: HeldToken | null = null;
   let inFlight: Promise<string> | null = null;
 
-  const refused = (detail: string) =>
-    new PlatformRefusedError(
+  /** Not transient: logged at ERROR and counted like access not granted (the same alarm), never retried. */
+  const refused = (detail: string) => {
+    const error = new PlatformRefusedError(
       'credentials',
       `Shopify refused the client credentials of shop '${options.shopId}' (${detail}): check client_id and client_secret in the shop's Shopify secret`,
       "The store's Shopify credentials were refused. An operator must correct the shop's client id and secret.",
     );
+    logger.error('Shopify refused the client credentials', { shop: options.shopId, oauthError: detail });
+    countMetric('PlatformAccessDenied');
+    return error;
+  };
 
   /** One grant request: the answer, or 'retry' for a failure that may pass (timeout, network, 429, 5xx). */
   const grantOnce = async (): Promise<HeldToken | 'retry'> => {
