@@ -9,7 +9,7 @@ import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { publishApiKeyChanges } from './api-key-changes';
 import { documentClient, tableName } from './client';
 import { cancellationReasons, getCustomer } from './customer-repository';
-import { batchDelete, type Item, queryAll, withoutKeys } from './items';
+import { batchDelete, forEachPartitionPage, type Item, queryAll, withoutKeys } from './items';
 import { keys } from './keys';
 import { counterAttribute } from './shop-repository';
 import { GLOBAL_INDEXES } from './table';
@@ -211,25 +211,17 @@ async function deletePartition(
   first: (items: Array<{ pk: string; sk: string } & Record<string, unknown>>) => Array<{ pk: string; sk: string }>,
 ): Promise<number> {
   let deleted = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ProjectionExpression: projection,
-        ConsistentRead: true,
-        Limit: PAGE_SIZE,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    const items = (page.Items ?? []) as Array<{ pk: string; sk: string } & Record<string, unknown>>;
-    const lookups = first(items);
-    await batchDelete(lookups);
-    await batchDelete(items.map(({ pk: itemPk, sk }) => ({ pk: itemPk, sk })));
-    deleted += lookups.length + items.length;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  await forEachPartitionPage(
+    pk,
+    PAGE_SIZE,
+    async (page) => {
+      const items = page as Array<{ pk: string; sk: string } & Record<string, unknown>>;
+      const lookups = first(items);
+      await batchDelete(lookups);
+      await batchDelete(items.map(({ pk: itemPk, sk }) => ({ pk: itemPk, sk })));
+      deleted += lookups.length + items.length;
+    },
+    projection,
+  );
   return deleted;
 }

@@ -63,6 +63,35 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>, max 
   return items.slice(0, max);
 }
 
+/**
+ * Reads a partition a page at a time, consistently, and hands each page to `onPage` before reading the
+ * next, so a long partition never sits in memory whole. `onPage` may delete what it was given: the next
+ * page starts after a key, not a position.
+ */
+export async function forEachPartitionPage(
+  pk: string,
+  pageSize: number,
+  onPage: (items: Item[]) => Promise<void>,
+  projection?: string,
+): Promise<void> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ...(projection ? { ProjectionExpression: projection } : {}),
+        ConsistentRead: true,
+        Limit: pageSize,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    await onPage((page.Items ?? []) as Item[]);
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+}
+
 /** Counts a query's matches without returning items (Select COUNT, still reads every match). */
 export async function countAll(input: Omit<QueryCommandInput, 'TableName' | 'Select'>): Promise<number> {
   let count = 0;

@@ -2,7 +2,7 @@
 // it, the one transaction that moves the figures, and the paging that then moves the deleted member's items
 // into the kept member's partition. Each item is copied and its original deleted in one transaction, so
 // whenever a merge stops, every item is in exactly one of the two partitions and a retry moves the rest.
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import type { LedgerEntry, LineSide } from '../domain/points-ledger';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
@@ -11,7 +11,7 @@ import { documentClient, tableName } from './client';
 import { birthdayTimerWrites, customerItem, type StoredCustomer, type TransactItem, transactUnlessChanged } from './customer-repository';
 import { dueAttributes, entryDue, type EntryDueState } from './due-work';
 import { IMPORT_BATCH_ID } from './history-repository';
-import { type Item, queryAll, withoutKeys } from './items';
+import { forEachPartitionPage, type Item, queryAll, withoutKeys } from './items';
 import { type ItemKey, keys } from './keys';
 import { counterAttribute } from './shop-repository';
 
@@ -298,26 +298,13 @@ export async function relayKeptBatches(record: MergeRecord): Promise<void> {
 export async function moveMergedItems(record: MergeRecord, afterPage?: () => Promise<void>): Promise<number> {
   const relaid = new Map(record.batches.filter((batch) => batch.from === 'deleted').map((batch) => [batch.sk, batch]));
   let moved = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.customerPk(record.shop_id, record.deleted_id) },
-        ConsistentRead: true,
-        Limit: PAGE_SIZE,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    const items = (page.Items ?? []) as Item[];
+  await forEachPartitionPage(keys.customerPk(record.shop_id, record.deleted_id), PAGE_SIZE, async (items) => {
     for (let start = 0; start < items.length; start += MOVE_CONCURRENCY) {
       const done = await Promise.all(items.slice(start, start + MOVE_CONCURRENCY).map((item) => moveItem(record, item, relaid)));
       moved += done.filter(Boolean).length;
     }
     await afterPage?.();
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  });
   return moved;
 }
 

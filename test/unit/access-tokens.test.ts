@@ -2,7 +2,7 @@
 // shared, renewed before they expire and once after a 401, never asked for twice at once, never revealed.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
-import { clientCredentialsTokens, renewalTime } from '../../shared/platform/access-tokens';
+import { type ClientCredentialsOptions, clientCredentialsTokens, renewalTime } from '../../shared/platform/access-tokens';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { PlatformRefusedError, PlatformUnavailableError } from '../../shared/platform/port';
 import { webhookSecretsForShop } from '../../shared/platform/webhook-secrets';
@@ -29,6 +29,18 @@ function tokenEndpoint(options: { lifetimeSeconds?: number; refuse?: boolean } =
   return { grants, answer };
 }
 
+/** A token source asking `endpoint` for its tokens. */
+function tokensFrom(endpoint: ReturnType<typeof tokenEndpoint>, extra: Partial<ClientCredentialsOptions> = {}) {
+  return clientCredentialsTokens({
+    tokenUrl: TOKEN_URL,
+    clientId: 'cid',
+    clientSecret: CLIENT_SECRET,
+    shopId: 'acme',
+    fetchImpl: (async (_url: string, init: RequestInit) => endpoint.answer(init)) as typeof fetch,
+    ...extra,
+  });
+}
+
 describe('client credentials tokens', () => {
   it('asks for a token only when a call first needs one, with the grant Shopify documents', async () => {
     const endpoint = tokenEndpoint();
@@ -51,13 +63,7 @@ describe('client credentials tokens', () => {
 
   it('50 callers finding no token ask for one between them', async () => {
     const endpoint = tokenEndpoint();
-    const tokens = clientCredentialsTokens({
-      tokenUrl: TOKEN_URL,
-      clientId: 'cid',
-      clientSecret: CLIENT_SECRET,
-      shopId: 'acme',
-      fetchImpl: (async (_url: string, init: RequestInit) => endpoint.answer(init)) as typeof fetch,
-    });
+    const tokens = tokensFrom(endpoint);
 
     const got = await Promise.all(Array.from({ length: 50 }, () => tokens.token()));
 
@@ -68,14 +74,7 @@ describe('client credentials tokens', () => {
   it('renews shortly before the token expires, not after', async () => {
     let now = 1_000_000;
     const endpoint = tokenEndpoint({ lifetimeSeconds: 86_399 });
-    const tokens = clientCredentialsTokens({
-      tokenUrl: TOKEN_URL,
-      clientId: 'cid',
-      clientSecret: CLIENT_SECRET,
-      shopId: 'acme',
-      realNow: () => now,
-      fetchImpl: (async (_url: string, init: RequestInit) => endpoint.answer(init)) as typeof fetch,
-    });
+    const tokens = tokensFrom(endpoint, { realNow: () => now });
     await tokens.token();
 
     now = renewalTime(1_000_000, 86_399_000) - 1;
@@ -88,13 +87,7 @@ describe('client credentials tokens', () => {
 
   it('after a 401, 50 callers holding the same rejected token get one new token', async () => {
     const endpoint = tokenEndpoint();
-    const tokens = clientCredentialsTokens({
-      tokenUrl: TOKEN_URL,
-      clientId: 'cid',
-      clientSecret: CLIENT_SECRET,
-      shopId: 'acme',
-      fetchImpl: (async (_url: string, init: RequestInit) => endpoint.answer(init)) as typeof fetch,
-    });
+    const tokens = tokensFrom(endpoint);
     const rejected = await tokens.token();
 
     const renewed = await Promise.all(Array.from({ length: 50 }, () => tokens.renew(rejected)));
@@ -105,13 +98,7 @@ describe('client credentials tokens', () => {
 
   it('a wrong client secret is refused at once with an operator error that names the shop and no secret', async () => {
     const endpoint = tokenEndpoint({ refuse: true });
-    const tokens = clientCredentialsTokens({
-      tokenUrl: TOKEN_URL,
-      clientId: 'cid',
-      clientSecret: CLIENT_SECRET,
-      shopId: 'acme',
-      fetchImpl: (async (_url: string, init: RequestInit) => endpoint.answer(init)) as typeof fetch,
-    });
+    const tokens = tokensFrom(endpoint);
 
     const error = (await tokens.token().catch((caught: unknown) => caught)) as PlatformRefusedError;
 
