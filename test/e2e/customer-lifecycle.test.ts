@@ -183,6 +183,62 @@ describe('the same X-Shopify-Event-Id', () => {
   });
 });
 
+describe('customers/merge', () => {
+  const merge = (kept: string, deleted: string, status = 'completed') =>
+    JSON.stringify({
+      admin_graphql_api_customer_kept_id: `gid://shopify/Customer/${kept}`,
+      admin_graphql_api_customer_deleted_id: `gid://shopify/Customer/${deleted}`,
+      admin_graphql_api_job_id: null,
+      status,
+      errors: [],
+    });
+
+  it("changes nothing for Shopify's sample (a failed merge)", async () => {
+    const before = (await api().get('/v1/customers/5002')).body.data.attributes;
+
+    expect((await deliver('life', 'customers/merge', fixture('customers-merge.json'))).status).toBe(200);
+
+    expect((await api().get('/v1/customers/5002')).body.data.attributes).toEqual(before);
+  });
+
+  it('folds one member into another once, delivered twice (as a redelivery and as another event)', async () => {
+    const kept = (await api().get('/v1/customers/5002')).body.data.attributes;
+    const deleted = (await api().get('/v1/customers/5003')).body.data.attributes;
+
+    expect((await deliver('life', 'customers/merge', merge('5002', '5003'), 'evt-merge-1')).status).toBe(200);
+    expect((await deliver('life', 'customers/merge', merge('5002', '5003'), 'evt-merge-1')).status).toBe(200);
+    expect((await deliver('life', 'customers/merge', merge('5002', '5003'), 'evt-merge-2')).status).toBe(200);
+
+    const merged = (await api().get('/v1/customers/5002')).body.data.attributes;
+    expect(merged).toMatchObject({
+      current_points: kept.current_points + deleted.current_points,
+      lifetime_points: kept.lifetime_points + deleted.lifetime_points,
+      referral_code: kept.referral_code,
+    });
+    expectError(await api().get('/v1/customers/5003'), 404);
+    expect(await events('customer.merged', '5002')).toHaveLength(1);
+    const history = (await api().get('/v1/customers/5002/earning-history')).body.data;
+    expect(history.filter((entry: { attributes: { action: string } }) => entry.attributes.action === 'purchase')).toHaveLength(2);
+  });
+
+  it('makes a non-member the member the deleted customer was, with no signup award, once', async () => {
+    const before = (await api().get('/v1/customers/5002')).body.data.attributes;
+    expectError(await api().get('/v1/customers/5004'), 404);
+
+    expect((await deliver('life', 'customers/merge', merge('5004', '5002'))).status).toBe(200);
+    expect((await deliver('life', 'customers/merge', merge('5004', '5002'))).status).toBe(200);
+
+    const moved = (await api().get('/v1/customers/5004')).body.data.attributes;
+    expect(moved).toMatchObject({
+      current_points: before.current_points,
+      email: 'person5004@example.com',
+      referral_code: before.referral_code,
+    });
+    expectError(await api().get('/v1/customers/5002'), 404);
+    expect(await events('points.approved', '5004')).toEqual([]);
+  });
+});
+
 describe('app/uninstalled', () => {
   it('disconnects the shop: reads go on, platform work answers 503 naming the uninstall, jobs skip it; applying the configuration reconnects', async () => {
     expect((await deliver('life', 'app/uninstalled', fixture('app-uninstalled.json'))).status).toBe(200);
