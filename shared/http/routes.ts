@@ -198,7 +198,14 @@ export interface QueueConsumer extends EntryPoint {
 }
 
 export const QUEUE_CONSUMERS: readonly QueueConsumer[] = [
-  { name: 'processOrderEvents', handler: 'functions/orders/process-events.ts', table: 'write', uses: ['events'], timeoutSeconds: 30 },
+  // The platform: automatic enrolment from an order, and a merge into a customer who was no member, read the customer.
+  {
+    name: 'processOrderEvents',
+    handler: 'functions/orders/process-events.ts',
+    table: 'write',
+    uses: ['platform', 'events'],
+    timeoutSeconds: 30,
+  },
 ];
 
 /** A job the stack runs on a schedule (and the twin on POST /_jobs/run). */
