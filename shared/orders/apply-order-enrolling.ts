@@ -7,10 +7,10 @@ import { autoEnrolls, type ShopCatalog } from '../domain/shop';
 import type { Platform, PlatformOrder } from '../platform/port';
 import { applyOrder, type ApplyOutcome } from './apply-order';
 
-export async function applyOrderEnrolling(shop: ShopCatalog, order: PlatformOrder, platform: () => Platform): Promise<ApplyOutcome> {
+export async function applyOrderEnrolling(shop: ShopCatalog, order: PlatformOrder, platform: Platform): Promise<ApplyOutcome> {
   const outcome = await applyOrder(shop, order);
   if (outcome !== 'not_member' || order.customerId === null || !autoEnrolls(shop.settings)) return outcome;
   // The member's enrolment is dated at the order's payment, so this very order counts.
-  const enrolled = await autoEnrollCustomer(shop, order.customerId, platform(), new Date(order.processedAt).toISOString());
+  const enrolled = await autoEnrollCustomer(shop, order.customerId, platform, new Date(order.processedAt).toISOString());
   return enrolled ? applyOrder(shop, order) : outcome;
 }

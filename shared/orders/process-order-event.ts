@@ -14,7 +14,7 @@ import { orderFromWebhook } from '../platform/order-from-webhook';
 import { PlatformPayloadError } from '../platform/port';
 import { refundFromWebhook } from '../platform/refund-from-webhook';
 import { isHandledTopic } from '../platform/shopify-app';
-import { connectedPlatform, platformWhenNeeded } from '../shops/connected-platform';
+import { platformWhenNeeded } from '../shops/connected-platform';
 import { shopCatalog } from '../shops/shop-catalog';
 import { appUninstalled, customerCreated, customerDeleted, customerUpdated } from '../webhooks/customer-lifecycle';
 import { isPrivacyTopic, processPrivacyRequest } from '../webhooks/privacy-requests';
@@ -44,7 +44,7 @@ async function applyTopic(topic: string, shopId: string, payload: unknown): Prom
     case 'orders/paid':
     case 'orders/updated':
     case 'orders/cancelled':
-      return applyOrderEnrolling(shop, orderFromWebhook(payload), () => connectedPlatform(shop));
+      return applyOrderEnrolling(shop, orderFromWebhook(payload), platformWhenNeeded(shop));
     default:
       return 'ignored';
   }

@@ -40,7 +40,7 @@ export async function reconcileOrders({ platformFor }: { platformFor: (shopId: s
         const page = await platform.listOrdersUpdatedSince(since, cursor);
         for (const order of page.orders) {
           summary.orders += 1;
-          if ((await applyOrderEnrolling(shop, order, () => platform)) === 'applied') summary.applied += 1;
+          if ((await applyOrderEnrolling(shop, order, platform)) === 'applied') summary.applied += 1;
         }
         cursor = page.nextCursor;
       } while (cursor);

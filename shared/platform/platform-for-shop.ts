@@ -52,18 +52,23 @@ function tokenSource(shopId: string, secret: ShopSecret, tokenUrl: string): Acce
   });
 }
 
-function adapterFor(shopId: string, secret: ShopSecret): Platform {
-  const known = adaptersByCredentials.get(shopId);
-  if (known && known.fingerprint === secret.fingerprint) return known.adapter;
+/** The adapter with the functions' timeout and retry settings. */
+function shopifyAdapter(endpoint: string, tokens: AccessTokenSource): Platform {
   const settings = env();
-  const endpoints = shopEndpoints(shopId, secret);
-  const adapter = createShopifyPlatform({
-    endpoint: endpoints.graphql,
-    tokens: tokenSource(shopId, secret, endpoints.token),
+  return createShopifyPlatform({
+    endpoint,
+    tokens,
     timeoutMs: settings.PLATFORM_TIMEOUT_MS,
     maxAttempts: settings.PLATFORM_MAX_ATTEMPTS,
     baseDelayMs: settings.PLATFORM_RETRY_BASE_MS,
   });
+}
+
+function adapterFor(shopId: string, secret: ShopSecret): Platform {
+  const known = adaptersByCredentials.get(shopId);
+  if (known && known.fingerprint === secret.fingerprint) return known.adapter;
+  const endpoints = shopEndpoints(shopId, secret);
+  const adapter = shopifyAdapter(endpoints.graphql, tokenSource(shopId, secret, endpoints.token));
   adaptersByCredentials.set(shopId, { fingerprint: secret.fingerprint, adapter });
   return adapter;
 }
@@ -96,15 +101,11 @@ function secretBackedPlatform(shopId: string): Platform {
 
 /** The twin without registered credentials (tests of the adapter alone): the simulator's static token. */
 function simulatorPlatform(shopId: string, baseUrl: string): Platform {
-  const settings = env();
   const base = baseUrl.replace(/\/+$/, '');
-  return createShopifyPlatform({
-    endpoint: `${base}/${encodeURIComponent(shopId)}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`,
-    accessToken: settings.PLATFORM_ACCESS_TOKEN,
-    timeoutMs: settings.PLATFORM_TIMEOUT_MS,
-    maxAttempts: settings.PLATFORM_MAX_ATTEMPTS,
-    baseDelayMs: settings.PLATFORM_RETRY_BASE_MS,
-  });
+  return shopifyAdapter(
+    `${base}/${encodeURIComponent(shopId)}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`,
+    staticAccessToken(env().PLATFORM_ACCESS_TOKEN),
+  );
 }
 
 export function platformForShop(shopId: string): Platform {
