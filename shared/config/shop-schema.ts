@@ -69,6 +69,8 @@ export const earningSettingsSchema = z.strictObject({
   expiry_reminder_days: count().default(30),
   /** customers/create enrols the new platform customer, and an order of a non-member enrols them first. */
   auto_enroll: z.boolean().default(false),
+  /** Test orders (`test: true`: Bogus Gateway, test mode) earn too; off, they are recorded and earn nothing. */
+  count_test_orders: z.boolean().default(false),
 });
 
 export const campaignSchema = z

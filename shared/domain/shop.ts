@@ -26,6 +26,8 @@ export interface EarningSettings {
    * member enrols them first (SHOPIFY-CONTRACT.md, "Topics"). Absent on settings written before it: off.
    */
   auto_enroll?: boolean;
+  /** Test orders (`test: true`) earn and count as spend like any order. Absent on older settings: off. */
+  count_test_orders?: boolean;
 }
 
 export const DEFAULT_EARNING_SETTINGS: EarningSettings = {
@@ -33,6 +35,7 @@ export const DEFAULT_EARNING_SETTINGS: EarningSettings = {
   points_expiry: null,
   expiry_reminder_days: 30,
   auto_enroll: false,
+  count_test_orders: false,
 };
 
 /** The shop enrols platform customers by itself (customers/create, and orders of non-members). */

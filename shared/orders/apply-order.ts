@@ -18,6 +18,7 @@ import { resolveTier } from '../domain/tiers';
 import { giveBatches } from '../domain/points-ledger';
 import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
 import { logger } from '../observability/powertools';
+import { refundedEligible } from '../platform/eligible-amount';
 import type { PlatformOrder, PlatformRefund } from '../platform/port';
 import { activeCampaign } from '../rules/earning-rule-points';
 import { nowIso } from '../runtime/clock';
@@ -33,6 +34,7 @@ import {
   type OrderFacts,
   type OrderSnapshot,
   orderTarget,
+  paymentState,
   planOrderEffects,
   referralCodeOf,
   sameState,
@@ -63,17 +65,24 @@ const MAX_ATTEMPTS = 120;
 
 export function snapshotOf(order: PlatformOrder): OrderSnapshot {
   const digits = minorDigits(order.currency);
+  const updatedAt = new Date(order.updatedAt).toISOString();
+  const payment = paymentState(order.financialStatus);
+  const cancelledAt = order.cancelledAt ? new Date(order.cancelledAt).toISOString() : null;
   return {
     order_id: order.id,
     name: order.name,
     processed_at: new Date(order.processedAt).toISOString(),
-    updated_at: new Date(order.updatedAt).toISOString(),
+    updated_at: updatedAt,
     currency: order.currency,
-    subtotal_minor: decimalToMinor(order.subtotal, digits),
-    refunded_minor: decimalToMinor(order.refundedSubtotal, digits),
-    cancelled_at: order.cancelledAt ? new Date(order.cancelledAt).toISOString() : null,
+    subtotal_minor: decimalToMinor(order.eligibleSubtotal, digits),
+    refunded_minor: decimalToMinor(order.refundedEligible, digits),
+    // A voided or expired payment ends the order as a cancellation does, from the state that says so.
+    cancelled_at: cancelledAt ?? (payment === 'void' ? updatedAt : null),
     discount_codes: order.discountCodes,
-    referral_code: referralCodeOf(order.landingSite, order.noteAttributes),
+    referral_code: referralCodeOf(order.landingSite, order.noteAttributes, order.referralCode),
+    taxes_included: order.taxesIncluded,
+    awaiting_payment: payment === 'awaiting',
+    test: order.test,
   };
 }
 
@@ -93,7 +102,7 @@ export async function applyRefund(shop: ShopCatalog, refund: PlatformRefund): Pr
     const digits = minorDigits(facts.currency);
     return mergeRefund(facts, {
       refund_id: refund.id,
-      minor: decimalToMinor(refund.subtotal, digits),
+      minor: decimalToMinor(refundedEligible(refund.lines, facts.taxes_included === true), digits),
       created_at: new Date(refund.createdAt).toISOString(),
     });
   });
@@ -149,7 +158,7 @@ async function applyChange(
     const frozen = order?.record.frozen ?? freeze(shop, customer.record, facts.processed_at);
     const applied = order?.record.applied ?? NOTHING_APPLIED;
     const digits = minorDigits(facts.currency);
-    const target = orderTarget(facts, frozen, shop.settings.loyalty_mode, digits);
+    const target = orderTarget(facts, frozen, shop.settings.loyalty_mode, digits, earningSettings.count_test_orders === true);
     const pendingIds = Object.values(applied.rules).flatMap((rule) => (rule.pending ? [rule.pending.entry_id] : []));
     const statuses = pendingIds.length ? await earningEntryStatuses(shopId, customerId, pendingIds) : new Map<string, string>();
     const approvedSince = new Set(pendingIds.filter((id) => statuses.get(id) === 'approved'));
@@ -181,7 +190,11 @@ async function applyChange(
       facts,
       frozen,
       applied: plan.applied,
-      first_order: order ? order.record.first_order : customer.record.orders_count === 0 && target.order_count === 1,
+      // Decided when the order first counts (an order awaiting payment is recorded before it does).
+      first_order:
+        order?.record.applied.order_count === 1
+          ? order.record.first_order
+          : (order?.record.first_order ?? false) || (customer.record.orders_count === 0 && target.order_count === 1),
       reward_codes_used: (order?.record.reward_codes_used ?? false) || facts.discount_codes.length > 0,
       created_at: order?.record.created_at ?? now,
       updated_at: now,

@@ -30,8 +30,14 @@ export interface OrderFacts {
   refunds: Record<string, OrderRefundFact>;
   cancelled_at: string | null;
   discount_codes: string[];
-  /** From the landing page's `ref` parameter or the `referral_code` note attribute. */
+  /** From the `referral_code` note attribute, Shopify's recorded referral code, or the landing page's `ref`. */
   referral_code: string | null;
+  /** The newest snapshot's prices include tax: refunded lines count without their tax. Absent on old items: false. */
+  taxes_included?: boolean;
+  /** The newest snapshot is not paid yet (pending, authorized, partially paid): it counts once it is. Absent: paid. */
+  awaiting_payment?: boolean;
+  /** A test order: it counts only where the shop counts test orders. Absent: false. */
+  test?: boolean;
 }
 
 /** An order snapshot in minor units, as the processor hands it over (webhook or reconciliation). */
@@ -41,11 +47,17 @@ export interface OrderSnapshot {
   processed_at: string;
   updated_at: string;
   currency: string;
+  /** The eligible amount before refunds. */
   subtotal_minor: number;
+  /** What refunds took back of it. */
   refunded_minor: number;
+  /** Cancelled, or its payment voided or expired. */
   cancelled_at: string | null;
   discount_codes: string[];
   referral_code: string | null;
+  taxes_included: boolean;
+  awaiting_payment: boolean;
+  test: boolean;
 }
 
 export interface RefundSnapshot {
@@ -75,7 +87,30 @@ export function mergeOrderSnapshot(facts: OrderFacts | null, snapshot: OrderSnap
     // The first snapshot's codes and referral decide: a later snapshot of the same order carries the same ones.
     discount_codes: facts?.discount_codes ?? snapshot.discount_codes,
     referral_code: facts?.referral_code ?? snapshot.referral_code,
+    taxes_included: snapshot.taxes_included,
+    awaiting_payment: snapshot.awaiting_payment,
+    test: snapshot.test,
   };
+}
+
+/** Financial statuses of a paid order (SHOPIFY-CONTRACT.md, "Only paid money earns"). */
+const PAID_STATUSES = new Set(['paid', 'partially_refunded', 'refunded']);
+/** Financial statuses of an order whose payment will never come: treated as cancelled. */
+const VOID_STATUSES = new Set(['voided', 'expired']);
+
+/**
+ * How a financial status counts: `paid`; `void` (voided, expired: as if cancelled); `awaiting` (pending,
+ * authorized, partially paid, and any status Shopify may add: recorded, counted once a later state is paid).
+ * A source that gives no status (null) reports a paid order, as orders/paid does by its topic.
+ */
+export function paymentState(financialStatus: string | null): 'paid' | 'void' | 'awaiting' {
+  if (financialStatus === null || PAID_STATUSES.has(financialStatus)) return 'paid';
+  return VOID_STATUSES.has(financialStatus) ? 'void' : 'awaiting';
+}
+
+/** The order counts (points, spend, order count): not cancelled, paid, and not a test order unless the shop counts those. */
+export function orderCounts(facts: OrderFacts, countTestOrders: boolean): boolean {
+  return facts.cancelled_at === null && facts.awaiting_payment !== true && (facts.test !== true || countTestOrders);
 }
 
 /** Merges a refund by its id: the same refund twice changes nothing. */
@@ -96,9 +131,9 @@ export function effectiveRefundedMinor(facts: OrderFacts): number {
   return Math.max(byId, facts.aggregate_refunded_minor + later);
 }
 
-/** The amount that earns and counts as spend, minor units: nothing once cancelled. */
-export function eligibleMinor(facts: OrderFacts): number {
-  if (facts.cancelled_at !== null) return 0;
+/** The amount that earns and counts as spend, minor units: nothing while the order does not count. */
+export function eligibleMinor(facts: OrderFacts, countTestOrders = false): number {
+  if (!orderCounts(facts, countTestOrders)) return 0;
   return Math.max(0, facts.subtotal_minor - effectiveRefundedMinor(facts));
 }
 
@@ -137,8 +172,14 @@ export function minorScale(digits: number): number {
 }
 
 /** The effects the order's merged state calls for, under the frozen context. */
-export function orderTarget(facts: OrderFacts, frozen: FrozenContext, loyaltyMode: LoyaltyMode, currencyDigits: number): OrderTarget {
-  const eligible = eligibleMinor(facts);
+export function orderTarget(
+  facts: OrderFacts,
+  frozen: FrozenContext,
+  loyaltyMode: LoyaltyMode,
+  currencyDigits: number,
+  countTestOrders = false,
+): OrderTarget {
+  const eligible = eligibleMinor(facts, countTestOrders);
   const eligibleMajor = eligible / minorScale(currencyDigits);
   const rules = frozen.rules.map((rule): RuleTarget => {
     const base = rule.spend_unit
@@ -160,7 +201,7 @@ export function orderTarget(facts: OrderFacts, frozen: FrozenContext, loyaltyMod
   return {
     rules,
     spend: loyaltyMode === 'store_credit' ? eligible : eligibleMajor,
-    order_count: facts.cancelled_at === null ? 1 : 0,
+    order_count: orderCounts(facts, countTestOrders) ? 1 : 0,
   };
 }
 
@@ -350,13 +391,27 @@ export function decimalToMinor(amount: string, digits: number): number {
   return negative ? -minor : minor;
 }
 
-/** The referral code an order carries: the `referral_code` note attribute, else the landing page's `ref`. */
-export function referralCodeOf(landingSite: string | null, noteAttributes: ReadonlyArray<{ name: string; value: string }>): string | null {
+/** Shopify keeps `landing_site` to this many characters: a `ref` running to the cut may be cut short. */
+export const LANDING_SITE_LIMIT = 255;
+
+/**
+ * The referral code an order carries (SHOPIFY-CONTRACT.md): the `referral_code` note attribute, else the
+ * code Shopify recorded for the visit (`landing_site_ref` / `referralCode`), else the landing page's `ref`
+ * parameter, unless that parameter runs to the end of a landing page Shopify cut, where it may be cut short.
+ */
+export function referralCodeOf(
+  landingSite: string | null,
+  noteAttributes: ReadonlyArray<{ name: string; value: string }>,
+  recordedCode: string | null = null,
+): string | null {
   const note = noteAttributes.find((attribute) => attribute.name === 'referral_code')?.value.trim();
   if (note) return note;
+  if (recordedCode?.trim()) return recordedCode.trim();
   if (!landingSite) return null;
   try {
-    return new URL(landingSite, 'https://landing.invalid').searchParams.get('ref')?.trim() || null;
+    const ref = new URL(landingSite, 'https://landing.invalid').searchParams.get('ref')?.trim() || null;
+    if (ref && landingSite.length >= LANDING_SITE_LIMIT && /[?&]ref=[^&#]*$/.test(landingSite)) return null;
+    return ref;
   } catch {
     return null;
   }

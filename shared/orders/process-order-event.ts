@@ -14,6 +14,7 @@ import { orderFromWebhook } from '../platform/order-from-webhook';
 import { PlatformPayloadError } from '../platform/port';
 import { refundFromWebhook } from '../platform/refund-from-webhook';
 import { isHandledTopic } from '../platform/shopify-app';
+import { parseWebhookJson } from '../platform/webhook-payload-fields';
 import { platformWhenNeeded } from '../shops/connected-platform';
 import { shopCatalog } from '../shops/shop-catalog';
 import { appUninstalled, customerCreated, customerDeleted, customerUpdated } from '../webhooks/customer-lifecycle';
@@ -57,14 +58,6 @@ async function customersMerged(shop: ShopCatalog, payload: unknown): Promise<str
   return mergeMembers(shop, merge.keptId, merge.deletedId, platformWhenNeeded(shop));
 }
 
-function parseBody(body: string): unknown {
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    throw new PlatformPayloadError(['(payload): is not valid JSON']);
-  }
-}
-
 export async function processOrderEvent(message: OrderEventMessage): Promise<ProcessOutcome> {
   const { topic, shopId, eventId } = message;
   if (!isHandledTopic(topic)) {
@@ -81,7 +74,7 @@ export async function processOrderEvent(message: OrderEventMessage): Promise<Pro
   }
   let outcome: string;
   try {
-    outcome = await applyTopic(topic, shopId, parseBody(message.body));
+    outcome = await applyTopic(topic, shopId, parseWebhookJson(message.body));
     logger.info('Webhook processed', { topic, shop: shopId, webhookId: message.webhookId, outcome });
   } catch (error) {
     if (!(error instanceof PlatformPayloadError)) {

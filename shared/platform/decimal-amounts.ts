@@ -39,6 +39,24 @@ export function subtractAmounts(minuend: string, subtrahend: string): string {
   return format(scaled(minuend, scale) - scaled(subtrahend, scale), scale);
 }
 
+/** `amount × quantity`, exact ("19.99" × 3 = "59.97"). */
+export function multiplyAmount(amount: string, quantity: number): string {
+  if (!Number.isSafeInteger(quantity)) throw new Error(`'${quantity}' is not a whole quantity`);
+  const scale = Math.max(2, fractionDigits(amount));
+  return format(scaled(amount, scale) * BigInt(quantity), scale);
+}
+
+/**
+ * A JSON number Shopify wrote for money (a refund line's `subtotal: 195.67`) as the decimal string it
+ * stands for: JavaScript prints the shortest text that reads back as the same number, which for amounts of
+ * up to 15 significant digits is the text Shopify wrote, less trailing zeros.
+ */
+export function amountFromNumber(value: number): string | null {
+  if (!Number.isFinite(value)) return null;
+  const text = String(value);
+  return DECIMAL_AMOUNT.test(text) ? text : null;
+}
+
 /** True when the amount is below zero ("-0.00" is not). */
 export function isNegativeAmount(amount: string): boolean {
   return scaled(amount, fractionDigits(amount)) < 0n;

@@ -1,54 +1,99 @@
 // An order webhook's REST payload (orders/paid, orders/cancelled, orders/updated) as the platform-neutral
 // PlatformOrder that order reconciliation produces from GraphQL too, so one code path earns from both.
 import * as z from 'zod/mini';
-import { addAmounts, isNegativeAmount, subtractAmounts } from './decimal-amounts';
+import { type EligibleRefundLine, eligibleAmounts } from './eligible-amount';
 import { landingSitePath } from './landing-site';
 import { type PlatformOrder, PlatformPayloadError } from './port';
 import { amount, numericId, parsePayload, timestamp } from './webhook-payload-fields';
 
+const optional = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
+const list = <T extends z.ZodMiniType>(item: T) => z.pipe(optional(z.array(item)), z.transform((items) => items ?? []));
+
+const restLineSchema = z.object({
+  price: amount,
+  quantity: z.int().check(z.nonnegative()),
+  gift_card: optional(z.boolean()),
+  tax_lines: list(z.object({ price: amount })),
+  discount_allocations: list(z.object({ amount })),
+});
+
+/** A refunded line as both refunds/create and an order's `refunds` write it; shared with refund-from-webhook. */
+export const restRefundLineSchema = z.pipe(
+  z.object({
+    subtotal: amount,
+    total_tax: optional(amount),
+    line_item: optional(z.object({ gift_card: optional(z.boolean()) })),
+  }),
+  z.transform(
+    (line): EligibleRefundLine => ({ giftCard: line.line_item?.gift_card === true, subtotal: line.subtotal, tax: line.total_tax ?? '0' }),
+  ),
+);
+
 const restOrderSchema = z.object({
   id: numericId,
   name: z.string().check(z.minLength(1)),
-  customer: z.optional(z.nullable(z.object({ id: numericId }))),
+  customer: optional(z.object({ id: numericId })),
   subtotal_price: amount,
-  current_subtotal_price: z.optional(z.nullable(amount)),
+  current_subtotal_price: optional(amount),
+  taxes_included: optional(z.boolean()),
   currency: z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code')),
-  created_at: z.optional(z.nullable(timestamp)),
-  processed_at: z.optional(z.nullable(timestamp)),
+  created_at: optional(timestamp),
+  processed_at: optional(timestamp),
   updated_at: timestamp,
-  cancelled_at: z.optional(z.nullable(timestamp)),
-  discount_codes: z.optional(z.nullable(z.array(z.object({ code: z.string() })))),
-  landing_site: z.optional(z.nullable(z.string())),
-  note_attributes: z.optional(z.nullable(z.array(z.object({ name: z.string(), value: z.optional(z.nullable(z.unknown())) })))),
-  financial_status: z.optional(z.nullable(z.string())),
+  cancelled_at: optional(timestamp),
+  discount_codes: list(z.object({ code: z.string() })),
+  landing_site: optional(z.string()),
+  landing_site_ref: optional(z.string()),
+  note_attributes: list(z.object({ name: z.string(), value: optional(z.unknown()) })),
+  financial_status: optional(z.string()),
+  test: optional(z.boolean()),
+  line_items: list(restLineSchema),
+  refunds: optional(z.array(z.object({ refund_line_items: list(restRefundLineSchema) }))),
 });
 
 /**
- * Maps the payload, or throws PlatformPayloadError listing what is wrong. The refunded part of the subtotal
- * is `subtotal_price - current_subtotal_price`, the figure GraphQL gives as well; a payload without the
- * current subtotal has had nothing taken back. A note attribute's value is kept as text.
+ * Maps the payload, or throws PlatformPayloadError listing what is wrong. The eligible amount and what
+ * refunds took back of it come from the line items and the order's `refunds` (eligible-amount.ts); a
+ * payload without `refunds` has had taken back what its current subtotal lost. A note attribute's value is
+ * kept as text; timestamps are UTC.
  */
 export function orderFromWebhook(payload: unknown): PlatformOrder {
   const order = parsePayload(restOrderSchema, payload);
   const processedAt = order.processed_at ?? order.created_at;
   if (!processedAt) throw new PlatformPayloadError(['processed_at: is required when created_at is absent']);
-  const refunded = subtractAmounts(order.subtotal_price, order.current_subtotal_price ?? order.subtotal_price);
+  const taxesIncluded = order.taxes_included === true;
+  const { eligible, refunded } = eligibleAmounts({
+    subtotal: order.subtotal_price,
+    taxesIncluded,
+    lines: order.line_items.map((line) => ({
+      giftCard: line.gift_card === true,
+      unitPrice: line.price,
+      quantity: line.quantity,
+      discounts: line.discount_allocations.map((discount) => discount.amount),
+      taxes: line.tax_lines.map((tax) => tax.price),
+    })),
+    refunds: order.refunds ? order.refunds.map((refund) => refund.refund_line_items) : null,
+    currentSubtotal: order.current_subtotal_price ?? null,
+  });
   return {
     id: order.id,
     name: order.name,
     customerId: order.customer?.id ?? null,
-    subtotal: addAmounts(order.subtotal_price),
-    refundedSubtotal: isNegativeAmount(refunded) ? addAmounts('0') : refunded,
+    eligibleSubtotal: eligible,
+    refundedEligible: refunded,
+    taxesIncluded,
     currency: order.currency,
     processedAt,
     updatedAt: order.updated_at,
     cancelledAt: order.cancelled_at ?? null,
-    discountCodes: (order.discount_codes ?? []).map((discount) => discount.code),
+    discountCodes: order.discount_codes.map((discount) => discount.code),
     landingSite: landingSitePath(order.landing_site),
-    noteAttributes: (order.note_attributes ?? []).map((attribute) => ({
+    referralCode: order.landing_site_ref?.trim() || null,
+    noteAttributes: order.note_attributes.map((attribute) => ({
       name: attribute.name,
       value: attribute.value === null || attribute.value === undefined ? '' : String(attribute.value),
     })),
     financialStatus: order.financial_status ?? null,
+    test: order.test === true,
   };
 }

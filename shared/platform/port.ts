@@ -39,22 +39,27 @@ export interface NoteAttribute {
 /**
  * An order as the earning engine sees it, whichever way it arrived: a webhook's REST payload
  * (orderFromWebhook) or the Admin GraphQL `orders` query (listOrdersUpdatedSince) give the same shape.
- * Amounts are decimal strings in the shop's currency, timestamps ISO 8601 as the platform wrote them.
+ * Amounts are decimal strings in the shop's currency, timestamps ISO 8601 in UTC.
  */
 export interface PlatformOrder {
-  /** Numeric order id, e.g. "5001". */
+  /** Numeric order id, e.g. "5001", exact whatever its size. */
   id: string;
   /** What the shop and the customer call the order, e.g. "#1001". */
   name: string;
   /** Numeric customer id, or null for a guest checkout. */
   customerId: string | null;
-  /** Line items after discounts, before shipping, duties and tax, as paid. */
-  subtotal: string;
-  /** How much of `subtotal` has been taken back since (refunds, removed items); "0.00" when none. */
-  refundedSubtotal: string;
+  /**
+   * The eligible amount before refunds (SHOPIFY-CONTRACT.md, "What an order earns"): the subtotal after
+   * discounts, less its line taxes when the prices include tax, less gift-card lines (eligible-amount.ts).
+   */
+  eligibleSubtotal: string;
+  /** How much of `eligibleSubtotal` refunds took back, on the same basis; "0.00" when none. */
+  refundedEligible: string;
+  /** The shop's prices include tax: a refund's line tax is then part of its subtotal and is taken out. */
+  taxesIncluded: boolean;
   /** ISO 4217 code of the shop's currency, in which every amount above is given. */
   currency: string;
-  /** When the order was paid (the platform's processing time). */
+  /** When the order was placed and processed (`processed_at`, else `created_at`). */
   processedAt: string;
   /** Last change of the order; a newer state of an order always has a later or equal updatedAt. */
   updatedAt: string;
@@ -62,17 +67,28 @@ export interface PlatformOrder {
   discountCodes: string[];
   /** The page (path and query) the buyer landed on, e.g. "/?ref=CODE", or null when unknown. */
   landingSite: string | null;
+  /** The referral code Shopify recorded for the visit (REST `landing_site_ref`, GraphQL `referralCode`). */
+  referralCode: string | null;
   noteAttributes: NoteAttribute[];
   /** Lower-case financial status as the REST API writes it: paid, partially_refunded, refunded, pending... */
   financialStatus: string | null;
+  /** A test order (Bogus Gateway, test mode): it earns only where the shop counts test orders. */
+  test: boolean;
 }
 
-/** A refund as `refunds/create` reports it: how much of the order's subtotal it gave back. */
+/** A refunded line: its subtotal after discounts and the tax refunded with it. */
+export interface PlatformRefundLine {
+  giftCard: boolean;
+  subtotal: string;
+  tax: string;
+}
+
+/** A refund as `refunds/create` reports it: which of the order's lines went back. */
 export interface PlatformRefund {
   id: string;
   orderId: string;
-  /** Sum of the refunded line items' subtotals (shop currency); shipping and tax refunds not included. */
-  subtotal: string;
+  /** The refunded line items; shipping refunds and order adjustments are not among them. */
+  lines: PlatformRefundLine[];
   createdAt: string;
 }
 

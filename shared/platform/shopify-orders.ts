@@ -1,13 +1,29 @@
 // The order half of the Shopify adapter: the orders changed since a watermark, a page at a time, for
-// order reconciliation, mapped to the platform-neutral PlatformOrder that webhooks produce too.
-import { addAmounts, isNegativeAmount, subtractAmounts } from './decimal-amounts';
+// order reconciliation, mapped to the platform-neutral PlatformOrder that webhooks produce too. The eligible
+// amount needs every line (taxes, gift cards) and every refunded line: an order with more than one page
+// holds is completed by follow-up queries for its lines, its refunds and their lines.
+import { addAmounts } from './decimal-amounts';
+import { type EligibleLine, type EligibleRefundLine, eligibleAmounts } from './eligible-amount';
 import { landingSitePath } from './landing-site';
 import type { OrderPage, PlatformOrder } from './port';
 import { idFromGid } from './shopify-ids';
 import type { ShopifyTransport } from './shopify-transport';
 
-/** Orders per page: 50 orders with these fields cost about 100 points of a 2 000-point bucket. */
-export const ORDERS_PAGE_SIZE = 50;
+/**
+ * Orders per page, and the lines and refunds each carries inline: small, because Shopify prices a query by
+ * what it may return (a page of orders times their lines times their refunds) and refuses one that may cost
+ * more than 1 000 points. What does not fit is read by the follow-up queries below.
+ */
+export const ORDERS_PAGE_SIZE = 10;
+const LINES_INLINE = 20;
+const REFUNDS_INLINE = 5;
+const REFUND_LINES_INLINE = 10;
+/** Lines per follow-up page (one order's or one refund's lines only). */
+const LINES_PAGE = 100;
+
+const MONEY = 'shopMoney { amount }';
+const LINE_FIELDS = `isGiftCard quantity originalUnitPriceSet { ${MONEY} } discountAllocations { allocatedAmountSet { ${MONEY} } } taxLines { priceSet { ${MONEY} } }`;
+const REFUND_LINE_FIELDS = `subtotalSet { ${MONEY} } totalTaxSet { ${MONEY} } lineItem { isGiftCard }`;
 
 export const ORDERS_UPDATED_SINCE_QUERY = `query OrdersUpdatedSince($first: Int!, $after: String, $query: String!) {
   orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
@@ -15,72 +31,161 @@ export const ORDERS_UPDATED_SINCE_QUERY = `query OrdersUpdatedSince($first: Int!
       id
       legacyResourceId
       name
+      createdAt
       processedAt
       updatedAt
       cancelledAt
+      test
+      taxesIncluded
       displayFinancialStatus
       discountCodes
+      referralCode
       customer { id }
       subtotalPriceSet { shopMoney { amount currencyCode } }
       currentSubtotalPriceSet { shopMoney { amount currencyCode } }
       customAttributes { key value }
       customerJourneySummary { firstVisit { landingPage } lastVisit { landingPage } }
+      lineItems(first: ${LINES_INLINE}) { nodes { ${LINE_FIELDS} } pageInfo { hasNextPage endCursor } }
+      refunds(first: ${REFUNDS_INLINE}) {
+        id
+        refundLineItems(first: ${REFUND_LINES_INLINE}) { nodes { ${REFUND_LINE_FIELDS} } pageInfo { hasNextPage endCursor } }
+      }
     }
     pageInfo { hasNextPage endCursor }
   }
 }`;
 
+export const ORDER_LINE_ITEMS_QUERY = `query OrderLineItems($id: ID!, $first: Int!, $after: String) {
+  order(id: $id) {
+    lineItems(first: $first, after: $after) { nodes { ${LINE_FIELDS} } pageInfo { hasNextPage endCursor } }
+  }
+}`;
+
+export const ORDER_REFUNDS_QUERY = `query OrderRefunds($id: ID!) {
+  order(id: $id) { refunds { id } }
+}`;
+
+export const REFUND_LINE_ITEMS_QUERY = `query RefundLineItems($id: ID!, $first: Int!, $after: String) {
+  refund(id: $id) {
+    refundLineItems(first: $first, after: $after) { nodes { ${REFUND_LINE_FIELDS} } pageInfo { hasNextPage endCursor } }
+  }
+}`;
+
 interface Money {
-  shopMoney: { amount: string; currencyCode: string };
+  shopMoney: { amount: string };
+}
+
+interface PageInfo {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+export interface ShopifyLineNode {
+  isGiftCard: boolean;
+  quantity: number;
+  originalUnitPriceSet: Money;
+  discountAllocations: Array<{ allocatedAmountSet: Money }>;
+  taxLines: Array<{ priceSet: Money }>;
+}
+
+export interface ShopifyRefundLineNode {
+  subtotalSet: Money;
+  totalTaxSet: Money;
+  lineItem: { isGiftCard: boolean };
+}
+
+interface Connection<T> {
+  nodes: T[];
+  pageInfo: PageInfo;
+}
+
+export interface ShopifyRefundNode {
+  id: string;
+  refundLineItems: Connection<ShopifyRefundLineNode>;
 }
 
 export interface ShopifyOrderNode {
   id: string;
   legacyResourceId: string;
   name: string;
-  processedAt: string;
+  createdAt: string;
+  processedAt: string | null;
   updatedAt: string;
   cancelledAt: string | null;
+  test: boolean;
+  taxesIncluded: boolean;
   displayFinancialStatus: string | null;
   discountCodes: string[];
+  referralCode: string | null;
   customer: { id: string } | null;
-  subtotalPriceSet: Money | null;
-  currentSubtotalPriceSet: Money;
+  subtotalPriceSet: { shopMoney: { amount: string; currencyCode: string } } | null;
+  currentSubtotalPriceSet: { shopMoney: { amount: string; currencyCode: string } };
   customAttributes: Array<{ key: string; value: string | null }>;
   customerJourneySummary: {
     firstVisit: { landingPage: string | null } | null;
     lastVisit: { landingPage: string | null } | null;
   } | null;
+  lineItems: Connection<ShopifyLineNode>;
+  refunds: ShopifyRefundNode[];
+}
+
+/** An order whose lines and refunds are all in hand, as the follow-up queries complete it. */
+export interface CompleteShopifyOrder {
+  node: ShopifyOrderNode;
+  lines: ShopifyLineNode[];
+  refunds: ShopifyRefundLineNode[][];
 }
 
 interface OrdersData {
-  orders: { nodes: ShopifyOrderNode[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+  orders: Connection<ShopifyOrderNode>;
+}
+
+function eligibleLine(line: ShopifyLineNode): EligibleLine {
+  return {
+    giftCard: line.isGiftCard,
+    unitPrice: line.originalUnitPriceSet.shopMoney.amount,
+    quantity: line.quantity,
+    discounts: line.discountAllocations.map((discount) => discount.allocatedAmountSet.shopMoney.amount),
+    taxes: line.taxLines.map((tax) => tax.priceSet.shopMoney.amount),
+  };
+}
+
+function eligibleRefundLine(line: ShopifyRefundLineNode): EligibleRefundLine {
+  return { giftCard: line.lineItem.isGiftCard, subtotal: line.subtotalSet.shopMoney.amount, tax: line.totalTaxSet.shopMoney.amount };
 }
 
 /**
- * One GraphQL order as a PlatformOrder. The refunded part of the subtotal is what the current subtotal
- * lost against the original one, as for a webhook, so both sources agree on the eligible amount. The
- * landing page is the first visit's (first touch credits a referral link) or else the last one's.
+ * One GraphQL order, its lines and refunds complete, as a PlatformOrder: the same eligible amount as its
+ * webhook gives. The landing page is the first visit's (first touch credits a referral link) or else the
+ * last one's.
  */
-export function orderFromGraphql(node: ShopifyOrderNode): PlatformOrder {
+export function orderFromGraphql({ node, lines, refunds }: CompleteShopifyOrder): PlatformOrder {
   const current = node.currentSubtotalPriceSet.shopMoney;
-  const subtotal = node.subtotalPriceSet?.shopMoney.amount ?? current.amount;
-  const refunded = subtractAmounts(subtotal, current.amount);
+  const { eligible, refunded } = eligibleAmounts({
+    subtotal: node.subtotalPriceSet?.shopMoney.amount ?? current.amount,
+    taxesIncluded: node.taxesIncluded,
+    lines: lines.map(eligibleLine),
+    refunds: refunds.map((refundLines) => refundLines.map(eligibleRefundLine)),
+    currentSubtotal: current.amount,
+  });
   const journey = node.customerJourneySummary;
   return {
     id: node.legacyResourceId,
     name: node.name,
     customerId: node.customer ? idFromGid(node.customer.id) : null,
-    subtotal: addAmounts(subtotal),
-    refundedSubtotal: isNegativeAmount(refunded) ? addAmounts('0') : refunded,
+    eligibleSubtotal: addAmounts(eligible),
+    refundedEligible: addAmounts(refunded),
+    taxesIncluded: node.taxesIncluded,
     currency: current.currencyCode,
-    processedAt: node.processedAt,
-    updatedAt: node.updatedAt,
-    cancelledAt: node.cancelledAt,
+    processedAt: new Date(node.processedAt ?? node.createdAt).toISOString(),
+    updatedAt: new Date(node.updatedAt).toISOString(),
+    cancelledAt: node.cancelledAt ? new Date(node.cancelledAt).toISOString() : null,
     discountCodes: node.discountCodes,
     landingSite: landingSitePath(journey?.firstVisit?.landingPage ?? journey?.lastVisit?.landingPage),
+    referralCode: node.referralCode?.trim() || null,
     noteAttributes: node.customAttributes.map((attribute) => ({ name: attribute.key, value: attribute.value ?? '' })),
     financialStatus: node.displayFinancialStatus ? node.displayFinancialStatus.toLowerCase() : null,
+    test: node.test,
   };
 }
 
@@ -88,6 +193,52 @@ export function orderFromGraphql(node: ShopifyOrderNode): PlatformOrder {
 export function updatedSinceFilter(since: string): string {
   if (Number.isNaN(Date.parse(since)) || since.includes("'")) throw new Error(`'${since}' is not an ISO 8601 timestamp`);
   return `updated_at:>='${since}'`;
+}
+
+/** The rest of a connection after its first page, read page by page. */
+async function remaining<T>(first: Connection<T>, nextPage: (after: string) => Promise<Connection<T>>): Promise<T[]> {
+  const nodes = [...first.nodes];
+  let page = first.pageInfo;
+  while (page.hasNextPage && page.endCursor) {
+    const next = await nextPage(page.endCursor);
+    nodes.push(...next.nodes);
+    page = next.pageInfo;
+  }
+  return nodes;
+}
+
+/** Reads what did not fit into the page: more lines, more refunds, more refunded lines. */
+async function completeOrder(transport: ShopifyTransport, node: ShopifyOrderNode): Promise<CompleteShopifyOrder> {
+  const lines = await remaining(node.lineItems, async (after) => {
+    const data = await transport.request<{ order: { lineItems: Connection<ShopifyLineNode> } | null }>(
+      'orderLineItems',
+      ORDER_LINE_ITEMS_QUERY,
+      { id: node.id, first: LINES_PAGE, after },
+    );
+    return data.order?.lineItems ?? { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
+  });
+  let refundNodes: Array<Pick<ShopifyRefundNode, 'id'> & Partial<ShopifyRefundNode>> = node.refunds;
+  if (node.refunds.length >= REFUNDS_INLINE) {
+    const data = await transport.request<{ order: { refunds: Array<{ id: string }> } | null }>('orderRefunds', ORDER_REFUNDS_QUERY, {
+      id: node.id,
+    });
+    const inline = new Map(node.refunds.map((refund) => [refund.id, refund]));
+    refundNodes = (data.order?.refunds ?? node.refunds).map((refund) => inline.get(refund.id) ?? refund);
+  }
+  const refunds: ShopifyRefundLineNode[][] = [];
+  for (const refund of refundNodes) {
+    const readPage = async (after: string | null) => {
+      const data = await transport.request<{ refund: { refundLineItems: Connection<ShopifyRefundLineNode> } | null }>(
+        'refundLineItems',
+        REFUND_LINE_ITEMS_QUERY,
+        { id: refund.id, first: LINES_PAGE, after },
+      );
+      return data.refund?.refundLineItems ?? { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
+    };
+    // A refund known by its id only (beyond the inline ones) is read from its first page.
+    refunds.push(await remaining(refund.refundLineItems ?? (await readPage(null)), readPage));
+  }
+  return { node, lines, refunds };
 }
 
 export async function listShopifyOrdersUpdatedSince(
@@ -102,8 +253,7 @@ export async function listShopifyOrdersUpdatedSince(
     query: updatedSinceFilter(since),
   });
   const { nodes, pageInfo } = data.orders;
-  return {
-    orders: nodes.map(orderFromGraphql),
-    nextCursor: pageInfo.hasNextPage ? pageInfo.endCursor : null,
-  };
+  const orders: PlatformOrder[] = [];
+  for (const node of nodes) orders.push(orderFromGraphql(await completeOrder(transport, node)));
+  return { orders, nextCursor: pageInfo.hasNextPage ? pageInfo.endCursor : null };
 }
