@@ -173,6 +173,8 @@ export const platformSchema = z
     /** An app created in the Dev Dashboard: tokens come from the client credentials grant (SHOPIFY-CONTRACT.md). */
     client_id: z.string().min(1, 'must not be empty').optional(),
     client_secret: z.string().min(1, 'must not be empty').optional(),
+    /** The app holds `read_all_orders`: reconciliation may read orders older than Shopify's 60 days. */
+    read_all_orders: z.boolean().default(false),
   })
   .refine((platform) => (platform.client_id === undefined) === (platform.client_secret === undefined), {
     message: 'client_id and client_secret go together: give both or neither',

@@ -51,14 +51,17 @@ export async function activeRewardEntriesWithCodes(
   codes: string[],
 ): Promise<Array<{ id: string; code: string }>> {
   if (codes.length === 0) return [];
-  const values = Object.fromEntries(codes.map((code, i) => [`:code${i}`, code]));
+  // Shopify's codes are case-insensitive: a code typed in lower case uses the reward issued in upper case.
+  const wanted = new Set(codes.map((code) => code.trim().toUpperCase()));
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    FilterExpression: `#status = :active AND discount_code IN (${Object.keys(values).join(', ')})`,
+    FilterExpression: '#status = :active',
     ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':pk': keys.customerPk(shopId, customerId), ':prefix': 'REDEEM#', ':active': 'active', ...values },
+    ExpressionAttributeValues: { ':pk': keys.customerPk(shopId, customerId), ':prefix': 'REDEEM#', ':active': 'active' },
   });
-  return items.map((item: Item) => ({ id: String(item.id), code: String(item.discount_code) }));
+  return items
+    .filter((item: Item) => wanted.has(String(item.discount_code).toUpperCase()))
+    .map((item: Item) => ({ id: String(item.id), code: String(item.discount_code) }));
 }
 
 export interface OrderEffectsWrite {

@@ -57,6 +57,11 @@ export interface ShopSettings {
    * the shop's configuration is applied again (which writes the settings without it).
    */
   uninstalled_at?: string | null;
+  /**
+   * The app was granted `read_all_orders`: without it Shopify shows an app the last 60 days of orders only,
+   * so reconciliation never asks further back (SHOPIFY-CONTRACT.md). Absent on older settings: not granted.
+   */
+  read_all_orders?: boolean;
 }
 
 export interface EarningRule {

@@ -9,7 +9,22 @@ import { isConnected } from '../shops/connected-platform';
 import { shopCatalog } from '../shops/shop-catalog';
 import { applyOrderEnrolling } from './apply-order-enrolling';
 
-const FIRST_RUN_LOOKBACK_MS = 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const FIRST_RUN_LOOKBACK_MS = DAY_MS;
+/** How far back Shopify lets an app without `read_all_orders` read orders. */
+export const ORDER_HISTORY_DAYS = 60;
+
+/**
+ * Where this run starts reading: the watermark (or a day back on a first run), but never before what the
+ * app can see. Orders changed in the part it cannot see (a shop disconnected for months) are not read: the
+ * caller logs that window.
+ */
+export function reconcileFrom(watermark: string | null, start: Date, readAllOrders: boolean): { since: string; unreadable: string | null } {
+  const since = watermark ?? new Date(start.getTime() - FIRST_RUN_LOOKBACK_MS).toISOString();
+  if (readAllOrders) return { since, unreadable: null };
+  const horizon = new Date(start.getTime() - ORDER_HISTORY_DAYS * DAY_MS).toISOString();
+  return Date.parse(since) < Date.parse(horizon) ? { since: horizon, unreadable: since } : { since, unreadable: null };
+}
 
 export interface OrderReconcileSummary {
   shops: number;
@@ -33,7 +48,15 @@ export async function reconcileOrders({ platformFor }: { platformFor: (shopId: s
         summary.disconnected += 1;
         continue;
       }
-      const since = (await readOrderWatermark(shopId)) ?? new Date(start.getTime() - FIRST_RUN_LOOKBACK_MS).toISOString();
+      const { since, unreadable } = reconcileFrom(await readOrderWatermark(shopId), start, shop.settings.read_all_orders === true);
+      if (unreadable) {
+        logger.warn('Orders changed before the app can see were not reconciled', {
+          shop: shopId,
+          from: unreadable,
+          to: since,
+          hint: 'Shopify shows 60 days of orders without read_all_orders; refunds in that window were not taken back',
+        });
+      }
       const platform = platformFor(shopId);
       let cursor: string | null = null;
       do {

@@ -7,7 +7,11 @@ import { type PlatformOrder, PlatformPayloadError } from './port';
 import { amount, numericId, parsePayload, timestamp } from './webhook-payload-fields';
 
 const optional = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
-const list = <T extends z.ZodMiniType>(item: T) => z.pipe(optional(z.array(item)), z.transform((items) => items ?? []));
+const list = <T extends z.ZodMiniType>(item: T) =>
+  z.pipe(
+    optional(z.array(item)),
+    z.transform((items) => items ?? []),
+  );
 
 const restLineSchema = z.object({
   price: amount,
@@ -24,9 +28,11 @@ export const restRefundLineSchema = z.pipe(
     total_tax: optional(amount),
     line_item: optional(z.object({ gift_card: optional(z.boolean()) })),
   }),
-  z.transform(
-    (line): EligibleRefundLine => ({ giftCard: line.line_item?.gift_card === true, subtotal: line.subtotal, tax: line.total_tax ?? '0' }),
-  ),
+  z.transform((line): EligibleRefundLine => ({
+    giftCard: line.line_item?.gift_card === true,
+    subtotal: line.subtotal,
+    tax: line.total_tax ?? '0',
+  })),
 );
 
 const restOrderSchema = z.object({

@@ -77,16 +77,19 @@ const paidOrder = (id: string, customerId: string, subtotal: string, at: string)
   id,
   name: `#${id}`,
   customerId,
-  subtotal,
-  refundedSubtotal: '0.00',
+  eligibleSubtotal: subtotal,
+  refundedEligible: '0.00',
+  taxesIncluded: false,
   currency: 'USD',
   processedAt: at,
   updatedAt: at,
   cancelledAt: null,
   discountCodes: [],
   landingSite: null,
+  referralCode: null,
   noteAttributes: [],
   financialStatus: 'paid',
+  test: false,
 });
 
 /** Places a paid order at `at` (the clock's time too). */
@@ -385,9 +388,14 @@ describe("the deleted member's orders", () => {
     await order(shop, '8002', '31', '100.00', '2027-01-05T00:00:00.000Z');
     expect(figures(await profile(shop, '31'))).toMatchObject({ current_points: 120, orders_count: 2 });
     setClock(new Date('2027-01-06T00:00:00.000Z'));
-    expect(await applyRefund(shop, { id: 'refund-1', orderId: '8002', subtotal: '40.00', createdAt: '2027-01-06T00:00:00.000Z' })).toBe(
-      'applied',
-    );
+    expect(
+      await applyRefund(shop, {
+        id: 'refund-1',
+        orderId: '8002',
+        lines: [{ giftCard: false, subtotal: '40.00', tax: '0.00' }],
+        createdAt: '2027-01-06T00:00:00.000Z',
+      }),
+    ).toBe('applied');
 
     expect(figures(await profile(shop, '31'))).toEqual({
       current_points: 80,

@@ -722,7 +722,14 @@ describe('earning settings and spend units', () => {
     const parsed = parseConfig(configWith(shop({ earning_rules: [rule()] }))).shops[0]!;
 
     // Assert
-    expect(parsed.earning_settings).toEqual({ pending_days: 0, points_expiry: null, expiry_reminder_days: 30, auto_enroll: false });
+    expect(parsed.earning_settings).toEqual({
+      pending_days: 0,
+      points_expiry: null,
+      expiry_reminder_days: 30,
+      auto_enroll: false,
+      count_test_orders: false,
+    });
+    expect(parsed.platform.read_all_orders).toBe(false);
     expect(parsed.earning_rules[0]!.spend_unit).toBeNull();
   });
 
@@ -743,6 +750,7 @@ describe('earning settings and spend units', () => {
       points_expiry: { mode: 'batch', days: 365 },
       expiry_reminder_days: 30,
       auto_enroll: false,
+      count_test_orders: false,
     });
     expect(parsed.earning_rules[0]!.spend_unit).toBe(0.5);
   });

@@ -10,7 +10,9 @@ import {
   type OrderFacts,
   type OrderSnapshot,
   orderTarget,
+  paymentState,
   planOrderEffects,
+  referralCodeOf,
 } from '../../shared/orders/order-state';
 import type { EarningSettings, VipTier } from '../../shared/domain/shop';
 
@@ -27,6 +29,9 @@ const snapshot = (fields: Partial<OrderSnapshot> = {}): OrderSnapshot => ({
   cancelled_at: null,
   discount_codes: [],
   referral_code: null,
+  taxes_included: false,
+  awaiting_payment: false,
+  test: false,
   ...fields,
 });
 const gold: VipTier = {
@@ -217,5 +222,66 @@ describe('order effects', () => {
   it('counts spend in minor units in store-credit shops', () => {
     const facts = mergeOrderSnapshot(null, snapshot());
     expect(orderTarget(facts, frozen(), 'store_credit', 2).spend).toBe(12000);
+  });
+});
+
+describe('paid money only (SHOPIFY-CONTRACT.md, "What an order earns")', () => {
+  const LATER = '2026-03-03T10:00:00.000Z';
+
+  it('reads financial statuses as paid, awaiting payment or void; no status is a paid order', () => {
+    expect(['paid', 'partially_refunded', 'refunded', null].map(paymentState)).toEqual(['paid', 'paid', 'paid', 'paid']);
+    expect(['pending', 'authorized', 'partially_paid', 'some_new_status'].map(paymentState)).toEqual([
+      'awaiting',
+      'awaiting',
+      'awaiting',
+      'awaiting',
+    ]);
+    expect(['voided', 'expired'].map(paymentState)).toEqual(['void', 'void']);
+  });
+
+  it('records an order awaiting payment without effects, and counts it once a newer state is paid', () => {
+    const waiting = mergeOrderSnapshot(null, snapshot({ awaiting_payment: true }));
+    expect(orderTarget(waiting, frozen(), 'points', 2)).toEqual({
+      rules: [{ rule_id: 'per-dollar', base_points: 0, points: 0, multiplier: 1 }],
+      spend: 0,
+      order_count: 0,
+    });
+
+    const paid = mergeOrderSnapshot(waiting, snapshot({ updated_at: LATER }));
+    expect(orderTarget(paid, frozen(), 'points', 2)).toMatchObject({ spend: 120, order_count: 1 });
+    // An older "pending" state arriving late does not undo the payment.
+    expect(mergeOrderSnapshot(paid, snapshot({ awaiting_payment: true })).awaiting_payment).toBe(false);
+  });
+
+  it('counts a test order only where the shop counts test orders', () => {
+    const facts = mergeOrderSnapshot(null, snapshot({ test: true }));
+
+    expect(orderTarget(facts, frozen(), 'points', 2).order_count).toBe(0);
+    expect(eligibleMinor(facts)).toBe(0);
+    expect(orderTarget(facts, frozen(), 'points', 2, true)).toMatchObject({ spend: 120, order_count: 1 });
+  });
+});
+
+describe('referral code of an order', () => {
+  const note = [{ name: 'referral_code', value: ' NOTE1 ' }];
+
+  it('prefers the note attribute, then the code Shopify recorded, then the landing page', () => {
+    expect(referralCodeOf('/?ref=LAND1', note, 'SHOP1')).toBe('NOTE1');
+    expect(referralCodeOf('/?ref=LAND1', [], 'SHOP1')).toBe('SHOP1');
+    expect(referralCodeOf('/?ref=LAND1', [], null)).toBe('LAND1');
+    expect(referralCodeOf(null, [], '  ')).toBeNull();
+  });
+
+  it('ignores a ref that runs to the end of a landing page Shopify cut at 255 characters, and keeps one before the cut', () => {
+    const padding = 'x'.repeat(300);
+    const cutAtRef = `/products/a?utm=${padding}`.slice(0, 245) + '&ref=ABCDE';
+    expect(cutAtRef).toHaveLength(255);
+    expect(referralCodeOf(cutAtRef, [], null)).toBeNull();
+    expect(referralCodeOf(cutAtRef, [], 'ABCDEFGH')).toBe('ABCDEFGH');
+
+    const refFirst = `/?ref=ABCDEFGH&utm=${padding}`.slice(0, 255);
+    expect(referralCodeOf(refFirst, [], null)).toBe('ABCDEFGH');
+    // Shorter than the cut: a ref at the end is whole.
+    expect(referralCodeOf('/?utm=a&ref=ABCDEFGH', [], null)).toBe('ABCDEFGH');
   });
 });

@@ -9,7 +9,12 @@ import {
   DISCOUNT_CODE_CREATE_MUTATION,
   DISCOUNT_CODE_DELETE_MUTATION,
 } from '../../shared/platform/shopify-discount-codes';
-import { ORDERS_UPDATED_SINCE_QUERY, type ShopifyOrderNode } from '../../shared/platform/shopify-orders';
+import {
+  ORDERS_UPDATED_SINCE_QUERY,
+  type ShopifyLineNode,
+  type ShopifyOrderNode,
+  type ShopifyRefundLineNode,
+} from '../../shared/platform/shopify-orders';
 import { discountCodeInput } from '../fixtures/discount-code-input';
 
 const ENDPOINT = 'https://demo.myshopify.com/admin/api/2026-10/graphql.json';
@@ -517,15 +522,38 @@ describe('Shopify adapter: throttling', () => {
   });
 });
 
+const moneyOf = (amount: string) => ({ shopMoney: { amount } });
+const connection = <T>(nodes: T[], endCursor: string | null = null) => ({
+  nodes,
+  pageInfo: { hasNextPage: endCursor !== null, endCursor },
+});
+const lineNode = (price: string, fields: Partial<ShopifyLineNode> = {}): ShopifyLineNode => ({
+  isGiftCard: false,
+  quantity: 1,
+  originalUnitPriceSet: moneyOf(price),
+  discountAllocations: [],
+  taxLines: [],
+  ...fields,
+});
+const refundLineNode = (subtotal: string, tax = '0.00'): ShopifyRefundLineNode => ({
+  subtotalSet: moneyOf(subtotal),
+  totalTaxSet: moneyOf(tax),
+  lineItem: { isGiftCard: false },
+});
+
 const orderNode = (overrides: Partial<ShopifyOrderNode> = {}): ShopifyOrderNode => ({
   id: 'gid://shopify/Order/5000000001',
   legacyResourceId: '5000000001',
   name: '#1001',
+  createdAt: '2027-01-15T10:00:00Z',
   processedAt: '2027-01-15T10:00:00Z',
   updatedAt: '2027-01-16T09:30:00Z',
   cancelledAt: null,
+  test: false,
+  taxesIncluded: false,
   displayFinancialStatus: 'PARTIALLY_REFUNDED',
   discountCodes: ['LOYAL-ABC123'],
+  referralCode: null,
   customer: { id: 'gid://shopify/Customer/1001' },
   subtotalPriceSet: { shopMoney: { amount: '120.0', currencyCode: 'USD' } },
   currentSubtotalPriceSet: { shopMoney: { amount: '79.5', currencyCode: 'USD' } },
@@ -537,6 +565,8 @@ const orderNode = (overrides: Partial<ShopifyOrderNode> = {}): ShopifyOrderNode 
     firstVisit: { landingPage: 'https://demo.myshopify.com/?ref=FRIEND1' },
     lastVisit: { landingPage: 'https://demo.myshopify.com/cart' },
   },
+  lineItems: { nodes: [lineNode('100.00'), lineNode('20.00')], pageInfo: { hasNextPage: false, endCursor: null } },
+  refunds: [{ id: 'gid://shopify/Refund/9', refundLineItems: connection([refundLineNode('40.50')]) }],
   ...overrides,
 });
 
@@ -566,19 +596,22 @@ describe('Shopify adapter: orders updated since a watermark', () => {
           id: '5000000001',
           name: '#1001',
           customerId: '1001',
-          subtotal: '120.00',
-          refundedSubtotal: '40.50',
+          eligibleSubtotal: '120.00',
+          refundedEligible: '40.50',
+          taxesIncluded: false,
           currency: 'USD',
-          processedAt: '2027-01-15T10:00:00Z',
-          updatedAt: '2027-01-16T09:30:00Z',
+          processedAt: '2027-01-15T10:00:00.000Z',
+          updatedAt: '2027-01-16T09:30:00.000Z',
           cancelledAt: null,
           discountCodes: ['LOYAL-ABC123'],
           landingSite: '/?ref=FRIEND1',
+          referralCode: null,
           noteAttributes: [
             { name: 'referral_code', value: 'FRIEND1' },
             { name: 'gift', value: '' },
           ],
           financialStatus: 'partially_refunded',
+          test: false,
         },
       ],
       nextCursor: 'cursor-1',
@@ -588,7 +621,16 @@ describe('Shopify adapter: orders updated since a watermark', () => {
   it('passes the cursor back for the next page and reports the last page with a null cursor', async () => {
     const { fetchImpl, calls } = scriptedFetch([
       ordersPage(
-        [orderNode({ legacyResourceId: '5000000002', customer: null, customerJourneySummary: null, subtotalPriceSet: null })],
+        [
+          orderNode({
+            legacyResourceId: '5000000002',
+            customer: null,
+            customerJourneySummary: null,
+            subtotalPriceSet: null,
+            lineItems: connection([lineNode('79.50')]),
+            refunds: [],
+          }),
+        ],
         'cursor-2',
         false,
       ),
@@ -596,15 +638,59 @@ describe('Shopify adapter: orders updated since a watermark', () => {
 
     const page = await platform(fetchImpl).listOrdersUpdatedSince('2027-01-15T00:00:00.000Z', 'cursor-1');
 
-    expect(calls[0]!.body.variables).toMatchObject({ first: 50, after: 'cursor-1' });
+    expect(calls[0]!.body.variables).toMatchObject({ first: 10, after: 'cursor-1' });
     expect(page.nextCursor).toBeNull();
     expect(page.orders[0]).toMatchObject({
       id: '5000000002',
       customerId: null,
       landingSite: null,
-      subtotal: '79.50',
-      refundedSubtotal: '0.00',
+      eligibleSubtotal: '79.50',
+      refundedEligible: '0.00',
     });
+  });
+
+  it('reads the lines and refunds a page could not hold with follow-up queries before mapping the order', async () => {
+    // Inline: one line (more follow), five refunds (the most a page holds: the full list is asked for), and a
+    // refund whose lines continue. The order: 3 lines of 10.00 (one a gift card), 20 % tax included.
+    const taxed = (price: string) => lineNode(price, { taxLines: [{ priceSet: moneyOf('1.67') }] });
+    const inlineRefunds = ['1', '2', '3', '4', '5'].map((n) => ({
+      id: `gid://shopify/Refund/${n}`,
+      refundLineItems: n === '1' ? connection([refundLineNode('10.00', '1.67')], 'refund-lines-1') : connection<ShopifyRefundLineNode>([]),
+    }));
+    const { fetchImpl, calls } = scriptedFetch([
+      ordersPage(
+        [
+          orderNode({
+            taxesIncluded: true,
+            subtotalPriceSet: { shopMoney: { amount: '30.00', currencyCode: 'EUR' } },
+            currentSubtotalPriceSet: { shopMoney: { amount: '10.00', currencyCode: 'EUR' } },
+            lineItems: connection([taxed('10.00')], 'lines-1'),
+            refunds: inlineRefunds,
+          }),
+        ],
+        null,
+        false,
+      ),
+      json({ data: { order: { lineItems: connection([taxed('10.00'), lineNode('10.00', { isGiftCard: true })]) } } }),
+      json({ data: { order: { refunds: [...inlineRefunds.map(({ id }) => ({ id })), { id: 'gid://shopify/Refund/6' }] } } }),
+      json({ data: { refund: { refundLineItems: connection([refundLineNode('10.00', '1.67')]) } } }),
+      json({ data: { refund: { refundLineItems: connection([{ ...refundLineNode('10.00'), lineItem: { isGiftCard: true } }]) } } }),
+    ]);
+
+    const page = await platform(fetchImpl).listOrdersUpdatedSince('2027-01-15T00:00:00.000Z');
+
+    expect(calls.map((call) => /^(query|mutation) (\w+)/.exec(call.body.query)?.[2])).toEqual([
+      'OrdersUpdatedSince',
+      'OrderLineItems',
+      'OrderRefunds',
+      'RefundLineItems',
+      'RefundLineItems',
+    ]);
+    expect(calls[1]!.body.variables).toEqual({ id: 'gid://shopify/Order/5000000001', first: 100, after: 'lines-1' });
+    expect(calls[3]!.body.variables).toEqual({ id: 'gid://shopify/Refund/1', first: 100, after: 'refund-lines-1' });
+    expect(calls[4]!.body.variables).toEqual({ id: 'gid://shopify/Refund/6', first: 100, after: null });
+    // 30.00 - 2 × 1.67 tax - 10.00 gift card = 16.66; refunded: two taxed lines of 10.00 less 1.67 each, the gift card not.
+    expect(page.orders[0]).toMatchObject({ eligibleSubtotal: '16.66', refundedEligible: '16.66', taxesIncluded: true, currency: 'EUR' });
   });
 
   it('retries a throttled page and returns the page that follows', async () => {
