@@ -1,6 +1,7 @@
 // Webhook REST payloads become the same platform-neutral orders and refunds as the GraphQL orders query
 // gives, and a signed but malformed payload is refused with every problem named.
 import { addAmounts, subtractAmounts } from '../../shared/platform/decimal-amounts';
+import { refundedEligible } from '../../shared/platform/eligible-amount';
 import { orderFromWebhook } from '../../shared/platform/order-from-webhook';
 import { PlatformPayloadError } from '../../shared/platform/port';
 import { refundFromWebhook } from '../../shared/platform/refund-from-webhook';
@@ -194,6 +195,36 @@ describe('orderFromWebhook', () => {
     expect(problemsOf(restOrder({ processed_at: null, created_at: null }))).toEqual([
       'processed_at: is required when created_at is absent',
     ]);
+  });
+});
+
+describe('the worked tax-inclusive example of docs/earning-engine.md', () => {
+  it('earns on 135.00 of 185.65, and the returned jacket takes 90.00 of it back', () => {
+    const line = (price: string, quantity: number, tax: string, discount: string | null, giftCard = false) => ({
+      price,
+      quantity,
+      gift_card: giftCard,
+      tax_lines: tax === '0.00' ? [] : [{ price: tax, rate: 0.19, title: 'MwSt' }],
+      discount_allocations: discount ? [{ amount: discount }] : [],
+    });
+    const jacketRefund = { subtotal: 107.1, total_tax: 17.1, line_item: { gift_card: false } };
+    const payload = restOrder({
+      currency: 'EUR',
+      taxes_included: true,
+      subtotal_price: '185.65',
+      line_items: [line('119.00', 1, '17.10', '11.90'), line('29.75', 2, '8.55', '5.95'), line('25.00', 1, '0.00', null, true)],
+      refunds: [],
+    });
+
+    expect(orderFromWebhook(payload)).toMatchObject({ eligibleSubtotal: '135.00', refundedEligible: '0.00' });
+    expect(orderFromWebhook({ ...(payload as object), refunds: [{ refund_line_items: [jacketRefund] }] }).refundedEligible).toBe('90.00');
+    expect(
+      refundedEligible(
+        refundFromWebhook({ id: 1, order_id: 5000000001, created_at: '2027-01-20T10:00:00+01:00', refund_line_items: [jacketRefund] })
+          .lines,
+        true,
+      ),
+    ).toBe('90.00');
   });
 });
 
