@@ -8,10 +8,13 @@ import { PlatformRefusedError, PlatformUnavailableError } from '../../shared/pla
 import { webhookSecretsForShop } from '../../shared/platform/webhook-secrets';
 import { logger } from '../../shared/observability/powertools';
 import { useEnvironment } from '../support/environment';
+import { checkRequestsAgainstRealSchema } from '../support/real-admin-schema';
 
 const TOKEN_URL = 'https://acme.myshopify.com/admin/oauth/access_token';
 const GRAPHQL_URL = 'https://acme.myshopify.com/admin/api/2026-10/graphql.json';
 const CLIENT_SECRET = 'shpss_client_secret_value';
+// The Admin API requests the fake Shopify below receives must be ones the real schema accepts.
+const checkRequest = checkRequestsAgainstRealSchema();
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -159,6 +162,7 @@ describe('a Dev Dashboard app in Secrets Manager', () => {
         valid.add(token);
         return json({ access_token: token, scope: 'read_customers', expires_in: 86_399 });
       }
+      checkRequest(init.body);
       const token = new Headers(init.headers).get('X-Shopify-Access-Token');
       log.push({ url, token });
       if (!token || !valid.has(token))
@@ -231,8 +235,11 @@ describe('a Dev Dashboard app in Secrets Manager', () => {
     }
     // The Admin API never accepts a token: renewed once, then refused for good.
     let grants = 0;
-    global.fetch = (async (url: string) => {
-      if (url !== TOKEN_URL) return json({ errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' }, 401);
+    global.fetch = (async (url: string, init: RequestInit) => {
+      if (url !== TOKEN_URL) {
+        checkRequest(init.body);
+        return json({ errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' }, 401);
+      }
       grants += 1;
       return json({ access_token: `tok-${grants}`, scope: 'read_customers', expires_in: 86_399 });
     }) as typeof fetch;

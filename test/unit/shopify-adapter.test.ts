@@ -16,6 +16,7 @@ import {
   type ShopifyRefundLineNode,
 } from '../../shared/platform/shopify-orders';
 import { discountCodeInput } from '../fixtures/discount-code-input';
+import { checkRequestsAgainstRealSchema } from '../support/real-admin-schema';
 
 const ENDPOINT = 'https://demo.myshopify.com/admin/api/2026-10/graphql.json';
 const TOKEN = 'shpat_super_secret_token';
@@ -28,10 +29,14 @@ interface RecordedCall {
   body: { query: string; variables: Record<string, unknown> };
 }
 
+// Every request the adapter sends in these tests must be one Shopify's real schema accepts, variables included.
+const checkRequest = checkRequestsAgainstRealSchema();
+
 /** A fetch that plays the given steps in order and records what the adapter sent. */
 function scriptedFetch(steps: Step[]) {
   const calls: RecordedCall[] = [];
   const fetchImpl = (async (input: string | URL | Request, init?: RequestInit) => {
+    checkRequest(init?.body);
     calls.push({
       url: String(input),
       headers: init?.headers as Record<string, string>,
