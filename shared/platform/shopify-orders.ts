@@ -39,12 +39,11 @@ export const ORDERS_UPDATED_SINCE_QUERY = `query OrdersUpdatedSince($first: Int!
       taxesIncluded
       displayFinancialStatus
       discountCodes
-      referralCode
       customer { id }
       subtotalPriceSet { shopMoney { amount currencyCode } }
       currentSubtotalPriceSet { shopMoney { amount currencyCode } }
       customAttributes { key value }
-      customerJourneySummary { firstVisit { landingPage } lastVisit { landingPage } }
+      customerJourneySummary { firstVisit { landingPage referralCode } lastVisit { landingPage referralCode } }
       lineItems(first: ${LINES_INLINE}) { nodes { ${LINE_FIELDS} } pageInfo { hasNextPage endCursor } }
       refunds(first: ${REFUNDS_INLINE}) {
         id
@@ -116,14 +115,13 @@ export interface ShopifyOrderNode {
   taxesIncluded: boolean;
   displayFinancialStatus: string | null;
   discountCodes: string[];
-  referralCode: string | null;
   customer: { id: string } | null;
   subtotalPriceSet: { shopMoney: { amount: string; currencyCode: string } } | null;
   currentSubtotalPriceSet: { shopMoney: { amount: string; currencyCode: string } };
   customAttributes: Array<{ key: string; value: string | null }>;
   customerJourneySummary: {
-    firstVisit: { landingPage: string | null } | null;
-    lastVisit: { landingPage: string | null } | null;
+    firstVisit: { landingPage: string | null; referralCode: string | null } | null;
+    lastVisit: { landingPage: string | null; referralCode: string | null } | null;
   } | null;
   lineItems: Connection<ShopifyLineNode>;
   refunds: ShopifyRefundNode[];
@@ -156,8 +154,9 @@ function eligibleRefundLine(line: ShopifyRefundLineNode): EligibleRefundLine {
 
 /**
  * One GraphQL order, its lines and refunds complete, as a PlatformOrder: the same eligible amount as its
- * webhook gives. The landing page is the first visit's (first touch credits a referral link) or else the
- * last one's.
+ * webhook gives. The landing page and the referral code Shopify recorded (REST's `landing_site_ref`; the
+ * deprecated `Order.referralCode` points here) are the first visit's (first touch credits a referral link)
+ * or else the last one's.
  */
 export function orderFromGraphql({ node, lines, refunds }: CompleteShopifyOrder): PlatformOrder {
   const current = node.currentSubtotalPriceSet.shopMoney;
@@ -182,7 +181,7 @@ export function orderFromGraphql({ node, lines, refunds }: CompleteShopifyOrder)
     cancelledAt: node.cancelledAt ? new Date(node.cancelledAt).toISOString() : null,
     discountCodes: node.discountCodes,
     landingSite: landingSitePath(journey?.firstVisit?.landingPage ?? journey?.lastVisit?.landingPage),
-    referralCode: node.referralCode?.trim() || null,
+    referralCode: (journey?.firstVisit?.referralCode ?? journey?.lastVisit?.referralCode)?.trim() || null,
     noteAttributes: node.customAttributes.map((attribute) => ({ name: attribute.key, value: attribute.value ?? '' })),
     financialStatus: node.displayFinancialStatus ? node.displayFinancialStatus.toLowerCase() : null,
     test: node.test,

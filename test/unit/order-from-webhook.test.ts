@@ -333,12 +333,11 @@ function asGraphql(model: ModelOrder) {
     taxesIncluded: model.taxesIncluded,
     displayFinancialStatus: 'PARTIALLY_REFUNDED',
     discountCodes: ['LOYAL-ABC123'],
-    referralCode: null,
     customer: { id: 'gid://shopify/Customer/1001' },
     subtotalPriceSet: { shopMoney: { amount: decimal(subtotal), currencyCode: 'USD' } },
     currentSubtotalPriceSet: { shopMoney: { amount: decimal(subtotal), currencyCode: 'USD' } },
     customAttributes: [{ key: 'referral_code', value: 'FRIEND1' }],
-    customerJourneySummary: { firstVisit: { landingPage: 'https://demo.myshopify.com/?ref=FRIEND1' }, lastVisit: null },
+    customerJourneySummary: { firstVisit: { landingPage: 'https://demo.myshopify.com/?ref=FRIEND1', referralCode: null }, lastVisit: null },
     lineItems: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } },
     refunds: [],
   };

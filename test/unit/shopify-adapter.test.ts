@@ -558,7 +558,6 @@ const orderNode = (overrides: Partial<ShopifyOrderNode> = {}): ShopifyOrderNode 
   taxesIncluded: false,
   displayFinancialStatus: 'PARTIALLY_REFUNDED',
   discountCodes: ['LOYAL-ABC123'],
-  referralCode: null,
   customer: { id: 'gid://shopify/Customer/1001' },
   subtotalPriceSet: { shopMoney: { amount: '120.0', currencyCode: 'USD' } },
   currentSubtotalPriceSet: { shopMoney: { amount: '79.5', currencyCode: 'USD' } },
@@ -567,8 +566,8 @@ const orderNode = (overrides: Partial<ShopifyOrderNode> = {}): ShopifyOrderNode 
     { key: 'gift', value: null },
   ],
   customerJourneySummary: {
-    firstVisit: { landingPage: 'https://demo.myshopify.com/?ref=FRIEND1' },
-    lastVisit: { landingPage: 'https://demo.myshopify.com/cart' },
+    firstVisit: { landingPage: 'https://demo.myshopify.com/?ref=FRIEND1', referralCode: 'FRIEND1' },
+    lastVisit: { landingPage: 'https://demo.myshopify.com/cart', referralCode: null },
   },
   lineItems: { nodes: [lineNode('100.00'), lineNode('20.00')], pageInfo: { hasNextPage: false, endCursor: null } },
   refunds: [{ id: 'gid://shopify/Refund/9', refundLineItems: connection([refundLineNode('40.50')]) }],
@@ -610,7 +609,7 @@ describe('Shopify adapter: orders updated since a watermark', () => {
           cancelledAt: null,
           discountCodes: ['LOYAL-ABC123'],
           landingSite: '/?ref=FRIEND1',
-          referralCode: null,
+          referralCode: 'FRIEND1',
           noteAttributes: [
             { name: 'referral_code', value: 'FRIEND1' },
             { name: 'gift', value: '' },
