@@ -58,7 +58,7 @@ it('reconciles from 60 days back after a longer gap, and from the watermark wher
 
   // 60 days before 2027-03-15 is 2027-01-14: the January 2 order is out of sight.
   const limited = await apiClient(twin.url, 'depth_full_key_0001').get('/v1/customers/7001');
-  expect(limited.body.customer).toMatchObject({ current_points: 20, orders_count: 1 });
+  expect(limited.body.data.attributes).toMatchObject({ current_points: 20, orders_count: 1 });
   const all = await apiClient(twin.url, 'depth_all_key_00001').get('/v1/customers/7001');
-  expect(all.body.customer).toMatchObject({ current_points: 70, orders_count: 2 });
+  expect(all.body.data.attributes).toMatchObject({ current_points: 70, orders_count: 2 });
 });
