@@ -1,6 +1,8 @@
-// The orders the simulator holds: created paid, refunded in part or whole, cancelled, each change stamped
-// with the injected clock. Amounts are kept in minor units so refunds add up to the cent.
-import { minorDigits } from '../../shared/domain/money';
+// The orders the simulator holds: created paid (or awaiting payment), with line items that carry their own
+// price, quantity, tax and discount; paid later or voided; refunded by amount or by whole units of lines;
+// cancelled. Each change is stamped with the injected clock. Amounts are kept in minor units so refunds add
+// up to the cent.
+import { formatMinorUnits, minorDigits } from '../../shared/domain/money';
 import { BadRequest, NotFound } from './simulator-http';
 
 export interface SimulatedCustomer {
@@ -11,14 +13,40 @@ export interface SimulatedCustomer {
   created_at: string | null;
 }
 
+/** What Shopify's `financial_status` says before any refund: how much of the order was paid. */
+export type PaymentStatus = 'paid' | 'pending' | 'authorized' | 'partially_paid' | 'voided';
+
+/** The statuses an order may be created with; `voided` is reached only by voiding one. */
+export const CREATABLE_PAYMENT_STATUSES = ['paid', 'pending', 'authorized', 'partially_paid'] as const;
+
+export interface SimulatedLine {
+  id: number;
+  /** Minor units of one unit's price, before discounts. */
+  price: number;
+  quantity: number;
+  giftCard: boolean;
+  /** Minor units of the line's tax (all its units, one tax line); part of the price when taxes are included. */
+  tax: number;
+  /** Minor units of the discount allocated to the line (all its units, one allocation). */
+  discount: number;
+}
+
+export interface SimulatedRefundLine {
+  id: number;
+  /** Position of the refunded line in the order's `lines`. */
+  lineIndex: number;
+  /** Whole units given back; 0 for part of a line's money that returns no whole unit. */
+  quantity: number;
+  /** Minor units of the line's subtotal (after its discount) given back. */
+  subtotal: number;
+  /** Minor units of the line's tax given back with it. */
+  tax: number;
+}
+
 export interface SimulatedRefund {
   id: number;
-  lineItemId: number;
-  /** Minor units of the subtotal given back. */
-  subtotal: number;
   createdAt: string;
-  /** True when this refund took the line's last remaining subtotal. */
-  emptiedLine: boolean;
+  lines: SimulatedRefundLine[];
 }
 
 export interface SimulatedOrder {
@@ -29,13 +57,19 @@ export interface SimulatedOrder {
   name: string;
   currency: string;
   customer: SimulatedCustomer | null;
-  /** Minor units: the subtotal after discounts as paid, and the order's total as paid. */
+  /** Minor units: the subtotal after discounts (the lines' price × quantity − discount), and the order's total. */
   subtotal: number;
   total: number;
+  taxesIncluded: boolean;
+  lines: SimulatedLine[];
+  /** Id of the shipping line that carries what the total holds beyond the subtotal and the added tax. */
+  shippingLineId: number;
+  payment: PaymentStatus;
+  test: boolean;
   discountCodes: string[];
   landingSite: string | null;
+  landingSiteRef: string | null;
   noteAttributes: Array<{ name: string; value: string }>;
-  lineItemId: number;
   createdAt: string;
   processedAt: string;
   updatedAt: string;
@@ -44,29 +78,94 @@ export interface SimulatedOrder {
   refunds: SimulatedRefund[];
 }
 
+/** One line of a new order as `POST /_orders` takes it: decimal strings of the shop's currency. */
+export interface NewLine {
+  price: string;
+  quantity: number;
+  gift_card?: boolean | undefined;
+  tax?: string | undefined;
+  discount?: string | undefined;
+}
+
 export interface NewOrder {
   shop: string;
   currency: string;
   customer: SimulatedCustomer | null;
-  subtotal_price: string;
+  subtotal_price?: string | undefined;
   total_price?: string | undefined;
+  taxes_included?: boolean | undefined;
+  line_items?: NewLine[] | undefined;
+  financial_status?: (typeof CREATABLE_PAYMENT_STATUSES)[number] | undefined;
+  test?: boolean | undefined;
   discount_codes?: string[] | undefined;
   landing_site?: string | null | undefined;
+  landing_site_ref?: string | null | undefined;
   note_attributes?: Array<{ name: string; value: string }> | undefined;
 }
 
+/** What a refund gives back: an amount of the subtotal, or whole units of given lines. */
+export type RefundRequest = { subtotal: string } | { lines: Array<{ index: number; quantity: number }> };
+
 export interface SimulatedOrders {
   create(input: NewOrder): SimulatedOrder;
-  /** Records a refund of `subtotal` (a decimal string) of the order's remaining subtotal. */
-  refund(orderId: string, subtotal: string): { order: SimulatedOrder; refund: SimulatedRefund };
+  /** Records a refund of the order's remaining subtotal, by amount or by units of its lines. */
+  refund(orderId: string, request: RefundRequest): { order: SimulatedOrder; refund: SimulatedRefund };
+  /** A pending, authorized or partially paid order becomes paid. */
+  pay(orderId: string): SimulatedOrder;
+  /** A pending or authorized order's payment is voided. */
+  void(orderId: string): SimulatedOrder;
   cancel(orderId: string): SimulatedOrder;
   get(orderId: string): SimulatedOrder;
+  /** The order with that id, or undefined. */
+  find(orderId: string): SimulatedOrder | undefined;
+  /** The refund with that id and its order, or undefined. */
+  findRefund(refundId: string): { order: SimulatedOrder; refund: SimulatedRefund } | undefined;
   list(shop: string): SimulatedOrder[];
+}
+
+/** Minor units of a line's subtotal: price × quantity less its discount. */
+export function lineSubtotal(line: SimulatedLine): number {
+  return line.price * line.quantity - line.discount;
+}
+
+function refundLines(order: SimulatedOrder): SimulatedRefundLine[] {
+  return order.refunds.flatMap((refund) => refund.lines);
 }
 
 /** Minor units of what the order's subtotal has lost to refunds. */
 export function refundedMinor(order: SimulatedOrder): number {
-  return order.refunds.reduce((sum, refund) => sum + refund.subtotal, 0);
+  return refundLines(order).reduce((sum, line) => sum + line.subtotal, 0);
+}
+
+/** Minor units of the tax refunds gave back. */
+export function refundedTaxMinor(order: SimulatedOrder): number {
+  return refundLines(order).reduce((sum, line) => sum + line.tax, 0);
+}
+
+/** Minor units of money a refund returned: its lines' subtotals, plus their tax when prices exclude it. */
+export function refundMoneyMinor(order: SimulatedOrder, refund: SimulatedRefund): number {
+  return refund.lines.reduce((sum, line) => sum + line.subtotal + (order.taxesIncluded ? 0 : line.tax), 0);
+}
+
+/** Minor units of money all refunds returned. */
+export function refundedMoneyMinor(order: SimulatedOrder): number {
+  return order.refunds.reduce((sum, refund) => sum + refundMoneyMinor(order, refund), 0);
+}
+
+/** Minor units of the order's tax: the sum of its lines' tax. */
+export function orderTaxMinor(order: SimulatedOrder): number {
+  return order.lines.reduce((sum, line) => sum + line.tax, 0);
+}
+
+/**
+ * The order's `financial_status`: the payment status until the order is paid, then paid, partially_refunded
+ * or refunded by what refunds returned of the total.
+ */
+export function financialStatus(order: SimulatedOrder): PaymentStatus | 'partially_refunded' | 'refunded' {
+  if (order.payment !== 'paid') return order.payment;
+  const refunded = refundedMoneyMinor(order);
+  if (refunded === 0) return 'paid';
+  return refunded >= order.total ? 'refunded' : 'partially_refunded';
 }
 
 /** A decimal string as minor units of the currency; more decimals than the currency has is bad input. */
@@ -81,15 +180,27 @@ export function toMinor(amount: string, currency: string, field: string): number
   return Number(match[1]) * 10 ** digits + Number(fraction.slice(0, digits).padEnd(digits, '0') || '0');
 }
 
+const decimal = formatMinorUnits;
+
+/**
+ * The part of `amount` that the first `upTo` of `whole` units (or minor units of money) carry, rounded; the
+ * difference of two such parts is what the units between them carry, so the parts of all units add up to
+ * `amount` exactly.
+ */
+function share(amount: number, upTo: number, whole: number): number {
+  return whole === 0 ? 0 : Math.round((amount * upTo) / whole);
+}
+
 // Shopify order ids are large and unique across shops; names count per shop from #1001.
 const FIRST_ORDER_ID = 5_000_000_001;
 const FIRST_ORDER_NUMBER = 1001;
 
 export function createSimulatedOrders(now: () => Date): SimulatedOrders {
   const orders = new Map<string, SimulatedOrder>();
+  const refunds = new Map<string, { order: SimulatedOrder; refund: SimulatedRefund }>();
   const numbers = new Map<string, number>();
   let nextId = FIRST_ORDER_ID;
-  // Line items and refunds take ids from one counter, as Shopify's are unique across the shop too.
+  // Line items, refunds and refund lines take ids from one counter, as Shopify's are unique across the shop too.
   let nextChildId = 9_000_000_001;
 
   const get = (orderId: string): SimulatedOrder => {
@@ -98,14 +209,135 @@ export function createSimulatedOrders(now: () => Date): SimulatedOrders {
     return order;
   };
 
+  const newLines = (input: NewOrder): SimulatedLine[] => {
+    const { currency } = input;
+    if (input.line_items === undefined) {
+      if (input.subtotal_price === undefined) throw new BadRequest('subtotal_price: is required unless line_items are given');
+      // One line carrying the whole subtotal: the simulator does not model products, only amounts.
+      const price = toMinor(input.subtotal_price, currency, 'subtotal_price');
+      return [{ id: nextChildId++, price, quantity: 1, giftCard: false, tax: 0, discount: 0 }];
+    }
+    if (input.line_items.length === 0) throw new BadRequest('line_items: must hold at least one line (or leave it out)');
+    return input.line_items.map((line, index) => {
+      const field = `line_items[${index}]`;
+      const price = toMinor(line.price, currency, `${field}.price`);
+      const discount = line.discount === undefined ? 0 : toMinor(line.discount, currency, `${field}.discount`);
+      const tax = line.tax === undefined ? 0 : toMinor(line.tax, currency, `${field}.tax`);
+      if (!Number.isSafeInteger(price * line.quantity)) throw new BadRequest(`${field}: price × quantity is too large`);
+      if (discount > price * line.quantity) {
+        throw new BadRequest(`${field}.discount: ${line.discount} is more than the line's price × quantity`);
+      }
+      if (input.taxes_included && tax > price * line.quantity - discount) {
+        throw new BadRequest(`${field}.tax: ${line.tax} is more than the line's price × quantity − discount, which includes the tax`);
+      }
+      return { id: nextChildId++, price, quantity: line.quantity, giftCard: line.gift_card ?? false, tax, discount };
+    });
+  };
+
+  /** What is left of each line: units not given back by a unit refund, subtotal and tax not refunded. */
+  const lineLeft = (order: SimulatedOrder, index: number) => {
+    const line = order.lines[index]!;
+    const refunded = refundLines(order).filter((refundLine) => refundLine.lineIndex === index);
+    const units = refunded.reduce((sum, refundLine) => sum + refundLine.quantity, 0);
+    const subtotal = refunded.reduce((sum, refundLine) => sum + refundLine.subtotal, 0);
+    const tax = refunded.reduce((sum, refundLine) => sum + refundLine.tax, 0);
+    return {
+      units: line.quantity - units,
+      unitsRefunded: units,
+      subtotal: lineSubtotal(line) - subtotal,
+      subtotalRefunded: subtotal,
+      tax: line.tax - tax,
+      taxRefunded: tax,
+    };
+  };
+
+  /** An amount of the subtotal, taken from the lines in order; each part brings its share of the line's tax. */
+  const refundAmount = (order: SimulatedOrder, amount: string): Array<Omit<SimulatedRefundLine, 'id'>> => {
+    const wanted = toMinor(amount, order.currency, 'subtotal');
+    if (wanted <= 0) throw new BadRequest('subtotal: must be more than zero');
+    const left = order.subtotal - refundedMinor(order);
+    if (wanted > left) {
+      throw new BadRequest(`subtotal: ${amount} is more than the ${decimal(left, order.currency)} left to refund of order ${order.name}`);
+    }
+    const parts: Array<Omit<SimulatedRefundLine, 'id'>> = [];
+    let rest = wanted;
+    order.lines.forEach((line, lineIndex) => {
+      const before = lineLeft(order, lineIndex);
+      if (rest === 0 || before.subtotal <= 0) return;
+      const subtotal = Math.min(rest, before.subtotal);
+      rest -= subtotal;
+      const emptied = subtotal === before.subtotal;
+      // The tax goes back in proportion to the money, all of what is left when the line is emptied.
+      const tax = emptied
+        ? before.tax
+        : Math.min(before.tax, share(line.tax, before.subtotalRefunded + subtotal, lineSubtotal(line)) - before.taxRefunded);
+      parts.push({ lineIndex, quantity: emptied ? before.units : 0, subtotal, tax: Math.max(0, tax) });
+    });
+    return parts;
+  };
+
+  /** Whole units of lines: the unit price less the units' share of the discount, and their share of the tax. */
+  const refundUnits = (order: SimulatedOrder, wanted: Array<{ index: number; quantity: number }>) => {
+    const seen = new Set<number>();
+    return wanted.map(({ index, quantity }, position) => {
+      const field = `line_items[${position}]`;
+      const line = order.lines[index];
+      if (!line) {
+        throw new BadRequest(`${field}.index: order ${order.name} has no line ${index} (its lines are 0 to ${order.lines.length - 1})`);
+      }
+      if (seen.has(index)) throw new BadRequest(`${field}.index: line ${index} is named twice`);
+      seen.add(index);
+      const before = lineLeft(order, index);
+      if (quantity > before.units) {
+        throw new BadRequest(`${field}.quantity: ${quantity} is more than the ${before.units} unit(s) of line ${index} not yet refunded`);
+      }
+      const after = before.unitsRefunded + quantity;
+      const discount = share(line.discount, after, line.quantity) - share(line.discount, before.unitsRefunded, line.quantity);
+      const subtotal = line.price * quantity - discount;
+      if (subtotal > before.subtotal) {
+        throw new BadRequest(
+          `${field}: ${quantity} unit(s) of line ${index} come to ${decimal(subtotal, order.currency)}, more than the ${decimal(before.subtotal, order.currency)} of it left to refund`,
+        );
+      }
+      const tax = Math.min(before.tax, share(line.tax, after, line.quantity) - share(line.tax, before.unitsRefunded, line.quantity));
+      return { lineIndex: index, quantity, subtotal, tax };
+    });
+  };
+
+  const touch = (order: SimulatedOrder) => {
+    order.updatedAt = now().toISOString();
+    return order;
+  };
+
   return {
     get,
+    find: (orderId) => orders.get(orderId),
+    findRefund: (refundId) => refunds.get(refundId),
     list: (shop) => [...orders.values()].filter((order) => order.shop === shop),
 
     create(input) {
-      const subtotal = toMinor(input.subtotal_price, input.currency, 'subtotal_price');
-      const total = input.total_price === undefined ? subtotal : toMinor(input.total_price, input.currency, 'total_price');
-      if (total < subtotal) throw new BadRequest('total_price: must be at least subtotal_price (shipping and tax only add to it)');
+      const { currency } = input;
+      const lines = newLines(input);
+      const subtotal = lines.reduce((sum, line) => sum + lineSubtotal(line), 0);
+      if (input.line_items !== undefined && input.subtotal_price !== undefined) {
+        const given = toMinor(input.subtotal_price, currency, 'subtotal_price');
+        if (given !== subtotal) {
+          throw new BadRequest(
+            `subtotal_price: ${input.subtotal_price} does not match the line items (price × quantity − discount: ${decimal(subtotal, currency)})`,
+          );
+        }
+      }
+      const taxesIncluded = input.taxes_included ?? false;
+      const addedTax = taxesIncluded ? 0 : lines.reduce((sum, line) => sum + line.tax, 0);
+      const least = subtotal + addedTax;
+      const total = input.total_price === undefined ? least : toMinor(input.total_price, currency, 'total_price');
+      if (total < least) {
+        throw new BadRequest(
+          addedTax === 0
+            ? 'total_price: must be at least subtotal_price (shipping and tax only add to it)'
+            : `total_price: must be at least subtotal_price plus the lines' tax, ${decimal(least, currency)} (shipping only adds to it)`,
+        );
+      }
       const number = numbers.get(input.shop) ?? FIRST_ORDER_NUMBER;
       numbers.set(input.shop, number + 1);
       const at = now().toISOString();
@@ -114,14 +346,19 @@ export function createSimulatedOrders(now: () => Date): SimulatedOrders {
         id: nextId++,
         number,
         name: `#${number}`,
-        currency: input.currency,
+        currency,
         customer: input.customer,
         subtotal,
         total,
+        taxesIncluded,
+        lines,
+        shippingLineId: nextChildId++,
+        payment: input.financial_status ?? 'paid',
+        test: input.test ?? false,
         discountCodes: input.discount_codes ?? [],
         landingSite: input.landing_site ?? null,
+        landingSiteRef: input.landing_site_ref ?? null,
         noteAttributes: input.note_attributes ?? [],
-        lineItemId: nextChildId++,
         createdAt: at,
         processedAt: at,
         updatedAt: at,
@@ -133,27 +370,41 @@ export function createSimulatedOrders(now: () => Date): SimulatedOrders {
       return order;
     },
 
-    refund(orderId, amount) {
+    refund(orderId, request) {
       const order = get(orderId);
-      const subtotal = toMinor(amount, order.currency, 'subtotal');
-      const left = order.subtotal - refundedMinor(order);
-      if (subtotal <= 0) throw new BadRequest('subtotal: must be more than zero');
-      if (subtotal > left) {
-        throw new BadRequest(
-          `subtotal: ${amount} is more than the ${(left / 10 ** minorDigits(order.currency)).toFixed(minorDigits(order.currency))} left to refund of order ${order.name}`,
-        );
+      if (order.payment !== 'paid') {
+        throw new BadRequest(`Order ${order.name} is ${order.payment}: only a paid order can be refunded (pay it first)`);
       }
-      const at = now().toISOString();
+      const parts = 'subtotal' in request ? refundAmount(order, request.subtotal) : refundUnits(order, request.lines);
       const refund: SimulatedRefund = {
         id: nextChildId++,
-        lineItemId: order.lineItemId,
-        subtotal,
-        createdAt: at,
-        emptiedLine: subtotal === left,
+        createdAt: now().toISOString(),
+        lines: parts.map((part) => ({ id: nextChildId++, ...part })),
       };
       order.refunds.push(refund);
-      order.updatedAt = at;
+      refunds.set(String(refund.id), { order, refund });
+      touch(order);
       return { order, refund };
+    },
+
+    pay(orderId) {
+      const order = get(orderId);
+      if (order.cancelledAt !== null) throw new BadRequest(`Order ${order.name} is cancelled: it cannot be paid`);
+      if (order.payment === 'paid') throw new BadRequest(`Order ${order.name} is already paid`);
+      if (order.payment === 'voided') throw new BadRequest(`Order ${order.name} is voided: it cannot be paid`);
+      order.payment = 'paid';
+      return touch(order);
+    },
+
+    void(orderId) {
+      const order = get(orderId);
+      if (order.payment !== 'pending' && order.payment !== 'authorized') {
+        throw new BadRequest(
+          `Order ${order.name} is ${financialStatus(order)}: only a pending or authorized order can be voided${order.payment === 'paid' ? ' (refund it instead)' : ''}`,
+        );
+      }
+      order.payment = 'voided';
+      return touch(order);
     },
 
     cancel(orderId) {

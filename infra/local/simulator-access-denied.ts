@@ -11,7 +11,9 @@ const REQUIRED_SCOPES: Record<string, string> = {
   codeDiscountNodeByCode: 'read_discounts',
   discountCodeBasicCreate: 'write_discounts',
   discountCodeDelete: 'write_discounts',
+  order: 'read_orders',
   orders: 'read_orders',
+  refund: 'read_orders',
 };
 
 export interface AccessDeniedError {

@@ -26,7 +26,10 @@ const AREAS: Record<string, FaultArea> = {
   codeDiscountNodeByCode: 'discount_codes',
   discountCodeBasicCreate: 'discount_codes',
   discountCodeDelete: 'discount_codes',
+  // The order reads: the orders page of reconciliation and its follow-ups for lines and refunds.
+  order: 'orders',
   orders: 'orders',
+  refund: 'orders',
 };
 
 // A standard plan's bucket: 2 000 points, 100 restored per second.

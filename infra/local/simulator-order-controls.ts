@@ -1,10 +1,11 @@
-// The simulator's order controls (EARNING-CONTRACT.md, "Platform simulator: orders"): create a paid order,
-// refund part of it, cancel it, send any other topic, list and redeliver webhooks. Each call answers after
-// the delivery it caused was answered, so the twin's effects are visible when the control call returns.
+// The simulator's order controls (EARNING-CONTRACT.md, "Platform simulator: orders"): create an order (paid,
+// or awaiting payment), pay or void it, refund part of it (an amount or whole units of lines), cancel it, send
+// any other topic, list and redeliver webhooks. Each call answers after the delivery it caused was answered,
+// so the twin's effects are visible when the control call returns.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { restOrderPayload, restRefundPayload } from './rest-order-payloads';
-import type { SimulatedOrder, SimulatedOrders } from './simulated-orders';
+import { CREATABLE_PAYMENT_STATUSES, type SimulatedOrder, type SimulatedOrders } from './simulated-orders';
 import type { SimulatedShops } from './simulated-shops';
 import { BadRequest, methodNotAllowed, parseWith, readJson } from './simulator-http';
 import { sendJson } from './http-server';
@@ -20,10 +21,28 @@ const createOrderSchema = z.strictObject({
     .regex(/^\d{1,32}$/, 'must be a numeric customer id such as "1001"')
     .nullable()
     .default(null),
-  subtotal_price: amount(),
+  // Required unless line_items are given (checked with the lines, see simulated-orders.ts).
+  subtotal_price: amount().optional(),
   total_price: amount().optional(),
+  taxes_included: z.boolean().optional(),
+  line_items: z
+    .array(
+      z.strictObject({
+        price: amount(),
+        quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000'),
+        gift_card: z.boolean().optional(),
+        tax: amount().optional(),
+        discount: amount().optional(),
+      }),
+    )
+    .min(1, 'must hold at least one line (or leave line_items out)')
+    .max(1000, 'must hold at most 1000 lines')
+    .optional(),
+  financial_status: z.enum(CREATABLE_PAYMENT_STATUSES).optional(),
+  test: z.boolean().optional(),
   discount_codes: z.array(z.string().min(1, 'must not be empty')).optional(),
   landing_site: z.string().nullable().optional(),
+  landing_site_ref: z.string().nullable().optional(),
   note_attributes: z.array(z.strictObject({ name: z.string().min(1, 'must not be empty'), value: z.string() })).optional(),
   deliver: z.boolean().default(true),
 });
@@ -35,11 +54,39 @@ const sendSchema = z.strictObject({
   payload: z.record(z.string(), z.unknown()),
 });
 
-const refundSchema = z.strictObject({ subtotal: amount(), deliver: z.boolean().default(true) });
-const cancelSchema = z.strictObject({ deliver: z.boolean().default(true) });
+// An amount of the subtotal, or whole units of given lines (`index` into the order's line_items).
+const refundSchema = z
+  .strictObject({
+    subtotal: amount().optional(),
+    line_items: z
+      .array(
+        z.strictObject({
+          index: z.number().int('must be a whole number').min(0, 'must be 0 or more'),
+          quantity: z.number().int('must be a whole number').min(1, 'must be at least 1'),
+        }),
+      )
+      .min(1, 'must name at least one line')
+      .optional(),
+    deliver: z.boolean().default(true),
+  })
+  .refine((body) => (body.subtotal === undefined) !== (body.line_items === undefined), {
+    message: 'give either subtotal (an amount) or line_items (whole units of lines), not both',
+  });
+// Cancel, pay and void take only `deliver`.
+const deliverSchema = z.strictObject({ deliver: z.boolean().default(true) });
 
-const ORDER_PATH = /^\/_orders\/([^/]+)\/(refunds|cancel)$/;
+const ORDER_PATH = /^\/_orders\/([^/]+)\/(refunds|cancel|pay|void)$/;
 const REDELIVER_PATH = /^\/_webhooks\/([^/]+)\/redeliver$/;
+
+type OrderChange = 'cancel' | 'pay' | 'void';
+
+const ORDER_CHANGES: Record<OrderChange, { what: string; topic: string; apply: (orders: SimulatedOrders, id: string) => SimulatedOrder }> =
+  {
+    cancel: { what: 'cancellation', topic: 'orders/cancelled', apply: (orders, id) => orders.cancel(id) },
+    // Shopify raises orders/paid when an order becomes paid, and orders/updated for a voided authorization.
+    pay: { what: 'payment', topic: 'orders/paid', apply: (orders, id) => orders.pay(id) },
+    void: { what: 'void', topic: 'orders/updated', apply: (orders, id) => orders.void(id) },
+  };
 
 export interface OrderControls {
   /** Answers the request when its path is one of the order controls; false when it is not. */
@@ -59,25 +106,31 @@ export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrde
     }
     const order = orders.create({ ...body, customer, currency: shops.currency(body.shop) });
     const payload = restOrderPayload(order);
-    const webhook = await deliverOrder(order, 'orders/paid', payload, body.deliver);
+    // Shopify raises no orders/paid for an order awaiting payment; of the topics the app subscribes to, such
+    // an order arrives as orders/updated.
+    const topic = order.payment === 'paid' ? 'orders/paid' : 'orders/updated';
+    const webhook = await deliverOrder(order, topic, payload, body.deliver);
     sendJson(res, 201, { order: payload, webhook });
   };
 
   const refundOrder = async (req: IncomingMessage, res: ServerResponse, orderId: string) => {
     orders.get(orderId);
     const body = parseWith(refundSchema, await readJson(req), 'Invalid refund');
-    const { order, refund } = orders.refund(orderId, body.subtotal);
+    // The schema lets exactly one of the two through.
+    const { order, refund } = orders.refund(orderId, body.line_items ? { lines: body.line_items } : { subtotal: body.subtotal! });
     const payload = restRefundPayload(order, refund);
     const webhook = await deliverOrder(order, 'refunds/create', payload, body.deliver);
     sendJson(res, 201, { refund: payload, order: restOrderPayload(order), webhook });
   };
 
-  const cancelOrder = async (req: IncomingMessage, res: ServerResponse, orderId: string) => {
+  /** Cancel, pay and void: one change of the order, then its payload delivered on the topic that change raises. */
+  const changeOrder = async (req: IncomingMessage, res: ServerResponse, orderId: string, action: OrderChange) => {
     orders.get(orderId);
-    const body = parseWith(cancelSchema, await readJson(req), 'Invalid cancellation');
-    const order = orders.cancel(orderId);
+    const { what, topic, apply } = ORDER_CHANGES[action];
+    const body = parseWith(deliverSchema, await readJson(req), `Invalid ${what}`);
+    const order = apply(orders, orderId);
     const payload = restOrderPayload(order);
-    const webhook = await deliverOrder(order, 'orders/cancelled', payload, body.deliver);
+    const webhook = await deliverOrder(order, topic, payload, body.deliver);
     sendJson(res, 200, { order: payload, webhook });
   };
 
@@ -111,7 +164,7 @@ export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrde
         const [, orderId = '', action] = orderMatch;
         if (req.method !== 'POST') methodNotAllowed(res, 'POST');
         else if (action === 'refunds') await refundOrder(req, res, decodeURIComponent(orderId));
-        else await cancelOrder(req, res, decodeURIComponent(orderId));
+        else await changeOrder(req, res, decodeURIComponent(orderId), action as OrderChange);
         return true;
       }
       if (pathname === '/_webhooks') {

@@ -4,9 +4,18 @@ import { GraphQLError } from 'graphql';
 import { formatMinorUnits } from '../../shared/domain/money';
 import { customerGid, idFromGid } from '../../shared/platform/shopify-ids';
 import { matchesDateFilter, parseOrderSearchQuery } from './order-search-query';
-import { financialStatus } from './rest-order-payloads';
 import type { BasicCodeInput, DiscountUserError, SimulatedDiscountCode, SimulatedDiscountCodes } from './simulated-discount-codes';
-import { refundedMinor, type SimulatedCustomer, type SimulatedOrder, type SimulatedOrders } from './simulated-orders';
+import {
+  financialStatus,
+  refundedMinor,
+  refundMoneyMinor,
+  refundedMoneyMinor,
+  type SimulatedCustomer,
+  type SimulatedLine,
+  type SimulatedOrder,
+  type SimulatedOrders,
+  type SimulatedRefund,
+} from './simulated-orders';
 import type { SimulatedShops } from './simulated-shops';
 import type { FaultModes } from './simulator-faults';
 
@@ -76,6 +85,79 @@ function visitView(order: SimulatedOrder, domain: string) {
   };
 }
 
+interface PageArgs {
+  first?: number | null;
+  after?: string | null;
+}
+
+/** A page of a list read by position (line items, refund line items): the cursor is the item's index. */
+function listPage<T, V>(items: readonly T[], args: PageArgs, view: (item: T) => V) {
+  const first = args.first;
+  if (first === null || first === undefined) throw badRequest('you must provide one of first or last');
+  if (first < 0 || first > MAX_PAGE) throw badRequest(`The value of first must be between 0 and ${MAX_PAGE}`);
+  const start = args.after ? decodeIndexCursor(args.after) + 1 : 0;
+  const page = items.slice(start, start + first);
+  const cursorOf = (offset: number) => encodeIndexCursor(start + offset);
+  return {
+    nodes: page.map(view),
+    pageInfo: {
+      hasNextPage: start + page.length < items.length,
+      hasPreviousPage: start > 0,
+      startCursor: page.length > 0 ? cursorOf(0) : null,
+      endCursor: page.length > 0 ? cursorOf(page.length - 1) : null,
+    },
+  };
+}
+
+function encodeIndexCursor(index: number): string {
+  return Buffer.from(JSON.stringify({ i: index })).toString('base64url');
+}
+
+function decodeIndexCursor(text: string): number {
+  try {
+    const cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as { i?: unknown };
+    if (typeof cursor.i === 'number' && Number.isSafeInteger(cursor.i) && cursor.i >= 0) return cursor.i;
+  } catch {
+    // reported below
+  }
+  throw badRequest(`Invalid cursor '${text}'`);
+}
+
+/** A list field's optional `first` (taxLines, refunds): at most that many, all without it. */
+function firstOf<T>(items: readonly T[], first: number | null | undefined): readonly T[] {
+  if (first !== null && first !== undefined && (first < 0 || first > MAX_PAGE)) {
+    throw badRequest(`The value of first must be between 0 and ${MAX_PAGE}`);
+  }
+  return items.slice(0, first ?? undefined);
+}
+
+function lineView(line: SimulatedLine, currency: string) {
+  return {
+    isGiftCard: line.giftCard,
+    quantity: line.quantity,
+    originalUnitPriceSet: moneyBag(line.price, currency),
+    discountAllocations: line.discount > 0 ? [{ allocatedAmountSet: moneyBag(line.discount, currency) }] : [],
+    taxLines: ({ first }: { first?: number | null }) => firstOf(line.tax > 0 ? [{ priceSet: moneyBag(line.tax, currency) }] : [], first),
+  };
+}
+
+function refundView(order: SimulatedOrder, refund: SimulatedRefund) {
+  const { currency } = order;
+  return {
+    id: `gid://shopify/Refund/${refund.id}`,
+    legacyResourceId: String(refund.id),
+    createdAt: refund.createdAt,
+    note: null,
+    totalRefundedSet: moneyBag(refundMoneyMinor(order, refund), currency),
+    refundLineItems: (args: PageArgs) =>
+      listPage(refund.lines, args, (refundLine) => ({
+        subtotalSet: moneyBag(refundLine.subtotal, currency),
+        totalTaxSet: moneyBag(refundLine.tax, currency),
+        lineItem: lineView(order.lines[refundLine.lineIndex]!, currency),
+      })),
+  };
+}
+
 function orderView(order: SimulatedOrder, domain: string) {
   const { currency } = order;
   const refunded = refundedMinor(order);
@@ -92,10 +174,13 @@ function orderView(order: SimulatedOrder, domain: string) {
     currencyCode: currency,
     customer: order.customer ? customerView(order.customer) : null,
     note: null,
+    test: order.test,
+    taxesIncluded: order.taxesIncluded,
+    referralCode: order.landingSiteRef,
     subtotalPriceSet: moneyBag(order.subtotal, currency),
     currentSubtotalPriceSet: moneyBag(order.subtotal - refunded, currency),
     totalPriceSet: moneyBag(order.total, currency),
-    totalRefundedSet: moneyBag(refunded, currency),
+    totalRefundedSet: moneyBag(refundedMoneyMinor(order), currency),
     discountCodes: order.discountCodes,
     customAttributes: order.noteAttributes.map((attribute) => ({ key: attribute.name, value: attribute.value })),
     displayFinancialStatus: financialStatus(order).toUpperCase(),
@@ -106,14 +191,8 @@ function orderView(order: SimulatedOrder, domain: string) {
       lastVisit: visit,
       ready: true,
     },
-    refunds: ({ first }: { first?: number | null }) =>
-      order.refunds.slice(0, first ?? undefined).map((refund) => ({
-        id: `gid://shopify/Refund/${refund.id}`,
-        legacyResourceId: String(refund.id),
-        createdAt: refund.createdAt,
-        note: null,
-        totalRefundedSet: moneyBag(refund.subtotal, currency),
-      })),
+    lineItems: (args: PageArgs) => listPage(order.lines, args, (line) => lineView(line, currency)),
+    refunds: ({ first }: { first?: number | null }) => firstOf(order.refunds, first).map((refund) => refundView(order, refund)),
   };
 }
 
@@ -198,6 +277,15 @@ function indexAfter<T>(items: T[], isAfter: (item: T) => boolean): number {
   return index < 0 ? items.length : index;
 }
 
+/** The numeric id of a global id of the given type; another type's id is refused as Shopify refuses it. */
+function numericIdOf(id: string, type: string): string {
+  const prefix = `gid://shopify/${type}/`;
+  if (!id.startsWith(prefix) || !/^\d+$/.test(id.slice(prefix.length))) {
+    throw new GraphQLError(`Invalid global id '${id}'`, { extensions: { code: 'argumentLiteralsIncompatible' } });
+  }
+  return id.slice(prefix.length);
+}
+
 /** The root value: graphql calls each field's function with its arguments and the request's context. */
 export function createRootValue(deps: ResolverDeps) {
   return {
@@ -216,6 +304,17 @@ export function createRootValue(deps: ResolverDeps) {
 
     orders(args: OrdersArgs, context: ResolverContext) {
       return ordersConnection(deps, context.shop, args);
+    },
+
+    // Another shop's order or refund is not there for this one.
+    order({ id }: { id: string }, context: ResolverContext) {
+      const order = deps.orders.find(numericIdOf(id, 'Order'));
+      return order?.shop === context.shop ? orderView(order, deps.shops.identity(context.shop).domain) : null;
+    },
+
+    refund({ id }: { id: string }, context: ResolverContext) {
+      const found = deps.orders.findRefund(numericIdOf(id, 'Refund'));
+      return found?.order.shop === context.shop ? refundView(found.order, found.refund) : null;
     },
 
     // Shopify reports a failed mutation in its payload's userErrors, not as a top-level error.

@@ -290,9 +290,14 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
   });
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw GraphQL answers
-async function graphqlCall(query: string, variables: Record<string, unknown> = {}, shop = 'demo'): Promise<{ status: number; body: any }> {
-  const response = await fetch(simulator.graphqlEndpoint(shop), {
+async function graphqlCall(
+  query: string,
+  variables: Record<string, unknown> = {},
+  shop = 'demo',
+  on: PlatformSimulator = simulator,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw GraphQL answers
+): Promise<{ status: number; body: any }> {
+  const response = await fetch(on.graphqlEndpoint(shop), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': 'local-token' },
     body: JSON.stringify({ query, variables }),
@@ -504,8 +509,11 @@ describe('platform simulator: orders and their webhooks', () => {
     expect(JSON.parse(delivered.body)).toEqual(reply.body.order);
     expect(orderFromWebhook(JSON.parse(delivered.body))).toMatchObject({
       customerId: '2001',
-      subtotal: '120.00',
+      eligibleSubtotal: '120.00',
+      refundedEligible: '0.00',
       landingSite: '/?ref=FRIEND1',
+      financialStatus: 'paid',
+      test: false,
     });
   });
 
@@ -529,10 +537,13 @@ describe('platform simulator: orders and their webhooks', () => {
     expect(reply.body.webhook).toEqual({ id: expect.any(String), status: 200 });
     expect(delivered.headers['x-shopify-topic']).toBe('refunds/create');
     expect(JSON.parse(delivered.body)).toEqual(reply.body.refund);
+    expect(reply.body.refund.refund_line_items).toEqual([
+      expect.objectContaining({ subtotal: 40, total_tax: 0, quantity: 0, line_item_id: created.body.order.line_items[0].id }),
+    ]);
     expect(refundFromWebhook(reply.body.refund)).toEqual({
       id: String(reply.body.refund.id),
       orderId: String(created.body.order.id),
-      subtotal: '40.00',
+      lines: [{ giftCard: false, subtotal: '40', tax: '0' }],
       createdAt: '2027-01-16T08:00:00.000Z',
     });
     expect(reply.body.order).toMatchObject({
@@ -540,7 +551,7 @@ describe('platform simulator: orders and their webhooks', () => {
       financial_status: 'partially_refunded',
       updated_at: '2027-01-16T08:00:00.000Z',
     });
-    expect(orderFromWebhook(reply.body.order).refundedSubtotal).toBe('40.00');
+    expect(orderFromWebhook(reply.body.order).refundedEligible).toBe('40.00');
   });
 
   it('refuses a refund of more than is left, and an amount with more decimals than the currency has', async () => {
@@ -708,8 +719,8 @@ describe('platform simulator: orders and their webhooks', () => {
         orders: [
           expect.objectContaining({
             id: String(old.order.id),
-            subtotal: '10.00',
-            refundedSubtotal: '4.00',
+            eligibleSubtotal: '10.00',
+            refundedEligible: '4.00',
             financialStatus: 'partially_refunded',
           }),
         ],
@@ -721,6 +732,379 @@ describe('platform simulator: orders and their webhooks', () => {
     } finally {
       await fresh.stop();
     }
+  });
+
+  it('takes line items with tax, discounts and gift cards, and writes them as Shopify does', async () => {
+    const reply = await control('POST', '/_orders', {
+      shop: 'shop-b',
+      customer_id: '2001',
+      taxes_included: true,
+      line_items: [
+        { price: '30.00', quantity: 2, tax: '9.50', discount: '3.00' },
+        { price: '25.00', quantity: 1, gift_card: true },
+      ],
+      test: true,
+      landing_site_ref: 'FRIEND2',
+      total_price: '87.00',
+      deliver: false,
+    });
+    const order = reply.body.order;
+
+    expect(reply.status).toBe(201);
+    expect(order).toMatchObject({
+      subtotal_price: '82.00',
+      total_line_items_price: '85.00',
+      total_discounts: '3.00',
+      total_tax: '9.50',
+      total_price: '87.00',
+      total_shipping_price_set: { shop_money: { amount: '5.00', currency_code: 'EUR' } },
+      taxes_included: true,
+      test: true,
+      landing_site_ref: 'FRIEND2',
+      financial_status: 'paid',
+    });
+    expect(order.line_items[0]).toMatchObject({
+      price: '30.00',
+      quantity: 2,
+      gift_card: false,
+      tax_lines: [{ price: '9.50', rate: 0.2, title: 'Tax', price_set: { shop_money: { amount: '9.50', currency_code: 'EUR' } } }],
+      discount_allocations: [{ amount: '3.00', discount_application_index: 0 }],
+    });
+    expect(order.line_items[1]).toMatchObject({ gift_card: true, tax_lines: [], discount_allocations: [], requires_shipping: false });
+    // 82.00 less the included tax 9.50, less the 25.00 gift card.
+    expect(orderFromWebhook(order)).toMatchObject({
+      eligibleSubtotal: '47.50',
+      refundedEligible: '0.00',
+      test: true,
+      referralCode: 'FRIEND2',
+    });
+  });
+
+  it('computes the subtotal from the lines when it is left out, and refuses one that does not match them', async () => {
+    const computed = await control('POST', '/_orders', {
+      shop: 'shop-b',
+      line_items: [{ price: '19.99', quantity: 3, discount: '0.97' }],
+      deliver: false,
+    });
+    const mismatch = await control('POST', '/_orders', {
+      shop: 'shop-b',
+      subtotal_price: '60.00',
+      line_items: [{ price: '19.99', quantity: 3 }],
+    });
+    const tooMuchDiscount = await control('POST', '/_orders', {
+      shop: 'shop-b',
+      line_items: [{ price: '5.00', quantity: 1, discount: '6.00' }],
+    });
+    const neither = await control('POST', '/_orders', { shop: 'shop-b' });
+    const noLines = await control('POST', '/_orders', { shop: 'shop-b', line_items: [] });
+    const badQuantity = await control('POST', '/_orders', { shop: 'shop-b', line_items: [{ price: '5.00', quantity: 1.5 }] });
+    const taxNotAdded = await control('POST', '/_orders', {
+      shop: 'shop-b',
+      line_items: [{ price: '10.00', quantity: 1, tax: '2.00' }],
+      total_price: '11.00',
+    });
+
+    expect(computed.body.order).toMatchObject({ subtotal_price: '59.00', total_price: '59.00' });
+    expect(mismatch).toEqual({
+      status: 400,
+      body: { error: expect.stringMatching(/subtotal_price: 60\.00 does not match the line items .*59\.97/) },
+    });
+    expect(tooMuchDiscount).toEqual({
+      status: 400,
+      body: { error: expect.stringMatching(/line_items\[0\]\.discount: 6\.00 is more than/) },
+    });
+    expect(neither).toEqual({
+      status: 400,
+      body: { error: expect.stringMatching(/subtotal_price: is required unless line_items are given/) },
+    });
+    expect(noLines).toEqual({ status: 400, body: { error: expect.stringMatching(/line_items: must hold at least one line/) } });
+    expect(badQuantity).toEqual({ status: 400, body: { error: expect.stringMatching(/line_items\.0\.quantity: must be a whole number/) } });
+    expect(taxNotAdded).toEqual({
+      status: 400,
+      body: { error: expect.stringMatching(/total_price: must be at least subtotal_price plus the lines' tax, 12\.00/) },
+    });
+  });
+
+  it('holds an order awaiting payment until it is paid: orders/updated first, orders/paid when paid', async () => {
+    clock = new Date('2027-04-01T10:00:00.000Z');
+    const created = await control('POST', '/_orders', {
+      shop: 'shop-b',
+      customer_id: '2001',
+      subtotal_price: '45.00',
+      financial_status: 'pending',
+    });
+    const createdDelivery = receiver.received.at(-1)!;
+    const refundFirst = await control('POST', `/_orders/${created.body.order.id}/refunds`, { subtotal: '5.00' });
+    clock = new Date('2027-04-03T09:00:00.000Z');
+
+    const paid = await control('POST', `/_orders/${created.body.order.id}/pay`);
+    const paidDelivery = receiver.received.at(-1)!;
+    const again = await control('POST', `/_orders/${created.body.order.id}/pay`, { deliver: false });
+    const voidPaid = await control('POST', `/_orders/${created.body.order.id}/void`);
+
+    expect(created.body.order).toMatchObject({ financial_status: 'pending', total_outstanding: '45.00' });
+    expect(createdDelivery.headers['x-shopify-topic']).toBe('orders/updated');
+    expect(refundFirst).toEqual({ status: 400, body: { error: expect.stringMatching(/is pending: only a paid order can be refunded/) } });
+    expect(paid.status).toBe(200);
+    expect(paid.body.webhook).toEqual({ id: expect.any(String), status: 200 });
+    expect(paid.body.order).toMatchObject({
+      financial_status: 'paid',
+      total_outstanding: '0.00',
+      processed_at: '2027-04-01T10:00:00.000Z',
+      updated_at: '2027-04-03T09:00:00.000Z',
+    });
+    expect(paidDelivery.headers['x-shopify-topic']).toBe('orders/paid');
+    expect(JSON.parse(paidDelivery.body)).toEqual(paid.body.order);
+    expect(again).toEqual({ status: 400, body: { error: expect.stringMatching(/already paid/) } });
+    expect(voidPaid).toEqual({
+      status: 400,
+      body: { error: expect.stringMatching(/is paid: only a pending or authorized order can be voided \(refund it instead\)/) },
+    });
+  });
+
+  it('voids an authorized order with orders/updated, after which it can be neither paid nor refunded', async () => {
+    const created = await control('POST', '/_orders', {
+      shop: 'shop-b',
+      customer_id: '2001',
+      subtotal_price: '12.00',
+      financial_status: 'authorized',
+      deliver: false,
+    });
+    clock = new Date('2027-04-05T12:00:00.000Z');
+
+    const voided = await control('POST', `/_orders/${created.body.order.id}/void`);
+    const delivered = receiver.received.at(-1)!;
+    const pay = await control('POST', `/_orders/${created.body.order.id}/pay`);
+    const refund = await control('POST', `/_orders/${created.body.order.id}/refunds`, { subtotal: '1.00' });
+    const unknownBody = await control('POST', `/_orders/${created.body.order.id}/void`, { reason: 'x' });
+    const missing = await control('POST', '/_orders/123/pay');
+
+    expect(voided.body.order).toMatchObject({ financial_status: 'voided', updated_at: '2027-04-05T12:00:00.000Z', cancelled_at: null });
+    expect(delivered.headers['x-shopify-topic']).toBe('orders/updated');
+    expect(orderFromWebhook(JSON.parse(delivered.body)).financialStatus).toBe('voided');
+    expect(pay).toEqual({ status: 400, body: { error: expect.stringMatching(/is voided: it cannot be paid/) } });
+    expect(refund).toEqual({ status: 400, body: { error: expect.stringMatching(/is voided: only a paid order can be refunded/) } });
+    expect(unknownBody).toEqual({ status: 400, body: { error: expect.stringMatching(/^Invalid void: .*Unrecognized key/) } });
+    expect(missing.status).toBe(404);
+  });
+
+  it('refunds whole units of lines with their share of the discount and the tax, and refuses more than is left', async () => {
+    const created = await control('POST', '/_orders', {
+      shop: 'shop-b',
+      customer_id: '2001',
+      taxes_included: true,
+      line_items: [
+        { price: '10.00', quantity: 3, tax: '5.00', discount: '1.00' },
+        { price: '50.00', quantity: 1, gift_card: true },
+      ],
+      deliver: false,
+    });
+    const id = created.body.order.id;
+
+    const first = await control('POST', `/_orders/${id}/refunds`, { line_items: [{ index: 0, quantity: 1 }], deliver: false });
+    const second = await control('POST', `/_orders/${id}/refunds`, {
+      line_items: [
+        { index: 0, quantity: 2 },
+        { index: 1, quantity: 1 },
+      ],
+    });
+    const delivered = receiver.received.at(-1)!;
+    const more = await control('POST', `/_orders/${id}/refunds`, { line_items: [{ index: 0, quantity: 1 }] });
+    const both = await control('POST', `/_orders/${id}/refunds`, { subtotal: '1.00', line_items: [{ index: 0, quantity: 1 }] });
+    const noLine = await control('POST', `/_orders/${id}/refunds`, { line_items: [{ index: 5, quantity: 1 }] });
+
+    // 3 units share a 1.00 discount and 5.00 of tax: 0.33 + 0.34 + 0.33, 1.67 + 1.66 + 1.67.
+    expect(first.body.refund.refund_line_items).toEqual([
+      expect.objectContaining({
+        quantity: 1,
+        subtotal: 9.67,
+        total_tax: 1.67,
+        subtotal_set: expect.objectContaining({ shop_money: { amount: '9.67', currency_code: 'EUR' } }),
+      }),
+    ]);
+    expect(first.body.refund.transactions).toEqual([expect.objectContaining({ kind: 'refund', amount: '9.67', currency: 'EUR' })]);
+    expect(second.body.refund.refund_line_items).toEqual([
+      expect.objectContaining({ quantity: 2, subtotal: 19.33, total_tax: 3.33 }),
+      expect.objectContaining({ quantity: 1, subtotal: 50, total_tax: 0, line_item: expect.objectContaining({ gift_card: true }) }),
+    ]);
+    expect(JSON.parse(delivered.body)).toEqual(second.body.refund);
+    expect(second.body.order).toMatchObject({ financial_status: 'refunded', current_subtotal_price: '0.00', current_total_tax: '0.00' });
+    expect(second.body.order.line_items.map((line: { current_quantity: number }) => line.current_quantity)).toEqual([0, 0]);
+    // Eligible: 79.00 less 5.00 of tax less the 50.00 gift card; refunded on the same basis.
+    expect(orderFromWebhook(second.body.order)).toMatchObject({
+      eligibleSubtotal: '24.00',
+      refundedEligible: '24.00',
+      financialStatus: 'refunded',
+    });
+    expect(refundFromWebhook(second.body.refund).lines).toEqual([
+      { giftCard: false, subtotal: '19.33', tax: '3.33' },
+      { giftCard: true, subtotal: '50', tax: '0' },
+    ]);
+    expect(more).toEqual({
+      status: 400,
+      body: { error: expect.stringMatching(/line_items\[0\]\.quantity: 1 is more than the 0 unit\(s\) of line 0 not yet refunded/) },
+    });
+    expect(both).toEqual({ status: 400, body: { error: expect.stringMatching(/give either subtotal .* or line_items/) } });
+    expect(noLine).toEqual({ status: 400, body: { error: expect.stringMatching(/has no line 5 \(its lines are 0 to 1\)/) } });
+  });
+
+  it('takes an amount refund from the lines in order, with the tax in proportion', async () => {
+    const created = await control('POST', '/_orders', {
+      shop: 'shop-b',
+      line_items: [
+        { price: '20.00', quantity: 1, tax: '4.00' },
+        { price: '10.00', quantity: 1, tax: '2.00' },
+      ],
+      deliver: false,
+    });
+
+    const reply = await control('POST', `/_orders/${created.body.order.id}/refunds`, { subtotal: '25.00', deliver: false });
+
+    expect(created.body.order).toMatchObject({ subtotal_price: '30.00', total_price: '36.00', total_tax: '6.00' });
+    expect(reply.body.refund.refund_line_items).toEqual([
+      expect.objectContaining({ quantity: 1, subtotal: 20, total_tax: 4 }),
+      expect.objectContaining({ quantity: 0, subtotal: 5, total_tax: 1 }),
+    ]);
+    expect(reply.body.refund.transactions).toEqual([expect.objectContaining({ amount: '30.00' })]);
+    expect(reply.body.order).toMatchObject({
+      financial_status: 'partially_refunded',
+      current_total_price: '6.00',
+      current_total_tax: '1.00',
+    });
+  });
+
+  it('serves lines, refunds and refunded lines beyond the inline pages to the adapter, which reads them as the webhook has them', async () => {
+    const fresh = await startPlatformSimulator({
+      port: 0,
+      now: () => clock,
+      shops: { 'shop-b': { customers: [{ id: '2001', email: 'g@example.com', first_name: '', last_name: '', created_at: null }] } },
+    });
+    const post = (path: string, body: unknown) =>
+      fetch(`${fresh.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- control answers
+        (r) => r.json() as Promise<any>,
+      );
+    try {
+      clock = new Date('2027-05-01T10:00:00.000Z');
+      const lines = Array.from({ length: 25 }, (_unused, index) => ({
+        price: '4.00',
+        quantity: 2,
+        tax: '0.80',
+        ...(index % 5 === 0 ? { gift_card: true } : {}),
+        ...(index % 3 === 0 ? { discount: '0.50' } : {}),
+      }));
+      const created = await post('/_orders', {
+        shop: 'shop-b',
+        customer_id: '2001',
+        taxes_included: true,
+        line_items: lines,
+        landing_site_ref: 'REF9',
+      });
+      // Six refunds (one more than the query reads inline), the last with twelve lines (two more).
+      for (let index = 0; index < 5; index += 1) {
+        await post(`/_orders/${created.order.id}/refunds`, { line_items: [{ index, quantity: 1 }], deliver: false });
+      }
+      const last = await post(`/_orders/${created.order.id}/refunds`, {
+        line_items: Array.from({ length: 12 }, (_unused, index) => ({ index: index + 5, quantity: 2 })),
+        deliver: false,
+      });
+      const adapter = createShopifyPlatform({ endpoint: fresh.graphqlEndpoint('shop-b'), accessToken: 'local-token', baseDelayMs: 1 });
+
+      const page = await adapter.listOrdersUpdatedSince('2027-05-01T00:00:00.000Z');
+
+      expect(page.orders).toHaveLength(1);
+      expect(page.orders[0]).toEqual(orderFromWebhook(last.order));
+      expect(page.orders[0]).toMatchObject({ referralCode: 'REF9', taxesIncluded: true });
+      expect(Number(page.orders[0]!.refundedEligible)).toBeGreaterThan(0);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('answers order(id:) and refund(id:) by global id, pages lines by cursor, and refuses an id of another type', async () => {
+    const created = await control('POST', '/_orders', {
+      shop: 'shop-b',
+      line_items: [
+        { price: '1.00', quantity: 1 },
+        { price: '2.00', quantity: 1, tax: '0.20' },
+        { price: '3.00', quantity: 1, discount: '0.30' },
+      ],
+      deliver: false,
+    });
+    const refunded = await control('POST', `/_orders/${created.body.order.id}/refunds`, {
+      line_items: [{ index: 1, quantity: 1 }],
+      deliver: false,
+    });
+    const orderGid = created.body.order.admin_graphql_api_id;
+    const refundGid = refunded.body.refund.admin_graphql_api_id;
+    const linesQuery = `query Lines($id: ID!, $after: String) { order(id: $id) { test taxesIncluded referralCode
+      lineItems(first: 2, after: $after) { nodes { quantity originalUnitPriceSet { shopMoney { amount } } taxLines { priceSet { shopMoney { amount } } }
+        discountAllocations { allocatedAmountSet { shopMoney { amount } } } } pageInfo { hasNextPage endCursor } } } }`;
+
+    const first = await graphqlCall(linesQuery, { id: orderGid }, 'shop-b', shopSimulator);
+    const second = await graphqlCall(
+      linesQuery,
+      { id: orderGid, after: first.body.data.order.lineItems.pageInfo.endCursor },
+      'shop-b',
+      shopSimulator,
+    );
+    const refund = await graphqlCall(
+      `query R($id: ID!) { refund(id: $id) { id refundLineItems(first: 5) { nodes { subtotalSet { shopMoney { amount } } totalTaxSet { shopMoney { amount } } lineItem { isGiftCard } } } } }`,
+      { id: refundGid },
+      'shop-b',
+      shopSimulator,
+    );
+    const elsewhere = await graphqlCall('query R($id: ID!) { order(id: $id) { id } }', { id: orderGid }, 'shop-c', shopSimulator);
+    const wrongType = await graphqlCall('query R($id: ID!) { order(id: $id) { id } }', { id: refundGid }, 'shop-b', shopSimulator);
+    const badCursor = await graphqlCall(linesQuery, { id: orderGid, after: 'nope' }, 'shop-b', shopSimulator);
+    shopSimulator.setFaults({ orders: 'access_denied' });
+    const denied = await graphqlCall('query R($id: ID!) { refund(id: $id) { id } }', { id: refundGid }, 'shop-b', shopSimulator).finally(
+      () => shopSimulator.setFaults({ orders: 'ok' }),
+    );
+
+    expect(first.body.data.order).toMatchObject({ test: false, taxesIncluded: false, referralCode: null });
+    expect(first.body.data.order.lineItems.nodes).toEqual([
+      { quantity: 1, originalUnitPriceSet: { shopMoney: { amount: '1.00' } }, taxLines: [], discountAllocations: [] },
+      {
+        quantity: 1,
+        originalUnitPriceSet: { shopMoney: { amount: '2.00' } },
+        taxLines: [{ priceSet: { shopMoney: { amount: '0.20' } } }],
+        discountAllocations: [],
+      },
+    ]);
+    expect(first.body.data.order.lineItems.pageInfo.hasNextPage).toBe(true);
+    expect(second.body.data.order.lineItems).toEqual({
+      nodes: [
+        {
+          quantity: 1,
+          originalUnitPriceSet: { shopMoney: { amount: '3.00' } },
+          taxLines: [],
+          discountAllocations: [{ allocatedAmountSet: { shopMoney: { amount: '0.30' } } }],
+        },
+      ],
+      pageInfo: { hasNextPage: false, endCursor: expect.any(String) },
+    });
+    expect(refund.body.data.refund).toEqual({
+      id: refundGid,
+      refundLineItems: {
+        nodes: [
+          {
+            subtotalSet: { shopMoney: { amount: '2.00' } },
+            totalTaxSet: { shopMoney: { amount: '0.20' } },
+            lineItem: { isGiftCard: false },
+          },
+        ],
+      },
+    });
+    expect(elsewhere.body.data).toEqual({ order: null });
+    expect(wrongType.body.errors).toEqual([expect.objectContaining({ message: `Invalid global id '${refundGid}'` })]);
+    expect(badCursor.body.errors).toEqual([
+      expect.objectContaining({ message: "Invalid cursor 'nope'", extensions: { code: 'BAD_REQUEST' } }),
+    ]);
+    expect(denied.body).toMatchObject({
+      data: { refund: null },
+      errors: [{ extensions: { code: 'ACCESS_DENIED', requiredAccess: '`read_orders` access scope.' } }],
+    });
   });
 
   it('refuses a search term it does not understand instead of ignoring it', async () => {

@@ -20,6 +20,11 @@ async function call(url: string, method: string, body?: unknown): Promise<{ stat
 
 export function platformControls(twin: Twin) {
   const at = (path: string) => `${twin.platformUrl}${path}`;
+  const change = async (orderId: string | number, action: 'cancel' | 'pay' | 'void', deliver: boolean) => {
+    const answer = await call(at(`/_orders/${orderId}/${action}`), 'POST', { deliver });
+    if (answer.status !== 200) throw new Error(`${action} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    return answer.body as { order: Json; webhook: { id: string; status: number | null } | null };
+  };
   return {
     order: async (fields: Record<string, unknown>) => {
       const answer = await call(at('/_orders'), 'POST', fields);
@@ -31,11 +36,17 @@ export function platformControls(twin: Twin) {
       if (answer.status !== 201) throw new Error(`refund answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       return answer.body as { refund: Json; order: Json; webhook: { id: string; status: number | null } | null };
     },
-    cancel: async (orderId: string | number, deliver = true) => {
-      const answer = await call(at(`/_orders/${orderId}/cancel`), 'POST', { deliver });
-      if (answer.status !== 200) throw new Error(`cancel answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-      return answer.body as { order: Json; webhook: { id: string; status: number | null } | null };
+    /** Refunds whole units of lines: `index` is the line's position in the order's line_items. */
+    refundLines: async (orderId: string | number, lines: Array<{ index: number; quantity: number }>, deliver = true) => {
+      const answer = await call(at(`/_orders/${orderId}/refunds`), 'POST', { line_items: lines, deliver });
+      if (answer.status !== 201) throw new Error(`refund answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return answer.body as { refund: Json; order: Json; webhook: { id: string; status: number | null } | null };
     },
+    cancel: (orderId: string | number, deliver = true) => change(orderId, 'cancel', deliver),
+    /** A pending, authorized or partially paid order becomes paid (orders/paid). */
+    pay: (orderId: string | number, deliver = true) => change(orderId, 'pay', deliver),
+    /** A pending or authorized order is voided (orders/updated). */
+    void: (orderId: string | number, deliver = true) => change(orderId, 'void', deliver),
     redeliver: async (webhookId: string) =>
       (await call(at(`/_webhooks/${webhookId}/redeliver`), 'POST')).body.webhook as { id: string; status: number | null },
     webhooks: async () => (await call(at('/_webhooks'), 'GET')).body.webhooks as Json[],
