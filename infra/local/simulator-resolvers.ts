@@ -80,7 +80,9 @@ function visitView(order: SimulatedOrder, domain: string) {
     id: `gid://shopify/CustomerVisit/${order.id}`,
     landingPage: landing.href,
     occurredAt: order.createdAt,
-    referralCode: landing.searchParams.get('ref') ?? landing.searchParams.get('source') ?? landing.searchParams.get('r'),
+    // The code Shopify recorded for the visit (REST's landing_site_ref), else what its landing page carries.
+    referralCode:
+      order.landingSiteRef ?? landing.searchParams.get('ref') ?? landing.searchParams.get('source') ?? landing.searchParams.get('r'),
     referrerUrl: null,
   };
 }
@@ -176,7 +178,6 @@ function orderView(order: SimulatedOrder, domain: string) {
     note: null,
     test: order.test,
     taxesIncluded: order.taxesIncluded,
-    referralCode: order.landingSiteRef,
     subtotalPriceSet: moneyBag(order.subtotal, currency),
     currentSubtotalPriceSet: moneyBag(order.subtotal - refunded, currency),
     totalPriceSet: moneyBag(order.total, currency),

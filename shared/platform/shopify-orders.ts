@@ -1,7 +1,7 @@
 // The order half of the Shopify adapter: the orders changed since a watermark, a page at a time, for
 // order reconciliation, mapped to the platform-neutral PlatformOrder that webhooks produce too. The eligible
-// amount needs every line (taxes, gift cards) and every refunded line: an order with more than one page
-// holds is completed by follow-up queries for its lines, its refunds and their lines.
+// amount needs every line (taxes, gift cards) and every refunded line: what a page does not hold is read
+// by follow-up queries for the order's lines, its refunds and their lines.
 import { addAmounts } from './decimal-amounts';
 import { type EligibleLine, type EligibleRefundLine, eligibleAmounts } from './eligible-amount';
 import { landingSitePath } from './landing-site';
@@ -10,16 +10,16 @@ import { idFromGid } from './shopify-ids';
 import type { ShopifyTransport } from './shopify-transport';
 
 /**
- * Orders per page, and the lines and refunds each carries inline: small, because Shopify prices a query by
- * what it may return (a page of orders times their lines times their refunds) and refuses one that may cost
- * more than 1 000 points. What does not fit is read by the follow-up queries below.
+ * Orders per page and the lines each carries inline. Shopify prices a query before running it by what it may
+ * return (objects 1 point, a connection 2 plus `first` times its node, nested connections multiplied) and
+ * refuses one priced over 1 000 points; refunded lines would multiply the price of every order, so a page
+ * only says whether an order has refunds, and follow-up queries read the lines and refunds a page does not
+ * hold. test/unit/admin-query-cost.test.ts prices every document by those rules.
  */
 export const ORDERS_PAGE_SIZE = 10;
-const LINES_INLINE = 20;
-const REFUNDS_INLINE = 5;
-const REFUND_LINES_INLINE = 10;
+const LINES_INLINE = 5;
 /** Lines per follow-up page (one order's or one refund's lines only). */
-const LINES_PAGE = 100;
+export const LINES_PAGE = 50;
 
 const MONEY = 'shopMoney { amount }';
 const LINE_FIELDS = `isGiftCard quantity originalUnitPriceSet { ${MONEY} } discountAllocations { allocatedAmountSet { ${MONEY} } } taxLines { priceSet { ${MONEY} } }`;
@@ -45,10 +45,7 @@ export const ORDERS_UPDATED_SINCE_QUERY = `query OrdersUpdatedSince($first: Int!
       customAttributes { key value }
       customerJourneySummary { firstVisit { landingPage referralCode } lastVisit { landingPage referralCode } }
       lineItems(first: ${LINES_INLINE}) { nodes { ${LINE_FIELDS} } pageInfo { hasNextPage endCursor } }
-      refunds(first: ${REFUNDS_INLINE}) {
-        id
-        refundLineItems(first: ${REFUND_LINES_INLINE}) { nodes { ${REFUND_LINE_FIELDS} } pageInfo { hasNextPage endCursor } }
-      }
+      refunds(first: 1) { id }
     }
     pageInfo { hasNextPage endCursor }
   }
@@ -98,11 +95,6 @@ interface Connection<T> {
   pageInfo: PageInfo;
 }
 
-export interface ShopifyRefundNode {
-  id: string;
-  refundLineItems: Connection<ShopifyRefundLineNode>;
-}
-
 export interface ShopifyOrderNode {
   id: string;
   legacyResourceId: string;
@@ -124,7 +116,8 @@ export interface ShopifyOrderNode {
     lastVisit: { landingPage: string | null; referralCode: string | null } | null;
   } | null;
   lineItems: Connection<ShopifyLineNode>;
-  refunds: ShopifyRefundNode[];
+  /** The first refund only: whether there are any. */
+  refunds: Array<{ id: string }>;
 }
 
 /** An order whose lines and refunds are all in hand, as the follow-up queries complete it. */
@@ -194,6 +187,8 @@ export function updatedSinceFilter(since: string): string {
   return `updated_at:>='${since}'`;
 }
 
+const NO_MORE = { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
+
 /** The rest of a connection after its first page, read page by page. */
 async function remaining<T>(first: Connection<T>, nextPage: (after: string) => Promise<Connection<T>>): Promise<T[]> {
   const nodes = [...first.nodes];
@@ -206,7 +201,7 @@ async function remaining<T>(first: Connection<T>, nextPage: (after: string) => P
   return nodes;
 }
 
-/** Reads what did not fit into the page: more lines, more refunds, more refunded lines. */
+/** Reads what the page does not hold: the rest of the lines, and every refund with its lines. */
 async function completeOrder(transport: ShopifyTransport, node: ShopifyOrderNode): Promise<CompleteShopifyOrder> {
   const lines = await remaining(node.lineItems, async (after) => {
     const data = await transport.request<{ order: { lineItems: Connection<ShopifyLineNode> } | null }>(
@@ -214,28 +209,24 @@ async function completeOrder(transport: ShopifyTransport, node: ShopifyOrderNode
       ORDER_LINE_ITEMS_QUERY,
       { id: node.id, first: LINES_PAGE, after },
     );
-    return data.order?.lineItems ?? { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
+    return data.order?.lineItems ?? NO_MORE;
   });
-  let refundNodes: Array<Pick<ShopifyRefundNode, 'id'> & Partial<ShopifyRefundNode>> = node.refunds;
-  if (node.refunds.length >= REFUNDS_INLINE) {
+  const refunds: ShopifyRefundLineNode[][] = [];
+  if (node.refunds.length > 0) {
     const data = await transport.request<{ order: { refunds: Array<{ id: string }> } | null }>('orderRefunds', ORDER_REFUNDS_QUERY, {
       id: node.id,
     });
-    const inline = new Map(node.refunds.map((refund) => [refund.id, refund]));
-    refundNodes = (data.order?.refunds ?? node.refunds).map((refund) => inline.get(refund.id) ?? refund);
-  }
-  const refunds: ShopifyRefundLineNode[][] = [];
-  for (const refund of refundNodes) {
-    const readPage = async (after: string | null) => {
-      const data = await transport.request<{ refund: { refundLineItems: Connection<ShopifyRefundLineNode> } | null }>(
-        'refundLineItems',
-        REFUND_LINE_ITEMS_QUERY,
-        { id: refund.id, first: LINES_PAGE, after },
-      );
-      return data.refund?.refundLineItems ?? { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
-    };
-    // A refund known by its id only (beyond the inline ones) is read from its first page.
-    refunds.push(await remaining(refund.refundLineItems ?? (await readPage(null)), readPage));
+    for (const refund of data.order?.refunds ?? []) {
+      const readPage = async (after: string | null) => {
+        const page = await transport.request<{ refund: { refundLineItems: Connection<ShopifyRefundLineNode> } | null }>(
+          'refundLineItems',
+          REFUND_LINE_ITEMS_QUERY,
+          { id: refund.id, first: LINES_PAGE, after },
+        );
+        return page.refund?.refundLineItems ?? NO_MORE;
+      };
+      refunds.push(await remaining(await readPage(null), readPage));
+    }
   }
   return { node, lines, refunds };
 }

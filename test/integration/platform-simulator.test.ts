@@ -1037,7 +1037,7 @@ describe('platform simulator: orders and their webhooks', () => {
     });
     const orderGid = created.body.order.admin_graphql_api_id;
     const refundGid = refunded.body.refund.admin_graphql_api_id;
-    const linesQuery = `query Lines($id: ID!, $after: String) { order(id: $id) { test taxesIncluded referralCode
+    const linesQuery = `query Lines($id: ID!, $after: String) { order(id: $id) { test taxesIncluded
       lineItems(first: 2, after: $after) { nodes { quantity originalUnitPriceSet { shopMoney { amount } } taxLines { priceSet { shopMoney { amount } } }
         discountAllocations { allocatedAmountSet { shopMoney { amount } } } } pageInfo { hasNextPage endCursor } } } }`;
 
@@ -1062,7 +1062,7 @@ describe('platform simulator: orders and their webhooks', () => {
       () => shopSimulator.setFaults({ orders: 'ok' }),
     );
 
-    expect(first.body.data.order).toMatchObject({ test: false, taxesIncluded: false, referralCode: null });
+    expect(first.body.data.order).toMatchObject({ test: false, taxesIncluded: false });
     expect(first.body.data.order.lineItems.nodes).toEqual([
       { quantity: 1, originalUnitPriceSet: { shopMoney: { amount: '1.00' } }, taxLines: [], discountAllocations: [] },
       {

@@ -1,7 +1,7 @@
 // Shopify's real Admin GraphQL schema for the adapter's API version, from the introspection result Shopify ships
 // (test/fixtures/shopify-admin/README.md), with the simulator's strict scalar input rules: what the adapter sends
 // is checked against the whole API rather than the simulator's hand-copied subset.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import {
@@ -172,4 +172,21 @@ export function checkRequestsAgainstRealSchema(allowDeprecated: readonly string[
       refused.push((error as Error).message);
     }
   };
+}
+
+const PLATFORM_DIR = join(__dirname, '..', '..', 'shared', 'platform');
+
+/** Every exported *_QUERY or *_MUTATION string of shared/platform/, by export name. */
+export function adapterDocuments(): Array<[string, string]> {
+  const found = new Map<string, string>();
+  const modules = readdirSync(PLATFORM_DIR).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
+  for (const file of modules.sort()) {
+    const exports = jest.requireActual<Record<string, unknown>>(join(PLATFORM_DIR, file));
+    for (const [name, value] of Object.entries(exports)) {
+      if (!/_(QUERY|MUTATION)$/.test(name) || typeof value !== 'string') continue;
+      if (found.has(name) && found.get(name) !== value) throw new Error(`Two modules of shared/platform export different ${name}`);
+      found.set(name, value);
+    }
+  }
+  return [...found.entries()].sort(([a], [b]) => a.localeCompare(b));
 }

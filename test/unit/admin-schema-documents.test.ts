@@ -1,18 +1,15 @@
 // Every GraphQL document the Shopify adapter sends, validated against Shopify's real Admin API schema for the
 // adapter's version (not the simulator's subset). The documents are found, not listed: each string exported
 // by a module of shared/platform/ whose name ends in _QUERY or _MUTATION, so a new one is checked too.
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { SHOPIFY_API_VERSION } from '../../shared/platform/shopify-api-version';
 import {
+  adapterDocuments,
   assertValidRequest,
   deprecatedUses,
   deprecatedVariableUses,
   validateDocument,
   validateRequest,
 } from '../support/real-admin-schema';
-
-const PLATFORM_DIR = join(__dirname, '..', '..', 'shared', 'platform');
 
 /**
  * Deprecated parts of the API a document may still use, by the document's export name, as schema
@@ -34,21 +31,6 @@ const KNOWN_DOCUMENTS = [
   'ORDERS_UPDATED_SINCE_QUERY',
   'REFUND_LINE_ITEMS_QUERY',
 ];
-
-/** Every exported *_QUERY or *_MUTATION string of shared/platform/, by export name. */
-function adapterDocuments(): Array<[string, string]> {
-  const found = new Map<string, string>();
-  const modules = readdirSync(PLATFORM_DIR).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
-  for (const file of modules.sort()) {
-    const exports = jest.requireActual<Record<string, unknown>>(join(PLATFORM_DIR, file));
-    for (const [name, value] of Object.entries(exports)) {
-      if (!/_(QUERY|MUTATION)$/.test(name) || typeof value !== 'string') continue;
-      if (found.has(name) && found.get(name) !== value) throw new Error(`Two modules of shared/platform export different ${name}`);
-      found.set(name, value);
-    }
-  }
-  return [...found.entries()].sort(([a], [b]) => a.localeCompare(b));
-}
 
 const documents = adapterDocuments();
 

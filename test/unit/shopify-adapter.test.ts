@@ -570,9 +570,15 @@ const orderNode = (overrides: Partial<ShopifyOrderNode> = {}): ShopifyOrderNode 
     lastVisit: { landingPage: 'https://demo.myshopify.com/cart', referralCode: null },
   },
   lineItems: { nodes: [lineNode('100.00'), lineNode('20.00')], pageInfo: { hasNextPage: false, endCursor: null } },
-  refunds: [{ id: 'gid://shopify/Refund/9', refundLineItems: connection([refundLineNode('40.50')]) }],
+  refunds: [{ id: 'gid://shopify/Refund/9' }],
   ...overrides,
 });
+
+/** The follow-up answers for orderNode()'s refund: its id, then its one line of 40.50. */
+const refundOf40_50 = () => [
+  json({ data: { order: { refunds: [{ id: 'gid://shopify/Refund/9' }] } } }),
+  json({ data: { refund: { refundLineItems: connection([refundLineNode('40.50')]) } } }),
+];
 
 const ordersPage = (nodes: ShopifyOrderNode[], endCursor: string | null, hasNextPage: boolean) =>
   json({
@@ -588,7 +594,7 @@ const ordersPage = (nodes: ShopifyOrderNode[], endCursor: string | null, hasNext
 
 describe('Shopify adapter: orders updated since a watermark', () => {
   it('asks for orders updated at or after the watermark, by update time, and maps them to the neutral order', async () => {
-    const { fetchImpl, calls } = scriptedFetch([ordersPage([orderNode()], 'cursor-1', true)]);
+    const { fetchImpl, calls } = scriptedFetch([ordersPage([orderNode()], 'cursor-1', true), ...refundOf40_50()]);
 
     const page = await platform(fetchImpl, { ordersPageSize: 25 }).listOrdersUpdatedSince('2027-01-15T00:00:00.000Z');
 
@@ -653,14 +659,10 @@ describe('Shopify adapter: orders updated since a watermark', () => {
     });
   });
 
-  it('reads the lines and refunds a page could not hold with follow-up queries before mapping the order', async () => {
-    // Inline: one line (more follow), five refunds (the most a page holds: the full list is asked for), and a
-    // refund whose lines continue. The order: 3 lines of 10.00 (one a gift card), 20 % tax included.
+  it('reads the lines and refunds a page does not hold with follow-up queries before mapping the order', async () => {
+    // Inline: one line (more follow) and the sign that the order has refunds. The order: 3 lines of 10.00
+    // (one a gift card), 20 % tax included; two refunds, the first with two pages of lines.
     const taxed = (price: string) => lineNode(price, { taxLines: [{ priceSet: moneyOf('1.67') }] });
-    const inlineRefunds = ['1', '2', '3', '4', '5'].map((n) => ({
-      id: `gid://shopify/Refund/${n}`,
-      refundLineItems: n === '1' ? connection([refundLineNode('10.00', '1.67')], 'refund-lines-1') : connection<ShopifyRefundLineNode>([]),
-    }));
     const { fetchImpl, calls } = scriptedFetch([
       ordersPage(
         [
@@ -669,14 +671,15 @@ describe('Shopify adapter: orders updated since a watermark', () => {
             subtotalPriceSet: { shopMoney: { amount: '30.00', currencyCode: 'EUR' } },
             currentSubtotalPriceSet: { shopMoney: { amount: '10.00', currencyCode: 'EUR' } },
             lineItems: connection([taxed('10.00')], 'lines-1'),
-            refunds: inlineRefunds,
+            refunds: [{ id: 'gid://shopify/Refund/1' }],
           }),
         ],
         null,
         false,
       ),
       json({ data: { order: { lineItems: connection([taxed('10.00'), lineNode('10.00', { isGiftCard: true })]) } } }),
-      json({ data: { order: { refunds: [...inlineRefunds.map(({ id }) => ({ id })), { id: 'gid://shopify/Refund/6' }] } } }),
+      json({ data: { order: { refunds: [{ id: 'gid://shopify/Refund/1' }, { id: 'gid://shopify/Refund/6' }] } } }),
+      json({ data: { refund: { refundLineItems: connection([refundLineNode('10.00', '1.67')], 'refund-lines-1') } } }),
       json({ data: { refund: { refundLineItems: connection([refundLineNode('10.00', '1.67')]) } } }),
       json({ data: { refund: { refundLineItems: connection([{ ...refundLineNode('10.00'), lineItem: { isGiftCard: true } }]) } } }),
     ]);
@@ -689,20 +692,25 @@ describe('Shopify adapter: orders updated since a watermark', () => {
       'OrderRefunds',
       'RefundLineItems',
       'RefundLineItems',
+      'RefundLineItems',
     ]);
-    expect(calls[1]!.body.variables).toEqual({ id: 'gid://shopify/Order/5000000001', first: 100, after: 'lines-1' });
-    expect(calls[3]!.body.variables).toEqual({ id: 'gid://shopify/Refund/1', first: 100, after: 'refund-lines-1' });
-    expect(calls[4]!.body.variables).toEqual({ id: 'gid://shopify/Refund/6', first: 100, after: null });
+    expect(calls[1]!.body.variables).toEqual({ id: 'gid://shopify/Order/5000000001', first: 50, after: 'lines-1' });
+    expect(calls[2]!.body.variables).toEqual({ id: 'gid://shopify/Order/5000000001' });
+    expect(calls.slice(3).map((call) => call.body.variables)).toEqual([
+      { id: 'gid://shopify/Refund/1', first: 50, after: null },
+      { id: 'gid://shopify/Refund/1', first: 50, after: 'refund-lines-1' },
+      { id: 'gid://shopify/Refund/6', first: 50, after: null },
+    ]);
     // 30.00 - 2 × 1.67 tax - 10.00 gift card = 16.66; refunded: two taxed lines of 10.00 less 1.67 each, the gift card not.
     expect(page.orders[0]).toMatchObject({ eligibleSubtotal: '16.66', refundedEligible: '16.66', taxesIncluded: true, currency: 'EUR' });
   });
 
   it('retries a throttled page and returns the page that follows', async () => {
-    const { fetchImpl, calls } = scriptedFetch([throttled(), ordersPage([orderNode()], null, false)]);
+    const { fetchImpl, calls } = scriptedFetch([throttled(), ordersPage([orderNode()], null, false), ...refundOf40_50()]);
 
     const page = await platform(fetchImpl).listOrdersUpdatedSince('2027-01-15T00:00:00.000Z');
 
-    expect(calls).toHaveLength(2);
+    expect(calls).toHaveLength(4); // the throttled try, the page again, the refund follow-ups
     expect(page.orders).toHaveLength(1);
   });
 
