@@ -132,6 +132,17 @@ function refundLines(order: SimulatedOrder): SimulatedRefundLine[] {
   return order.refunds.flatMap((refund) => refund.lines);
 }
 
+/**
+ * The referral code Shopify records for the order's visit (REST `landing_site_ref`, GraphQL's visit
+ * `referralCode`): the one given, else the `ref`, `source` or `r` parameter of the landing page.
+ */
+export function recordedReferralCode(order: Pick<SimulatedOrder, 'landingSite' | 'landingSiteRef'>): string | null {
+  if (order.landingSiteRef !== null) return order.landingSiteRef;
+  if (order.landingSite === null) return null;
+  const params = new URL(order.landingSite, 'https://landing.invalid').searchParams;
+  return params.get('ref') ?? params.get('source') ?? params.get('r');
+}
+
 /** Minor units of what the order's subtotal has lost to refunds. */
 export function refundedMinor(order: SimulatedOrder): number {
   return refundLines(order).reduce((sum, line) => sum + line.subtotal, 0);

@@ -7,6 +7,7 @@ import { matchesDateFilter, parseOrderSearchQuery } from './order-search-query';
 import type { BasicCodeInput, DiscountUserError, SimulatedDiscountCode, SimulatedDiscountCodes } from './simulated-discount-codes';
 import {
   financialStatus,
+  recordedReferralCode,
   refundedMinor,
   refundMoneyMinor,
   refundedMoneyMinor,
@@ -74,15 +75,13 @@ function codeNodeView(entry: SimulatedDiscountCode) {
 
 /** The session that brought the buyer, as the customer journey reports it: a full URL on the shop's domain. */
 function visitView(order: SimulatedOrder, domain: string) {
-  if (order.landingSite === null) return null;
-  const landing = new URL(order.landingSite, `https://${domain}`);
+  const referralCode = recordedReferralCode(order);
+  if (order.landingSite === null && referralCode === null) return null;
   return {
     id: `gid://shopify/CustomerVisit/${order.id}`,
-    landingPage: landing.href,
+    landingPage: order.landingSite === null ? null : new URL(order.landingSite, `https://${domain}`).href,
     occurredAt: order.createdAt,
-    // The code Shopify recorded for the visit (REST's landing_site_ref), else what its landing page carries.
-    referralCode:
-      order.landingSiteRef ?? landing.searchParams.get('ref') ?? landing.searchParams.get('source') ?? landing.searchParams.get('r'),
+    referralCode,
     referrerUrl: null,
   };
 }

@@ -2,7 +2,7 @@
 // depth"): after a gap of more than 60 days, an order whose webhook was lost in the unreadable part is never
 // seen, unless the shop says its app holds read_all_orders.
 import type { Twin } from '../../infra/local/twin';
-import { platformControls } from '../support/orders';
+import { platformControls, profileOf } from '../support/orders';
 import { apiClient, startTestTwin } from '../support/twin';
 
 jest.setTimeout(60_000);
@@ -58,7 +58,9 @@ it('reconciles from 60 days back after a longer gap, and from the watermark wher
 
   // 60 days before 2027-03-15 is 2027-01-14: the January 2 order is out of sight.
   const limited = await apiClient(twin.url, 'depth_full_key_0001').get('/v1/customers/7001');
-  expect(limited.body.data.attributes).toMatchObject({ current_points: 20, orders_count: 1 });
+  expect(limited.body.data.attributes.current_points).toBe(20);
+  expect(await profileOf('depth', '7001')).toMatchObject({ orders_count: 1, total_spend: 20 });
   const all = await apiClient(twin.url, 'depth_all_key_00001').get('/v1/customers/7001');
-  expect(all.body.data.attributes).toMatchObject({ current_points: 70, orders_count: 2 });
+  expect(all.body.data.attributes.current_points).toBe(70);
+  expect(await profileOf('depth-all', '7001')).toMatchObject({ orders_count: 2, total_spend: 70 });
 });
