@@ -1,6 +1,8 @@
 // Thousands (bench) or hundreds (npm test) of mixed requests in parallel (adjustments, purchases, paid orders,
-// partial refunds, cancellations, duplicate webhook deliveries), platform faults injected at random, then an
-// audit of every customer from a full table scan: the money and order invariants must hold exactly.
+// tax-inclusive orders with gift cards, orders paid later or voided, partial refunds, cancellations, duplicate
+// webhook deliveries), platform faults injected at random, then an audit of every customer from a full table
+// scan: the money and order invariants must hold exactly, spend and points against the eligible amount of
+// SHOPIFY-CONTRACT.md ("What an order earns") computed here from Shopify's own payloads.
 import type { Twin } from '../../infra/local/twin';
 import { scanAll } from '../support/test-table';
 import { apiClient, startTestTwin } from '../support/twin';
@@ -57,6 +59,49 @@ afterAll(async () => {
 
 /** Minor units of a decimal amount string ("120.75" -> 12075), so sums are exact. */
 const cents = (amount: string | number) => Math.round(Number(amount) * 100);
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
+const PAID = new Set(['paid', 'partially_refunded', 'refunded']);
+
+/**
+ * The contract's figures for one order, from its REST payload alone: whether it counts (paid, not cancelled
+ * or voided), its eligible amount before refunds (subtotal less included line taxes, less gift-card lines)
+ * and after them (refunded lines on the same basis), in cents.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- REST payloads
+function contractFigures(order: Record<string, any>): { counts: boolean; eligible: number; left: number } {
+  const included = order.taxes_included === true;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- REST payloads
+  const lines: Array<Record<string, any>> = order.line_items;
+  const tax = included ? sum(lines.flatMap((line) => line.tax_lines.map((taxLine: { price: string }) => cents(taxLine.price)))) : 0;
+  const giftCards = sum(
+    lines
+      .filter((line) => line.gift_card)
+      .map((line) => cents(line.price) * line.quantity - sum(line.discount_allocations.map((d: { amount: string }) => cents(d.amount)))),
+  );
+  const eligible = Math.max(0, cents(order.subtotal_price) - tax - giftCards);
+  const refunded = sum(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- REST payloads
+    order.refunds.flatMap((refund: Record<string, any>) =>
+      refund.refund_line_items
+        .filter((line: { line_item: { gift_card: boolean } }) => !line.line_item.gift_card)
+        .map((line: { subtotal: number; total_tax: number }) => cents(line.subtotal) - (included ? cents(line.total_tax) : 0)),
+    ),
+  );
+  const counts = PAID.has(order.financial_status) && !order.cancelled_at;
+  return { counts, eligible, left: counts ? Math.max(0, eligible - refunded) : 0 };
+}
+
+/** Lines of a tax-inclusive order (20 % tax inside each price), one of them sometimes a gift card. */
+function taxInclusiveLines(next: () => number) {
+  return Array.from({ length: 1 + Math.floor(next() * 3) }, (_, i) => {
+    const price = 100 + Math.floor(next() * 20000);
+    const quantity = 1 + Math.floor(next() * 2);
+    const giftCard = i > 0 && next() < 0.3;
+    const tax = giftCard ? 0 : Math.round((price * quantity) / 6);
+    return { price: (price / 100).toFixed(2), quantity, gift_card: giftCard, ...(tax ? { tax: (tax / 100).toFixed(2) } : {}) };
+  });
+}
 
 describe('invariants under load', () => {
   it('keep every balance exact, never negative, spend and order effects counted once, one code per active purchase, nothing pending after reconciliation', async () => {
@@ -69,8 +114,8 @@ describe('invariants under load', () => {
     const webhookStatuses: Record<string, number> = {};
     const unexpected: unknown[] = [];
     // What the load has done to each order so far, updated before each call so that parallel calls never
-    // refund more than is left or touch a cancelled order.
-    const orders: Array<{ id: string; left: number; cancelled: boolean }> = [];
+    // refund more than is left, touch a cancelled order, or refund one whose payment has not been recorded.
+    const orders: Array<{ id: string; left: number; cancelled: boolean; payment: 'paid' | 'awaiting' | 'settling' }> = [];
     const deliveries: string[] = [];
 
     const countPlatform = (kind: string, webhook: { id: string; status: number | null } | null) => {
@@ -80,19 +125,48 @@ describe('invariants under load', () => {
       webhookStatuses[String(webhook.status)] = (webhookStatuses[String(webhook.status)] ?? 0) + 1;
     };
 
+    const newOrder = async (customer: string) => {
+      const kind = next();
+      const fields: Record<string, unknown> = { shop: 'load', customer_id: customer };
+      if (kind < 0.45) fields.subtotal_price = (1 + Math.floor(next() * 30000) / 100).toFixed(2);
+      else Object.assign(fields, { taxes_included: true, line_items: taxInclusiveLines(next) });
+      // Cash on delivery or a bank transfer (pending), a payment captured later (authorized).
+      if (kind >= 0.7) fields.financial_status = kind < 0.85 ? 'pending' : 'authorized';
+      const { order, webhook } = await platform.order(fields);
+      orders.push({
+        id: String(order.id),
+        left: cents(order.subtotal_price),
+        cancelled: false,
+        payment: fields.financial_status ? 'awaiting' : 'paid',
+      });
+      countPlatform(
+        fields.financial_status ? `order ${String(fields.financial_status)}` : fields.line_items ? 'order taxes included' : 'order',
+        webhook,
+      );
+    };
+
     const orderOperation = async (roll: number, customer: string) => {
-      const open = orders.filter((order) => !order.cancelled && order.left > 0);
-      if (roll < 0.5 || open.length === 0) {
-        const subtotal = (1 + Math.floor(next() * 30000) / 100).toFixed(2);
-        const { order, webhook } = await platform.order({ shop: 'load', customer_id: customer, subtotal_price: subtotal });
-        orders.push({ id: String(order.id), left: cents(subtotal), cancelled: false });
-        countPlatform('order', webhook);
-      } else if (roll < 0.75) {
+      const open = orders.filter((order) => !order.cancelled && order.left > 0 && order.payment === 'paid');
+      const awaiting = orders.filter((order) => !order.cancelled && order.payment === 'awaiting');
+      if (roll < 0.45 || open.length === 0) {
+        await newOrder(customer);
+      } else if (roll < 0.55 && awaiting.length > 0) {
+        // Paid at last, or the payment voided: either way the order leaves the awaiting ones before the call.
+        const order = pick(awaiting);
+        order.payment = 'settling';
+        if (next() < 0.65) {
+          countPlatform('pay', (await platform.pay(order.id)).webhook);
+          order.payment = 'paid';
+        } else {
+          order.cancelled = true;
+          countPlatform('void', (await platform.void(order.id)).webhook);
+        }
+      } else if (roll < 0.78) {
         const order = pick(open);
         const amount = 1 + Math.floor(next() * Math.min(order.left, 10000));
         order.left -= amount;
         countPlatform('refund', (await platform.refund(order.id, (amount / 100).toFixed(2))).webhook);
-      } else if (roll < 0.85) {
+      } else if (roll < 0.86) {
         const order = pick(open);
         order.cancelled = true;
         countPlatform('cancel', (await platform.cancel(order.id)).webhook);
@@ -160,6 +234,8 @@ describe('invariants under load', () => {
       countedOrders: 0,
       cancelled: 0,
       refundEntries: 0,
+      taxIncluded: 0,
+      uncounted: 0,
     };
     for (const id of ids) {
       const profile = profiles.find((item) => item.platform_customer_id === id)!;
@@ -181,32 +257,38 @@ describe('invariants under load', () => {
         .sort();
       expect({ id, codes: customerCodes }).toEqual({ id, codes: active.map((p) => String(p.discount_code)).sort() });
 
-      // Spend (a points shop: currency units) = Σ paid − refunded over the member's orders, cancelled ones 0;
-      // the order count leaves cancelled orders out.
+      // Spend (a points shop: currency units) = Σ of the eligible amount left over the member's counted orders;
+      // the order count leaves out cancelled, voided and unpaid ones.
       const own = platformOrders.filter((order) => String(order.customer?.id) === id);
-      const counted = own.filter((order) => !order.cancelled_at);
-      const spendCents = counted.reduce((sum, order) => sum + cents(order.current_subtotal_price ?? order.subtotal_price), 0);
+      const counted = own.filter((order) => contractFigures(order).counts);
+      const spendCents = sum(counted.map((order) => contractFigures(order).left));
       expect({ id, spend: cents(Number(profile.total_spend ?? 0)), orders: profile.orders_count ?? 0 }).toEqual({
         id,
         spend: spendCents,
         orders: counted.length,
       });
 
-      // Each order's effects once: one purchase entry per rule, and what it awarded less what refunds asked
-      // back is the point a dollar of what is left (nothing for a cancelled order).
+      // Each order's effects once: one purchase entry per rule once it was paid (none for an order never
+      // paid), awarding a point per whole dollar of its eligible amount, and what it awarded less what
+      // refunds asked back is the point a dollar of what is left (nothing once cancelled or voided).
       for (const order of own) {
+        const { eligible, left } = contractFigures(order);
         const entries = earned.filter((e) => e.order_id === String(order.id));
         const awards = entries.filter((e) => e.action === 'purchase');
         const takeBacks = entries.filter((e) => e.action === 'refund');
-        expect({ order: order.id, awards: awards.map((e) => e.earning_rule_id) }).toEqual({ order: order.id, awards: ['per-dollar'] });
-        const left = order.cancelled_at ? 0 : Math.floor(cents(order.current_subtotal_price ?? order.subtotal_price) / 100);
-        const net = Number(awards[0]!.points) + takeBacks.reduce((sum, e) => sum + Number(e.requested_points ?? e.points), 0);
-        expect({ order: order.id, net }).toEqual({ order: order.id, net: left });
-        expect({ order: order.id, award: awards[0]!.points }).toEqual({
-          order: order.id,
-          award: Math.floor(cents(order.subtotal_price) / 100),
-        });
+        const everPaid = PAID.has(order.financial_status) || (order.financial_status !== 'voided' && order.cancelled_at);
+        const expectedAwards = everPaid && eligible >= 100 ? ['per-dollar'] : [];
+        expect({ order: order.id, awards: awards.map((e) => e.earning_rule_id) }).toEqual({ order: order.id, awards: expectedAwards });
+        if (awards.length === 0) {
+          expect({ order: order.id, takeBacks: takeBacks.length }).toEqual({ order: order.id, takeBacks: 0 });
+          figures.uncounted += everPaid ? 0 : 1;
+          continue;
+        }
+        const net = Number(awards[0]!.points) + takeBacks.reduce((total, e) => total + Number(e.requested_points ?? e.points), 0);
+        expect({ order: order.id, net }).toEqual({ order: order.id, net: Math.floor(left / 100) });
+        expect({ order: order.id, award: awards[0]!.points }).toEqual({ order: order.id, award: Math.floor(eligible / 100) });
         figures.refundEntries += takeBacks.length;
+        if (order.taxes_included) figures.taxIncluded += 1;
       }
       figures.approvedPoints += approved;
       figures.spentPoints += spent;
@@ -221,7 +303,7 @@ describe('invariants under load', () => {
         `invariants under load: ${REQUESTS} operations, ${CONCURRENCY} at once, ${loadSeconds.toFixed(1)} s; ` +
           `API statuses ${JSON.stringify(statuses)}; platform calls ${JSON.stringify(platformCalls)}, webhook answers ${JSON.stringify(webhookStatuses)}; ` +
           `${profiles.length} customers audited (${entries} history entries, ${codes.filter((code) => code.shop === 'load').length} discount codes, ` +
-          `${items.length} items read in the audit); ${figures.orders} orders (${figures.cancelled} cancelled, ${figures.refundEntries} take-back entries), ` +
+          `${items.length} items read in the audit); ${figures.orders} orders (${figures.cancelled} not counted: cancelled, voided or unpaid, of which ${figures.uncounted} never paid; ${figures.taxIncluded} tax-inclusive ones earned; ${figures.refundEntries} take-back entries), ` +
           `spend ${(figures.spendCents / 100).toFixed(2)} USD over ${figures.countedOrders} counted orders, ` +
           `${figures.approvedPoints} approved points − ${figures.spentPoints} spent = ${figures.approvedPoints - figures.spentPoints} in balances; ` +
           `purchase reconciler runs ${JSON.stringify(reconciled)}\n`,
@@ -230,6 +312,14 @@ describe('invariants under load', () => {
     expect(unexpected).toEqual([]);
     const apiCalls = Object.values(statuses).reduce((sum, n) => sum + n, 0);
     expect((statuses[200] ?? 0) + (statuses[201] ?? 0)).toBeGreaterThan(apiCalls / 3);
-    expect(platformCalls.order ?? 0).toBeGreaterThan(REQUESTS / 10);
+    expect(
+      Object.entries(platformCalls)
+        .filter(([kind]) => kind.startsWith('order'))
+        .reduce((total, [, n]) => total + n, 0),
+    ).toBeGreaterThan(REQUESTS / 10);
+    // Every kind of order was in the mix.
+    expect(Object.keys(platformCalls)).toEqual(
+      expect.arrayContaining(['order', 'order taxes included', 'order pending', 'order authorized', 'pay', 'void']),
+    );
   });
 });
