@@ -86,7 +86,7 @@ describe('orderFromWebhook', () => {
     const body =
       '{"id":820982911946154508,"name":"#9999","customer":{"id":115310627314723954},"subtotal_price":"398.00",' +
       '"currency":"USD","created_at":"2021-12-31T19:00:00-05:00","processed_at":null,"updated_at":"2021-12-31T19:00:00-05:00",' +
-      '"landing_site":"http:\/\/www.example.com?source=abc","line_items":[{"id":866550311766439020,"price":"199.00","quantity":2,' +
+      '"landing_site":"http:\\/\\/www.example.com?source=abc","line_items":[{"id":866550311766439020,"price":"199.00","quantity":2,' +
       '"gift_card":false,"tax_lines":[],"discount_allocations":[]}],"refunds":[{"id":890088186047892319,"refund_line_items":' +
       '[{"subtotal":195.67,"total_tax":3.98,"line_item":{"gift_card":false}}]}],"some_new_field":{"nested":[1,2,3]}}';
     const order = orderFromWebhook(parseWebhookJson(body));
