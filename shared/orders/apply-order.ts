@@ -192,9 +192,8 @@ async function applyChange(
       applied: plan.applied,
       // Decided when the order first counts (an order awaiting payment is recorded before it does).
       first_order:
-        order?.record.applied.order_count === 1
-          ? order.record.first_order
-          : (order?.record.first_order ?? false) || (customer.record.orders_count === 0 && target.order_count === 1),
+        (order?.record.first_order ?? false) ||
+        (order?.record.applied.order_count !== 1 && customer.record.orders_count === 0 && target.order_count === 1),
       reward_codes_used: (order?.record.reward_codes_used ?? false) || facts.discount_codes.length > 0,
       created_at: order?.record.created_at ?? now,
       updated_at: now,

@@ -2,7 +2,6 @@
 // order reconciliation, mapped to the platform-neutral PlatformOrder that webhooks produce too. The eligible
 // amount needs every line (taxes, gift cards) and every refunded line: what a page does not hold is read
 // by follow-up queries for the order's lines, its refunds and their lines.
-import { addAmounts } from './decimal-amounts';
 import { type EligibleLine, type EligibleRefundLine, eligibleAmounts } from './eligible-amount';
 import { landingSitePath } from './landing-site';
 import type { OrderPage, PlatformOrder } from './port';
@@ -165,8 +164,8 @@ export function orderFromGraphql({ node, lines, refunds }: CompleteShopifyOrder)
     id: node.legacyResourceId,
     name: node.name,
     customerId: node.customer ? idFromGid(node.customer.id) : null,
-    eligibleSubtotal: addAmounts(eligible),
-    refundedEligible: addAmounts(refunded),
+    eligibleSubtotal: eligible,
+    refundedEligible: refunded,
     taxesIncluded: node.taxesIncluded,
     currency: current.currencyCode,
     processedAt: new Date(node.processedAt ?? node.createdAt).toISOString(),
