@@ -12,7 +12,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { DETAILS, envelope } from '../../shared/http/errors';
-import { AUTHORIZER_HANDLER, type Route, THROTTLE_LIMITS, type WebhookRoute } from '../../shared/http/routes';
+import { AUTHORIZER_HANDLER, type Route, ROUTE_TIMEOUT_SECONDS, THROTTLE_LIMITS, type WebhookRoute } from '../../shared/http/routes';
 import { headerValue } from '../../shared/http/headers';
 import type { AuthorizerCache } from './authorizer-cache';
 import { BodyTooLarge, listen, readBody, sendJson as send } from './http-server';
@@ -171,9 +171,9 @@ export function gatewayEvents({ route, method, url, rawHeaders, pathParameters, 
   };
 }
 
-/** The Lambda context the twin hands every invocation (29 s, the REST API's integration limit). */
-export function lambdaContext(functionName: string, requestId: string): Context {
-  const deadline = Date.now() + 29_000;
+/** The Lambda context the twin hands an invocation: its remaining time counts down from the function's timeout. */
+export function lambdaContext(functionName: string, requestId: string, timeoutSeconds = ROUTE_TIMEOUT_SECONDS): Context {
+  const deadline = Date.now() + timeoutSeconds * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,

@@ -16,7 +16,7 @@ export interface InProcessQueue extends OrderEventQueue {
 
 const MAX_RECEIVES = 3;
 
-export function inProcessQueue(root: string, consumer: { name: string; handler: string }): InProcessQueue {
+export function inProcessQueue(root: string, consumer: { name: string; handler: string; timeoutSeconds: number }): InProcessQueue {
   let module: Promise<{ handler: unknown }> | undefined;
   const dead: OrderEventMessage[] = [];
   const invoke = async (message: OrderEventMessage, receiveCount: number): Promise<boolean> => {
@@ -44,7 +44,7 @@ export function inProcessQueue(root: string, consumer: { name: string; handler: 
       ],
     };
     try {
-      const result = await handler(event, lambdaContext(consumer.name, messageId));
+      const result = await handler(event, lambdaContext(consumer.name, messageId, consumer.timeoutSeconds));
       return !(result && result.batchItemFailures.length > 0);
     } catch (error) {
       console.error(JSON.stringify({ level: 'ERROR', message: 'Order processor failed', error: String(error) }));

@@ -1,7 +1,7 @@
 // The purchase saga's writes: reserve (deduct + pending entry), activate, refund, and the unsettled
 // purchases the reconciler reads. Every state change is conditional on the entry still being in the
 // state the writer saw, so two writers (request and reconciler, or two reconcilers) never both act.
-import { TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PurchaseRecord, RewardEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { cancellationReasons } from './customer-repository';
@@ -12,9 +12,11 @@ import { keys } from './keys';
 import { GLOBAL_INDEXES } from './table';
 import { retryUntil } from '../runtime/retry';
 
-export type ReserveOutcome = 'reserved' | 'refused_by_customer' | 'redemption_limit' | 'conflict';
+/** `superseded`: the request's Idempotency-Key claim was taken over by a retry; nothing was written. */
+export type ReserveOutcome = 'reserved' | 'refused_by_customer' | 'redemption_limit' | 'conflict' | 'superseded';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+export type TransactItem = TransactItems[number];
 
 /** `:duePk` and `:dueAt` for an update expression. */
 const prefixed = (due: DueAttributes) => ({ ':duePk': due.due_pk, ':dueAt': due.due_at });
@@ -24,11 +26,13 @@ const unsettled = (since: string) => ({ unsettled_pk: keys.pendingPurchases(), u
 /**
  * Deducts the points and writes the pending entry in one transaction, conditional on the customer
  * being a member with enough points (and, with a limit, on the redemption count being under it).
+ * `checkpoint` (an Idempotency-Key's progress record) commits with it, or nothing does.
  */
 export async function reservePurchase(
   purchase: PurchaseRecord,
   maxRedemptions: number | null,
   inactivityDeadline: string | null = null,
+  checkpoint?: TransactItem,
 ): Promise<ReserveOutcome> {
   const { shop_id: shopId, customer_id: customerId, points_spent: points } = purchase;
   // Spending is activity: with inactivity expiry a new period starts, waiting for its reminder first.
@@ -74,6 +78,7 @@ export async function reservePurchase(
       },
     });
   }
+  if (checkpoint) transactItems.push(checkpoint);
   try {
     // Idempotent under the SDK's own retries (see writePointsChange): one token per purchase attempt.
     await documentClient().send(new TransactWriteCommand({ ClientRequestToken: purchase.id, TransactItems: transactItems }));
@@ -84,11 +89,20 @@ export async function reservePurchase(
       if ((error as { name?: string }).name === 'TransactionConflictException') return 'conflict';
       throw error;
     }
+    if (checkpoint && reasons[transactItems.length - 1] === 'ConditionalCheckFailed') return 'superseded';
     if (reasons[0] === 'ConditionalCheckFailed') return 'refused_by_customer';
-    if (reasons[2] === 'ConditionalCheckFailed') return 'redemption_limit';
+    if (maxRedemptions !== null && reasons[2] === 'ConditionalCheckFailed') return 'redemption_limit';
     if (reasons.includes('TransactionConflict')) return 'conflict';
     throw error;
   }
+}
+
+/** A purchase as stored, whatever its status (a consistent read): for resuming one a stopped invocation left. */
+export async function getPurchase(shopId: string, customerId: string, id: string): Promise<PurchaseRecord | null> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.rewardEntry(shopId, customerId, id), ConsistentRead: true }),
+  );
+  return (result.Item as PurchaseRecord | undefined) ?? null;
 }
 
 /** pending -> active with the platform's discount id; false when someone else settled it first. */

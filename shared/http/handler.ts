@@ -9,6 +9,8 @@ import { ApiError, badRequest, DETAILS, forbidden, toErrorResponse, unauthorized
 import { scopeAllows, type KeyScope } from '../domain/api-key';
 import { requiredScope } from './routes';
 import { withIdempotency } from './idempotency';
+import type { IdempotencyClaim } from '../data/idempotency-repository';
+import { withInvocationDeadline } from '../runtime/invocation';
 import { loggableIdentifier, logger, publishMetrics } from '../observability/powertools';
 import { traceHandler } from '../observability/tracing';
 
@@ -24,6 +26,8 @@ export interface HttpRequest {
   body: unknown;
   /** A decoded path parameter; 404s never reach here because the route matched. */
   path(name: string): string;
+  /** The request's claim on its Idempotency-Key (idempotent routes called with the header). */
+  idempotency?: IdempotencyClaim;
 }
 
 export interface HttpResult {
@@ -127,14 +131,20 @@ export function createHandler(
     .use(errorEnvelope())
     .use(scopeCheck());
   if (options.jsonBody) chain.use(requireBody()).use(httpJsonBodyParser(BODY_PARSER_OPTIONS));
-  return chain.handler(async (event) => {
+  return chain.handler(async (event, context) => {
     const pathParameters = event.pathParameters ?? {};
     const caller = callerFrom(event);
     const body = event.body as unknown;
-    const respond = async () => {
-      const result = await run({ caller, event, body, path: (name) => decodePathParameter(pathParameters[name] ?? '') });
+    // How long the function may still run: platform calls stay within it, and an Idempotency-Key is
+    // held in progress that long (after it, the invocation is known to be stopped).
+    const remainingMs = context.getRemainingTimeInMillis();
+    const respond = async (idempotency?: IdempotencyClaim) => {
+      const path = (name: string) => decodePathParameter(pathParameters[name] ?? '');
+      const result = await run({ caller, event, body, path, ...(idempotency ? { idempotency } : {}) });
       return jsonResponse(result.statusCode, result.body);
     };
-    return options.idempotent ? withIdempotency(caller.shopId, event, body, respond) : respond();
+    return withInvocationDeadline(remainingMs, () =>
+      options.idempotent ? withIdempotency(caller.shopId, event, body, remainingMs, respond) : respond(),
+    );
   });
 }

@@ -1,8 +1,10 @@
 // Idempotency-Key on write endpoints: a retry with the same key and body gets the first response
-// (status and body) and changes nothing; the same key with another body is refused with 422.
+// (status and body) and changes nothing; the same key with another body is refused with 422. While the
+// first request may still be running, a retry answers 409; once its invocation is known to be stopped
+// (its remaining time at the claim has passed), a retry takes the claim over and finishes the work.
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../data/idempotency-repository';
+import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim, releaseIdempotencyKey } from '../data/idempotency-repository';
 import { ApiError, badRequest, toErrorResponse } from './errors';
 import { headerValue } from './headers';
 
@@ -30,12 +32,15 @@ export function requestHash(event: APIGatewayProxyEvent, body: unknown): string 
 /**
  * Runs `produce` at most once per (shop, route, key). Caller errors (4XX) are stored and replayed
  * like successes; a 5XX or an unexpected error releases the key so the client can try again.
+ * `inProgressMs` is how long this invocation may still run; `produce` gets the claim (to record its
+ * progress, or to resume a stopped invocation's), or none without the header.
  */
 export async function withIdempotency(
   shopId: string,
   event: APIGatewayProxyEvent,
   body: unknown,
-  produce: () => Promise<APIGatewayProxyResult>,
+  inProgressMs: number,
+  produce: (claim?: IdempotencyClaim) => Promise<APIGatewayProxyResult>,
 ): Promise<APIGatewayProxyResult> {
   const idempotencyKey = headerValue(event.headers, IDEMPOTENCY_HEADER);
   if (idempotencyKey === undefined) return produce();
@@ -43,9 +48,9 @@ export async function withIdempotency(
 
   const key = { shopId, route: `${event.httpMethod} ${event.resource}`, idempotencyKey };
   const hash = requestHash(event, body);
-  const claim = await claimIdempotencyKey(key, hash);
-  if (!claim.claimed) {
-    const { existing } = claim;
+  const claimed = await claimIdempotencyKey(key, hash, { inProgressMs });
+  if (!claimed.claimed) {
+    const { existing } = claimed;
     if (existing.request_hash !== hash) {
       throw new ApiError(422, `${IDEMPOTENCY_HEADER} '${idempotencyKey}' was already used with a different request`);
     }
@@ -59,20 +64,20 @@ export async function withIdempotency(
 
   let response: APIGatewayProxyResult;
   try {
-    response = await produce();
+    response = await produce(claimed.claim);
   } catch (error) {
     // Edge and domain errors alike: what the caller would see decides whether it is stored.
     const { statusCode, body: envelope } = toErrorResponse(error);
     if (statusCode >= 500) {
-      await releaseIdempotencyKey(key, hash);
+      await releaseIdempotencyKey(claimed.claim);
       throw error;
     }
     response = { statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(envelope) };
   }
   if (response.statusCode >= 500) {
-    await releaseIdempotencyKey(key, hash);
+    await releaseIdempotencyKey(claimed.claim);
     return response;
   }
-  await completeIdempotencyKey(key, hash, response.statusCode, response.body);
+  await completeIdempotencyKey(claimed.claim, response.statusCode, response.body);
   return response;
 }

@@ -186,6 +186,12 @@ export const WEBHOOKS: readonly WebhookRoute[] = [
 ];
 
 /**
+ * An endpoint function's timeout (the stack's default). The REST API gives up on an integration after
+ * 29 s; the function is stopped before that, and the twin hands its handlers a context with this limit.
+ */
+export const ROUTE_TIMEOUT_SECONDS = 10;
+
+/**
  * Requests per second and burst for each webhook method, for the whole stage (there is no API key to
  * count per caller): an unauthenticated flood is bounded, and Shopify retries what is refused.
  */

@@ -10,7 +10,13 @@ export const metrics = new Metrics({ serviceName: SERVICE, namespace: process.en
 
 /** The business events operators watch on the dashboard (names shared with infra/cdk/constructs/observability.ts). */
 export type BusinessMetric =
-  'PointsAdjusted' | 'RewardsPurchased' | 'DiscountCodeFailures' | 'PurchasesRefunded' | 'PurchasesReconciled' | 'PlatformAccessDenied';
+  | 'PointsAdjusted'
+  | 'RewardsPurchased'
+  | 'DiscountCodeFailures'
+  | 'PurchasesRefunded'
+  | 'PurchasesReconciled'
+  | 'PlatformAccessDenied'
+  | 'PurchasesResumed';
 
 /**
  * Flushes the request's business metrics as one EMF record after the handler (also on errors).

@@ -5,6 +5,7 @@ import { countMetric, logger } from '../observability/powertools';
 import { type AccessTokenSource, staticAccessToken } from './access-tokens';
 import { PlatformError, PlatformRefusedError, PlatformUnavailableError } from './port';
 import { backoffDelay, retryUntil, type Backoff } from '../runtime/retry';
+import { invocationRemainingMs } from '../runtime/invocation';
 
 export interface ShopifyTransportOptions {
   /** Full GraphQL URL, e.g. https://x.myshopify.com/admin/api/2026-10/graphql.json */
@@ -42,6 +43,20 @@ export interface ShopifyTransport {
 // A server that asks for a longer pause than this is better reported as unavailable than waited on
 // inside a Lambda invocation.
 const MAX_WAIT_MS = 2000;
+
+/**
+ * Inside an invocation, platform calls end this long before the function is stopped, leaving time for
+ * what follows a failure (a purchase's refund, releasing its Idempotency-Key, the answer).
+ */
+export const FINISH_RESERVE_MS = 1500;
+/** An attempt with less time than this left is not started. */
+const MIN_ATTEMPT_MS = 250;
+
+/** Milliseconds a platform call may still take in this invocation (unbounded outside one). */
+function platformBudgetMs(): number {
+  const remaining = invocationRemainingMs();
+  return remaining === undefined ? Number.POSITIVE_INFINITY : remaining - FINISH_RESERVE_MS;
+}
 
 interface QueryCost {
   requestedQueryCost?: number;
@@ -160,7 +175,8 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
   const attemptOnce = async <T>(operation: string, body: string): Promise<Attempt<T>> => {
     const accessToken = await tokens.token();
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const attemptTimeoutMs = Math.max(0, Math.min(timeoutMs, platformBudgetMs()));
+    const timer = setTimeout(() => controller.abort(), attemptTimeoutMs);
     let response: Response;
     let text: string;
     try {
@@ -189,7 +205,7 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
       }
       text = await response.text();
     } catch (error) {
-      if (controller.signal.aborted) return { kind: 'retry', reason: `timed out after ${timeoutMs} ms` };
+      if (controller.signal.aborted) return { kind: 'retry', reason: `timed out after ${attemptTimeoutMs} ms` };
       const cause = (error as { cause?: unknown })?.cause;
       const detail = [String((error as Error)?.message ?? error), cause instanceof Error ? cause.message : ''].filter(Boolean).join(': ');
       return { kind: 'retry', reason: `network error (${detail})` };
@@ -242,9 +258,23 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
       if (again.kind === 'unauthorized') throw refusedToken(operation, true);
       return again;
     };
-    // Shopify may say how long to wait (Retry-After, the throttle's restore rate); otherwise back off.
-    const wait = (retry: number) => (last?.kind === 'retry' ? last.waitMs : undefined) ?? backoffDelay(retry, backoff);
+    // Shopify may say how long to wait (Retry-After, the throttle's restore rate); otherwise back off. Never
+    // past the invocation's time: a wait that would leave no time for the attempt is cut short, and the
+    // attempt is then not made.
+    const wait = (retry: number) =>
+      Math.min(
+        (last?.kind === 'retry' ? last.waitMs : undefined) ?? backoffDelay(retry, backoff),
+        Math.max(0, platformBudgetMs() - MIN_ATTEMPT_MS),
+      );
+    let attempts = 0;
     const data = await retryUntil(maxAttempts, wait, async () => {
+      if (platformBudgetMs() < MIN_ATTEMPT_MS) {
+        const reason = last?.kind === 'retry' ? `; the last attempt: ${last.reason}` : '';
+        throw new PlatformUnavailableError(
+          redact(`Shopify ${operation} stopped after ${attempts} attempts: the function's time limit is near${reason}`),
+        );
+      }
+      attempts += 1;
       try {
         last = await attemptWithToken();
       } catch (error) {

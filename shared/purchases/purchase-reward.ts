@@ -1,10 +1,14 @@
 // Reward purchase saga: reserve (points deducted + pending entry, one transaction) -> create the
 // discount code on the platform -> activate. A platform failure refunds in a compensating
-// transaction; a crash in between leaves a pending entry that the reconciler settles.
+// transaction; a crash in between leaves a pending entry that the reconciler settles. With an
+// Idempotency-Key the reservation is recorded on the key's claim in the same transaction, so a retry
+// that takes over a stopped invocation's claim finishes that purchase (its code is deterministic)
+// instead of buying a second time, or buys afresh once the purchase was refunded.
 import { addDays } from '../domain/dates';
 import { randomUUID } from 'node:crypto';
 import { getCustomer } from '../data/customer-repository';
-import { activatePurchase, refundPurchase, reservePurchase } from '../data/purchase-repository';
+import { activatePurchase, getPurchase, refundPurchase, reservePurchase } from '../data/purchase-repository';
+import { type IdempotencyClaim, recordProgressItem } from '../data/idempotency-repository';
 import { type PurchaseRecord } from '../domain/history';
 import { nowIso } from '../runtime/clock';
 import type { ShopCatalog } from '../domain/shop';
@@ -25,6 +29,17 @@ export interface PurchaseHooks {
   afterCode?: (purchase: PurchaseRecord) => Promise<void>;
 }
 
+export interface PurchaseOptions extends PurchaseHooks {
+  /** The request's claim on its Idempotency-Key: the reservation is recorded on it, or resumed from it. */
+  claim?: IdempotencyClaim;
+}
+
+/** What a purchase records on its Idempotency-Key's claim: enough to find the entry again. */
+interface PurchaseProgress {
+  purchase_id: string;
+  customer_id: string;
+}
+
 const RESERVE_ATTEMPTS = 30;
 
 /** Purchases hold the customer longer than a points write (three items), so racing buyers wait longer. */
@@ -35,9 +50,12 @@ export async function purchaseReward(
   rewardId: string,
   input: PurchaseInput,
   platform: Platform,
-  hooks: PurchaseHooks = {},
+  options: PurchaseOptions = {},
 ): Promise<PurchaseRecord> {
   const shopId = shop.settings.id;
+  const { claim } = options;
+  const resumed = claim?.resumed ? await resumePurchase(shopId, claim.resumed as unknown as PurchaseProgress, platform) : null;
+  if (resumed) return resumed;
   let customer = (await resolveCustomer(shopId, input.customerIdentifier)).record;
 
   const purchase = await retryUntil(RESERVE_ATTEMPTS + 1, RESERVE_BACKOFF, async (attempt): Promise<PurchaseRecord | undefined> => {
@@ -67,8 +85,12 @@ export async function purchaseReward(
     };
     const expiry = shop.settings.earning_settings?.points_expiry;
     const deadline = expiry?.mode === 'inactivity' ? addDays(now, expiry.days) : null;
-    const outcome = await reservePurchase(candidate, reward.max_redemptions, deadline);
+    const progress: PurchaseProgress = { purchase_id: id, customer_id: candidate.customer_id };
+    const checkpoint = claim ? recordProgressItem(claim, { ...progress }) : undefined;
+    const outcome = await reservePurchase(candidate, reward.max_redemptions, deadline, checkpoint);
     if (outcome === 'reserved') return candidate;
+    // A retry took this request's key over: this invocation outlived its own time and must not buy too.
+    if (outcome === 'superseded') throw failed('The purchase was taken over by a retry of the same request.');
     if (outcome === 'redemption_limit') {
       throw unprocessable(
         'Redemption Limit Reached',
@@ -88,27 +110,52 @@ export async function purchaseReward(
   });
   if (!purchase) throw failed('The purchase could not be completed. Please try again.');
 
-  await hooks.afterReserve?.(purchase);
+  await options.afterReserve?.(purchase);
+  return issueCode(purchase, platform, options, false);
+}
 
+/**
+ * A purchase a stopped invocation reserved under the same Idempotency-Key: an active one is the answer;
+ * a pending one is finished; null when there is none or it was refunded (the caller buys afresh).
+ */
+async function resumePurchase(shopId: string, progress: PurchaseProgress, platform: Platform): Promise<PurchaseRecord | null> {
+  const purchase = await getPurchase(shopId, progress.customer_id, progress.purchase_id);
+  if (!purchase) return null;
+  countMetric('PurchasesResumed');
+  if (purchase.status === 'active') return purchase;
+  if (purchase.status === 'pending') return issueCode(purchase, platform, {}, true);
+  return null;
+}
+
+/**
+ * Creates the reserved purchase's code on the platform and activates the entry. `lookFirst` (a resumed
+ * purchase): the stopped invocation may have created the code already, so it is looked up before one
+ * is created.
+ */
+async function issueCode(purchase: PurchaseRecord, platform: Platform, hooks: PurchaseHooks, lookFirst: boolean): Promise<PurchaseRecord> {
   let platformDiscountId: string;
   try {
-    const code = await platform.createDiscountCode({
-      code: purchase.discount_code,
-      title: `Loyalty reward: ${purchase.reward_name}`,
-      customerId: purchase.customer_id,
-      discountType: purchase.discount.type,
-      amount: purchase.discount.value,
-      minimumSpend: purchase.discount.minimum_spend,
-      startsAt: purchase.created_at,
-      endsAt: purchase.expires_at,
-    });
+    const existing = lookFirst ? await platform.findDiscountCode(purchase.discount_code) : null;
+    const code =
+      existing ??
+      (await platform.createDiscountCode({
+        code: purchase.discount_code,
+        title: `Loyalty reward: ${purchase.reward_name}`,
+        customerId: purchase.customer_id,
+        discountType: purchase.discount.type,
+        amount: purchase.discount.value,
+        minimumSpend: purchase.discount.minimum_spend,
+        startsAt: purchase.created_at,
+        endsAt: purchase.expires_at,
+      }));
     platformDiscountId = code.id;
   } catch (error) {
     const unreachable = error instanceof PlatformUnavailableError;
     // Unless the platform said no to the only attempt that reached it, the code may still have been
     // created: the refund then keeps the entry in the reconciler's index until the code is confirmed
-    // absent (or deleted). A "no" after a timed-out attempt does not prove the code absent.
-    const codeMayExist = !(error instanceof PlatformError) || error.earlierAttemptMayHaveApplied;
+    // absent (or deleted). A "no" after a timed-out attempt does not prove the code absent, nor does a
+    // "no" to a resumed purchase, whose stopped invocation may have created it.
+    const codeMayExist = lookFirst || !(error instanceof PlatformError) || error.earlierAttemptMayHaveApplied;
     countMetric('DiscountCodeFailures');
     if (await refundPurchase(purchase, unreachable ? 'platform_unreachable' : 'platform_error', codeMayExist, nowIso())) {
       countMetric('PurchasesRefunded');
@@ -120,8 +167,11 @@ export async function purchaseReward(
   await hooks.afterCode?.(purchase);
 
   if (!(await activatePurchase(purchase, platformDiscountId, nowIso()))) {
-    // Settled by the reconciler while we were away (only after minutes): it refunded, so the code
-    // must not stay usable.
+    // Settled by someone else while we were away: the reconciler (after minutes) or a retry that took
+    // this request's key over. Activated with this code: that is this purchase. Refunded: the code must
+    // not stay usable.
+    const settled = await getPurchase(purchase.shop_id, purchase.customer_id, purchase.id);
+    if (settled?.status === 'active' && settled.platform_discount_id === platformDiscountId) return settled;
     await platform.deleteDiscountCode(platformDiscountId).catch(() => undefined);
     throw failed(CODE_FAILED);
   }

@@ -139,7 +139,7 @@ describe('Idempotency-Key', () => {
     await claimIdempotencyKey(
       { shopId: 'e2e', route, idempotencyKey: headers['Idempotency-Key']! },
       'other-hash',
-      new Date(Date.now() - 2 * 86_400_000),
+      { inProgressMs: 10_000, now: new Date(Date.now() - 2 * 86_400_000) },
     );
 
     const response = await api.post('/v1/customers/1018/points', { adjustment: 1 }, headers);

@@ -9,6 +9,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { ROUTE_TIMEOUT_SECONDS } from '../../../shared/http/routes';
 
 export const PROJECT_ROOT = join(__dirname, '..', '..', '..');
 
@@ -39,7 +40,7 @@ export class LoyaltyFunction extends Construct {
       tracing: Tracing.ACTIVE,
       logGroup,
       memorySize: props.memorySize ?? 512,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(ROUTE_TIMEOUT_SECONDS),
       ...(props.asyncRetries
         ? {
             retryAttempts: props.asyncRetries.retryAttempts,
