@@ -181,18 +181,20 @@ export function recordProgressItem(claim: IdempotencyClaim, progress: Idempotenc
  * was lost) or no longer this request's.
  */
 export async function completeIdempotencyKey(claim: IdempotencyClaim, status: number, body: string): Promise<void> {
-  await documentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: recordKey(claim.scope),
-      UpdateExpression: 'SET #status = :completed, response_status = :code, response_body = :body REMOVE in_progress_expiry, progress',
-      ConditionExpression: CLAIMANT_CONDITION,
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':completed': 'completed', ':code': status, ':body': body, ...claimantValues(claim) },
-    }),
-  ).catch((error: { name?: string }) => {
-    if (error.name !== 'ConditionalCheckFailedException') throw error;
-  });
+  await documentClient()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: recordKey(claim.scope),
+        UpdateExpression: 'SET #status = :completed, response_status = :code, response_body = :body REMOVE in_progress_expiry, progress',
+        ConditionExpression: CLAIMANT_CONDITION,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':completed': 'completed', ':code': status, ':body': body, ...claimantValues(claim) },
+      }),
+    )
+    .catch((error: { name?: string }) => {
+      if (error.name !== 'ConditionalCheckFailedException') throw error;
+    });
 }
 
 /**

@@ -136,11 +136,10 @@ describe('Idempotency-Key', () => {
   it('ignores an expired record that TTL has not deleted yet', async () => {
     const headers = key('expired');
     const route = 'POST /v1/customers/{identifier}/points';
-    await claimIdempotencyKey(
-      { shopId: 'e2e', route, idempotencyKey: headers['Idempotency-Key']! },
-      'other-hash',
-      { inProgressMs: 10_000, now: new Date(Date.now() - 2 * 86_400_000) },
-    );
+    await claimIdempotencyKey({ shopId: 'e2e', route, idempotencyKey: headers['Idempotency-Key']! }, 'other-hash', {
+      inProgressMs: 10_000,
+      now: new Date(Date.now() - 2 * 86_400_000),
+    });
 
     const response = await api.post('/v1/customers/1018/points', { adjustment: 1 }, headers);
 

@@ -16,6 +16,8 @@ import {
   type ShopifyRefundLineNode,
 } from '../../shared/platform/shopify-orders';
 import { discountCodeInput } from '../fixtures/discount-code-input';
+import { withInvocationDeadline } from '../../shared/runtime/invocation';
+import { FINISH_RESERVE_MS } from '../../shared/platform/shopify-transport';
 import { checkRequestsAgainstRealSchema } from '../support/real-admin-schema';
 
 const ENDPOINT = 'https://demo.myshopify.com/admin/api/2026-10/graphql.json';
@@ -189,6 +191,27 @@ describe('Shopify adapter: retries', () => {
     // Response bodies are read through microtasks and nextTick; only the clock is faked.
     beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
     afterEach(() => jest.useRealTimers());
+
+    it("stops before the function's time limit: an attempt is cut to the time left, and no attempt starts without time", async () => {
+      const hang = (init: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        });
+      const { fetchImpl, calls } = scriptedFetch([hang, hang, hang]);
+      // 400 ms of the function's time are left for the platform; each attempt alone may take 3 s.
+      const pending = withInvocationDeadline(FINISH_RESERVE_MS + 400, () =>
+        caught(platform(fetchImpl, { timeoutMs: 3000, baseDelayMs: 100 }).createDiscountCode(discountCodeInput())),
+      );
+
+      await jest.advanceTimersByTimeAsync(400);
+      const error = await pending;
+
+      expect(error).toBeInstanceOf(PlatformUnavailableError);
+      expect(error.message).toMatch(
+        /stopped after 1 attempts: the function's time limit is near; the last attempt: timed out after 400 ms/,
+      );
+      expect(calls).toHaveLength(1);
+    });
 
     it('waits as long as Retry-After asks on a 429 instead of its own backoff', async () => {
       const { fetchImpl, calls } = scriptedFetch([json({ errors: 'Throttled' }, 429, { 'Retry-After': '1' }), customerFound()]);
