@@ -5,6 +5,7 @@
 import { countMetric, logger } from '../observability/powertools';
 import { PlatformError, PlatformRefusedError, PlatformUnavailableError } from './port';
 import { type Backoff, retryUntil } from '../runtime/retry';
+import { attemptTimeoutMs } from './call-budget';
 
 export interface AccessTokenSource {
   /** A token believed valid now (asked for first if there is none or it is about to expire). */
@@ -96,7 +97,7 @@ export function clientCredentialsTokens(options: ClientCredentialsOptions): Acce
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
         body: body.toString(),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.timeout(attemptTimeoutMs(timeoutMs)),
       });
       text = await response.text();
     } catch {

@@ -5,7 +5,7 @@ import { countMetric, logger } from '../observability/powertools';
 import { type AccessTokenSource, staticAccessToken } from './access-tokens';
 import { PlatformError, PlatformRefusedError, PlatformUnavailableError } from './port';
 import { backoffDelay, retryUntil, type Backoff } from '../runtime/retry';
-import { invocationRemainingMs } from '../runtime/invocation';
+import { attemptTimeoutMs, MIN_ATTEMPT_MS, platformBudgetMs } from './call-budget';
 
 export interface ShopifyTransportOptions {
   /** Full GraphQL URL, e.g. https://x.myshopify.com/admin/api/2026-10/graphql.json */
@@ -43,20 +43,6 @@ export interface ShopifyTransport {
 // A server that asks for a longer pause than this is better reported as unavailable than waited on
 // inside a Lambda invocation.
 const MAX_WAIT_MS = 2000;
-
-/**
- * Inside an invocation, platform calls end this long before the function is stopped, leaving time for
- * what follows a failure (a purchase's refund, releasing its Idempotency-Key, the answer).
- */
-export const FINISH_RESERVE_MS = 1500;
-/** An attempt with less time than this left is not started. */
-const MIN_ATTEMPT_MS = 250;
-
-/** Milliseconds a platform call may still take in this invocation (unbounded outside one). */
-function platformBudgetMs(): number {
-  const remaining = invocationRemainingMs();
-  return remaining === undefined ? Number.POSITIVE_INFINITY : remaining - FINISH_RESERVE_MS;
-}
 
 interface QueryCost {
   requestedQueryCost?: number;
@@ -175,8 +161,8 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
   const attemptOnce = async <T>(operation: string, body: string): Promise<Attempt<T>> => {
     const accessToken = await tokens.token();
     const controller = new AbortController();
-    const attemptTimeoutMs = Math.max(0, Math.min(timeoutMs, platformBudgetMs()));
-    const timer = setTimeout(() => controller.abort(), attemptTimeoutMs);
+    const cutTimeoutMs = attemptTimeoutMs(timeoutMs);
+    const timer = setTimeout(() => controller.abort(), cutTimeoutMs);
     let response: Response;
     let text: string;
     try {
@@ -205,7 +191,7 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
       }
       text = await response.text();
     } catch (error) {
-      if (controller.signal.aborted) return { kind: 'retry', reason: `timed out after ${attemptTimeoutMs} ms` };
+      if (controller.signal.aborted) return { kind: 'retry', reason: `timed out after ${cutTimeoutMs} ms` };
       const cause = (error as { cause?: unknown })?.cause;
       const detail = [String((error as Error)?.message ?? error), cause instanceof Error ? cause.message : ''].filter(Boolean).join(': ');
       return { kind: 'retry', reason: `network error (${detail})` };

@@ -17,7 +17,7 @@ import {
 } from '../../shared/platform/shopify-orders';
 import { discountCodeInput } from '../fixtures/discount-code-input';
 import { withInvocationDeadline } from '../../shared/runtime/invocation';
-import { FINISH_RESERVE_MS } from '../../shared/platform/shopify-transport';
+import { FINISH_RESERVE_MS } from '../../shared/platform/call-budget';
 import { checkRequestsAgainstRealSchema } from '../support/real-admin-schema';
 
 const ENDPOINT = 'https://demo.myshopify.com/admin/api/2026-10/graphql.json';
