@@ -1,6 +1,6 @@
 // Consumes the order event queue: each verified delivery (or Shopify EventBridge event) applied once
 // (shared/orders), with partial batch failures so that only the messages that failed go back to the queue
-// (and to the dead-letter queue after that).
+// (and to the dead-letter queue after that), each logged at ERROR.
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
@@ -11,7 +11,20 @@ import { processQueuedOrderEvent } from '../../shared/orders/process-queued-orde
 
 const processor = new BatchProcessor(EventType.SQS);
 
-const recordHandler = async (record: SQSRecord) => processQueuedOrderEvent(record.body);
+const recordHandler = async (record: SQSRecord) => {
+  try {
+    return await processQueuedOrderEvent(record.body);
+  } catch (error) {
+    // Work that did not happen (the message goes back to the queue, then to its dead-letter queue): an ERROR.
+    // What can never apply (unreadable, unknown shop, malformed payload) is acknowledged with a WARN instead.
+    logger.error('Order event not processed', {
+      messageId: record.messageId,
+      receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 0),
+      error: error as Error,
+    });
+    throw error;
+  }
+};
 
 export const handler = middy(async (event: SQSEvent, context: Context) =>
   processPartialResponse(event, recordHandler, processor, { context }),

@@ -1,6 +1,6 @@
 // The local commerce platform: one HTTP server speaking the Shopify Admin GraphQL subset per shop, with the
 // client credentials grant for shops that carry an app's client_id, order controls that deliver signed
-// webhooks to the twin, fault injection and a list of created codes.
+// webhooks to the twin, fault injection (requests left hanging are dropped on stop) and a list of created codes.
 import { SHOPIFY_API_VERSION } from '../../shared/platform/shopify-api-version';
 import { createSimulatedDiscountCodes, type SimulatedDiscountCode } from './simulated-discount-codes';
 import { createSimulatedOrders, type SimulatedCustomer } from './simulated-orders';
@@ -52,6 +52,8 @@ export interface PlatformSimulator {
   /** Every token granted so far expires now (DELETE /_oauth/tokens). */
   expireOAuthTokens(): OAuthTokenGrant[];
   discountCodes(): SimulatedDiscountCode[];
+  /** Requests the `hang` fault holds open now (answered never; dropped when the simulator stops). */
+  hungRequests(): number;
   /** Adds a customer to a shop (creating the shop if needed), replacing one with the same id. */
   addCustomer(shopId: string, customer: SimulatedCustomer): void;
   /** Points deliveries at the twin once its port is known (or null to stop sending). */
@@ -106,10 +108,15 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
     oauthTokens: () => oauth.grants(),
     expireOAuthTokens: () => oauth.expireAll(),
     discountCodes: () => codes.list(),
+    hungRequests: () => faults.hungCount(),
     addCustomer: (shopId, customer) => shops.addCustomer(shopId, customer),
     setWebhookUrl: (url) => deliveries.setUrl(url),
     deliverWebhook: (shopId, topic, payload) => deliveries.deliver(shops.identity(shopId), topic, payload),
     webhooks: () => deliveries.list(),
-    stop: server.stop,
+    // A request held by the `hang` fault would otherwise keep its connection (and the stop) waiting.
+    stop: async () => {
+      faults.dropHung();
+      await server.stop();
+    },
   };
 }

@@ -1,7 +1,8 @@
 // Fault injection of the platform simulator: per area of the Admin API, answer normally, fail, throttle,
-// refuse access or drop the connection, and the lifetime of the access tokens it grants, switched by
-// PUT /_faults (or setFaults) so tests reach every failure path.
+// refuse access, drop the connection or never answer, and the lifetime of the access tokens it grants,
+// switched by PUT /_faults (or setFaults) so tests reach every failure path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { methodNotAllowed, parseWith, readJson } from './simulator-http';
 import { sendJson } from './http-server';
@@ -11,9 +12,11 @@ import { sendJson } from './http-server';
  * INTERNAL_ERROR user error); `throttled` answers THROTTLED with the cost extension, as Shopify does when
  * the bucket is empty; `access_denied` answers the area's root fields null with an ACCESS_DENIED error, as
  * Shopify does when the store has not granted the scope (a mutation then has no effect); `unreachable`
- * drops the connection without an answer.
+ * drops the connection without an answer; `hang` reads the request and never answers it, nor does what
+ * it asks (the connection stays open until the client gives up or the simulator stops).
  */
-export type FaultMode = 'ok' | 'error' | 'throttled' | 'access_denied' | 'unreachable';
+const FAULT_MODES = ['ok', 'error', 'throttled', 'access_denied', 'unreachable', 'hang'] as const;
+export type FaultMode = (typeof FAULT_MODES)[number];
 
 export interface FaultModes {
   /** The customer query. */
@@ -36,7 +39,6 @@ export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86_399;
 // Ten years: any longer and an expiry would leave the range of a Date.
 const MAX_TOKEN_LIFETIME_SECONDS = 10 * 365 * 24 * 3600;
 
-const FAULT_MODES = ['ok', 'error', 'throttled', 'access_denied', 'unreachable'] as const;
 const faultModeSchema = z.enum(FAULT_MODES);
 const faultsBodySchema = z.strictObject({
   customers: faultModeSchema.optional(),
@@ -49,6 +51,12 @@ export interface Faults {
   current(): FaultSettings;
   set(update: Partial<FaultSettings>): FaultSettings;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** `hang`: the request stays open and unanswered until its client gives up or `dropHung` is called. */
+  hang(res: ServerResponse): void;
+  /** How many requests the `hang` fault holds open now. */
+  hungCount(): number;
+  /** Destroys the connection of every request still hung, so that stopping never waits on one. */
+  dropHung(): void;
 }
 
 export function createFaults(): Faults {
@@ -67,6 +75,7 @@ export function createFaults(): Faults {
     };
     return { ...settings };
   };
+  const hung = new Set<Socket>();
   return {
     current: () => ({ ...settings }),
     set,
@@ -76,10 +85,21 @@ export function createFaults(): Faults {
       const update = parseWith(
         faultsBodySchema,
         await readJson(req),
-        `Invalid fault settings (each of customers, discount_codes, orders is ${FAULT_MODES.join(', ')}; ` +
+        `Invalid fault settings (each of customers, discount_codes, orders is one of ${FAULT_MODES.join(', ')}; ` +
           `token_lifetime_seconds is a whole number of seconds from 1 to ${MAX_TOKEN_LIFETIME_SECONDS})`,
       );
       sendJson(res, 200, set(update));
+    },
+    hang(res) {
+      const socket = res.socket;
+      if (!socket || socket.destroyed) return;
+      hung.add(socket);
+      socket.once('close', () => hung.delete(socket));
+    },
+    hungCount: () => hung.size,
+    dropHung() {
+      for (const socket of hung) socket.destroy();
+      hung.clear();
     },
   };
 }

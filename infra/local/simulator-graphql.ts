@@ -176,6 +176,8 @@ export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults, oauth:
 
     // An unreachable platform never answers, whatever the request carries.
     if (modeOf('unreachable')) return void req.socket.destroy();
+    // A hung platform has read the request and never answers it; nothing of it runs.
+    if (modeOf('hang')) return faults.hang(res);
     const token = req.headers['x-shopify-access-token'];
     if (!oauth.accepts(shop, typeof token === 'string' ? token : undefined)) return sendJson(res, 401, INVALID_TOKEN_BODY);
     if (syntaxError || !document) return sendJson(res, 200, { errors: [shopifyError(syntaxError!, 'syntaxError')] });

@@ -5,7 +5,8 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { ApiError, badRequest, DETAILS, forbidden, toErrorResponse, unauthorized } from './errors';
+import { badRequest, DETAILS, forbidden, unauthorized } from './errors';
+import { errorEnvelope } from './error-envelope';
 import { scopeAllows, type KeyScope } from '../domain/api-key';
 import { requiredScope } from './routes';
 import { withIdempotency } from './idempotency';
@@ -66,20 +67,6 @@ function decodePathParameter(value: string): string {
     return value;
   }
 }
-
-const errorEnvelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
-  onError: async (request) => {
-    const error = request.error;
-    const fromBodyParser = (error as { cause?: { package?: string } } | null)?.cause?.package === '@middy/http-json-body-parser';
-    const mapped = fromBodyParser ? badRequest(DETAILS.invalidJson) : error;
-    if (!(mapped instanceof ApiError)) {
-      // Internals go to the log only, never into the response body.
-      logger.error('Unhandled error', { error: error as Error });
-    }
-    const { statusCode, body } = toErrorResponse(mapped);
-    request.response = jsonResponse(statusCode, body);
-  },
-});
 
 /** An absent or blank body is not JSON; say so plainly instead of letting the parser guess. */
 const requireBody = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({

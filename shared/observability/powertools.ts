@@ -3,7 +3,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { SERVICE } from './service';
+import { ROUTE_DIMENSION, SERVER_ERRORS_METRIC, SERVICE } from './service';
 
 export const logger = new Logger({ serviceName: SERVICE });
 export const metrics = new Metrics({ serviceName: SERVICE, namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'LoyaltyApi' });
@@ -40,6 +40,13 @@ export function countJobMetric(job: string, name: 'JobItemsDue' | 'JobItemsChang
   single.addMetric(name, MetricUnit.Count, value);
 }
 
+/** One API request of `route` answered 5XX: published at once, apart from the request's business metrics. */
+export function countServerError(route: string): void {
+  const single = metrics.singleMetric();
+  single.addDimension(ROUTE_DIMENSION, route);
+  single.addMetric(SERVER_ERRORS_METRIC, MetricUnit.Count, 1);
+}
+
 /** `ada.lovelace@example.com` -> `a***@example.com`: enough to tell customers apart in a log, not to mail them. */
 export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
@@ -50,4 +57,11 @@ export function maskEmail(email: string): string {
 /** An identifier as it may appear in a log: platform ids as they are, e-mails masked. */
 export function loggableIdentifier(identifier: string): string {
   return identifier.includes('@') ? maskEmail(identifier) : identifier;
+}
+
+const EMAIL_IN_TEXT = /[^\s'"`<>()[\]{},;:@]+@[^\s'"`<>()[\]{},;:@]+/g;
+
+/** A text (an error's detail) as it may appear in a log: every e-mail address in it masked. */
+export function maskEmailsIn(text: string): string {
+  return text.replace(EMAIL_IN_TEXT, (email) => maskEmail(email));
 }

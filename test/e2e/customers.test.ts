@@ -188,7 +188,7 @@ describe('POST /v1/customers', () => {
     expectError(await api.post('/v1/customers', { platform_customer_id: '424242' }), 404, "Platform customer '424242' not found");
   });
 
-  it.each(['unreachable', 'error'] as const)('answers 503 when the platform is %s, and writes nothing', async (mode) => {
+  it.each(['unreachable', 'error', 'hang'] as const)('answers 503 when the platform is %s, and writes nothing', async (mode) => {
     twin.simulator.setFaults({ customers: mode });
 
     const response = await api.post('/v1/customers', { platform_customer_id: '1029' });

@@ -175,6 +175,21 @@ describe('POST /v1/rewards/{id}/purchase', () => {
       expect(await points(api, '3008')).toBe(600);
     });
 
+    it('answers 503 and refunds when the platform takes the request and never answers, after the adapter gave up', async () => {
+      twin.simulator.setFaults({ discount_codes: 'hang' });
+
+      const started = Date.now();
+      const response = await api.post('/v1/rewards/five-off/purchase', { customer_identifier: '3009' });
+      const took = Date.now() - started;
+
+      expectError(response, 503, 'Unable to connect to the platform. Please try again.');
+      // Every attempt (3) waited the test twin's PLATFORM_TIMEOUT_MS (1 s) before the adapter gave up.
+      expect(took).toBeGreaterThanOrEqual(2_900);
+      expect(await points(api, '3009')).toBe(600);
+      expect((await api.get('/v1/customers/3009/reward-history')).body.data).toEqual([]);
+      expect(twin.simulator.discountCodes().filter((code) => code.customer_id === '3009')).toEqual([]);
+    });
+
     it('answers 403 to a read-only key and 401 without one', async () => {
       expectError(
         await apiClient(twin.url, PURCHASE_KEYS.pointsRead).post('/v1/rewards/five-off/purchase', { customer_identifier: '3001' }),

@@ -1,6 +1,7 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/loyalty-api';
 import { ACCESS_DENIED_METRIC, OLDEST_ORDER_EVENT_ALARM_SECONDS } from '../../infra/cdk/constructs/observability';
+import { SERVER_ERRORS_METRIC } from '../../shared/observability/service';
 import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/order-event-queue';
 import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, THROTTLE_LIMITS, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/http/routes';
 import { synthAppWithContext, synthStack } from '../support/synth-stack';
@@ -431,11 +432,62 @@ describe('production stack', () => {
       ]),
     );
     expect(alarms.find((a) => a.MetricName === 'Latency').ExtendedStatistic).toBe('p99');
-    expect(alarms.filter((a) => a.MetricName === 'Errors')).toHaveLength(ROUTES.length + OTHER_FUNCTIONS - 1);
+    // Lambda's Errors alone for every function but the routes (and the authorizer, which has none); the
+    // routes' alarms add their 5XX answers (next test).
+    expect(alarms.filter((a) => a.MetricName === 'Errors')).toHaveLength(OTHER_FUNCTIONS - 1);
     for (const alarm of alarms) expect(alarm.AlarmActions).toHaveLength(1);
     template.resourceCountIs('AWS::SNS::Topic', 1);
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+  });
+
+  it("alarms on each route's failed invocations and 5XX answers, never on its 4XX, with the 5XX answers on the dashboard", () => {
+    const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const withMath = alarms.filter((a) => Array.isArray(a.Metrics));
+
+    expect(SERVER_ERRORS_METRIC).toBe('ServerErrors');
+    expect(withMath).toHaveLength(ROUTES.length);
+    for (const route of ROUTES) {
+      const fnId = functionId(template, `${route.method} ${route.path}`);
+      const routeAlarm = withMath.find((a) =>
+        a.Metrics.some((m: Properties) => m.MetricStat?.Metric.Dimensions?.some((d: Properties) => d.Value === route.name)),
+      );
+      expect(routeAlarm).toMatchObject({
+        Threshold: 3,
+        EvaluationPeriods: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+      });
+      const byId = Object.fromEntries(routeAlarm.Metrics.map((m: Properties) => [m.Id, m]));
+      expect(byId.errors.MetricStat).toMatchObject({
+        Metric: { Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnId } }] },
+        Period: 300,
+        Stat: 'Sum',
+      });
+      expect(byId.serverErrors.MetricStat).toMatchObject({
+        Metric: {
+          Namespace: 'LoyaltyApi',
+          MetricName: 'ServerErrors',
+          Dimensions: expect.arrayContaining([
+            { Name: 'service', Value: 'loyalty-api' },
+            { Name: 'Route', Value: route.name },
+          ]),
+        },
+        Period: 300,
+        Stat: 'Sum',
+      });
+      expect(routeAlarm.Metrics.find((m: Properties) => m.Expression)).toMatchObject({
+        Expression: 'FILL(errors, 0) + FILL(serverErrors, 0)',
+        ReturnData: true,
+      });
+    }
+    // No alarm counts 4XX answers, and none watches the ERROR lines of a log.
+    expect(alarms.map((a) => a.MetricName)).not.toContain('4XXError');
+    template.resourceCountIs('AWS::Logs::MetricFilter', 1);
+    const body = JSON.stringify(resources('AWS::CloudWatch::Dashboard')[0]![1].Properties.DashboardBody);
+    expect(body).toContain('5XX answers by route');
+    expect(body).toContain('{LoyaltyApi,Route,service}');
+    expect(body).toMatch(/MetricName=.*ServerErrors/);
   });
 
   it('alarms at the first call Shopify refuses for want of access, with a line on the dashboard', () => {

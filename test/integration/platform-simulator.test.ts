@@ -10,6 +10,7 @@ import { PlatformError, PlatformUnavailableError, type DiscountCodeInput, type P
 import { createShopifyPlatform } from '../../shared/platform/shopify';
 import { createShopifyTransport } from '../../shared/platform/shopify-transport';
 import { discountCodeInput } from '../fixtures/discount-code-input';
+import { eventually } from '../support/twin-process';
 
 let simulator: PlatformSimulator;
 
@@ -233,6 +234,89 @@ describe('platform simulator: faults', () => {
   });
 });
 
+describe('platform simulator: the hang fault', () => {
+  const CUSTOMER_QUERY = 'query { customer(id: "gid://shopify/Customer/1001") { id } }';
+
+  /** A GraphQL request that gives up after `ms`: the error says whether it timed out or the connection went. */
+  const rawCall = (query: string, ms: number, on: PlatformSimulator = simulator) =>
+    fetch(on.graphqlEndpoint('demo'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': 'local-token' },
+      body: JSON.stringify({ query }),
+      signal: AbortSignal.timeout(ms),
+    });
+  /** One attempt with a short timeout, so the adapter gives up quickly. */
+  const impatientAdapter = () =>
+    createShopifyPlatform({ endpoint: simulator.graphqlEndpoint('demo'), accessToken: 'local-token', timeoutMs: 200, maxAttempts: 1 });
+
+  it('keeps the request open and answers nothing (no status, no dropped connection) until the client gives up', async () => {
+    simulator.setFaults({ customers: 'hang' });
+
+    const error = await failure(rawCall(CUSTOMER_QUERY, 300));
+
+    expect(error.name).toBe('TimeoutError');
+    expect(simulator.faults().customers).toBe('hang');
+  });
+
+  it('answers none of the areas in hang mode, and the adapter gives up after its timeout as unavailable', async () => {
+    simulator.setFaults({ customers: 'hang', discount_codes: 'hang', orders: 'hang' });
+    const adapter = impatientAdapter();
+
+    const errors = await Promise.all([
+      failure(adapter.getCustomer('1001')),
+      failure(adapter.createDiscountCode(codeInput('HANG-1'))),
+      failure(adapter.findDiscountCode('HANG-1')),
+      failure(adapter.deleteDiscountCode('gid://shopify/DiscountCodeNode/1')),
+      failure(adapter.listOrdersUpdatedSince('2020-01-01T00:00:00Z')),
+    ]);
+
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(PlatformUnavailableError);
+      expect(error.message).toMatch(/timed out after 200 ms/);
+    }
+  });
+
+  it('does nothing of what a hung request asked, even once the fault is healed', async () => {
+    const existing = await adapterFor('demo').createDiscountCode(codeInput('HANG-KEEP'));
+    simulator.setFaults({ discount_codes: 'hang' });
+    const adapter = impatientAdapter();
+
+    await failure(adapter.createDiscountCode(codeInput('HANG-2')));
+    await failure(adapter.deleteDiscountCode(existing.id));
+    simulator.setFaults({ discount_codes: 'ok' });
+    const codes = simulator.discountCodes().map((entry) => entry.code);
+
+    expect(codes).toContain('HANG-KEEP');
+    expect(codes).not.toContain('HANG-2');
+    expect(await adapterFor('demo').findDiscountCode('HANG-2')).toBeNull();
+  });
+
+  it('answers the other areas while one hangs', async () => {
+    simulator.setFaults({ discount_codes: 'hang' });
+
+    const customer = await adapterFor('demo').getCustomer('1001');
+
+    expect(customer?.id).toBe('1001');
+  });
+
+  it('drops the connections it holds when it stops, at once', async () => {
+    const own = await startPlatformSimulator({ port: 0, shops: { demo: { customers: [] } } });
+    own.setFaults({ customers: 'hang' });
+    // Without the drop, this request would stay open for its whole minute.
+    const hung = failure(rawCall(CUSTOMER_QUERY, 60_000, own));
+    await eventually(own.hungRequests, (count) => count === 1);
+
+    const started = Date.now();
+    await own.stop();
+    const error = await hung;
+
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(error.name).not.toBe('TimeoutError');
+    expect(error.message).toMatch(/fetch failed/);
+    expect(own.hungRequests()).toBe(0);
+  });
+});
+
 describe('platform simulator: control endpoints and requests it refuses', () => {
   it('echoes the modes and token lifetime in force after PUT /_faults, keeping the keys left out', async () => {
     const first = await putFaults(JSON.stringify({ customers: 'error' }));
@@ -247,6 +331,16 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
     });
     expect(third.body).toEqual({ customers: 'error', discount_codes: 'unreachable', orders: 'access_denied', token_lifetime_seconds: 60 });
     expect(current).toEqual(third.body);
+  });
+
+  it('takes hang for every area on PUT /_faults, and names every mode when it refuses one', async () => {
+    const set = await putFaults(JSON.stringify({ customers: 'hang', discount_codes: 'hang', orders: 'hang' }));
+    simulator.setFaults(CALM);
+    const refused = await putFaults(JSON.stringify({ orders: 'stalled' }));
+
+    expect(set).toEqual({ status: 200, body: { ...CALM, customers: 'hang', discount_codes: 'hang', orders: 'hang' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain('one of ok, error, throttled, access_denied, unreachable, hang');
   });
 
   it.each([

@@ -120,6 +120,27 @@ describe('purchase saga', () => {
     expect(cleaned!.unsettled_pk).toBeUndefined();
   });
 
+  it('refunds exactly when the platform hangs, answers 503, and leaves the code to the reconciler until the platform answers', async () => {
+    const id = await member(250);
+    simulator.setFaults({ discount_codes: 'hang' });
+
+    const error = await failure(buy(id));
+    // Still hanging: the reconciler cannot tell whether the code exists, so the entry stays to be settled.
+    await reconcile();
+    const [waiting] = await entries(id);
+
+    expect(error).toMatchObject({ statusCode: 503, detail: 'Unable to connect to the platform. Please try again.' });
+    expect(await balance(id)).toMatchObject({ current_points: 250, redeemed_points: 0 });
+    expect(waiting).toMatchObject({ status: 'refunded', is_refunded: true, code_cleanup: true });
+    expect(codesOf(id)).toHaveLength(0);
+
+    simulator.setFaults({ discount_codes: 'ok' });
+    await reconcile();
+    const [cleaned] = await entries(id);
+    expect(cleaned).toMatchObject({ status: 'refunded', code_cleanup: false });
+    expect(cleaned!.unsettled_pk).toBeUndefined();
+  });
+
   it('keeps the code for the reconciler to delete when the platform said no after an attempt that timed out', async () => {
     const id = await member(250);
     const real = platformForShop(SHOP);

@@ -23,6 +23,8 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Alias } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import type { BusinessMetric } from '../../../shared/observability/powertools';
+import { ROUTE_DIMENSION, SERVER_ERRORS_METRIC, SERVICE } from '../../../shared/observability/service';
+import { ROUTES } from '../../../shared/http/routes';
 
 export const METRICS_NAMESPACE = 'LoyaltyApi';
 /** Age of the oldest order event at which the processor is behind: past a few redeliveries of one message. */
@@ -40,6 +42,13 @@ export const BUSINESS_METRICS = [
  * customer data: not transient, retrying changes nothing, so one occurrence alarms (docs/operate.md).
  */
 export const ACCESS_DENIED_METRIC = 'PlatformAccessDenied' satisfies BusinessMetric;
+
+/**
+ * The API routes: a route's handler answers its failures itself (the error envelope of shared/http), so
+ * Lambda's Errors metric never sees them; their alarms add the requests the route answered 5XX, published
+ * as SERVER_ERRORS_METRIC per route. Refusals (4XX) are counted by neither.
+ */
+const ROUTE_NAMES: ReadonlySet<string> = new Set(ROUTES.map((route) => route.name));
 
 const capitalize = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
 
@@ -120,6 +129,14 @@ export class Observability extends Construct {
         period: Duration.minutes(5),
       });
     const accessDenied = business(ACCESS_DENIED_METRIC);
+    const serverErrors = (route: string) =>
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: SERVER_ERRORS_METRIC,
+        dimensionsMap: { service: SERVICE, [ROUTE_DIMENSION]: route },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      });
 
     const alarm = (id: string, metric: Metric | MathExpression, threshold: number, description: string) => {
       const created = metric.createAlarm(this, id, {
@@ -137,14 +154,25 @@ export class Observability extends Construct {
     alarm('Api5xxRate', apiMetric('5XXError', 'Average'), 0.01, 'More than 1% of API requests answered 5XX over 5 minutes');
     alarm('ApiLatencyP99', apiMetric('Latency', 'p99'), 2000, 'API p99 latency at or above 2 s over 5 minutes');
     alarm('ApiThrottling', throttled, 50, '50 or more requests throttled (429) in 5 minutes');
-    // One alarm per function (an alarm's math may hold at most 10 metrics, and the name says where).
+    // One alarm per function (an alarm's math may hold at most 10 metrics, and the name says where). A route's
+    // alarm counts its failed invocations and the requests it answered 5XX, never a refusal (4XX).
     for (const [name, fn] of props.functions) {
-      alarm(
-        `LambdaErrors${capitalize(name)}`,
-        fn.metricErrors({ period: Duration.minutes(5) }) as Metric,
-        3,
-        `3 or more errors of the ${name} function in 5 minutes`,
-      );
+      const errors = fn.metricErrors({ period: Duration.minutes(5) }) as Metric;
+      if (ROUTE_NAMES.has(name)) {
+        alarm(
+          `LambdaErrors${capitalize(name)}`,
+          new MathExpression({
+            expression: 'FILL(errors, 0) + FILL(serverErrors, 0)',
+            usingMetrics: { errors, serverErrors: serverErrors(name) },
+            label: `${name}: failed invocations and 5XX answers`,
+            period: Duration.minutes(5),
+          }),
+          3,
+          `3 or more failed invocations or 5XX answers of the ${name} function in 5 minutes (4XX are not counted)`,
+        );
+      } else {
+        alarm(`LambdaErrors${capitalize(name)}`, errors, 3, `3 or more errors of the ${name} function in 5 minutes`);
+      }
     }
     alarm('DynamoDbSystemErrors', dynamoSystemErrors, 1, 'DynamoDB system errors on the loyalty table');
     alarm(
@@ -209,6 +237,19 @@ export class Observability extends Construct {
     this.dashboard.addWidgets(
       new GraphWidget({ title: 'Business events', left: BUSINESS_METRICS.map(business), width: 12 }),
       new GraphWidget({ title: 'Throttled (429) and Lambda errors', left: [throttled], right: [lambdaErrors], width: 12 }),
+    );
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: '5XX answers by route (ServerErrors; 4XX are not errors)',
+        left: [
+          new MathExpression({
+            expression: `SEARCH('{${METRICS_NAMESPACE},${ROUTE_DIMENSION},service} MetricName="${SERVER_ERRORS_METRIC}"', 'Sum', 300)`,
+            label: '5XX answers',
+            period: Duration.minutes(5),
+          }),
+        ],
+        width: 24,
+      }),
     );
     this.dashboard.addWidgets(
       new GraphWidget({
