@@ -98,8 +98,11 @@ export interface DynamoDbFaults {
   resume(): void;
   /** Calls pass through untouched (and uncounted) until `resume`. */
   pause(): void;
-  /** The next attempts of `command` get these faults, in order, whatever the draws say (tests of the layer). */
-  script(command: CommandName, ...kinds: FaultKind[]): void;
+  /**
+   * The next attempts of `command` get these faults, in order, whatever the draws say (`null`: none for that
+   * attempt), e.g. `script('TransactWriteItems', null, 'dropped_after_commit')` loses the second one's answer.
+   */
+  script(command: CommandName, ...kinds: Array<FaultKind | null>): void;
   report(): FaultReport;
   /** The layer itself, for a client of a test's own. */
   attach(client: DynamoDBClient): void;
@@ -108,7 +111,7 @@ export interface DynamoDbFaults {
 export function dynamoDbFaults(options: FaultOptions): DynamoDbFaults {
   const next = random(options.seed);
   const maxLatencyMs = options.maxLatencyMs ?? 50;
-  const scripted = new Map<CommandName, FaultKind[]>();
+  const scripted = new Map<CommandName, Array<FaultKind | null>>();
   let active = false;
   const report: FaultReport = { attempts: {}, injected: {}, exempted: {}, latencyMs: 0 };
   const count = (table: Partial<Record<string, Record<CommandName, number>>>, kind: string, command: CommandName) => {
@@ -122,7 +125,7 @@ export function dynamoDbFaults(options: FaultOptions): DynamoDbFaults {
     const [which, slow, howSlow] = [next(), next(), next()];
     const latencyMs = slow < (rates.latency ?? 0) ? Math.round(howSlow * maxLatencyMs) : 0;
     const queue = scripted.get(command);
-    if (queue?.length) return { fault: queue.shift()!, latencyMs };
+    if (queue?.length) return { fault: queue.shift() ?? null, latencyMs };
     let threshold = 0;
     for (const kind of FAULT_KINDS) {
       threshold += rates[kind] ?? 0;
