@@ -43,11 +43,11 @@ describe('invariants under load', () => {
   it('keep every balance exact, never negative, spend and order effects counted once, one code per active purchase, nothing pending after reconciliation', async () => {
     await enrolAll(twin);
     const load = await runLoadMix(twin, options);
-    const { reconciled, jobsStatus } = await settle(twin);
-    expect(jobsStatus).toBe(200);
+    const settled = await settle(twin);
+    expect(settled.jobsStatus).toBe(200);
 
     const audit = await auditInvariants(twin, load);
-    if (LONG_MODE) process.stdout.write(`invariants under load: ${describeRun(options, load, audit, reconciled)}\n`);
+    if (LONG_MODE) process.stdout.write(`invariants under load: ${describeRun(options, load, audit, settled)}\n`);
 
     expect(load.hangs).toEqual([]);
     // 500 is expected only as the spec's code-creation failure; anything else is a bug.

@@ -123,9 +123,9 @@ export interface LoadResult {
   hangs: string[];
   platformCalls: Record<string, number>;
   webhookStatuses: Record<string, number>;
-  /** Answers of `POST /_jobs/run` by status, and the error bodies. */
+  /** Answers of `POST /_jobs/run` by status, and those that were not 200. */
   jobRuns: Record<number, number>;
-  jobErrors: unknown[];
+  jobErrors: Array<{ status: number; body: ApiResponse['body'] }>;
   loadSeconds: number;
 }
 
@@ -219,9 +219,9 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
   /** Every scheduled job once, as the schedule would run them while the API is busy. */
   const runJobs = async () => {
     const answer = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
-    const body = (await answer.json()) as unknown;
+    const body = (await answer.json()) as ApiResponse['body'];
     countIn(result.jobRuns, answer.status);
-    if (answer.status !== 200) result.jobErrors.push(body);
+    if (answer.status !== 200) result.jobErrors.push({ status: answer.status, body });
   };
 
   const call = async (request: ApiAnswer['request'], send: () => Promise<ApiResponse>, note?: string) => {
@@ -276,13 +276,15 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
  * platform calls out), then every job once. Order reconciliation catches up any delivery the twin did not
  * answer in time; for the rest it must change nothing (the audit would see a second count).
  */
-export async function settle(twin: Twin): Promise<{ reconciled: Array<Record<string, number>>; jobsStatus: number }> {
+export async function settle(
+  twin: Twin,
+): Promise<{ reconciled: Array<Record<string, number>>; jobsStatus: number; jobs: Record<string, Record<string, number>> }> {
   const reconciled: Array<Record<string, number>> = [];
   do reconciled.push((await (await fetch(`${twin.url}/_reconcile`, { method: 'POST' })).json()) as Record<string, number>);
   while (reconciled.length < 5 && (reconciled.at(-1)!.failed ?? 0) + (reconciled.at(-1)!.skipped ?? 0) > 0);
-  const jobs = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
-  await jobs.arrayBuffer();
-  return { reconciled, jobsStatus: jobs.status };
+  const answer = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
+  const jobs = (await answer.json()) as Record<string, Record<string, number>>;
+  return { reconciled, jobsStatus: answer.status, jobs };
 }
 
 export interface AuditFigures {
@@ -307,7 +309,7 @@ export interface AuditFigures {
  * Every customer from a full table scan, against the simulator's orders and codes and the answers the API gave:
  * balance = Σ approved entries − Σ points spent on purchases kept, never negative; one signup entry; no purchase
  * pending, one platform code per active purchase and none other; spend and order count from the counted orders;
- * per order one award per purchase rule and its take-backs; every adjustment answered 2XX applied exactly once,
+ * per order one award per purchase rule and its take-backs; no webhook event left claimed; every adjustment answered 2XX applied exactly once,
  * every one refused (4XX) not at all, every other at most once; every purchase answered 201 active.
  */
 export async function auditInvariants(twin: Twin, load: LoadResult): Promise<AuditFigures> {
@@ -396,6 +398,8 @@ export async function auditInvariants(twin: Twin, load: LoadResult): Promise<Aud
     figures.cancelled += own.length - counted.length;
   }
   expect(items.filter((item) => String(item.sk).startsWith('ORDER#')).length).toBe(platformOrders.length);
+  // Every webhook event applied is marked done; a failed one was released for its redelivery. None is left claimed.
+  expect(items.filter((item) => String(item.sk).startsWith('EVENT#') && item.status !== 'done')).toEqual([]);
 
   // Each adjustment request by its note: applied once when answered 2XX, never when refused, at most once otherwise
   // (a 5XX may follow a commit whose answer was lost).
@@ -419,8 +423,13 @@ export async function auditInvariants(twin: Twin, load: LoadResult): Promise<Aud
   return figures;
 }
 
-/** The long mode's line: what the load did and what the audit found. */
-export function describeRun(options: LoadOptions, load: LoadResult, audit: AuditFigures, reconciled: unknown): string {
+/** The long mode's line: what the load did, what the settling runs did, and what the audit found. */
+export function describeRun(
+  options: LoadOptions,
+  load: LoadResult,
+  audit: AuditFigures,
+  settled: Awaited<ReturnType<typeof settle>>,
+): string {
   return (
     `${options.requests} operations, ${options.concurrency} at once, ${load.loadSeconds.toFixed(1)} s; ` +
     `API statuses ${JSON.stringify(load.statuses)}; job runs ${JSON.stringify(load.jobRuns)}; ` +
@@ -431,6 +440,6 @@ export function describeRun(options: LoadOptions, load: LoadResult, audit: Audit
     `${audit.taxIncluded} tax-inclusive ones earned; ${audit.refundEntries} take-back entries), ` +
     `spend ${(audit.spendCents / 100).toFixed(2)} USD over ${audit.countedOrders} counted orders, ` +
     `${audit.approvedPoints} approved points − ${audit.spentPoints} spent = ${audit.approvedPoints - audit.spentPoints} in balances; ` +
-    `purchase reconciler runs ${JSON.stringify(reconciled)}`
+    `purchase reconciler runs ${JSON.stringify(settled.reconciled)}, then order reconciliation ${JSON.stringify(settled.jobs.order_reconciliation)}`
   );
 }
