@@ -11,7 +11,7 @@ import { processQueuedOrderEvent } from '../../shared/orders/process-queued-orde
 
 const processor = new BatchProcessor(EventType.SQS);
 
-const recordHandler = async (record: SQSRecord) => processQueuedOrderEvent(record.body);
+const recordHandler = async (record: SQSRecord) => processQueuedOrderEvent(record.body, record.messageId);
 
 export const handler = middy(async (event: SQSEvent, context: Context) =>
   processPartialResponse(event, recordHandler, processor, { context }),

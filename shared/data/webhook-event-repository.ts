@@ -17,12 +17,19 @@ export type EventClaim = 'claimed' | 'done' | 'in_progress';
 const epochSeconds = (ms: number) => Math.floor(ms / 1000);
 
 /**
- * Real time, as leases and TTLs are (the domain clock may stand still in the twin). Each claim carries its own
- * id: when the SDK retries a claim whose answer was lost after it was written, the retry is refused by the
- * condition, and the item it finds is this claim's own, not another delivery's.
+ * Real time, as leases and TTLs are (the domain clock may stand still in the twin). Each claim carries an id,
+ * the queue message's when there is one: a claim found with the same id is this delivery's own, left by an
+ * answer lost after the write (the SDK's retry is refused by the condition) or by an earlier receive of the same
+ * message that failed before it could complete or release the claim. It is taken over, not taken for another
+ * delivery's; a claim of another message still holds until its lease runs out.
  */
-export async function claimWebhookEvent(shopId: string, eventId: string, leaseMs: number, now = Date.now()): Promise<EventClaim> {
-  const claimId = randomUUID();
+export async function claimWebhookEvent(
+  shopId: string,
+  eventId: string,
+  leaseMs: number,
+  claimId: string = randomUUID(),
+  now = Date.now(),
+): Promise<EventClaim> {
   try {
     await documentClient().send(
       new PutCommand({

@@ -11,6 +11,7 @@ import { putShopCatalog, readShopCounters } from '../../shared/data/shop-reposit
 import { claimWebhookEvent, completeWebhookEvent } from '../../shared/data/webhook-event-repository';
 import { enrollPlatformCustomer } from '../../shared/customers/customer-service';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { processQueuedOrderEvent } from '../../shared/orders/process-queued-order-event';
 import { adjustPoints } from '../../shared/points/adjust-points';
 import { purchaseReward } from '../../shared/purchases/purchase-reward';
 import { customerRecord } from '../fixtures/customer-record';
@@ -177,6 +178,33 @@ describe('a write whose answer is lost after it committed, retried by the SDK', 
     expect(await claimWebhookEvent(SHOP, 'event-lost-claim', 60_000)).toBe('in_progress');
     await completeWebhookEvent(SHOP, 'event-lost-claim', 'applied');
     expect(await claimWebhookEvent(SHOP, 'event-lost-claim', 60_000)).toBe('done');
+  });
+
+  it("webhook event claim left by an earlier receive of the same queue message: the message's retry takes it over", async () => {
+    // The first receive claimed the event and failed before it could complete or release the claim (the database
+    // failed under it); the retry of the same message must not take its own claim for another delivery's.
+    expect(await claimWebhookEvent(SHOP, 'event-retried', 60_000, 'message-1')).toBe('claimed');
+
+    expect(await claimWebhookEvent(SHOP, 'event-retried', 60_000, 'message-1')).toBe('claimed');
+    expect(await claimWebhookEvent(SHOP, 'event-retried', 60_000, 'message-2')).toBe('in_progress');
+  });
+
+  it('a queue message whose first receive could not mark its event done is applied by its retry, not acknowledged as a duplicate', async () => {
+    const message = JSON.stringify({
+      shopId: SHOP,
+      topic: 'customers/update',
+      webhookId: 'webhook-requeued',
+      eventId: 'event-requeued',
+      triggeredAt: null,
+      body: JSON.stringify({ admin_graphql_api_id: 'gid://shopify/Customer/999999', email: 'someone@example.com' }),
+    });
+    // The event is claimed and applied; marking it done fails on every attempt the SDK makes.
+    faults.script('UpdateItem', 'internal_error', 'internal_error', 'internal_error');
+    await expect(processQueuedOrderEvent(message, 'message-9')).rejects.toThrow('Internal server error');
+
+    expect(await processQueuedOrderEvent(message, 'message-9')).toEqual({ topic: 'customers/update', outcome: 'not_member' });
+    faults.pause();
+    expect(await claimWebhookEvent(SHOP, 'event-requeued', 60_000)).toBe('done');
   });
 
   // Defect (shared/data/purchase-repository.ts, activatePurchase, with shared/purchases/purchase-reward.ts): the
