@@ -8,6 +8,7 @@ import { startTestTwin } from '../support/twin';
 import { dynamoDbFaults, evenRates, FAULT_KINDS, type FaultReport } from '../support/dynamodb-faults';
 import {
   type ApiAnswer,
+  type AuditFigures,
   auditInvariants,
   describeRun,
   enrolAll,
@@ -76,6 +77,21 @@ function clean(answer: { status: number; body: ApiAnswer['body'] }): boolean {
   );
 }
 
+/** The twin's error lines (JSON) counted by their message. */
+function byMessage(lines: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const line of lines) {
+    let message = line.slice(0, 60);
+    try {
+      message = String((JSON.parse(line) as { message?: unknown }).message);
+    } catch {
+      // not JSON: its start says enough
+    }
+    counts[message] = (counts[message] ?? 0) + 1;
+  }
+  return counts;
+}
+
 const total = (byCommand: Record<string, number> = {}) => Object.values(byCommand).reduce((sum, n) => sum + n, 0);
 
 /** The long mode's report: faults by kind and command, those left out for a known defect, the error answers. */
@@ -109,15 +125,20 @@ describe('invariants under database faults', () => {
     const settled = await settle(twin);
     expect(settled.jobsStatus).toBe(200);
 
-    const audit = await auditInvariants(twin, load);
     const report = faults.report();
-    if (LONG_MODE) {
-      process.stdout.write(
-        `invariants under database faults (${RATE} per kind per attempt, lost answers of writes ${LOST_WRITE_RATE}): ` +
-          `${describeRun(options, load, audit, settled)}\n` +
-          `${faultLines(report, load.answers)}\n` +
-          `order events dead-lettered: ${twin.orderQueue.deadLetters().length}; error lines from the twin: ${errorLines.length}\n`,
-      );
+    let audit: AuditFigures | undefined;
+    try {
+      audit = await auditInvariants(twin, load);
+    } finally {
+      // Printed whether the audit holds or not: the faults that came before a failure are what explains it.
+      if (LONG_MODE) {
+        process.stdout.write(
+          `invariants under database faults (${RATE} per kind per attempt, lost answers of writes ${LOST_WRITE_RATE}): ` +
+            `${audit ? describeRun(options, load, audit, settled) : `${JSON.stringify(load.statuses)}; the audit failed (below)`}\n` +
+            `${faultLines(report, load.answers)}\n` +
+            `order events dead-lettered: ${twin.orderQueue.deadLetters().length}; error lines from the twin: ${JSON.stringify(byMessage(errorLines))}\n`,
+        );
+      }
     }
 
     expect(load.hangs).toEqual([]);
