@@ -13,7 +13,7 @@ const processor = new BatchProcessor(EventType.SQS);
 
 const recordHandler = async (record: SQSRecord) => {
   try {
-    return await processQueuedOrderEvent(record.body);
+    return await processQueuedOrderEvent(record.body, record.messageId);
   } catch (error) {
     // Work that did not happen (the message goes back to the queue, then to its dead-letter queue): an ERROR.
     // What can never apply (unreadable, unknown shop, malformed payload) is acknowledged with a WARN instead.

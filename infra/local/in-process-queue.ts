@@ -19,15 +19,14 @@ const MAX_RECEIVES = 3;
 export function inProcessQueue(root: string, consumer: { name: string; handler: string; timeoutSeconds: number }): InProcessQueue {
   let module: Promise<{ handler: unknown }> | undefined;
   const dead: OrderEventMessage[] = [];
-  const invoke = async (message: OrderEventMessage, receiveCount: number): Promise<boolean> => {
+  const invoke = async (message: OrderEventMessage, messageId: string, receiveCount: number): Promise<boolean> => {
     module ??= import(join(root, consumer.handler)) as Promise<{ handler: unknown }>;
     const handler = (await module).handler as ConsumerHandler;
-    const messageId = randomUUID();
     const event: SQSEvent = {
       Records: [
         {
           messageId,
-          receiptHandle: messageId,
+          receiptHandle: `${messageId}#${receiveCount}`,
           body: JSON.stringify(message),
           attributes: {
             ApproximateReceiveCount: String(receiveCount),
@@ -44,7 +43,7 @@ export function inProcessQueue(root: string, consumer: { name: string; handler: 
       ],
     };
     try {
-      const result = await handler(event, lambdaContext(consumer.name, messageId, consumer.timeoutSeconds));
+      const result = await handler(event, lambdaContext(consumer.name, randomUUID(), consumer.timeoutSeconds));
       return !(result && result.batchItemFailures.length > 0);
     } catch (error) {
       console.error(JSON.stringify({ level: 'ERROR', message: 'Order processor failed', error: String(error) }));
@@ -53,7 +52,9 @@ export function inProcessQueue(root: string, consumer: { name: string; handler: 
   };
   return {
     async send(message) {
-      for (let receive = 1; receive <= MAX_RECEIVES; receive += 1) if (await invoke(message, receive)) return;
+      // One message id for every receive of the message, as SQS keeps it.
+      const messageId = randomUUID();
+      for (let receive = 1; receive <= MAX_RECEIVES; receive += 1) if (await invoke(message, messageId, receive)) return;
       dead.push(message);
       console.error(
         JSON.stringify({

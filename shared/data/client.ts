@@ -7,6 +7,22 @@ import { instrumentDynamoDbClient } from './dynamodb-stats';
 
 let client: DynamoDBDocumentClient | undefined;
 
+/** Something done to each raw client when it is created, before its first call. */
+export type RawClientHook = (raw: DynamoDBClient) => void;
+
+let rawClientHook: RawClientHook | undefined;
+
+/**
+ * Tests only. The tests put a fault-injecting middleware (throttling, 500s, lost answers) on the very client the
+ * handlers use, below the SDK's retry strategy, so that the SDK retries those faults as it would retry real ones;
+ * this is their way in. Nothing in production calls it: without a hook the client is exactly as before.
+ * Setting or clearing the hook drops the cached client, so the next call gets a client built with it.
+ */
+export function setRawClientHook(hook: RawClientHook | undefined): void {
+  rawClientHook = hook;
+  resetDocumentClient();
+}
+
 export function documentClient(): DynamoDBDocumentClient {
   if (client) return client;
   const settings = env();
@@ -21,6 +37,7 @@ export function documentClient(): DynamoDBDocumentClient {
     }),
   );
   if (settings.DYNAMODB_STATS) instrumentDynamoDbClient(raw);
+  rawClientHook?.(raw);
   client = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { removeUndefinedValues: true },
   });

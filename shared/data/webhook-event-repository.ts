@@ -3,6 +3,7 @@
 // several subscriptions) has its effects once. A claim is a lease: a processor that died leaves it to
 // expire, so the queue's redelivery takes over. Done events are kept a week (the table's TTL), well past
 // Shopify's 4 hours of retries and a day-late delivery.
+import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client';
 import { keys } from './keys';
@@ -15,8 +16,20 @@ export type EventClaim = 'claimed' | 'done' | 'in_progress';
 
 const epochSeconds = (ms: number) => Math.floor(ms / 1000);
 
-/** Real time, as leases and TTLs are (the domain clock may stand still in the twin). */
-export async function claimWebhookEvent(shopId: string, eventId: string, leaseMs: number, now = Date.now()): Promise<EventClaim> {
+/**
+ * Real time, as leases and TTLs are (the domain clock may stand still in the twin). Each claim carries an id,
+ * the queue message's when there is one: a claim found with the same id is this delivery's own, left by an
+ * answer lost after the write (the SDK's retry is refused by the condition) or by an earlier receive of the same
+ * message that failed before it could complete or release the claim. It is taken over, not taken for another
+ * delivery's; a claim of another message still holds until its lease runs out.
+ */
+export async function claimWebhookEvent(
+  shopId: string,
+  eventId: string,
+  leaseMs: number,
+  claimId: string = randomUUID(),
+  now = Date.now(),
+): Promise<EventClaim> {
   try {
     await documentClient().send(
       new PutCommand({
@@ -24,6 +37,7 @@ export async function claimWebhookEvent(shopId: string, eventId: string, leaseMs
         Item: {
           ...keys.webhookEvent(shopId, eventId),
           status: 'in_progress',
+          claim_id: claimId,
           lease_until: now + leaseMs,
           [TTL_ATTRIBUTE]: epochSeconds(now) + WEBHOOK_EVENT_TTL_SECONDS,
         },
@@ -36,8 +50,9 @@ export async function claimWebhookEvent(shopId: string, eventId: string, leaseMs
     return 'claimed';
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-    const status = (error as { Item?: { status?: { S?: string } } }).Item?.status?.S;
-    return status === 'done' ? 'done' : 'in_progress';
+    const current = (error as { Item?: { status?: { S?: string }; claim_id?: { S?: string } } }).Item;
+    if (current?.status?.S === 'in_progress' && current.claim_id?.S === claimId) return 'claimed';
+    return current?.status?.S === 'done' ? 'done' : 'in_progress';
   }
 }
 

@@ -58,14 +58,15 @@ async function customersMerged(shop: ShopCatalog, payload: unknown): Promise<str
   return mergeMembers(shop, merge.keptId, merge.deletedId, platformWhenNeeded(shop));
 }
 
-export async function processOrderEvent(message: OrderEventMessage): Promise<ProcessOutcome> {
+/** `messageId`: the queue message's id, the same on each receive of it (its claim of the event is its own). */
+export async function processOrderEvent(message: OrderEventMessage, messageId?: string): Promise<ProcessOutcome> {
   const { topic, shopId, eventId } = message;
   if (!isHandledTopic(topic)) {
     logger.info('Webhook topic ignored', { topic, shop: shopId });
     return { topic, outcome: 'ignored' };
   }
   if (eventId) {
-    const claim = await claimWebhookEvent(shopId, eventId, EVENT_LEASE_MS);
+    const claim = await claimWebhookEvent(shopId, eventId, EVENT_LEASE_MS, messageId);
     if (claim !== 'claimed') {
       // Being applied by another delivery right now: if that one fails, the queue retries it, so this one can go.
       logger.info('Webhook event already handled', { topic, shop: shopId, eventId, claim });

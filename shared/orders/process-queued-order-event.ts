@@ -6,13 +6,14 @@ import { logger } from '../observability/powertools';
 import { readQueuedDelivery } from '../webhooks/read-queued-delivery';
 import { processOrderEvent, type ProcessOutcome } from './process-order-event';
 
-export async function processQueuedOrderEvent(messageBody: string): Promise<ProcessOutcome> {
+/** `messageId`: the queue's id of the message, kept across its receives. */
+export async function processQueuedOrderEvent(messageBody: string, messageId?: string): Promise<ProcessOutcome> {
   const delivery = readQueuedDelivery(messageBody);
   if (delivery.source === 'unreadable') {
     logger.warn('Unreadable order queue message acknowledged', { reason: delivery.reason });
     return { topic: '(unknown)', outcome: 'unreadable' };
   }
-  if (delivery.source === 'receiver') return processOrderEvent(delivery.message);
+  if (delivery.source === 'receiver') return processOrderEvent(delivery.message, messageId);
   const shopId = await findShopByDomain(delivery.shopDomain);
   if (!shopId) {
     logger.warn('EventBridge delivery for an unknown shop acknowledged', {
@@ -21,5 +22,5 @@ export async function processQueuedOrderEvent(messageBody: string): Promise<Proc
     });
     return { topic: delivery.message.topic, outcome: 'unknown shop' };
   }
-  return processOrderEvent({ shopId, ...delivery.message });
+  return processOrderEvent({ shopId, ...delivery.message }, messageId);
 }

@@ -57,7 +57,7 @@ export const ORDER_LINE_ITEMS_QUERY = `query OrderLineItems($id: ID!, $first: In
 }`;
 
 export const ORDER_REFUNDS_QUERY = `query OrderRefunds($id: ID!) {
-  order(id: $id) { refunds { id } }
+  order(id: $id) { refunds { id createdAt } }
 }`;
 
 export const REFUND_LINE_ITEMS_QUERY = `query RefundLineItems($id: ID!, $first: Int!, $after: String) {
@@ -200,7 +200,13 @@ async function remaining<T>(first: Connection<T>, nextPage: (after: string) => P
   return nodes;
 }
 
-/** Reads what the page does not hold: the rest of the lines, and every refund with its lines. */
+/**
+ * Reads what the page does not hold: the rest of the lines, and every refund with its lines that the page's
+ * order already had. A refund created after the order's `updatedAt` on the page (the page was read before it) is left out: counted here,
+ * it would be in the snapshot's refunded amount while looking later than the snapshot, and the order state
+ * would count it twice (once in the aggregate, once as a refund the snapshot could not contain yet). It counts
+ * by its own refunds/create delivery, or on the next run, which reads the order again since it changed.
+ */
 async function completeOrder(transport: ShopifyTransport, node: ShopifyOrderNode): Promise<CompleteShopifyOrder> {
   const lines = await remaining(node.lineItems, async (after) => {
     const data = await transport.request<{ order: { lineItems: Connection<ShopifyLineNode> } | null }>(
@@ -212,10 +218,13 @@ async function completeOrder(transport: ShopifyTransport, node: ShopifyOrderNode
   });
   const refunds: ShopifyRefundLineNode[][] = [];
   if (node.refunds.length > 0) {
-    const data = await transport.request<{ order: { refunds: Array<{ id: string }> } | null }>('orderRefunds', ORDER_REFUNDS_QUERY, {
-      id: node.id,
-    });
-    for (const refund of data.order?.refunds ?? []) {
+    const data = await transport.request<{ order: { refunds: Array<{ id: string; createdAt: string }> } | null }>(
+      'orderRefunds',
+      ORDER_REFUNDS_QUERY,
+      { id: node.id },
+    );
+    const snapshotAt = Date.parse(node.updatedAt);
+    for (const refund of (data.order?.refunds ?? []).filter((candidate) => Date.parse(candidate.createdAt) <= snapshotAt)) {
       const readPage = async (after: string | null) => {
         const page = await transport.request<{ refund: { refundLineItems: Connection<ShopifyRefundLineNode> } | null }>(
           'refundLineItems',

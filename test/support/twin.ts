@@ -36,11 +36,15 @@ export interface ApiResponse {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
 }
 
-/** A tiny client: JSON in, JSON out, the key sent as the bare Authorization header. */
-export function apiClient(baseUrl: string, key?: string) {
+/**
+ * A tiny client: JSON in, JSON out, the key sent as the bare Authorization header. With `timeoutMs`, a request
+ * not answered in time rejects with a `TimeoutError`.
+ */
+export function apiClient(baseUrl: string, key?: string, options: { timeoutMs?: number } = {}) {
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> => {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
+      ...(options.timeoutMs ? { signal: AbortSignal.timeout(options.timeoutMs) } : {}),
       headers: {
         ...(key !== undefined ? { Authorization: key } : {}),
         ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),

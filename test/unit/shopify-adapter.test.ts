@@ -599,7 +599,7 @@ const orderNode = (overrides: Partial<ShopifyOrderNode> = {}): ShopifyOrderNode 
 
 /** The follow-up answers for orderNode()'s refund: its id, then its one line of 40.50. */
 const refundOf40_50 = () => [
-  json({ data: { order: { refunds: [{ id: 'gid://shopify/Refund/9' }] } } }),
+  json({ data: { order: { refunds: [{ id: 'gid://shopify/Refund/9', createdAt: '2027-01-16T09:30:00Z' }] } } }),
   json({ data: { refund: { refundLineItems: connection([refundLineNode('40.50')]) } } }),
 ];
 
@@ -701,7 +701,16 @@ describe('Shopify adapter: orders updated since a watermark', () => {
         false,
       ),
       json({ data: { order: { lineItems: connection([taxed('10.00'), lineNode('10.00', { isGiftCard: true })]) } } }),
-      json({ data: { order: { refunds: [{ id: 'gid://shopify/Refund/1' }, { id: 'gid://shopify/Refund/6' }] } } }),
+      json({
+        data: {
+          order: {
+            refunds: [
+              { id: 'gid://shopify/Refund/1', createdAt: '2027-01-15T11:00:00Z' },
+              { id: 'gid://shopify/Refund/6', createdAt: '2027-01-16T09:00:00Z' },
+            ],
+          },
+        },
+      }),
       json({ data: { refund: { refundLineItems: connection([refundLineNode('10.00', '1.67')], 'refund-lines-1') } } }),
       json({ data: { refund: { refundLineItems: connection([refundLineNode('10.00', '1.67')]) } } }),
       json({ data: { refund: { refundLineItems: connection([{ ...refundLineNode('10.00'), lineItem: { isGiftCard: true } }]) } } }),
@@ -726,6 +735,30 @@ describe('Shopify adapter: orders updated since a watermark', () => {
     ]);
     // 30.00 - 2 × 1.67 tax - 10.00 gift card = 16.66; refunded: two taxed lines of 10.00 less 1.67 each, the gift card not.
     expect(page.orders[0]).toMatchObject({ eligibleSubtotal: '16.66', refundedEligible: '16.66', taxesIncluded: true, currency: 'EUR' });
+  });
+
+  it('leaves out a refund created after the order was last updated on the page: the page read it before that refund', async () => {
+    // The page shows the order as it was at 09:30 (one refund); a second refund came between the page and the
+    // follow-up read. Counted, it would be in the snapshot's refunded amount while dated after the snapshot.
+    const { fetchImpl, calls } = scriptedFetch([
+      ordersPage([orderNode()], null, false),
+      json({
+        data: {
+          order: {
+            refunds: [
+              { id: 'gid://shopify/Refund/9', createdAt: '2027-01-16T09:30:00Z' },
+              { id: 'gid://shopify/Refund/12', createdAt: '2027-01-16T09:30:01Z' },
+            ],
+          },
+        },
+      }),
+      json({ data: { refund: { refundLineItems: connection([refundLineNode('40.50')]) } } }),
+    ]);
+
+    const page = await platform(fetchImpl).listOrdersUpdatedSince('2027-01-15T00:00:00.000Z');
+
+    expect(calls.map((call) => call.body.variables.id)).toEqual([undefined, 'gid://shopify/Order/5000000001', 'gid://shopify/Refund/9']);
+    expect(page.orders[0]).toMatchObject({ updatedAt: '2027-01-16T09:30:00.000Z', refundedEligible: '40.50' });
   });
 
   it('retries a throttled page and returns the page that follows', async () => {

@@ -1,0 +1,252 @@
+// Each write path of the data layer with its answer lost after DynamoDB committed it (test/support/dynamodb-faults.ts,
+// below the SDK's retry middleware): the SDK retries, as it does in AWS, and the write must have its effect once and
+// be reported as done. A path that fails here and lives in a file being changed elsewhere is written as
+// `it.failing`, naming the defect: it turns red once the defect is fixed, and then becomes an ordinary test.
+import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
+import { createCustomer, getCustomer, updateCustomer } from '../../shared/data/customer-repository';
+import { claimIdempotencyKey, completeIdempotencyKey, readIdempotencyRecord } from '../../shared/data/idempotency-repository';
+import { queryAll } from '../../shared/data/items';
+import { keys } from '../../shared/data/keys';
+import { putShopCatalog, readShopCounters } from '../../shared/data/shop-repository';
+import { claimWebhookEvent, completeWebhookEvent } from '../../shared/data/webhook-event-repository';
+import { enrollPlatformCustomer } from '../../shared/customers/customer-service';
+import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { processQueuedOrderEvent } from '../../shared/orders/process-queued-order-event';
+import { adjustPoints } from '../../shared/points/adjust-points';
+import { purchaseReward } from '../../shared/purchases/purchase-reward';
+import { customerRecord } from '../fixtures/customer-record';
+import { reward, shopCatalog } from '../fixtures/shop-catalog';
+import { dynamoDbFaults, type DynamoDbFaults } from '../support/dynamodb-faults';
+import { createTestTable } from '../support/test-table';
+
+jest.setTimeout(60_000);
+
+const SHOP = 'lost-answers';
+const catalog = shopCatalog(SHOP, {
+  rewards: [reward('five-off')],
+  earningRules: [
+    {
+      id: 'join',
+      name: 'Join',
+      description: null,
+      action: 'signup',
+      category: 'signup',
+      is_active: true,
+      points_to_give: 50,
+      customer_facing_label: '',
+      call_to_action_url: null,
+      created_at: '2025-01-01T00:00:00.000Z',
+    },
+  ],
+});
+
+let table: Awaited<ReturnType<typeof createTestTable>>;
+let simulator: PlatformSimulator;
+let faults: DynamoDbFaults;
+let nextId = 100;
+
+beforeAll(async () => {
+  simulator = await startPlatformSimulator({ port: 0, shops: { [SHOP]: { customers: [] } } });
+  table = await createTestTable({
+    environment: { PLATFORM_BASE_URL: simulator.url, PLATFORM_RETRY_BASE_MS: '1', PLATFORM_TIMEOUT_MS: '500' },
+  });
+  resetPlatforms();
+  await putShopCatalog(catalog);
+});
+afterAll(async () => {
+  await simulator.stop();
+  await table.drop();
+});
+beforeEach(() => {
+  faults = dynamoDbFaults({ seed: 1, rates: {} });
+  faults.install();
+  faults.resume();
+});
+afterEach(() => {
+  faults.uninstall();
+  simulator.setFaults({ discount_codes: 'ok' });
+});
+
+async function member(points: number): Promise<string> {
+  faults.pause();
+  const id = String((nextId += 1));
+  await createCustomer(customerRecord({ shop_id: SHOP, platform_customer_id: id, referral_code: `LOST${id}`, current_points: points }));
+  simulator.addCustomer(SHOP, { id, email: `c${id}@example.com`, first_name: 'C', last_name: id, created_at: null });
+  faults.resume();
+  return id;
+}
+const partition = async (id: string, prefix: string) => {
+  faults.pause();
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.customerPk(SHOP, id), ':prefix': prefix },
+  });
+  faults.resume();
+  return items;
+};
+const profile = async (id: string) => {
+  faults.pause();
+  const stored = await getCustomer(SHOP, id, true);
+  faults.resume();
+  return stored!.record;
+};
+const codesOf = (id: string) => simulator.discountCodes().filter((code) => code.customer_id === id);
+const buy = (id: string) => purchaseReward(catalog, 'five-off', { customerIdentifier: id, points: null }, platformForShop(SHOP));
+/** The lost answers the layer caused, by command: proves the scripted fault hit a committed write. */
+const lost = () => faults.report().injected.dropped_after_commit ?? {};
+
+describe('a write whose answer is lost after it committed, retried by the SDK', () => {
+  it('points adjustment (TransactWriteItems with the entry id as token): applied once, reported applied', async () => {
+    const id = await member(100);
+    faults.script('TransactWriteItems', 'dropped_after_commit');
+
+    const adjusted = await adjustPoints(catalog, id, { adjustment: 40, note: 'once', update_lifetime_points: true, send_email: false });
+
+    expect(lost()).toEqual({ TransactWriteItems: 1 });
+    expect(adjusted.change.after).toBe(140);
+    expect((await profile(id)).current_points).toBe(140);
+    expect((await partition(id, 'EARN#')).map((entry) => entry.note)).toEqual(['once']);
+  });
+
+  it('enrolment (TransactWriteItems with a token per call): one member, one signup entry, the shop counted once', async () => {
+    faults.pause();
+    const before = await readShopCounters(SHOP);
+    faults.resume();
+    faults.script('TransactWriteItems', 'dropped_after_commit');
+    const id = String((nextId += 1));
+
+    const enrolment = await enrollPlatformCustomer(
+      SHOP,
+      { id, email: `e${id}@example.com`, firstName: 'E', lastName: id, createdAt: null },
+      catalog,
+    );
+
+    expect(lost()).toEqual({ TransactWriteItems: 1 });
+    expect(enrolment.created).toBe(true);
+    expect((await profile(id)).current_points).toBe(50);
+    expect((await partition(id, 'EARN#')).map((entry) => entry.action)).toEqual(['signup']);
+    faults.pause();
+    expect((await readShopCounters(SHOP)).member).toBe(before.member + 1);
+  });
+
+  it('member update with a status change (TransactWriteItems): written once, the counters moved once', async () => {
+    const id = await member(0);
+    faults.pause();
+    const [current, before] = [(await getCustomer(SHOP, id, true))!, await readShopCounters(SHOP)];
+    faults.resume();
+    faults.script('TransactWriteItems', 'dropped_after_commit');
+
+    expect(await updateCustomer(current, { status: 'excluded' }, new Date().toISOString())).toBe(true);
+
+    expect(lost()).toEqual({ TransactWriteItems: 1 });
+    faults.pause();
+    expect(await readShopCounters(SHOP)).toEqual({ member: before.member - 1, excluded: before.excluded + 1 });
+  });
+
+  it('purchase reservation (TransactWriteItems with the purchase id as token): points taken once, one entry, one code', async () => {
+    const id = await member(300);
+    faults.script('TransactWriteItems', 'dropped_after_commit');
+
+    const purchase = await buy(id);
+
+    expect(lost()).toEqual({ TransactWriteItems: 1 });
+    expect((await profile(id)).current_points).toBe(200);
+    expect((await partition(id, 'REDEEM#')).map((entry) => [entry.id, entry.status])).toEqual([[purchase.id, 'active']]);
+    expect(codesOf(id).map((code) => code.code)).toEqual([purchase.discount_code]);
+  });
+
+  it('purchase refund after a platform error (TransactWriteItems, the token the SDK draws): the points come back once', async () => {
+    const id = await member(300);
+    simulator.setFaults({ discount_codes: 'error' });
+    // The reservation goes through; the refund's answer is lost.
+    faults.script('TransactWriteItems', null, 'dropped_after_commit');
+
+    await expect(buy(id)).rejects.toThrow();
+
+    expect(lost()).toEqual({ TransactWriteItems: 1 });
+    expect((await profile(id)).current_points).toBe(300);
+    expect((await partition(id, 'REDEEM#')).map((entry) => entry.status)).toEqual(['refunded']);
+  });
+
+  it('webhook event claim (PutItem, conditional): the retry finds its own claim and the delivery goes on', async () => {
+    faults.script('PutItem', 'dropped_after_commit');
+
+    expect(await claimWebhookEvent(SHOP, 'event-lost-claim', 60_000)).toBe('claimed');
+
+    expect(lost()).toEqual({ PutItem: 1 });
+    // Another delivery of the same event, while this one holds the claim, is still told so.
+    expect(await claimWebhookEvent(SHOP, 'event-lost-claim', 60_000)).toBe('in_progress');
+    await completeWebhookEvent(SHOP, 'event-lost-claim', 'applied');
+    expect(await claimWebhookEvent(SHOP, 'event-lost-claim', 60_000)).toBe('done');
+  });
+
+  it("webhook event claim left by an earlier receive of the same queue message: the message's retry takes it over", async () => {
+    // The first receive claimed the event and failed before it could complete or release the claim (the database
+    // failed under it); the retry of the same message must not take its own claim for another delivery's.
+    expect(await claimWebhookEvent(SHOP, 'event-retried', 60_000, 'message-1')).toBe('claimed');
+
+    expect(await claimWebhookEvent(SHOP, 'event-retried', 60_000, 'message-1')).toBe('claimed');
+    expect(await claimWebhookEvent(SHOP, 'event-retried', 60_000, 'message-2')).toBe('in_progress');
+  });
+
+  it('a queue message whose first receive could not mark its event done is applied by its retry, not acknowledged as a duplicate', async () => {
+    const message = JSON.stringify({
+      shopId: SHOP,
+      topic: 'customers/update',
+      webhookId: 'webhook-requeued',
+      eventId: 'event-requeued',
+      triggeredAt: null,
+      body: JSON.stringify({ admin_graphql_api_id: 'gid://shopify/Customer/999999', email: 'someone@example.com' }),
+    });
+    // The event is claimed and applied; marking it done fails on every attempt the SDK makes.
+    faults.script('UpdateItem', 'internal_error', 'internal_error', 'internal_error');
+    await expect(processQueuedOrderEvent(message, 'message-9')).rejects.toThrow('Internal server error');
+
+    expect(await processQueuedOrderEvent(message, 'message-9')).toEqual({ topic: 'customers/update', outcome: 'not_member' });
+    faults.pause();
+    expect(await claimWebhookEvent(SHOP, 'event-requeued', 60_000)).toBe('done');
+  });
+
+  // Defect (shared/data/purchase-repository.ts, activatePurchase, with shared/purchases/purchase-reward.ts): the
+  // UpdateItem pending -> active commits, its answer is lost, the SDK's retry is refused by `#status = :pending`
+  // and activatePurchase returns false, which purchaseReward reads as "the reconciler settled it first": it deletes
+  // the discount code at the platform and answers 500 "Failed to create discount code. Points have not been
+  // deducted." The entry stays active with the points spent and a code that no longer exists.
+  it.failing('purchase activation (UpdateItem, conditional on pending): the purchase succeeds with its code', async () => {
+    const id = await member(300);
+    faults.script('UpdateItem', 'dropped_after_commit');
+
+    const purchase = await buy(id);
+
+    expect(lost()).toEqual({ UpdateItem: 1 });
+    expect(codesOf(id).map((code) => code.code)).toEqual([purchase.discount_code]);
+  });
+
+  // Defect (shared/data/idempotency-repository.ts, claimIdempotencyKey): the claim's PutItem commits, its answer
+  // is lost, the retry is refused by `attribute_not_exists(pk) OR #ttl < :now` and returns the record just
+  // written as someone else's: withIdempotency (shared/http/idempotency.ts) answers 409 "A request with this
+  // Idempotency-Key is still being processed", runs nothing, and the key stays in progress for 24 hours: every
+  // retry of that request with that key gets the same 409.
+  it.failing('idempotency key claim (PutItem, conditional): the request that wrote the claim holds it', async () => {
+    faults.script('PutItem', 'dropped_after_commit');
+    const scope = { shopId: SHOP, route: 'POST /v1/x', idempotencyKey: 'lost-claim' };
+
+    expect(await claimIdempotencyKey(scope, 'hash-1')).toEqual({ claimed: true });
+  });
+
+  // Defect (shared/data/idempotency-repository.ts, completeIdempotencyKey): the UpdateItem in_progress ->
+  // completed commits, its answer is lost, the retry is refused by `#status = :inProgress` and throws
+  // ConditionalCheckFailedException: the request whose effect committed, and whose response was stored, answers
+  // 500 (a retry with the key then replays the stored response).
+  it.failing('idempotency key completion (UpdateItem, conditional): the response is stored and the call succeeds', async () => {
+    const scope = { shopId: SHOP, route: 'POST /v1/x', idempotencyKey: 'lost-complete' };
+    expect(await claimIdempotencyKey(scope, 'hash-2')).toEqual({ claimed: true });
+    faults.script('UpdateItem', 'dropped_after_commit');
+
+    await completeIdempotencyKey(scope, 'hash-2', 201, '{}');
+
+    expect(lost()).toEqual({ UpdateItem: 1 });
+    faults.pause();
+    expect(await readIdempotencyRecord(scope)).toMatchObject({ status: 'completed', response_status: 201 });
+  });
+});

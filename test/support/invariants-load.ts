@@ -1,0 +1,445 @@
+// The invariants-under-load run, shared by test/e2e/invariants-under-load.test.ts and its database-fault variant
+// test/e2e/invariants-under-db-faults.test.ts: the shop, the mix of operations (adjustments, purchases, paid
+// orders, tax-inclusive orders with gift cards, orders paid later or voided, partial refunds, cancellations,
+// duplicate webhook deliveries, runs of the scheduled jobs), the settling runs after it, and the audit of every
+// customer from a full table scan: the money and order invariants must hold exactly, spend and points against
+// the eligible amount of SHOPIFY-CONTRACT.md ("What an order earns") computed here from Shopify's own payloads.
+import type { Twin } from '../../infra/local/twin';
+import { scanAll } from './test-table';
+import { apiClient, type ApiResponse } from './twin';
+import { platformControls } from './orders';
+import { random } from './random';
+
+export const LOAD_KEY = 'load_test_key_0001';
+export const LOAD_CUSTOMERS = Array.from({ length: 12 }, (_, i) => String(9001 + i));
+
+export const LOAD_CONFIG = {
+  shops: [
+    {
+      id: 'load',
+      name: 'Load',
+      currency: 'USD',
+      referral_base_url: 'https://load.example/',
+      api_keys: [{ name: 'Load', scope: 'full', key: LOAD_KEY }],
+      earning_rules: [
+        { id: 'per-dollar', name: 'A point per dollar', action: 'purchase', category: 'purchase', points_to_give: 1, spend_unit: 1 },
+        { id: 'join', name: 'Join', action: 'signup', category: 'signup', points_to_give: 50 },
+      ],
+      rewards: [
+        { id: 'fixed', name: '$5 off', points_cost: 300, discount_amount: 5, expiry_days: 30, created_at: '2025-01-01T00:00:00.000Z' },
+        {
+          id: 'flex',
+          name: 'Flexible',
+          redemption_mode: 'flexible',
+          points_cost: 100,
+          discount_amount: 1,
+          flexible_config: { min_points: 100, max_points: 1000, points_per_unit: 100 },
+          created_at: '2025-01-01T00:00:00.000Z',
+        },
+      ],
+      platform: {
+        customers: LOAD_CUSTOMERS.map((id) => ({ id, email: `load${id}@example.com`, first_name: 'L', last_name: id, created_at: null })),
+      },
+    },
+  ],
+};
+
+/** The spec's code-creation failure: the one 500 the API gives by design under platform faults. */
+export const CODE_FAILED = 'Failed to create discount code. Points have not been deducted.';
+
+/** Minor units of a decimal amount string ("120.75" -> 12075), so sums are exact. */
+const cents = (amount: string | number) => Math.round(Number(amount) * 100);
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+const countIn = (table: Record<string, number>, key: string | number) => {
+  table[key] = (table[key] ?? 0) + 1;
+};
+
+const PAID = new Set(['paid', 'partially_refunded', 'refunded']);
+
+/**
+ * The contract's figures for one order, from its REST payload alone: whether it counts (paid, not cancelled
+ * or voided), its eligible amount before refunds (subtotal less included line taxes, less gift-card lines)
+ * and after them (refunded lines on the same basis), in cents.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- REST payloads
+function contractFigures(order: Record<string, any>): { counts: boolean; eligible: number; left: number } {
+  const included = order.taxes_included === true;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- REST payloads
+  const lines: Array<Record<string, any>> = order.line_items;
+  const tax = included ? sum(lines.flatMap((line) => line.tax_lines.map((taxLine: { price: string }) => cents(taxLine.price)))) : 0;
+  const giftCards = sum(
+    lines
+      .filter((line) => line.gift_card)
+      .map((line) => cents(line.price) * line.quantity - sum(line.discount_allocations.map((d: { amount: string }) => cents(d.amount)))),
+  );
+  const eligible = Math.max(0, cents(order.subtotal_price) - tax - giftCards);
+  const refunded = sum(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- REST payloads
+    order.refunds.flatMap((refund: Record<string, any>) =>
+      refund.refund_line_items
+        .filter((line: { line_item: { gift_card: boolean } }) => !line.line_item.gift_card)
+        .map((line: { subtotal: number; total_tax: number }) => cents(line.subtotal) - (included ? cents(line.total_tax) : 0)),
+    ),
+  );
+  const counts = PAID.has(order.financial_status) && !order.cancelled_at;
+  return { counts, eligible, left: counts ? Math.max(0, eligible - refunded) : 0 };
+}
+
+/** Lines of a tax-inclusive order (20 % tax inside each price), one of them sometimes a gift card. */
+function taxInclusiveLines(next: () => number) {
+  return Array.from({ length: 1 + Math.floor(next() * 3) }, (_, i) => {
+    const price = 100 + Math.floor(next() * 20000);
+    const quantity = 1 + Math.floor(next() * 2);
+    const giftCard = i > 0 && next() < 0.3;
+    const tax = giftCard ? 0 : Math.round((price * quantity) / 6);
+    return { price: (price / 100).toFixed(2), quantity, gift_card: giftCard, ...(tax ? { tax: (tax / 100).toFixed(2) } : {}) };
+  });
+}
+
+export interface LoadOptions {
+  requests: number;
+  concurrency: number;
+  seed: number;
+  /** A run of every scheduled job (`POST /_jobs/run`) as every this-many-th operation. */
+  jobsEvery?: number;
+  /** An API call not answered within this many ms is a hang; default 120 s. */
+  hangMs?: number;
+}
+
+/** One API answer of the mix: what was asked, and what came back. */
+export interface ApiAnswer {
+  request: 'enrol' | 'adjust' | 'purchase fixed' | 'purchase flex';
+  status: number;
+  body: ApiResponse['body'];
+  /** The adjustment's note, unique per request: its entry, if any, carries it. */
+  note?: string;
+}
+
+export interface LoadResult {
+  /** API answers by status. */
+  statuses: Record<number, number>;
+  answers: ApiAnswer[];
+  /** Requests that got no answer within `hangMs`. */
+  hangs: string[];
+  platformCalls: Record<string, number>;
+  webhookStatuses: Record<string, number>;
+  /** Answers of `POST /_jobs/run` by status, and those that were not 200. */
+  jobRuns: Record<number, number>;
+  jobErrors: Array<{ status: number; body: ApiResponse['body'] }>;
+  loadSeconds: number;
+}
+
+/** Enrols every customer of the shop (before the load: the audit expects each to be a member). */
+export async function enrolAll(twin: Twin): Promise<void> {
+  const api = apiClient(twin.url, LOAD_KEY);
+  for (const id of LOAD_CUSTOMERS) {
+    const answer = await api.post('/v1/customers', { platform_customer_id: id });
+    if (answer.status !== 201) throw new Error(`enrolling ${id} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  }
+}
+
+/** The mix: `requests` operations, `concurrency` at once, drawn from `seed`; platform faults switched at random. */
+export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<LoadResult> {
+  const api = apiClient(twin.url, LOAD_KEY, { timeoutMs: options.hangMs ?? 120_000 });
+  const platform = platformControls(twin);
+  const next = random(options.seed);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  const result: LoadResult = {
+    statuses: {},
+    answers: [],
+    hangs: [],
+    platformCalls: {},
+    webhookStatuses: {},
+    jobRuns: {},
+    jobErrors: [],
+    loadSeconds: 0,
+  };
+  // What the load has done to each order so far, updated before each call so that parallel calls never
+  // refund more than is left, touch a cancelled order, or refund one whose payment has not been recorded.
+  const orders: Array<{ id: string; left: number; cancelled: boolean; payment: 'paid' | 'awaiting' | 'settling' }> = [];
+  const deliveries: string[] = [];
+
+  const countPlatform = (kind: string, webhook: { id: string; status: number | null } | null) => {
+    countIn(result.platformCalls, kind);
+    if (!webhook) return;
+    if (kind !== 'redeliver') deliveries.push(webhook.id);
+    countIn(result.webhookStatuses, String(webhook.status));
+  };
+
+  const newOrder = async (customer: string) => {
+    const kind = next();
+    const fields: Record<string, unknown> = { shop: 'load', customer_id: customer };
+    if (kind < 0.45) fields.subtotal_price = (1 + Math.floor(next() * 30000) / 100).toFixed(2);
+    else Object.assign(fields, { taxes_included: true, line_items: taxInclusiveLines(next) });
+    // Cash on delivery or a bank transfer (pending), a payment captured later (authorized).
+    if (kind >= 0.7) fields.financial_status = kind < 0.85 ? 'pending' : 'authorized';
+    const { order, webhook } = await platform.order(fields);
+    orders.push({
+      id: String(order.id),
+      left: cents(order.subtotal_price),
+      cancelled: false,
+      payment: fields.financial_status ? 'awaiting' : 'paid',
+    });
+    countPlatform(
+      fields.financial_status ? `order ${String(fields.financial_status)}` : fields.line_items ? 'order taxes included' : 'order',
+      webhook,
+    );
+  };
+
+  const orderOperation = async (roll: number, customer: string) => {
+    const open = orders.filter((order) => !order.cancelled && order.left > 0 && order.payment === 'paid');
+    const awaiting = orders.filter((order) => !order.cancelled && order.payment === 'awaiting');
+    if (roll < 0.45 || open.length === 0) {
+      await newOrder(customer);
+    } else if (roll < 0.55 && awaiting.length > 0) {
+      // Paid at last, or the payment voided: either way the order leaves the awaiting ones before the call.
+      const order = pick(awaiting);
+      order.payment = 'settling';
+      if (next() < 0.65) {
+        countPlatform('pay', (await platform.pay(order.id)).webhook);
+        order.payment = 'paid';
+      } else {
+        order.cancelled = true;
+        countPlatform('void', (await platform.void(order.id)).webhook);
+      }
+    } else if (roll < 0.78) {
+      const order = pick(open);
+      const amount = 1 + Math.floor(next() * Math.min(order.left, 10000));
+      order.left -= amount;
+      countPlatform('refund', (await platform.refund(order.id, (amount / 100).toFixed(2))).webhook);
+    } else if (roll < 0.86) {
+      const order = pick(open);
+      order.cancelled = true;
+      countPlatform('cancel', (await platform.cancel(order.id)).webhook);
+    } else if (deliveries.length > 0) {
+      countPlatform('redeliver', await platform.redeliver(pick(deliveries)));
+    }
+  };
+
+  /** Every scheduled job once, as the schedule would run them while the API is busy. */
+  const runJobs = async () => {
+    const answer = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
+    const body = (await answer.json()) as ApiResponse['body'];
+    countIn(result.jobRuns, answer.status);
+    if (answer.status !== 200) result.jobErrors.push({ status: answer.status, body });
+  };
+
+  const call = async (request: ApiAnswer['request'], send: () => Promise<ApiResponse>, note?: string) => {
+    let response: ApiResponse;
+    try {
+      response = await send();
+    } catch (error) {
+      if ((error as Error).name !== 'TimeoutError') throw error;
+      result.hangs.push(`${request}${note ? ` (${note})` : ''}`);
+      return;
+    }
+    countIn(result.statuses, response.status);
+    result.answers.push({ request, status: response.status, body: response.body, ...(note ? { note } : {}) });
+  };
+
+  const operation = async (i: number) => {
+    if (options.jobsEvery && i % options.jobsEvery === options.jobsEvery - 1) return runJobs();
+    if (i % 25 === 0) twin.simulator.setFaults({ discount_codes: pick(['ok', 'ok', 'error', 'unreachable'] as const) });
+    const customer = pick(LOAD_CUSTOMERS);
+    const roll = next();
+    if (roll < 0.4) return orderOperation(roll / 0.4, customer);
+    const note = `load ${options.seed} #${i}`;
+    if (roll < 0.48) return call('enrol', () => api.post('/v1/customers', { platform_customer_id: customer }));
+    if (roll < 0.68) {
+      const adjustment = Math.floor(next() * 400) + 1;
+      return call('adjust', () => api.post(`/v1/customers/${customer}/points`, { adjustment, note }), note);
+    }
+    if (roll < 0.78) {
+      const adjustment = -(Math.floor(next() * 300) + 1);
+      return call('adjust', () => api.post(`/v1/customers/${customer}/points`, { adjustment, note }), note);
+    }
+    if (roll < 0.9) return call('purchase fixed', () => api.post('/v1/rewards/fixed/purchase', { customer_identifier: customer }));
+    const points = 100 + Math.floor(next() * 900);
+    return call('purchase flex', () => api.post('/v1/rewards/flex/purchase', { customer_identifier: customer, points }));
+  };
+
+  const startedAt = Date.now();
+  let started = 0;
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      while (started < options.requests) await operation(started++);
+    }),
+  );
+  twin.simulator.setFaults({ discount_codes: 'ok' });
+  result.loadSeconds = (Date.now() - startedAt) / 1000;
+  return result;
+}
+
+/**
+ * After the load, what the schedule would do: the purchase reconciler until a run leaves nothing (a run that
+ * could not reach the platform or lost a race leaves the purchase for the next, and a loaded machine times
+ * platform calls out), then every job once. Order reconciliation catches up any delivery the twin did not
+ * answer in time; for the rest it must change nothing (the audit would see a second count).
+ */
+export async function settle(
+  twin: Twin,
+): Promise<{ reconciled: Array<Record<string, number>>; jobsStatus: number; jobs: Record<string, Record<string, number>> }> {
+  const reconciled: Array<Record<string, number>> = [];
+  do reconciled.push((await (await fetch(`${twin.url}/_reconcile`, { method: 'POST' })).json()) as Record<string, number>);
+  while (reconciled.length < 5 && (reconciled.at(-1)!.failed ?? 0) + (reconciled.at(-1)!.skipped ?? 0) > 0);
+  const answer = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
+  const jobs = (await answer.json()) as Record<string, Record<string, number>>;
+  return { reconciled, jobsStatus: answer.status, jobs };
+}
+
+export interface AuditFigures {
+  customers: number;
+  items: number;
+  entries: number;
+  codes: number;
+  approvedPoints: number;
+  spentPoints: number;
+  spendCents: number;
+  orders: number;
+  countedOrders: number;
+  cancelled: number;
+  refundEntries: number;
+  taxIncluded: number;
+  uncounted: number;
+  adjustmentEntries: number;
+  purchases: number;
+}
+
+/**
+ * Every customer from a full table scan, against the simulator's orders and codes and the answers the API gave:
+ * balance = Σ approved entries − Σ points spent on purchases kept, never negative; one signup entry; no purchase
+ * pending, one platform code per active purchase and none other; spend and order count from the counted orders;
+ * per order one award per purchase rule and its take-backs; no webhook event left claimed; every adjustment answered 2XX applied exactly once,
+ * every one refused (4XX) not at all, every other at most once; every purchase answered 201 active.
+ */
+export async function auditInvariants(twin: Twin, load: LoadResult): Promise<AuditFigures> {
+  const items = await scanAll();
+  const codes = twin.simulator.discountCodes();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- REST payloads
+  const platformOrders = ((await (await fetch(`${twin.platformUrl}/_orders?shop=load`)).json()) as { orders: Array<Record<string, any>> })
+    .orders;
+  const profiles = items.filter((item) => item.sk === 'PROFILE');
+  expect(profiles.map((item) => item.platform_customer_id).sort()).toEqual([...LOAD_CUSTOMERS].sort());
+  const figures: AuditFigures = {
+    customers: profiles.length,
+    items: items.length,
+    entries: items.filter((item) => /^(EARN|REDEEM)#/.test(String(item.sk))).length,
+    codes: codes.filter((code) => code.shop === 'load').length,
+    approvedPoints: 0,
+    spentPoints: 0,
+    spendCents: 0,
+    orders: platformOrders.length,
+    countedOrders: 0,
+    cancelled: 0,
+    refundEntries: 0,
+    taxIncluded: 0,
+    uncounted: 0,
+    adjustmentEntries: 0,
+    purchases: 0,
+  };
+  for (const id of LOAD_CUSTOMERS) {
+    const profile = profiles.find((item) => item.platform_customer_id === id)!;
+    const earned = items.filter((item) => String(item.sk).startsWith('EARN#') && String(item.pk).endsWith(`#C#${id}`));
+    const purchases = items.filter((item) => String(item.sk).startsWith('REDEEM#') && item.customer_id === id);
+    const kept = purchases.filter((p) => p.status !== 'refunded');
+    const active = purchases.filter((p) => p.status === 'active');
+
+    expect(profile.current_points).toBeGreaterThanOrEqual(0);
+    const approved = earned.filter((e) => e.status === 'approved').reduce((total, e) => total + Number(e.points), 0);
+    const spent = kept.reduce((total, p) => total + Number(p.points_spent), 0);
+    expect({ id, balance: profile.current_points }).toEqual({ id, balance: approved - spent });
+    expect({ id, redeemed: profile.redeemed_points }).toEqual({ id, redeemed: spent });
+    expect({ id, signups: earned.filter((e) => e.action === 'signup').length }).toEqual({ id, signups: 1 });
+    expect(purchases.filter((p) => p.status === 'pending')).toEqual([]);
+    expect(kept.every((p) => p.status === 'active')).toBe(true);
+    const customerCodes = codes
+      .filter((code) => code.shop === 'load' && code.customer_id === id)
+      .map((code) => code.code)
+      .sort();
+    expect({ id, codes: customerCodes }).toEqual({ id, codes: active.map((p) => String(p.discount_code)).sort() });
+
+    // Spend (a points shop: currency units) = Σ of the eligible amount left over the member's counted orders;
+    // the order count leaves out cancelled, voided and unpaid ones.
+    const own = platformOrders.filter((order) => String(order.customer?.id) === id);
+    const counted = own.filter((order) => contractFigures(order).counts);
+    const spendCents = sum(counted.map((order) => contractFigures(order).left));
+    expect({ id, spend: cents(Number(profile.total_spend ?? 0)), orders: profile.orders_count ?? 0 }).toEqual({
+      id,
+      spend: spendCents,
+      orders: counted.length,
+    });
+
+    // Each order's effects once: one purchase entry per rule once it was paid (none for an order never
+    // paid), awarding a point per whole dollar of its eligible amount, and what it awarded less what
+    // refunds asked back is the point a dollar of what is left (nothing once cancelled or voided).
+    for (const order of own) {
+      const { eligible, left } = contractFigures(order);
+      const entries = earned.filter((e) => e.order_id === String(order.id));
+      const awards = entries.filter((e) => e.action === 'purchase');
+      const takeBacks = entries.filter((e) => e.action === 'refund');
+      const everPaid = PAID.has(order.financial_status) || (order.financial_status !== 'voided' && order.cancelled_at);
+      const expectedAwards = everPaid && eligible >= 100 ? ['per-dollar'] : [];
+      expect({ order: order.id, awards: awards.map((e) => e.earning_rule_id) }).toEqual({ order: order.id, awards: expectedAwards });
+      if (awards.length === 0) {
+        expect({ order: order.id, takeBacks: takeBacks.length }).toEqual({ order: order.id, takeBacks: 0 });
+        figures.uncounted += everPaid ? 0 : 1;
+        continue;
+      }
+      const net = Number(awards[0]!.points) + takeBacks.reduce((total, e) => total + Number(e.requested_points ?? e.points), 0);
+      expect({ order: order.id, net }).toEqual({ order: order.id, net: Math.floor(left / 100) });
+      expect({ order: order.id, award: awards[0]!.points }).toEqual({ order: order.id, award: Math.floor(eligible / 100) });
+      figures.refundEntries += takeBacks.length;
+      if (order.taxes_included) figures.taxIncluded += 1;
+    }
+    figures.approvedPoints += approved;
+    figures.spentPoints += spent;
+    figures.spendCents += spendCents;
+    figures.countedOrders += counted.length;
+    figures.cancelled += own.length - counted.length;
+  }
+  expect(items.filter((item) => String(item.sk).startsWith('ORDER#')).length).toBe(platformOrders.length);
+  // Every webhook event applied is marked done; a failed one was released for its redelivery. None is left claimed.
+  expect(items.filter((item) => String(item.sk).startsWith('EVENT#') && item.status !== 'done')).toEqual([]);
+
+  // Each adjustment request by its note: applied once when answered 2XX, never when refused, at most once otherwise
+  // (a 5XX may follow a commit whose answer was lost).
+  const adjustments = items.filter((item) => item.action === 'manual_adjustment');
+  const byNote = new Map<string, number>();
+  for (const entry of adjustments) byNote.set(String(entry.note), (byNote.get(String(entry.note)) ?? 0) + 1);
+  const sent = load.answers.filter((answer) => answer.request === 'adjust');
+  const applied = (answer: ApiAnswer) => byNote.get(answer.note!) ?? 0;
+  expect(sent.filter((answer) => answer.status < 300 && applied(answer) !== 1)).toEqual([]);
+  expect(sent.filter((answer) => answer.status >= 400 && answer.status < 500 && applied(answer) !== 0)).toEqual([]);
+  expect(sent.filter((answer) => applied(answer) > 1)).toEqual([]);
+  figures.adjustmentEntries = adjustments.length;
+
+  // Each purchase answered 201 is there, active, with its code; no request made more than one purchase.
+  const purchaseItems = items.filter((item) => String(item.sk).startsWith('REDEEM#'));
+  const sold = load.answers.filter((answer) => answer.request.startsWith('purchase') && answer.status === 201);
+  const byId = new Map(purchaseItems.map((item) => [String(item.id), item]));
+  expect(sold.filter((answer) => byId.get(String(answer.body.data?.id))?.status !== 'active').map((answer) => answer.body)).toEqual([]);
+  expect(purchaseItems.length).toBeLessThanOrEqual(load.answers.filter((answer) => answer.request.startsWith('purchase')).length);
+  figures.purchases = purchaseItems.length;
+  return figures;
+}
+
+/** The long mode's line: what the load did, what the settling runs did, and what the audit found. */
+export function describeRun(
+  options: LoadOptions,
+  load: LoadResult,
+  audit: AuditFigures,
+  settled: Awaited<ReturnType<typeof settle>>,
+): string {
+  return (
+    `${options.requests} operations, ${options.concurrency} at once, ${load.loadSeconds.toFixed(1)} s; ` +
+    `API statuses ${JSON.stringify(load.statuses)}; job runs ${JSON.stringify(load.jobRuns)}; ` +
+    `platform calls ${JSON.stringify(load.platformCalls)}, webhook answers ${JSON.stringify(load.webhookStatuses)}; ` +
+    `${audit.customers} customers audited (${audit.entries} history entries, ${audit.adjustmentEntries} adjustments, ` +
+    `${audit.purchases} purchases, ${audit.codes} discount codes, ${audit.items} items read in the audit); ` +
+    `${audit.orders} orders (${audit.cancelled} not counted: cancelled, voided or unpaid, of which ${audit.uncounted} never paid; ` +
+    `${audit.taxIncluded} tax-inclusive ones earned; ${audit.refundEntries} take-back entries), ` +
+    `spend ${(audit.spendCents / 100).toFixed(2)} USD over ${audit.countedOrders} counted orders, ` +
+    `${audit.approvedPoints} approved points − ${audit.spentPoints} spent = ${audit.approvedPoints - audit.spentPoints} in balances; ` +
+    `purchase reconciler runs ${JSON.stringify(settled.reconciled)}, then order reconciliation ${JSON.stringify(settled.jobs.order_reconciliation)}`
+  );
+}
