@@ -110,7 +110,8 @@ export const BENCH_ROUTES = {
       oneCustomer: true,
     },
   ],
-  // Points: the customer, one conditional transaction (profile and audit entry).
+  // Points: the request joins the customer's queue (an UpdateItem that also reads the profile), then one
+  // transaction commits the queue: profile and one audit entry per queued request.
   adjustPoints: [
     {
       name: 'POST .../points (one customer)',
@@ -118,7 +119,7 @@ export const BENCH_ROUTES = {
       path: '/v1/customers/1004/points',
       key: 'demo_full_key',
       body: { adjustment: 1 },
-      minimumCalls: { GetItemCommand: 1, TransactWriteItemsCommand: 1 },
+      minimumCalls: { UpdateItemCommand: 1, TransactWriteItemsCommand: 1 },
       oneCustomer: true,
     },
   ],

@@ -38,6 +38,16 @@ export async function resolveCustomer(shopId: string, identifier: string, consis
   return found;
 }
 
+/**
+ * The platform id of the member an identifier names, reading only what an id alone does not tell: nothing
+ * for a platform id (the write that follows finds out whether the member exists), the e-mail index for an
+ * e-mail address.
+ */
+export async function resolveCustomerId(shopId: string, identifier: string): Promise<string> {
+  if (NUMERIC_ID.test(identifier)) return identifier;
+  return (await resolveCustomer(shopId, identifier)).record.platform_customer_id;
+}
+
 export interface Enrolment {
   created: boolean;
   record: CustomerRecord;
