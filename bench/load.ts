@@ -15,6 +15,8 @@ export interface LoadSettings {
 
 export interface EndpointFigures {
   name: string;
+  /** Mean latency: with a fixed number of connections, it is what throughput allows (Little's law). */
+  mean: number;
   p50: number;
   p95: number;
   p99: number;
@@ -101,6 +103,7 @@ export async function load(
   const endpoints = 'requests' in target ? target.requests : [target];
   return {
     name: target.name,
+    mean: latencies.reduce((sum, ms) => sum + ms, 0) / (latencies.length || 1),
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 97.5),
     p99: percentile(latencies, 99),

@@ -55,7 +55,10 @@ export function printCallsByCommand(endpoints: readonly EndpointFigures[]): void
       .map(([name, n]) => `${name} ${n.toFixed(2)}`)
       .join(', ') || 'none';
   for (const e of endpoints) {
-    console.log(`${e.name}: calls per request ${each(e.callsByCommand)}; refused per request ${each(e.refusedByReason)}`);
+    console.log(
+      `${e.name}: mean ${e.mean.toFixed(1)} ms, p99/p50 ${(e.p99 / e.p50).toFixed(1)}; calls per request ${each(e.callsByCommand)}; ` +
+        `refused per request ${each(e.refusedByReason)}`,
+    );
   }
 }
 
