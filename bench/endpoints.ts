@@ -16,6 +16,14 @@ export interface BenchEndpoint {
   key: 'demo_read_key' | 'demo_full_key';
   body?: unknown;
   minimumCalls: DynamoDbCalls;
+  /** Every connection writes this one customer: a row of the one-customer section (`--only one-customer`). */
+  oneCustomer?: true;
+}
+
+/** Requests every connection sends in turn, loaded and counted as one row (minimum: their average). */
+export interface BenchMix {
+  name: string;
+  requests: readonly BenchEndpoint[];
 }
 
 /** A route the bench does not load, and why; test/e2e/dynamodb-calls.test.ts still counts its calls. */
@@ -88,8 +96,9 @@ export const BENCH_ROUTES = {
     },
   ],
   listVipTiers: [{ name: 'GET /vip-tiers', method: 'GET', path: '/v1/vip-tiers', key: 'demo_read_key', minimumCalls: {} }],
-  // Writes all hit one customer from every connection: the worst case for the optimistic retries.
-  // Customer, one conditional transaction (profile and counters, or profile and audit entry).
+  // Writes all hit one customer from every connection (docs/architecture.md#one-hot-customer).
+  // PUT: the customer, then one UpdateItem of the profile's fields (a new date of birth or status is one
+  // transaction instead: the birthday timer or the shop counters change with the profile).
   updateCustomer: [
     {
       name: 'PUT /customers/{id} (one customer)',
@@ -97,9 +106,12 @@ export const BENCH_ROUTES = {
       path: '/v1/customers/1003',
       key: 'demo_full_key',
       body: { date_of_birth: '1990-05-17' },
-      minimumCalls: { GetItemCommand: 1, TransactWriteItemsCommand: 1 },
+      minimumCalls: { GetItemCommand: 1, UpdateItemCommand: 1 },
+      oneCustomer: true,
     },
   ],
+  // Points: the request joins the customer's queue (an UpdateItem that also reads the profile), then one
+  // transaction commits the queue: profile and one audit entry per queued request.
   adjustPoints: [
     {
       name: 'POST .../points (one customer)',
@@ -107,7 +119,8 @@ export const BENCH_ROUTES = {
       path: '/v1/customers/1004/points',
       key: 'demo_full_key',
       body: { adjustment: 1 },
-      minimumCalls: { GetItemCommand: 1, TransactWriteItemsCommand: 1 },
+      minimumCalls: { UpdateItemCommand: 1, TransactWriteItemsCommand: 1 },
+      oneCustomer: true,
     },
   ],
   enrollCustomer: {
@@ -126,3 +139,19 @@ export const BENCH_ROUTES = {
 export const BENCH_ENDPOINTS: readonly BenchEndpoint[] = Object.values(BENCH_ROUTES).flatMap((entry): readonly BenchEndpoint[] =>
   'notLoaded' in entry ? [] : entry,
 );
+
+/** The rows whose connections all write one customer. */
+export const ONE_CUSTOMER_ENDPOINTS: readonly BenchEndpoint[] = BENCH_ENDPOINTS.filter((endpoint) => endpoint.oneCustomer);
+
+/**
+ * Updates and adjustments of one customer at once: every connection alternates a PUT and a points
+ * adjustment of customer 1008, so half the writers change the profile's fields while the other half
+ * change its balance.
+ */
+export const ONE_CUSTOMER_MIX: BenchMix = {
+  name: 'PUT + points (one customer)',
+  requests: [
+    { ...BENCH_ROUTES.updateCustomer[0], path: '/v1/customers/1008', body: { anniversary_date: '2019-04-02' } },
+    { ...BENCH_ROUTES.adjustPoints[0], path: '/v1/customers/1008/points' },
+  ],
+};

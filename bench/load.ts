@@ -1,7 +1,7 @@
 // Load on the endpoints with autocannon: latency and throughput from a timed run, DynamoDB calls and
 // capacity per request from a separate counted run.
 import autocannon from 'autocannon';
-import type { BenchEndpoint } from './endpoints';
+import type { BenchEndpoint, BenchMix } from './endpoints';
 import { percentile, totalCalls } from './statistics';
 import { twinDynamoDbStats } from './twin-control';
 
@@ -15,12 +15,18 @@ export interface LoadSettings {
 
 export interface EndpointFigures {
   name: string;
+  /** Mean latency: with a fixed number of connections, it is what throughput allows (Little's law). */
+  mean: number;
   p50: number;
   p95: number;
   p99: number;
   rps: number;
+  /** Answers other than 2xx and failed connections: the row's warm-up, timed and counted runs together. */
   errors: number;
   callsPerRequest: number;
+  /** Calls per request by command, and refused calls per request by command and reason (counted run). */
+  callsByCommand: Record<string, number>;
+  refusedByReason: Record<string, number>;
   minimumCalls: number;
   readUnitsPerRequest: number;
   writeUnitsPerRequest: number;
@@ -64,27 +70,50 @@ export async function warmUp(url: string, endpoints: readonly BenchEndpoint[], c
   } while (performance.now() < warmupUntil);
 }
 
-export async function load(url: string, endpoint: BenchEndpoint, { connections, duration }: LoadSettings): Promise<EndpointFigures> {
-  await autocannon({ ...request(url, endpoint), connections, duration: 1 }); // warm-up
-  const { result, latencies } = await cannon({ ...request(url, endpoint), connections, duration });
+/** The autocannon requests of a mix: every connection sends them in turn. */
+function mixRequests(url: string, mix: BenchMix) {
+  return {
+    url,
+    requests: mix.requests.map((endpoint) => {
+      const { url: full, ...rest } = request(url, endpoint);
+      return { ...rest, path: full.slice(url.length) };
+    }),
+  };
+}
+
+const perRequest = (counts: Record<string, number>, requests: number) =>
+  Object.fromEntries(Object.entries(counts).map(([name, n]) => [name, n / requests]));
+
+export async function load(
+  url: string,
+  target: BenchEndpoint | BenchMix,
+  { connections, duration }: LoadSettings,
+): Promise<EndpointFigures> {
+  const requests = 'requests' in target ? mixRequests(url, target) : request(url, target);
+  const warm = await autocannon({ ...requests, connections, duration: 1 }); // warm-up
+  const { result, latencies } = await cannon({ ...requests, connections, duration });
   // Calls and capacity from a fixed number of requests that all complete: a timed run ends with
   // requests in flight whose DynamoDB calls would be counted without the requests themselves.
   await new Promise((resolve) => setTimeout(resolve, 250));
   await twinDynamoDbStats(url, 'reset');
-  const counting = await autocannon({ ...request(url, endpoint), connections, amount: COUNTED_REQUESTS });
+  const counting = await autocannon({ ...requests, connections, amount: COUNTED_REQUESTS });
   const counted = await twinDynamoDbStats(url, 'pause');
-  const requests = counting.requests.total || 1;
+  const sent = counting.requests.total || 1;
   const calls = totalCalls(counted.calls);
+  const endpoints = 'requests' in target ? target.requests : [target];
   return {
-    name: endpoint.name,
+    name: target.name,
+    mean: latencies.reduce((sum, ms) => sum + ms, 0) / (latencies.length || 1),
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 97.5),
     p99: percentile(latencies, 99),
     rps: result.requests.average,
-    errors: result.non2xx + result.errors,
-    callsPerRequest: calls / requests,
-    minimumCalls: totalCalls(endpoint.minimumCalls),
-    readUnitsPerRequest: counted.readUnits / requests,
-    writeUnitsPerRequest: counted.writeUnits / requests,
+    errors: [warm, result, counting].reduce((sum, run) => sum + run.non2xx + run.errors, 0),
+    callsPerRequest: calls / sent,
+    callsByCommand: perRequest(counted.calls, sent),
+    refusedByReason: perRequest(counted.refused ?? {}, sent),
+    minimumCalls: endpoints.reduce((sum, endpoint) => sum + totalCalls(endpoint.minimumCalls), 0) / endpoints.length,
+    readUnitsPerRequest: counted.readUnits / sent,
+    writeUnitsPerRequest: counted.writeUnits / sent,
   };
 }

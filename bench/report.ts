@@ -29,6 +29,8 @@ export interface BenchResults {
   webhookBurst: BurstFigures | null;
   keyFlood: FloodFigures | null;
   jobs: JobsSection | null;
+  /** `--only one-customer`: the writes of one customer (docs/performance.md#one-hot-customer). */
+  oneCustomer?: EndpointFigures[];
   /** `--only list-depth` (docs/performance.md#customer-list-depth). */
   listDepth?: DepthFigures[];
 }
@@ -42,6 +44,20 @@ export function printEndpointTable(endpoints: readonly EndpointFigures[]): void 
     console.log(
       `${e.name.padEnd(38)}${fixed(e.p50)}${fixed(e.p95)}${fixed(e.p99)}${fixed(e.rps, 0)}${String(e.errors).padStart(8)}` +
         `${fixed(e.callsPerRequest, 2)} (${e.minimumCalls})${fixed(e.readUnitsPerRequest, 2)}  ${fixed(e.writeUnitsPerRequest, 2)}`,
+    );
+  }
+}
+
+/** The one-customer rows' calls per request by command and the refused calls (lost races) per request. */
+export function printCallsByCommand(endpoints: readonly EndpointFigures[]): void {
+  const each = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .map(([name, n]) => `${name} ${n.toFixed(2)}`)
+      .join(', ') || 'none';
+  for (const e of endpoints) {
+    console.log(
+      `${e.name}: mean ${e.mean.toFixed(1)} ms, p99/p50 ${(e.p99 / e.p50).toFixed(1)}; calls per request ${each(e.callsByCommand)}; ` +
+        `refused per request ${each(e.refusedByReason)}`,
     );
   }
 }

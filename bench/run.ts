@@ -4,12 +4,12 @@
 // sizes and cold initialisation, the customer list at 1k/10k/100k members, and a burst of order
 // webhooks, a flood of made-up keys, and the scheduled jobs by shop size. Prints tables and writes
 // bench/results.json and bench/latency.svg. This file reads the flags and runs the sections in order;
-// each section is its own module. `--only webhook-burst`, `key-flood`, `jobs` or `list-depth` runs that
-// section alone (each starts what it needs).
+// each section is its own module. `--only webhook-burst`, `key-flood`, `jobs`, `list-depth` or
+// `one-customer` runs that section alone (each starts what it needs).
 import '../infra/local/local-env';
 import { parseArgs } from 'node:util';
 import { measureBundles, type BundleFigures } from './bundles';
-import { BENCH_ENDPOINTS } from './endpoints';
+import { BENCH_ENDPOINTS, ONE_CUSTOMER_MIX } from './endpoints';
 import { jobsByShopSize, type JobsSection } from './jobs-by-shop-size';
 import { bareGetItem, getCustomerAgainstGetItem, type RatioFigures } from './get-item-ratio';
 import { decomposeGetCustomer, type InProcessFigures } from './in-process';
@@ -17,7 +17,16 @@ import { listByShopSize, type ScaleFigures } from './list-by-shop-size';
 import { keyFlood, printFlood, type FloodFigures } from './key-flood';
 import { listDepth } from './list-depth';
 import { load, warmUp, type EndpointFigures } from './load';
-import { mergeResults, printBundleTable, printBurst, printEndpointTable, printInProcess, writeResults } from './report';
+import { oneCustomer, ONE_CUSTOMER_ROWS } from './one-customer';
+import {
+  mergeResults,
+  printBundleTable,
+  printBurst,
+  printCallsByCommand,
+  printEndpointTable,
+  printInProcess,
+  writeResults,
+} from './report';
 import { twinDynamoDbStats } from './twin-control';
 import { startTwinProcess, TWIN_TABLE } from './twin-process';
 import { webhookBurst, type BurstFigures } from './webhook-burst';
@@ -61,7 +70,7 @@ const FLOOD = {
   legitimateRate: Number(options['flood-legitimate-rate']),
 };
 /** The sections `--only` can run alone. */
-const SECTIONS = ['webhook-burst', 'key-flood', 'jobs', 'list-depth'];
+const SECTIONS = ['webhook-burst', 'key-flood', 'jobs', 'list-depth', 'one-customer'];
 
 function checkFlags(): void {
   if (options.only !== undefined && !SECTIONS.includes(options.only)) throw new Error(`--only takes one of: ${SECTIONS.join(', ')}`);
@@ -130,6 +139,23 @@ async function main(): Promise<void> {
     console.log(`\nwritten: bench/results.json (keyFlood; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
     return;
   }
+  if (options.only === 'one-customer') {
+    const own = options.url ? null : await startTwinProcess();
+    const url = options.url ?? own!.url;
+    try {
+      console.log(
+        `One customer written from ${CONNECTIONS} connections against ${url}: ${DURATION}s per row, after ${WARMUP_SECONDS}s of warm-up load and 1s per row\n`,
+      );
+      const rows = await oneCustomer(url, { connections: CONNECTIONS, duration: DURATION, warmupSeconds: WARMUP_SECONDS });
+      printEndpointTable(rows);
+      printCallsByCommand(rows);
+      mergeResults({ at: new Date().toISOString(), oneCustomer: rows });
+    } finally {
+      own?.process.kill('SIGINT');
+    }
+    console.log(`\nwritten: bench/results.json (oneCustomer; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
   if (options.only === 'jobs') {
     mergeResults({ at: new Date().toISOString(), jobs: await jobsSection() });
     console.log(`\nwritten: bench/results.json (jobs; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
@@ -145,8 +171,11 @@ async function main(): Promise<void> {
     await warmUp(url, BENCH_ENDPOINTS, CONNECTIONS, WARMUP_SECONDS);
     if (twin) await bareGetItem(twin.dynamodb, 1, CONNECTIONS);
     const endpoints: EndpointFigures[] = [];
-    for (const endpoint of BENCH_ENDPOINTS) endpoints.push(await load(url, endpoint, { connections: CONNECTIONS, duration: DURATION }));
+    for (const endpoint of [...BENCH_ENDPOINTS, ONE_CUSTOMER_MIX]) {
+      endpoints.push(await load(url, endpoint, { connections: CONNECTIONS, duration: DURATION }));
+    }
     printEndpointTable(endpoints);
+    printCallsByCommand(endpoints.filter((e) => ONE_CUSTOMER_ROWS.some((row) => row.name === e.name)));
 
     // The ratio to the physical floor, at the bench's concurrency and at one connection.
     let ratio: number | null = null;

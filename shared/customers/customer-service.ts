@@ -17,7 +17,7 @@ import { generateReferralCode } from '../domain/referral';
 import { customerNotFound, DOMAIN_DETAILS, DomainError, failed, notFound, unavailable } from '../domain/errors';
 import type { Platform, PlatformCustomer } from '../platform/port';
 import { PlatformError, PlatformRefusedError, PlatformUnavailableError } from '../platform/port';
-import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
+import { backoffDelay, CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { approvedEntry, type EarningEntry } from '../domain/history';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
@@ -36,6 +36,16 @@ export async function resolveCustomer(shopId: string, identifier: string, consis
   else if (identifier.includes('@') && identifier.length <= MAX_EMAIL_LENGTH) found = await findCustomerByEmail(shopId, identifier);
   if (!found) throw customerNotFound(identifier);
   return found;
+}
+
+/**
+ * The platform id of the member an identifier names, reading only what an id alone does not tell: nothing
+ * for a platform id (the write that follows finds out whether the member exists), the e-mail index for an
+ * e-mail address.
+ */
+export async function resolveCustomerId(shopId: string, identifier: string): Promise<string> {
+  if (NUMERIC_ID.test(identifier)) return identifier;
+  return (await resolveCustomer(shopId, identifier)).record.platform_customer_id;
 }
 
 export interface Enrolment {
@@ -183,17 +193,32 @@ function signupAward(shop: ShopCatalog, record: CustomerRecord, now: string): { 
   return giveBatches(record, after, entries, shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS, now);
 }
 
-// Like points adjustments: enough rounds for dozens of simultaneous writers of one customer.
+// Enough rounds for dozens of simultaneous writers of one customer: a refusal returns the profile, so a
+// round costs one write, and only a conflict with a transaction in progress waits.
 const UPDATE_ATTEMPTS = 60;
 
-/** Applies changes with optimistic locking, re-reading and retrying when another write got in first. */
+/**
+ * Applies changes, trying again from the profile a refusal returns when another write got in first (a
+ * change of fields alone is refused only when the status or date of birth it was decided on changed).
+ */
 export async function updateCustomer(shopId: string, identifier: string, changes: MemberChanges): Promise<CustomerRecord> {
   let current = await resolveCustomer(shopId, identifier);
-  const updated = await retryUntil(UPDATE_ATTEMPTS, CONTENTION_BACKOFF, async (index): Promise<CustomerRecord | undefined> => {
-    if (index > 0) current = await resolveCustomer(shopId, current.record.platform_customer_id, true);
-    const now = nowIso();
-    return (await writeCustomerChanges(current, changes, now)) ? { ...current.record, ...changes, updated_at: now } : undefined;
-  });
+  let conflicts = 0;
+  let wait = false;
+  const updated = await retryUntil(
+    UPDATE_ATTEMPTS,
+    () => (wait ? backoffDelay((conflicts += 1), CONTENTION_BACKOFF) : 0),
+    async (): Promise<CustomerRecord | undefined> => {
+      const result = await writeCustomerChanges(current, changes, nowIso());
+      if (result.written) return result.record;
+      wait = result.conflict;
+      if (!result.conflict) {
+        if (!result.current) throw customerNotFound(identifier);
+        current = result.current;
+      }
+      return undefined;
+    },
+  );
   if (updated) return updated;
   throw failed('The customer could not be updated. Please try again.');
 }

@@ -1,6 +1,7 @@
 // Customer profiles: lookups, the enrol and update transactions, and the sorted customer list.
 import { randomUUID } from 'node:crypto';
-import { QueryCommand, TransactWriteCommand, GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand, GetCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { CustomerRecord, MemberChanges } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
@@ -146,12 +147,88 @@ export async function createCustomer(
   }
 }
 
+/** A write DynamoDB refused: `current` is the profile as it is now when DynamoDB returned it (null: no profile). */
+export type Refusal = { conflict: false; current: StoredCustomer | null } | { conflict: true };
+
+export type CustomerWrite = { written: true; record: CustomerRecord } | ({ written: false } & Refusal);
+
 /**
- * Applies field changes if the stored version is still `expectedVersion` (optimistic locking); a
- * status change moves the customer between the shop's counters in the same transaction.
- * Returns false when another writer got there first.
+ * Applies a member's field changes. Changes that touch only the profile (the anniversary date, a date of
+ * birth or status the member already has, the platform's e-mail and names) are one UpdateItem that sets
+ * those fields alone, conditioned only on the status and date of birth it was decided on: it never refuses
+ * nor is refused by a points write, and answers the profile as written. A new date of birth (the birthday
+ * timer follows it) or status (the shop counters, the list partition and the due work follow it) is one
+ * transaction conditioned on the profile's version, as every write of the whole profile. Refused when
+ * another writer got there first, with the profile as it is now when DynamoDB returned it.
  */
-export async function updateCustomer(current: StoredCustomer, changes: MemberChanges, now: string): Promise<boolean> {
+export async function updateCustomer(current: StoredCustomer, changes: MemberChanges, now: string): Promise<CustomerWrite> {
+  const { record } = current;
+  const otherItems =
+    (changes.status !== undefined && changes.status !== record.status) ||
+    (changes.date_of_birth !== undefined && changes.date_of_birth !== record.date_of_birth);
+  return otherItems ? updateWithOtherItems(current, changes, now) : updateProfileFields(current, changes, now);
+}
+
+async function updateProfileFields(current: StoredCustomer, changes: MemberChanges, now: string): Promise<CustomerWrite> {
+  const { record } = current;
+  const names: Record<string, string> = { '#version': 'version', '#updated': 'updated_at' };
+  const values: Record<string, unknown> = { ':one': 1, ':now': now };
+  const sets = ['#updated = :now'];
+  const removes: string[] = [];
+  const conditions = ['attribute_exists(pk)'];
+  const set = (attribute: string, value: unknown) => {
+    const index = sets.length;
+    names[`#f${index}`] = attribute;
+    values[`:f${index}`] = value;
+    sets.push(`#f${index} = :f${index}`);
+  };
+  // What decided that no other item changes: the status and the date of birth as read.
+  if (changes.status !== undefined) {
+    names['#status'] = 'status';
+    values[':status'] = record.status;
+    conditions.push('#status = :status');
+  }
+  if (changes.date_of_birth !== undefined) {
+    names['#birth'] = 'date_of_birth';
+    if (record.date_of_birth === null) {
+      values[':null'] = 'NULL';
+      conditions.push('(attribute_not_exists(#birth) OR attribute_type(#birth, :null))');
+    } else {
+      values[':birth'] = record.date_of_birth;
+      conditions.push('#birth = :birth');
+    }
+  }
+  for (const field of ['anniversary_date', 'first_name', 'last_name', 'platform_updated_at'] as const) {
+    if (changes[field] !== undefined) set(field, changes[field]);
+  }
+  if (changes.email !== undefined) {
+    // The e-mail index follows the address, as customerItem derives it.
+    const email = changes.email.trim().toLowerCase();
+    set('email', changes.email);
+    set('email_lc', email);
+    if (email) set('email_pk', keys.customerEmail(record.shop_id, email));
+    else removes.push('email_pk');
+  }
+  try {
+    const result = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.customer(record.shop_id, record.platform_customer_id),
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''} ADD #version :one`,
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { written: true, record: storedCustomerOf(result.Attributes!).record };
+  } catch (error) {
+    return { written: false, ...refusalOf(error) };
+  }
+}
+
+async function updateWithOtherItems(current: StoredCustomer, changes: MemberChanges, now: string): Promise<CustomerWrite> {
   const { record } = current;
   const next: CustomerRecord = { ...record, ...changes, updated_at: now };
   const transactItems: NonNullable<TransactWriteCommandInput['TransactItems']> = [
@@ -162,6 +239,7 @@ export async function updateCustomer(current: StoredCustomer, changes: MemberCha
         ConditionExpression: '#version = :version',
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':version': current.version },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
   ];
@@ -179,11 +257,26 @@ export async function updateCustomer(current: StoredCustomer, changes: MemberCha
   }
   try {
     await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: transactItems }));
-    return true;
+    return { written: true, record: next };
   } catch (error) {
-    if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
+    const reasons = cancellationReasons(error);
+    if (reasons?.[0] === 'ConditionalCheckFailed') {
+      const old = (error as TransactionCanceledException).CancellationReasons?.[0]?.Item;
+      return { written: false, conflict: false, current: old ? storedCustomerOf(unmarshall(old)) : null };
+    }
+    if (reasons?.includes('TransactionConflict') || (error as { name?: string }).name === 'TransactionConflictException') {
+      return { written: false, conflict: true };
+    }
     throw error;
   }
+}
+
+/** A refused single-item write: the item returned with the refusal, or a conflict with a transaction in progress. */
+export function refusalOf(error: unknown): Refusal {
+  const { name, Item } = error as { name?: string; Item?: Record<string, never> };
+  if (name === 'ConditionalCheckFailedException') return { conflict: false, current: Item ? storedCustomerOf(unmarshall(Item)) : null };
+  if (name === 'TransactionConflictException') return { conflict: true };
+  throw error;
 }
 
 export interface CustomerListQuery {

@@ -6,6 +6,12 @@ type Capacity = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapac
 
 export interface DynamoDbStats {
   calls: Record<string, number>;
+  /**
+   * Calls DynamoDB refused, by command and reason: `TransactWriteItemsCommand ConditionalCheckFailed`
+   * (a cancelled transaction's distinct item reasons, joined by `+`), `UpdateItemCommand
+   * ConditionalCheckFailedException`, and so on. One count per refused call.
+   */
+  refused: Record<string, number>;
   readUnits: number;
   writeUnits: number;
 }
@@ -20,7 +26,7 @@ const WITH_CAPACITY = new Set([
   'TransactGetItemsCommand',
 ]);
 
-const stats: DynamoDbStats = { calls: {}, readUnits: 0, writeUnits: 0 };
+const stats: DynamoDbStats = { calls: {}, refused: {}, readUnits: 0, writeUnits: 0 };
 /**
  * While paused, calls pass through untouched (no ReturnConsumedCapacity): the bench times latency
  * with counting paused, so the figures are those of a production function.
@@ -28,12 +34,13 @@ const stats: DynamoDbStats = { calls: {}, readUnits: 0, writeUnits: 0 };
 let counting = true;
 
 export function dynamoDbStats(): DynamoDbStats {
-  return { calls: { ...stats.calls }, readUnits: stats.readUnits, writeUnits: stats.writeUnits };
+  return { calls: { ...stats.calls }, refused: { ...stats.refused }, readUnits: stats.readUnits, writeUnits: stats.writeUnits };
 }
 
 /** Zeroes the counters and (re)starts counting. */
 export function resetDynamoDbStats(): void {
   stats.calls = {};
+  stats.refused = {};
   stats.readUnits = 0;
   stats.writeUnits = 0;
   counting = true;
@@ -54,7 +61,14 @@ export function instrumentDynamoDbClient(client: DynamoDBClient): void {
       // A call that fails (a lost transaction, a failed condition) is counted too: it was made and
       // retried; its capacity is not known here.
       stats.calls[command] = (stats.calls[command] ?? 0) + 1;
-      const result = await next(args);
+      let result: Awaited<ReturnType<typeof next>>;
+      try {
+        result = await next(args);
+      } catch (error) {
+        const refusal = `${command} ${refusalReason(error)}`;
+        stats.refused[refusal] = (stats.refused[refusal] ?? 0) + 1;
+        throw error;
+      }
       const consumed = (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
       for (const capacity of [consumed ?? []].flat()) {
         const units = capacity.CapacityUnits ?? 0;
@@ -65,4 +79,14 @@ export function instrumentDynamoDbClient(client: DynamoDBClient): void {
     },
     { step: 'initialize', name: 'dynamoDbStats' },
   );
+}
+
+/** Why DynamoDB refused a call: the error's name, or a cancelled transaction's item reasons. */
+function refusalReason(error: unknown): string {
+  const { name, CancellationReasons } = error as { name?: string; CancellationReasons?: Array<{ Code?: string }> };
+  if (name === 'TransactionCanceledException' && CancellationReasons) {
+    const codes = new Set(CancellationReasons.map((reason) => reason.Code ?? 'None').filter((code) => code !== 'None'));
+    return [...codes].sort().join('+');
+  }
+  return name ?? 'unknown';
 }

@@ -160,14 +160,14 @@ export async function listRewardEntries(shopId: string, customerId: string, quer
   return { entries: items.map((item) => withoutKeys<RewardEntry>(item)), total };
 }
 
-async function getItem(key: ItemKey): Promise<Item | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key }));
+async function getItem(key: ItemKey, consistent = false): Promise<Item | null> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
   return result.Item ?? null;
 }
 
 /** One earning entry; the key holds shop and customer, so another customer's entry is simply absent. */
-export async function getEarningEntry(shopId: string, customerId: string, id: string): Promise<EarningEntry | null> {
-  const item = await getItem(keys.earningEntry(shopId, customerId, id));
+export async function getEarningEntry(shopId: string, customerId: string, id: string, consistent = false): Promise<EarningEntry | null> {
+  const item = await getItem(keys.earningEntry(shopId, customerId, id), consistent);
   return item ? withoutKeys<EarningEntry>(item) : null;
 }
 

@@ -39,6 +39,31 @@ export interface CustomerRecord {
   birthday_awarded_year?: number | null;
   /** The platform's `updated_at` of the e-mail and names last taken from customers/update. */
   platform_updated_at?: string | null;
+  // The points write queue (docs/architecture.md#one-hot-customer); internal, never part of the API's fields.
+  /** Adjustments accepted and not committed yet, oldest first: whichever writer commits next applies them all. */
+  points_queue?: QueuedAdjustment[];
+  /** What the last commit of the queue applied, one receipt per adjustment, for the writers that were waiting. */
+  points_receipts?: AdjustmentReceipt[];
+}
+
+/** A manual points adjustment waiting in its member's queue: everything needed to apply it and write its entry. */
+export interface QueuedAdjustment {
+  /** The id of the earning-history entry it writes: applied at most once, with that entry, in one transaction. */
+  id: string;
+  adjustment: number;
+  update_lifetime_points: boolean;
+  note: string | null;
+  send_email: boolean;
+  /** When it was accepted: its entry's `created_at` and its events' `occurred_at`. */
+  at: string;
+}
+
+/** What a committed adjustment did, as the writer that asked for it answers. */
+export interface AdjustmentReceipt {
+  id: string;
+  applied: number;
+  before: number;
+  after: number;
 }
 
 /** What the platform tells about a member (customers/update): the program follows it. */

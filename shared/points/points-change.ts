@@ -1,6 +1,9 @@
-// Pure arithmetic of a manual points adjustment: the floor at zero, lifetime points and the tier.
-import type { CustomerRecord } from '../domain/customer';
-import type { VipSettings, VipTier } from '../domain/shop';
+// Pure arithmetic of manual points adjustments: the floor at zero, lifetime points and the tier of one
+// adjustment, and a member's queue of adjustments applied in order as one commit.
+import type { AdjustmentReceipt, CustomerRecord, QueuedAdjustment } from '../domain/customer';
+import { approvedEntry, type EarningEntry } from '../domain/history';
+import { giveBatches, withActivity } from '../domain/points-ledger';
+import type { EarningSettings, VipSettings, VipTier } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
 
 export interface PointsChangeRequest {
@@ -41,4 +44,109 @@ export function computePointsChange(
     tierAfter,
     next: { ...record, current_points: after, lifetime_points: lifetime, vip_tier_id: tierAfter?.id ?? null, updated_at: now },
   };
+}
+
+/** The `action` of the earning-history entry a manual adjustment writes. */
+export const MANUAL_ADJUSTMENT_ACTION = 'manual_adjustment';
+
+/** An adjustment's audit entry: an approved earning entry with the request's details kept on it (never served). */
+export type AdjustmentEntry = EarningEntry & {
+  note: string | null;
+  requested_adjustment: number;
+  update_lifetime_points: boolean;
+  send_email: boolean;
+  /** The balance before and after it: what its writer answers when the entry is all that is left to read. */
+  points_before: number;
+  points_after: number;
+  batch_offset?: number;
+};
+
+/** One queued adjustment as a commit applies it, in queue order. */
+export interface AppliedAdjustment {
+  request: QueuedAdjustment;
+  change: PointsChange;
+  entry: AdjustmentEntry;
+}
+
+/** What one commit of a member's queue writes. */
+export interface QueueCommit {
+  /** The profile after every applied adjustment. */
+  next: CustomerRecord;
+  applied: AppliedAdjustment[];
+  /** How many requests leave the head of the queue: the applied ones and the dropped ones. */
+  removed: number;
+  /** Ids that leave the queue without being applied: abandoned (older than `staleBefore`), applied already, or copies. */
+  dropped: string[];
+}
+
+export interface QueueCommitSettings {
+  tiers: readonly VipTier[];
+  vipSettings: VipSettings;
+  earningSettings: EarningSettings;
+  /** A request accepted before this instant has no writer waiting for it any more: dropped, never applied. */
+  staleBefore: string;
+  /** Requests whose entry exists already: dropped, never applied twice. */
+  alreadyApplied?: ReadonlySet<string>;
+}
+
+/**
+ * Applies `queue` (the member's queue as read, or its first requests) to `record` one request after the
+ * other, in order, as if each had been written alone: each sees the balance the one before left (floor at
+ * zero, lifetime points, tier), a positive one becomes a batch at the end of the line, and earning or
+ * spending counts as activity at the request's own time (points-ledger.ts).
+ */
+export function commitOfQueue(record: CustomerRecord, queue: readonly QueuedAdjustment[], settings: QueueCommitSettings): QueueCommit {
+  let current = record;
+  const applied: AppliedAdjustment[] = [];
+  const dropped: string[] = [];
+  const seen = new Set<string>();
+  for (const request of queue) {
+    // A second copy (an enqueue whose answer was lost and that the SDK sent again) is never applied twice.
+    if (request.at < settings.staleBefore || settings.alreadyApplied?.has(request.id) || seen.has(request.id)) {
+      dropped.push(request.id);
+      continue;
+    }
+    seen.add(request.id);
+    const change = computePointsChange(current, request, settings.tiers, settings.vipSettings, request.at);
+    const entry: AdjustmentEntry = {
+      ...approvedEntry(
+        {
+          id: request.id,
+          earning_rule_id: null,
+          action: MANUAL_ADJUSTMENT_ACTION,
+          points: change.applied,
+          base_points: change.applied,
+          points_multiplier: 1,
+        },
+        request.at,
+      ),
+      // Audit details: kept on the entry, not part of the history API's fields.
+      note: request.note,
+      requested_adjustment: request.adjustment,
+      update_lifetime_points: request.update_lifetime_points,
+      send_email: request.send_email,
+      points_before: change.before,
+      points_after: change.after,
+    };
+    // A positive adjustment is a batch of its own; a negative one is spending (points-ledger.ts).
+    if (change.applied > 0) {
+      const ledger = giveBatches(current, change.next, [entry], settings.earningSettings, request.at);
+      current = ledger.record;
+      applied.push({ request, change, entry: ledger.entries[0]! });
+    } else {
+      current = change.applied < 0 ? withActivity(change.next, settings.earningSettings, request.at) : change.next;
+      applied.push({ request, change, entry });
+    }
+  }
+  return { next: current, applied, removed: queue.length, dropped };
+}
+
+/** The receipts of a commit: what each applied adjustment did, for the writers still waiting for it. */
+export function receiptsOf(commit: QueueCommit): AdjustmentReceipt[] {
+  return commit.applied.map(({ request, change }) => ({
+    id: request.id,
+    applied: change.applied,
+    before: change.before,
+    after: change.after,
+  }));
 }

@@ -31,7 +31,7 @@ export function backoffDelay(retry: number, { baseMs, capMs, jitter = 'full' }: 
 /**
  * Calls `attempt` up to `maxAttempts` times until it returns something other than undefined, waiting
  * per `backoff` before each retry (not at all when it is null; a function decides the wait itself, e.g.
- * from a server's Retry-After). Undefined when every try came back
+ * from a server's Retry-After, and 0 retries at once). Undefined when every try came back
  * empty: the caller knows what to report. An error thrown by `attempt` ends the retries at once.
  */
 export async function retryUntil<T>(
@@ -40,7 +40,8 @@ export async function retryUntil<T>(
   attempt: (index: number) => Promise<T | undefined>,
 ): Promise<T | undefined> {
   for (let index = 0; index < maxAttempts; index += 1) {
-    if (index > 0 && backoff) await sleep(typeof backoff === 'function' ? backoff(index) : backoffDelay(index, backoff));
+    const wait = index > 0 && backoff ? (typeof backoff === 'function' ? backoff(index) : backoffDelay(index, backoff)) : 0;
+    if (wait > 0) await sleep(wait);
     const result = await attempt(index);
     if (result !== undefined) return result;
   }

@@ -198,7 +198,9 @@ describe('a walk while members change', () => {
       const leaving = before[15]!;
 
       const seen = await walkAcross(shop, query, memory, async () => {
-        expect(await updateCustomer({ record: leaving, version: 1 }, { status: 'excluded' }, '2025-06-01T00:00:00.000Z')).toBe(true);
+        expect((await updateCustomer({ record: leaving, version: 1 }, { status: 'excluded' }, '2025-06-01T00:00:00.000Z')).written).toBe(
+          true,
+        );
       });
 
       const expected = ids(before);

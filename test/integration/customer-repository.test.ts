@@ -77,8 +77,8 @@ describe('customer repository', () => {
     const stale = await updateCustomer(current, { date_of_birth: '2000-01-01' }, '2025-06-02T00:00:00.000Z');
 
     const stored = (await getCustomer('repo-upd', '3', true))!;
-    expect(applied).toBe(true);
-    expect(stale).toBe(false);
+    expect(applied.written).toBe(true);
+    expect(stale.written).toBe(false);
     expect(stored.record.status).toBe('excluded');
     expect(stored.record.date_of_birth).toBe('1990-05-17');
     expect(stored.version).toBe(2);

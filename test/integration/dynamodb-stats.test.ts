@@ -53,6 +53,8 @@ describe('DynamoDB stats (bench only)', () => {
     expect(await createCustomer(customerRecord({ shop_id: 'stats', platform_customer_id: '1' }))).toBe('customer_exists');
 
     expect(dynamoDbStats().calls).toEqual({ TransactWriteItemsCommand: 1 });
+    // The profile's and the referral code's conditions failed: one refused call.
+    expect(dynamoDbStats().refused).toEqual({ 'TransactWriteItemsCommand ConditionalCheckFailed': 1 });
   });
 
   it('while paused, neither counts nor asks DynamoDB for consumed capacity; a reset starts again from zero', async () => {
@@ -63,11 +65,11 @@ describe('DynamoDB stats (bench only)', () => {
     await getCustomer('stats', '1');
     await getCustomer('stats', '1');
 
-    expect(dynamoDbStats()).toEqual({ calls: { GetItemCommand: 1 }, readUnits: 0.5, writeUnits: 0 });
+    expect(dynamoDbStats()).toEqual({ calls: { GetItemCommand: 1 }, refused: {}, readUnits: 0.5, writeUnits: 0 });
     expect(requested).toEqual(['TOTAL', undefined, undefined]);
 
     resetDynamoDbStats();
     await getCustomer('stats', '1');
-    expect(dynamoDbStats()).toEqual({ calls: { GetItemCommand: 1 }, readUnits: 0.5, writeUnits: 0 });
+    expect(dynamoDbStats()).toEqual({ calls: { GetItemCommand: 1 }, refused: {}, readUnits: 0.5, writeUnits: 0 });
   });
 });

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { keys } from '../../shared/data/keys';
 import { queryAll } from '../../shared/data/items';
-import { writePointsChange } from '../../shared/data/points-repository';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '../../shared/data/client';
+import { commitAdjustments, enqueueAdjustment } from '../../shared/data/points-repository';
+import { DEFAULT_EARNING_SETTINGS } from '../../shared/domain/shop';
+import { commitOfQueue, receiptsOf } from '../../shared/points/points-change';
 import { putShopCatalog } from '../../shared/data/shop-repository';
 import { resetEventPublisher } from '../../shared/events/domain-events';
 import { adjustPoints } from '../../shared/points/adjust-points';
@@ -18,6 +22,13 @@ jest.setTimeout(60_000);
 const SHOP = 'points-shop';
 const catalog = shopCatalog(SHOP, {
   tiers: [vipTier('gold', { name: 'Gold', threshold_points: 1000, points_multiplier: 2, badge_color: '#FFD700' })],
+});
+const NOW = '2026-11-20T10:00:00.000Z';
+const settingsOf = (now: string) => ({
+  tiers: catalog.tiers,
+  vipSettings: catalog.settings.vip_settings,
+  earningSettings: catalog.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS,
+  staleBefore: new Date(Date.parse(now) - 60_000).toISOString(),
 });
 const input = (adjustment: number) => ({ adjustment, note: `n${adjustment}`, update_lifetime_points: true, send_email: true });
 
@@ -77,34 +88,34 @@ describe('points adjustment on DynamoDB', () => {
     expect(await auditEntries('2')).toHaveLength(50);
   });
 
-  it('writes neither the balance nor the audit entry when the version is stale', async () => {
+  it('writes neither the balance nor the audit entry when a figure the commit read has changed', async () => {
     await createCustomer(customerRecord({ shop_id: SHOP, platform_customer_id: '3', referral_code: 'CONC0003', current_points: 100 }));
-    const read = (await getCustomer(SHOP, '3', true))!;
-    await adjustPoints(catalog, '3', input(1));
-
-    const written = await writePointsChange(
-      read,
-      { ...read.record, current_points: 999 },
-      {
-        id: 'stale-entry',
-        earning_rule_id: null,
-        action: 'manual_adjustment',
-        points: 899,
-        base_points: 899,
-        points_multiplier: 1,
-        status: 'approved',
-        order_id: null,
-        order_number: null,
-        points_due_at: null,
-        points_given_at: null,
-        points_expiry_at: null,
-        created_at: '2026-01-01T00:00:00.000Z',
-        updated_at: '2026-01-01T00:00:00.000Z',
-      },
+    const request = { id: 'stale-entry', adjustment: 899, update_lifetime_points: true, note: null, send_email: true, at: NOW };
+    const queued = await enqueueAdjustment(SHOP, '3', request, 25);
+    if (!queued.queued) throw new Error('not queued');
+    // Another writer (a purchase) spends a point after the commit's read.
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.customer(SHOP, '3'),
+        UpdateExpression: 'SET current_points = current_points - :one ADD version :one',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
     );
 
-    expect(written.written).toBe(false);
-    expect((await getCustomer(SHOP, '3', true))!.record.current_points).toBe(101);
+    const commit = commitOfQueue(queued.current.record, [request], settingsOf(NOW));
+    const written = await commitAdjustments({
+      read: queued.current,
+      next: commit.next,
+      removedIds: ['stale-entry'],
+      entries: commit.applied.map((applied) => applied.entry),
+      receipts: receiptsOf(commit),
+    });
+
+    expect(written).toMatchObject({ written: false, conflict: false });
+    const stored = (await getCustomer(SHOP, '3', true))!;
+    expect(stored.record.current_points).toBe(99);
+    expect(stored.record.points_queue?.map((r) => r.id)).toEqual(['stale-entry']);
     expect((await auditEntries('3')).map((e) => e.id)).not.toContain('stale-entry');
   });
 

@@ -1,4 +1,4 @@
-import { computePointsChange } from '../../shared/points/points-change';
+import { commitOfQueue, computePointsChange, receiptsOf } from '../../shared/points/points-change';
 import { parseAdjustPointsBody } from '../../shared/points/points-requests';
 import { ApiError } from '../../shared/http/errors';
 import { customerRecord } from '../fixtures/customer-record';
@@ -52,6 +52,61 @@ describe('points change', () => {
     const change = computePointsChange(record, { adjustment: -2000, update_lifetime_points: true }, tiers, vip, NOW);
 
     expect(change.tierAfter?.id).toBe('gold');
+  });
+});
+
+describe('a queue of adjustments applied as one commit', () => {
+  const earning = { pending_days: 0, points_expiry: { mode: 'batch' as const, days: 365 }, expiry_reminder_days: 30 };
+  const settings = { tiers, vipSettings: vip, earningSettings: earning, staleBefore: '2025-12-31T23:59:00.000Z' };
+  const request = (id: string, adjustment: number, at = NOW) => ({
+    id,
+    adjustment,
+    update_lifetime_points: true,
+    note: null,
+    send_email: true,
+    at,
+  });
+
+  it('applies each request to what the one before left, as one-at-a-time writes would', () => {
+    const record = customerRecord({ platform_customer_id: '1', current_points: 10, lifetime_points: 995, points_batch_total: 10 });
+
+    const commit = commitOfQueue(record, [request('a', 5), request('b', -30), request('c', 20)], settings);
+
+    expect(receiptsOf(commit)).toEqual([
+      { id: 'a', applied: 5, before: 10, after: 15 },
+      { id: 'b', applied: -15, before: 15, after: 0 },
+      { id: 'c', applied: 20, before: 0, after: 20 },
+    ]);
+    expect(commit.applied.map(({ change }) => [change.tierBefore?.id ?? null, change.tierAfter?.id ?? null])).toEqual([
+      [null, 'silver'],
+      ['silver', 'silver'],
+      ['silver', 'silver'],
+    ]);
+    expect(commit.next).toMatchObject({ current_points: 20, lifetime_points: 1020, vip_tier_id: 'silver', points_batch_total: 35 });
+    // Batches at the end of the line one after the other; the deduction is spending, no batch.
+    expect(commit.applied.map(({ entry }) => entry.batch_offset)).toEqual([10, undefined, 15]);
+    expect(commit.applied[0]!.entry).toMatchObject({
+      id: 'a',
+      points: 5,
+      points_before: 10,
+      points_after: 15,
+      points_expiry_at: '2027-01-01T00:00:00.000Z',
+    });
+    expect(commit).toMatchObject({ removed: 3, dropped: [] });
+  });
+
+  it('drops what is abandoned, applied already or a second copy, and still takes it off the queue', () => {
+    const record = customerRecord({ platform_customer_id: '1', current_points: 0 });
+
+    const commit = commitOfQueue(
+      record,
+      [request('old', 100, '2025-12-31T23:58:00.000Z'), request('done', 7), request('a', 1), request('a', 1)],
+      { ...settings, alreadyApplied: new Set(['done']) },
+    );
+
+    expect(commit.applied.map(({ request: applied }) => applied.id)).toEqual(['a']);
+    expect(commit).toMatchObject({ removed: 4, dropped: ['old', 'done', 'a'] });
+    expect(commit.next.current_points).toBe(1);
   });
 });
 
