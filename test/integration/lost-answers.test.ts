@@ -136,7 +136,7 @@ describe('a write whose answer is lost after it committed, retried by the SDK', 
     faults.resume();
     faults.script('TransactWriteItems', 'dropped_after_commit');
 
-    expect(await updateCustomer(current, { status: 'excluded' }, new Date().toISOString())).toBe(true);
+    expect(await updateCustomer(current, { status: 'excluded' }, new Date().toISOString())).toMatchObject({ written: true });
 
     expect(lost()).toEqual({ TransactWriteItems: 1 });
     faults.pause();
@@ -207,12 +207,9 @@ describe('a write whose answer is lost after it committed, retried by the SDK', 
     expect(await claimWebhookEvent(SHOP, 'event-requeued', 60_000)).toBe('done');
   });
 
-  // Defect (shared/data/purchase-repository.ts, activatePurchase, with shared/purchases/purchase-reward.ts): the
-  // UpdateItem pending -> active commits, its answer is lost, the SDK's retry is refused by `#status = :pending`
-  // and activatePurchase returns false, which purchaseReward reads as "the reconciler settled it first": it deletes
-  // the discount code at the platform and answers 500 "Failed to create discount code. Points have not been
-  // deducted." The entry stays active with the points spent and a code that no longer exists.
-  it.failing('purchase activation (UpdateItem, conditional on pending): the purchase succeeds with its code', async () => {
+  // The UpdateItem pending -> active commits, its answer is lost, and the SDK's retry is refused by
+  // `#status = :pending`: the request reads the entry again, finds it active with its code, and succeeds.
+  it('purchase activation (UpdateItem, conditional on pending): the purchase succeeds with its code', async () => {
     const id = await member(300);
     faults.script('UpdateItem', 'dropped_after_commit');
 
@@ -222,28 +219,24 @@ describe('a write whose answer is lost after it committed, retried by the SDK', 
     expect(codesOf(id).map((code) => code.code)).toEqual([purchase.discount_code]);
   });
 
-  // Defect (shared/data/idempotency-repository.ts, claimIdempotencyKey): the claim's PutItem commits, its answer
-  // is lost, the retry is refused by `attribute_not_exists(pk) OR #ttl < :now` and returns the record just
-  // written as someone else's: withIdempotency (shared/http/idempotency.ts) answers 409 "A request with this
-  // Idempotency-Key is still being processed", runs nothing, and the key stays in progress for 24 hours: every
-  // retry of that request with that key gets the same 409.
-  it.failing('idempotency key claim (PutItem, conditional): the request that wrote the claim holds it', async () => {
+  // The claim's PutItem commits, its answer is lost, and the retry is refused by its condition: the record
+  // there carries this claim's own id, so the request holds the claim.
+  it('idempotency key claim (PutItem, conditional): the request that wrote the claim holds it', async () => {
     faults.script('PutItem', 'dropped_after_commit');
     const scope = { shopId: SHOP, route: 'POST /v1/x', idempotencyKey: 'lost-claim' };
 
-    expect(await claimIdempotencyKey(scope, 'hash-1')).toEqual({ claimed: true });
+    expect(await claimIdempotencyKey(scope, 'hash-1', { inProgressMs: 10_000 })).toMatchObject({ claimed: true });
   });
 
-  // Defect (shared/data/idempotency-repository.ts, completeIdempotencyKey): the UpdateItem in_progress ->
-  // completed commits, its answer is lost, the retry is refused by `#status = :inProgress` and throws
-  // ConditionalCheckFailedException: the request whose effect committed, and whose response was stored, answers
-  // 500 (a retry with the key then replays the stored response).
-  it.failing('idempotency key completion (UpdateItem, conditional): the response is stored and the call succeeds', async () => {
+  // The UpdateItem in_progress -> completed commits, its answer is lost, and the retry is refused by the
+  // claimant's condition: the refusal is not an error, and the stored response is there.
+  it('idempotency key completion (UpdateItem, conditional): the response is stored and the call succeeds', async () => {
     const scope = { shopId: SHOP, route: 'POST /v1/x', idempotencyKey: 'lost-complete' };
-    expect(await claimIdempotencyKey(scope, 'hash-2')).toEqual({ claimed: true });
+    const claimed = await claimIdempotencyKey(scope, 'hash-2', { inProgressMs: 10_000 });
+    if (!claimed.claimed) throw new Error('the key was not claimed');
     faults.script('UpdateItem', 'dropped_after_commit');
 
-    await completeIdempotencyKey(scope, 'hash-2', 201, '{}');
+    await completeIdempotencyKey(claimed.claim, 201, '{}');
 
     expect(lost()).toEqual({ UpdateItem: 1 });
     faults.pause();
