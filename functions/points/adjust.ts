@@ -6,10 +6,11 @@ import { parseAdjustPointsBody } from '../../shared/points/points-requests';
 import { shopCatalog } from '../../shared/shops/shop-catalog';
 
 export const handler = createHandler(
-  async ({ caller, body, path }) => {
+  async ({ caller, body, path, idempotency }) => {
     const input = parseAdjustPointsBody(body);
     const shop = await shopCatalog(caller.shopId);
-    const adjustment = await adjustPoints(shop, path('identifier'), input);
+    // Under an Idempotency-Key every attempt of the request is the same adjustment (applied once).
+    const adjustment = await adjustPoints(shop, path('identifier'), input, idempotency ? { requestId: idempotency.workId } : {});
     return { statusCode: 200, body: { data: pointsAdjustmentResource(adjustment, shop.settings) } };
   },
   { jsonBody: true, idempotent: true },

@@ -7,7 +7,7 @@
 // and request takes the claim over, with the `progress` the stopped one recorded (a purchase's reserved
 // entry), so it can finish the work instead of doing it again. Each claim has its own `claim_id`: only
 // the current claimant can record progress, complete or release the key.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { now as clockNow } from '../runtime/clock';
@@ -47,6 +47,20 @@ export interface IdempotencyClaim {
   claimId: string;
   /** The progress of a stopped invocation whose claim this one took over; null for a fresh claim. */
   resumed: IdempotencyProgress | null;
+  /** The same for every attempt of this key and request: see `idempotentWorkId`. */
+  workId: string;
+}
+
+/**
+ * An id for the work of a request, the same for every attempt with that key and request (a retry that
+ * takes over, or one after a release): work keyed by it (a points adjustment's entry) is done once.
+ */
+function idempotentWorkId(scope: IdempotencyScope, requestHash: string): string {
+  const { shopId, route, idempotencyKey } = scope;
+  const hex = createHash('sha256')
+    .update(JSON.stringify([shopId, route, idempotencyKey, requestHash]))
+    .digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 const recordKey = (scope: IdempotencyScope) => keys.idempotencyRecord(scope.shopId, scope.route, scope.idempotencyKey);
@@ -93,7 +107,7 @@ export async function claimIdempotencyKey(scope: IdempotencyScope, requestHash: 
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return { claimed: true, claim: { scope, requestHash, claimId, resumed: null } };
+    return { claimed: true, claim: { scope, requestHash, claimId, resumed: null, workId: idempotentWorkId(scope, requestHash) } };
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
     const old = (error as { Item?: Record<string, never> }).Item;
@@ -101,12 +115,16 @@ export async function claimIdempotencyKey(scope: IdempotencyScope, requestHash: 
   }
   if (!existing) return claimIdempotencyKey(scope, requestHash, { ...options, now });
   // Our own put, committed under an answer that was lost and refused on the SDK's retry.
-  if (existing.claim_id === claimId) return { claimed: true, claim: { scope, requestHash, claimId, resumed: null } };
+  if (existing.claim_id === claimId)
+    return { claimed: true, claim: { scope, requestHash, claimId, resumed: null, workId: idempotentWorkId(scope, requestHash) } };
   if (existing.request_hash !== requestHash || !claimExpired(existing, now)) return { claimed: false, existing };
   const takenOver = await takeOverClaim(scope, existing, claimId, now.getTime() + options.inProgressMs, now);
   // Another retry took it over first (or the stopped one's record changed): decide again on what is there now.
   if (!takenOver) return claimIdempotencyKey(scope, requestHash, { ...options, now });
-  return { claimed: true, claim: { scope, requestHash, claimId, resumed: takenOver.progress ?? null } };
+  return {
+    claimed: true,
+    claim: { scope, requestHash, claimId, resumed: takenOver.progress ?? null, workId: idempotentWorkId(scope, requestHash) },
+  };
 }
 
 /** The expired claim becomes this request's, once: conditional on the claim it replaces. */

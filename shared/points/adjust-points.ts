@@ -54,12 +54,23 @@ export async function adjustPoints(
   shop: ShopCatalog,
   identifier: string,
   input: AdjustPointsInput,
-  { maxAttempts = MAX_ATTEMPTS }: { maxAttempts?: number } = {},
+  {
+    maxAttempts = MAX_ATTEMPTS,
+    requestId = randomUUID(),
+  }: {
+    maxAttempts?: number;
+    /**
+     * The request's id, its audit entry's id: given by an Idempotency-Key, every attempt of one request
+     * (a retry after a stopped or failed one) has the same, and an adjustment already applied under it is
+     * answered, not applied again.
+     */
+    requestId?: string;
+  } = {},
 ): Promise<PointsAdjustment> {
   const shopId = shop.settings.id;
   const customerId = await resolveCustomerId(shopId, identifier);
   const request: QueuedAdjustment = {
-    id: randomUUID(),
+    id: requestId,
     adjustment: input.adjustment,
     update_lifetime_points: input.update_lifetime_points,
     note: input.note,

@@ -4,6 +4,11 @@
 // over and ends with exactly one purchase, one code and the right balance.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { purchaseHandler } from '../../functions/rewards/purchase';
+import { handler as adjustHandler } from '../../functions/points/adjust';
+import { claimIdempotencyKey } from '../../shared/data/idempotency-repository';
+import { requestHash } from '../../shared/http/idempotency';
+import { adjustPoints } from '../../shared/points/adjust-points';
+import { parseAdjustPointsBody } from '../../shared/points/points-requests';
 import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { queryAll } from '../../shared/data/items';
@@ -242,5 +247,45 @@ describe('a purchase stopped mid-flight and retried with the same Idempotency-Ke
     expect(codesOf(id)).toHaveLength(1);
     expect((await purchases(id)).filter((entry) => entry.status === 'active')).toHaveLength(1);
     expect(await profile(id)).toMatchObject({ current_points: 150, redeemed_points: 100 });
+  });
+});
+
+describe('a points adjustment stopped after its commit and retried with the same Idempotency-Key', () => {
+  const adjustEvent = (customerId: string, key: string): APIGatewayProxyEvent =>
+    ({
+      ...purchaseEvent(customerId, key),
+      resource: '/v1/customers/{identifier}/points',
+      path: `/v1/customers/${customerId}/points`,
+      pathParameters: { identifier: customerId },
+      body: JSON.stringify({ adjustment: 40 }),
+    }) as APIGatewayProxyEvent;
+
+  it('answers 409 before the expiry, and after it the adjustment as applied, never applying it twice', async () => {
+    const id = await member(250);
+    const event = adjustEvent(id, 'stopped-adjust');
+    // What the stopped invocation did: claimed the key, then committed the adjustment under the key's work id.
+    const claimed = await claimIdempotencyKey(
+      { shopId: SHOP, route: 'POST /v1/customers/{identifier}/points', idempotencyKey: 'stopped-adjust' },
+      requestHash(event, { adjustment: 40 }),
+      { inProgressMs: FUNCTION_MS },
+    );
+    if (!claimed.claimed) throw new Error('the key was not claimed');
+    await adjustPoints(catalog, id, parseAdjustPointsBody({ adjustment: 40 }), {
+      requestId: claimed.claim.workId,
+    });
+
+    const early = await adjustHandler(adjustEvent(id, 'stopped-adjust'), lambdaContext());
+    pastTheExpiry();
+    const retry = await adjustHandler(adjustEvent(id, 'stopped-adjust'), lambdaContext());
+
+    expect(early.statusCode).toBe(409);
+    expect(retry.statusCode).toBe(200);
+    expect(bodyOf(retry).data.attributes).toMatchObject({ adjustment: 40, points_before: 250, points_after: 290 });
+    expect((await profile(id)).current_points).toBe(290);
+    const entries = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :e)',
+      ExpressionAttributeValues: { ':pk': keys.customerPk(SHOP, id), ':e': 'EARN#' },
+    });
+    expect(entries.filter((entry) => entry.action === 'manual_adjustment')).toHaveLength(1);
   });
 });
