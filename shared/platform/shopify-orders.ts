@@ -202,10 +202,11 @@ async function remaining<T>(first: Connection<T>, nextPage: (after: string) => P
 
 /**
  * Reads what the page does not hold: the rest of the lines, and every refund with its lines that the page's
- * order already had. A refund created after the order's `updatedAt` on the page (the page was read before it) is left out: counted here,
- * it would be in the snapshot's refunded amount while looking later than the snapshot, and the order state
- * would count it twice (once in the aggregate, once as a refund the snapshot could not contain yet). It counts
- * by its own refunds/create delivery, or on the next run, which reads the order again since it changed.
+ * order already had. A refund created after the order's `updatedAt` on the page (made between the page and this
+ * read) is left out: counted here, it would be in the snapshot's refunded amount while dated after the
+ * snapshot, and the order state would count it twice (once in the aggregate, once as a refund the snapshot
+ * could not contain yet). It counts by its own refunds/create delivery, or on the next run, which reads the
+ * order again since it changed.
  */
 async function completeOrder(transport: ShopifyTransport, node: ShopifyOrderNode): Promise<CompleteShopifyOrder> {
   const lines = await remaining(node.lineItems, async (after) => {
