@@ -27,6 +27,13 @@ describe('documentation links', () => {
     expect(broken).toEqual([]);
   });
 
+  it.each(DOCS)('%s carries no unresolved merge markers', (file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const markers = text.split('\n').filter((line) => /^(<{7}|={7}|>{7})( |$)/.test(line));
+
+    expect(markers).toEqual([]);
+  });
+
   it('keeps the README short: the rest lives in docs/', () => {
     const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length;
 
