@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { AUTHORIZER_HANDLER, RECONCILER_HANDLER, ROUTES } from '../shared/http/routes';
+import { AUTHORIZER, ROUTES, SCHEDULED_JOBS } from '../shared/http/routes';
 import { PROJECT_ROOT } from '../infra/local/twin';
 import { median } from './statistics';
 
@@ -62,8 +62,8 @@ export async function measureBundles(): Promise<BundleFigures[]> {
     const off = { POWERTOOLS_TRACE_ENABLED: 'false' } as const;
     const entries: Array<{ name: string; entry: string; environment: { POWERTOOLS_TRACE_ENABLED: 'true' | 'false' } }> = [
       { name: 'baseline (DynamoDB document client only)', entry: baselineEntry, environment: off },
-      { name: 'authorizer', entry: join(PROJECT_ROOT, AUTHORIZER_HANDLER), environment: off },
-      { name: 'reconciler', entry: join(PROJECT_ROOT, RECONCILER_HANDLER), environment: off },
+      { name: 'authorizer', entry: join(PROJECT_ROOT, AUTHORIZER.handler), environment: off },
+      { name: 'reconciler', entry: join(PROJECT_ROOT, SCHEDULED_JOBS.find((job) => job.name === 'purchase_reconciler')!.handler), environment: off },
       ...ROUTES.map((route) => ({ name: `${route.method} ${route.path}`, entry: join(PROJECT_ROOT, route.handler), environment: off })),
       {
         name: `${getCustomer.method} ${getCustomer.path} (detailedTracing)`,

@@ -4,7 +4,7 @@
 // tool through the twin's gateway, which API Gateway replaces in the cloud.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { join } from 'node:path';
-import { AUTHORIZER_HANDLER, ROUTES } from '../shared/http/routes';
+import { AUTHORIZER, ROUTES } from '../shared/http/routes';
 import { gatewayEvents, lambdaContext, type AuthorizerHandler, type ProxyHandler } from '../infra/local/gateway';
 import { PROJECT_ROOT } from '../infra/local/twin';
 import { resetEnv } from '../shared/runtime/env';
@@ -44,7 +44,7 @@ export async function decomposeGetCustomer({
   resetDocumentClient();
   pauseDynamoDbStats();
   const route = ROUTES.find((candidate) => candidate.name === 'getCustomer')!;
-  const authorizer = ((await import(join(PROJECT_ROOT, AUTHORIZER_HANDLER))) as { handler: AuthorizerHandler }).handler;
+  const authorizer = ((await import(join(PROJECT_ROOT, AUTHORIZER.handler))) as { handler: AuthorizerHandler }).handler;
   const handler = ((await import(join(PROJECT_ROOT, route.handler))) as { handler: ProxyHandler }).handler;
 
   // The very events and context the twin's gateway hands the functions.

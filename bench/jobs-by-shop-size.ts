@@ -5,8 +5,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTable, localClient, startDynamoDbLocal } from '../infra/local/dynamodb-local';
-import { CALENDAR_JOBS } from '../shared/calendar/calendar-jobs';
-import { runDueJob } from '../shared/calendar/due-job';
+import { type DueJob, runDueJob } from '../shared/calendar/due-job';
+import { SCHEDULED_JOBS } from '../shared/http/routes';
 import { resetDocumentClient } from '../shared/data/client';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../shared/data/dynamodb-stats';
 import { resetEventPublisher } from '../shared/events/domain-events';
@@ -71,10 +71,18 @@ function pointEnvAt(values: Partial<Record<(typeof ENV_KEYS)[number], string>>):
 
 const lineCount = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean).length;
 
+/** The clock-driven jobs of the manifest, in its order: the job handler modules that export their `job`. */
+async function clockDrivenJobs(): Promise<DueJob[]> {
+  const modules = await Promise.all(
+    SCHEDULED_JOBS.map((entry) => import(join(__dirname, '..', entry.handler)) as Promise<{ job?: DueJob }>),
+  );
+  return modules.flatMap((module) => (module.job ? [module.job] : []));
+}
+
 /** Every job once, in the contract's order, each counted on its own (a cold function: it reads the shop's configuration). */
 async function runEveryJob(shopId: string, members: number, run: 1 | 2, eventsFile: string): Promise<JobFigures[]> {
   const figures: JobFigures[] = [];
-  for (const job of CALENDAR_JOBS) {
+  for (const job of await clockDrivenJobs()) {
     clearShopCatalogCache();
     const eventsBefore = await lineCount(eventsFile);
     resetDynamoDbStats();
@@ -129,7 +137,7 @@ function printSideBySide(runs: readonly JobFigures[], sizes: readonly number[]):
   console.log('\nside by side (run 1: per due item; run 2: whole run)');
   const head = sizes.map((members) => `${`${members / 1000}k`.padStart(5)}: calls/due RCU/due WCU/due ms/due | run 2 calls RCU`);
   console.log(`${'job'.padEnd(18)}  ${head.join('   ')}`);
-  for (const job of CALENDAR_JOBS) {
+  for (const job of [...new Set(runs.map((row) => row.job))].map((name) => ({ name }))) {
     const cells = sizes.map((members) => {
       const first = runs.find((row) => row.members === members && row.run === 1 && row.job === job.name)!;
       const second = runs.find((row) => row.members === members && row.run === 2 && row.job === job.name)!;

@@ -7,7 +7,7 @@ import { platformForShop } from '../../shared/platform/platform-for-shop';
 import { reconcileOrders, type OrderReconcileSummary } from '../../shared/orders/reconcile-orders';
 
 export const handler = middy(async (): Promise<OrderReconcileSummary> => {
-  const summary = await reconcileOrders({ platformFor: platformForShop });
+  const summary = await run();
   logger.info('Order reconciliation run', { ...summary });
   // A shop that could not be reconciled must show as a failed invocation, so the job's error alarm fires.
   if (summary.failed > 0) throw new Error(`${summary.failed} shops could not be reconciled`);
@@ -16,3 +16,8 @@ export const handler = middy(async (): Promise<OrderReconcileSummary> => {
   .use(traceHandler())
   .use(injectLambdaContext(logger, { clearState: true }))
   .use(publishMetrics());
+
+/** One run: the handler's, and the twin's POST /_jobs/run. */
+export function run() {
+  return reconcileOrders({ platformFor: platformForShop });
+}

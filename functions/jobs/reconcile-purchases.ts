@@ -7,7 +7,7 @@ import { platformForShop } from '../../shared/platform/platform-for-shop';
 import { reconcilePurchases, type ReconcileSummary } from '../../shared/purchases/reconcile-purchases';
 
 export const handler = middy(async (): Promise<ReconcileSummary> => {
-  const summary = await reconcilePurchases({ platformFor: platformForShop });
+  const summary = await run();
   logger.info('Reconciler run', { ...summary });
   // A failed settlement must show up as a failed invocation, so the alarm on reconciler errors fires.
   if (summary.failed > 0) throw new Error(`${summary.failed} purchases could not be settled`);
@@ -16,3 +16,8 @@ export const handler = middy(async (): Promise<ReconcileSummary> => {
   .use(traceHandler())
   .use(injectLambdaContext(logger, { clearState: true }))
   .use(publishMetrics());
+
+/** One run: the handler's, and the twin's POST /_jobs/run. */
+export function run() {
+  return reconcilePurchases({ platformFor: platformForShop });
+}

@@ -1,5 +1,5 @@
 // The production stack: table, one function per manifest entry (routes, webhooks, queue consumers,
-// scheduled jobs) plus the authorizer, the REST API with its usage plan, the order event queue, the
+// scheduled jobs, the authorizer and its cache's flusher), each granted what its entry declares, the REST API with its usage plan, the order event queue, the
 // event bus, the optional Shopify partner event source and WAF web ACL, retries and dead-letter paths for
 // the background work, and observability.
 import { Arn, ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
@@ -21,9 +21,11 @@ import { LoyaltyTable } from './constructs/loyalty-table';
 import { METRICS_NAMESPACE, Observability } from './constructs/observability';
 import { OrderEventQueue } from './constructs/order-event-queue';
 import { ShopifyEventSource } from './constructs/shopify-event-source';
+import { pascalCase } from './constructs/names';
 import {
-  AUTHORIZER_HANDLER,
-  type OutsideService,
+  AUTHORIZER,
+  AUTHORIZER_CACHE_FLUSHER,
+  type EntryPoint,
   QUEUE_CONSUMERS,
   type QueueConsumer,
   type Route,
@@ -76,7 +78,7 @@ export const ORDER_BATCH = { batchSize: 10, maxBatchingWindow: Duration.seconds(
 /** The manifest's Shopify webhook (shared/http/routes.ts): its URL is the `ShopifyWebhookUrl` output. */
 const SHOPIFY_WEBHOOK = 'receiveShopifyWebhook';
 
-const constructId = (prefix: string, name: string) => `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}`;
+const constructId = (prefix: string, name: string) => `${prefix}${pascalCase(name)}`;
 
 export class LoyaltyStack extends Stack {
   /** Functions invoked synchronously (API methods and the authorizer): a caller sees their failures. */
@@ -128,16 +130,10 @@ export class LoyaltyStack extends Stack {
     // Sending only: the receiver never reads, deletes or inspects the queue.
     const sendOrderEvents = new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [orderEvents.queue.queueArn] });
 
-    /** One function of the manifest, with its table access and exactly the outside services it uses. */
-    const manifestFunction = (
-      name: string,
-      entry: { handler: string; table: 'read' | 'write'; uses?: readonly OutsideService[] },
-      description: string,
-      timeoutSeconds?: number,
-      onFailure?: Queue,
-    ) => {
+    /** One function of the manifest, with its table access, exactly the outside services it uses and its grants. */
+    const manifestFunction = (entry: EntryPoint, description: string, timeoutSeconds?: number, onFailure?: Queue) => {
       const uses = entry.uses ?? [];
-      const fn = new LoyaltyFunction(this, constructId('Fn', name), {
+      const fn = new LoyaltyFunction(this, constructId('Fn', entry.name), {
         entry: entry.handler,
         description,
         environment: uses.includes('orderQueue') ? { ...environment, ORDER_EVENTS_QUEUE_URL: orderEvents.queue.queueUrl } : environment,
@@ -148,39 +144,34 @@ export class LoyaltyStack extends Stack {
       if (uses.includes('platform')) fn.fn.addToRolePolicy(readShopifySecrets);
       if (uses.includes('events')) bus.grantPutEventsTo(fn.fn);
       if (uses.includes('orderQueue')) fn.fn.addToRolePolicy(sendOrderEvents);
+      // The customer list's page boundaries (short-lived items, docs/performance.md#customer-list-depth): a
+      // reader's one write, and only to those partitions.
+      if (entry.grants?.includes('listPageBoundaries')) {
+        fn.fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['dynamodb:BatchWriteItem'],
+            resources: [table.tableArn],
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [LIST_BOUNDARY_PARTITIONS] } },
+          }),
+        );
+      }
+      if (uses.includes('authorizerCache') || entry.grants?.includes('keyStream')) {
+        throw new Error(`${entry.name}: the authorizer cache and the key stream are granted by the authorizer cache flusher only`);
+      }
       return fn.fn;
     };
 
     // API functions (routes and webhooks): their errors alarm per function.
     const handlers = new Map<string, IFunction>();
-    for (const route of routes) {
-      handlers.set(
-        route.name,
-        manifestFunction(route.name, { ...route, table: route.scope === 'full' ? 'write' : 'read' }, `${route.method} ${route.path}`),
-      );
-    }
-    for (const hook of webhooks) handlers.set(hook.name, manifestFunction(hook.name, hook, `${hook.method} ${hook.path}`));
-    // The customer list remembers page boundaries (short-lived items, docs/performance.md#customer-list-depth):
-    // its one write, and only to those partitions.
-    handlers.get('listCustomers')?.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:BatchWriteItem'],
-        resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [LIST_BOUNDARY_PARTITIONS] } },
-      }),
-    );
+    for (const route of routes) handlers.set(route.name, manifestFunction(route, `${route.method} ${route.path}`));
+    for (const hook of webhooks) handlers.set(hook.name, manifestFunction(hook, `${hook.method} ${hook.path}`));
 
-    const authorizer = new LoyaltyFunction(this, 'FnAuthorizer', {
-      entry: AUTHORIZER_HANDLER,
-      description: 'API key authorizer',
-      environment,
-      logRetention,
-    }).bindTable(table, 'read');
-    this.synchronousFunctions.push(...handlers.values(), authorizer.fn);
+    const authorizer = manifestFunction(AUTHORIZER, 'API key authorizer');
+    this.synchronousFunctions.push(...handlers.values(), authorizer);
 
     const workers = new Map<string, IFunction>();
     for (const entry of consumers) {
-      const fn = manifestFunction(entry.name, entry, `Consumes the order event queue (${entry.name})`, entry.timeoutSeconds);
+      const fn = manifestFunction(entry, `Consumes the order event queue (${entry.name})`, entry.timeoutSeconds);
       // Partial batch failures: only the records that failed return to the queue.
       fn.addEventSource(new SqsEventSource(orderEvents.queue, { ...ORDER_BATCH, reportBatchItemFailures: true }));
       workers.set(entry.name, fn);
@@ -189,7 +180,7 @@ export class LoyaltyStack extends Stack {
 
     const jobFunctions = new Map<string, IFunction>();
     for (const job of jobs) {
-      const fn = manifestFunction(job.name, job, `Scheduled job ${job.name}, ${job.cadence}`, job.timeoutSeconds, failedJobRuns);
+      const fn = manifestFunction(job, `Scheduled job ${job.name}, ${job.cadence}`, job.timeoutSeconds, failedJobRuns);
       new Rule(this, constructId('Schedule', job.name), {
         description: `Run ${job.name} on ${job.cadence}`,
         schedule: Schedule.expression(job.cadence),
@@ -212,7 +203,7 @@ export class LoyaltyStack extends Stack {
       routes,
       webhooks,
       handlers,
-      authorizer: authorizer.fn,
+      authorizer,
       logRetention,
       stageThrottle: stageThrottle(props.fullRateKeys ?? DEFAULT_FULL_RATE_KEYS),
       authorizerCacheTtl,
@@ -226,7 +217,13 @@ export class LoyaltyStack extends Stack {
     // With the cache on, every change of a key item flushes it (docs/decisions.md).
     const flusher =
       authorizerCacheTtl.toSeconds() > 0
-        ? new AuthorizerCacheFlusher(this, 'AuthorizerCacheFlusher', { table, api: api.api, environment, logRetention })
+        ? new AuthorizerCacheFlusher(this, 'AuthorizerCacheFlusher', {
+            entry: AUTHORIZER_CACHE_FLUSHER,
+            table,
+            api: api.api,
+            environment,
+            logRetention,
+          })
         : undefined;
     const observability = new Observability(this, 'Observability', {
       api: api.api,

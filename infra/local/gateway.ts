@@ -12,7 +12,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { DETAILS, envelope } from '../../shared/http/errors';
-import { AUTHORIZER_HANDLER, type Route, ROUTE_TIMEOUT_SECONDS, THROTTLE_LIMITS, type WebhookRoute } from '../../shared/http/routes';
+import { AUTHORIZER, type Route, ROUTE_TIMEOUT_SECONDS, THROTTLE_LIMITS, type WebhookRoute } from '../../shared/http/routes';
 import { headerValue } from '../../shared/http/headers';
 import type { AuthorizerCache } from './authorizer-cache';
 import { BodyTooLarge, listen, readBody, sendJson as send } from './http-server';
@@ -282,13 +282,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
    */
   const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     const cache = options.authorizerCache;
-    if (!cache || cache.ttlSeconds === 0) return ((await load(AUTHORIZER_HANDLER)).handler as AuthorizerHandler)(event);
+    if (!cache || cache.ttlSeconds === 0) return ((await load(AUTHORIZER.handler)).handler as AuthorizerHandler)(event);
     const identity = headerValue(event.headers, 'authorization');
     if (identity === undefined || identity.trim() === '') throw new Error('Unauthorized');
     const cached = cache.get(identity);
     if (cached) return cached;
     const generation = cache.generation;
-    const answer = await ((await load(AUTHORIZER_HANDLER)).handler as AuthorizerHandler)(event);
+    const answer = await ((await load(AUTHORIZER.handler)).handler as AuthorizerHandler)(event);
     cache.set(identity, answer, generation);
     return answer;
   };

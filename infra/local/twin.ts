@@ -12,13 +12,10 @@ import { resetEventPublisher } from '../../shared/events/domain-events';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
-import { QUEUE_CONSUMERS, ROUTES, WEBHOOKS } from '../../shared/http/routes';
+import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, WEBHOOKS } from '../../shared/http/routes';
 import { setOrderEventQueue } from '../../shared/events/order-event-queue';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { now as clockNow, nowIso, setClock } from '../../shared/runtime/clock';
-import { reconcileOrders } from '../../shared/orders/reconcile-orders';
-import { CALENDAR_JOBS } from '../../shared/calendar/calendar-jobs';
-import { runDueJob } from '../../shared/calendar/due-job';
 import { onApiKeyChange } from '../../shared/data/api-key-changes';
 import { apiReferenceEndpoints } from './api-reference-endpoints';
 import { authorizerCache, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from './authorizer-cache';
@@ -29,6 +26,17 @@ import { startPlatformSimulator, type PlatformSimulator } from './platform-simul
 import { assertPortsAvailable, namePortError, type NamedPort } from './port-check';
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
+
+/** A scheduled job's handler module: beside `handler`, one run of the job (shared/http/routes.ts). */
+const jobModules = new Map<string, Promise<{ run(): Promise<unknown> }>>();
+function jobModule(handler: string): Promise<{ run(): Promise<unknown> }> {
+  let module = jobModules.get(handler);
+  if (!module) {
+    module = import(join(PROJECT_ROOT, handler)) as Promise<{ run(): Promise<unknown> }>;
+    jobModules.set(handler, module);
+  }
+  return module;
+}
 export const DEMO_CONFIG = resolve(PROJECT_ROOT, 'config', 'demo.json');
 
 export interface TwinOptions {
@@ -202,13 +210,13 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
           setClock(parseClockBody(body));
           return { now: nowIso() };
         },
-        // Every scheduled job once, at the clock's time, in the contract's order (order reconciliation first,
-        // then approval, expiry, reminders, code expiry and birthdays, the purchase reconciler last); in the
-        // twin these jobs run only here.
+        // Every scheduled job of the manifest once, at the clock's time, in the manifest's order (the
+        // contract's: order reconciliation first, then approval, expiry, reminders, code expiry and birthdays,
+        // the purchase reconciler last), each through its handler module's `run`; in the twin these jobs run
+        // only here.
         'POST /_jobs/run': async () => {
-          const counts: Record<string, unknown> = { order_reconciliation: await reconcileOrders({ platformFor: platformForShop }) };
-          for (const job of CALENDAR_JOBS) counts[job.name] = await runDueJob(job);
-          counts.purchase_reconciler = await reconcilePurchases({ platformFor: platformForShop });
+          const counts: Record<string, unknown> = {};
+          for (const job of SCHEDULED_JOBS) counts[job.name] = await (await jobModule(job.handler)).run();
           return counts;
         },
         'GET /openapi.json': async () => buildOpenApiDocument(),

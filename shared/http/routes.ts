@@ -1,6 +1,9 @@
-// The route manifest: the only place an endpoint is declared. It is data, read by the CDK stack (one
-// function and one API Gateway method per entry), the local gateway (which dispatches to the very same
-// handler modules), the OpenAPI document and the bench.
+// The entry-point manifest: the only place an entry point is declared. Every function the stack deploys is
+// an entry here: the API routes, the webhooks, the queue consumers, the scheduled jobs, the authorizer and
+// the authorizer cache's flusher, each with its handler module, its table access and whatever else it is
+// granted. It is data, read by the CDK stack (one function per entry, its permissions from the entry; one
+// API Gateway method per route and webhook), the local twin (which dispatches to the very same handler
+// modules and runs the jobs in this order), the OpenAPI document and the bench.
 
 import type { KeyScope } from '../domain/api-key';
 
@@ -15,22 +18,37 @@ export type ThrottleClass = 'strict' | 'standard';
 /**
  * Outside services an entry point calls, so the stack grants exactly those: `platform` (the shop's Shopify
  * secret: access token and webhook secrets), `events` (the domain event bus), `orderQueue` (sending to
- * the order event queue).
+ * the order event queue), `authorizerCache` (flushing the stage's authorizer cache).
  */
-export type OutsideService = 'platform' | 'events' | 'orderQueue';
+export type OutsideService = 'platform' | 'events' | 'orderQueue' | 'authorizerCache';
+/** The table through the function's role: reading, reading and writing, or none (the flusher reads its stream). */
+export type TableAccess = 'read' | 'write' | 'none';
+/**
+ * Narrow grants beyond `table`: `listPageBoundaries` (a reader's one write: the customer list's short-lived
+ * page boundary items, and only their partitions), `keyStream` (the table's stream, API key items only).
+ */
+export type ExtraGrant = 'listPageBoundaries' | 'keyStream';
 
-export interface Route {
-  /** Stable name: CDK construct ids, log fields and metrics use it. */
+/** What every entry point declares, so the stack builds and grants its function from the entry alone. */
+export interface EntryPoint {
+  /** Stable name, the only one: CDK construct ids, log fields, metrics, alarms and the twin's job counts use it. */
   name: string;
+  /** Handler module, relative to the project root; exports `handler`. */
+  handler: string;
+  /** Table access the function is granted. */
+  table: TableAccess;
+  /** Outside services the handler calls, so the stack grants exactly those. */
+  uses?: readonly OutsideService[];
+  /** Narrow grants beyond the table access. */
+  grants?: readonly ExtraGrant[];
+}
+
+export interface Route extends EntryPoint {
   method: HttpMethod;
   /** API Gateway resource path with {params}. */
   path: string;
-  /** Handler module, relative to the project root; exports `handler`. */
-  handler: string;
   scope: RouteScope;
   throttle: ThrottleClass;
-  /** Outside services the handler calls, so the stack grants exactly those. */
-  uses?: readonly OutsideService[];
 }
 
 const ROUTE_LIST = [
@@ -40,7 +58,10 @@ const ROUTE_LIST = [
     path: '/v1/customers',
     handler: 'functions/customers/list.ts',
     scope: 'read',
+    table: 'read',
     throttle: 'standard',
+    // The list remembers page boundaries (short-lived items, docs/performance.md#customer-list-depth).
+    grants: ['listPageBoundaries'],
   },
   {
     name: 'enrollCustomer',
@@ -48,6 +69,7 @@ const ROUTE_LIST = [
     path: '/v1/customers',
     handler: 'functions/customers/enroll.ts',
     scope: 'full',
+    table: 'write',
     throttle: 'standard',
     uses: ['platform'],
   },
@@ -57,6 +79,7 @@ const ROUTE_LIST = [
     path: '/v1/customers/{identifier}',
     handler: 'functions/customers/get.ts',
     scope: 'read',
+    table: 'read',
     throttle: 'standard',
   },
   {
@@ -65,6 +88,7 @@ const ROUTE_LIST = [
     path: '/v1/customers/{identifier}',
     handler: 'functions/customers/update.ts',
     scope: 'full',
+    table: 'write',
     throttle: 'standard',
   },
   {
@@ -73,6 +97,7 @@ const ROUTE_LIST = [
     path: '/v1/customers/{identifier}/birthday',
     handler: 'functions/customers/birthday.ts',
     scope: 'read',
+    table: 'read',
     throttle: 'strict',
   },
   {
@@ -81,6 +106,7 @@ const ROUTE_LIST = [
     path: '/v1/customers/{identifier}/anniversary',
     handler: 'functions/customers/anniversary.ts',
     scope: 'read',
+    table: 'read',
     throttle: 'strict',
   },
   {
@@ -89,6 +115,7 @@ const ROUTE_LIST = [
     path: '/v1/customers/{identifier}/points',
     handler: 'functions/points/adjust.ts',
     scope: 'full',
+    table: 'write',
     throttle: 'standard',
     uses: ['events'],
   },
@@ -98,6 +125,7 @@ const ROUTE_LIST = [
     path: '/v1/customers/{identifier}/earning-history',
     handler: 'functions/earning-history/list.ts',
     scope: 'read',
+    table: 'read',
     throttle: 'strict',
   },
   {
@@ -106,6 +134,7 @@ const ROUTE_LIST = [
     path: '/v1/customers/{identifier}/earning-history/{id}',
     handler: 'functions/earning-history/get.ts',
     scope: 'read',
+    table: 'read',
     throttle: 'strict',
   },
   {
@@ -114,6 +143,7 @@ const ROUTE_LIST = [
     path: '/v1/customers/{identifier}/reward-history',
     handler: 'functions/reward-history/list.ts',
     scope: 'read',
+    table: 'read',
     throttle: 'strict',
   },
   {
@@ -122,6 +152,7 @@ const ROUTE_LIST = [
     path: '/v1/customers/{identifier}/reward-history/{id}',
     handler: 'functions/reward-history/get.ts',
     scope: 'read',
+    table: 'read',
     throttle: 'strict',
   },
   {
@@ -130,6 +161,7 @@ const ROUTE_LIST = [
     path: '/v1/rewards/{id}/purchase',
     handler: 'functions/rewards/purchase.ts',
     scope: 'full',
+    table: 'write',
     throttle: 'standard',
     uses: ['platform'],
   },
@@ -139,6 +171,7 @@ const ROUTE_LIST = [
     path: '/v1/earning-rules',
     handler: 'functions/earning-rules/list.ts',
     scope: 'read',
+    table: 'read',
     throttle: 'standard',
   },
   {
@@ -147,6 +180,7 @@ const ROUTE_LIST = [
     path: '/v1/vip-tiers',
     handler: 'functions/vip-tiers/list.ts',
     scope: 'read',
+    table: 'read',
     throttle: 'standard',
   },
 ] as const satisfies readonly Route[];
@@ -155,17 +189,6 @@ const ROUTE_LIST = [
 export type RouteName = (typeof ROUTE_LIST)[number]['name'];
 
 export const ROUTES: ReadonlyArray<Route & { name: RouteName }> = ROUTE_LIST;
-
-/** What the stack needs to know of an entry point that is not an API route. */
-interface EntryPoint {
-  /** Stable name: CDK construct ids, alarms and log fields use it. */
-  name: string;
-  /** Handler module, relative to the project root; exports `handler`. */
-  handler: string;
-  /** Table access the function is granted. */
-  table: 'read' | 'write';
-  uses: readonly OutsideService[];
-}
 
 /** An entry point called by the commerce platform: no API key, no usage plan; the handler authenticates it. */
 export interface WebhookRoute extends EntryPoint {
@@ -214,7 +237,10 @@ export const QUEUE_CONSUMERS: readonly QueueConsumer[] = [
   },
 ];
 
-/** A job the stack runs on a schedule (and the twin on POST /_jobs/run). */
+/**
+ * A job the stack runs on a schedule (and the twin on POST /_jobs/run). Its handler module exports, beside
+ * `handler`, `run()`: one run without Lambda's time budget, answering the job's counts (the twin's answer).
+ */
 export interface ScheduledJob extends EntryPoint {
   /** EventBridge schedule expression of the stack. */
   cadence: string;
@@ -223,11 +249,12 @@ export interface ScheduledJob extends EntryPoint {
 
 /**
  * Scheduled jobs, in the order the twin's POST /_jobs/run runs them (EARNING-CONTRACT.md): order
- * reconciliation first, the purchase reconciler last; `cadence` is the stack's schedule.
+ * reconciliation first, the purchase reconciler last; `cadence` is the stack's schedule. The name is the
+ * job's one name: its log lines and metrics, its function and alarm in the stack, its counts in the twin.
  */
 export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   {
-    name: 'reconcileOrders',
+    name: 'order_reconciliation',
     handler: 'functions/jobs/reconcile-orders.ts',
     cadence: 'rate(15 minutes)',
     table: 'write',
@@ -237,7 +264,7 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   // The clock-driven jobs (shared/calendar/): each reads only its due work, within a time budget under
   // its timeout, and the next run goes on where one stopped.
   {
-    name: 'approvePoints',
+    name: 'points_approval',
     handler: 'functions/jobs/approve-points.ts',
     cadence: 'rate(1 hour)',
     table: 'write',
@@ -245,7 +272,7 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     timeoutSeconds: 900,
   },
   {
-    name: 'expirePoints',
+    name: 'points_expiry',
     handler: 'functions/jobs/expire-points.ts',
     cadence: 'rate(1 hour)',
     table: 'write',
@@ -253,7 +280,7 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     timeoutSeconds: 900,
   },
   {
-    name: 'remindExpiry',
+    name: 'expiry_reminders',
     handler: 'functions/jobs/remind-expiry.ts',
     cadence: 'rate(1 day)',
     table: 'write',
@@ -261,7 +288,7 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     timeoutSeconds: 900,
   },
   {
-    name: 'expireRewardCodes',
+    name: 'reward_code_expiry',
     handler: 'functions/jobs/expire-reward-codes.ts',
     cadence: 'rate(1 hour)',
     table: 'write',
@@ -269,7 +296,7 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     timeoutSeconds: 900,
   },
   {
-    name: 'awardBirthdays',
+    name: 'birthdays',
     handler: 'functions/jobs/award-birthdays.ts',
     // Just after midnight UTC: birthdays are UTC calendar days.
     cadence: 'cron(5 0 * * ? *)',
@@ -278,7 +305,7 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     timeoutSeconds: 900,
   },
   {
-    name: 'reconcilePurchases',
+    name: 'purchase_reconciler',
     handler: 'functions/jobs/reconcile-purchases.ts',
     cadence: 'rate(5 minutes)',
     table: 'write',
@@ -287,11 +314,36 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   },
 ];
 
-export const AUTHORIZER_HANDLER = 'functions/auth/authorize.ts';
-/** Fed by the table's stream (key items only): flushes the stage's authorizer cache on any key change. */
-export const AUTHORIZER_CACHE_FLUSHER_HANDLER = 'functions/auth/flush-authorizer-cache.ts';
-/** Scheduled, not routed: settles purchases left pending by a crash. */
-export const RECONCILER_HANDLER = 'functions/jobs/reconcile-purchases.ts';
+/** The API key authorizer of every route: reads the key's item, nothing else. */
+export const AUTHORIZER: EntryPoint = {
+  name: 'authorizer',
+  handler: 'functions/auth/authorize.ts',
+  table: 'read',
+};
+
+/**
+ * Fed by the table's stream (API key items only): flushes the stage's authorizer cache on any key change.
+ * Deployed only while the authorizer cache is on.
+ */
+export const AUTHORIZER_CACHE_FLUSHER: EntryPoint = {
+  name: 'authorizerCacheFlusher',
+  handler: 'functions/auth/flush-authorizer-cache.ts',
+  table: 'none',
+  uses: ['authorizerCache'],
+  grants: ['keyStream'],
+};
+
+export type EntryPointKind = 'route' | 'webhook' | 'queueConsumer' | 'scheduledJob' | 'authorizer' | 'authorizerCacheFlusher';
+
+/** Every entry point of the manifest with its kind: what the stack deploys, one function each. */
+export const ENTRY_POINTS: ReadonlyArray<{ kind: EntryPointKind; entry: EntryPoint }> = [
+  ...ROUTES.map((entry) => ({ kind: 'route' as const, entry })),
+  ...WEBHOOKS.map((entry) => ({ kind: 'webhook' as const, entry })),
+  ...QUEUE_CONSUMERS.map((entry) => ({ kind: 'queueConsumer' as const, entry })),
+  ...SCHEDULED_JOBS.map((entry) => ({ kind: 'scheduledJob' as const, entry })),
+  { kind: 'authorizer', entry: AUTHORIZER },
+  { kind: 'authorizerCacheFlusher', entry: AUTHORIZER_CACHE_FLUSHER },
+];
 
 /** Requests per second and burst per API key, per method, for each throttle class. */
 export const THROTTLE_LIMITS: Record<ThrottleClass, { rateLimit: number; burstLimit: number }> = {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { bundle } from '../../bench/bundles';
-import { AUTHORIZER_HANDLER, QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, WEBHOOKS } from '../../shared/http/routes';
+import { AUTHORIZER, QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, WEBHOOKS } from '../../shared/http/routes';
 
 const ROOT = join(__dirname, '..', '..');
 let dir: string;
@@ -20,7 +20,7 @@ describe('function bundles', () => {
   it('hold zod/mini, never the classic zod API, in every function', async () => {
     const result = await build({
       entryPoints: [
-        AUTHORIZER_HANDLER,
+        AUTHORIZER.handler,
         ...new Set([...ROUTES, ...WEBHOOKS, ...QUEUE_CONSUMERS, ...SCHEDULED_JOBS].map((entry) => entry.handler)),
       ].map((file) => join(ROOT, file)),
       outdir: join(dir, 'meta'),

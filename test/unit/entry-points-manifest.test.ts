@@ -1,16 +1,27 @@
-// Webhooks, queue consumers and scheduled jobs are declared in the manifest beside the routes: each names a
-// handler file that exists, and the jobs run in the contract's order.
-import { CALENDAR_JOBS } from '../../shared/calendar/calendar-jobs';
+// Every entry point is declared in the one manifest: webhooks, queue consumers, scheduled jobs, the
+// authorizer and its cache's flusher beside the routes. Each names a handler file that exists, declares its
+// table access and grants (least privilege), and the jobs have one name each, run in the contract's order.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, WEBHOOKS } from '../../shared/http/routes';
+import {
+  AUTHORIZER,
+  AUTHORIZER_CACHE_FLUSHER,
+  ENTRY_POINTS,
+  QUEUE_CONSUMERS,
+  ROUTES,
+  SCHEDULED_JOBS,
+  WEBHOOKS,
+} from '../../shared/http/routes';
 
 const ROOT = join(__dirname, '..', '..');
 
-describe('the entry points beside the routes', () => {
-  it('name handler files that exist', () => {
-    const handlers = [...WEBHOOKS, ...QUEUE_CONSUMERS, ...SCHEDULED_JOBS].map((entry) => entry.handler);
-    expect(handlers.filter((file) => !existsSync(join(ROOT, file)))).toEqual([]);
+describe('the entry-point manifest', () => {
+  it('holds every entry point once, each naming a handler file that exists', () => {
+    const entries = ENTRY_POINTS.map(({ entry }) => entry);
+    expect(entries).toHaveLength(ROUTES.length + WEBHOOKS.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 2);
+    expect(entries).toEqual(expect.arrayContaining([AUTHORIZER, AUTHORIZER_CACHE_FLUSHER]));
+    expect(new Set(entries.map((entry) => entry.name)).size).toBe(entries.length);
+    expect(entries.map((entry) => entry.handler).filter((file) => !existsSync(join(ROOT, file)))).toEqual([]);
   });
 
   it('keep the webhook out of the API routes, so it never meets the authorizer or the usage plan', () => {
@@ -18,23 +29,32 @@ describe('the entry points beside the routes', () => {
     expect(WEBHOOKS.map((hook) => [hook.method, hook.path])).toEqual([['POST', '/webhooks/shopify']]);
   });
 
-  it("run in the contract's order: order reconciliation, the clock-driven jobs, the purchase reconciler last", () => {
+  it('grants read-only routes, the authorizer and the receiver no table writes; the flusher no table at all', () => {
+    expect(ROUTES.filter((route) => route.table !== (route.scope === 'full' ? 'write' : 'read')).map((route) => route.name)).toEqual([]);
+    expect([AUTHORIZER.table, WEBHOOKS[0]!.table, AUTHORIZER_CACHE_FLUSHER.table]).toEqual(['read', 'read', 'none']);
+    // Narrow grants: the customer list's page boundaries, and the flusher's key stream and cache flush.
+    const granted = ENTRY_POINTS.flatMap(({ entry }) => (entry.grants ?? []).map((grant) => `${entry.name}: ${grant}`));
+    expect(granted).toEqual(['listCustomers: listPageBoundaries', 'authorizerCacheFlusher: keyStream']);
+    const flushers = ENTRY_POINTS.filter(({ entry }) => entry.uses?.includes('authorizerCache')).map(({ entry }) => entry.name);
+    expect(flushers).toEqual(['authorizerCacheFlusher']);
+  });
+
+  it("runs the jobs in the contract's order under one name each: the stack's, the logs' and the twin's counts", async () => {
     expect(SCHEDULED_JOBS.map((job) => job.name)).toEqual([
-      'reconcileOrders',
-      'approvePoints',
-      'expirePoints',
-      'remindExpiry',
-      'expireRewardCodes',
-      'awardBirthdays',
-      'reconcilePurchases',
-    ]);
-    // The twin's POST /_jobs/run runs the clock-driven jobs in the same order.
-    expect(CALENDAR_JOBS.map((job) => job.name)).toEqual([
+      'order_reconciliation',
       'points_approval',
       'points_expiry',
       'expiry_reminders',
       'reward_code_expiry',
       'birthdays',
+      'purchase_reconciler',
     ]);
+    for (const entry of SCHEDULED_JOBS) {
+      const module = (await import(join(ROOT, entry.handler))) as { handler: unknown; run: unknown; job?: { name: string } };
+      expect(typeof module.handler).toBe('function');
+      expect(typeof module.run).toBe('function');
+      // A clock-driven job logs and counts its metrics under its own name: the manifest's.
+      if (module.job) expect(module.job.name).toBe(entry.name);
+    }
   });
 });

@@ -10,7 +10,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { AUTHORIZER_CACHE_FLUSHER_HANDLER } from '../../../shared/http/routes';
+import type { EntryPoint } from '../../../shared/http/routes';
 import { LoyaltyFunction } from './loyalty-function';
 
 /** The stream filter: API key items only (`pk` = `KEY#<hash>`); customers, orders and listings never flush. */
@@ -19,6 +19,8 @@ export const KEY_ITEM_FILTER = FilterCriteria.filter({ dynamodb: { Keys: { pk: {
 export const FLUSH_RETRY_ATTEMPTS = 10;
 
 export interface AuthorizerCacheFlusherProps {
+  /** The flusher's manifest entry: its handler, and what it is granted (the cache's flush, the key stream). */
+  entry: EntryPoint;
   table: Table;
   api: RestApi;
   environment: Record<string, string>;
@@ -33,29 +35,34 @@ export class AuthorizerCacheFlusher extends Construct {
   constructor(scope: Construct, id: string, props: AuthorizerCacheFlusherProps) {
     super(scope, id);
     const stage = props.api.deploymentStage;
-    this.fn = new LoyaltyFunction(this, 'Fn', {
-      entry: AUTHORIZER_CACHE_FLUSHER_HANDLER,
+    const { entry } = props;
+    const fn = new LoyaltyFunction(this, 'Fn', {
+      entry: entry.handler,
       description: 'Flushes the API authorizer cache when an API key item changes',
       environment: { ...props.environment, REST_API_ID: props.api.restApiId, API_STAGE_NAME: stage.stageName },
       logRetention: props.logRetention,
       timeout: Duration.seconds(10),
       memorySize: 256,
-    }).fn;
+    }).bindTable(props.table, entry.table);
+    this.fn = fn.fn;
     // Exactly the flush of this stage's authorizer cache: DELETE on its cache resource, nothing else.
-    this.fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['apigateway:DELETE'],
-        resources: [
-          `arn:${Stack.of(this).partition}:apigateway:${Stack.of(this).region}::/restapis/${props.api.restApiId}/stages/${stage.stageName}/cache/authorizers`,
-        ],
-      }),
-    );
+    if (entry.uses?.includes('authorizerCache')) {
+      this.fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['apigateway:DELETE'],
+          resources: [
+            `arn:${Stack.of(this).partition}:apigateway:${Stack.of(this).region}::/restapis/${props.api.restApiId}/stages/${stage.stageName}/cache/authorizers`,
+          ],
+        }),
+      );
+    }
 
     this.failures = new Queue(this, 'Failures', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
+    if (!entry.grants?.includes('keyStream')) throw new Error(`${entry.name}: a flusher without the key stream never flushes`);
     this.fn.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.LATEST,

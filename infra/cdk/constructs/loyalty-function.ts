@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import type { TableAccess } from '../../../shared/http/routes';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -66,8 +67,9 @@ export class LoyaltyFunction extends Construct {
     });
   }
 
-  /** Read-only handlers get read-only table access; writers get read/write (never dynamodb:*). */
-  bindTable(table: Table | ITableV2, access: 'read' | 'write'): this {
+  /** Read-only handlers get read-only table access; writers get read/write (never dynamodb:*); `none`, nothing. */
+  bindTable(table: Table | ITableV2, access: TableAccess): this {
+    if (access === 'none') return this;
     if (access === 'read') table.grantReadData(this.fn);
     else table.grantReadWriteData(this.fn);
     return this;

@@ -24,6 +24,7 @@ import { Alias } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import type { BusinessMetric } from '../../../shared/observability/powertools';
 import { ROUTE_DIMENSION, SERVER_ERRORS_METRIC, SERVICE } from '../../../shared/observability/service';
+import { pascalCase } from './names';
 import { ROUTES } from '../../../shared/http/routes';
 
 export const METRICS_NAMESPACE = 'LoyaltyApi';
@@ -49,8 +50,6 @@ export const ACCESS_DENIED_METRIC = 'PlatformAccessDenied' satisfies BusinessMet
  * as SERVER_ERRORS_METRIC per route. Refusals (4XX) are counted by neither.
  */
 const ROUTE_NAMES: ReadonlySet<string> = new Set(ROUTES.map((route) => route.name));
-
-const capitalize = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
 
 export interface ObservabilityProps {
   api: RestApi;
@@ -160,7 +159,7 @@ export class Observability extends Construct {
       const errors = fn.metricErrors({ period: Duration.minutes(5) }) as Metric;
       if (ROUTE_NAMES.has(name)) {
         alarm(
-          `LambdaErrors${capitalize(name)}`,
+          `LambdaErrors${pascalCase(name)}`,
           new MathExpression({
             expression: 'FILL(errors, 0) + FILL(serverErrors, 0)',
             usingMetrics: { errors, serverErrors: serverErrors(name) },
@@ -171,7 +170,7 @@ export class Observability extends Construct {
           `3 or more failed invocations or 5XX answers of the ${name} function in 5 minutes (4XX are not counted)`,
         );
       } else {
-        alarm(`LambdaErrors${capitalize(name)}`, errors, 3, `3 or more errors of the ${name} function in 5 minutes`);
+        alarm(`LambdaErrors${pascalCase(name)}`, errors, 3, `3 or more errors of the ${name} function in 5 minutes`);
       }
     }
     alarm('DynamoDbSystemErrors', dynamoSystemErrors, 1, 'DynamoDB system errors on the loyalty table');
@@ -184,7 +183,7 @@ export class Observability extends Construct {
     // A job throws when any part of its run failed (a shop not reconciled, a purchase not settled): one error is enough.
     for (const [name, fn] of props.jobs) {
       alarm(
-        `JobFailures${capitalize(name)}`,
+        `JobFailures${pascalCase(name)}`,
         fn.metricErrors({ period: Duration.minutes(15) }) as Metric,
         1,
         `The scheduled job ${name} failed in the last 15 minutes`,
@@ -201,7 +200,7 @@ export class Observability extends Construct {
     const deadLetterDepths = Object.entries(props.deadLetterQueues).map(([name, queue]) => {
       const depth = queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' });
       alarm(
-        `DeadLetters${capitalize(name)}`,
+        `DeadLetters${pascalCase(name)}`,
         depth,
         1,
         `Messages in the ${name} dead-letter queue: work that did not happen (docs/operate.md)`,
