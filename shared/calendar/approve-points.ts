@@ -8,11 +8,12 @@ import { earningEntryItem } from '../data/history-repository';
 import { withoutKeys } from '../data/items';
 import { type ItemKey } from '../data/keys';
 import { addDays } from '../domain/dates';
+import { movePoints, tierProgramOf } from '../domain/member-points';
 import { giveBatches, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
 import type { DomainEvent } from '../events/domain-events';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem, tidy } from './due-job';
-import { leaveDue, moveDue, tierEvents, withPoints } from './member-figures';
+import { leaveDue, moveDue } from './member-figures';
 
 export const approvePointsJob: DueJob = {
   name: 'points_approval',
@@ -39,13 +40,8 @@ async function approveEntry(key: ItemKey, { shop, shopId, now, customerId }: Due
 
   const settings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
   const approved: LedgerEntry = { ...entry, status: 'approved', points_given_at: now, updated_at: now };
-  const ledger = giveBatches(
-    customer.record,
-    withPoints(shop, customer.record, entry.points, entry.points, now),
-    [approved],
-    settings,
-    now,
-  );
+  const move = movePoints(customer.record, { points: entry.points, lifetime: entry.points, send_email: true, now }, tierProgramOf(shop));
+  const ledger = giveBatches(customer.record, move.next, [approved], settings, now);
   const next = ledger.entries[0]!;
   const stored = earningEntryItem(shopId, customerId, next);
   const { pk: _pk, sk: _sk, ...fields } = stored;
@@ -78,7 +74,7 @@ async function approveEntry(key: ItemKey, { shop, shopId, now, customerId }: Due
       points_given_at: now,
       points_expiry_at: next.points_expiry_at,
     },
-    ...tierEvents(shop, customer.record, ledger.record, now),
+    ...move.events,
   ];
   return { changed: true, events };
 }

@@ -8,6 +8,7 @@ import { getCustomer } from '../data/customer-repository';
 import { type ItemKey, keys } from '../data/keys';
 import { approvedEntry, type EarningEntry } from '../domain/history';
 import { addDays } from '../domain/dates';
+import { movePoints, tierProgramOf } from '../domain/member-points';
 import { birthdayDecision, giveBatches } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
@@ -15,7 +16,6 @@ import type { DomainEvent } from '../events/domain-events';
 import { orderEntryId } from '../orders/order-state';
 import { activeCampaign, earningRulePoints } from '../rules/earning-rule-points';
 import { type DueJob, type DueJobContext, type DueOutcome, tidy } from './due-job';
-import { tierEvents, withPoints } from './member-figures';
 
 export const BIRTHDAY_ACTION = 'birthday';
 
@@ -65,7 +65,8 @@ async function awardBirthday(key: ItemKey, { shop, shopId, at, now, customerId }
     );
   });
   const points = entries.reduce((sum, entry) => sum + entry.points, 0);
-  const after = { ...withPoints(shop, record, points, points, now), birthday_awarded_year: decision.year };
+  const move = movePoints(record, { points, lifetime: points, send_email: true, now }, tierProgramOf(shop));
+  const after = { ...move.next, birthday_awarded_year: decision.year };
   const ledger = giveBatches(record, after, entries, shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS, now);
   const written = await writeCalendarChange({
     shopId,
@@ -84,7 +85,7 @@ async function awardBirthday(key: ItemKey, { shop, shopId, at, now, customerId }
       action: BIRTHDAY_ACTION,
       points: entry.points,
     })),
-    ...tierEvents(shop, record, ledger.record, now),
+    ...move.events,
   ];
   return { changed: true, events };
 }

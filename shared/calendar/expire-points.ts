@@ -9,11 +9,12 @@ import { withoutKeys } from '../data/items';
 import type { ItemKey } from '../data/keys';
 import { approvedEntry, type EarningEntry } from '../domain/history';
 import { addDays } from '../domain/dates';
+import { movePoints, tierProgramOf } from '../domain/member-points';
 import { batchPositionOf, expiringPoints, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { orderEntryId } from '../orders/order-state';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem, tidy } from './due-job';
-import { keepDeadline, leaveDue, memberEvent, moveDue, tierEvents, withPoints } from './member-figures';
+import { keepDeadline, leaveDue, memberEvent, moveDue } from './member-figures';
 
 /** The `action` of an entry that removes expired points. */
 export const EXPIRY_ACTION = 'expiry';
@@ -58,7 +59,8 @@ async function expireBatch(key: ItemKey, { shop, shopId, now, customerId, kind }
   if (customer.record.status !== 'member') return frozen(shopId, customer, key, kind as DueKind, batch.points_expiry_at, batch.id, now);
 
   const removed = expiringPoints(customer.record, batchPositionOf(batch));
-  const next = withPoints(shop, customer.record, -removed, 0, now);
+  const move = movePoints(customer.record, { points: -removed, lifetime: 0, send_email: true, now }, tierProgramOf(shop));
+  const next = move.next;
   const entry = { ...expiryEntry(shop, customerId, `batch:${batch.id}`, removed, now), expired_batch_id: batch.id };
   const written = await writeCalendarChange({
     shopId,
@@ -79,7 +81,7 @@ async function expireBatch(key: ItemKey, { shop, shopId, now, customerId, kind }
         batch_entry_id: batch.id,
         points_expiry_at: batch.points_expiry_at,
       }),
-      ...tierEvents(shop, customer.record, next, now),
+      ...move.events,
     ],
   };
 }
@@ -96,7 +98,8 @@ async function expireInactive({ shop, shopId, now, customerId }: DueJobContext):
   }
   const removed = record.current_points;
   const entry = expiryEntry(shop, customerId, `inactivity:${deadline}`, removed, now);
-  const next = { ...withPoints(shop, record, -removed, 0, now), points_expire_at: null };
+  const move = movePoints(record, { points: -removed, lifetime: 0, send_email: true, now }, tierProgramOf(shop));
+  const next = { ...move.next, points_expire_at: null };
   const written = await writeCalendarChange({ shopId, customerId, customer: { current: customer, next }, newEntries: [entry] });
   if (!written) return undefined;
   return {
@@ -108,7 +111,7 @@ async function expireInactive({ shop, shopId, now, customerId }: DueJobContext):
         points_expiry_at: deadline,
         reason: 'inactivity',
       }),
-      ...tierEvents(shop, record, next, now),
+      ...move.events,
     ],
   };
 }

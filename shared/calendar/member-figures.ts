@@ -1,5 +1,6 @@
-// What the jobs share when they change a member: new figures with the tier they reach, the tier event,
-// and the item updates that take an item out of the due-work index or move it.
+// What the jobs share when they change a member: the member events they publish, and the item updates
+// that take an item out of the due-work index or move it. Their points moves are the domain's
+// (shared/domain/member-points.ts).
 import type { DueKind } from '../data/due-work';
 import { dueAttributes } from '../data/due-work';
 import type { ItemUpdate } from '../data/calendar-repository';
@@ -8,37 +9,13 @@ import { type DueOutcome, tidy } from './due-job';
 import type { ItemKey } from '../data/keys';
 import { keys } from '../data/keys';
 import type { CustomerRecord } from '../domain/customer';
+import { tierEvents as tierChangeEvents, tierProgramOf } from '../domain/member-points';
 import type { ShopCatalog } from '../domain/shop';
-import { resolveTier } from '../domain/tiers';
 import type { DomainEvent } from '../events/domain-events';
 
-/** The record with its balance and lifetime points moved, and the tier those figures reach. */
-export function withPoints(shop: ShopCatalog, record: CustomerRecord, points: number, lifetime: number, now: string): CustomerRecord {
-  const figures = {
-    ...record,
-    current_points: Math.max(0, record.current_points + points),
-    lifetime_points: record.lifetime_points + lifetime,
-  };
-  const tier = resolveTier(figures, shop.tiers, shop.settings.vip_settings);
-  return { ...figures, vip_tier_id: tier?.id ?? null, updated_at: now };
-}
-
-/** `tier.changed` when the figures moved the member to another tier. */
+/** `tier.changed` when a change other than a points move (a customer merge) took the member to another tier. */
 export function tierEvents(shop: ShopCatalog, before: CustomerRecord, after: CustomerRecord, now: string): DomainEvent[] {
-  const from = resolveTier(before, shop.tiers, shop.settings.vip_settings)?.id ?? null;
-  const to = resolveTier(after, shop.tiers, shop.settings.vip_settings)?.id ?? null;
-  if (from === to) return [];
-  return [
-    {
-      type: 'tier.changed',
-      shop_id: after.shop_id,
-      customer_id: after.platform_customer_id,
-      from_tier_id: from,
-      to_tier_id: to,
-      send_email: true,
-      occurred_at: now,
-    },
-  ];
+  return tierChangeEvents(before, after, tierProgramOf(shop), { send_email: true, now });
 }
 
 /** Takes an item out of the due-work index, if it is still in the partition the job read it from. */

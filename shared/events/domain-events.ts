@@ -5,53 +5,12 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { env } from '../runtime/env';
 import { logger } from '../observability/powertools';
 import { traceAwsClient } from '../observability/tracing';
+import type { DomainEvent } from '../domain/events';
 
 export const EVENT_SOURCE = 'loyalty-api';
 
-export interface PointsAdjustedEvent {
-  type: 'points.adjusted';
-  shop_id: string;
-  customer_id: string;
-  requested_adjustment: number;
-  adjustment: number;
-  points_before: number;
-  points_after: number;
-  lifetime_points: number;
-  earning_history_entry_id: string;
-  send_email: boolean;
-  occurred_at: string;
-}
-
-export interface TierChangedEvent {
-  type: 'tier.changed';
-  shop_id: string;
-  customer_id: string;
-  from_tier_id: string | null;
-  to_tier_id: string | null;
-  send_email: boolean;
-  occurred_at: string;
-}
-
-/** What orders, referrals, privacy requests and customer merges publish (docs/earning-engine.md lists the fields of each). */
-export interface EarningEvent {
-  type:
-    | 'points.pending'
-    | 'points.approved'
-    | 'points.removed'
-    | 'points.expiring_soon'
-    | 'points.expired'
-    | 'reward.used'
-    | 'reward.expired'
-    | 'referral.completed'
-    | 'customer.data_requested'
-    | 'customer.merged';
-  shop_id: string;
-  customer_id: string;
-  occurred_at: string;
-  [field: string]: unknown;
-}
-
-export type DomainEvent = PointsAdjustedEvent | TierChangedEvent | EarningEvent;
+// The event types are the domain's; they are exported from here too, where the publishers are.
+export type { DomainEvent, EarningEvent, PointsAdjustedEvent, TierChangedEvent } from '../domain/events';
 
 export interface EventPublisher {
   publish(events: DomainEvent[]): Promise<void>;

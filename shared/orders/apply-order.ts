@@ -9,9 +9,9 @@ import {
   readOrderContext,
   writeOrderEffects,
 } from '../data/order-repository';
-import type { StoredCustomer } from '../data/customer-repository';
 import type { CustomerRecord } from '../domain/customer';
 import { failed } from '../domain/errors';
+import { type MovedPoints, movePoints, tierProgramOf } from '../domain/member-points';
 import { minorDigits } from '../domain/money';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
@@ -199,9 +199,8 @@ async function applyChange(
       updated_at: now,
     };
     // Points approved at once are batches of their own (points-ledger.ts); take-backs consume from the front.
-    const ledger = plan.empty
-      ? null
-      : giveBatches(customer.record, customerAfter(shop, customer, plan, now), plan.newEntries, earningSettings, now);
+    const move = plan.empty ? null : moveOf(shop, customer.record, plan, now);
+    const ledger = move ? giveBatches(customer.record, move.next, plan.newEntries, earningSettings, now) : null;
     const nextCustomer = ledger?.record ?? null;
     const written = await writeOrderEffects({
       shopId,
@@ -215,7 +214,7 @@ async function applyChange(
       now,
     });
     if (!written) return undefined;
-    committed = { record, events: eventsOf(shop, customer.record, nextCustomer, plan, usedRewards, now) };
+    committed = { record, events: [...eventsOf(shop, customer.record, plan, usedRewards, now), ...(move?.events ?? [])] };
     return plan.empty && usedRewards.length === 0 && order ? 'state_updated' : 'applied';
   });
   if (outcome === 'elsewhere') return applyChange(shop, owner!, orderId, merge);
@@ -233,26 +232,28 @@ async function applyChange(
   return outcome;
 }
 
-/** The member's figures after the plan: balance, lifetime points, spend, orders, and the tier they reach. */
-function customerAfter(shop: ShopCatalog, customer: StoredCustomer, plan: OrderEffectsPlan, now: string): CustomerRecord {
-  const record = customer.record;
+/** The member's figures after the plan (balance, lifetime points, spend, orders), the tier they reach and its event. */
+function moveOf(shop: ShopCatalog, record: CustomerRecord, plan: OrderEffectsPlan, now: string): MovedPoints {
+  // Spend is kept to the cent, so a float sum of deltas never drifts.
   const scale = shop.settings.loyalty_mode === 'store_credit' ? 1 : 10 ** minorDigits(shop.settings.currency);
-  const figures = {
-    ...record,
-    current_points: Math.max(0, record.current_points + plan.pointsDelta),
-    lifetime_points: record.lifetime_points + plan.lifetimeDelta,
-    // Spend is kept to the cent, so a float sum of deltas never drifts.
-    total_spend: Math.max(0, Math.round((record.total_spend + plan.spendDelta) * scale) / scale),
-    orders_count: Math.max(0, record.orders_count + plan.orderCountDelta),
-  };
-  const tier = resolveTier(figures, shop.tiers, shop.settings.vip_settings);
-  return { ...figures, vip_tier_id: tier?.id ?? null, updated_at: now };
+  return movePoints(
+    record,
+    {
+      points: plan.pointsDelta,
+      lifetime: plan.lifetimeDelta,
+      spend: { delta: plan.spendDelta, scale },
+      orders: plan.orderCountDelta,
+      send_email: true,
+      now,
+    },
+    tierProgramOf(shop),
+  );
 }
 
+/** The points and reward events of the plan; the tier's comes with the move. */
 function eventsOf(
   shop: ShopCatalog,
   before: CustomerRecord,
-  after: CustomerRecord | null,
   plan: OrderEffectsPlan,
   usedRewards: Array<{ id: string; code: string; redeemedAt: string }>,
   now: string,
@@ -285,8 +286,5 @@ function eventsOf(
       discount_code_redeemed_at: reward.redeemedAt,
     });
   }
-  const from = resolveTier(before, shop.tiers, shop.settings.vip_settings)?.id ?? null;
-  const to = after ? (resolveTier(after, shop.tiers, shop.settings.vip_settings)?.id ?? null) : from;
-  if (from !== to) events.push({ type: 'tier.changed', ...base, from_tier_id: from, to_tier_id: to, send_email: true });
   return events;
 }

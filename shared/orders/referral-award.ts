@@ -5,6 +5,7 @@ import { getCustomer } from '../data/customer-repository';
 import { findReferralCodeOwner, writeReferralAward } from '../data/order-repository';
 import { approvedEntry, type EarningEntry } from '../domain/history';
 import { failed } from '../domain/errors';
+import { movePoints, tierProgramOf } from '../domain/member-points';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { giveBatches } from '../domain/points-ledger';
 import { resolveTier } from '../domain/tiers';
@@ -53,19 +54,8 @@ export async function awardReferral(shop: ShopCatalog, referredId: string, code:
       );
     });
     const points = entries.reduce((sum, entry) => sum + entry.points, 0);
-    const figures = {
-      ...referrer.record,
-      current_points: referrer.record.current_points + points,
-      lifetime_points: referrer.record.lifetime_points + points,
-    };
-    const tier = resolveTier(figures, shop.tiers, shop.settings.vip_settings);
-    const ledger = giveBatches(
-      referrer.record,
-      { ...figures, vip_tier_id: tier?.id ?? null, updated_at: now },
-      entries,
-      shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS,
-      now,
-    );
+    const move = movePoints(referrer.record, { points, lifetime: points, send_email: true, now }, tierProgramOf(shop));
+    const ledger = giveBatches(referrer.record, move.next, entries, shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS, now);
     const next = ledger.record;
     const written = await writeReferralAward(referrer, next, referredId, orderId, ledger.entries);
     if (written === 'conflict') return undefined;
@@ -80,16 +70,8 @@ export async function awardReferral(shop: ShopCatalog, referredId: string, code:
         points: entry.points,
       })),
       { type: 'referral.completed', ...base, referred_customer_id: referredId, order_id: orderId, points },
+      ...move.events,
     ];
-    if ((referrer.record.vip_tier_id ?? null) !== next.vip_tier_id) {
-      events.push({
-        type: 'tier.changed',
-        ...base,
-        from_tier_id: referrer.record.vip_tier_id ?? null,
-        to_tier_id: next.vip_tier_id,
-        send_email: true,
-      });
-    }
     return 'awarded';
   });
   if (outcome === undefined) throw failed(`The referral award for customer ${referredId} could not be written`);

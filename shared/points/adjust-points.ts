@@ -213,7 +213,7 @@ export async function adjustPoints(
 }
 
 function eventsOf(shopId: string, customerId: string, { request, change, entry }: AppliedAdjustment): DomainEvent[] {
-  const events: DomainEvent[] = [
+  return [
     {
       type: 'points.adjusted',
       shop_id: shopId,
@@ -227,19 +227,6 @@ function eventsOf(shopId: string, customerId: string, { request, change, entry }
       send_email: request.send_email,
       occurred_at: request.at,
     },
+    ...change.tierEvents,
   ];
-  const from = change.tierBefore?.id ?? null;
-  const to = change.tierAfter?.id ?? null;
-  if (from !== to) {
-    events.push({
-      type: 'tier.changed',
-      shop_id: shopId,
-      customer_id: customerId,
-      from_tier_id: from,
-      to_tier_id: to,
-      send_email: request.send_email,
-      occurred_at: request.at,
-    });
-  }
-  return events;
 }

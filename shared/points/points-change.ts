@@ -1,14 +1,18 @@
-// Pure arithmetic of manual points adjustments: the floor at zero, lifetime points and the tier of one
-// adjustment, and a member's queue of adjustments applied in order as one commit.
+// Pure arithmetic of manual points adjustments: one adjustment as a points move of the member (floor at
+// zero, lifetime points on additions if asked, the tier and its event: member-points.ts), and a member's
+// queue of adjustments applied in order as one commit.
 import type { AdjustmentReceipt, CustomerRecord, QueuedAdjustment } from '../domain/customer';
+import type { TierChangedEvent } from '../domain/events';
 import { approvedEntry, type EarningEntry } from '../domain/history';
+import { movePoints } from '../domain/member-points';
 import { giveBatches, withActivity } from '../domain/points-ledger';
 import type { EarningSettings, VipSettings, VipTier } from '../domain/shop';
-import { resolveTier } from '../domain/tiers';
 
 export interface PointsChangeRequest {
   adjustment: number;
   update_lifetime_points: boolean;
+  /** The `send_email` of the adjustment's events. */
+  send_email: boolean;
 }
 
 export interface PointsChange {
@@ -19,6 +23,8 @@ export interface PointsChange {
   next: CustomerRecord;
   tierBefore: VipTier | null;
   tierAfter: VipTier | null;
+  /** `tier.changed` when the adjustment took the member to another tier. */
+  tierEvents: TierChangedEvent[];
 }
 
 export function computePointsChange(
@@ -28,21 +34,25 @@ export function computePointsChange(
   vipSettings: VipSettings,
   now: string,
 ): PointsChange {
-  const before = record.current_points;
-  const after = Math.max(0, before + request.adjustment);
-  const applied = after - before;
   // Only additions count towards lifetime points; a deduction never lowers them.
-  const lifetime = record.lifetime_points + (applied > 0 && request.update_lifetime_points ? applied : 0);
-  const tierBefore = resolveTier(record, tiers, vipSettings);
-  const figures = { ...record, lifetime_points: lifetime };
-  const tierAfter = resolveTier(figures, tiers, vipSettings);
+  const move = movePoints(
+    record,
+    {
+      points: request.adjustment,
+      lifetime: request.update_lifetime_points ? 'gain' : 0,
+      send_email: request.send_email,
+      now,
+    },
+    { tiers, vipSettings },
+  );
   return {
-    applied,
-    before,
-    after,
-    tierBefore,
-    tierAfter,
-    next: { ...record, current_points: after, lifetime_points: lifetime, vip_tier_id: tierAfter?.id ?? null, updated_at: now },
+    applied: move.applied,
+    before: record.current_points,
+    after: move.next.current_points,
+    tierBefore: move.tierBefore,
+    tierAfter: move.tierAfter,
+    tierEvents: move.events,
+    next: move.next,
   };
 }
 

@@ -13,7 +13,7 @@ describe('points change', () => {
   it('adds a positive adjustment to the balance and to lifetime points', () => {
     const record = customerRecord({ platform_customer_id: '1', current_points: 100, lifetime_points: 500 });
 
-    const change = computePointsChange(record, { adjustment: 50, update_lifetime_points: true }, tiers, vip, NOW);
+    const change = computePointsChange(record, { adjustment: 50, update_lifetime_points: true, send_email: true }, tiers, vip, NOW);
 
     expect(change).toMatchObject({ applied: 50, before: 100, after: 150 });
     expect(change.next).toMatchObject({ current_points: 150, lifetime_points: 550, updated_at: NOW });
@@ -22,7 +22,7 @@ describe('points change', () => {
   it('floors the balance at zero and reports what was actually applied', () => {
     const record = customerRecord({ platform_customer_id: '1', current_points: 5, lifetime_points: 5 });
 
-    const change = computePointsChange(record, { adjustment: -20, update_lifetime_points: true }, tiers, vip, NOW);
+    const change = computePointsChange(record, { adjustment: -20, update_lifetime_points: true, send_email: true }, tiers, vip, NOW);
 
     expect(change).toMatchObject({ applied: -5, before: 5, after: 0 });
     expect(change.next.lifetime_points).toBe(5);
@@ -31,7 +31,7 @@ describe('points change', () => {
   it('leaves lifetime points alone when update_lifetime_points is false', () => {
     const record = customerRecord({ platform_customer_id: '1', current_points: 0, lifetime_points: 10 });
 
-    const change = computePointsChange(record, { adjustment: 40, update_lifetime_points: false }, tiers, vip, NOW);
+    const change = computePointsChange(record, { adjustment: 40, update_lifetime_points: false, send_email: true }, tiers, vip, NOW);
 
     expect(change.next).toMatchObject({ current_points: 40, lifetime_points: 10 });
   });
@@ -39,7 +39,7 @@ describe('points change', () => {
   it('recalculates the tier from the new lifetime points', () => {
     const record = customerRecord({ platform_customer_id: '1', current_points: 900, lifetime_points: 1900, vip_tier_id: 'silver' });
 
-    const change = computePointsChange(record, { adjustment: 100, update_lifetime_points: true }, tiers, vip, NOW);
+    const change = computePointsChange(record, { adjustment: 100, update_lifetime_points: true, send_email: true }, tiers, vip, NOW);
 
     expect(change.tierBefore?.id).toBe('silver');
     expect(change.tierAfter?.id).toBe('gold');
@@ -49,7 +49,7 @@ describe('points change', () => {
   it('never lowers the tier on a deduction, since lifetime points stay', () => {
     const record = customerRecord({ platform_customer_id: '1', current_points: 2000, lifetime_points: 2000 });
 
-    const change = computePointsChange(record, { adjustment: -2000, update_lifetime_points: true }, tiers, vip, NOW);
+    const change = computePointsChange(record, { adjustment: -2000, update_lifetime_points: true, send_email: true }, tiers, vip, NOW);
 
     expect(change.tierAfter?.id).toBe('gold');
   });
