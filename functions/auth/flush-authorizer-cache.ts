@@ -1,18 +1,13 @@
 // Fed by the table's DynamoDB stream, filtered to API key items: any change of a key (revoke, scope,
 // delete, `config apply`, a hand edit) flushes the stage's authorizer cache, so revocation holds with
 // the cache on. A failed flush throws: the event source retries, then records the batch on its queue.
-import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { flushStageAuthorizerCache } from '../../shared/events/authorizer-cache';
-import { logger, publishMetrics } from '../../shared/observability/powertools';
-import { traceHandler } from '../../shared/observability/tracing';
+import { eventHandler } from '../../shared/observability/event-handler';
+import { logger } from '../../shared/observability/powertools';
 
-export const handler = middy(async (event: DynamoDBStreamEvent): Promise<void> => {
+export const handler = eventHandler(async (event: DynamoDBStreamEvent): Promise<void> => {
   // One flush covers the whole batch: the cache is flushed per stage, never per key.
   const stage = await flushStageAuthorizerCache();
   logger.info('Authorizer cache flushed', { ...stage, keyChanges: event.Records.length });
-})
-  .use(traceHandler())
-  .use(injectLambdaContext(logger, { clearState: true }))
-  .use(publishMetrics());
+});

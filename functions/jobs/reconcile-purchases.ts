@@ -1,21 +1,16 @@
 // Scheduled every few minutes: settles purchases left pending by a crash (see reconcile-purchases.ts).
-import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logger, publishMetrics } from '../../shared/observability/powertools';
-import { traceHandler } from '../../shared/observability/tracing';
+import { eventHandler } from '../../shared/observability/event-handler';
+import { logger } from '../../shared/observability/powertools';
 import { platformForShop } from '../../shared/platform/platform-for-shop';
 import { reconcilePurchases, type ReconcileSummary } from '../../shared/purchases/reconcile-purchases';
 
-export const handler = middy(async (): Promise<ReconcileSummary> => {
+export const handler = eventHandler(async (): Promise<ReconcileSummary> => {
   const summary = await run();
   logger.info('Reconciler run', { ...summary });
   // A failed settlement must show up as a failed invocation, so the alarm on reconciler errors fires.
   if (summary.failed > 0) throw new Error(`${summary.failed} purchases could not be settled`);
   return summary;
-})
-  .use(traceHandler())
-  .use(injectLambdaContext(logger, { clearState: true }))
-  .use(publishMetrics());
+});
 
 /** One run: the handler's, and the twin's POST /_jobs/run. */
 export function run() {

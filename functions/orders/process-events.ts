@@ -1,12 +1,10 @@
 // Consumes the order event queue: each verified delivery (or Shopify EventBridge event) applied once
 // (shared/orders), with partial batch failures so that only the messages that failed go back to the queue
 // (and to the dead-letter queue after that), each logged at ERROR.
-import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import { logger, publishMetrics } from '../../shared/observability/powertools';
-import { traceHandler } from '../../shared/observability/tracing';
+import { eventHandler } from '../../shared/observability/event-handler';
+import { logger } from '../../shared/observability/powertools';
 import { processQueuedOrderEvent } from '../../shared/orders/process-queued-order-event';
 
 const processor = new BatchProcessor(EventType.SQS);
@@ -26,9 +24,6 @@ const recordHandler = async (record: SQSRecord) => {
   }
 };
 
-export const handler = middy(async (event: SQSEvent, context: Context) =>
+export const handler = eventHandler(async (event: SQSEvent, context: Context) =>
   processPartialResponse(event, recordHandler, processor, { context }),
-)
-  .use(traceHandler())
-  .use(injectLambdaContext(logger, { clearState: true }))
-  .use(publishMetrics());
+);

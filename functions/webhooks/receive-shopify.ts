@@ -1,18 +1,15 @@
 // POST /webhooks/shopify: verifies Shopify's HMAC and queues the delivery (no API key: the signature is the
 // authentication). 401 in the envelope for anything unsigned or unknown, 200 {} once queued.
-import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { envelope } from '../../shared/http/errors';
 import { jsonResponse } from '../../shared/http/handler';
 import { headerValue } from '../../shared/http/headers';
-import { logger, publishMetrics } from '../../shared/observability/powertools';
-import { traceHandler } from '../../shared/observability/tracing';
+import { eventHandler } from '../../shared/observability/event-handler';
 import { receiveWebhook } from '../../shared/webhooks/receive-webhook';
 
 const UNSIGNED = 'Webhook signature could not be verified';
 
-export const handler = middy(async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+export const handler = eventHandler(async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
   const header = (name: string) => headerValue(event.headers, name);
   const body = event.body === null || event.body === undefined ? null : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
   const outcome = await receiveWebhook({
@@ -25,7 +22,4 @@ export const handler = middy(async (event: APIGatewayProxyEvent): Promise<APIGat
     body,
   });
   return outcome.accepted ? jsonResponse(200, {}) : jsonResponse(401, envelope(401, UNSIGNED));
-})
-  .use(traceHandler())
-  .use(injectLambdaContext(logger, { clearState: true }))
-  .use(publishMetrics());
+});

@@ -4,7 +4,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { notPermitted, unavailable, unprocessable } from '../../shared/domain/errors';
 import { ApiError } from '../../shared/http/errors';
-import { outcomeLevel } from '../../shared/http/error-envelope';
+import { outcomeLevel } from '../../shared/http/middleware/error-envelope';
 import type { HandlerOptions, HttpResult } from '../../shared/http/handler';
 import { maskEmailsIn } from '../../shared/observability/powertools';
 import { setEnvironment } from '../support/environment';

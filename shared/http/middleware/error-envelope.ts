@@ -1,15 +1,16 @@
-// The middy chain's error envelope: whatever a handler throws is answered in the spec's envelope and logged
-// at the level its outcome calls for (docs/operate.md#what-is-logged-at-which-level). A request refused
-// for the caller's reasons (4XX) is not an error: INFO, or WARN where an operator should look (the
-// caller's credentials or key scope, Idempotency-Key misuse, rate limits). A request we failed (5XX, or an
-// error nothing mapped) is an ERROR, with its stack, and counted in the ServerErrors metric the routes'
-// error alarms watch. Details are logged with e-mails masked; keys and tokens never reach an error's detail.
+// The middy chain's error envelope: whatever the endpoint or a middleware after this one throws is
+// answered in the spec's envelope and logged at the level its outcome calls for
+// (docs/operate.md#what-is-logged-at-which-level). A request refused for the caller's reasons (4XX) is not
+// an error: INFO, or WARN where an operator should look (the caller's credentials or key scope,
+// Idempotency-Key misuse, rate limits). A request we failed (5XX, or an error nothing mapped) is an ERROR,
+// with its stack, and counted in the ServerErrors metric the routes' error alarms watch. Details are logged
+// with e-mails masked; keys and tokens never reach an error's detail.
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { DomainError } from '../domain/errors';
-import { countServerError, logger, maskEmailsIn } from '../observability/powertools';
-import { ApiError, badRequest, DETAILS, toErrorResponse } from './errors';
-import { ROUTES } from './routes';
+import { DomainError } from '../../domain/errors';
+import { countServerError, logger, maskEmailsIn } from '../../observability/powertools';
+import { ApiError, toErrorResponse } from '../errors';
+import { ROUTES } from '../routes';
 
 export type OutcomeLevel = 'INFO' | 'WARN' | 'ERROR';
 
@@ -35,17 +36,15 @@ function routeName(event: APIGatewayProxyEvent): string {
 export const errorEnvelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   onError: async (request) => {
     const error = request.error;
-    const fromBodyParser = (error as { cause?: { package?: string } } | null)?.cause?.package === '@middy/http-json-body-parser';
-    const mapped = fromBodyParser ? badRequest(DETAILS.invalidJson) : error;
-    const { statusCode, body } = toErrorResponse(mapped);
-    const level = outcomeLevel(mapped, statusCode);
-    if (!(mapped instanceof ApiError) && !(mapped instanceof DomainError)) {
+    const { statusCode, body } = toErrorResponse(error);
+    const level = outcomeLevel(error, statusCode);
+    if (!(error instanceof ApiError) && !(error instanceof DomainError)) {
       // Internals go to the log only, never into the response body.
       logger.error('Unhandled error', { status: statusCode, error: error as Error });
     } else {
       const { title, detail } = body.errors[0]!;
       const fields = { status: statusCode, title, detail: maskEmailsIn(detail) };
-      if (level === 'ERROR') logger.error('Request failed', { ...fields, error: mapped });
+      if (level === 'ERROR') logger.error('Request failed', { ...fields, error });
       else if (level === 'WARN') logger.warn('Request refused', fields);
       else logger.info('Request refused', fields);
     }

@@ -1,0 +1,20 @@
+// Who is calling: the shop and key scope the authorizer put in the request's context. The scope check
+// refuses on it and every endpoint receives it.
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { KeyScope } from '../../domain/api-key';
+import { DETAILS, unauthorized } from '../errors';
+
+export interface Caller {
+  shopId: string;
+  scope: KeyScope;
+}
+
+/** The authorizer's context as API Gateway hands it to the integration. */
+export function callerFrom(event: APIGatewayProxyEvent): Caller {
+  const context = event.requestContext?.authorizer ?? {};
+  const shopId = context.shopId;
+  const scope = context.scope;
+  // Only reachable if the gateway was misconfigured to skip the authorizer.
+  if (typeof shopId !== 'string' || (scope !== 'full' && scope !== 'read')) throw unauthorized(DETAILS.invalidKey);
+  return { shopId, scope };
+}
