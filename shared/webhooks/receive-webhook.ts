@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { findShopByDomain } from '../data/shop-repository';
 import { orderEventQueue } from '../events/order-event-queue';
 import { logger } from '../observability/powertools';
-import { webhookSecretsForShop } from '../platform/webhook-secrets';
+import { webhookSecretsForShop } from '../platform/shop-secrets';
 
 /** Shopify's limit for a webhook payload; anything larger is not a delivery. */
 export const MAX_WEBHOOK_BYTES = 1024 * 1024;
