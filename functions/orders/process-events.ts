@@ -7,13 +7,13 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger, publishMetrics } from '../../shared/observability/powertools';
 import { traceHandler } from '../../shared/observability/tracing';
-import { processQueuedOrderEvent } from '../../shared/orders/process-queued-order-event';
+import { processQueuedDelivery } from '../../shared/webhooks/process-queued-delivery';
 
 const processor = new BatchProcessor(EventType.SQS);
 
 const recordHandler = async (record: SQSRecord) => {
   try {
-    return await processQueuedOrderEvent(record.body, record.messageId);
+    return await processQueuedDelivery(record.body, record.messageId);
   } catch (error) {
     // Work that did not happen (the message goes back to the queue, then to its dead-letter queue): an ERROR.
     // What can never apply (unreadable, unknown shop, malformed payload) is acknowledged with a WARN instead.

@@ -29,8 +29,8 @@ it('logs a message it could not process at ERROR, and reports only that one as f
   let result: unknown;
   try {
     await jest.isolateModulesAsync(async () => {
-      jest.doMock('../../shared/orders/process-queued-order-event', () => ({
-        processQueuedOrderEvent: async (body: string) => {
+      jest.doMock('../../shared/webhooks/process-queued-delivery', () => ({
+        processQueuedDelivery: async (body: string) => {
           if (body === 'fails') throw new Error('ProvisionedThroughputExceededException: table busy');
           return { topic: 'orders/paid', outcome: 'applied' };
         },
