@@ -204,10 +204,11 @@ export interface QueueConsumer extends EntryPoint {
 }
 
 export const QUEUE_CONSUMERS: readonly QueueConsumer[] = [
-  // The platform: automatic enrolment from an order, and a merge into a customer who was no member, read the customer.
+  // The webhook delivery queue's processor, every topic. The platform: automatic enrolment from an order, and a
+  // merge into a customer who was no member, read the customer.
   {
-    name: 'processOrderEvents',
-    handler: 'functions/orders/process-events.ts',
+    name: 'processWebhookDeliveries',
+    handler: 'functions/webhooks/process-deliveries.ts',
     table: 'write',
     uses: ['platform', 'events'],
     timeoutSeconds: 30,

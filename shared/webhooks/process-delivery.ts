@@ -4,7 +4,6 @@
 // A signed payload that is not usable is acknowledged and logged, never retried (retrying cannot fix it); a
 // failure of the table or the platform is thrown, so the queue retries the message and parks it after that.
 import { claimWebhookEvent, completeWebhookEvent, releaseWebhookEvent } from '../data/webhook-event-repository';
-import type { OrderEventMessage } from '../events/order-event-queue';
 import { logger } from '../observability/powertools';
 import { applyRefund } from '../orders/apply-order';
 import { applyOrderEnrolling } from '../orders/apply-order-enrolling';
@@ -17,6 +16,7 @@ import { platformWhenNeeded } from '../shops/connected-platform';
 import { shopCatalog } from '../shops/shop-catalog';
 import { appUninstalled, customerCreated, customerDeleted, customersMerged, customerUpdated } from './customer-lifecycle';
 import { isPrivacyTopic, processPrivacyRequest } from './privacy-requests';
+import type { WebhookDelivery } from './queued-delivery';
 
 export type DeliveryOutcome = { topic: string; outcome: string };
 
@@ -48,7 +48,7 @@ async function applyTopic(topic: string, shopId: string, payload: unknown): Prom
 }
 
 /** `messageId`: the queue message's id, the same on each receive of it (its claim of the event is its own). */
-export async function processDelivery(message: OrderEventMessage, messageId?: string): Promise<DeliveryOutcome> {
+export async function processDelivery(message: WebhookDelivery, messageId?: string): Promise<DeliveryOutcome> {
   const { topic, shopId, eventId } = message;
   if (!isHandledTopic(topic)) {
     logger.info('Webhook topic ignored', { topic, shop: shopId });

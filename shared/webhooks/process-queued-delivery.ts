@@ -1,16 +1,16 @@
-// One message of the order event queue, whichever way it came: the receiver's (shop resolved, HMAC checked)
+// One message of the webhook delivery queue, whichever way it came: the receiver's (shop resolved, HMAC checked)
 // or EventBridge's (shop named by domain, trusted). What cannot be read or belongs to no shop is
 // acknowledged and logged: retrying cannot fix it.
 import { findShopByDomain } from '../data/shop-repository';
 import { logger } from '../observability/powertools';
 import { processDelivery, type DeliveryOutcome } from './process-delivery';
-import { readQueuedDelivery } from './read-queued-delivery';
+import { readQueuedDelivery } from './queued-delivery';
 
 /** `messageId`: the queue's id of the message, kept across its receives. */
 export async function processQueuedDelivery(messageBody: string, messageId?: string): Promise<DeliveryOutcome> {
   const delivery = readQueuedDelivery(messageBody);
   if (delivery.source === 'unreadable') {
-    logger.warn('Unreadable order queue message acknowledged', { reason: delivery.reason });
+    logger.warn('Unreadable delivery queue message acknowledged', { reason: delivery.reason });
     return { topic: '(unknown)', outcome: 'unreadable' };
   }
   if (delivery.source === 'receiver') return processDelivery(delivery.message, messageId);

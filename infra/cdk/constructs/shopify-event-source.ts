@@ -6,7 +6,7 @@ import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { SHOPIFY_EVENTBRIDGE_DETAIL_TYPE } from '../../../shared/webhooks/read-queued-delivery';
+import { SHOPIFY_EVENTBRIDGE_DETAIL_TYPE } from '../../../shared/webhooks/queued-delivery';
 
 const PARTNER_SOURCE = /^aws\.partner\/shopify\.com\/[^/]+\/[^/]+$/;
 

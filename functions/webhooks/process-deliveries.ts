@@ -1,5 +1,5 @@
-// Consumes the order event queue: each verified delivery (or Shopify EventBridge event) applied once
-// (shared/orders), with partial batch failures so that only the messages that failed go back to the queue
+// Consumes the webhook delivery queue: each verified delivery (or Shopify EventBridge event) applied once
+// (shared/webhooks), with partial batch failures so that only the messages that failed go back to the queue
 // (and to the dead-letter queue after that), each logged at ERROR.
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -17,7 +17,7 @@ const recordHandler = async (record: SQSRecord) => {
   } catch (error) {
     // Work that did not happen (the message goes back to the queue, then to its dead-letter queue): an ERROR.
     // What can never apply (unreadable, unknown shop, malformed payload) is acknowledged with a WARN instead.
-    logger.error('Order event not processed', {
+    logger.error('Webhook delivery not processed', {
       messageId: record.messageId,
       receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 0),
       error: error as Error,
