@@ -39,7 +39,7 @@ const faults = dynamoDbFaults({
   maxLatencyMs: 50,
 });
 
-/** Everything the twin printed to stderr (a handler or the order processor failing), kept out of the test output. */
+/** Everything the twin printed to stderr (a handler or the delivery processor failing), kept out of the test output. */
 const errorLines: string[] = [];
 let twin: Twin;
 beforeAll(async () => {
