@@ -63,7 +63,11 @@ export async function measureBundles(): Promise<BundleFigures[]> {
     const entries: Array<{ name: string; entry: string; environment: { POWERTOOLS_TRACE_ENABLED: 'true' | 'false' } }> = [
       { name: 'baseline (DynamoDB document client only)', entry: baselineEntry, environment: off },
       { name: 'authorizer', entry: join(PROJECT_ROOT, AUTHORIZER.handler), environment: off },
-      { name: 'reconciler', entry: join(PROJECT_ROOT, SCHEDULED_JOBS.find((job) => job.name === 'purchase_reconciler')!.handler), environment: off },
+      {
+        name: 'reconciler',
+        entry: join(PROJECT_ROOT, SCHEDULED_JOBS.find((job) => job.name === 'purchase_reconciler')!.handler),
+        environment: off,
+      },
       ...ROUTES.map((route) => ({ name: `${route.method} ${route.path}`, entry: join(PROJECT_ROOT, route.handler), environment: off })),
       {
         name: `${getCustomer.method} ${getCustomer.path} (detailedTracing)`,

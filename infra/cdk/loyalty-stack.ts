@@ -1,7 +1,7 @@
 // The production stack: table, one function per manifest entry (routes, webhooks, queue consumers,
-// scheduled jobs, the authorizer and its cache's flusher), each granted what its entry declares, the REST API with its usage plan, the order event queue, the
-// event bus, the optional Shopify partner event source and WAF web ACL, retries and dead-letter paths for
-// the background work, and observability.
+// scheduled jobs, the authorizer and its cache's flusher), each granted what its entry declares, the REST
+// API with its usage plan, the webhook delivery queue, the event bus, the optional Shopify partner event
+// source and WAF web ACL, retries and dead-letter paths for the background work, and observability.
 import { Arn, ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -19,7 +19,7 @@ import { AuthorizerCacheFlusher } from './constructs/authorizer-cache-flusher';
 import { LoyaltyFunction } from './constructs/loyalty-function';
 import { LoyaltyTable } from './constructs/loyalty-table';
 import { METRICS_NAMESPACE, Observability } from './constructs/observability';
-import { OrderEventQueue } from './constructs/order-event-queue';
+import { WebhookDeliveryQueue } from './constructs/webhook-delivery-queue';
 import { ShopifyEventSource } from './constructs/shopify-event-source';
 import { pascalCase } from './constructs/names';
 import {
@@ -50,7 +50,7 @@ export interface LoyaltyStackProps extends StackProps {
   detailedTracing?: boolean;
   /**
    * Shopify partner event source (`aws.partner/shopify.com/<app id>/<source name>`): when set, its events
-   * reach the order event queue too, for stores that deliver webhooks through EventBridge. Off by default.
+   * reach the webhook delivery queue too, for stores that deliver webhooks through EventBridge. Off by default.
    */
   shopifyEventSourceName?: string;
   /** Keys at the usage plan's standard rate at once before the stage throttles everyone (default 10). */
@@ -73,7 +73,7 @@ export const DEFAULT_SECRET_PREFIX = 'loyalty/shopify/';
 /** Event delivery retries of each scheduled job's target; a run older than this is left to the next one. */
 export const JOB_TARGET_RETRIES = { retryAttempts: 2, maxEventAge: Duration.minutes(5) };
 /** Records per processor invocation and how long SQS may wait to fill a batch. */
-export const ORDER_BATCH = { batchSize: 10, maxBatchingWindow: Duration.seconds(1) };
+export const DELIVERY_BATCH = { batchSize: 10, maxBatchingWindow: Duration.seconds(1) };
 
 /** The manifest's Shopify webhook (shared/http/routes.ts): its URL is the `ShopifyWebhookUrl` output. */
 const SHOPIFY_WEBHOOK = 'receiveShopifyWebhook';
@@ -100,9 +100,11 @@ export class LoyaltyStack extends Stack {
 
     const { table } = new LoyaltyTable(this, 'Data');
     const bus = new EventBus(this, 'Events', { description: 'Loyalty domain events (points.adjusted, tier.changed)' });
-    // The order event queue; its visibility timeout follows the slowest consumer's timeout.
+    // The webhook delivery queue; its visibility timeout follows the slowest consumer's timeout. Its construct id
+    // is the one it was first deployed under ('OrderEvents'): a new id would be new logical ids, and an update
+    // would replace both queues and their policies, losing the deliveries in flight (docs/decisions.md).
     const consumerTimeout = Duration.seconds(Math.max(1, ...consumers.map((entry) => entry.timeoutSeconds)));
-    const orderEvents = new OrderEventQueue(this, 'OrderEvents', { consumerTimeout });
+    const deliveries = new WebhookDeliveryQueue(this, 'OrderEvents', { consumerTimeout });
     // Events that EventBridge could not hand to their target (schedules, the partner source) after its retries.
     const undeliveredEvents = new Queue(this, 'UndeliveredEvents', {
       encryption: QueueEncryption.SQS_MANAGED,
@@ -128,7 +130,7 @@ export class LoyaltyStack extends Stack {
     );
     const readShopifySecrets = new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretsArn] });
     // Sending only: the receiver never reads, deletes or inspects the queue.
-    const sendOrderEvents = new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [orderEvents.queue.queueArn] });
+    const sendDeliveries = new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [deliveries.queue.queueArn] });
 
     /** One function of the manifest, with its table access, exactly the outside services it uses and its grants. */
     const manifestFunction = (entry: EntryPoint, description: string, timeoutSeconds?: number, onFailure?: Queue) => {
@@ -136,14 +138,16 @@ export class LoyaltyStack extends Stack {
       const fn = new LoyaltyFunction(this, constructId('Fn', entry.name), {
         entry: entry.handler,
         description,
-        environment: uses.includes('orderQueue') ? { ...environment, ORDER_EVENTS_QUEUE_URL: orderEvents.queue.queueUrl } : environment,
+        environment: uses.includes('deliveryQueue')
+          ? { ...environment, WEBHOOK_DELIVERY_QUEUE_URL: deliveries.queue.queueUrl }
+          : environment,
         logRetention,
         ...(timeoutSeconds ? { timeout: Duration.seconds(timeoutSeconds) } : {}),
         ...(onFailure ? { asyncRetries: { ...JOB_RUN_RETRIES, onFailure } } : {}),
       }).bindTable(table, entry.table);
       if (uses.includes('platform')) fn.fn.addToRolePolicy(readShopifySecrets);
       if (uses.includes('events')) bus.grantPutEventsTo(fn.fn);
-      if (uses.includes('orderQueue')) fn.fn.addToRolePolicy(sendOrderEvents);
+      if (uses.includes('deliveryQueue')) fn.fn.addToRolePolicy(sendDeliveries);
       // The customer list's page boundaries (short-lived items, docs/performance.md#customer-list-depth): a
       // reader's one write, and only to those partitions.
       if (entry.grants?.includes('listPageBoundaries')) {
@@ -171,9 +175,9 @@ export class LoyaltyStack extends Stack {
 
     const workers = new Map<string, IFunction>();
     for (const entry of consumers) {
-      const fn = manifestFunction(entry, `Consumes the order event queue (${entry.name})`, entry.timeoutSeconds);
+      const fn = manifestFunction(entry, `Consumes the webhook delivery queue (${entry.name})`, entry.timeoutSeconds);
       // Partial batch failures: only the records that failed return to the queue.
-      fn.addEventSource(new SqsEventSource(orderEvents.queue, { ...ORDER_BATCH, reportBatchItemFailures: true }));
+      fn.addEventSource(new SqsEventSource(deliveries.queue, { ...DELIVERY_BATCH, reportBatchItemFailures: true }));
       workers.set(entry.name, fn);
       this.queueConsumerFunctions.push(fn);
     }
@@ -193,7 +197,7 @@ export class LoyaltyStack extends Stack {
     const partnerSource = props.shopifyEventSourceName
       ? new ShopifyEventSource(this, 'ShopifyEventSource', {
           eventSourceName: props.shopifyEventSourceName,
-          queue: orderEvents.queue,
+          queue: deliveries.queue,
           deadLetterQueue: undeliveredEvents,
         })
       : undefined;
@@ -231,9 +235,9 @@ export class LoyaltyStack extends Stack {
       table,
       functions: new Map([...handlers, ...workers]),
       jobs: jobFunctions,
-      queue: orderEvents.queue,
+      queue: deliveries.queue,
       deadLetterQueues: {
-        orderEvents: orderEvents.deadLetterQueue,
+        webhookDeliveries: deliveries.deadLetterQueue,
         undeliveredEvents,
         ...(failedJobRuns ? { failedJobRuns } : {}),
         ...(flusher ? { authorizerCacheFlushes: flusher.failures } : {}),
@@ -253,8 +257,9 @@ export class LoyaltyStack extends Stack {
     new CfnOutput(this, 'RestApiId', { value: api.api.restApiId });
     new CfnOutput(this, 'ApiStageName', { value: api.api.deploymentStage.stageName });
     new CfnOutput(this, 'EventBusName', { value: bus.eventBusName });
-    new CfnOutput(this, 'OrderEventQueueUrl', { value: orderEvents.queue.queueUrl });
-    new CfnOutput(this, 'OrderEventDeadLetterQueueUrl', { value: orderEvents.deadLetterQueue.queueUrl });
+    // The webhook delivery queue's outputs keep the names operators and their scripts already read.
+    new CfnOutput(this, 'OrderEventQueueUrl', { value: deliveries.queue.queueUrl });
+    new CfnOutput(this, 'OrderEventDeadLetterQueueUrl', { value: deliveries.deadLetterQueue.queueUrl });
     if (failedJobRuns) new CfnOutput(this, 'FailedJobRunsQueueUrl', { value: failedJobRuns.queueUrl });
     if (partnerSource) new CfnOutput(this, 'ShopifyEventBusName', { value: partnerSource.bus.eventBusName });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn });

@@ -61,7 +61,8 @@ export function acknowledgeNagFindings(stack: LoyaltyStack): void {
   // Resource-level: the queues that receive what could not be delivered or processed are themselves dead-letter queues.
   const deadLetterQueues = [
     ['UndeliveredEvents/Resource', 'the EventBridge targets (the scheduled jobs, the Shopify partner source)'],
-    ['OrderEvents/DeadLetter/Resource', 'the order event queue'],
+    // The webhook delivery queue keeps the construct id it was first deployed under (docs/decisions.md).
+    ['OrderEvents/DeadLetter/Resource', 'the webhook delivery queue'],
     ['FailedJobRuns/Queue/Resource', "the scheduled jobs' asynchronous invocations (their on-failure destination)"],
     ['AuthorizerCacheFlusher/Failures/Resource', 'the authorizer-cache flusher (key changes whose flush failed after every retry)'],
   ] as const;

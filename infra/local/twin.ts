@@ -13,8 +13,8 @@ import { platformForShop, resetPlatforms } from '../../shared/platform/platform-
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, WEBHOOKS } from '../../shared/http/routes';
-import { setOrderEventQueue } from '../../shared/events/order-event-queue';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
+import { setDeliveryQueue } from '../../shared/webhooks/delivery-queue';
 import { now as clockNow, nowIso, setClock } from '../../shared/runtime/clock';
 import { onApiKeyChange } from '../../shared/data/api-key-changes';
 import { apiReferenceEndpoints } from './api-reference-endpoints';
@@ -76,8 +76,8 @@ export interface Twin {
   tableName: string;
   shops: ShopSummary[];
   simulator: PlatformSimulator;
-  /** Order events the processor failed on every attempt. */
-  orderQueue: InProcessQueue;
+  /** The webhook delivery queue: its dead letters are the deliveries the processor failed on every attempt. */
+  deliveryQueue: InProcessQueue;
   stop(): Promise<void>;
 }
 
@@ -179,10 +179,10 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
         ]),
       ),
     );
-    const orderQueue = inProcessQueue(PROJECT_ROOT, QUEUE_CONSUMERS[0]!);
-    setOrderEventQueue(orderQueue);
+    const deliveryQueue = inProcessQueue(PROJECT_ROOT, QUEUE_CONSUMERS[0]!);
+    setDeliveryQueue(deliveryQueue);
     stops.push(async () => {
-      setOrderEventQueue(undefined);
+      setDeliveryQueue(undefined);
       registerLocalShopSecrets(null);
     });
 
@@ -256,7 +256,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       tableName,
       shops,
       simulator,
-      orderQueue,
+      deliveryQueue,
       stop: stopAll,
     };
   } catch (error) {

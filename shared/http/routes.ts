@@ -17,10 +17,10 @@ export type RouteScope = KeyScope;
 export type ThrottleClass = 'strict' | 'standard';
 /**
  * Outside services an entry point calls, so the stack grants exactly those: `platform` (the shop's Shopify
- * secret: access token and webhook secrets), `events` (the domain event bus), `orderQueue` (sending to
- * the order event queue), `authorizerCache` (flushing the stage's authorizer cache).
+ * secret: access token and webhook secrets), `events` (the domain event bus), `deliveryQueue` (sending to
+ * the webhook delivery queue), `authorizerCache` (flushing the stage's authorizer cache).
  */
-export type OutsideService = 'platform' | 'events' | 'orderQueue' | 'authorizerCache';
+export type OutsideService = 'platform' | 'events' | 'deliveryQueue' | 'authorizerCache';
 /** The table through the function's role: reading, reading and writing, or none (the flusher reads its stream). */
 export type TableAccess = 'read' | 'write' | 'none';
 /**
@@ -204,7 +204,7 @@ export const WEBHOOKS: readonly WebhookRoute[] = [
     path: '/webhooks/shopify',
     handler: 'functions/webhooks/receive-shopify.ts',
     table: 'read',
-    uses: ['platform', 'orderQueue'],
+    uses: ['platform', 'deliveryQueue'],
   },
 ];
 
@@ -227,10 +227,11 @@ export interface QueueConsumer extends EntryPoint {
 }
 
 export const QUEUE_CONSUMERS: readonly QueueConsumer[] = [
-  // The platform: automatic enrolment from an order, and a merge into a customer who was no member, read the customer.
+  // The webhook delivery queue's processor, every topic. The platform: automatic enrolment from an order, and a
+  // merge into a customer who was no member, read the customer.
   {
-    name: 'processOrderEvents',
-    handler: 'functions/orders/process-events.ts',
+    name: 'processWebhookDeliveries',
+    handler: 'functions/webhooks/process-deliveries.ts',
     table: 'write',
     uses: ['platform', 'events'],
     timeoutSeconds: 30,

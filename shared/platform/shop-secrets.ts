@@ -1,7 +1,8 @@
-// A shop's Shopify credentials, read in one place for the adapter and the webhook receiver. In the cloud they
-// are the shop's Secrets Manager secret (`<SHOPIFY_SECRET_PREFIX><shop>`), in one of Shopify's two forms,
-// cached for a few minutes so that a rotated secret is picked up; the twin registers them from its
-// configuration file in process. They are never stored in the table and never logged.
+// A shop's Shopify secret, read and cached in one place for the adapter (its credentials) and the webhook
+// receiver (the keys its webhooks are signed with). In the cloud it is the shop's Secrets Manager secret
+// (`<SHOPIFY_SECRET_PREFIX><shop>`), in one of Shopify's two forms, cached for a few minutes so that a rotated
+// secret is picked up; the twin registers it from its configuration file in process. It is never stored in
+// the table and never logged.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
@@ -128,6 +129,20 @@ export async function readShopSecret(shopId: string, options: { fresh?: boolean 
   if (typeof secret === 'string') throw new PlatformError(`The Shopify secret of shop '${shopId}' is not valid: ${secret}`);
   cache.set(shopId, { secret, expiresAt: Date.now() + SECRET_TTL_MS });
   return secret;
+}
+
+/**
+ * The keys a shop's webhooks are signed with, current first (the previous one during a rotation): the
+ * secret's `webhook_secret`, or for an app created in the Dev Dashboard its client secret. Read through the
+ * same cache as the credentials; empty for a shop the twin's configuration does not hold.
+ */
+export async function webhookSecretsForShop(shopId: string): Promise<string[]> {
+  if (localShopSecret(shopId) === null) return [];
+  const secrets = (await readShopSecret(shopId)).webhookSecrets;
+  // Every delivery would be refused: an operator error worth failing loudly for.
+  if (secrets.length === 0)
+    throw new PlatformError(`The Shopify secret of shop '${shopId}' has no valid webhook_secret (nor client_secret)`);
+  return secrets;
 }
 
 /** Forgets cached secrets (tests, and the twin when it points at a new simulator). */

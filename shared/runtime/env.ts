@@ -27,8 +27,8 @@ const envSchema = z.object({
   EVENT_BUS_NAME: z.optional(text()),
   /** JSON-lines file for domain events (local twin). */
   EVENTS_LOG_FILE: z.optional(text()),
-  /** Cloud: the SQS queue the webhook receiver sends verified deliveries to. */
-  ORDER_EVENTS_QUEUE_URL: z.optional(z.url()),
+  /** Cloud: the webhook delivery queue (SQS), where the receiver sends every verified delivery. */
+  WEBHOOK_DELIVERY_QUEUE_URL: z.optional(z.url()),
   /** Benchmarks: count DynamoDB calls and consumed capacity (see shared/data/dynamodb-stats.ts). */
   DYNAMODB_STATS: z.optional(z.stringbool()),
   /** Cloud, authorizer-cache flusher only: the REST API and stage whose authorizer cache a key change flushes. */

@@ -1,15 +1,23 @@
 // The customer's and the app's lifecycle on the platform, followed by the program: a new platform customer
 // is enrolled when the shop asks for it (earning_settings.auto_enroll), a member's e-mail and names follow
-// the platform, a deleted customer is erased as by customers/redact, and app/uninstalled disconnects the shop.
+// the platform, a deleted customer is erased as by customers/redact, a merge folds the deleted customer's
+// membership into the kept one, and app/uninstalled disconnects the shop.
 import { getCustomer } from '../data/customer-repository';
 import { eraseCustomer } from '../data/erasure-repository';
 import { markShopUninstalled } from '../data/shop-repository';
 import { enrollPlatformCustomer, updateCustomer } from '../customers/customer-service';
+import { mergeMembers } from '../customers/merge-customers';
 import type { PlatformDetails } from '../domain/customer';
 import { autoEnrolls, type ShopCatalog } from '../domain/shop';
 import { logger } from '../observability/powertools';
-import { customerFromWebhook, customerUpdateFromWebhook, deletedCustomerIdFromWebhook } from '../platform/customer-payloads';
+import {
+  customerFromWebhook,
+  customerMergeFromWebhook,
+  customerUpdateFromWebhook,
+  deletedCustomerIdFromWebhook,
+} from '../platform/customer-payloads';
 import { nowIso } from '../runtime/clock';
+import { platformWhenNeeded } from '../shops/connected-platform';
 import { clearShopCatalogCache } from '../shops/shop-catalog';
 
 /** customers/create: with auto_enroll on, the new customer becomes a member as POST /v1/customers makes one. */
@@ -50,6 +58,13 @@ export async function customerDeleted(shopId: string, payload: unknown): Promise
   if (!erased.profileDeleted && erased.itemsDeleted === 0) return 'not_member';
   logger.info('Deleted customer erased', { shop: shopId, customer: customerId, ...erased });
   return 'customer_erased';
+}
+
+/** customers/merge: once Shopify completed it, the deleted customer's membership folds into the kept one. */
+export async function customersMerged(shop: ShopCatalog, payload: unknown): Promise<string> {
+  const merge = customerMergeFromWebhook(payload);
+  if (merge.status !== 'completed') return `merge_${merge.status}`;
+  return mergeMembers(shop, merge.keptId, merge.deletedId, platformWhenNeeded(shop));
 }
 
 /** app/uninstalled: the shop is disconnected until its configuration is applied again. */

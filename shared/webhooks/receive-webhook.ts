@@ -1,11 +1,11 @@
 // The webhook receiver's work: refuse what cannot be a delivery of a known shop, verify Shopify's HMAC of
-// the raw body in constant time (current and previous secret), then hand the delivery to the order queue.
+// the raw body in constant time (current and previous secret), then hand the delivery to the webhook delivery queue.
 // Nothing is parsed or written before the signature holds, and nothing is read for what cannot be a delivery.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { findShopByDomain } from '../data/shop-repository';
-import { orderEventQueue } from '../events/order-event-queue';
 import { logger } from '../observability/powertools';
-import { webhookSecretsForShop } from '../platform/webhook-secrets';
+import { webhookSecretsForShop } from '../platform/shop-secrets';
+import { deliveryQueue } from './delivery-queue';
 
 /** Shopify's limit for a webhook payload; anything larger is not a delivery. */
 export const MAX_WEBHOOK_BYTES = 1024 * 1024;
@@ -57,7 +57,7 @@ export async function receiveWebhook(delivery: IncomingWebhook): Promise<Webhook
   const secrets = await webhookSecretsForShop(shopId);
   if (!signatureMatches(body, hmac, secrets)) return refuse('HMAC does not match');
   logger.appendKeys({ shop: shopId });
-  await orderEventQueue().send({
+  await deliveryQueue().send({
     shopId,
     topic,
     webhookId: delivery.webhookId ?? null,

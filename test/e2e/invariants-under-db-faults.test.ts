@@ -39,7 +39,7 @@ const faults = dynamoDbFaults({
   maxLatencyMs: 50,
 });
 
-/** Everything the twin printed to stderr (a handler or the order processor failing), kept out of the test output. */
+/** Everything the twin printed to stderr (a handler or the delivery processor failing), kept out of the test output. */
 const errorLines: string[] = [];
 let twin: Twin;
 beforeAll(async () => {
@@ -128,7 +128,7 @@ describe('invariants under database faults', () => {
           `invariants under database faults (${RATE} per kind per attempt, lost answers of writes ${LOST_WRITE_RATE}): ` +
             `${audit ? describeRun(options, load, audit, settled) : `${JSON.stringify(load.statuses)}; the audit failed (below)`}\n` +
             `${faultLines(report, load.answers)}\n` +
-            `order events dead-lettered: ${twin.orderQueue.deadLetters().length}; error lines from the twin: ${JSON.stringify(byMessage(errorLines))}\n`,
+            `webhook deliveries dead-lettered: ${twin.deliveryQueue.deadLetters().length}; error lines from the twin: ${JSON.stringify(byMessage(errorLines))}\n`,
         );
       }
     }

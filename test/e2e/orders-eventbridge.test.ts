@@ -3,7 +3,7 @@
 // acknowledged (no partial batch failure, so no redelivery loop).
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Twin } from '../../infra/local/twin';
-import { handler } from '../../functions/orders/process-events';
+import { handler } from '../../functions/webhooks/process-deliveries';
 import { apiClient, startTestTwin } from '../support/twin';
 import { platformControls } from '../support/orders';
 
@@ -82,7 +82,7 @@ function eventBridgeRecord(messageId: string, topic: string, shopDomain: string,
 const run = (records: SQSRecord[]) =>
   handler(
     { Records: records } as SQSEvent,
-    { functionName: 'process-events', awsRequestId: 'test', getRemainingTimeInMillis: () => 30_000 } as unknown as Context,
+    { functionName: 'process-deliveries', awsRequestId: 'test', getRemainingTimeInMillis: () => 30_000 } as unknown as Context,
   );
 
 describe('a Shopify webhook through EventBridge', () => {

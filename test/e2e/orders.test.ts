@@ -212,7 +212,7 @@ describe('forged and malformed deliveries', () => {
       expect(answer).toEqual({ status: 200, body: {} });
     }
     expect(await orderItems('orders', '2002')).toEqual([]);
-    expect(twin.orderQueue.deadLetters()).toEqual([]);
+    expect(twin.deliveryQueue.deadLetters()).toEqual([]);
   });
 
   it('answer 200 for a topic the engine ignores', async () => {

@@ -83,7 +83,7 @@ const DEPLOY_ONLY: Record<string, string> = {
     'needs a deployed stack; the queues and their redrive policy are asserted in test/infra/stack.test.ts',
   'aws sqs start-message-move-task --source-arn <dead-letter queue ARN>':
     'needs a deployed stack; redriven messages apply once (test/e2e/orders.test.ts, duplicate deliveries)',
-  'aws sqs start-message-move-task --source-arn <UndeliveredEvents ARN> --destination-arn <order event queue ARN>':
+  'aws sqs start-message-move-task --source-arn <UndeliveredEvents ARN> --destination-arn <webhook delivery queue ARN>':
     "needs a deployed stack; the processor reads the partner source's events (test/e2e/orders-eventbridge.test.ts)",
   'npx loyalty config apply my-shop.json --stack LoyaltyApi':
     'needs a deployed stack; the same command with --endpoint runs in test/integration/operator-cli.test.ts',

@@ -4,7 +4,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_FIREWALL_RATE_LIMIT, FIREWALL_WINDOW_SECONDS } from '../../infra/cdk/constructs/api-firewall';
 import { JOB_RUN_RETRIES } from '../../infra/cdk/constructs/failed-job-runs';
 import { DEFAULT_FULL_RATE_KEYS, stageThrottle } from '../../infra/cdk/constructs/loyalty-api';
-import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/order-event-queue';
+import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/webhook-delivery-queue';
 import { DETAILS, envelope } from '../../shared/http/errors';
 import { QUEUE_CONSUMERS, SCHEDULED_JOBS, THROTTLE_LIMITS, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/http/routes';
 import { synthAppWithContext, synthStack } from '../support/synth-stack';

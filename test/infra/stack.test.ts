@@ -1,8 +1,8 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/loyalty-api';
-import { ACCESS_DENIED_METRIC, OLDEST_ORDER_EVENT_ALARM_SECONDS } from '../../infra/cdk/constructs/observability';
+import { ACCESS_DENIED_METRIC, OLDEST_DELIVERY_ALARM_SECONDS } from '../../infra/cdk/constructs/observability';
 import { SERVER_ERRORS_METRIC } from '../../shared/observability/service';
-import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/order-event-queue';
+import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/webhook-delivery-queue';
 import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, THROTTLE_LIMITS, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/http/routes';
 import { synthAppWithContext, synthStack } from '../support/synth-stack';
 import { LIST_BOUNDARY_PARTITIONS } from '../../shared/data/keys';
@@ -42,8 +42,8 @@ function statementsOf(t: Template, id: string): Properties[] {
 
 const actionsOf = (statements: Properties[]) => statements.flatMap((statement) => [statement.Action].flat() as string[]);
 
-/** The order event queue and its dead-letter queue, told apart by the redrive policy. */
-function orderQueues(t: Template): { queueId: string; queue: Properties; deadLetterId: string } {
+/** The webhook delivery queue and its dead-letter queue, told apart by the redrive policy. */
+function deliveryQueues(t: Template): { queueId: string; queue: Properties; deadLetterId: string } {
   const [[queueId, queue]] = Object.entries(t.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: Match.anyValue() } })) as [
     [string, Properties],
   ];
@@ -231,8 +231,8 @@ describe('production stack', () => {
     }
   });
 
-  it('lets the webhook receiver send to the order queue and nothing more: no receive, no delete, no other function sending', () => {
-    const { queueId } = orderQueues(template);
+  it('lets the webhook receiver send to the webhook delivery queue and nothing more: no receive, no delete, no other function sending', () => {
+    const { queueId } = deliveryQueues(template);
     const [hook] = WEBHOOKS;
     const receiver = functionId(template, `${hook!.method} ${hook!.path}`);
     const sqsStatements = statementsOf(template, receiver).filter((s) => actionsOf([s]).some((a) => a.startsWith('sqs:')));
@@ -246,21 +246,21 @@ describe('production stack', () => {
     for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'events:PutEvents'])
       expect(actionsOf(statementsOf(template, receiver))).not.toContain(action);
     const fn = template.findResources('AWS::Lambda::Function')[receiver]!;
-    expect(fn.Properties.Environment.Variables.ORDER_EVENTS_QUEUE_URL).toEqual({ Ref: queueId });
+    expect(fn.Properties.Environment.Variables.WEBHOOK_DELIVERY_QUEUE_URL).toEqual({ Ref: queueId });
 
-    // To the order queue (the scheduled jobs send only to their failed-runs queue).
-    const sendsToOrderQueue = (statement: Properties) =>
+    // To the delivery queue (the scheduled jobs send only to their failed-runs queue).
+    const sendsToDeliveryQueue = (statement: Properties) =>
       actionsOf([statement]).includes('sqs:SendMessage') && JSON.stringify(statement.Resource).includes(`"${queueId}"`);
     const senders = resources('AWS::Lambda::Function')
-      .filter(([id]) => statementsOf(template, id).some(sendsToOrderQueue))
+      .filter(([id]) => statementsOf(template, id).some(sendsToDeliveryQueue))
       .map(([id]) => id);
     expect(senders).toEqual([receiver]);
   });
 
-  it('queues order events encrypted and over TLS only, with a dead-letter queue after 5 receives and a visibility of six processor timeouts', () => {
-    const { queueId, queue, deadLetterId } = orderQueues(template);
+  it('queues webhook deliveries encrypted and over TLS only, with a dead-letter queue after 5 receives and a visibility of six processor timeouts', () => {
+    const { queueId, queue, deadLetterId } = deliveryQueues(template);
     const [consumer] = QUEUE_CONSUMERS;
-    const processor = template.findResources('AWS::Lambda::Function')[functionId(template, /^Consumes the order event queue/)]!;
+    const processor = template.findResources('AWS::Lambda::Function')[functionId(template, /^Consumes the webhook delivery queue/)]!;
     const deadLetter = template.findResources('AWS::SQS::Queue')[deadLetterId]!;
 
     expect(processor.Properties.Timeout).toBe(consumer!.timeoutSeconds);
@@ -279,9 +279,24 @@ describe('production stack', () => {
     }
   });
 
+  it('keeps the logical ids the webhook delivery queue was first deployed under, so an update never replaces it', () => {
+    // New logical ids would make CloudFormation create new queues and delete the old ones with the deliveries in
+    // them, and drop the queue policies (TLS only, the partner source's permission) (docs/decisions.md).
+    const { queueId, deadLetterId } = deliveryQueues(template);
+    const partner = synthStack({ props: { shopifyEventSourceName: PARTNER_SOURCE } }).template;
+
+    expect({ queueId, deadLetterId }).toEqual({ queueId: 'OrderEventsQueue0D4C30B0', deadLetterId: 'OrderEventsDeadLetterEB81E620' });
+    expect(deliveryQueues(partner)).toMatchObject({ queueId: 'OrderEventsQueue0D4C30B0', deadLetterId: 'OrderEventsDeadLetterEB81E620' });
+    for (const t of [template, partner]) {
+      expect(Object.keys(t.findResources('AWS::SQS::QueuePolicy'))).toEqual(
+        expect.arrayContaining(['OrderEventsQueuePolicy8C8FD55A', 'OrderEventsDeadLetterPolicy571759EA']),
+      );
+    }
+  });
+
   it('feeds the processor from the queue in batches that report partial failures', () => {
-    const { queueId } = orderQueues(template);
-    const processor = functionId(template, /^Consumes the order event queue/);
+    const { queueId } = deliveryQueues(template);
+    const processor = functionId(template, /^Consumes the webhook delivery queue/);
     const mappings = resources('AWS::Lambda::EventSourceMapping')
       .map(([, m]) => m.Properties)
       .filter((m) => m.FunctionName.Ref === processor);
@@ -335,9 +350,9 @@ describe('production stack', () => {
     expect(SCHEDULED_JOBS.find((job) => job.name === 'purchase_reconciler')?.cadence).toBe('rate(5 minutes)');
   });
 
-  it('alarms on every dead letter, on order events waiting too long and on every failed job', () => {
+  it('alarms on every dead letter, on webhook deliveries waiting too long and on every failed job', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    const { queueId, deadLetterId } = orderQueues(template);
+    const { queueId, deadLetterId } = deliveryQueues(template);
     const queueAlarm = (metric: string, id: string) =>
       alarms.find((a) => a.MetricName === metric && a.Dimensions[0].Value['Fn::GetAtt']?.[0] === id);
 
@@ -350,7 +365,7 @@ describe('production stack', () => {
       });
     }
     expect(queueAlarm('ApproximateAgeOfOldestMessage', queueId)).toMatchObject({
-      Threshold: OLDEST_ORDER_EVENT_ALARM_SECONDS,
+      Threshold: OLDEST_DELIVERY_ALARM_SECONDS,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
     for (const job of SCHEDULED_JOBS) {
@@ -375,9 +390,9 @@ describe('production stack', () => {
     expect(buses[0].EventSourceName).toBeUndefined();
   });
 
-  it('with a Shopify partner event source, sends its webhook events to the order queue (whole events, with retries and a dead-letter queue)', () => {
+  it('with a Shopify partner event source, sends its webhook events to the webhook delivery queue (whole events, with retries and a dead-letter queue)', () => {
     const partner = synthStack({ props: { shopifyEventSourceName: PARTNER_SOURCE } }).template;
-    const { queueId } = orderQueues(partner);
+    const { queueId } = deliveryQueues(partner);
     const [busId] = Object.keys(partner.findResources('AWS::Events::EventBus', { Properties: { EventSourceName: PARTNER_SOURCE } }));
 
     partner.hasResourceProperties('AWS::Events::EventBus', { Name: PARTNER_SOURCE, EventSourceName: PARTNER_SOURCE });

@@ -11,7 +11,7 @@ import { putShopCatalog, readShopCounters } from '../../shared/data/shop-reposit
 import { claimWebhookEvent, completeWebhookEvent } from '../../shared/data/webhook-event-repository';
 import { enrollPlatformCustomer } from '../../shared/customers/customer-service';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
-import { processQueuedOrderEvent } from '../../shared/orders/process-queued-order-event';
+import { processQueuedDelivery } from '../../shared/webhooks/process-queued-delivery';
 import { adjustPoints } from '../../shared/points/adjust-points';
 import { purchaseReward } from '../../shared/purchases/purchase-reward';
 import { customerRecord } from '../fixtures/customer-record';
@@ -200,9 +200,9 @@ describe('a write whose answer is lost after it committed, retried by the SDK', 
     });
     // The event is claimed and applied; marking it done fails on every attempt the SDK makes.
     faults.script('UpdateItem', 'internal_error', 'internal_error', 'internal_error');
-    await expect(processQueuedOrderEvent(message, 'message-9')).rejects.toThrow('Internal server error');
+    await expect(processQueuedDelivery(message, 'message-9')).rejects.toThrow('Internal server error');
 
-    expect(await processQueuedOrderEvent(message, 'message-9')).toEqual({ topic: 'customers/update', outcome: 'not_member' });
+    expect(await processQueuedDelivery(message, 'message-9')).toEqual({ topic: 'customers/update', outcome: 'not_member' });
     faults.pause();
     expect(await claimWebhookEvent(SHOP, 'event-requeued', 60_000)).toBe('done');
   });

@@ -5,7 +5,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { type ClientCredentialsOptions, clientCredentialsTokens, renewalTime } from '../../shared/platform/access-tokens';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { PlatformRefusedError, PlatformUnavailableError } from '../../shared/platform/port';
-import { webhookSecretsForShop } from '../../shared/platform/webhook-secrets';
+import { webhookSecretsForShop } from '../../shared/platform/shop-secrets';
 import { logger } from '../../shared/observability/powertools';
 import { useEnvironment } from '../support/environment';
 import { checkRequestsAgainstRealSchema } from '../support/real-admin-schema';

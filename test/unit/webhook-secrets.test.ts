@@ -1,10 +1,10 @@
 // In the cloud a shop's webhook signing keys are fields of its Shopify secret in Secrets Manager, beside
-// the access token: the current key first, the previous one during a rotation, cached for a few minutes.
+// the access token: the current key first, the previous one during a rotation, cached for a few minutes in
+// the one cache the adapter's credentials are read through.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { PlatformError } from '../../shared/platform/port';
-import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
-import { webhookSecretsForShop } from '../../shared/platform/webhook-secrets';
+import { readShopSecret, registerLocalShopSecrets, webhookSecretsForShop } from '../../shared/platform/shop-secrets';
 import { useEnvironment } from '../support/environment';
 
 const secrets = mockClient(SecretsManagerClient);
@@ -28,6 +28,34 @@ describe('webhook secrets from Secrets Manager', () => {
     expect(await webhookSecretsForShop('acme')).toEqual(['current']);
 
     expect(secrets.commandCalls(GetSecretValueCommand).map((call) => call.args[0].input)).toEqual([{ SecretId: 'loyalty/shopify/acme' }]);
+  });
+
+  it("shares one read of the shop's secret with the adapter's credentials", async () => {
+    secrets.on(GetSecretValueCommand).resolves(secretString({ webhook_secret: 'current' }));
+
+    expect((await readShopSecret('acme')).credentials).toEqual({ kind: 'access_token', accessToken: 'shpat_x' });
+    expect(await webhookSecretsForShop('acme')).toEqual(['current']);
+
+    expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
+  });
+
+  it('reads the rotated keys again once the adapter asked for a fresh secret', async () => {
+    secrets
+      .on(GetSecretValueCommand)
+      .resolvesOnce(secretString({ webhook_secret: 'old' }))
+      .resolves(secretString({ webhook_secret: 'new', previous_webhook_secret: 'old' }));
+
+    expect(await webhookSecretsForShop('acme')).toEqual(['old']);
+    await readShopSecret('acme', { fresh: true });
+    expect(await webhookSecretsForShop('acme')).toEqual(['new', 'old']);
+  });
+
+  it("has no keys for a shop the twin does not hold, and the twin's key for one it does", async () => {
+    registerLocalShopSecrets({ demo: { webhook_secret: 'local' } });
+
+    expect(await webhookSecretsForShop('demo')).toEqual(['local']);
+    expect(await webhookSecretsForShop('acme')).toEqual([]);
+    expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(0);
   });
 
   it('tries the current secret first and the previous one during a rotation', async () => {

@@ -28,8 +28,8 @@ import { pascalCase } from './names';
 import { ROUTES } from '../../../shared/http/routes';
 
 export const METRICS_NAMESPACE = 'LoyaltyApi';
-/** Age of the oldest order event at which the processor is behind: past a few redeliveries of one message. */
-export const OLDEST_ORDER_EVENT_ALARM_SECONDS = 15 * 60;
+/** Age of the oldest queued webhook delivery at which the processor is behind: past a few redeliveries of one message. */
+export const OLDEST_DELIVERY_ALARM_SECONDS = 15 * 60;
 /** Business metrics the handlers emit through Powertools Metrics (names shared with shared/observability). */
 export const BUSINESS_METRICS = [
   'PointsAdjusted',
@@ -59,7 +59,7 @@ export interface ObservabilityProps {
   functions: ReadonlyMap<string, IFunction>;
   /** Scheduled jobs, by manifest name. */
   jobs: ReadonlyMap<string, IFunction>;
-  /** The order event queue: its oldest message's age says whether the processor keeps up. */
+  /** The webhook delivery queue: its oldest message's age says whether the processor keeps up. */
   queue: IQueue;
   /** Dead-letter queues by name: any message in one is work that did not happen. */
   deadLetterQueues: Readonly<Record<string, IQueue>>;
@@ -207,17 +207,17 @@ export class Observability extends Construct {
       );
       return depth.with({ label: `${name} dead letters` });
     });
-    const oldestOrderEvent = props.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' });
+    const oldestDelivery = props.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' });
     alarm(
-      'OrderEventsBehind',
-      oldestOrderEvent,
-      OLDEST_ORDER_EVENT_ALARM_SECONDS,
-      `The oldest order event has waited ${OLDEST_ORDER_EVENT_ALARM_SECONDS / 60} minutes or more`,
+      'WebhookDeliveriesBehind',
+      oldestDelivery,
+      OLDEST_DELIVERY_ALARM_SECONDS,
+      `The oldest queued webhook delivery has waited ${OLDEST_DELIVERY_ALARM_SECONDS / 60} minutes or more`,
     );
-    const queuedOrderEvents = props.queue.metricApproximateNumberOfMessagesVisible({
+    const queuedDeliveries = props.queue.metricApproximateNumberOfMessagesVisible({
       period: Duration.minutes(5),
       statistic: 'Maximum',
-      label: 'Queued order events',
+      label: 'Queued webhook deliveries',
     });
 
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
@@ -252,9 +252,9 @@ export class Observability extends Construct {
     );
     this.dashboard.addWidgets(
       new GraphWidget({
-        title: 'Order events: queued and oldest age (s)',
-        left: [queuedOrderEvents],
-        right: [oldestOrderEvent.with({ label: 'Oldest order event (s)' })],
+        title: 'Webhook deliveries: queued and oldest age (s)',
+        left: [queuedDeliveries],
+        right: [oldestDelivery.with({ label: 'Oldest webhook delivery (s)' })],
         width: 12,
       }),
       new GraphWidget({ title: 'Dead letters', left: deadLetterDepths, width: 12 }),

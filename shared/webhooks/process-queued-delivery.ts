@@ -1,19 +1,19 @@
-// One message of the order event queue, whichever way it came: the receiver's (shop resolved, HMAC checked)
+// One message of the webhook delivery queue, whichever way it came: the receiver's (shop resolved, HMAC checked)
 // or EventBridge's (shop named by domain, trusted). What cannot be read or belongs to no shop is
 // acknowledged and logged: retrying cannot fix it.
 import { findShopByDomain } from '../data/shop-repository';
 import { logger } from '../observability/powertools';
-import { readQueuedDelivery } from '../webhooks/read-queued-delivery';
-import { processOrderEvent, type ProcessOutcome } from './process-order-event';
+import { processDelivery, type DeliveryOutcome } from './process-delivery';
+import { readQueuedDelivery } from './queued-delivery';
 
 /** `messageId`: the queue's id of the message, kept across its receives. */
-export async function processQueuedOrderEvent(messageBody: string, messageId?: string): Promise<ProcessOutcome> {
+export async function processQueuedDelivery(messageBody: string, messageId?: string): Promise<DeliveryOutcome> {
   const delivery = readQueuedDelivery(messageBody);
   if (delivery.source === 'unreadable') {
-    logger.warn('Unreadable order queue message acknowledged', { reason: delivery.reason });
+    logger.warn('Unreadable delivery queue message acknowledged', { reason: delivery.reason });
     return { topic: '(unknown)', outcome: 'unreadable' };
   }
-  if (delivery.source === 'receiver') return processOrderEvent(delivery.message, messageId);
+  if (delivery.source === 'receiver') return processDelivery(delivery.message, messageId);
   const shopId = await findShopByDomain(delivery.shopDomain);
   if (!shopId) {
     logger.warn('EventBridge delivery for an unknown shop acknowledged', {
@@ -22,5 +22,5 @@ export async function processQueuedOrderEvent(messageBody: string, messageId?: s
     });
     return { topic: delivery.message.topic, outcome: 'unknown shop' };
   }
-  return processOrderEvent({ shopId, ...delivery.message }, messageId);
+  return processDelivery({ shopId, ...delivery.message }, messageId);
 }

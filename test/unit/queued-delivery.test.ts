@@ -1,6 +1,6 @@
-// The order queue's two message shapes: the receiver's verified deliveries and Shopify's EventBridge events
+// The webhook delivery queue's two message shapes: the receiver's verified deliveries and Shopify's EventBridge events
 // (partner event source), read into the same delivery, and anything else refused without a retry loop.
-import { readQueuedDelivery } from '../../shared/webhooks/read-queued-delivery';
+import { readQueuedDelivery } from '../../shared/webhooks/queued-delivery';
 
 const order = { id: 5000000001, name: '#1001', customer: { id: 1001 } };
 
@@ -27,7 +27,7 @@ const shopifyMetadata = {
   'X-Shopify-API-Version': '2026-10',
 };
 
-describe('a message of the order event queue', () => {
+describe('a message of the webhook delivery queue', () => {
   it('from the receiver is read as it was sent', () => {
     const message = { shopId: 'shop-1', topic: 'orders/paid', webhookId: 'w-1', eventId: null, triggeredAt: null, body: '{"id":1}' };
 

@@ -1,11 +1,15 @@
-// The order queue consumer's log: a message that could not be processed (it goes back to the queue) is an
+// The webhook delivery queue consumer's log: a message that could not be processed (it goes back to the queue) is an
 // ERROR with its stack; the messages processed beside it log nothing at ERROR.
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { setEnvironment } from '../support/environment';
 
 type LogLine = Record<string, unknown> & { level?: string; message?: string };
 
-const context = { awsRequestId: 'req-1', functionName: 'processOrderEvents', getRemainingTimeInMillis: () => 60_000 } as unknown as Context;
+const context = {
+  awsRequestId: 'req-1',
+  functionName: 'processWebhookDeliveries',
+  getRemainingTimeInMillis: () => 60_000,
+} as unknown as Context;
 
 const record = (messageId: string, body: string): SQSRecord =>
   ({
@@ -29,13 +33,13 @@ it('logs a message it could not process at ERROR, and reports only that one as f
   let result: unknown;
   try {
     await jest.isolateModulesAsync(async () => {
-      jest.doMock('../../shared/orders/process-queued-order-event', () => ({
-        processQueuedOrderEvent: async (body: string) => {
+      jest.doMock('../../shared/webhooks/process-queued-delivery', () => ({
+        processQueuedDelivery: async (body: string) => {
           if (body === 'fails') throw new Error('ProvisionedThroughputExceededException: table busy');
           return { topic: 'orders/paid', outcome: 'applied' };
         },
       }));
-      const { handler } = await import('../../functions/orders/process-events');
+      const { handler } = await import('../../functions/webhooks/process-deliveries');
       const event: SQSEvent = { Records: [record('m-ok', 'works'), record('m-failed', 'fails')] };
       result = await handler(event, context);
     });
@@ -53,7 +57,7 @@ it('logs a message it could not process at ERROR, and reports only that one as f
   expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-failed' }] });
   expect(lines.filter((line) => line.level === 'ERROR')).toEqual([
     expect.objectContaining({
-      message: 'Order event not processed',
+      message: 'Webhook delivery not processed',
       messageId: 'm-failed',
       receiveCount: 2,
       error: expect.objectContaining({ message: 'ProvisionedThroughputExceededException: table busy', stack: expect.any(String) }),

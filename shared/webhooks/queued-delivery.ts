@@ -1,15 +1,26 @@
-// The order event queue carries two shapes: the receiver's verified deliveries, and, when the stack has
-// the EventBridge partner source switched on, Shopify's own EventBridge events. This reads either, without I/O.
-import type { OrderEventMessage } from '../events/order-event-queue';
+// A message of the webhook delivery queue: the receiver's verified delivery (the shape sent), or, when the
+// stack has the EventBridge partner source switched on, Shopify's own EventBridge event. This reads either,
+// without I/O.
+
+/** A verified platform delivery, of any topic, as the receiver sends it and the processor receives it. */
+export interface WebhookDelivery {
+  shopId: string;
+  topic: string;
+  webhookId: string | null;
+  eventId: string | null;
+  triggeredAt: string | null;
+  /** The raw body exactly as signed. */
+  body: string;
+}
 
 /** Shopify's detail-type for every webhook it delivers through EventBridge. */
 export const SHOPIFY_EVENTBRIDGE_DETAIL_TYPE = 'shopifyWebhook';
 
 export type QueuedDelivery =
   /** Sent by the receiver after the HMAC held: the shop is already resolved. */
-  | { source: 'receiver'; message: OrderEventMessage }
+  | { source: 'receiver'; message: WebhookDelivery }
   /** Delivered by EventBridge (trusted, not signed): the shop is named by its domain. */
-  | { source: 'eventbridge'; shopDomain: string; message: Omit<OrderEventMessage, 'shopId'> }
+  | { source: 'eventbridge'; shopDomain: string; message: Omit<WebhookDelivery, 'shopId'> }
   | { source: 'unreadable'; reason: string };
 
 type Fields = Record<string, unknown>;

@@ -1,15 +1,12 @@
 // The processor's work per queued delivery: claim its event (X-Shopify-Event-Id) so that a redelivery has
-// its effects once, then by topic map the signed payload and apply it: orders and refunds here, the
-// customer's and the app's lifecycle in shared/webhooks/customer-lifecycle.ts, the privacy topics in
-// shared/webhooks/privacy-requests.ts. A signed payload that is not usable is acknowledged and logged,
-// never retried (retrying cannot fix it); a failure of the table or the platform is thrown, so the queue
-// retries the message and parks it after that.
+// its effects once, then dispatch by topic: the order topics to the earning engine's logic in shared/orders,
+// the customer's and the app's lifecycle to customer-lifecycle.ts, the privacy topics to privacy-requests.ts.
+// A signed payload that is not usable is acknowledged and logged, never retried (retrying cannot fix it); a
+// failure of the table or the platform is thrown, so the queue retries the message and parks it after that.
 import { claimWebhookEvent, completeWebhookEvent, releaseWebhookEvent } from '../data/webhook-event-repository';
-import type { OrderEventMessage } from '../events/order-event-queue';
 import { logger } from '../observability/powertools';
-import { mergeMembers } from '../customers/merge-customers';
-import type { ShopCatalog } from '../domain/shop';
-import { customerMergeFromWebhook } from '../platform/customer-payloads';
+import { applyRefund } from '../orders/apply-order';
+import { applyOrderEnrolling } from '../orders/apply-order-enrolling';
 import { orderFromWebhook } from '../platform/order-from-webhook';
 import { PlatformPayloadError } from '../platform/port';
 import { refundFromWebhook } from '../platform/refund-from-webhook';
@@ -17,17 +14,16 @@ import { isHandledTopic } from '../platform/shopify-app';
 import { parseWebhookJson } from '../platform/webhook-payload-fields';
 import { platformWhenNeeded } from '../shops/connected-platform';
 import { shopCatalog } from '../shops/shop-catalog';
-import { appUninstalled, customerCreated, customerDeleted, customerUpdated } from '../webhooks/customer-lifecycle';
-import { isPrivacyTopic, processPrivacyRequest } from '../webhooks/privacy-requests';
-import { applyRefund } from './apply-order';
-import { applyOrderEnrolling } from './apply-order-enrolling';
+import { appUninstalled, customerCreated, customerDeleted, customersMerged, customerUpdated } from './customer-lifecycle';
+import { isPrivacyTopic, processPrivacyRequest } from './privacy-requests';
+import type { WebhookDelivery } from './queued-delivery';
 
-export type ProcessOutcome = { topic: string; outcome: string };
+export type DeliveryOutcome = { topic: string; outcome: string };
 
 /** Longer than the processor's timeout: a claim outlives only a processor that died holding it. */
 const EVENT_LEASE_MS = 60_000;
 
-/** What one topic does with its payload, as a short outcome for the log. */
+/** Which handler a topic goes to, and what it made of the payload, as a short outcome for the log. */
 async function applyTopic(topic: string, shopId: string, payload: unknown): Promise<string> {
   if (isPrivacyTopic(topic)) return processPrivacyRequest(topic, shopId, payload);
   if (topic === 'app/uninstalled') return appUninstalled(shopId);
@@ -51,15 +47,8 @@ async function applyTopic(topic: string, shopId: string, payload: unknown): Prom
   }
 }
 
-/** customers/merge: once Shopify completed it, the deleted customer's membership folds into the kept one. */
-async function customersMerged(shop: ShopCatalog, payload: unknown): Promise<string> {
-  const merge = customerMergeFromWebhook(payload);
-  if (merge.status !== 'completed') return `merge_${merge.status}`;
-  return mergeMembers(shop, merge.keptId, merge.deletedId, platformWhenNeeded(shop));
-}
-
 /** `messageId`: the queue message's id, the same on each receive of it (its claim of the event is its own). */
-export async function processOrderEvent(message: OrderEventMessage, messageId?: string): Promise<ProcessOutcome> {
+export async function processDelivery(message: WebhookDelivery, messageId?: string): Promise<DeliveryOutcome> {
   const { topic, shopId, eventId } = message;
   if (!isHandledTopic(topic)) {
     logger.info('Webhook topic ignored', { topic, shop: shopId });

@@ -1,5 +1,6 @@
-// The queue between the webhook receiver and the order processor: encrypted, TLS only, a visibility
-// timeout sized to the consumer, and a dead-letter queue for what still fails after a few attempts.
+// The webhook delivery queue, between the webhook receiver and the delivery processor (every verified
+// delivery: order, customer, app and privacy topics): encrypted, TLS only, a visibility timeout sized to the
+// consumer, and a dead-letter queue for what still fails after a few attempts.
 import { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -9,16 +10,20 @@ export const MAX_RECEIVE_COUNT = 5;
 /** AWS guidance for Lambda event sources: at least six times the function's timeout. */
 export const VISIBILITY_TIMEOUT_FACTOR = 6;
 
-export interface OrderEventQueueProps {
+export interface WebhookDeliveryQueueProps {
   /** The consumer function's timeout. */
   consumerTimeout: Duration;
 }
 
-export class OrderEventQueue extends Construct {
+export class WebhookDeliveryQueue extends Construct {
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
 
-  constructor(scope: Construct, id: string, props: OrderEventQueueProps) {
+  /**
+   * `id` names the CloudFormation logical ids of both queues and their policies: the stack keeps the id the
+   * queue was first deployed under (docs/decisions.md), so that renaming never replaces a queue holding messages.
+   */
+  constructor(scope: Construct, id: string, props: WebhookDeliveryQueueProps) {
     super(scope, id);
     // SQS-managed keys: EventBridge (the optional partner source) cannot send to a queue under the AWS-managed KMS key.
     this.deadLetterQueue = new Queue(this, 'DeadLetter', {
