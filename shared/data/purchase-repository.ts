@@ -4,11 +4,12 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PurchaseRecord, RewardEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
-import { cancellationReasons } from './customer-repository';
-import { rewardEntryItem } from './history-repository';
-import { type DueAttributes, dueAttributes, rewardDue } from './due-work';
+import { cancellationReasons, isConditionalCheckFailed, isTransactionConflict } from './dynamodb-errors';
+import { type DueAttributes, dueAttributes } from './items/due';
+import { customerKey } from './items/customer-profile';
 import { type Item, queryAll } from './items';
-import { keys } from './keys';
+import { redemptionCountKey } from './items/redemption-count';
+import { rewardDue, rewardEntryItem, rewardEntryKey, UNSETTLED_PURCHASES, unsettledAttributes } from './items/reward-entry';
 import { GLOBAL_INDEXES } from './table';
 import { retryUntil } from '../runtime/retry';
 
@@ -20,8 +21,6 @@ export type TransactItem = TransactItems[number];
 
 /** `:duePk` and `:dueAt` for an update expression. */
 const prefixed = (due: DueAttributes) => ({ ':duePk': due.due_pk, ':dueAt': due.due_at });
-
-const unsettled = (since: string) => ({ unsettled_pk: keys.pendingPurchases(), unsettled_since: since });
 
 /**
  * Deducts the points and writes the pending entry in one transaction, conditional on the customer
@@ -49,7 +48,7 @@ export async function reservePurchase(
     {
       Update: {
         TableName: tableName(),
-        Key: keys.customer(shopId, customerId),
+        Key: customerKey(shopId, customerId),
         UpdateExpression:
           'SET current_points = current_points - :points, redeemed_points = redeemed_points + :points, #version = #version + :one, updated_at = :now' +
           activity.expression,
@@ -61,7 +60,7 @@ export async function reservePurchase(
     {
       Put: {
         TableName: tableName(),
-        Item: { ...rewardEntryItem(shopId, customerId, purchase as RewardEntry), ...unsettled(purchase.created_at) },
+        Item: { ...rewardEntryItem(shopId, customerId, purchase as RewardEntry), ...unsettledAttributes(purchase.created_at) },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -70,7 +69,7 @@ export async function reservePurchase(
     transactItems.push({
       Update: {
         TableName: tableName(),
-        Key: keys.redemptionCount(shopId, customerId, purchase.reward_id),
+        Key: redemptionCountKey(shopId, customerId, purchase.reward_id),
         UpdateExpression: 'ADD #count :one',
         ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
         ExpressionAttributeNames: { '#count': 'redemptions' },
@@ -86,7 +85,7 @@ export async function reservePurchase(
   } catch (error) {
     const reasons = cancellationReasons(error);
     if (!reasons) {
-      if ((error as { name?: string }).name === 'TransactionConflictException') return 'conflict';
+      if (isTransactionConflict(error)) return 'conflict';
       throw error;
     }
     if (checkpoint && reasons[transactItems.length - 1] === 'ConditionalCheckFailed') return 'superseded';
@@ -100,7 +99,7 @@ export async function reservePurchase(
 /** A purchase as stored, whatever its status (a consistent read): for resuming one a stopped invocation left. */
 export async function getPurchase(shopId: string, customerId: string, id: string): Promise<PurchaseRecord | null> {
   const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.rewardEntry(shopId, customerId, id), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: rewardEntryKey(shopId, customerId, id), ConsistentRead: true }),
   );
   return (result.Item as PurchaseRecord | undefined) ?? null;
 }
@@ -113,7 +112,7 @@ export async function activatePurchase(purchase: PurchaseRecord, platformDiscoun
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.rewardEntry(purchase.shop_id, purchase.customer_id, purchase.id),
+        Key: rewardEntryKey(purchase.shop_id, purchase.customer_id, purchase.id),
         UpdateExpression:
           `SET #status = :active, platform_discount_id = :discountId, updated_at = :now${due ? ', due_pk = :duePk, due_at = :dueAt' : ''} ` +
           'REMOVE unsettled_pk, unsettled_since',
@@ -130,7 +129,7 @@ export async function activatePurchase(purchase: PurchaseRecord, platformDiscoun
     );
     return true;
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
 }
@@ -146,7 +145,7 @@ export async function refundPurchase(purchase: PurchaseRecord, reason: string, c
     {
       Update: {
         TableName: tableName(),
-        Key: keys.rewardEntry(shopId, customerId, purchase.id),
+        Key: rewardEntryKey(shopId, customerId, purchase.id),
         UpdateExpression: codeMayExist
           ? 'SET #status = :refunded, is_refunded = :true, refund_reason = :reason, updated_at = :now, code_cleanup = :true, unsettled_since = :now'
           : 'SET #status = :refunded, is_refunded = :true, refund_reason = :reason, updated_at = :now REMOVE unsettled_pk, unsettled_since',
@@ -158,7 +157,7 @@ export async function refundPurchase(purchase: PurchaseRecord, reason: string, c
     {
       Update: {
         TableName: tableName(),
-        Key: keys.customer(shopId, customerId),
+        Key: customerKey(shopId, customerId),
         UpdateExpression:
           'SET current_points = current_points + :points, redeemed_points = redeemed_points - :points, #version = #version + :one, updated_at = :now',
         ExpressionAttributeNames: { '#version': 'version' },
@@ -170,7 +169,7 @@ export async function refundPurchase(purchase: PurchaseRecord, reason: string, c
     transactItems.push({
       Update: {
         TableName: tableName(),
-        Key: keys.redemptionCount(shopId, customerId, purchase.reward_id),
+        Key: redemptionCountKey(shopId, customerId, purchase.reward_id),
         UpdateExpression: 'ADD #count :minus',
         ExpressionAttributeNames: { '#count': 'redemptions' },
         ExpressionAttributeValues: { ':minus': -1 },
@@ -186,8 +185,7 @@ export async function refundPurchase(purchase: PurchaseRecord, reason: string, c
       const reasons = cancellationReasons(error);
       if (reasons?.[0] === 'ConditionalCheckFailed') return false;
       // A refund must not be lost to a transient conflict with another write of the same customer.
-      const conflict = reasons?.includes('TransactionConflict') || (error as { name?: string }).name === 'TransactionConflictException';
-      if (!conflict) throw error;
+      if (!isTransactionConflict(error)) throw error;
       lastConflict = error;
       return undefined;
     }
@@ -205,7 +203,7 @@ export async function markCodeCleaned(purchase: PurchaseRecord, now: string): Pr
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.rewardEntry(purchase.shop_id, purchase.customer_id, purchase.id),
+        Key: rewardEntryKey(purchase.shop_id, purchase.customer_id, purchase.id),
         UpdateExpression: 'SET code_cleanup = :false, updated_at = :now REMOVE unsettled_pk, unsettled_since',
         ConditionExpression: '#status = :refunded AND code_cleanup = :true',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -214,7 +212,7 @@ export async function markCodeCleaned(purchase: PurchaseRecord, now: string): Pr
     );
     return true;
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
 }
@@ -225,7 +223,7 @@ export async function listUnsettledPurchases(before: string, limit = 500): Promi
     {
       IndexName: GLOBAL_INDEXES.unsettledPurchases.indexName,
       KeyConditionExpression: 'unsettled_pk = :pk AND unsettled_since < :before',
-      ExpressionAttributeValues: { ':pk': keys.pendingPurchases(), ':before': before },
+      ExpressionAttributeValues: { ':pk': UNSETTLED_PURCHASES, ':before': before },
     },
     limit,
   );
