@@ -19,6 +19,33 @@ const layer = (name, files, forbidden, options = {}) => ({
   },
 });
 
+/**
+ * A stricter rule for some of a layer's files: the layer's own patterns (a later config replaces the rule
+ * for the files it matches, so they are repeated) plus one more group with its own message.
+ */
+const within = (base, name, files, forbidden, why) => ({
+  name: `layers/${name}`,
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...base.rules['no-restricted-imports'][1].patterns,
+          { group: forbidden, message: `${name}: ${why} (docs/code-map.md).` },
+        ],
+      },
+    ],
+  },
+});
+
+const DATA_LAYER = layer(
+  'shared/data',
+  ['shared/data/**'],
+  [...shared('platform', 'events', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED],
+  { why: 'repositories import only the domain and the runtime base; no feature, HTTP or configuration file code' },
+);
+
 const LAYERS = [
   layer(
     'shared/domain',
@@ -34,9 +61,14 @@ const LAYERS = [
     [...shared('data', 'platform', 'events', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED],
     { why: 'the runtime base imports only shared/domain, runtime and observability' },
   ),
-  layer('shared/data', ['shared/data/**'], [...shared('platform', 'events', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED], {
-    why: 'repositories import only the domain and the runtime base; no feature, HTTP or configuration file code',
-  }),
+  DATA_LAYER,
+  within(
+    DATA_LAYER,
+    'shared/data repositories',
+    ['shared/data/**/*-repository.ts'],
+    ['**/*-repository'],
+    'a repository never imports another repository; what several share lives in the item modules (shared/data/items/) and the helper modules',
+  ),
   layer(
     'shared/platform',
     ['shared/platform/**'],

@@ -1,9 +1,10 @@
 // Seeds a shop for the scheduled-jobs figures: every member has work in the due-work index for every
 // job, 1 % of them due at the bench's clock and the rest due later, written with the production item
 // builders so the index attributes are exactly what the jobs would find in a real table.
-import { customerItem } from '../shared/data/customer-repository';
-import { birthdayTimerItem, type EntryDueState } from '../shared/data/due-work';
-import { earningEntryItem, rewardEntryItem } from '../shared/data/history-repository';
+import { customerItem } from '../shared/data/items/customer-profile';
+import { birthdayTimerItem } from '../shared/data/items/birthday-timer';
+import { earningEntryItem, type EntryDueState } from '../shared/data/items/earning-entry';
+import { rewardEntryItem } from '../shared/data/items/reward-entry';
 import type { Item } from '../shared/data/items';
 import { batchPut, putShopCatalog, setShopCounters } from '../shared/data/shop-repository';
 import type { CustomerRecord } from '../shared/domain/customer';

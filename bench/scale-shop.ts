@@ -4,7 +4,7 @@ import { resetEnv } from '../shared/runtime/env';
 import { putApiKey } from '../shared/data/api-key-repository';
 import { hashApiKey } from '../shared/domain/api-key';
 import { resetDocumentClient } from '../shared/data/client';
-import { customerItem } from '../shared/data/customer-repository';
+import { customerItem } from '../shared/data/items/customer-profile';
 import { keys } from '../shared/data/keys';
 import { batchPut, putShopCatalog, setShopCounters } from '../shared/data/shop-repository';
 import type { CustomerRecord } from '../shared/domain/customer';

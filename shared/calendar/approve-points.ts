@@ -4,7 +4,7 @@
 import { writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer } from '../data/customer-repository';
 import { dueTimeOf } from '../data/due-work';
-import { earningEntryItem } from '../data/history-repository';
+import { earningEntryItem } from '../data/items/earning-entry';
 import { withoutKeys } from '../data/items';
 import { type ItemKey } from '../data/keys';
 import { addDays } from '../domain/dates';

@@ -2,7 +2,7 @@
 // (29 February on 28 February in other years), at most 7 days late. Each member's birthday timer says
 // when to look; the award, the member's awarded year and the timer's next date change in one
 // transaction conditional on the profile's version, with an entry id fixed per member, rule and year.
-import { birthdayTimerItem } from '../data/due-work';
+import { birthdayTimerItem } from '../data/items/birthday-timer';
 import { type ItemUpdate, readItem, writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer } from '../data/customer-repository';
 import { type ItemKey, keys } from '../data/keys';

@@ -14,7 +14,7 @@ import { publishAfterCommit } from '../events/domain-events';
 import { logger } from '../observability/powertools';
 import { now as clockNow } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
-import { customerOfKey } from './customer-of-key';
+import { customerOfKey } from '../data/items/customer-profile';
 import { shopCatalog } from '../shops/shop-catalog';
 
 /** What a job did in one run; the twin's `POST /_jobs/run` and the functions' logs show it per job. */

@@ -5,13 +5,14 @@ import { UnknownApiKeyError, type ApiKeySummary, type KeyScope, type KeyStatus, 
 import { publishApiKeyChanges } from './api-key-changes';
 import { documentClient, tableName } from './client';
 import { queryAll } from './items';
-import { keys } from './keys';
+import { API_KEY_LISTING_PREFIX, apiKeyKey, apiKeyListingKey } from './items/api-key';
+import { shopPk } from './items/item-type';
 
 /** The shop's keys, oldest first. */
 export async function listApiKeys(shopId: string): Promise<ApiKeySummary[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.shopPk(shopId), ':prefix': keys.shopApiKey(shopId, '').sk },
+    ExpressionAttributeValues: { ':pk': shopPk(shopId), ':prefix': API_KEY_LISTING_PREFIX },
     ConsistentRead: true,
   });
   return items
@@ -66,7 +67,7 @@ async function updateKeyPair(
         {
           Update: {
             TableName: tableName(),
-            Key: keys.apiKey(keyHash),
+            Key: apiKeyKey(keyHash),
             UpdateExpression: update.key.expression,
             ConditionExpression: 'shop_id = :shop',
             ...(update.key.names ? { ExpressionAttributeNames: update.key.names } : {}),
@@ -76,7 +77,7 @@ async function updateKeyPair(
         {
           Update: {
             TableName: tableName(),
-            Key: keys.shopApiKey(shopId, keyId),
+            Key: apiKeyListingKey(shopId, keyId),
             UpdateExpression: update.listing.expression,
             ConditionExpression: 'attribute_exists(pk)',
             ...(update.listing.names ? { ExpressionAttributeNames: update.listing.names } : {}),
@@ -93,7 +94,7 @@ async function readListing(shopId: string, keyId: string): Promise<{ keyHash: st
   // Ids are hex; anything else cannot name a key (and must not reach a sort key unchecked).
   if (!/^[0-9a-f]{12}$/.test(keyId)) throw new UnknownApiKeyError(shopId, keyId);
   const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.shopApiKey(shopId, keyId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: apiKeyListingKey(shopId, keyId), ConsistentRead: true }),
   );
   if (!result.Item) throw new UnknownApiKeyError(shopId, keyId);
   const item = result.Item;

@@ -3,21 +3,19 @@
 // touches both in one transaction, so the listing never disagrees with what the authorizer sees.
 // This module: the authorizer's read and storing keys; the operators' side is api-key-listing-repository.ts.
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiKeyConflictError, keyIdOf, type ApiKeyInput, type ApiKeyRecord, type ApiKeySummary } from '../domain/api-key';
+import { ApiKeyConflictError, keyIdOf, type ApiKeyInput, type ApiKeyRecord } from '../domain/api-key';
 import { publishApiKeyChanges } from './api-key-changes';
 import { documentClient, tableName } from './client';
-import { cancellationReasons } from './customer-repository';
-import { keys } from './keys';
+import { cancellationReasons } from './dynamodb-errors';
+import { apiKeyItem, apiKeyKey, apiKeyListingItem, apiKeyListingKey, apiKeyOf } from './items/api-key';
 
 /**
  * Strongly consistent read, so a revocation is seen by the very next request that reaches the
  * authorizer; cached answers in front of it are flushed on every key write (api-key-changes.ts).
  */
 export async function findApiKey(keyHash: string): Promise<ApiKeyRecord | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(keyHash), ConsistentRead: true }));
-  if (!result.Item) return null;
-  const { pk: _pk, sk: _sk, ...record } = result.Item;
-  return { key_id: keyIdOf(keyHash), ...record } as ApiKeyRecord;
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(keyHash), ConsistentRead: true }));
+  return result.Item ? apiKeyOf(keyHash, result.Item) : null;
 }
 
 /**
@@ -26,7 +24,6 @@ export async function findApiKey(keyHash: string): Promise<ApiKeyRecord | null> 
  */
 export async function createApiKey(input: ApiKeyInput): Promise<ApiKeyRecord> {
   const record: ApiKeyRecord = { ...input, key_id: keyIdOf(input.key_hash), usage_key_id: input.usage_key_id ?? null };
-  const listing = { ...keys.shopApiKey(record.shop_id, record.key_id), ...summaryOf(record), key_hash: record.key_hash };
   try {
     await documentClient().send(
       new TransactWriteCommand({
@@ -34,11 +31,11 @@ export async function createApiKey(input: ApiKeyInput): Promise<ApiKeyRecord> {
           {
             Put: {
               TableName: tableName(),
-              Item: { ...keys.apiKey(record.key_hash), ...record },
+              Item: apiKeyItem(record),
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          { Put: { TableName: tableName(), Item: listing, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: tableName(), Item: apiKeyListingItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
         ],
       }),
     );
@@ -83,7 +80,7 @@ export async function putApiKey(input: ApiKeyInput): Promise<void> {
           {
             Update: {
               TableName: tableName(),
-              Key: keys.apiKey(input.key_hash),
+              Key: apiKeyKey(input.key_hash),
               UpdateExpression: keyItem.expression,
               ConditionExpression: 'attribute_not_exists(pk) OR shop_id = :shop',
               ExpressionAttributeNames: names,
@@ -93,7 +90,7 @@ export async function putApiKey(input: ApiKeyInput): Promise<void> {
           {
             Update: {
               TableName: tableName(),
-              Key: keys.shopApiKey(input.shop_id, keyId),
+              Key: apiKeyListingKey(input.shop_id, keyId),
               UpdateExpression: listingItem.expression,
               ExpressionAttributeNames: names,
               ExpressionAttributeValues: listingItem.values,
@@ -128,15 +125,4 @@ function keepUnlessGiven(
     }
   }
   return { expression, values };
-}
-
-function summaryOf(record: ApiKeyRecord): ApiKeySummary {
-  return {
-    key_id: record.key_id,
-    name: record.name,
-    scope: record.scope,
-    status: record.status,
-    created_at: record.created_at,
-    usage_key_id: record.usage_key_id ?? null,
-  };
 }

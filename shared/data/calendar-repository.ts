@@ -2,20 +2,18 @@
 // transaction per member change (profile conditional on its version, new entries conditional on not
 // existing, due items conditional on still being in the state the job read), so a job run twice, or two
 // runs at once, change a member once.
-import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import type { LedgerEntry } from '../domain/points-ledger';
-import { documentClient, tableName } from './client';
-import { memberProfilePut, type StoredCustomer, transactUnlessChanged } from './customer-repository';
-import { earningEntryItem } from './history-repository';
+import { tableName } from './client';
 import type { Item } from './items';
-import type { ItemKey } from './keys';
+import type { StoredCustomer } from './items/customer-profile';
+import { earningEntryItem } from './items/earning-entry';
+import type { ItemKey } from './items/item-type';
+import { memberProfilePut, transactUnlessChanged } from './transactions';
 
-/** An item as stored (keys and index attributes included), read consistently; null when gone. */
-export async function readItem(key: ItemKey): Promise<Item | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-  return (result.Item as Item | undefined) ?? null;
-}
+/** The jobs read each item they found in the due-work index as stored, consistently. */
+export { readItem } from './items';
 
 /** A change to one item, applied only if `condition` still holds. */
 export interface ItemUpdate {

@@ -5,7 +5,8 @@ import { LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
 import { logger } from '../observability/powertools';
 import { documentClient, tableName } from './client';
 import { batchGet, QUERY_CALL_LIMIT, type Item } from './items';
-import { keys } from './keys';
+import { customerListBoundaryKey } from './items/customer-list-boundary';
+import { customerListPartition } from './items/customer-profile';
 import { TTL_ATTRIBUTE } from './table';
 
 /**
@@ -70,7 +71,7 @@ function worthRemembering(count: number, window: ListWindow): boolean {
   return count >= 2 * window.limit && count < window.total;
 }
 
-const boundaryKey = (window: ListWindow, count: number) => keys.customerListBoundary(window.shopId, window.listName, window.limit, count);
+const boundaryKey = (window: ListWindow, count: number) => customerListBoundaryKey(window.shopId, window.listName, window.limit, count);
 
 async function readBoundaries(window: ListWindow, counts: number[], memory: boolean): Promise<Map<number, ListBoundary>> {
   const found = new Map<number, ListBoundary>();
@@ -129,7 +130,7 @@ async function readPartition(window: ListWindow, status: LoyaltyStatus, forward:
         TableName: tableName(),
         IndexName: window.indexName,
         KeyConditionExpression: 'list_pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.customerList(window.shopId, status) },
+        ExpressionAttributeValues: { ':pk': customerListPartition(window.shopId, status) },
         ScanIndexForward: forward ? !window.descending : window.descending,
         ExclusiveStartKey: startKey,
         Limit: Math.min(limit - items.length, QUERY_CALL_LIMIT),

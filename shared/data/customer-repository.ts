@@ -1,21 +1,29 @@
 // Customer profiles: lookups, the enrol and update transactions, and the sorted customer list.
 import { randomUUID } from 'node:crypto';
 import { QueryCommand, TransactWriteCommand, GetCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { CustomerRecord, MemberChanges } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
-import { earningEntryItem } from './history-repository';
-import { birthdayTimerItem, profileDue } from './due-work';
-import { nextBirthdayCheck } from '../domain/points-ledger';
-import { nowIso } from '../runtime/clock';
 import { documentClient, tableName } from './client';
-import { batchGet, countAll, type Item, queryAll, withoutKeys } from './items';
+import { cancellationReasons, cancelledItem, isTransactionConflict, type Refusal as RefusalOf, refusalOf } from './dynamodb-errors';
+import { batchGet, countAll, type Item, queryAll } from './items';
 import { LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
 import { listStatuses, readListPage } from './customer-list';
-import { keys } from './keys';
-import { counterAttribute } from './shop-repository';
+import {
+  customerEmailPartition,
+  customerItem,
+  customerKey,
+  customerListPartition,
+  emailAttributes,
+  type StoredCustomer,
+  storedCustomerOf,
+} from './items/customer-profile';
+import { earningEntryItem } from './items/earning-entry';
+import { referralCodeItem } from './items/referral';
+import { counterAttribute, shopCountersKey } from './items/shop';
 import { GLOBAL_INDEXES } from './table';
+import { birthdayTimerWrites } from './transactions';
+
+export type { StoredCustomer };
 
 export type CustomerSortField = 'created_at' | 'points' | 'lifetime_points' | 'redeemed_points';
 
@@ -26,34 +34,9 @@ const SORT_INDEX: Record<CustomerSortField, { indexName: string; attribute: stri
   redeemed_points: { indexName: GLOBAL_INDEXES.customersByRedeemedPoints.indexName, attribute: 'redeemed_points' },
 };
 
-/** The stored item of a customer: the record plus its key and index attributes. */
-export function customerItem(record: CustomerRecord, version: number): Item {
-  const email = record.email.trim().toLowerCase();
-  return {
-    ...keys.customer(record.shop_id, record.platform_customer_id),
-    ...record,
-    list_pk: keys.customerList(record.shop_id, record.status),
-    email_lc: email,
-    // An empty email would make an invalid index key; such customers are simply not findable by email.
-    ...(email ? { email_pk: keys.customerEmail(record.shop_id, email) } : {}),
-    // An inactive balance waits in the due-work index for its reminder and its expiry.
-    ...profileDue(record),
-    version,
-  };
-}
-
-export interface StoredCustomer {
-  record: CustomerRecord;
-  version: number;
-}
-
-export function storedCustomerOf(item: Item): StoredCustomer {
-  return { record: withoutKeys<CustomerRecord>(item), version: Number(item.version ?? 0) };
-}
-
 export async function getCustomer(shopId: string, customerId: string, consistent = false): Promise<StoredCustomer | null> {
   const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.customer(shopId, customerId), ConsistentRead: consistent }),
+    new GetCommand({ TableName: tableName(), Key: customerKey(shopId, customerId), ConsistentRead: consistent }),
   );
   return result.Item ? storedCustomerOf(result.Item) : null;
 }
@@ -64,27 +47,12 @@ export async function findCustomerByEmail(shopId: string, email: string): Promis
       TableName: tableName(),
       IndexName: GLOBAL_INDEXES.customersByEmail.indexName,
       KeyConditionExpression: 'email_pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.customerEmail(shopId, email) },
+      ExpressionAttributeValues: { ':pk': customerEmailPartition(shopId, email) },
       Limit: 2,
     }),
   );
   const item = result.Items?.[0];
   return item ? storedCustomerOf(item) : null;
-}
-
-/**
- * The birthday timer follows the date of birth: written when a date is set or changed, deleted when it is
- * cleared, so the birthday job finds the member on the right day without reading anyone else.
- */
-export function birthdayTimerWrites(
-  next: CustomerRecord,
-  previousDate: string | null,
-): NonNullable<TransactWriteCommandInput['TransactItems']> {
-  if (next.date_of_birth === previousDate) return [];
-  const { shop_id: shopId, platform_customer_id: customerId } = next;
-  if (next.date_of_birth === null) return [{ Delete: { TableName: tableName(), Key: keys.birthdayTimer(shopId, customerId) } }];
-  const day = nextBirthdayCheck(next.date_of_birth, next.birthday_awarded_year ?? null, nowIso().slice(0, 10));
-  return [{ Put: { TableName: tableName(), Item: birthdayTimerItem(shopId, customerId, day) } }];
 }
 
 /** Why an enrol transaction was refused. */
@@ -101,7 +69,7 @@ export async function createCustomer(
   const counterUpdate = {
     Update: {
       TableName: tableName(),
-      Key: keys.shopCounters(record.shop_id),
+      Key: shopCountersKey(record.shop_id),
       UpdateExpression: 'ADD #count :one',
       ExpressionAttributeNames: { '#count': counterAttribute(record.status) },
       ExpressionAttributeValues: { ':one': 1 },
@@ -119,7 +87,7 @@ export async function createCustomer(
       {
         Put: {
           TableName: tableName(),
-          Item: { ...keys.referralCode(record.shop_id, record.referral_code), customer_id: record.platform_customer_id },
+          Item: referralCodeItem(record.shop_id, record.referral_code, record.platform_customer_id),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -148,7 +116,7 @@ export async function createCustomer(
 }
 
 /** A write DynamoDB refused: `current` is the profile as it is now when DynamoDB returned it (null: no profile). */
-export type Refusal = { conflict: false; current: StoredCustomer | null } | { conflict: true };
+export type Refusal = RefusalOf<StoredCustomer>;
 
 export type CustomerWrite = { written: true; record: CustomerRecord } | ({ written: false } & Refusal);
 
@@ -202,18 +170,18 @@ async function updateProfileFields(current: StoredCustomer, changes: MemberChang
     if (changes[field] !== undefined) set(field, changes[field]);
   }
   if (changes.email !== undefined) {
-    // The e-mail index follows the address, as customerItem derives it.
-    const email = changes.email.trim().toLowerCase();
+    // The e-mail index follows the address, derived as for a put of the whole profile.
+    const { email_lc: lower, email_pk: emailPk } = emailAttributes(record.shop_id, changes.email);
     set('email', changes.email);
-    set('email_lc', email);
-    if (email) set('email_pk', keys.customerEmail(record.shop_id, email));
+    set('email_lc', lower);
+    if (emailPk) set('email_pk', emailPk);
     else removes.push('email_pk');
   }
   try {
     const result = await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.customer(record.shop_id, record.platform_customer_id),
+        Key: customerKey(record.shop_id, record.platform_customer_id),
         UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''} ADD #version :one`,
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: names,
@@ -224,7 +192,7 @@ async function updateProfileFields(current: StoredCustomer, changes: MemberChang
     );
     return { written: true, record: storedCustomerOf(result.Attributes!).record };
   } catch (error) {
-    return { written: false, ...refusalOf(error) };
+    return { written: false, ...refusalOf(error, storedCustomerOf) };
   }
 }
 
@@ -248,7 +216,7 @@ async function updateWithOtherItems(current: StoredCustomer, changes: MemberChan
     transactItems.push({
       Update: {
         TableName: tableName(),
-        Key: keys.shopCounters(record.shop_id),
+        Key: shopCountersKey(record.shop_id),
         UpdateExpression: 'ADD #from :minus, #to :plus',
         ExpressionAttributeNames: { '#from': counterAttribute(record.status), '#to': counterAttribute(changes.status) },
         ExpressionAttributeValues: { ':minus': -1, ':plus': 1 },
@@ -261,22 +229,12 @@ async function updateWithOtherItems(current: StoredCustomer, changes: MemberChan
   } catch (error) {
     const reasons = cancellationReasons(error);
     if (reasons?.[0] === 'ConditionalCheckFailed') {
-      const old = (error as TransactionCanceledException).CancellationReasons?.[0]?.Item;
-      return { written: false, conflict: false, current: old ? storedCustomerOf(unmarshall(old)) : null };
+      const old = cancelledItem(error, 0);
+      return { written: false, conflict: false, current: old ? storedCustomerOf(old) : null };
     }
-    if (reasons?.includes('TransactionConflict') || (error as { name?: string }).name === 'TransactionConflictException') {
-      return { written: false, conflict: true };
-    }
+    if (isTransactionConflict(error)) return { written: false, conflict: true };
     throw error;
   }
-}
-
-/** A refused single-item write: the item returned with the refusal, or a conflict with a transaction in progress. */
-export function refusalOf(error: unknown): Refusal {
-  const { name, Item } = error as { name?: string; Item?: Record<string, never> };
-  if (name === 'ConditionalCheckFailedException') return { conflict: false, current: Item ? storedCustomerOf(unmarshall(Item)) : null };
-  if (name === 'TransactionConflictException') return { conflict: true };
-  throw error;
 }
 
 export interface CustomerListQuery {
@@ -343,7 +301,7 @@ export async function listCustomers(
       queryAll({
         IndexName: indexName,
         KeyConditionExpression: 'list_pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.customerList(shopId, status), ':email': query.emailContains },
+        ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status), ':email': query.emailContains },
         FilterExpression: 'contains(email_lc, :email)',
         ScanIndexForward: !query.descending,
       }),
@@ -379,51 +337,9 @@ export async function countCustomers(shopId: string): Promise<Record<LoyaltyStat
       countAll({
         IndexName: GLOBAL_INDEXES.customersByCreatedAt.indexName,
         KeyConditionExpression: 'list_pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.customerList(shopId, status) },
+        ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status) },
       }),
     ),
   );
   return { member: member!, excluded: excluded! };
-}
-
-/** One write of a TransactWriteItems call. */
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** The profile's next figures, written only if it is still at the version read and still a member. */
-export function memberProfilePut(current: StoredCustomer, next: CustomerRecord): TransactItem {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: customerItem(next, current.version + 1),
-      ConditionExpression: '#version = :version AND #status = :member',
-      ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
-      ExpressionAttributeValues: { ':version': current.version, ':member': 'member' },
-    },
-  };
-}
-
-/**
- * Commits `items` as one transaction; false when a condition no longer held or another transaction got in
- * first (the caller reads again and decides anew). One token per call: an SDK retry of a commit whose
- * answer was lost is a no-op instead of a refusal.
- */
-export async function transactUnlessChanged(items: TransactItem[]): Promise<boolean> {
-  if (items.length === 0) return true;
-  try {
-    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
-    return true;
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons && reasons.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) return false;
-    if ((error as { name?: string }).name === 'TransactionConflictException') return false;
-    throw error;
-  }
-}
-
-/** Reasons of a cancelled transaction, one per item, e.g. 'ConditionalCheckFailed' or 'None'. */
-export function cancellationReasons(error: unknown): Array<string | undefined> | null {
-  if (error instanceof TransactionCanceledException || (error as { name?: string })?.name === 'TransactionCanceledException') {
-    return ((error as TransactionCanceledException).CancellationReasons ?? []).map((reason) => reason.Code);
-  }
-  return null;
 }

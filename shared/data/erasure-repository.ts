@@ -8,10 +8,16 @@ import { LOYALTY_STATUSES } from '../domain/customer';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { publishApiKeyChanges } from './api-key-changes';
 import { documentClient, tableName } from './client';
-import { cancellationReasons, getCustomer } from './customer-repository';
-import { batchDelete, forEachPartitionPage, type Item, queryAll, withoutKeys } from './items';
-import { keys } from './keys';
-import { counterAttribute } from './shop-repository';
+import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
+import { batchDelete, forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
+import { API_KEY_LISTING_PREFIX, apiKeyKey } from './items/api-key';
+import { customerKey, customerListPartition, customerOfKey, customerPk, storedCustomerOf } from './items/customer-profile';
+import { EARNING_ENTRY_PREFIX } from './items/earning-entry';
+import { ORDER_PREFIX, orderCustomerKey, orderIdOf } from './items/order';
+import { referralAwardKey, referralCodeKey } from './items/referral';
+import { REWARD_ENTRY_PREFIX } from './items/reward-entry';
+import { counterAttribute, shopCountersKey, shopDomainKey, shopPk, shopRegistryKey } from './items/shop';
+import { webhookEventsPartition } from './items/webhook-event';
 import { GLOBAL_INDEXES } from './table';
 
 /** Items read or deleted per page, so a member with a long history or a large shop never sits in memory whole. */
@@ -36,16 +42,17 @@ export interface CustomerErasure {
 export async function eraseCustomer(shopId: string, customerId: string): Promise<CustomerErasure> {
   const profileDeleted = await deleteProfile(shopId, customerId);
   // Each order's order -> customer lookup goes before the order item that names it.
-  const itemsDeleted = await deletePartition(keys.customerPk(shopId, customerId), 'pk, sk', (items) =>
-    items.filter((item) => item.sk.startsWith('ORDER#')).map((item) => keys.orderCustomer(shopId, item.sk.slice('ORDER#'.length))),
+  const itemsDeleted = await deletePartition(customerPk(shopId, customerId), 'pk, sk', (items) =>
+    items.filter((item) => item.sk.startsWith(ORDER_PREFIX)).map((item) => orderCustomerKey(shopId, orderIdOf(item.sk))),
   );
   return { profileDeleted, itemsDeleted };
 }
 
 async function deleteProfile(shopId: string, customerId: string): Promise<boolean> {
   const outcome = await retryUntil(PROFILE_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<boolean | undefined> => {
-    const stored = await getCustomer(shopId, customerId, true);
-    if (!stored) return false;
+    const item = await readItem(customerKey(shopId, customerId));
+    if (!item) return false;
+    const stored = storedCustomerOf(item);
     const { record, version } = stored;
     const table = tableName();
     try {
@@ -56,7 +63,7 @@ async function deleteProfile(shopId: string, customerId: string): Promise<boolea
             {
               Delete: {
                 TableName: table,
-                Key: keys.customer(shopId, customerId),
+                Key: customerKey(shopId, customerId),
                 ConditionExpression: '#version = :version',
                 ExpressionAttributeNames: { '#version': 'version' },
                 ExpressionAttributeValues: { ':version': version },
@@ -65,7 +72,7 @@ async function deleteProfile(shopId: string, customerId: string): Promise<boolea
             {
               Update: {
                 TableName: table,
-                Key: keys.shopCounters(shopId),
+                Key: shopCountersKey(shopId),
                 UpdateExpression: 'ADD #count :minus',
                 ExpressionAttributeNames: { '#count': counterAttribute(record.status) },
                 ExpressionAttributeValues: { ':minus': -1 },
@@ -75,12 +82,12 @@ async function deleteProfile(shopId: string, customerId: string): Promise<boolea
               // Only the member's own guard: a code imported twice must not free another member's code.
               Delete: {
                 TableName: table,
-                Key: keys.referralCode(shopId, record.referral_code),
+                Key: referralCodeKey(shopId, record.referral_code),
                 ConditionExpression: 'attribute_not_exists(pk) OR customer_id = :me',
                 ExpressionAttributeValues: { ':me': customerId },
               },
             },
-            { Delete: { TableName: table, Key: keys.referralAward(shopId, customerId) } },
+            { Delete: { TableName: table, Key: referralAwardKey(shopId, customerId) } },
           ],
         }),
       );
@@ -91,7 +98,7 @@ async function deleteProfile(shopId: string, customerId: string): Promise<boolea
         throw new Error(`The referral code guard of customer ${customerId} belongs to another customer`);
       }
       if (reasons && reasons.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) return undefined;
-      if ((error as { name?: string }).name === 'TransactionConflictException') return undefined;
+      if (isTransactionConflict(error)) return undefined;
       throw error;
     }
   });
@@ -112,7 +119,6 @@ export interface ShopErasure {
 export async function eraseShop(shopId: string, shopDomains: readonly string[]): Promise<ShopErasure> {
   let customersErased = 0;
   let itemsDeleted = 0;
-  const customerPrefix = keys.customerPk(shopId, '');
   for (const status of LOYALTY_STATUSES) {
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -121,12 +127,12 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
           TableName: tableName(),
           IndexName: GLOBAL_INDEXES.customersByCreatedAt.indexName,
           KeyConditionExpression: 'list_pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.customerList(shopId, status) },
+          ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status) },
           Limit: PAGE_SIZE,
           ExclusiveStartKey: startKey,
         }),
       );
-      const ids = (page.Items ?? []).map((item) => String(item.pk).slice(customerPrefix.length));
+      const ids = (page.Items ?? []).map((item) => customerOfKey({ pk: String(item.pk) }));
       for (let start = 0; start < ids.length; start += SHOP_ERASURE_CONCURRENCY) {
         const erased = await Promise.all(ids.slice(start, start + SHOP_ERASURE_CONCURRENCY).map((id) => eraseCustomer(shopId, id)));
         customersErased += erased.length;
@@ -137,7 +143,7 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
   }
 
   const registry = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.shopRegistry(shopId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: shopRegistryKey(shopId), ConsistentRead: true }),
   );
   const domains = new Set(shopDomains.map((domain) => domain.toLowerCase()));
   if (typeof registry.Item?.shop_domain === 'string') domains.add(registry.Item.shop_domain);
@@ -146,31 +152,31 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
   // The shop's keys go: cached authorizer answers for them must go too, even when a later page fails.
   const deletedKeyHashes: string[] = [];
   try {
-    itemsDeleted += await deletePartition(keys.shopPk(shopId), 'pk, sk, key_hash', (items) => {
+    itemsDeleted += await deletePartition(shopPk(shopId), 'pk, sk, key_hash', (items) => {
       const hashes = items
-        .filter((item) => item.sk.startsWith('APIKEY#') && typeof item.key_hash === 'string')
+        .filter((item) => item.sk.startsWith(API_KEY_LISTING_PREFIX) && typeof item.key_hash === 'string')
         .map((item) => String(item.key_hash));
       deletedKeyHashes.push(...hashes);
-      return hashes.map((hash) => keys.apiKey(hash));
+      return hashes.map((hash) => apiKeyKey(hash));
     });
   } finally {
     publishApiKeyChanges(deletedKeyHashes);
   }
 
   // The record of which webhook events were handled holds no personal data, but it is the shop's too.
-  itemsDeleted += await deletePartition(keys.webhookEvents(shopId), 'pk, sk', () => []);
+  itemsDeleted += await deletePartition(webhookEventsPartition(shopId), 'pk, sk', () => []);
 
   // Last, so that a delivery retried after a crash still finds the shop by its domain and finishes the work;
   // only a domain that maps to this shop, whatever the payload named.
   const owned = await Promise.all(
     [...domains].map(async (domain) => {
       const lookup = await documentClient().send(
-        new GetCommand({ TableName: tableName(), Key: keys.shopDomain(domain), ConsistentRead: true }),
+        new GetCommand({ TableName: tableName(), Key: shopDomainKey(domain), ConsistentRead: true }),
       );
-      return lookup.Item?.shop_id === shopId ? [keys.shopDomain(domain)] : [];
+      return lookup.Item?.shop_id === shopId ? [shopDomainKey(domain)] : [];
     }),
   );
-  const identity = [...owned.flat(), keys.shopRegistry(shopId)];
+  const identity = [...owned.flat(), shopRegistryKey(shopId)];
   await batchDelete(identity);
   itemsDeleted += identity.length;
   return { customersErased, itemsDeleted };
@@ -187,16 +193,16 @@ export interface CustomerData {
 export async function readCustomerData(shopId: string, customerId: string): Promise<CustomerData> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.customerPk(shopId, customerId) },
+    ExpressionAttributeValues: { ':pk': customerPk(shopId, customerId) },
     ConsistentRead: true,
   });
   const of = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix)).map((item) => withoutKeys<Item>(item));
-  const profile = items.find((item) => item.sk === 'PROFILE');
+  const profile = items.find((item) => item.sk === customerKey(shopId, customerId).sk);
   return {
     profile: profile ? withoutKeys<Item>(profile) : null,
-    earningHistory: of('EARN#'),
-    rewardHistory: of('REDEEM#'),
-    orders: of('ORDER#'),
+    earningHistory: of(EARNING_ENTRY_PREFIX),
+    rewardHistory: of(REWARD_ENTRY_PREFIX),
+    orders: of(ORDER_PREFIX),
   };
 }
 

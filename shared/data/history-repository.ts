@@ -1,60 +1,14 @@
-// Earning and reward history items: key and sparse-index attributes are composed here only, and the
-// history is read back sorted and paged by DynamoDB through the customer partition's local indexes.
+// Earning and reward history, read back sorted and paged by DynamoDB through the customer partition's local
+// indexes (the items themselves, their keys and index attributes: items/earning-entry.ts, items/reward-entry.ts).
 import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EarningEntry, EarningStatus, RewardEntry, RewardStatus } from '../domain/history';
 import { documentClient, tableName } from './client';
-import { countAll, type Item, queryAll, withoutKeys } from './items';
-import { type ItemKey, keys } from './keys';
+import { countAll, type Item, queryAll } from './items';
+import { customerPk } from './items/customer-profile';
+import { earningEntryKey, earningEntryOf } from './items/earning-entry';
+import type { ItemKey } from './items/item-type';
+import { rewardEntryKey, rewardEntryOf, VISIBLE_REWARD_STATUSES, visibleRewardEntryOf } from './items/reward-entry';
 import { LOCAL_INDEXES } from './table';
-import { dueAttributes, entryDue, rewardDue } from './due-work';
-
-/** Sorts after every ISO timestamp, so entries not given yet come last ascending, first descending. */
-export const NOT_GIVEN_YET = '~';
-
-export function earningEntryItem(shopId: string, customerId: string, entry: EarningEntry): Item {
-  return {
-    ...keys.earningEntry(shopId, customerId, entry.id),
-    ...entry,
-    earn_created_at: entry.created_at,
-    earn_points: entry.points,
-    earn_given_at: entry.points_given_at ?? NOT_GIVEN_YET,
-    // Its approval while pending, its reminder and expiry while a batch: what the jobs find it by.
-    ...entryDue(shopId, entry),
-  };
-}
-
-/** The imported balance's uncovered batch: an internal item the expiry jobs read like a batch entry. */
-export function importBatchItem(
-  shopId: string,
-  customerId: string,
-  batch: { batch_offset: number; points: number; points_given_at: string; points_expiry_at: string | null },
-): Item {
-  const entry = { id: IMPORT_BATCH_ID, status: 'approved' as const, ...batch };
-  return {
-    ...keys.importBatch(shopId, customerId),
-    ...entry,
-    ...(batch.points_expiry_at ? dueAttributes(shopId, 'batch-remind', batch.points_expiry_at, IMPORT_BATCH_ID) : {}),
-  };
-}
-
-/** Id of the imported balance's batch (the expiry entry that removes it derives its own id from it). */
-export const IMPORT_BATCH_ID = 'import';
-
-export function rewardEntryItem(shopId: string, customerId: string, entry: RewardEntry): Item {
-  return {
-    ...keys.rewardEntry(shopId, customerId, entry.id),
-    ...entry,
-    redeem_created_at: entry.created_at,
-    redeem_points_spent: entry.points_spent,
-    ...rewardDue(shopId, entry),
-  };
-}
-
-/**
- * The reward statuses callers may see. The purchase saga parks entries in internal statuses (such as
- * `pending`) while the discount code is created; those are never listed, counted or fetched.
- */
-export const VISIBLE_REWARD_STATUSES: readonly RewardStatus[] = ['active', 'used', 'expired'];
 
 export type EarningSortField = 'created_at' | 'points' | 'points_given_at';
 export type RewardSortField = 'created_at' | 'points_spent';
@@ -131,14 +85,14 @@ export async function listEarningEntries(
 ): Promise<HistoryPage<EarningEntry>> {
   const condition = query.status ? { expression: '#status = :status', values: { ':status': query.status } } : null;
   const { items, total } = await queryHistory(
-    keys.customerPk(shopId, customerId),
+    customerPk(shopId, customerId),
     EARNING_SORT_INDEX[query.sort],
     condition,
     query.descending,
     query.offset,
     query.limit,
   );
-  return { entries: items.map((item) => withoutKeys<EarningEntry>(item)), total };
+  return { entries: items.map(earningEntryOf), total };
 }
 
 /** The status condition of a reward read: the one asked for, or any visible one. */
@@ -150,14 +104,14 @@ function rewardStatusCondition(status: RewardStatus | undefined): StatusConditio
 
 export async function listRewardEntries(shopId: string, customerId: string, query: RewardHistoryQuery): Promise<HistoryPage<RewardEntry>> {
   const { items, total } = await queryHistory(
-    keys.customerPk(shopId, customerId),
+    customerPk(shopId, customerId),
     REWARD_SORT_INDEX[query.sort],
     rewardStatusCondition(query.status),
     query.descending,
     query.offset,
     query.limit,
   );
-  return { entries: items.map((item) => withoutKeys<RewardEntry>(item)), total };
+  return { entries: items.map(rewardEntryOf), total };
 }
 
 async function getItem(key: ItemKey, consistent = false): Promise<Item | null> {
@@ -167,13 +121,12 @@ async function getItem(key: ItemKey, consistent = false): Promise<Item | null> {
 
 /** One earning entry; the key holds shop and customer, so another customer's entry is simply absent. */
 export async function getEarningEntry(shopId: string, customerId: string, id: string, consistent = false): Promise<EarningEntry | null> {
-  const item = await getItem(keys.earningEntry(shopId, customerId, id), consistent);
-  return item ? withoutKeys<EarningEntry>(item) : null;
+  const item = await getItem(earningEntryKey(shopId, customerId, id), consistent);
+  return item ? earningEntryOf(item) : null;
 }
 
 /** One reward entry of the customer, or null when absent or still in an internal status. */
 export async function getRewardEntry(shopId: string, customerId: string, id: string): Promise<RewardEntry | null> {
-  const item = await getItem(keys.rewardEntry(shopId, customerId, id));
-  if (!item || !(VISIBLE_REWARD_STATUSES as readonly unknown[]).includes(item.status)) return null;
-  return withoutKeys<RewardEntry>(item);
+  const item = await getItem(rewardEntryKey(shopId, customerId, id));
+  return item ? visibleRewardEntryOf(item) : null;
 }

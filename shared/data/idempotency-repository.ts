@@ -12,7 +12,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type TransactWrit
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { now as clockNow } from '../runtime/clock';
 import { documentClient, tableName } from './client';
-import { keys } from './keys';
+import { idempotencyRecordKey } from './items/idempotency-record';
 import { TTL_ATTRIBUTE } from './table';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
@@ -63,7 +63,7 @@ function idempotentWorkId(scope: IdempotencyScope, requestHash: string): string 
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-const recordKey = (scope: IdempotencyScope) => keys.idempotencyRecord(scope.shopId, scope.route, scope.idempotencyKey);
+const recordKey = (scope: IdempotencyScope) => idempotencyRecordKey(scope.shopId, scope.route, scope.idempotencyKey);
 
 export type ClaimResult = { claimed: true; claim: IdempotencyClaim } | { claimed: false; existing: IdempotencyRecord };
 

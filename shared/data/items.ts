@@ -1,32 +1,23 @@
-// Small helpers shared by the repositories: paging through queries, batch reads and deletes, stripping key
-// attributes.
-import { BatchGetCommand, BatchWriteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+// Small read and delete helpers shared by the repositories: reading one item as stored, paging through
+// queries, batch reads and deletes, stripping the table's bookkeeping (KEY_ATTRIBUTES, from the item types
+// in items/).
+import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
+import { KEY_ATTRIBUTES } from './items/index';
+import type { Item, ItemKey } from './items/item-type';
 
 /** Tries of a batch call before unprocessed items are an error (DynamoDB returns them when throttled). */
 export const BATCH_ATTEMPTS = 10;
 
-export type Item = Record<string, unknown>;
+export type { Item };
+export { KEY_ATTRIBUTES };
 
-const KEY_ATTRIBUTES = new Set([
-  'pk',
-  'sk',
-  'list_pk',
-  'email_pk',
-  'email_lc',
-  'version',
-  'ttl',
-  'earn_created_at',
-  'earn_points',
-  'earn_given_at',
-  'redeem_created_at',
-  'redeem_points_spent',
-  'unsettled_pk',
-  'unsettled_since',
-  'due_pk',
-  'due_at',
-]);
+/** An item as stored (keys and index attributes included), read consistently; null when gone. */
+export async function readItem(key: ItemKey): Promise<Item | null> {
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  return (result.Item as Item | undefined) ?? null;
+}
 
 /** The item without table bookkeeping (keys, index attributes, version). */
 export function withoutKeys<T>(item: Item): T {

@@ -6,14 +6,21 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import type { LedgerEntry, LineSide } from '../domain/points-ledger';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
-import { readItem } from './calendar-repository';
 import { documentClient, tableName } from './client';
-import { birthdayTimerWrites, customerItem, type StoredCustomer, type TransactItem, transactUnlessChanged } from './customer-repository';
-import { dueAttributes, entryDue, type EntryDueState } from './due-work';
-import { IMPORT_BATCH_ID } from './history-repository';
-import { forEachPartitionPage, type Item, queryAll, withoutKeys } from './items';
-import { type ItemKey, keys } from './keys';
-import { counterAttribute } from './shop-repository';
+import { isConditionalCheckFailed, isTransactionConflict } from './dynamodb-errors';
+import { forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
+import { customerItem, customerKey, customerPk, type StoredCustomer } from './items/customer-profile';
+import { dueAttributes } from './items/due';
+import { EARNING_ENTRY_PREFIX, entryDue, type EntryDueState } from './items/earning-entry';
+import { BATCH_PREFIX, IMPORT_BATCH_ID, importBatchKey, mergedImportBatchKey } from './items/import-batch';
+import { TIMER_PREFIX } from './items/birthday-timer';
+import type { ItemKey } from './items/item-type';
+import { INCOMING_MERGE_PREFIX, incomingMergeKey, incomingMergeOf, mergedIntoKey } from './items/merge';
+import { ORDER_PREFIX, orderCustomerItem, orderIdOf } from './items/order';
+import { REDEMPTION_COUNT_PREFIX, REDEMPTIONS } from './items/redemption-count';
+import { referralCodeItem, referralCodeKey } from './items/referral';
+import { counterAttribute, shopCountersKey } from './items/shop';
+import { birthdayTimerWrites, type TransactItem, transactUnlessChanged } from './transactions';
 
 /** `merged`: two members became one; `moved`: the kept customer became the deleted one's member; `nothing`: no member to fold. */
 export type MergeKind = 'merged' | 'moved' | 'nothing';
@@ -63,7 +70,7 @@ const MOVE_ATTEMPTS = 20;
 
 /** Where `customerId` was merged into (and how far that merge got), or null when it never was. */
 export async function readMergeRecord(shopId: string, customerId: string): Promise<MergeRecord | null> {
-  const item = await readItem(keys.mergedInto(shopId, customerId));
+  const item = await readItem(mergedIntoKey(shopId, customerId));
   return item ? withoutKeys<MergeRecord>(item) : null;
 }
 
@@ -71,10 +78,10 @@ export async function readMergeRecord(shopId: string, customerId: string): Promi
 export async function readIncomingMerges(shopId: string, customerId: string): Promise<string[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.customerPk(shopId, customerId), ':prefix': 'MERGE#' },
+    ExpressionAttributeValues: { ':pk': customerPk(shopId, customerId), ':prefix': INCOMING_MERGE_PREFIX },
     ConsistentRead: true,
   });
-  return items.map((item) => String(item.sk).slice('MERGE#'.length));
+  return items.map((item) => incomingMergeOf(String(item.sk)));
 }
 
 /** A member's batches that may still expire: approved positive entries (and imported batches) with an expiry date, not closed. */
@@ -87,7 +94,7 @@ export async function readOpenBatches(shopId: string, customerId: string): Promi
         '(attribute_not_exists(batch_closed) OR batch_closed = :false)',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
-        ':pk': keys.customerPk(shopId, customerId),
+        ':pk': customerPk(shopId, customerId),
         ':prefix': prefix,
         ':approved': 'approved',
         ':zero': 0,
@@ -96,7 +103,7 @@ export async function readOpenBatches(shopId: string, customerId: string): Promi
       },
       ConsistentRead: true,
     });
-  const items = (await Promise.all([read('EARN#'), read('BATCH#')])).flat();
+  const items = (await Promise.all([read(EARNING_ENTRY_PREFIX), read(BATCH_PREFIX)])).flat();
   return items.map((item) => ({ sk: String(item.sk), entry: withoutKeys<LedgerEntry & EntryDueState>(item), item }));
 }
 
@@ -109,7 +116,7 @@ function mergeRecordPut(record: MergeRecord): TransactItem {
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...keys.mergedInto(record.shop_id, record.deleted_id), ...record },
+      Item: { ...mergedIntoKey(record.shop_id, record.deleted_id), ...record },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -161,7 +168,7 @@ export async function commitMerge(commit: MergeCommit): Promise<boolean> {
     {
       Delete: {
         TableName: table,
-        Key: keys.customer(shopId, record.deleted_id),
+        Key: customerKey(shopId, record.deleted_id),
         ConditionExpression: '#version = :version',
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':version': deleted.version },
@@ -173,7 +180,7 @@ export async function commitMerge(commit: MergeCommit): Promise<boolean> {
       Put: {
         TableName: table,
         Item: {
-          ...keys.incomingMerge(shopId, record.kept_id, record.deleted_id),
+          ...incomingMergeKey(shopId, record.kept_id, record.deleted_id),
           deleted_id: record.deleted_id,
           created_at: record.created_at,
         },
@@ -187,7 +194,7 @@ export async function commitMerge(commit: MergeCommit): Promise<boolean> {
     items.push({
       Update: {
         TableName: table,
-        Key: keys.shopCounters(shopId),
+        Key: shopCountersKey(shopId),
         UpdateExpression: 'ADD #count :minus',
         ExpressionAttributeNames: { '#count': counterAttribute(deleted.record.status) },
         ExpressionAttributeValues: { ':minus': -1 },
@@ -208,14 +215,14 @@ export async function commitMerge(commit: MergeCommit): Promise<boolean> {
 
 /** Merged: the deleted member's code is freed. Moved: its guard names the kept customer, who now holds the code. */
 function referralGuardWrite(shopId: string, deleted: CustomerRecord, newOwner: string | null): TransactItem {
-  const key = keys.referralCode(shopId, deleted.referral_code);
+  const key = referralCodeKey(shopId, deleted.referral_code);
   // Only the member's own guard: a code imported twice must not free or take another member's code.
   const condition = {
     ConditionExpression: 'attribute_not_exists(pk) OR customer_id = :me',
     ExpressionAttributeValues: { ':me': deleted.platform_customer_id },
   };
   if (newOwner === null) return { Delete: { TableName: tableName(), Key: key, ...condition } };
-  return { Put: { TableName: tableName(), Item: { ...key, customer_id: newOwner }, ...condition } };
+  return { Put: { TableName: tableName(), Item: referralCodeItem(shopId, deleted.referral_code, newOwner), ...condition } };
 }
 
 /** A re-laid batch inside the merge transaction: updated in place (kept) or moved (deleted), if still as read. */
@@ -250,7 +257,7 @@ function relayUpdate(record: MergeRecord, batch: RelaidBatch) {
   const due = dueAttributes(record.shop_id, batch.expiry_reminded ? 'batch-expire' : 'batch-remind', batch.points_expiry_at, batch.id);
   return {
     TableName: tableName(),
-    Key: { pk: keys.customerPk(record.shop_id, record.kept_id), sk: batch.sk },
+    Key: { pk: customerPk(record.shop_id, record.kept_id), sk: batch.sk },
     UpdateExpression:
       'SET batch_offset = :offset, batch_points = :points, merge_layout = :merge, expiry_reminded = :reminded, ' +
       'due_pk = :duePk, due_at = :dueAt REMOVE batch_closed, expired_points',
@@ -277,10 +284,9 @@ export async function relayKeptBatches(record: MergeRecord): Promise<void> {
             await documentClient().send(new UpdateCommand(relayUpdate(record, batch)));
             return true;
           } catch (error) {
-            const name = (error as { name?: string }).name;
             // Refused: this merge already re-laid it (in its transaction or an earlier call), or it is gone.
-            if (name === 'ConditionalCheckFailedException') return true;
-            if (name === 'TransactionConflictException') return undefined;
+            if (isConditionalCheckFailed(error)) return true;
+            if (isTransactionConflict(error)) return undefined;
             throw error;
           }
         });
@@ -298,7 +304,7 @@ export async function relayKeptBatches(record: MergeRecord): Promise<void> {
 export async function moveMergedItems(record: MergeRecord, afterPage?: () => Promise<void>): Promise<number> {
   const relaid = new Map(record.batches.filter((batch) => batch.from === 'deleted').map((batch) => [batch.sk, batch]));
   let moved = 0;
-  await forEachPartitionPage(keys.customerPk(record.shop_id, record.deleted_id), PAGE_SIZE, async (items) => {
+  await forEachPartitionPage(customerPk(record.shop_id, record.deleted_id), PAGE_SIZE, async (items) => {
     for (let start = 0; start < items.length; start += MOVE_CONCURRENCY) {
       const done = await Promise.all(items.slice(start, start + MOVE_CONCURRENCY).map((item) => moveItem(record, item, relaid)));
       moved += done.filter(Boolean).length;
@@ -310,7 +316,7 @@ export async function moveMergedItems(record: MergeRecord, afterPage?: () => Pro
 
 async function moveItem(record: MergeRecord, first: Item, relaid: ReadonlyMap<string, RelaidBatch>): Promise<boolean> {
   const sk = String(first.sk);
-  if (sk === 'PROFILE' || sk === 'MERGED') return false;
+  if (sk === customerKey('', '').sk || sk === mergedIntoKey('', '').sk) return false;
   const key = { pk: String(first.pk), sk };
   const outcome = await retryUntil(MOVE_ATTEMPTS, CONTENTION_BACKOFF, async (index): Promise<boolean | undefined> => {
     const source = index === 0 ? first : await readItem(key);
@@ -331,21 +337,22 @@ async function moveItem(record: MergeRecord, first: Item, relaid: ReadonlyMap<st
 }
 
 /** Items moved as a copy of themselves; the rest are dropped (timers, markers) or added to the kept member's (counts). */
-const copies = (sk: string) => !sk.startsWith('TIMER#') && !sk.startsWith('MERGE#') && !sk.startsWith('REDEEMCOUNT#');
+const copies = (sk: string) =>
+  !sk.startsWith(TIMER_PREFIX) && !sk.startsWith(INCOMING_MERGE_PREFIX) && !sk.startsWith(REDEMPTION_COUNT_PREFIX);
 
 /** The writes that move one item: by kind, as its copy's place and its lookups require. */
 function moveWrites(record: MergeRecord, source: Item, batch: RelaidBatch | undefined): TransactItem[] {
   const sk = String(source.sk);
   const unchanged = unchangedCondition(source);
   // Its own marker of merges into it, finished before this merge began, and its birthday timer (the kept member's is written by the merge).
-  if (sk.startsWith('TIMER#') || sk.startsWith('MERGE#')) return [{ Delete: sourceDelete(source, unchanged) }];
-  if (sk.startsWith('REDEEMCOUNT#')) {
-    const count = Number(source.redemptions ?? 0);
+  if (sk.startsWith(TIMER_PREFIX) || sk.startsWith(INCOMING_MERGE_PREFIX)) return [{ Delete: sourceDelete(source, unchanged) }];
+  if (sk.startsWith(REDEMPTION_COUNT_PREFIX)) {
+    const count = Number(source[REDEMPTIONS] ?? 0);
     return [
       {
         Update: {
           TableName: tableName(),
-          Key: { pk: keys.customerPk(record.shop_id, record.kept_id), sk },
+          Key: { pk: customerPk(record.shop_id, record.kept_id), sk },
           UpdateExpression: 'ADD redemptions :count',
           ExpressionAttributeValues: { ':count': count },
         },
@@ -362,9 +369,8 @@ function moveWrites(record: MergeRecord, source: Item, batch: RelaidBatch | unde
 
 /** An order's order -> customer lookup follows the order, so a later refund finds the kept member. */
 function lookupWrites(record: MergeRecord, sk: string): TransactItem[] {
-  if (!sk.startsWith('ORDER#')) return [];
-  const orderId = sk.slice('ORDER#'.length);
-  return [{ Put: { TableName: tableName(), Item: { ...keys.orderCustomer(record.shop_id, orderId), customer_id: record.kept_id } } }];
+  if (!sk.startsWith(ORDER_PREFIX)) return [];
+  return [{ Put: { TableName: tableName(), Item: orderCustomerItem(record.shop_id, orderIdOf(sk), record.kept_id) } }];
 }
 
 /**
@@ -375,14 +381,14 @@ function lookupWrites(record: MergeRecord, sk: string): TransactItem[] {
  */
 function movedItem(record: MergeRecord, source: Item, batch: RelaidBatch | undefined): Item {
   const { shop_id: shopId, kept_id: keptId, deleted_id: deletedId } = record;
-  const imported = source.sk === keys.importBatch(shopId, deletedId).sk;
+  const imported = source.sk === importBatchKey(shopId, deletedId).sk;
   const key: ItemKey = imported
-    ? keys.mergedImportBatch(shopId, keptId, deletedId)
-    : { pk: keys.customerPk(shopId, keptId), sk: String(source.sk) };
+    ? mergedImportBatchKey(shopId, keptId, deletedId)
+    : { pk: customerPk(shopId, keptId), sk: String(source.sk) };
   let item: Item = { ...source, ...key, moved_from: deletedId };
   if (imported) item.id = `${IMPORT_BATCH_ID}-${deletedId}`;
   if (typeof source.customer_id === 'string') item.customer_id = keptId;
-  if (!key.sk.startsWith('EARN#') && !key.sk.startsWith('BATCH#')) return item;
+  if (!key.sk.startsWith(EARNING_ENTRY_PREFIX) && !key.sk.startsWith(BATCH_PREFIX)) return item;
   if (batch) {
     const { batch_closed: _closed, expired_points: _expired, ...open } = item;
     item = { ...open, batch_offset: batch.batch_offset, batch_points: batch.batch_points, merge_layout: deletedId };
@@ -434,13 +440,13 @@ export async function completeMerge(record: MergeRecord): Promise<boolean> {
     {
       Update: {
         TableName: tableName(),
-        Key: keys.mergedInto(record.shop_id, record.deleted_id),
+        Key: mergedIntoKey(record.shop_id, record.deleted_id),
         UpdateExpression: 'SET #state = :done',
         ConditionExpression: '#state = :moving',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':done': 'done', ':moving': 'moving' },
       },
     },
-    { Delete: { TableName: tableName(), Key: keys.incomingMerge(record.shop_id, record.kept_id, record.deleted_id) } },
+    { Delete: { TableName: tableName(), Key: incomingMergeKey(record.shop_id, record.kept_id, record.deleted_id) } },
   ]);
 }

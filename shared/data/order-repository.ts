@@ -6,10 +6,14 @@ import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from
 import type { CustomerRecord } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
-import { cancellationReasons, memberProfilePut, storedCustomerOf, type StoredCustomer, transactUnlessChanged } from './customer-repository';
-import { earningEntryItem } from './history-repository';
-import { batchGet, type Item, queryAll, withoutKeys } from './items';
-import { keys } from './keys';
+import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
+import { batchGet, type Item, queryAll } from './items';
+import { customerKey, customerPk, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
+import { earningEntryItem, earningEntryKey } from './items/earning-entry';
+import { orderCustomerItem, orderCustomerKey, orderItem, orderKey, orderOf } from './items/order';
+import { referralAwardItem, referralCodeKey } from './items/referral';
+import { REWARD_ENTRY_PREFIX, rewardEntryKey } from './items/reward-entry';
+import { memberProfilePut, transactUnlessChanged } from './transactions';
 
 export interface StoredOrder<T> {
   record: T;
@@ -23,24 +27,24 @@ export async function readOrderContext<T>(
   orderId: string,
 ): Promise<{ customer: StoredCustomer | null; order: StoredOrder<T> | null }> {
   const [customer, order] = await Promise.all([
-    documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.customer(shopId, customerId), ConsistentRead: true })),
-    documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.order(shopId, customerId, orderId), ConsistentRead: true })),
+    documentClient().send(new GetCommand({ TableName: tableName(), Key: customerKey(shopId, customerId), ConsistentRead: true })),
+    documentClient().send(new GetCommand({ TableName: tableName(), Key: orderKey(shopId, customerId, orderId), ConsistentRead: true })),
   ]);
   return {
     customer: customer.Item ? storedCustomerOf(customer.Item) : null,
-    order: order.Item ? { record: withoutKeys<T>(order.Item), version: Number(order.Item.version ?? 0) } : null,
+    order: order.Item ? orderOf<T>(order.Item) : null,
   };
 }
 
 /** The member an order belongs to, or null when no member's order has that id. */
 export async function findOrderCustomer(shopId: string, orderId: string): Promise<string | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.orderCustomer(shopId, orderId) }));
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: orderCustomerKey(shopId, orderId) }));
   return typeof result.Item?.customer_id === 'string' ? result.Item.customer_id : null;
 }
 
 /** Statuses of some of a customer's earning entries, by id (absent ids are left out). */
 export async function earningEntryStatuses(shopId: string, customerId: string, ids: string[]): Promise<Map<string, string>> {
-  const items = await batchGet(ids.map((id) => keys.earningEntry(shopId, customerId, id)));
+  const items = await batchGet(ids.map((id) => earningEntryKey(shopId, customerId, id)));
   return new Map(items.map((item) => [String(item.id), String(item.status)]));
 }
 
@@ -57,7 +61,7 @@ export async function activeRewardEntriesWithCodes(
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     FilterExpression: '#status = :active',
     ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':pk': keys.customerPk(shopId, customerId), ':prefix': 'REDEEM#', ':active': 'active' },
+    ExpressionAttributeValues: { ':pk': customerPk(shopId, customerId), ':prefix': REWARD_ENTRY_PREFIX, ':active': 'active' },
   });
   return items
     .filter((item: Item) => wanted.has(String(item.discount_code).toUpperCase()))
@@ -88,7 +92,7 @@ export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boole
   items.push({
     Put: {
       TableName: table,
-      Item: { ...write.order.next, ...keys.order(shopId, customerId, orderId), version: (orderVersion ?? 0) + 1 },
+      Item: orderItem(shopId, customerId, orderId, write.order.next, (orderVersion ?? 0) + 1),
       ...(orderVersion === null
         ? { ConditionExpression: 'attribute_not_exists(pk)' }
         : {
@@ -99,7 +103,7 @@ export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boole
     },
   });
   if (orderVersion === null) {
-    items.push({ Put: { TableName: table, Item: { ...keys.orderCustomer(shopId, orderId), customer_id: customerId } } });
+    items.push({ Put: { TableName: table, Item: orderCustomerItem(shopId, orderId, customerId) } });
   }
   for (const entry of write.newEntries) {
     items.push({
@@ -110,7 +114,7 @@ export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boole
     items.push({
       Update: {
         TableName: table,
-        Key: keys.earningEntry(shopId, customerId, change.entry_id),
+        Key: earningEntryKey(shopId, customerId, change.entry_id),
         // A rejected entry leaves the approval job's due work.
         UpdateExpression: `SET #status = :status, points = :points, base_points = :base, earn_points = :points, updated_at = :now${
           change.status === 'rejected' ? ' REMOVE due_pk, due_at' : ''
@@ -131,7 +135,7 @@ export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boole
     items.push({
       Update: {
         TableName: table,
-        Key: keys.rewardEntry(shopId, customerId, reward.id),
+        Key: rewardEntryKey(shopId, customerId, reward.id),
         // A used code leaves the code-expiry job's due work.
         UpdateExpression: 'SET #status = :used, discount_code_redeemed_at = :at, updated_at = :now REMOVE due_pk, due_at',
         ConditionExpression: '#status = :active',
@@ -145,7 +149,7 @@ export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boole
 
 /** The member a referral code belongs to, or null for a code no member has. */
 export async function findReferralCodeOwner(shopId: string, code: string): Promise<string | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.referralCode(shopId, code) }));
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: referralCodeKey(shopId, code) }));
   return typeof result.Item?.customer_id === 'string' ? result.Item.customer_id : null;
 }
 
@@ -172,7 +176,7 @@ export async function writeReferralAward(
           {
             Put: {
               TableName: table,
-              Item: { ...keys.referralAward(shopId, referredId), referrer_id: next.platform_customer_id, order_id: orderId },
+              Item: referralAwardItem(shopId, referredId, next.platform_customer_id, orderId),
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
@@ -192,7 +196,7 @@ export async function writeReferralAward(
     const reasons = cancellationReasons(error);
     if (reasons?.[0] === 'ConditionalCheckFailed') return 'already_awarded';
     if (reasons && reasons.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) return 'conflict';
-    if ((error as { name?: string }).name === 'TransactionConflictException') return 'conflict';
+    if (isTransactionConflict(error)) return 'conflict';
     throw error;
   }
 }

@@ -5,15 +5,14 @@
 // exist) makes applying a request twice impossible whatever the queue holds.
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AdjustmentReceipt, CustomerRecord, QueuedAdjustment } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
-import { cancellationReasons, type Refusal, refusalOf, storedCustomerOf, type StoredCustomer } from './customer-repository';
-import { profileDue } from './due-work';
-import { earningEntryItem } from './history-repository';
-import { keys } from './keys';
+import { cancellationReasons, cancelledItem, isTransactionConflict, type Refusal as RefusalOf, refusalOf } from './dynamodb-errors';
+import { customerKey, profileDue, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
+import { earningEntryItem } from './items/earning-entry';
+
+type Refusal = RefusalOf<StoredCustomer>;
 
 /** The profile attribute holding the queue, and the one holding the last commit's receipts. */
 const QUEUE = 'points_queue';
@@ -36,7 +35,7 @@ export async function enqueueAdjustment(
     const result = await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.customer(shopId, customerId),
+        Key: customerKey(shopId, customerId),
         UpdateExpression: 'SET #queue = list_append(if_not_exists(#queue, :empty), :request)',
         ConditionExpression: 'attribute_exists(pk) AND #status = :member AND (attribute_not_exists(#queue) OR size(#queue) < :max)',
         ExpressionAttributeNames: { '#queue': QUEUE, '#status': 'status' },
@@ -47,7 +46,7 @@ export async function enqueueAdjustment(
     );
     return { queued: true, current: storedCustomerOf(result.Attributes!) };
   } catch (error) {
-    return { queued: false, ...refusalOf(error) };
+    return { queued: false, ...refusalOf(error, storedCustomerOf) };
   }
 }
 
@@ -66,7 +65,7 @@ export async function withdrawAdjustment(
     const result = await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.customer(shopId, customerId),
+        Key: customerKey(shopId, customerId),
         UpdateExpression: `REMOVE #queue[${index}] ADD #version :one`,
         ConditionExpression: `#queue[${index}].#id = :id`,
         ExpressionAttributeNames: { '#queue': QUEUE, '#id': 'id', '#version': 'version' },
@@ -77,7 +76,7 @@ export async function withdrawAdjustment(
     );
     return { withdrawn: true, current: storedCustomerOf(result.Attributes!) };
   } catch (error) {
-    return { withdrawn: false, ...refusalOf(error) };
+    return { withdrawn: false, ...refusalOf(error, storedCustomerOf) };
   }
 }
 
@@ -171,7 +170,7 @@ export async function commitAdjustments(write: QueueCommitWrite): Promise<Commit
           {
             Update: {
               TableName: tableName(),
-              Key: keys.customer(next.shop_id, next.platform_customer_id),
+              Key: customerKey(next.shop_id, next.platform_customer_id),
               UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD #version :one`,
               ConditionExpression: conditions.join(' AND '),
               ExpressionAttributeNames: names,
@@ -197,12 +196,10 @@ export async function commitAdjustments(write: QueueCommitWrite): Promise<Commit
       index > 0 && code === 'ConditionalCheckFailed' ? [write.entries[index - 1]!.id] : [],
     );
     if (reasons && reasons[0] === 'ConditionalCheckFailed') {
-      const old = (error as TransactionCanceledException).CancellationReasons?.[0]?.Item;
-      return { written: false, alreadyApplied, conflict: false, current: old ? storedCustomerOf(unmarshall(old)) : null };
+      const old = cancelledItem(error, 0);
+      return { written: false, alreadyApplied, conflict: false, current: old ? storedCustomerOf(old) : null };
     }
-    if (reasons?.includes('TransactionConflict') || (error as { name?: string }).name === 'TransactionConflictException') {
-      return { written: false, alreadyApplied, conflict: true };
-    }
+    if (isTransactionConflict(error)) return { written: false, alreadyApplied, conflict: true };
     // Only entries refused: the profile as read is still current, and the next attempt drops those requests.
     if (alreadyApplied.length > 0) return { written: false, alreadyApplied, conflict: false, current: read };
     throw error;

@@ -1,14 +1,16 @@
 // The purchase saga's writes: reserve (deduct + pending entry), activate, refund, and the unsettled
 // purchases the reconciler reads. Every state change is conditional on the entry still being in the
 // state the writer saw, so two writers (request and reconciler, or two reconcilers) never both act.
+import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PurchaseRecord, RewardEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
-import { cancellationReasons } from './customer-repository';
-import { rewardEntryItem } from './history-repository';
-import { type DueAttributes, dueAttributes, rewardDue } from './due-work';
+import { cancellationReasons, cancelledItem, isConditionalCheckFailed, isTransactionConflict } from './dynamodb-errors';
+import type { DueAttributes } from './items/due';
+import { customerKey, profileDueUpdate, storedCustomerOf } from './items/customer-profile';
 import { type Item, queryAll } from './items';
-import { keys } from './keys';
+import { redemptionCountKey } from './items/redemption-count';
+import { rewardDue, rewardEntryItem, rewardEntryKey, UNSETTLED_PURCHASES, unsettledAttributes } from './items/reward-entry';
 import { GLOBAL_INDEXES } from './table';
 import { retryUntil } from '../runtime/retry';
 
@@ -21,12 +23,18 @@ export type TransactItem = TransactItems[number];
 /** `:duePk` and `:dueAt` for an update expression. */
 const prefixed = (due: DueAttributes) => ({ ':duePk': due.due_pk, ':dueAt': due.due_at });
 
-const unsettled = (since: string) => ({ unsettled_pk: keys.pendingPurchases(), unsettled_since: since });
+/** What a reservation assumes of the balance it deducts from: some points are left, none are, or either (no inactivity work). */
+type Balance = 'points-left' | 'spends-all' | 'any';
 
 /**
  * Deducts the points and writes the pending entry in one transaction, conditional on the customer
  * being a member with enough points (and, with a limit, on the redemption count being under it).
  * `checkpoint` (an Idempotency-Key's progress record) commits with it, or nothing does.
+ *
+ * Spending is activity: with inactivity expiry (`inactivityDeadline`) a new period starts, and the profile's
+ * due work is what `profileDue` derives for it, which depends on the balance left. The deduction is written
+ * assuming points are left (conditional on it); when DynamoDB answers that the member spends exactly the
+ * whole balance, it is written again for an empty balance (nothing due), conditional on that.
  */
 export async function reservePurchase(
   purchase: PurchaseRecord,
@@ -34,34 +42,69 @@ export async function reservePurchase(
   inactivityDeadline: string | null = null,
   checkpoint?: TransactItem,
 ): Promise<ReserveOutcome> {
+  // Without inactivity expiry nothing is due on the profile whatever the balance left: one write.
+  const outcome = await reserveOnce(
+    purchase,
+    maxRedemptions,
+    inactivityDeadline,
+    checkpoint,
+    inactivityDeadline ? 'points-left' : 'any',
+    purchase.id,
+  );
+  if (outcome !== 'spends-all') return outcome;
+  // A new token: this is another write than the one refused (the SDK's own retries of it share it).
+  const again = await reserveOnce(purchase, maxRedemptions, inactivityDeadline, checkpoint, 'spends-all', randomUUID());
+  return again === 'spends-all' ? 'refused_by_customer' : again;
+}
+
+async function reserveOnce(
+  purchase: PurchaseRecord,
+  maxRedemptions: number | null,
+  inactivityDeadline: string | null,
+  checkpoint: TransactItem | undefined,
+  balance: Balance,
+  token: string,
+): Promise<ReserveOutcome | 'spends-all'> {
   const { shop_id: shopId, customer_id: customerId, points_spent: points } = purchase;
-  // Spending is activity: with inactivity expiry a new period starts, waiting for its reminder first.
-  const activity = inactivityDeadline
-    ? {
-        expression: ', points_last_activity_at = :now, points_expire_at = :deadline, due_pk = :duePk, due_at = :dueAt',
-        values: {
-          ':deadline': inactivityDeadline,
-          ...prefixed(dueAttributes(shopId, 'inactivity-remind', inactivityDeadline, customerId)),
-        },
-      }
-    : { expression: ', points_last_activity_at = :now, points_expire_at = :none REMOVE due_pk, due_at', values: { ':none': null } };
+  // The profile after the deduction as far as its due work goes: a member in a new period, not reminded yet.
+  const due = profileDueUpdate({
+    shop_id: shopId,
+    platform_customer_id: customerId,
+    status: 'member',
+    current_points: balance === 'spends-all' ? 0 : points,
+    points_expire_at: inactivityDeadline,
+    points_expiry_reminded_for: null,
+  });
+  const enough = { 'points-left': 'current_points > :points', 'spends-all': 'current_points = :points', any: 'current_points >= :points' }[
+    balance
+  ];
   const transactItems: TransactItems = [
     {
       Update: {
         TableName: tableName(),
-        Key: keys.customer(shopId, customerId),
+        Key: customerKey(shopId, customerId),
         UpdateExpression:
-          'SET current_points = current_points - :points, redeemed_points = redeemed_points + :points, #version = #version + :one, updated_at = :now' +
-          activity.expression,
-        ConditionExpression: '#status = :member AND current_points >= :points',
+          'SET current_points = current_points - :points, redeemed_points = redeemed_points + :points, #version = #version + :one, ' +
+          `updated_at = :now, points_last_activity_at = :now, points_expire_at = :deadline${due.set ? `, ${due.set}` : ''}` +
+          (due.remove ? ` REMOVE ${due.remove}` : ''),
+        ConditionExpression: `#status = :member AND ${enough}`,
         ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
-        ExpressionAttributeValues: { ':points': points, ':one': 1, ':now': purchase.created_at, ':member': 'member', ...activity.values },
+        ExpressionAttributeValues: {
+          ':points': points,
+          ':one': 1,
+          ':now': purchase.created_at,
+          ':member': 'member',
+          ':deadline': inactivityDeadline,
+          ...due.values,
+        },
+        // The profile comes back with a refusal: whether the member spends exactly the whole balance.
+        ...(balance === 'points-left' ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
       },
     },
     {
       Put: {
         TableName: tableName(),
-        Item: { ...rewardEntryItem(shopId, customerId, purchase as RewardEntry), ...unsettled(purchase.created_at) },
+        Item: { ...rewardEntryItem(shopId, customerId, purchase as RewardEntry), ...unsettledAttributes(purchase.created_at) },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -70,7 +113,7 @@ export async function reservePurchase(
     transactItems.push({
       Update: {
         TableName: tableName(),
-        Key: keys.redemptionCount(shopId, customerId, purchase.reward_id),
+        Key: redemptionCountKey(shopId, customerId, purchase.reward_id),
         UpdateExpression: 'ADD #count :one',
         ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
         ExpressionAttributeNames: { '#count': 'redemptions' },
@@ -81,16 +124,19 @@ export async function reservePurchase(
   if (checkpoint) transactItems.push(checkpoint);
   try {
     // Idempotent under the SDK's own retries (see writePointsChange): one token per purchase attempt.
-    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: purchase.id, TransactItems: transactItems }));
+    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: token, TransactItems: transactItems }));
     return 'reserved';
   } catch (error) {
     const reasons = cancellationReasons(error);
     if (!reasons) {
-      if ((error as { name?: string }).name === 'TransactionConflictException') return 'conflict';
+      if (isTransactionConflict(error)) return 'conflict';
       throw error;
     }
     if (checkpoint && reasons[transactItems.length - 1] === 'ConditionalCheckFailed') return 'superseded';
-    if (reasons[0] === 'ConditionalCheckFailed') return 'refused_by_customer';
+    if (reasons[0] === 'ConditionalCheckFailed') {
+      const profile = balance === 'points-left' ? cancelledItem(error, 0) : null;
+      return profile?.status === 'member' && profile.current_points === points ? 'spends-all' : 'refused_by_customer';
+    }
     if (maxRedemptions !== null && reasons[2] === 'ConditionalCheckFailed') return 'redemption_limit';
     if (reasons.includes('TransactionConflict')) return 'conflict';
     throw error;
@@ -100,7 +146,7 @@ export async function reservePurchase(
 /** A purchase as stored, whatever its status (a consistent read): for resuming one a stopped invocation left. */
 export async function getPurchase(shopId: string, customerId: string, id: string): Promise<PurchaseRecord | null> {
   const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.rewardEntry(shopId, customerId, id), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: rewardEntryKey(shopId, customerId, id), ConsistentRead: true }),
   );
   return (result.Item as PurchaseRecord | undefined) ?? null;
 }
@@ -113,7 +159,7 @@ export async function activatePurchase(purchase: PurchaseRecord, platformDiscoun
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.rewardEntry(purchase.shop_id, purchase.customer_id, purchase.id),
+        Key: rewardEntryKey(purchase.shop_id, purchase.customer_id, purchase.id),
         UpdateExpression:
           `SET #status = :active, platform_discount_id = :discountId, updated_at = :now${due ? ', due_pk = :duePk, due_at = :dueAt' : ''} ` +
           'REMOVE unsettled_pk, unsettled_since',
@@ -130,7 +176,7 @@ export async function activatePurchase(purchase: PurchaseRecord, platformDiscoun
     );
     return true;
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
 }
@@ -141,12 +187,12 @@ export async function activatePurchase(purchase: PurchaseRecord, platformDiscoun
  * False when the entry was no longer pending (already settled by someone else).
  */
 export async function refundPurchase(purchase: PurchaseRecord, reason: string, codeMayExist: boolean, now: string): Promise<boolean> {
-  const { shop_id: shopId, customer_id: customerId, points_spent: points } = purchase;
+  const { shop_id: shopId, customer_id: customerId } = purchase;
   const transactItems: TransactItems = [
     {
       Update: {
         TableName: tableName(),
-        Key: keys.rewardEntry(shopId, customerId, purchase.id),
+        Key: rewardEntryKey(shopId, customerId, purchase.id),
         UpdateExpression: codeMayExist
           ? 'SET #status = :refunded, is_refunded = :true, refund_reason = :reason, updated_at = :now, code_cleanup = :true, unsettled_since = :now'
           : 'SET #status = :refunded, is_refunded = :true, refund_reason = :reason, updated_at = :now REMOVE unsettled_pk, unsettled_since',
@@ -155,22 +201,13 @@ export async function refundPurchase(purchase: PurchaseRecord, reason: string, c
         ExpressionAttributeValues: { ':refunded': 'refunded', ':pending': 'pending', ':true': true, ':reason': reason, ':now': now },
       },
     },
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.customer(shopId, customerId),
-        UpdateExpression:
-          'SET current_points = current_points + :points, redeemed_points = redeemed_points - :points, #version = #version + :one, updated_at = :now',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':points': points, ':one': 1, ':now': now },
-      },
-    },
+    profileRefund(purchase, now, null),
   ];
   if (purchase.counted) {
     transactItems.push({
       Update: {
         TableName: tableName(),
-        Key: keys.redemptionCount(shopId, customerId, purchase.reward_id),
+        Key: redemptionCountKey(shopId, customerId, purchase.reward_id),
         UpdateExpression: 'ADD #count :minus',
         ExpressionAttributeNames: { '#count': 'redemptions' },
         ExpressionAttributeValues: { ':minus': -1 },
@@ -185,15 +222,73 @@ export async function refundPurchase(purchase: PurchaseRecord, reason: string, c
     } catch (error) {
       const reasons = cancellationReasons(error);
       if (reasons?.[0] === 'ConditionalCheckFailed') return false;
+      if (reasons?.[1] === 'ConditionalCheckFailed') {
+        // The points come back to a member whose deadline is not in the due work (it had no points left):
+        // write it back in, derived from the profile DynamoDB answered with.
+        transactItems[1] = profileRefund(purchase, now, cancelledItem(error, 1));
+        lastConflict = error;
+        return undefined;
+      }
       // A refund must not be lost to a transient conflict with another write of the same customer.
-      const conflict = reasons?.includes('TransactionConflict') || (error as { name?: string }).name === 'TransactionConflictException';
-      if (!conflict) throw error;
+      if (!isTransactionConflict(error)) throw error;
       lastConflict = error;
       return undefined;
     }
   });
   if (refunded === undefined) throw lastConflict;
   return refunded;
+}
+
+/**
+ * The refund's write of the profile: the points and the redemption go back. Nothing due changes while the
+ * profile is in the due work already, has no inactivity deadline, or is no member (the first write, `read`
+ * null, is conditional on that and answers the profile when refused). Otherwise the profile spent its whole
+ * balance, and what `profileDue` derives for it with the points back is written too, conditional on the
+ * fields it was derived from.
+ */
+function profileRefund(purchase: PurchaseRecord, now: string, read: Item | null): TransactItem {
+  const { shop_id: shopId, customer_id: customerId, points_spent: points } = purchase;
+  const set =
+    'SET current_points = current_points + :points, redeemed_points = redeemed_points - :points, #version = #version + :one, updated_at = :now';
+  const base = {
+    TableName: tableName(),
+    Key: customerKey(shopId, customerId),
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  };
+  const values = { ':points': points, ':one': 1, ':now': now, ':member': 'member' };
+  if (!read) {
+    return {
+      Update: {
+        ...base,
+        UpdateExpression: set,
+        ConditionExpression:
+          'attribute_exists(due_pk) OR attribute_not_exists(points_expire_at) OR attribute_type(points_expire_at, :null) OR #status <> :member',
+        ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
+        ExpressionAttributeValues: { ...values, ':null': 'NULL' },
+      },
+    };
+  }
+  const { record } = storedCustomerOf(read);
+  const due = profileDueUpdate({ ...record, current_points: record.current_points + points });
+  const reminded = record.points_expiry_reminded_for ?? null;
+  return {
+    Update: {
+      ...base,
+      UpdateExpression: `${set}${due.set ? `, ${due.set}` : ''}${due.remove ? ` REMOVE ${due.remove}` : ''}`,
+      ConditionExpression:
+        'attribute_not_exists(due_pk) AND #status = :member AND points_expire_at = :deadline AND ' +
+        (reminded === null
+          ? '(attribute_not_exists(points_expiry_reminded_for) OR attribute_type(points_expiry_reminded_for, :null))'
+          : 'points_expiry_reminded_for = :reminded'),
+      ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
+      ExpressionAttributeValues: {
+        ...values,
+        ':deadline': record.points_expire_at ?? null,
+        ...(reminded === null ? { ':null': 'NULL' } : { ':reminded': reminded }),
+        ...due.values,
+      },
+    },
+  };
 }
 
 const REFUND_ATTEMPTS = 22;
@@ -205,7 +300,7 @@ export async function markCodeCleaned(purchase: PurchaseRecord, now: string): Pr
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.rewardEntry(purchase.shop_id, purchase.customer_id, purchase.id),
+        Key: rewardEntryKey(purchase.shop_id, purchase.customer_id, purchase.id),
         UpdateExpression: 'SET code_cleanup = :false, updated_at = :now REMOVE unsettled_pk, unsettled_since',
         ConditionExpression: '#status = :refunded AND code_cleanup = :true',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -214,7 +309,7 @@ export async function markCodeCleaned(purchase: PurchaseRecord, now: string): Pr
     );
     return true;
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
 }
@@ -225,7 +320,7 @@ export async function listUnsettledPurchases(before: string, limit = 500): Promi
     {
       IndexName: GLOBAL_INDEXES.unsettledPurchases.indexName,
       KeyConditionExpression: 'unsettled_pk = :pk AND unsettled_since < :before',
-      ExpressionAttributeValues: { ':pk': keys.pendingPurchases(), ':before': before },
+      ExpressionAttributeValues: { ':pk': UNSETTLED_PURCHASES, ':before': before },
     },
     limit,
   );

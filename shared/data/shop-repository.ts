@@ -1,41 +1,35 @@
-// Shop configuration items (settings, rules, campaigns, tiers, rewards) and the shop's counters.
+// Shop configuration items (settings, rules, campaigns, tiers, rewards), the shop's counters, its registry
+// entry and domain lookup, and the reconciliation watermark (the items themselves: items/shop.ts).
 import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Campaign, EarningRule, Reward, ShopCatalog, ShopSettings, VipTier } from '../domain/shop';
+import type { ShopCatalog } from '../domain/shop';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
-import { BATCH_ATTEMPTS, type Item, queryAll, withoutKeys } from './items';
-import type { LoyaltyStatus } from '../domain/customer';
-import { keys, SHOP_ITEM_PREFIX } from './keys';
+import { isConditionalCheckFailed } from './dynamodb-errors';
+import { BATCH_ATTEMPTS, type Item, queryAll } from './items';
+import {
+  catalogItems,
+  catalogOf,
+  orderWatermarkKey,
+  shopCountersKey,
+  shopDomainKey,
+  shopIdentityItems,
+  shopPk,
+  shopRegistryKey,
+  shopSettingsKey,
+} from './items/shop';
 
 /** Reads the whole configuration of a shop in one query; null when the shop has no settings item. */
 export async function readShopCatalog(shopId: string): Promise<ShopCatalog | null> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.shopPk(shopId) },
+    ExpressionAttributeValues: { ':pk': shopPk(shopId) },
   });
-  const settings = items.find((item) => item.sk === 'SETTINGS');
-  if (!settings) return null;
-  const of = <T>(prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix)).map((item) => withoutKeys<T>(item));
-  return {
-    settings: withoutKeys<ShopSettings>(settings),
-    earningRules: of<EarningRule>(SHOP_ITEM_PREFIX.rule),
-    campaigns: of<Campaign>(SHOP_ITEM_PREFIX.campaign),
-    tiers: of<VipTier>(SHOP_ITEM_PREFIX.tier),
-    rewards: of<Reward>(SHOP_ITEM_PREFIX.reward),
-  };
+  return catalogOf(items);
 }
 
 /** Writes (overwrites) a shop's configuration items. */
 export async function putShopCatalog(catalog: ShopCatalog): Promise<void> {
-  const shopId = catalog.settings.id;
-  const items: Item[] = [
-    { ...keys.shopSettings(shopId), ...catalog.settings },
-    ...catalog.earningRules.map((rule) => ({ ...keys.earningRule(shopId, rule.id), ...rule })),
-    ...catalog.campaigns.map((campaign) => ({ ...keys.campaign(shopId, campaign.id), ...campaign })),
-    ...catalog.tiers.map((tier) => ({ ...keys.vipTier(shopId, tier.id), ...tier })),
-    ...catalog.rewards.map((reward) => ({ ...keys.reward(shopId, reward.id), ...reward })),
-  ];
-  await batchPut(items);
+  await batchPut(catalogItems(catalog));
 }
 
 /** Puts items in batches of 25, retrying unprocessed ones with backoff. */
@@ -56,15 +50,9 @@ export interface ShopCounters {
   excluded: number;
 }
 
-const COUNTER_ATTRIBUTE: Record<LoyaltyStatus, string> = { member: 'member_count', excluded: 'excluded_count' };
-
-export function counterAttribute(status: LoyaltyStatus): string {
-  return COUNTER_ATTRIBUTE[status];
-}
-
 /** Enrolled customers per loyalty status, kept exact by the enrol and update transactions. */
 export async function readShopCounters(shopId: string): Promise<ShopCounters> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.shopCounters(shopId) }));
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: shopCountersKey(shopId) }));
   return {
     member: Number(result.Item?.member_count ?? 0),
     excluded: Number(result.Item?.excluded_count ?? 0),
@@ -75,7 +63,7 @@ export async function setShopCounters(shopId: string, counters: ShopCounters): P
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: keys.shopCounters(shopId),
+      Key: shopCountersKey(shopId),
       UpdateExpression: 'SET member_count = :m, excluded_count = :e',
       ExpressionAttributeValues: { ':m': counters.member, ':e': counters.excluded },
     }),
@@ -84,28 +72,25 @@ export async function setShopCounters(shopId: string, counters: ShopCounters): P
 
 /** Registers the shop for scheduled jobs and maps its platform domain to it (webhooks find their shop so). */
 export async function putShopIdentity(shopId: string, shopDomain: string): Promise<void> {
-  await batchPut([
-    { ...keys.shopRegistry(shopId), shop_id: shopId, shop_domain: shopDomain.toLowerCase() },
-    { ...keys.shopDomain(shopDomain), shop_id: shopId },
-  ]);
+  await batchPut(shopIdentityItems(shopId, shopDomain));
 }
 
 /** The shop a platform domain belongs to, or null for a domain no shop has. */
 export async function findShopByDomain(shopDomain: string): Promise<string | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.shopDomain(shopDomain) }));
+  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: shopDomainKey(shopDomain) }));
   return typeof result.Item?.shop_id === 'string' ? result.Item.shop_id : null;
 }
 
 /** Every registered shop's id. */
 export async function listShopIds(): Promise<string[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.shopRegistry('').pk } });
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': shopRegistryKey('').pk } });
   return items.map((item) => String(item.shop_id));
 }
 
 /** Clock time up to which order reconciliation has read the shop's changed orders, or null before its first run. */
 export async function readOrderWatermark(shopId: string): Promise<string | null> {
   const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.orderWatermark(shopId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: orderWatermarkKey(shopId), ConsistentRead: true }),
   );
   return typeof result.Item?.watermark === 'string' ? result.Item.watermark : null;
 }
@@ -114,7 +99,7 @@ export async function writeOrderWatermark(shopId: string, watermark: string): Pr
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: keys.orderWatermark(shopId),
+      Key: orderWatermarkKey(shopId),
       UpdateExpression: 'SET watermark = :watermark',
       ExpressionAttributeValues: { ':watermark': watermark },
     }),
@@ -130,7 +115,7 @@ export async function markShopUninstalled(shopId: string, at: string): Promise<b
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.shopSettings(shopId),
+        Key: shopSettingsKey(shopId),
         UpdateExpression: 'SET uninstalled_at = if_not_exists(uninstalled_at, :at)',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':at': at },
@@ -138,7 +123,7 @@ export async function markShopUninstalled(shopId: string, at: string): Promise<b
     );
     return true;
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client';
-import { keys } from './keys';
+import { webhookEventKey } from './items/webhook-event';
 import { TTL_ATTRIBUTE } from './table';
 
 export const WEBHOOK_EVENT_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -35,7 +35,7 @@ export async function claimWebhookEvent(
       new PutCommand({
         TableName: tableName(),
         Item: {
-          ...keys.webhookEvent(shopId, eventId),
+          ...webhookEventKey(shopId, eventId),
           status: 'in_progress',
           claim_id: claimId,
           lease_until: now + leaseMs,
@@ -60,7 +60,7 @@ export async function completeWebhookEvent(shopId: string, eventId: string, outc
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: keys.webhookEvent(shopId, eventId),
+      Key: webhookEventKey(shopId, eventId),
       UpdateExpression: 'SET #status = :done, outcome = :outcome, #ttl = :ttl REMOVE lease_until',
       ExpressionAttributeNames: { '#status': 'status', '#ttl': TTL_ATTRIBUTE },
       ExpressionAttributeValues: { ':done': 'done', ':outcome': outcome, ':ttl': epochSeconds(now) + WEBHOOK_EVENT_TTL_SECONDS },
@@ -74,7 +74,7 @@ export async function releaseWebhookEvent(shopId: string, eventId: string): Prom
     .send(
       new DeleteCommand({
         TableName: tableName(),
-        Key: keys.webhookEvent(shopId, eventId),
+        Key: webhookEventKey(shopId, eventId),
         ConditionExpression: '#status = :inProgress',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':inProgress': 'in_progress' },

@@ -4,7 +4,9 @@
 import { putApiKey } from '../data/api-key-repository';
 import { hashApiKey } from '../domain/api-key';
 import { countCustomers, createCustomer } from '../data/customer-repository';
-import { earningEntryItem, importBatchItem, rewardEntryItem } from '../data/history-repository';
+import { earningEntryItem } from '../data/items/earning-entry';
+import { importBatchItem } from '../data/items/import-batch';
+import { rewardEntryItem } from '../data/items/reward-entry';
 import { batchPut, putShopCatalog, putShopIdentity, setShopCounters } from '../data/shop-repository';
 import type { CustomerRecord } from '../domain/customer';
 import { addDays, calendarDateOf } from '../domain/dates';

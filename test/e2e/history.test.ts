@@ -1,5 +1,5 @@
 import type { Twin } from '../../infra/local/twin';
-import { rewardEntryItem } from '../../shared/data/history-repository';
+import { rewardEntryItem } from '../../shared/data/items/reward-entry';
 import { batchPut } from '../../shared/data/shop-repository';
 import type { RewardStatus } from '../../shared/domain/history';
 import {

@@ -8,12 +8,21 @@ import { promisify } from 'node:util';
 const ROOT = join(__dirname, '..', '..');
 const run = promisify(execFile);
 
-/** Probe files written for one ESLint run, keyed by path; whether each must be refused. */
-const PROBES: Record<string, { source: string; refused: boolean }> = {
+/** Probe files written for one ESLint run, keyed by path; whether each must be refused (and by which rule's message). */
+const PROBES: Record<string, { source: string; refused: boolean; rule?: string }> = {
   'shared/domain/zz-lint-probe.ts': { source: "import { keys } from '../data/keys';\nexport const probe = keys;\n", refused: true },
   'shared/data/zz-lint-probe.ts': {
     source: "import { badRequest } from '../http/errors';\nexport const probe = badRequest;\n",
     refused: true,
+  },
+  'shared/data/zz-lint-probe-repository.ts': {
+    source: "import { getCustomer } from './customer-repository';\nexport const probe = getCustomer;\n",
+    refused: true,
+    rule: 'shared/data repositories',
+  },
+  'shared/data/zz-lint-probe-helper.ts': {
+    source: "import { getCustomer } from './customer-repository';\nexport const probe = getCustomer;\n",
+    refused: false,
   },
   'shared/customers/zz-lint-probe.ts': {
     source: "import { badRequest } from '../http/errors';\nexport const probe = badRequest;\n",
@@ -77,6 +86,7 @@ describe('layers held by lint', () => {
     if (probe.refused) {
       expect(refusals).toHaveLength(1);
       expect(refusals[0]!.message).toMatch(/docs\/code-map\.md/);
+      if (probe.rule) expect(refusals[0]!.message).toContain(`${probe.rule}: `);
     } else {
       expect(result!.messages).toEqual([]);
     }

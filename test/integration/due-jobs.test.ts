@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { approvePointsJob } from '../../shared/calendar/approve-points';
 import { runDueJob } from '../../shared/calendar/due-job';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
-import { earningEntryItem } from '../../shared/data/history-repository';
+import { earningEntryItem } from '../../shared/data/items/earning-entry';
 import { batchPut, putShopCatalog, putShopIdentity } from '../../shared/data/shop-repository';
 import { scheduledJobHandler } from '../../shared/calendar/scheduled-job-handler';
 import type { EarningEntry } from '../../shared/domain/history';

@@ -1,6 +1,7 @@
 // Erasure against DynamoDB Local: histories longer than a page, orders with their lookups, a half-done
 // erasure finished by a second call, and a shop with more customers than a page of its list index.
-import { createCustomer, customerItem, getCustomer } from '../../shared/data/customer-repository';
+import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
+import { customerItem } from '../../shared/data/items/customer-profile';
 import { eraseCustomer, eraseShop } from '../../shared/data/erasure-repository';
 import { batchPut, putShopIdentity, readShopCounters } from '../../shared/data/shop-repository';
 import { keys } from '../../shared/data/keys';

@@ -1,14 +1,14 @@
 import {
-  earningEntryItem,
   getEarningEntry,
   getRewardEntry,
   listEarningEntries,
   listRewardEntries,
-  rewardEntryItem,
   type EarningSortField,
   type HistoryPage,
   type RewardSortField,
 } from '../../shared/data/history-repository';
+import { earningEntryItem } from '../../shared/data/items/earning-entry';
+import { rewardEntryItem } from '../../shared/data/items/reward-entry';
 import { batchPut } from '../../shared/data/shop-repository';
 import type { EarningEntry, EarningStatus, RewardEntry, RewardStatus } from '../../shared/domain/history';
 import { createTestTable } from '../support/test-table';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../../shared/data/client';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
-import { profileDue } from '../../shared/data/due-work';
+import { profileDue } from '../../shared/data/items/customer-profile';
 import { queryAll } from '../../shared/data/items';
 import { keys } from '../../shared/data/keys';
 import { commitAdjustments, enqueueAdjustment } from '../../shared/data/points-repository';

@@ -1,0 +1,43 @@
+// The birthday timer item (`TIMER#birthday` in the customer's partition): one per member with a date of
+// birth, due in the due-work index on the next day the birthday job looks at the member.
+import type { CustomerRecord } from '../../domain/customer';
+import { nextBirthdayCheck } from '../../domain/points-ledger';
+import { customerPk } from './customer-profile';
+import { dueAttributes, DUE_ATTRIBUTES } from './due';
+import { type Item, type ItemKey, type ItemType } from './item-type';
+
+/** Prefix of a member's timer items (the birthday's is the one there is). */
+export const TIMER_PREFIX = 'TIMER#';
+
+export const birthdayTimerKey = (shopId: string, customerId: string): ItemKey => ({
+  pk: customerPk(shopId, customerId),
+  sk: `${TIMER_PREFIX}birthday`,
+});
+
+export const birthdayTimerType: ItemType = {
+  name: 'birthday timer',
+  key: birthdayTimerKey('<shop>', '<platform id>'),
+  indexed: DUE_ATTRIBUTES,
+  derived: DUE_ATTRIBUTES,
+};
+
+/** The birthday timer item of a member with a date of birth, due on `day` (`YYYY-MM-DD`). */
+export function birthdayTimerItem(shopId: string, customerId: string, day: string): Item {
+  return { ...birthdayTimerKey(shopId, customerId), customer_id: customerId, ...dueAttributes(shopId, 'birthday', day, customerId) };
+}
+
+/**
+ * What the timer becomes when the profile becomes `next` (its date of birth was `previousDate`): nothing
+ * when the date stays, deleted when it is cleared, put at the next day to look (from `today`) otherwise.
+ */
+export function birthdayTimerChange(
+  next: CustomerRecord,
+  previousDate: string | null,
+  today: string,
+): { put: Item } | { delete: ItemKey } | null {
+  if (next.date_of_birth === previousDate) return null;
+  const { shop_id: shopId, platform_customer_id: customerId } = next;
+  if (next.date_of_birth === null) return { delete: birthdayTimerKey(shopId, customerId) };
+  const day = nextBirthdayCheck(next.date_of_birth, next.birthday_awarded_year ?? null, today);
+  return { put: birthdayTimerItem(shopId, customerId, day) };
+}

@@ -1,0 +1,50 @@
+// The imported balance's batch (`BATCH#import` in the customer's partition): where an imported balance is
+// not covered by imported entries, an internal item the expiry jobs read like a batch entry (no history
+// entry). A customer merge moves another member's imported batch in under a key of its own.
+import { customerPk } from './customer-profile';
+import { dueAttributes, DUE_ATTRIBUTES } from './due';
+import { type Item, type ItemKey, type ItemType } from './item-type';
+
+/** Id of the imported balance's batch (the expiry entry that removes it derives its own id from it). */
+export const IMPORT_BATCH_ID = 'import';
+
+export const BATCH_PREFIX = 'BATCH#';
+
+export const importBatchKey = (shopId: string, customerId: string): ItemKey => ({
+  pk: customerPk(shopId, customerId),
+  sk: `${BATCH_PREFIX}${IMPORT_BATCH_ID}`,
+});
+
+/** Another member's imported batch, moved into this member's partition by a customer merge. */
+export const mergedImportBatchKey = (shopId: string, customerId: string, fromId: string): ItemKey => ({
+  pk: customerPk(shopId, customerId),
+  sk: `${BATCH_PREFIX}${IMPORT_BATCH_ID}-${fromId}`,
+});
+
+export const importBatchType: ItemType = {
+  name: 'imported balance batch',
+  key: importBatchKey('<shop>', '<platform id>'),
+  indexed: DUE_ATTRIBUTES,
+  derived: DUE_ATTRIBUTES,
+};
+
+export const mergedImportBatchType: ItemType = {
+  name: 'imported balance batch of a merged member',
+  key: mergedImportBatchKey('<shop>', '<platform id>', '<deleted id>'),
+  indexed: DUE_ATTRIBUTES,
+  derived: DUE_ATTRIBUTES,
+};
+
+/** The imported balance's uncovered batch, waiting for its reminder when it has an expiry date. */
+export function importBatchItem(
+  shopId: string,
+  customerId: string,
+  batch: { batch_offset: number; points: number; points_given_at: string; points_expiry_at: string | null },
+): Item {
+  const entry = { id: IMPORT_BATCH_ID, status: 'approved' as const, ...batch };
+  return {
+    ...importBatchKey(shopId, customerId),
+    ...entry,
+    ...(batch.points_expiry_at ? dueAttributes(shopId, 'batch-remind', batch.points_expiry_at, IMPORT_BATCH_ID) : {}),
+  };
+}

@@ -1,0 +1,39 @@
+// Every item type the table holds, in the order docs/architecture.md's table of items lists them. What is
+// declared here is what the docs show and what `withoutKeys` leaves out when an item is read back.
+import { apiKeyTypes } from './api-key';
+import { birthdayTimerType } from './birthday-timer';
+import { customerListBoundaryType } from './customer-list-boundary';
+import { customerProfileType } from './customer-profile';
+import { earningEntryType } from './earning-entry';
+import { idempotencyRecordType } from './idempotency-record';
+import { importBatchType, mergedImportBatchType } from './import-batch';
+import type { ItemType } from './item-type';
+import { mergeTypes } from './merge';
+import { orderCustomerType, orderType } from './order';
+import { redemptionCountType } from './redemption-count';
+import { referralTypes } from './referral';
+import { rewardEntryType } from './reward-entry';
+import { shopItemTypes } from './shop';
+import { webhookEventType } from './webhook-event';
+
+export const ITEM_TYPES: readonly ItemType[] = [
+  ...shopItemTypes,
+  ...apiKeyTypes,
+  customerProfileType,
+  earningEntryType,
+  rewardEntryType,
+  importBatchType,
+  mergedImportBatchType,
+  birthdayTimerType,
+  redemptionCountType,
+  orderType,
+  orderCustomerType,
+  ...referralTypes,
+  idempotencyRecordType,
+  webhookEventType,
+  customerListBoundaryType,
+  ...mergeTypes,
+];
+
+/** The table's bookkeeping on any item: its key and every attribute an item type declares derived. */
+export const KEY_ATTRIBUTES: ReadonlySet<string> = new Set(['pk', 'sk', ...ITEM_TYPES.flatMap((type) => type.derived ?? [])]);

@@ -1,0 +1,19 @@
+// The redemption counter (`REDEEMCOUNT#<reward id>` in the customer's partition): how many times a member
+// has redeemed one reward, which a reward's `max_redemptions` is held against.
+import { customerPk } from './customer-profile';
+import { type ItemKey, type ItemType } from './item-type';
+
+export const REDEMPTION_COUNT_PREFIX = 'REDEEMCOUNT#';
+
+export const redemptionCountKey = (shopId: string, customerId: string, rewardId: string): ItemKey => ({
+  pk: customerPk(shopId, customerId),
+  sk: `${REDEMPTION_COUNT_PREFIX}${rewardId}`,
+});
+
+/** The counter's attribute. */
+export const REDEMPTIONS = 'redemptions';
+
+export const redemptionCountType: ItemType = {
+  name: 'redemption counter (max_redemptions)',
+  key: redemptionCountKey('<shop>', '<platform id>', '<reward id>'),
+};
