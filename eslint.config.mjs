@@ -46,6 +46,16 @@ const DATA_LAYER = layer(
   { why: 'repositories import only the domain and the runtime base; no feature, HTTP or configuration file code' },
 );
 
+const FEATURE_SERVICES = layer(
+  'feature services',
+  FEATURES.map((feature) => `shared/${feature}/**`),
+  [...shared('http', 'openapi'), ...OUTSIDE_SHARED, '@aws-sdk/*', 'aws-lambda'],
+  {
+    ignores: ['**/*-requests.ts', '**/*-resource.ts'],
+    why: 'services and rules raise domain errors and never speak HTTP or DynamoDB; only *-requests.ts and *-resource.ts touch the HTTP edge',
+  },
+);
+
 const LAYERS = [
   layer(
     'shared/domain',
@@ -111,14 +121,13 @@ const LAYERS = [
       why: 'the HTTP edge knows no feature; features plug into it',
     },
   ),
-  layer(
-    'feature services',
-    FEATURES.map((feature) => `shared/${feature}/**`),
-    [...shared('http', 'openapi'), ...OUTSIDE_SHARED, '@aws-sdk/*', 'aws-lambda'],
-    {
-      ignores: ['**/*-requests.ts', '**/*-resource.ts'],
-      why: 'services and rules raise domain errors and never speak HTTP or DynamoDB; only *-requests.ts and *-resource.ts touch the HTTP edge',
-    },
+  FEATURE_SERVICES,
+  within(
+    FEATURE_SERVICES,
+    'shared/orders',
+    ['shared/orders/**'],
+    ['../webhooks/*'],
+    'the order logic never imports the webhook pipeline (shared/webhooks); the pipeline calls it',
   ),
   layer(
     'feature edges',

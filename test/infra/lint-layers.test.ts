@@ -24,6 +24,11 @@ const PROBES: Record<string, { source: string; refused: boolean; rule?: string }
     source: "import { getCustomer } from './customer-repository';\nexport const probe = getCustomer;\n",
     refused: false,
   },
+  'shared/orders/zz-lint-probe.ts': {
+    source: "import { MAX_WEBHOOK_BYTES } from '../webhooks/receive-webhook';\nexport const probe = MAX_WEBHOOK_BYTES;\n",
+    refused: true,
+    rule: 'shared/orders',
+  },
   'shared/customers/zz-lint-probe.ts': {
     source: "import { badRequest } from '../http/errors';\nexport const probe = badRequest;\n",
     refused: true,
