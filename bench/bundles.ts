@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { AUTHORIZER, ROUTES, SCHEDULED_JOBS } from '../shared/http/routes';
 import { PROJECT_ROOT } from '../infra/local/twin';
+import { lambdaBundleOptions } from './lambda-bundle';
 import { median } from './statistics';
 
 export interface BundleFigures {
@@ -22,17 +23,10 @@ const ROUNDS = 15;
 export async function bundle(entry: string, outdir: string, tracing: 'true' | 'false' = 'false'): Promise<string> {
   const outfile = join(outdir, 'index.mjs');
   await build({
+    ...lambdaBundleOptions(tracing),
     entryPoints: [entry],
     outfile,
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    define: { 'process.env.POWERTOOLS_TRACE_ENABLED': JSON.stringify(tracing) },
     banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
-    logLevel: 'silent',
     // The baseline entry lives in a temporary folder: resolve packages from the project.
     nodePaths: [join(PROJECT_ROOT, 'node_modules')],
   });

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { build } from 'esbuild';
+import { lambdaBundleOptions } from '../bench/lambda-bundle';
 
 const ROOT = join(__dirname, '..');
 
@@ -75,17 +76,10 @@ export interface BundleShape {
 /** The authorizer bundled as the stack bundles it, with the modules esbuild put in. */
 export async function authorizerBundle(): Promise<BundleShape> {
   const result = await build({
+    ...lambdaBundleOptions(),
     entryPoints: [join(ROOT, 'functions', 'auth', 'authorize.ts')],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    define: { 'process.env.POWERTOOLS_TRACE_ENABLED': '"false"' },
     write: false,
     metafile: true,
-    logLevel: 'silent',
     outfile: 'authorize.mjs',
   });
   const inputs = Object.keys(result.metafile.inputs);

@@ -1,17 +1,15 @@
 // What the middy chain logs about a request it answers with an error: refusals (4XX) at INFO or WARN, failures
 // (5XX, errors nothing mapped) at ERROR with the stack and one ServerErrors metric per request, so that an
 // ERROR line and the routes' error alarms mean something went wrong on our side.
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { notPermitted, unavailable, unprocessable } from '../../shared/domain/errors';
 import { ApiError } from '../../shared/http/errors';
 import { outcomeLevel } from '../../shared/http/middleware/error-envelope';
 import type { HandlerOptions, HttpResult } from '../../shared/http/handler';
 import { maskEmailsIn } from '../../shared/observability/powertools';
-import { setEnvironment } from '../support/environment';
+import { captured, fakeContext, type LogLine } from '../support/lambda-fakes';
 
-type LogLine = Record<string, unknown> & { level?: string; message?: string };
-
-const context = { awsRequestId: 'req-1', functionName: 'fn', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
+const context = fakeContext();
 
 function eventFor(method: 'GET' | 'POST', resource: string, overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
   return {
@@ -45,33 +43,12 @@ async function answer(
   event: APIGatewayProxyEvent = GET_CUSTOMER,
   options: HandlerOptions = {},
 ): Promise<{ status: number; logs: LogLine[]; metrics: LogLine[] }> {
-  const chunks: string[] = [];
-  const capture = (chunk: string | Uint8Array) => {
-    chunks.push(String(chunk));
-    return true;
-  };
-  const restoreEnvironment = setEnvironment({ POWERTOOLS_LOG_LEVEL: 'INFO', POWERTOOLS_METRICS_DISABLED: 'false' });
-  // Powertools writes INFO to stdout, WARN and ERROR to stderr.
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation(capture);
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation(capture);
-  let status = 0;
-  try {
-    await jest.isolateModulesAsync(async () => {
-      const { createHandler } = await import('../../shared/http/handler');
-      const errors = { domain: await import('../../shared/domain/errors'), http: await import('../../shared/http/errors') };
-      status = (await createHandler(() => run(errors), options)(event, context)).statusCode;
-    });
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    restoreEnvironment();
-  }
-  const lines = chunks
-    .join('')
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-  return { status, logs: lines.filter((line) => !('_aws' in line)), metrics: lines.filter((line) => '_aws' in line) };
+  const { result, logs, metrics } = await captured(async () => {
+    const { createHandler } = await import('../../shared/http/handler');
+    const errors = { domain: await import('../../shared/domain/errors'), http: await import('../../shared/http/errors') };
+    return (await createHandler(() => run(errors), options)(event, context)).statusCode;
+  });
+  return { status: result, logs, metrics };
 }
 
 const throwing =

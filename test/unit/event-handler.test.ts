@@ -2,7 +2,7 @@
 // (appended keys cleared per invocation), its metrics are flushed after it, also when it fails, and the
 // tracer's middleware is in the chain when detailed tracing is on.
 import type { Context } from 'aws-lambda';
-import { captured, fakeContext } from './middleware/fake-request';
+import { captured, fakeContext } from '../support/lambda-fakes';
 
 type Work = (event: { n: number }, context: Context) => Promise<unknown>;
 

@@ -1,18 +1,10 @@
 // What the handlers write to CloudWatch: structured logs with shop and route but no key, EMF metrics.
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { loggableIdentifier, maskEmail } from '../../shared/observability/powertools';
 import { setEnvironment } from '../support/environment';
+import { fakeContext, fakeEvent } from '../support/lambda-fakes';
 
-const context = { awsRequestId: 'req-1', functionName: 'fn', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
-const event = {
-  httpMethod: 'GET',
-  resource: '/v1/customers/{identifier}',
-  path: '/v1/customers/ada.lovelace%40example.com',
-  headers: { Authorization: 'super_secret_key_123' },
-  pathParameters: { identifier: 'ada.lovelace%40example.com' },
-  body: null,
-  requestContext: { authorizer: { shopId: 'shop-a', scope: 'full', keyId: 'abcd1234' } },
-} as unknown as APIGatewayProxyEvent;
+const context = fakeContext();
+const event = fakeEvent();
 
 function captureOutput(): { lines: () => string[]; restore: () => void } {
   const chunks: string[] = [];

@@ -2,7 +2,7 @@
 // scope check answers before the body is read, the body before the Idempotency-Key, and every refusal is
 // logged with the request's context and flushed metrics.
 import type { HandlerOptions, HttpResult } from '../../../shared/http/handler';
-import { captured, fakeContext, fakeEvent, withAuthorizer } from './fake-request';
+import { captured, fakeContext, fakeEvent, withAuthorizer } from '../../support/lambda-fakes';
 
 const WRITE = fakeEvent({
   httpMethod: 'POST',

@@ -7,7 +7,7 @@ import { callerFrom } from '../../../shared/http/middleware/caller';
 import { endpoint, type HttpRequest, type HttpResult, jsonResponse } from '../../../shared/http/middleware/endpoint';
 import { decodePathParameter } from '../../../shared/http/middleware/path-parameters';
 import { invocationRemainingMs } from '../../../shared/runtime/invocation';
-import { fakeContext, fakeEvent, withAuthorizer } from './fake-request';
+import { fakeContext, fakeEvent, withAuthorizer } from '../../support/lambda-fakes';
 
 function handlerFor(run: (request: HttpRequest) => Promise<HttpResult>, options: { idempotent?: boolean } = {}) {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>().handler(endpoint(run, options));

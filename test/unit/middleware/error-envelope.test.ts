@@ -2,7 +2,7 @@
 // its level, and a failure of ours (5XX) is counted once as ServerErrors for the route.
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { captured, fakeContext, fakeEvent } from './fake-request';
+import { captured, fakeContext, fakeEvent } from '../../support/lambda-fakes';
 
 const PURCHASE = fakeEvent({ httpMethod: 'POST', resource: '/v1/rewards/{id}/purchase', pathParameters: { id: 'five-off' } });
 

@@ -7,7 +7,7 @@ import type { ClaimResult, IdempotencyClaim, IdempotencyRecord } from '../../../
 import { badRequest } from '../../../shared/http/errors';
 import { requestHash } from '../../../shared/http/idempotency';
 import { withIdempotency } from '../../../shared/http/middleware/idempotency';
-import { fakeContext, fakeEvent } from './fake-request';
+import { fakeContext, fakeEvent } from '../../support/lambda-fakes';
 
 const mockRecords = new Map<string, IdempotencyRecord>();
 const mockClaimOptions: Array<{ inProgressMs: number }> = [];

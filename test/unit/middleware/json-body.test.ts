@@ -4,7 +4,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError } from '../../../shared/http/errors';
 import { jsonBody } from '../../../shared/http/middleware/json-body';
-import { fakeContext, fakeEvent } from './fake-request';
+import { fakeContext, fakeEvent } from '../../support/lambda-fakes';
 
 const post = (body: string | null, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
   fakeEvent({ httpMethod: 'POST', resource: '/v1/customers', pathParameters: null, body, headers });

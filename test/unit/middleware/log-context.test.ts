@@ -2,7 +2,7 @@
 // customer, with an e-mail identifier decoded and masked, and never the key.
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { captured, fakeContext, fakeEvent, withAuthorizer } from './fake-request';
+import { captured, fakeContext, fakeEvent, withAuthorizer } from '../../support/lambda-fakes';
 
 function logOnce(event: APIGatewayProxyEvent) {
   return captured(async () => {

@@ -4,7 +4,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError } from '../../../shared/http/errors';
 import { scopeCheck } from '../../../shared/http/middleware/scope-check';
-import { fakeContext, fakeEvent, withAuthorizer } from './fake-request';
+import { fakeContext, fakeEvent, withAuthorizer } from '../../support/lambda-fakes';
 
 const READ_KEY = { shopId: 'shop-a', scope: 'read', keyId: 'abcd1234' };
 const FULL_KEY = { shopId: 'shop-a', scope: 'full', keyId: 'abcd1234' };

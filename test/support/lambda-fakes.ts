@@ -1,7 +1,7 @@
-// What the middleware tests share: fake API Gateway events and Lambda contexts, and a run of code on a
+// What the middleware and logging tests share: fake API Gateway events and Lambda contexts, and a run of code on a
 // fresh module registry (a fresh logger and metrics) with Powertools' output captured as JSON lines.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { setEnvironment } from '../../support/environment';
+import { setEnvironment } from './environment';
 
 export type LogLine = Record<string, unknown> & { level?: string; message?: string };
 
