@@ -22,6 +22,7 @@ import { adjustPoints, type PointsAdjustment } from '../../shared/points/adjust-
 import { commitOfQueue, receiptsOf } from '../../shared/points/points-change';
 import { customerRecord } from '../fixtures/customer-record';
 import { shopCatalog, vipTier } from '../fixtures/shop-catalog';
+import type { PointsAdjustedEvent, TierChangedEvent } from '../../shared/domain/events';
 import { createTestTable } from '../support/test-table';
 
 jest.setTimeout(60_000);
@@ -53,24 +54,8 @@ afterAll(async () => {
   await table.drop();
 });
 
-interface AdjustedEvent {
-  type: 'points.adjusted';
-  shop_id: string;
-  customer_id: string;
-  requested_adjustment: number;
-  adjustment: number;
-  points_before: number;
-  points_after: number;
-  lifetime_points: number;
-  earning_history_entry_id: string;
-}
-interface TierEvent {
-  type: 'tier.changed';
-  shop_id: string;
-  customer_id: string;
-  from_tier_id: string | null;
-  to_tier_id: string | null;
-}
+type AdjustedEvent = PointsAdjustedEvent;
+type TierEvent = TierChangedEvent;
 
 const eventsOf = (shopId: string, customerId: string) =>
   readFileSync(eventsFile, 'utf8')
