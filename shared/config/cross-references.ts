@@ -1,5 +1,6 @@
 // Checks across a shop's sections that a single field cannot make: unique ids, rules and rewards that
 // exist, members who are platform customers, consistent VIP settings.
+import { isEngineAction } from '../domain/action-limit';
 import { formatPath, type Path } from './config-errors';
 import type { ShopShape } from './shop-schema';
 
@@ -36,6 +37,18 @@ export function checkVipSettings(shop: ShopShape, at: Path, report: Report): voi
 
 export function checkCatalog(shop: ShopShape, at: Path, report: Report): void {
   checkUnique(shop.earning_rules, (rule) => rule.id, [...at, 'earning_rules'], 'id', report);
+  // POST .../actions earns the active rule of an action: one per action (the engine's actions may have several).
+  const activeActions = new Map<string, number>();
+  shop.earning_rules.forEach((rule, r) => {
+    if (!rule.is_active || isEngineAction(rule.action)) return;
+    const first = activeActions.get(rule.action);
+    if (first === undefined) activeActions.set(rule.action, r);
+    else
+      report(
+        [...at, 'earning_rules', r, 'action'],
+        `'${rule.action}' is already the action of the active rule at ${formatPath([...at, 'earning_rules', first])}: one active rule per action`,
+      );
+  });
   checkUnique(shop.campaigns, (campaign) => campaign.id, [...at, 'campaigns'], 'id', report);
   const tierIds = checkUnique(shop.vip_tiers, (tier) => tier.id, [...at, 'vip_tiers'], 'id', report);
   const rewardIds = checkUnique(shop.rewards, (reward) => reward.id, [...at, 'rewards'], 'id', report);

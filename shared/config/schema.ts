@@ -7,7 +7,8 @@
 //         webhook_secret "<shop id>-webhook-secret" (twin only: a well-known key that lets the local platform
 //         simulator sign deliveries without configuration; the cloud reads the secret from Secrets Manager) }
 //   earning rule: description null, is_active true, customer_facing_label = the rule's name,
-//         call_to_action_url null, spend_unit null (purchase rules: points per order)
+//         call_to_action_url null, spend_unit null (purchase rules: points per order), limit absent
+//         (action rules: once per lifetime)
 //   earning_settings: pending_days 0, points_expiry null, expiry_reminder_days 30 (EARNING-CONTRACT.md)
 //   VIP tier: description "", threshold_points/threshold_spend/threshold_orders null, points_multiplier 1,
 //         badge_image_url null, badge_color "#808080", reward_ids []

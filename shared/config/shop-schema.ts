@@ -1,7 +1,9 @@
 // One shop of the configuration file, section by section (settings, keys, rules, campaigns, tiers,
 // rewards, the platform's customers, members and their history), with the defaults the format implies.
 import { z } from 'zod';
+import { isEngineAction } from '../domain/action-limit';
 import { API_KEY_SHAPE } from '../domain/api-key';
+import { ACTION_LIMIT_PERIODS } from '../domain/shop';
 import {
   HEX_COLOUR,
   NUMERIC_ID,
@@ -40,6 +42,12 @@ export const apiKeySchema = z.strictObject({
   revoked: z.boolean().default(false),
 });
 
+/** How often a member may earn an action rule: `times` per `per` (UTC calendar periods; weeks from Monday). */
+export const actionLimitSchema = z.strictObject({
+  times: positiveCount(),
+  per: z.enum(ACTION_LIMIT_PERIODS),
+});
+
 export const earningRuleSchema = z
   .strictObject({
     id: itemId(),
@@ -54,10 +62,16 @@ export const earningRuleSchema = z
     created_at: timestamp().default(parseTime),
     /** Purchase rules: points_to_give per whole spend_unit of the order's eligible amount; null: per order. */
     spend_unit: z.number().positive('must be greater than 0').nullable().default(null),
+    /** Action rules: how often a member may earn it; absent: once per lifetime. */
+    limit: actionLimitSchema.optional(),
   })
   .refine((rule) => rule.spend_unit === null || rule.action === 'purchase', {
     message: 'only purchase rules have a spend_unit',
     path: ['spend_unit'],
+  })
+  .refine((rule) => rule.limit === undefined || !isEngineAction(rule.action), {
+    message: 'only action rules have a limit: purchase, signup, birthday and referral rules are awarded by the earning engine',
+    path: ['limit'],
   })
   .transform((rule) => ({ ...rule, customer_facing_label: rule.customer_facing_label ?? rule.name }));
 

@@ -77,6 +77,18 @@ export interface EarningRule {
   created_at: string;
   /** Purchase rules: points_to_give per whole spend_unit of the eligible amount; null or absent: per order. */
   spend_unit?: number | null;
+  /** Action rules (earned through POST .../actions): how often a member may earn it; absent: once per lifetime. */
+  limit?: ActionLimit | null;
+}
+
+/** The calendar periods an action's limit counts in (UTC; weeks are ISO weeks, from Monday). */
+export const ACTION_LIMIT_PERIODS = ['lifetime', 'day', 'week', 'month', 'year'] as const;
+export type ActionLimitPeriod = (typeof ACTION_LIMIT_PERIODS)[number];
+
+/** At most `times` awards of one action rule per member and `per` period. */
+export interface ActionLimit {
+  times: number;
+  per: ActionLimitPeriod;
 }
 
 export interface Campaign {

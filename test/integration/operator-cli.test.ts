@@ -459,6 +459,22 @@ describe('the loyalty command, as a child process against DynamoDB Local', () =>
     expect(list.stderr).toContain("Shop 'bad-shop' is not configured");
   });
 
+  it("names the field's path of a bad action limit, and writes nothing", async () => {
+    const document = configDocument();
+    const follow = { id: 'follow', name: 'Follow us', action: 'follow_on_instagram', category: 'social', points_to_give: 5 };
+    const bad = writeConfig('bad-limit.json', {
+      shops: [{ ...document.shops[0], id: 'bad-limit-shop', earning_rules: [{ ...follow, limit: { times: 0, per: 'fortnight' } }] }],
+    });
+
+    const failure = await cli('config', 'apply', bad, ...target());
+    const list = await cli('keys', 'list', '--shop', 'bad-limit-shop', ...target());
+
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toContain('shops[0].earning_rules[0].limit.times: must be a whole number, 1 or more');
+    expect(failure.stderr).toMatch(/shops\[0\]\.earning_rules\[0\]\.limit\.per: .*"lifetime"\|"day"\|"week"\|"month"\|"year"/);
+    expect(list.code).toBe(1);
+  });
+
   it('exits 1 with the usage text on wrong arguments', async () => {
     const wrong = await cli('keys', 'create', '--shop', SHOP, ...target());
 

@@ -776,3 +776,66 @@ describe('earning settings and spend units', () => {
     ]);
   });
 });
+
+describe('action rules', () => {
+  const follow = (fields: Fields = {}) => rule({ id: 'follow', action: 'follow_on_instagram', category: 'social', ...fields });
+
+  it('keep a limit as given, and leave it out when absent (once per lifetime)', () => {
+    // Act
+    const parsed = parseConfig(
+      configWith(
+        shop({ earning_rules: [follow({ limit: { times: 3, per: 'week' } }), follow({ id: 'review', action: 'leave_a_review' })] }),
+      ),
+    ).shops[0]!;
+
+    // Assert
+    expect(parsed.earning_rules[0]!.limit).toEqual({ times: 3, per: 'week' });
+    expect(parsed.earning_rules[1]).not.toHaveProperty('limit');
+  });
+
+  it('refuse a bad limit and a limit on a rule the engine awards, naming each path', () => {
+    // Act
+    const issues = issuesOf(
+      configWith(
+        shop({
+          earning_rules: [
+            follow({ limit: { times: 0, per: 'fortnight' } }),
+            follow({ id: 'review', action: 'leave_a_review', limit: { times: 1.5, per: 'day', every: 2 } }),
+            rule({ id: 'join', action: 'signup', category: 'signup', limit: { times: 1, per: 'lifetime' } }),
+          ],
+        }),
+      ),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      'shops[0].earning_rules[0].limit.times: must be a whole number, 1 or more',
+      expect.stringMatching(/^shops\[0\]\.earning_rules\[0\]\.limit\.per: .*"lifetime"\|"day"\|"week"\|"month"\|"year"/),
+      'shops[0].earning_rules[1].limit.times: must be a whole number',
+      'shops[0].earning_rules[1].limit.every: unknown key',
+      'shops[0].earning_rules[2].limit: only action rules have a limit: purchase, signup, birthday and referral rules are awarded by the earning engine',
+    ]);
+  });
+
+  it('refuse two active rules of one action (an inactive one, and the engine actions, may repeat)', () => {
+    // Act
+    const issues = issuesOf(
+      configWith(
+        shop({
+          earning_rules: [
+            follow(),
+            follow({ id: 'follow-paused', is_active: false }),
+            rule(),
+            rule({ id: 'order-2' }),
+            follow({ id: 'follow-again' }),
+          ],
+        }),
+      ),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      "shops[0].earning_rules[4].action: 'follow_on_instagram' is already the action of the active rule at shops[0].earning_rules[0]: one active rule per action",
+    ]);
+  });
+});
