@@ -4,7 +4,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const FEATURES = ['auth', 'customers', 'points', 'purchases', 'history', 'rules', 'shops', 'orders', 'webhooks', 'calendar'];
+const FEATURES = ['auth', 'customers', 'points', 'purchases', 'history', 'rules', 'shops', 'orders', 'webhooks', 'calendar', 'actions'];
 const shared = (...folders) => folders.map((folder) => `../${folder}/*`);
 /** Code outside the domain library: nothing in shared/ may reach it. */
 const OUTSIDE_SHARED = ['**/functions/**', '**/infra/**', '**/test/**', '**/bench/**', '**/scripts/**'];

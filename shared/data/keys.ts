@@ -1,6 +1,7 @@
 // Every key builder in one object, for code that composes keys of several item types (tests, seeding, the
 // bench). Each key is composed by its item module in items/ (one module per item type); every key starts
 // with the shop, except API keys, which are looked up by hash before the shop is known.
+import { actionCountKey } from './items/action-count';
 import { apiKeyKey, apiKeyListingKey } from './items/api-key';
 import { birthdayTimerKey } from './items/birthday-timer';
 import { customerListBoundaryKey, LIST_BOUNDARY_PARTITIONS } from './items/customer-list-boundary';
@@ -48,6 +49,7 @@ export const keys = {
   rewardEntry: rewardEntryKey,
   referralCode: referralCodeKey,
   redemptionCount: redemptionCountKey,
+  actionCount: actionCountKey,
   idempotencyRecord: idempotencyRecordKey,
   pendingPurchases: () => UNSETTLED_PURCHASES,
   customerList: customerListPartition,

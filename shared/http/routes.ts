@@ -120,6 +120,16 @@ const ROUTE_LIST = [
     uses: ['events'],
   },
   {
+    name: 'earnAction',
+    method: 'POST',
+    path: '/v1/customers/{identifier}/actions',
+    handler: 'functions/customers/actions.ts',
+    scope: 'full',
+    table: 'write',
+    throttle: 'standard',
+    uses: ['events'],
+  },
+  {
     name: 'listEarningHistory',
     method: 'GET',
     path: '/v1/customers/{identifier}/earning-history',

@@ -2,6 +2,7 @@
 // responses. A manifest route without documentation here fails to compile, so the two cannot drift.
 import { z } from 'zod';
 import { ROUTES, THROTTLE_LIMITS, type Route, type RouteName } from '../http/routes';
+import { earnActionBodySchema } from '../actions/action-requests';
 import { enrollBodySchema, updateBodySchema } from '../customers/customer-requests';
 import { adjustPointsBodySchema } from '../points/points-requests';
 import { purchaseBodySchema } from '../purchases/purchase-requests';
@@ -41,6 +42,8 @@ const excludeVip: QueryParameter = {
 const TAGS = {
   Customers: 'Loyalty members: enrolment from the commerce platform, lookup by platform id or e-mail, updates, birthday and anniversary.',
   Points: 'Manual points adjustments, each recorded as an audit entry in the earning history.',
+  Actions:
+    'Points for actions a customer took (following the store, a review, a newsletter), each by its earning rule and within its limit.',
   History: "A customer's earning history (points earned and adjustments) and reward history (purchased rewards and their discount codes).",
   Rewards: 'Redeeming a reward for a customer: points are deducted and a discount code is created on the commerce platform.',
   'Earning rules': 'How customers earn points, with the points a given customer would get.',
@@ -132,6 +135,18 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       '403 for an excluded customer; 500 when the adjustment could not be applied, with nothing written.',
     body: adjustPointsBodySchema,
     responses: { 200: 'PointsAdjustment', ...WRITE_ERRORS },
+  },
+  earnAction: {
+    tag: 'Actions',
+    summary: 'Award the points of an action',
+    description:
+      "The customer took `action` (`follow_on_instagram`, or any action a rule of the shop names): the shop's active earning rule of that action awards its points as `GET /v1/earning-rules` shows them for this customer at this moment (tier and campaign multipliers), " +
+      'as an approved earning-history entry with that `action` and `earning_rule_id`, answered `201 Created` in the form of `GET .../earning-history/{id}`. Balance, lifetime points and VIP tier move in the same write. ' +
+      'A rule is earned at most as often as its limit says (its configuration; by default once per lifetime; or N times per UTC day, ISO week from Monday, month or year): past it, 422 Action Limit Reached naming the limit, with nothing written, however many requests race. ' +
+      '422 Invalid Action for an unknown or inactive action and for `purchase`, `signup`, `birthday` and `referral`, which the earning engine awards by itself; 403 for an excluded customer; 404 for an unknown one. ' +
+      'A retry with the same `Idempotency-Key` answers the first response and awards nothing more.',
+    body: earnActionBodySchema,
+    responses: { 201: 'EarningHistoryEntry', ...WRITE_ERRORS },
   },
   listEarningHistory: {
     tag: 'History',

@@ -1,6 +1,8 @@
 // Points an earning rule gives once the customer's VIP tier and the running bonus campaign are applied.
 // Pure: no clock, no I/O, so the multiplier and rounding rules are testable on their own.
-import type { Campaign, EarningRule, VipSettings, VipTier } from '../domain/shop';
+import type { CustomerRecord } from '../domain/customer';
+import type { Campaign, EarningRule, ShopCatalog, VipSettings, VipTier } from '../domain/shop';
+import { resolveTier } from '../domain/tiers';
 
 /**
  * The campaign running at `now` (starts_at <= now < ends_at, so back-to-back campaigns never overlap).
@@ -32,6 +34,20 @@ export interface EarningRuleContext {
   tier: VipTier | null;
   campaign: Campaign | null;
   vipSettings: VipSettings;
+}
+
+/**
+ * What prices a shop's rules for a customer at `now`: the tier the member's figures reach (none without a
+ * customer, and none for an excluded one: they are outside the program) and the running campaign. GET
+ * /v1/earning-rules shows its points with this, and POST .../actions awards them with it.
+ */
+export function earningRuleContext(shop: ShopCatalog, customer: CustomerRecord | null, now: Date): EarningRuleContext {
+  const vipSettings = shop.settings.vip_settings;
+  return {
+    tier: customer && customer.status === 'member' ? resolveTier(customer, shop.tiers, vipSettings) : null,
+    campaign: activeCampaign(shop.campaigns, now),
+    vipSettings,
+  };
 }
 
 /** Rounds to a whole number, half away from zero, after snapping float noise off the 9th decimal. */

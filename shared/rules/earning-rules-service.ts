@@ -1,10 +1,10 @@
 // GET /v1/earning-rules: the shop's rules with points for an optional customer. The rules come from
 // the cached shop configuration (tens per shop), so filtering, sorting and paging happen in memory.
 import { resolveCustomer } from '../customers/customer-service';
+import type { CustomerRecord } from '../domain/customer';
 import type { Campaign, EarningRule, ShopCatalog, VipTier } from '../domain/shop';
-import { resolveTier } from '../domain/tiers';
 import { now as clockNow } from '../runtime/clock';
-import { activeCampaign, earningRulePoints, type EarningRulePoints } from './earning-rule-points';
+import { earningRuleContext, earningRulePoints, type EarningRulePoints } from './earning-rule-points';
 import type { EarningRulesQuery } from './earning-rules-requests';
 
 export interface EarningRulesPage {
@@ -17,13 +17,11 @@ export interface EarningRulesPage {
 
 export async function listEarningRules(shop: ShopCatalog, query: EarningRulesQuery, now = clockNow()): Promise<EarningRulesPage> {
   const { page, sort } = query;
-  let tier: VipTier | null = null;
-  if (query.customerIdentifier !== undefined) {
-    const { record } = await resolveCustomer(shop.settings.id, query.customerIdentifier);
-    // Excluded customers are outside the program: no tier boost.
-    tier = record.status === 'member' ? resolveTier(record, shop.tiers, shop.settings.vip_settings) : null;
-  }
-  const campaign = activeCampaign(shop.campaigns, now);
+  let customer: CustomerRecord | null = null;
+  if (query.customerIdentifier !== undefined) customer = (await resolveCustomer(shop.settings.id, query.customerIdentifier)).record;
+  // Excluded customers are outside the program: no tier boost.
+  const context = earningRuleContext(shop, customer, now);
+  const { tier, campaign } = context;
 
   const direction = sort.descending ? -1 : 1;
   const compare = (a: EarningRule, b: EarningRule) => {
@@ -32,7 +30,6 @@ export async function listEarningRules(shop: ShopCatalog, query: EarningRulesQue
     return (x < y ? -direction : x > y ? direction : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   };
   const rules = shop.earningRules.filter((rule) => query.isActive === undefined || rule.is_active === query.isActive).sort(compare);
-  const context = { tier, campaign, vipSettings: shop.settings.vip_settings };
 
   return {
     rules: rules.slice(page.offset, page.offset + page.size).map((rule) => ({ rule, points: earningRulePoints(rule, context) })),

@@ -62,6 +62,13 @@ const SAMPLES: Record<string, Sample[]> = {
     { twin: 'e2e', method: 'POST', path: '/v1/customers/1025/points', body: { adjustment: 5 }, status: 403 },
     { twin: 'e2e', method: 'POST', path: '/v1/customers/9999/points', body: { adjustment: 5 }, status: 404 },
   ],
+  earnAction: [
+    { twin: 'e2e', method: 'POST', path: '/v1/customers/1003/actions', body: { action: 'follow_on_instagram' }, status: 201 },
+    { twin: 'e2e', method: 'POST', path: '/v1/customers/1003/actions', body: {}, status: 400 },
+    { twin: 'e2e', method: 'POST', path: '/v1/customers/1025/actions', body: { action: 'follow_on_instagram' }, status: 403 },
+    { twin: 'e2e', method: 'POST', path: '/v1/customers/9999/actions', body: { action: 'follow_on_instagram' }, status: 404 },
+    { twin: 'e2e', method: 'POST', path: '/v1/customers/1003/actions', body: { action: 'follow_on_instagram' }, status: 422 },
+  ],
   listEarningHistory: [
     { twin: 'e2e', method: 'GET', path: '/v1/customers/1003/earning-history', status: 200 },
     { twin: 'e2e', method: 'GET', path: '/v1/customers/1003/earning-history?filter[status]=x', status: 400 },
@@ -105,7 +112,11 @@ const DEFAULT_KEY = { e2e: KEYS.full, purchase: PURCHASE_KEYS.points };
 const validator = openApiValidator();
 
 beforeAll(async () => {
-  twin = await startTestTwin({ shops: [...e2eConfig().shops, ...purchaseConfig().shops] }, { throttling: false });
+  const [e2eShop, ...otherShops] = e2eConfig().shops;
+  // An action rule, for POST .../actions (once per lifetime: its second request is the 422).
+  const actionRule = { id: 'follow', name: 'Follow us', action: 'follow_on_instagram', category: 'social', points_to_give: 5 };
+  const shops = [{ ...e2eShop!, earning_rules: [actionRule] }, ...otherShops, ...purchaseConfig().shops];
+  twin = await startTestTwin({ shops }, { throttling: false });
 });
 afterAll(async () => {
   await twin.stop();

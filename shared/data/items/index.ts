@@ -1,5 +1,6 @@
 // Every item type the table holds, in the order docs/architecture.md's table of items lists them. What is
 // declared here is what the docs show and what `withoutKeys` leaves out when an item is read back.
+import { actionCountType } from './action-count';
 import { apiKeyTypes } from './api-key';
 import { birthdayTimerType } from './birthday-timer';
 import { customerListBoundaryType } from './customer-list-boundary';
@@ -26,6 +27,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   mergedImportBatchType,
   birthdayTimerType,
   redemptionCountType,
+  actionCountType,
   orderType,
   orderCustomerType,
   ...referralTypes,

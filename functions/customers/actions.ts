@@ -1,0 +1,22 @@
+// POST /v1/customers/{identifier}/actions: the customer took an action an earning rule rewards.
+import { earnAction } from '../../shared/actions/earn-action';
+import { parseEarnActionBody } from '../../shared/actions/action-requests';
+import { earningHistoryResource, loyaltyModeMeta } from '../../shared/history/history-resource';
+import { createHandler } from '../../shared/http/handler';
+import { shopCatalog } from '../../shared/shops/shop-catalog';
+
+export const handler = createHandler(
+  async ({ caller, body, path, idempotency }) => {
+    const { action } = parseEarnActionBody(body);
+    const shop = await shopCatalog(caller.shopId);
+    // Under an Idempotency-Key every attempt of the request writes the same entry (once).
+    const award = await earnAction(
+      shop,
+      path('identifier'),
+      action,
+      idempotency ? { requestId: idempotency.workId, replayable: true } : {},
+    );
+    return { statusCode: 201, body: { data: earningHistoryResource(award.entry), meta: loyaltyModeMeta(shop.settings) } };
+  },
+  { jsonBody: true, idempotent: true },
+);
