@@ -18,6 +18,8 @@ export interface BenchEndpoint {
   minimumCalls: DynamoDbCalls;
   /** Every connection writes this one customer: a row of the one-customer section (`--only one-customer`). */
   oneCustomer?: true;
+  /** The answer a loaded request gets when it is not 200: a refusal the row measures by design (counted as no error). */
+  status?: number;
 }
 
 /** Requests every connection sends in turn, loaded and counted as one row (minimum: their average). */
@@ -121,6 +123,22 @@ export const BENCH_ROUTES = {
       body: { adjustment: 1 },
       minimumCalls: { UpdateItemCommand: 1, TransactWriteItemsCommand: 1 },
       oneCustomer: true,
+    },
+  ],
+  // An action past its limit: the customer, then the award's transaction, refused by the counter's condition
+  // (nothing written). Once per lifetime, so after the warm-up's first award every request is this refusal,
+  // the path concurrent requests past a limit take; the award itself costs the same two calls
+  // (test/e2e/dynamodb-calls.test.ts holds both).
+  earnAction: [
+    {
+      name: 'POST .../actions (one customer, 422)',
+      method: 'POST',
+      path: '/v1/customers/1002/actions',
+      key: 'demo_full_key',
+      body: { action: 'follow_on_instagram' },
+      minimumCalls: { GetItemCommand: 1, TransactWriteItemsCommand: 1 },
+      oneCustomer: true,
+      status: 422,
     },
   ],
   enrollCustomer: {
