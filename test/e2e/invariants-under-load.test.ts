@@ -62,6 +62,9 @@ describe('invariants under load', () => {
         .filter(([kind]) => kind.startsWith('order'))
         .reduce((total, [, n]) => total + n, 0),
     ).toBeGreaterThan(REQUESTS / 10);
+    // Actions were in the mix: awarded, and refused past their limits.
+    expect(load.answers.filter((answer) => answer.request === 'action' && answer.status === 201).length).toBeGreaterThan(0);
+    expect(load.answers.filter((answer) => answer.request === 'action' && answer.status === 422).length).toBeGreaterThan(0);
     // Every kind of order was in the mix.
     expect(Object.keys(load.platformCalls)).toEqual(
       expect.arrayContaining(['order', 'order taxes included', 'order pending', 'order authorized', 'pay', 'void', 'refund', 'cancel']),

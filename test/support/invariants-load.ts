@@ -24,6 +24,16 @@ export const LOAD_CONFIG = {
       earning_rules: [
         { id: 'per-dollar', name: 'A point per dollar', action: 'purchase', category: 'purchase', points_to_give: 1, spend_unit: 1 },
         { id: 'join', name: 'Join', action: 'signup', category: 'signup', points_to_give: 50 },
+        // Earned through POST .../actions: once per lifetime (the default), and twice a UTC day.
+        { id: 'follow', name: 'Follow us', action: 'follow_on_instagram', category: 'social', points_to_give: 40 },
+        {
+          id: 'review',
+          name: 'Review',
+          action: 'leave_a_review',
+          category: 'engagement',
+          points_to_give: 15,
+          limit: { times: 2, per: 'day' },
+        },
       ],
       rewards: [
         { id: 'fixed', name: '$5 off', points_cost: 300, discount_amount: 5, expiry_days: 30, created_at: '2025-01-01T00:00:00.000Z' },
@@ -108,7 +118,7 @@ export interface LoadOptions {
 
 /** One API answer of the mix: what was asked, and what came back. */
 export interface ApiAnswer {
-  request: 'enrol' | 'adjust' | 'purchase fixed' | 'purchase flex';
+  request: 'enrol' | 'adjust' | 'purchase fixed' | 'purchase flex' | 'action';
   status: number;
   body: ApiResponse['body'];
   /** The adjustment's note, unique per request: its entry, if any, carries it. */
@@ -244,7 +254,13 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
     const roll = next();
     if (roll < 0.4) return orderOperation(roll / 0.4, customer);
     const note = `load ${options.seed} #${i}`;
-    if (roll < 0.48) return call('enrol', () => api.post('/v1/customers', { platform_customer_id: customer }));
+    if (roll < 0.42) return call('enrol', () => api.post('/v1/customers', { platform_customer_id: customer }));
+    if (roll < 0.48) {
+      // Sent twice at once, as a double click would: the limit holds between them too.
+      const action = next() < 0.5 ? 'follow_on_instagram' : 'leave_a_review';
+      const earn = () => call('action', () => api.post(`/v1/customers/${customer}/actions`, { action }));
+      return Promise.all([earn(), earn()]).then(() => undefined);
+    }
     if (roll < 0.68) {
       const adjustment = Math.floor(next() * 400) + 1;
       return call('adjust', () => api.post(`/v1/customers/${customer}/points`, { adjustment, note }), note);
@@ -303,6 +319,7 @@ export interface AuditFigures {
   uncounted: number;
   adjustmentEntries: number;
   purchases: number;
+  actionEntries: number;
 }
 
 /**
@@ -336,6 +353,7 @@ export async function auditInvariants(twin: Twin, load: LoadResult): Promise<Aud
     uncounted: 0,
     adjustmentEntries: 0,
     purchases: 0,
+    actionEntries: 0,
   };
   for (const id of LOAD_CUSTOMERS) {
     const profile = profiles.find((item) => item.platform_customer_id === id)!;
@@ -420,6 +438,33 @@ export async function auditInvariants(twin: Twin, load: LoadResult): Promise<Aud
   expect(sold.filter((answer) => byId.get(String(answer.body.data?.id))?.status !== 'active').map((answer) => answer.body)).toEqual([]);
   expect(purchaseItems.length).toBeLessThanOrEqual(load.answers.filter((answer) => answer.request.startsWith('purchase')).length);
   figures.purchases = purchaseItems.length;
+
+  // Actions within their limits: each counter holds exactly the awards of its rule and period (one transaction
+  // writes both), never more than the limit; each award answered 201 is there, approved, once.
+  const actionEntries = items.filter(
+    (item) => String(item.sk).startsWith('EARN#') && ['follow', 'review'].includes(String(item.earning_rule_id)),
+  );
+  const periodOf = (entry: Record<string, unknown>) =>
+    entry.earning_rule_id === 'follow' ? 'lifetime' : `day#${String(entry.created_at).slice(0, 10)}`;
+  const awardsByCounter = new Map<string, number>();
+  for (const entry of actionEntries) {
+    const counter = `${String(entry.pk)} ACTIONCOUNT#${String(entry.earning_rule_id)}#${periodOf(entry)}`;
+    awardsByCounter.set(counter, (awardsByCounter.get(counter) ?? 0) + 1);
+  }
+  const counters = new Map(
+    items
+      .filter((item) => String(item.sk).startsWith('ACTIONCOUNT#'))
+      .map((item) => [`${String(item.pk)} ${String(item.sk)}`, Number(item.awards)]),
+  );
+  expect(counters).toEqual(awardsByCounter);
+  expect([...counters].filter(([counter, awards]) => awards > (counter.includes('#follow#') ? 1 : 2))).toEqual([]);
+  const earnedIds = new Map(actionEntries.map((entry) => [String(entry.id), entry]));
+  const awarded = load.answers.filter((answer) => answer.request === 'action' && answer.status === 201);
+  expect(
+    awarded.filter((answer) => earnedIds.get(String(answer.body.data?.id))?.status !== 'approved').map((answer) => answer.body),
+  ).toEqual([]);
+  expect(new Set(awarded.map((answer) => String(answer.body.data.id))).size).toBe(awarded.length);
+  figures.actionEntries = actionEntries.length;
   return figures;
 }
 
@@ -435,7 +480,7 @@ export function describeRun(
     `API statuses ${JSON.stringify(load.statuses)}; job runs ${JSON.stringify(load.jobRuns)}; ` +
     `platform calls ${JSON.stringify(load.platformCalls)}, webhook answers ${JSON.stringify(load.webhookStatuses)}; ` +
     `${audit.customers} customers audited (${audit.entries} history entries, ${audit.adjustmentEntries} adjustments, ` +
-    `${audit.purchases} purchases, ${audit.codes} discount codes, ${audit.items} items read in the audit); ` +
+    `${audit.purchases} purchases, ${audit.actionEntries} action awards, ${audit.codes} discount codes, ${audit.items} items read in the audit); ` +
     `${audit.orders} orders (${audit.cancelled} not counted: cancelled, voided or unpaid, of which ${audit.uncounted} never paid; ` +
     `${audit.taxIncluded} tax-inclusive ones earned; ${audit.refundEntries} take-back entries), ` +
     `spend ${(audit.spendCents / 100).toFixed(2)} USD over ${audit.countedOrders} counted orders, ` +
