@@ -42,6 +42,10 @@ const ATTEMPTS: Record<string, () => Promise<void>> = {
   getCustomerBirthday: async () => notFound(await other.get('/v1/customers/1001/birthday')),
   getCustomerAnniversary: async () => notFound(await other.get('/v1/customers/1001/anniversary')),
   adjustPoints: async () => notFound(await other.post('/v1/customers/1001/points', { adjustment: 1000 })),
+  earnAction: async () => {
+    notFound(await other.post('/v1/customers/1001/actions', { action: 'follow_on_instagram' }));
+    notFound(await other.post('/v1/customers/ada.lovelace@example.com/actions', { action: 'follow_on_instagram' }));
+  },
   listEarningHistory: async () => notFound(await other.get('/v1/customers/1001/earning-history')),
   getEarningHistoryEntry: async () => {
     notFound(await other.get(`/v1/customers/1001/earning-history/${earningEntryId}`));
