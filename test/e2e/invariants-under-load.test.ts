@@ -1,4 +1,5 @@
-// Thousands (bench) or hundreds (npm test) of mixed requests in parallel (adjustments, purchases, paid orders,
+// Thousands (bench) or hundreds (npm test) of mixed requests in parallel (adjustments, purchases, refunds of
+// redemptions, paid orders,
 // tax-inclusive orders with gift cards, orders paid later or voided, partial refunds, cancellations, duplicate
 // webhook deliveries, runs of the scheduled jobs), platform faults injected at random, then an audit of every
 // customer from a full table scan: the money and order invariants must hold exactly, spend and points against
@@ -62,6 +63,8 @@ describe('invariants under load', () => {
         .filter(([kind]) => kind.startsWith('order'))
         .reduce((total, [, n]) => total + n, 0),
     ).toBeGreaterThan(REQUESTS / 10);
+    // Redemptions were undone in the mix, and a repeat was refused.
+    expect(audit.redemptionRefunds).toBeGreaterThan(0);
     // Every kind of order was in the mix.
     expect(Object.keys(load.platformCalls)).toEqual(
       expect.arrayContaining(['order', 'order taxes included', 'order pending', 'order authorized', 'pay', 'void', 'refund', 'cancel']),
