@@ -148,6 +148,10 @@ export const BENCH_ROUTES = {
   getCustomerAnniversary: { notLoaded: 'the same reads as GET .../birthday (the customer), which is loaded' },
   getEarningHistoryEntry: { notLoaded: 'one GetItem of the entry after the customer, the reads GET customer already loads' },
   getRewardHistoryEntry: { notLoaded: 'one GetItem of the entry after the customer, the reads GET customer already loads' },
+  refundReward: {
+    notLoaded:
+      'a redemption is refunded once: every refund needs a purchase (and its platform code) before it, and a timed run would load 422s after the first',
+  },
   purchaseReward: {
     notLoaded: 'each purchase spends points and creates a code on the platform: a timed run would empty the balance and then load refusals',
   },

@@ -54,6 +54,8 @@ export interface PlatformSimulator {
   discountCodes(): SimulatedDiscountCode[];
   /** Requests the `hang` fault holds open now (answered never; dropped when the simulator stops). */
   hungRequests(): number;
+  /** Resolves once `count` requests are kept by the `hold` fault (they go on when the mode changes). */
+  whenHeld(count: number): Promise<void>;
   /** Adds a customer to a shop (creating the shop if needed), replacing one with the same id. */
   addCustomer(shopId: string, customer: SimulatedCustomer): void;
   /** Points deliveries at the twin once its port is known (or null to stop sending). */
@@ -109,6 +111,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
     expireOAuthTokens: () => oauth.expireAll(),
     discountCodes: () => codes.list(),
     hungRequests: () => faults.hungCount(),
+    whenHeld: (count) => faults.whenHeld(count),
     addCustomer: (shopId, customer) => shops.addCustomer(shopId, customer),
     setWebhookUrl: (url) => deliveries.setUrl(url),
     deliverWebhook: (shopId, topic, payload) => deliveries.deliver(shops.identity(shopId), topic, payload),
@@ -116,6 +119,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
     // A request held by the `hang` fault would otherwise keep its connection (and the stop) waiting.
     stop: async () => {
       faults.dropHung();
+      faults.releaseHeld();
       await server.stop();
     },
   };

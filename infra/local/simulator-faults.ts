@@ -13,9 +13,11 @@ import { sendJson } from './http-server';
  * the bucket is empty; `access_denied` answers the area's root fields null with an ACCESS_DENIED error, as
  * Shopify does when the store has not granted the scope (a mutation then has no effect); `unreachable`
  * drops the connection without an answer; `hang` reads the request and never answers it, nor does what
- * it asks (the connection stays open until the client gives up or the simulator stops).
+ * it asks (the connection stays open until the client gives up or the simulator stops); `hold` reads the
+ * request and keeps it until the area's mode is set to another, then runs and answers it under that mode
+ * (a test decides exactly when a platform call completes, e.g. to interleave another request with it).
  */
-const FAULT_MODES = ['ok', 'error', 'throttled', 'access_denied', 'unreachable', 'hang'] as const;
+const FAULT_MODES = ['ok', 'error', 'throttled', 'access_denied', 'unreachable', 'hang', 'hold'] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 export interface FaultModes {
@@ -57,6 +59,14 @@ export interface Faults {
   hungCount(): number;
   /** Destroys the connection of every request still hung, so that stopping never waits on one. */
   dropHung(): void;
+  /** `hold`: resolves once the fault settings change (the held request then reads them again). */
+  held(): Promise<void>;
+  /** How many requests the `hold` fault keeps now. */
+  heldCount(): number;
+  /** Resolves when `count` requests are held (at once if they are). */
+  whenHeld(count: number): Promise<void>;
+  /** Lets every held request go (stopping), whatever the modes. */
+  releaseHeld(): void;
 }
 
 export function createFaults(): Faults {
@@ -66,7 +76,17 @@ export function createFaults(): Faults {
     orders: 'ok',
     token_lifetime_seconds: DEFAULT_TOKEN_LIFETIME_SECONDS,
   };
+  // Held requests wait for the next change of the settings; tests wait for a number of them to be held.
+  let releases: Array<() => void> = [];
+  let watchers: Array<{ count: number; resolve: () => void }> = [];
+  let heldNow = 0;
+  const release = () => {
+    const waiting = releases;
+    releases = [];
+    for (const resolve of waiting) resolve();
+  };
   const set = (update: Partial<FaultSettings>): FaultSettings => {
+    release();
     settings = {
       customers: update.customers ?? settings.customers,
       discount_codes: update.discount_codes ?? settings.discount_codes,
@@ -97,6 +117,16 @@ export function createFaults(): Faults {
       socket.once('close', () => hung.delete(socket));
     },
     hungCount: () => hung.size,
+    async held() {
+      heldNow += 1;
+      const released = new Promise<void>((resolve) => releases.push(resolve));
+      watchers = watchers.filter((watcher) => (heldNow >= watcher.count ? (watcher.resolve(), false) : true));
+      await released;
+      heldNow -= 1;
+    },
+    heldCount: () => heldNow,
+    whenHeld: (count) => (heldNow >= count ? Promise.resolve() : new Promise<void>((resolve) => watchers.push({ count, resolve }))),
+    releaseHeld: release,
     dropHung() {
       for (const socket of hung) socket.destroy();
       hung.clear();

@@ -166,7 +166,7 @@ export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults, oauth:
 
     const { document, syntaxError, invalid } = checkedDocument(request.query);
     const operation = document ? getOperationAST(document, operationName) : null;
-    const modes = faults.current();
+    let modes = faults.current();
     const fields = operation ? rootFields(operation) : [];
     const modeOfField = (field: FieldNode) => {
       const area = AREAS[field.name.value];
@@ -174,6 +174,12 @@ export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults, oauth:
     };
     const modeOf = (wanted: string) => fields.some((field) => modeOfField(field) === wanted);
 
+    // A held request waits until its area's mode changes, then goes on under the new one.
+    while (modeOf('hold')) {
+      await faults.held();
+      if (req.socket.destroyed) return;
+      modes = faults.current();
+    }
     // An unreachable platform never answers, whatever the request carries.
     if (modeOf('unreachable')) return void req.socket.destroy();
     // A hung platform has read the request and never answers it; nothing of it runs.

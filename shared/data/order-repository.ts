@@ -48,7 +48,7 @@ export async function earningEntryStatuses(shopId: string, customerId: string, i
   return new Map(items.map((item) => [String(item.id), String(item.status)]));
 }
 
-/** The customer's reward-history entries still `active` whose discount code is one of `codes`. */
+/** The customer's reward-history entries still `active` and not refunded whose discount code is one of `codes`. */
 export async function activeRewardEntriesWithCodes(
   shopId: string,
   customerId: string,
@@ -59,9 +59,15 @@ export async function activeRewardEntriesWithCodes(
   const wanted = new Set(codes.map((code) => code.trim().toUpperCase()));
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    FilterExpression: '#status = :active',
+    // A refunded redemption keeps its status: its code was deleted, and the order does not use it.
+    FilterExpression: '#status = :active AND (attribute_not_exists(is_refunded) OR is_refunded = :false)',
     ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':pk': customerPk(shopId, customerId), ':prefix': REWARD_ENTRY_PREFIX, ':active': 'active' },
+    ExpressionAttributeValues: {
+      ':pk': customerPk(shopId, customerId),
+      ':prefix': REWARD_ENTRY_PREFIX,
+      ':active': 'active',
+      ':false': false,
+    },
   });
   return items
     .filter((item: Item) => wanted.has(String(item.discount_code).toUpperCase()))
@@ -136,11 +142,12 @@ export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boole
       Update: {
         TableName: table,
         Key: rewardEntryKey(shopId, customerId, reward.id),
-        // A used code leaves the code-expiry job's due work.
+        // A used code leaves the code-expiry job's due work. The condition is the one a redemption's refund
+        // writes under: of an order using the code and its refund, only one commits.
         UpdateExpression: 'SET #status = :used, discount_code_redeemed_at = :at, updated_at = :now REMOVE due_pk, due_at',
-        ConditionExpression: '#status = :active',
+        ConditionExpression: '#status = :active AND (attribute_not_exists(is_refunded) OR is_refunded = :false)',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':used': 'used', ':active': 'active', ':at': reward.redeemedAt, ':now': now },
+        ExpressionAttributeValues: { ':used': 'used', ':active': 'active', ':false': false, ':at': reward.redeemedAt, ':now': now },
       },
     });
   }

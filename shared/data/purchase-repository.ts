@@ -1,17 +1,20 @@
 // The purchase saga's writes: reserve (deduct + pending entry), activate, refund, and the unsettled
-// purchases the reconciler reads. Every state change is conditional on the entry still being in the
+// purchases the reconciler reads; and the undoing of an active redemption (its points back). Every state change is conditional on the entry still being in the
 // state the writer saw, so two writers (request and reconciler, or two reconcilers) never both act.
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { PurchaseRecord, RewardEntry } from '../domain/history';
+import type { CustomerRecord } from '../domain/customer';
+import type { EarningEntry, PurchaseRecord, RewardEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { cancellationReasons, cancelledItem, isConditionalCheckFailed, isTransactionConflict } from './dynamodb-errors';
 import type { DueAttributes } from './items/due';
-import { customerKey, profileDueUpdate, storedCustomerOf } from './items/customer-profile';
+import { customerKey, profileDueUpdate, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
+import { earningEntryItem } from './items/earning-entry';
 import { type Item, queryAll } from './items';
 import { redemptionCountKey } from './items/redemption-count';
 import { rewardDue, rewardEntryItem, rewardEntryKey, UNSETTLED_PURCHASES, unsettledAttributes } from './items/reward-entry';
 import { GLOBAL_INDEXES } from './table';
+import { memberProfilePut } from './transactions';
 import { retryUntil } from '../runtime/retry';
 
 /** `superseded`: the request's Idempotency-Key claim was taken over by a retry; nothing was written. */
@@ -325,4 +328,92 @@ export async function listUnsettledPurchases(before: string, limit = 500): Promi
     limit,
   );
   return items as unknown as PurchaseRecord[];
+}
+
+export interface RedemptionRefundWrite {
+  /** The profile as read, and its figures with the points back. */
+  customer: StoredCustomer;
+  next: CustomerRecord;
+  /** The active entry being refunded, as read. */
+  purchase: PurchaseRecord;
+  /** The approved `reward_refund` entry that gives the points back. */
+  entry: EarningEntry;
+  now: string;
+  /** An Idempotency-Key's progress record: commits with the refund, or nothing does. */
+  checkpoint?: TransactItem;
+}
+
+/**
+ * `entry_changed`: the reward entry is no longer active and unrefunded (used, expired or refunded by another
+ * writer), with the entry as it is now; `conflict`: the profile changed since it was read, or another
+ * transaction held one of the items (read again and retry); `superseded`: the Idempotency-Key's claim was
+ * taken over by a retry. Nothing is written in any of these.
+ */
+export type RedemptionRefundOutcome =
+  | { outcome: 'refunded' }
+  | { outcome: 'entry_changed'; current: PurchaseRecord | null }
+  | { outcome: 'conflict' }
+  | { outcome: 'superseded' };
+
+/**
+ * Undoes an active, unused redemption in one transaction: the entry's `is_refunded` (its status stays, and it
+ * leaves the code-expiry job's due work), the profile's figures with the points back (conditional on the
+ * version read), the approved entry that gives them back, and the redemption count. The entry's condition is
+ * the one the order that uses its code writes under (`#status = active`, never refunded): of the two, only
+ * one commits.
+ */
+export async function writeRedemptionRefund(write: RedemptionRefundWrite): Promise<RedemptionRefundOutcome> {
+  const { purchase, customer, next, now } = write;
+  // The member's ids from the profile: an entry loaded from a configuration file does not carry them.
+  const { shop_id: shopId, platform_customer_id: customerId } = next;
+  const transactItems: TransactItems = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: rewardEntryKey(shopId, customerId, purchase.id),
+        UpdateExpression: 'SET is_refunded = :true, refund_reason = :reason, updated_at = :now REMOVE due_pk, due_at',
+        ConditionExpression: '#status = :active AND (attribute_not_exists(is_refunded) OR is_refunded = :false)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':active': 'active', ':true': true, ':false': false, ':reason': 'refunded_by_request', ':now': now },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    memberProfilePut(customer, next),
+    {
+      Put: {
+        TableName: tableName(),
+        Item: earningEntryItem(shopId, customerId, write.entry),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+  if (purchase.counted) {
+    transactItems.push({
+      Update: {
+        TableName: tableName(),
+        Key: redemptionCountKey(shopId, customerId, purchase.reward_id),
+        UpdateExpression: 'ADD #count :minus',
+        ExpressionAttributeNames: { '#count': 'redemptions' },
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    });
+  }
+  if (write.checkpoint) transactItems.push(write.checkpoint);
+  try {
+    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: transactItems }));
+    return { outcome: 'refunded' };
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (!reasons) {
+      if (isTransactionConflict(error)) return { outcome: 'conflict' };
+      throw error;
+    }
+    if (reasons[0] === 'ConditionalCheckFailed') {
+      const old = cancelledItem(error, 0);
+      return { outcome: 'entry_changed', current: old ? (old as unknown as PurchaseRecord) : null };
+    }
+    if (write.checkpoint && reasons[transactItems.length - 1] === 'ConditionalCheckFailed') return { outcome: 'superseded' };
+    if (reasons.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) return { outcome: 'conflict' };
+    throw error;
+  }
 }

@@ -25,7 +25,10 @@ export interface TierChangedEvent {
   occurred_at: string;
 }
 
-/** What orders, referrals, privacy requests and customer merges publish (docs/earning-engine.md lists the fields of each). */
+/**
+ * What orders, referrals, privacy requests, customer merges and a redemption's refund publish
+ * (docs/earning-engine.md lists the fields of each).
+ */
 export interface EarningEvent {
   type:
     | 'points.pending'
@@ -35,6 +38,7 @@ export interface EarningEvent {
     | 'points.expired'
     | 'reward.used'
     | 'reward.expired'
+    | 'reward.refunded'
     | 'referral.completed'
     | 'customer.data_requested'
     | 'customer.merged';

@@ -166,6 +166,17 @@ const ROUTE_LIST = [
     throttle: 'strict',
   },
   {
+    name: 'refundReward',
+    method: 'POST',
+    path: '/v1/customers/{identifier}/reward-history/{id}/refund',
+    handler: 'functions/reward-history/refund.ts',
+    scope: 'full',
+    table: 'write',
+    // As purchase: a write that calls the platform (the code's deletion).
+    throttle: 'standard',
+    uses: ['platform', 'events'],
+  },
+  {
     name: 'purchaseReward',
     method: 'POST',
     path: '/v1/rewards/{id}/purchase',

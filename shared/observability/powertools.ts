@@ -16,7 +16,8 @@ export type BusinessMetric =
   | 'PurchasesRefunded'
   | 'PurchasesReconciled'
   | 'PlatformAccessDenied'
-  | 'PurchasesResumed';
+  | 'PurchasesResumed'
+  | 'RedemptionsRefunded';
 
 /**
  * Flushes the request's business metrics as one EMF record after the handler (also on errors).

@@ -45,7 +45,8 @@ const TAGS = {
   Actions:
     'Points for actions a customer took (following the store, a review, a newsletter), each by its earning rule and within its limit.',
   History: "A customer's earning history (points earned and adjustments) and reward history (purchased rewards and their discount codes).",
-  Rewards: 'Redeeming a reward for a customer: points are deducted and a discount code is created on the commerce platform.',
+  Rewards:
+    'Redeeming a reward for a customer: points are deducted and a discount code is created on the commerce platform; undoing an unused redemption deletes the code and gives the points back.',
   'Earning rules': 'How customers earn points, with the points a given customer would get.',
   'VIP tiers': "The shop's VIP tiers, their thresholds, multipliers and rewards.",
 } as const;
@@ -184,6 +185,18 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     summary: 'One reward history entry',
     description: `One purchased reward of a customer, with \`meta\` carrying \`loyalty_mode\` and \`currency\`. ${ENTRY_CHECK}`,
     responses: { 200: 'RewardHistoryEntry', 404: 'Error' },
+  },
+  refundReward: {
+    tag: 'Rewards',
+    summary: 'Undo a redemption (refund an unused reward)',
+    description:
+      'Refunds an `active` reward history entry whose discount code was not used: the code is deleted on the commerce platform first (if the platform errs or cannot be reached, nothing changes and the answer is 503), ' +
+      'then, in one write, the entry gets `is_refunded: true` (its `status` stays), the customer gets `points_spent` back (`current_points` up, `redeemed_points` down; lifetime points unchanged) ' +
+      'and the earning history an approved entry with `action: reward_refund` and those points (a batch of its own, with its own expiry, in batch expiry mode). A `reward.refunded` event is published. ' +
+      'No body. The answer is the entry as GET of the entry serialises it, with `meta` carrying `loyalty_mode` and `currency`. ' +
+      '404 for an unknown customer or entry; 403 for an excluded customer; 422 with a detail saying why for an entry whose code was used (Reward Used), that expired (Reward Expired) or that was refunded already (Reward Already Refunded). ' +
+      'An order that uses the code and the refund never both take effect: whichever is written first wins. A repeat with the same `Idempotency-Key` replays the first answer.',
+    responses: { 200: 'RewardHistoryEntry', ...WRITE_ERRORS, 503: 'Error' },
   },
   purchaseReward: {
     tag: 'Rewards',

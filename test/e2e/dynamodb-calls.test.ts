@@ -105,6 +105,21 @@ describe('DynamoDB calls per request on a warm function and a warm key (the desi
     expect(refused).toEqual({ status: 422, calls: { GetItemCommand: 1, TransactWriteItemsCommand: 1 } });
   });
 
+  it('POST .../reward-history/{id}/refund: customer and entry (read at once), one transaction', async () => {
+    const buy = async () =>
+      (await send({ method: 'POST', path: '/v1/rewards/five-off/purchase', key: 'demo_full_key', body: { customer_identifier: '1001' } })())
+        .body.data.id as string;
+    const refund = (id: string) => send({ method: 'POST', path: `/v1/customers/1001/reward-history/${id}/refund`, key: 'demo_full_key' });
+    // Enough points for both purchases, whatever the tests before spent.
+    await apiClient(twin.url, 'demo_full_key').post('/v1/customers/1001/points', { adjustment: 1000 });
+    const [warm, counted] = [await buy(), await buy()];
+
+    expect(await callsOf(refund(counted), refund(warm))).toEqual({
+      status: 200,
+      calls: { GetItemCommand: 2, TransactWriteItemsCommand: 1 },
+    });
+  });
+
   // The totals are known before any index is read: the shop's counters item, the history's COUNT query.
   it.each([
     ['/v1/customers?page%5Bnumber%5D=107374183', { GetItemCommand: 1 }],

@@ -1,4 +1,5 @@
-// Thousands (bench) or hundreds (npm test) of mixed requests in parallel (adjustments, purchases, paid orders,
+// Thousands (bench) or hundreds (npm test) of mixed requests in parallel (adjustments, purchases, refunds of
+// redemptions, paid orders,
 // tax-inclusive orders with gift cards, orders paid later or voided, partial refunds, cancellations, duplicate
 // webhook deliveries, runs of the scheduled jobs), platform faults injected at random, then an audit of every
 // customer from a full table scan: the money and order invariants must hold exactly, spend and points against
@@ -65,6 +66,8 @@ describe('invariants under load', () => {
     // Actions were in the mix: awarded, and refused past their limits.
     expect(load.answers.filter((answer) => answer.request === 'action' && answer.status === 201).length).toBeGreaterThan(0);
     expect(load.answers.filter((answer) => answer.request === 'action' && answer.status === 422).length).toBeGreaterThan(0);
+    // Redemptions were undone in the mix, and a repeat was refused.
+    expect(audit.redemptionRefunds).toBeGreaterThan(0);
     // Every kind of order was in the mix.
     expect(Object.keys(load.platformCalls)).toEqual(
       expect.arrayContaining(['order', 'order taxes included', 'order pending', 'order authorized', 'pay', 'void', 'refund', 'cancel']),

@@ -10,10 +10,15 @@ interface Sample {
   twin: 'e2e' | 'purchase';
   key?: string;
   method: string;
-  path: string;
+  /** The path, or how to make it (a refund needs a purchase made just before). */
+  path: string | ((api: ReturnType<typeof apiClient>) => Promise<string>);
   body?: unknown;
   status: number;
 }
+
+/** The purchase the refund samples undo: bought by the first of them. */
+let refundable = '';
+const refundPath = (id: string) => `/v1/customers/3001/reward-history/${id}/refund`;
 
 /** Requests per route: the success case and the main errors. A route missing here fails the test. */
 const SAMPLES: Record<string, Sample[]> = {
@@ -88,6 +93,20 @@ const SAMPLES: Record<string, Sample[]> = {
     { twin: 'e2e', method: 'GET', path: '/v1/vip-tiers', status: 200 },
     { twin: 'purchase', key: PURCHASE_KEYS.credit, method: 'GET', path: '/v1/vip-tiers', status: 200 },
   ],
+  refundReward: [
+    {
+      twin: 'purchase',
+      method: 'POST',
+      path: async (api) => {
+        refundable = (await api.post('/v1/rewards/five-off/purchase', { customer_identifier: '3001' })).body.data.id;
+        return refundPath(refundable);
+      },
+      status: 200,
+    },
+    { twin: 'purchase', method: 'POST', path: async () => refundPath(refundable), status: 422 },
+    { twin: 'purchase', method: 'POST', path: refundPath('nope'), status: 404 },
+    { twin: 'purchase', key: PURCHASE_KEYS.pointsRead, method: 'POST', path: refundPath('nope'), status: 403 },
+  ],
   purchaseReward: [
     { twin: 'purchase', method: 'POST', path: '/v1/rewards/five-off/purchase', body: { customer_identifier: '3001' }, status: 201 },
     {
@@ -130,10 +149,11 @@ describe('real responses match the OpenAPI document', () => {
     for (const sample of samples) {
       const key = sample.key ?? DEFAULT_KEY[sample.twin];
       const api = apiClient(twin.url, key === '' ? undefined : key);
-      const response = await api.request(sample.method, sample.path, sample.body);
+      const path = typeof sample.path === 'string' ? sample.path : await sample.path(api);
+      const response = await api.request(sample.method, path, sample.body);
 
-      expect({ request: `${sample.method} ${sample.path}`, status: response.status }).toEqual({
-        request: `${sample.method} ${sample.path}`,
+      expect({ request: `${sample.method} ${path}`, status: response.status }).toEqual({
+        request: `${sample.method} ${path}`,
         status: sample.status,
       });
       expect(validator.check(route.path, route.method, response.status, response.body)).toBeNull();

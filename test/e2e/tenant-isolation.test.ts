@@ -9,6 +9,7 @@ let owner: ReturnType<typeof apiClient>;
 let other: ReturnType<typeof apiClient>;
 let earningEntryId: string;
 let rewardEntryId: string;
+let rewardCode: string;
 let before: unknown;
 
 beforeAll(async () => {
@@ -17,7 +18,9 @@ beforeAll(async () => {
   other = apiClient(twin.url, KEYS.otherShop);
   await owner.post('/v1/customers/1001/points', { adjustment: 1 });
   earningEntryId = (await owner.get('/v1/customers/1001/earning-history')).body.data[0].id;
-  rewardEntryId = (await owner.post('/v1/rewards/five-off/purchase', { customer_identifier: '1001' })).body.data.id;
+  const purchase = (await owner.post('/v1/rewards/five-off/purchase', { customer_identifier: '1001' })).body.data;
+  rewardEntryId = purchase.id;
+  rewardCode = purchase.attributes.discount_code;
   before = (await owner.get('/v1/customers/1001')).body;
 });
 afterAll(async () => {
@@ -59,6 +62,13 @@ const ATTEMPTS: Record<string, () => Promise<void>> = {
   listEarningRules: async () => notFound(await other.get('/v1/earning-rules?filter[customer_identifier]=1001')),
   listVipTiers: async () => {
     expect((await other.get('/v1/vip-tiers')).body.data).toEqual([]);
+  },
+  refundReward: async () => {
+    notFound(await other.post(`/v1/customers/1001/reward-history/${rewardEntryId}/refund`));
+    notFound(await other.post(`/v1/customers/5001/reward-history/${rewardEntryId}/refund`));
+    // The entry is untouched, and its code still on the platform.
+    expect((await owner.get(`/v1/customers/1001/reward-history/${rewardEntryId}`)).body.data.attributes.is_refunded).toBe(false);
+    expect(twin.simulator.discountCodes().some((code) => code.code === rewardCode)).toBe(true);
   },
   purchaseReward: async () => {
     notFound(await other.post('/v1/rewards/five-off/purchase', { customer_identifier: '1001' }));

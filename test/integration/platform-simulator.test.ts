@@ -340,7 +340,7 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
 
     expect(set).toEqual({ status: 200, body: { ...CALM, customers: 'hang', discount_codes: 'hang', orders: 'hang' } });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toContain('one of ok, error, throttled, access_denied, unreachable, hang');
+    expect(refused.body.error).toContain('one of ok, error, throttled, access_denied, unreachable, hang, hold');
   });
 
   it.each([

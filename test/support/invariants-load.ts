@@ -1,6 +1,6 @@
 // The invariants-under-load run, shared by test/e2e/invariants-under-load.test.ts and its database-fault variant
-// test/e2e/invariants-under-db-faults.test.ts: the shop, the mix of operations (adjustments, purchases, paid
-// orders, tax-inclusive orders with gift cards, orders paid later or voided, partial refunds, cancellations,
+// test/e2e/invariants-under-db-faults.test.ts: the shop, the mix of operations (adjustments, purchases, refunds
+// of redemptions, paid orders, tax-inclusive orders with gift cards, orders paid later or voided, partial refunds, cancellations,
 // duplicate webhook deliveries, runs of the scheduled jobs), the settling runs after it, and the audit of every
 // customer from a full table scan: the money and order invariants must hold exactly, spend and points against
 // the eligible amount of SHOPIFY-CONTRACT.md ("What an order earns") computed here from Shopify's own payloads.
@@ -118,11 +118,13 @@ export interface LoadOptions {
 
 /** One API answer of the mix: what was asked, and what came back. */
 export interface ApiAnswer {
-  request: 'enrol' | 'adjust' | 'purchase fixed' | 'purchase flex' | 'action';
+  request: 'enrol' | 'adjust' | 'purchase fixed' | 'purchase flex' | 'action' | 'refund';
   status: number;
   body: ApiResponse['body'];
   /** The adjustment's note, unique per request: its entry, if any, carries it. */
   note?: string;
+  /** The reward history entry a refund asked to undo. */
+  entryId?: string;
 }
 
 export interface LoadResult {
@@ -167,6 +169,10 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
   // What the load has done to each order so far, updated before each call so that parallel calls never
   // refund more than is left, touch a cancelled order, or refund one whose payment has not been recorded.
   const orders: Array<{ id: string; left: number; cancelled: boolean; payment: 'paid' | 'awaiting' | 'settling' }> = [];
+  // Purchases answered 201, each refunded at most once by the mix (taken from the list before the call);
+  // now and then one is asked again, which must be refused.
+  const sold: Array<{ customer: string; id: string }> = [];
+  const refunded: Array<{ customer: string; id: string }> = [];
   const deliveries: string[] = [];
 
   const countPlatform = (kind: string, webhook: { id: string; status: number | null } | null) => {
@@ -234,17 +240,44 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
     if (answer.status !== 200) result.jobErrors.push({ status: answer.status, body });
   };
 
-  const call = async (request: ApiAnswer['request'], send: () => Promise<ApiResponse>, note?: string) => {
+  const call = async (request: ApiAnswer['request'], send: () => Promise<ApiResponse>, note?: string, entryId?: string) => {
     let response: ApiResponse;
     try {
       response = await send();
     } catch (error) {
       if ((error as Error).name !== 'TimeoutError') throw error;
       result.hangs.push(`${request}${note ? ` (${note})` : ''}`);
-      return;
+      return undefined;
     }
     countIn(result.statuses, response.status);
-    result.answers.push({ request, status: response.status, body: response.body, ...(note ? { note } : {}) });
+    result.answers.push({
+      request,
+      status: response.status,
+      body: response.body,
+      ...(note ? { note } : {}),
+      ...(entryId ? { entryId } : {}),
+    });
+    return response;
+  };
+
+  const purchase = async (request: 'purchase fixed' | 'purchase flex', customer: string, body: Record<string, unknown>) => {
+    const reward = request === 'purchase fixed' ? 'fixed' : 'flex';
+    const response = await call(request, () => api.post(`/v1/rewards/${reward}/purchase`, { customer_identifier: customer, ...body }));
+    if (response?.status === 201) sold.push({ customer, id: String(response.body.data.id) });
+  };
+
+  const refund = async () => {
+    const again = refunded.length > 0 && next() < 0.15;
+    const pool = again ? refunded : sold;
+    const [entry] = pool.splice(Math.floor(next() * pool.length), 1);
+    if (!entry) return;
+    const response = await call(
+      'refund',
+      () => api.post(`/v1/customers/${entry.customer}/reward-history/${entry.id}/refund`),
+      undefined,
+      entry.id,
+    );
+    if (response && !again) refunded.push(entry);
   };
 
   const operation = async (i: number) => {
@@ -269,9 +302,10 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
       const adjustment = -(Math.floor(next() * 300) + 1);
       return call('adjust', () => api.post(`/v1/customers/${customer}/points`, { adjustment, note }), note);
     }
-    if (roll < 0.9) return call('purchase fixed', () => api.post('/v1/rewards/fixed/purchase', { customer_identifier: customer }));
+    if (roll < 0.87) return purchase('purchase fixed', customer, {});
+    if (roll > 0.93 && sold.length > 0) return refund();
     const points = 100 + Math.floor(next() * 900);
-    return call('purchase flex', () => api.post('/v1/rewards/flex/purchase', { customer_identifier: customer, points }));
+    return purchase('purchase flex', customer, { points });
   };
 
   const startedAt = Date.now();
@@ -320,6 +354,8 @@ export interface AuditFigures {
   adjustmentEntries: number;
   purchases: number;
   actionEntries: number;
+  /** Redemptions undone by the refund endpoint (their points back as reward_refund entries). */
+  redemptionRefunds: number;
 }
 
 /**
@@ -354,19 +390,33 @@ export async function auditInvariants(twin: Twin, load: LoadResult): Promise<Aud
     adjustmentEntries: 0,
     purchases: 0,
     actionEntries: 0,
+    redemptionRefunds: 0,
   };
   for (const id of LOAD_CUSTOMERS) {
     const profile = profiles.find((item) => item.platform_customer_id === id)!;
     const earned = items.filter((item) => String(item.sk).startsWith('EARN#') && String(item.pk).endsWith(`#C#${id}`));
     const purchases = items.filter((item) => String(item.sk).startsWith('REDEEM#') && item.customer_id === id);
+    // Refunded by the saga (the code could not be created) and refunded on request (the redemption undone: its
+    // status stays, is_refunded is set and an approved reward_refund entry gives the points back).
+    const sagaRefunded = purchases.filter((p) => p.status === 'refunded');
     const kept = purchases.filter((p) => p.status !== 'refunded');
-    const active = purchases.filter((p) => p.status === 'active');
+    const undone = kept.filter((p) => p.is_refunded === true);
+    const active = purchases.filter((p) => p.status === 'active' && p.is_refunded !== true);
+    const spentOn = (list: typeof purchases) => list.reduce((total, p) => total + Number(p.points_spent), 0);
 
     expect(profile.current_points).toBeGreaterThanOrEqual(0);
     const approved = earned.filter((e) => e.status === 'approved').reduce((total, e) => total + Number(e.points), 0);
-    const spent = kept.reduce((total, p) => total + Number(p.points_spent), 0);
-    expect({ id, balance: profile.current_points }).toEqual({ id, balance: approved - spent });
-    expect({ id, redeemed: profile.redeemed_points }).toEqual({ id, redeemed: spent });
+    // balance = Σ approved entries − purchases + refunded purchases, exactly.
+    expect({ id, balance: profile.current_points }).toEqual({ id, balance: approved - spentOn(purchases) + spentOn(sagaRefunded) });
+    const spent = spentOn(kept);
+    expect({ id, redeemed: profile.redeemed_points }).toEqual({ id, redeemed: spent - spentOn(undone) });
+    // One reward_refund entry per undone redemption, approved, with exactly its points.
+    const refundEntries = earned.filter((e) => e.action === 'reward_refund');
+    expect({ id, refunds: refundEntries.map((e) => [e.reward_history_entry_id, e.status, e.points]).sort() }).toEqual({
+      id,
+      refunds: undone.map((p) => [p.id, 'approved', p.points_spent]).sort(),
+    });
+    figures.redemptionRefunds += undone.length;
     expect({ id, signups: earned.filter((e) => e.action === 'signup').length }).toEqual({ id, signups: 1 });
     expect(purchases.filter((p) => p.status === 'pending')).toEqual([]);
     expect(kept.every((p) => p.status === 'active')).toBe(true);
@@ -465,6 +515,14 @@ export async function auditInvariants(twin: Twin, load: LoadResult): Promise<Aud
   ).toEqual([]);
   expect(new Set(awarded.map((answer) => String(answer.body.data.id))).size).toBe(awarded.length);
   figures.actionEntries = actionEntries.length;
+  // Each refund answered 200 undid its redemption; a refund refused with a 4XX changed nothing of one it was the
+  // first to ask for (a repeat is refused as already refunded). No entry is both used and refunded.
+  const refunds = load.answers.filter((answer) => answer.request === 'refund');
+  expect(refunds.filter((answer) => answer.status === 200 && byId.get(answer.entryId!)?.is_refunded !== true)).toEqual([]);
+  expect(purchaseItems.filter((item) => item.is_refunded === true && item.status !== 'active' && item.status !== 'refunded')).toEqual([]);
+  expect(
+    refunds.filter((answer) => answer.status >= 400 && answer.status < 500 && answer.body.errors?.[0]?.title !== 'Reward Already Refunded'),
+  ).toEqual([]);
   return figures;
 }
 
@@ -480,7 +538,7 @@ export function describeRun(
     `API statuses ${JSON.stringify(load.statuses)}; job runs ${JSON.stringify(load.jobRuns)}; ` +
     `platform calls ${JSON.stringify(load.platformCalls)}, webhook answers ${JSON.stringify(load.webhookStatuses)}; ` +
     `${audit.customers} customers audited (${audit.entries} history entries, ${audit.adjustmentEntries} adjustments, ` +
-    `${audit.purchases} purchases, ${audit.actionEntries} action awards, ${audit.codes} discount codes, ${audit.items} items read in the audit); ` +
+    `${audit.purchases} purchases (${audit.redemptionRefunds} undone by a refund), ${audit.actionEntries} action awards, ${audit.codes} discount codes, ${audit.items} items read in the audit); ` +
     `${audit.orders} orders (${audit.cancelled} not counted: cancelled, voided or unpaid, of which ${audit.uncounted} never paid; ` +
     `${audit.taxIncluded} tax-inclusive ones earned; ${audit.refundEntries} take-back entries), ` +
     `spend ${(audit.spendCents / 100).toFixed(2)} USD over ${audit.countedOrders} counted orders, ` +

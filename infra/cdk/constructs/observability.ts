@@ -37,6 +37,7 @@ export const BUSINESS_METRICS = [
   'DiscountCodeFailures',
   'PurchasesRefunded',
   'PurchasesReconciled',
+  'RedemptionsRefunded',
 ] as const satisfies readonly BusinessMetric[];
 /**
  * Shopify refused a call (ACCESS_DENIED, or 403) because the store has not granted a scope or protected

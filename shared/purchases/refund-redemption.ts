@@ -1,0 +1,199 @@
+// Undoing a redemption (docs/program.md#undo-a-redemption): an active reward-history entry whose code was not
+// used gets its discount code deleted on the platform first (a platform failure changes nothing: 503), then,
+// in one conditional transaction, `is_refunded`, the points back (current up, redeemed down), an approved
+// `reward_refund` entry (a batch of its own in batch expiry mode) and the redemption count; `reward.refunded`
+// is published after the commit. The entry's condition is the one an order using the code writes under, so
+// the code ends either used or refunded, never both.
+import { createHash } from 'node:crypto';
+import { getCustomer } from '../data/customer-repository';
+import { type IdempotencyClaim, recordProgressItem } from '../data/idempotency-repository';
+import { getPurchase, writeRedemptionRefund } from '../data/purchase-repository';
+import type { CustomerRecord } from '../domain/customer';
+import { customerNotFound, DOMAIN_DETAILS, failed, notFound, notPermitted, unavailable, unprocessable } from '../domain/errors';
+import type { DomainEvent } from '../domain/events';
+import { approvedEntry, type EarningEntry, type PurchaseRecord, type RewardEntry } from '../domain/history';
+import { movePoints, tierProgramOf } from '../domain/member-points';
+import { giveBatches } from '../domain/points-ledger';
+import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
+import { publishAfterCommit } from '../events/domain-events';
+import { countMetric } from '../observability/powertools';
+import { type Platform, PlatformError, PlatformRefusedError, PlatformUnavailableError } from '../platform/port';
+import { nowIso } from '../runtime/clock';
+import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
+import { resolveCustomerId } from '../customers/customer-service';
+import { VISIBLE_REWARD_STATUSES } from '../data/items/reward-entry';
+
+/** The earning-history action of the entry that gives a redemption's points back. */
+export const REWARD_REFUND_ACTION = 'reward_refund';
+
+/** What a refund records on its Idempotency-Key's claim: the refund committed. */
+interface RefundProgress {
+  refunded_entry_id: string;
+  customer_id: string;
+}
+
+// As for the other writers of one member's profile: enough rounds for dozens of concurrent writers.
+const MAX_ATTEMPTS = 120;
+
+// A sort key holds at most 1024 bytes; a longer id cannot name an entry (as for GET of an entry).
+const MAX_ENTRY_ID_BYTES = 1000;
+
+const entryNotFound = (id: string) => notFound(`Reward history entry '${id}' not found`);
+
+/** The id of the entry that gives a redemption's points back: one per redemption, whoever writes it. */
+export function rewardRefundEntryId(shopId: string, rewardEntryId: string): string {
+  const hex = createHash('sha256').update(`reward-refund\u0000${shopId}\u0000${rewardEntryId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * Why an entry cannot be refunded at `now` (a 422 naming the reason), or null when it can: used, expired
+ * (by its status, or by its end date before the code-expiry job got to it) or refunded already.
+ */
+export function refundRefusal(
+  entry: Pick<RewardEntry, 'id' | 'status' | 'is_refunded' | 'expires_at' | 'discount_code_redeemed_at'>,
+  now: string,
+) {
+  if (entry.is_refunded) return unprocessable('Reward Already Refunded', `Reward history entry '${entry.id}' has already been refunded`);
+  if (entry.status === 'used') {
+    const when = entry.discount_code_redeemed_at ? ` on ${entry.discount_code_redeemed_at}` : '';
+    return unprocessable('Reward Used', `Reward history entry '${entry.id}' cannot be refunded: its discount code was used${when}`);
+  }
+  if (entry.status === 'expired' || (entry.expires_at !== null && entry.expires_at <= now)) {
+    return unprocessable('Reward Expired', `Reward history entry '${entry.id}' cannot be refunded: it expired on ${entry.expires_at}`);
+  }
+  return null;
+}
+
+/** A purchase as callers see it: in one of the reward history's statuses (not one the saga is still settling). */
+type VisiblePurchase = PurchaseRecord & { status: RewardEntry['status'] };
+
+const visible = (entry: PurchaseRecord | null): entry is VisiblePurchase =>
+  entry !== null && (VISIBLE_REWARD_STATUSES as readonly string[]).includes(entry.status);
+
+export async function refundRedemption(
+  shop: ShopCatalog,
+  identifier: string,
+  entryId: string,
+  platform: Platform,
+  options: { claim?: IdempotencyClaim } = {},
+): Promise<RewardEntry> {
+  const shopId = shop.settings.id;
+  const { claim } = options;
+  const customerId = await resolveCustomerId(shopId, identifier);
+  // A retry that took over a stopped invocation's claim after its refund committed answers with the entry.
+  const progress = claim?.resumed as unknown as RefundProgress | null | undefined;
+  if (progress?.refunded_entry_id === entryId && progress.customer_id === customerId) {
+    const done = await getPurchase(shopId, customerId, entryId);
+    if (visible(done) && done.is_refunded) return done;
+  }
+
+  const tooLong = Buffer.byteLength(entryId) > MAX_ENTRY_ID_BYTES;
+  const [profile, read] = await Promise.all([
+    getCustomer(shopId, customerId, true),
+    tooLong ? Promise.resolve(null) : getPurchase(shopId, customerId, entryId),
+  ]);
+  let customer = profile;
+  if (!customer) throw customerNotFound(identifier);
+  if (customer.record.status !== 'member') throw notPermitted(DOMAIN_DETAILS.customerExcluded);
+  if (!visible(read)) throw entryNotFound(entryId);
+  const purchase = read;
+  const refusal = refundRefusal(purchase, nowIso());
+  if (refusal) throw refusal;
+
+  await deleteCode(purchase, platform);
+
+  const earningSettings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
+  const checkpoint = claim ? recordProgressItem(claim, { refunded_entry_id: entryId, customer_id: customerId }) : undefined;
+  let committed: { entry: VisiblePurchase; events: DomainEvent[] } | undefined;
+  const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, async (attempt): Promise<'refunded' | undefined> => {
+    if (attempt > 0 || !customer) {
+      customer = await getCustomer(shopId, customerId, true);
+      if (!customer) throw customerNotFound(identifier);
+    }
+    const current = customer;
+    if (current.record.status !== 'member') throw notPermitted(DOMAIN_DETAILS.customerExcluded);
+    const now = nowIso();
+    const points = purchase.points_spent;
+    const entry = approvedEntry(
+      {
+        id: rewardRefundEntryId(shopId, purchase.id),
+        earning_rule_id: null,
+        action: REWARD_REFUND_ACTION,
+        points,
+        base_points: points,
+        points_multiplier: 1,
+      },
+      now,
+    );
+    // Spending never lowered lifetime points, so giving the points back does not raise them.
+    const move = movePoints(current.record, { points, lifetime: 0, send_email: true, now }, tierProgramOf(shop));
+    const figures: CustomerRecord = { ...move.next, redeemed_points: Math.max(0, current.record.redeemed_points - points) };
+    // The points come back as a batch of their own at the end of the line (batch mode: with its own expiry).
+    const ledger = giveBatches(current.record, figures, [entry], earningSettings, now);
+    const written = await writeRedemptionRefund({
+      customer: current,
+      next: ledger.record,
+      purchase: purchase,
+      entry: { ...ledger.entries[0]!, reward_history_entry_id: purchase.id } as EarningEntry,
+      now,
+      ...(checkpoint ? { checkpoint } : {}),
+    });
+    if (written.outcome === 'conflict') return undefined;
+    if (written.outcome === 'superseded') throw failed('The refund was taken over by a retry of the same request.');
+    if (written.outcome === 'entry_changed') {
+      // Used by an order, expired or refunded since it was read: the answer says which.
+      if (!visible(written.current)) throw entryNotFound(entryId);
+      throw refundRefusal(written.current, now) ?? failed('The refund could not be completed. Please try again.');
+    }
+    const refunded: VisiblePurchase = { ...purchase, is_refunded: true, updated_at: now };
+    committed = {
+      entry: refunded,
+      events: [
+        {
+          type: 'reward.refunded',
+          shop_id: shopId,
+          customer_id: customerId,
+          occurred_at: now,
+          reward_history_entry_id: refunded.id,
+          reward_id: refunded.reward_id,
+          discount_code: refunded.discount_code,
+          points,
+          earning_history_entry_id: entry.id,
+          current_points: ledger.record.current_points,
+        },
+        ...move.events,
+      ],
+    };
+    return 'refunded';
+  });
+  if (outcome === undefined || !committed) throw failed('The refund could not be completed. Please try again.');
+  await publishAfterCommit(committed.events);
+  countMetric('RedemptionsRefunded');
+  return committed.entry;
+}
+
+/**
+ * Deletes the entry's code on the platform. A code the platform no longer has (deleted by an earlier attempt
+ * of this refund) is looked up by its code, and nothing is left to delete; so is the code of an entry that
+ * never recorded the platform's id (one loaded from a configuration file). Any platform failure is a 503.
+ */
+async function deleteCode(purchase: PurchaseRecord, platform: Platform): Promise<void> {
+  try {
+    if (purchase.platform_discount_id) {
+      try {
+        await platform.deleteDiscountCode(purchase.platform_discount_id);
+        return;
+      } catch (error) {
+        // The platform answered "no" (for instance: no such discount); whether the code is gone is asked below.
+        if (!(error instanceof PlatformError) || error instanceof PlatformRefusedError) throw error;
+      }
+    }
+    const existing = await platform.findDiscountCode(purchase.discount_code);
+    if (existing) await platform.deleteDiscountCode(existing.id);
+  } catch (error) {
+    if (error instanceof PlatformRefusedError) throw unavailable(error.callerDetail);
+    if (error instanceof PlatformUnavailableError || error instanceof PlatformError) throw unavailable(DOMAIN_DETAILS.platformUnreachable);
+    throw error;
+  }
+}
