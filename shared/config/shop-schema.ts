@@ -1,7 +1,7 @@
 // One shop of the configuration file, section by section (settings, keys, rules, campaigns, tiers,
 // rewards, the platform's customers, members and their history), with the defaults the format implies.
 import { z } from 'zod';
-import { isEngineAction } from '../domain/action-limit';
+import { HISTORY_ACTIONS, isEngineAction, isHistoryAction } from '../domain/action-limit';
 import { API_KEY_SHAPE } from '../domain/api-key';
 import { ACTION_LIMIT_PERIODS } from '../domain/shop';
 import {
@@ -68,6 +68,10 @@ export const earningRuleSchema = z
   .refine((rule) => rule.spend_unit === null || rule.action === 'purchase', {
     message: 'only purchase rules have a spend_unit',
     path: ['spend_unit'],
+  })
+  .refine((rule) => !isHistoryAction(rule.action), {
+    message: `is the earning history's own action; a rule may not take the names ${HISTORY_ACTIONS.join(', ')}`,
+    path: ['action'],
   })
   .refine((rule) => rule.limit === undefined || !isEngineAction(rule.action), {
     message: 'only action rules have a limit: purchase, signup, birthday and referral rules are awarded by the earning engine',

@@ -9,6 +9,14 @@ export const ENGINE_ACTIONS: readonly string[] = ['purchase', 'signup', 'birthda
 
 export const isEngineAction = (action: string): boolean => ENGINE_ACTIONS.includes(action);
 
+/**
+ * The earning history's own actions, written by the service itself (adjustments, take-backs, expiry, an undone
+ * redemption): no earning rule may take one of these names, or a request could write what looks like them.
+ */
+export const HISTORY_ACTIONS: readonly string[] = ['manual_adjustment', 'refund', 'expiry', 'reward_refund'];
+
+export const isHistoryAction = (action: string): boolean => HISTORY_ACTIONS.includes(action);
+
 /** A rule without a `limit` is earned once per membership. */
 export const DEFAULT_ACTION_LIMIT: ActionLimit = { times: 1, per: 'lifetime' };
 

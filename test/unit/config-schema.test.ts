@@ -817,6 +817,21 @@ describe('action rules', () => {
     ]);
   });
 
+  it("refuse a rule named after one of the earning history's own actions, which a request could then write", () => {
+    // Act
+    const issues = issuesOf(
+      configWith(
+        shop({ earning_rules: [follow({ action: 'refund' }), follow({ id: 'undo', action: 'reward_refund', is_active: false })] }),
+      ),
+    );
+
+    // Assert
+    expect(issues).toEqual([
+      "shops[0].earning_rules[0].action: is the earning history's own action; a rule may not take the names manual_adjustment, refund, expiry, reward_refund",
+      "shops[0].earning_rules[1].action: is the earning history's own action; a rule may not take the names manual_adjustment, refund, expiry, reward_refund",
+    ]);
+  });
+
   it('refuse two active rules of one action (an inactive one, and the engine actions, may repeat)', () => {
     // Act
     const issues = issuesOf(
