@@ -11,7 +11,7 @@ import type { DueAttributes } from './items/due';
 import { customerKey, profileDueUpdate, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
 import { earningEntryItem } from './items/earning-entry';
 import { type Item, queryAll } from './items';
-import { redemptionCountKey } from './items/redemption-count';
+import { redemptionCountKey, redemptionGivenBack } from './items/redemption-count';
 import { rewardDue, rewardEntryItem, rewardEntryKey, UNSETTLED_PURCHASES, unsettledAttributes } from './items/reward-entry';
 import { GLOBAL_INDEXES } from './table';
 import { memberProfilePut } from './transactions';
@@ -206,17 +206,7 @@ export async function refundPurchase(purchase: PurchaseRecord, reason: string, c
     },
     profileRefund(purchase, now, null),
   ];
-  if (purchase.counted) {
-    transactItems.push({
-      Update: {
-        TableName: tableName(),
-        Key: redemptionCountKey(shopId, customerId, purchase.reward_id),
-        UpdateExpression: 'ADD #count :minus',
-        ExpressionAttributeNames: { '#count': 'redemptions' },
-        ExpressionAttributeValues: { ':minus': -1 },
-      },
-    });
-  }
+  if (purchase.counted) transactItems.push(redemptionGivenBack(tableName(), shopId, customerId, purchase.reward_id));
   let lastConflict: unknown;
   const refunded = await retryUntil(REFUND_ATTEMPTS, REFUND_BACKOFF, async (): Promise<boolean | undefined> => {
     try {
@@ -387,17 +377,7 @@ export async function writeRedemptionRefund(write: RedemptionRefundWrite): Promi
       },
     },
   ];
-  if (purchase.counted) {
-    transactItems.push({
-      Update: {
-        TableName: tableName(),
-        Key: redemptionCountKey(shopId, customerId, purchase.reward_id),
-        UpdateExpression: 'ADD #count :minus',
-        ExpressionAttributeNames: { '#count': 'redemptions' },
-        ExpressionAttributeValues: { ':minus': -1 },
-      },
-    });
-  }
+  if (purchase.counted) transactItems.push(redemptionGivenBack(tableName(), shopId, customerId, purchase.reward_id));
   if (write.checkpoint) transactItems.push(write.checkpoint);
   try {
     await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: transactItems }));

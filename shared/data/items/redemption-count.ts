@@ -13,6 +13,17 @@ export const redemptionCountKey = (shopId: string, customerId: string, rewardId:
 /** The counter's attribute. */
 export const REDEMPTIONS = 'redemptions';
 
+/** The update of a transaction that gives one redemption back (a refunded or undone purchase of a limited reward). */
+export const redemptionGivenBack = (tableName: string, shopId: string, customerId: string, rewardId: string) => ({
+  Update: {
+    TableName: tableName,
+    Key: redemptionCountKey(shopId, customerId, rewardId),
+    UpdateExpression: 'ADD #count :minus',
+    ExpressionAttributeNames: { '#count': REDEMPTIONS },
+    ExpressionAttributeValues: { ':minus': -1 },
+  },
+});
+
 export const redemptionCountType: ItemType = {
   name: 'redemption counter (max_redemptions)',
   key: redemptionCountKey('<shop>', '<platform id>', '<reward id>'),
