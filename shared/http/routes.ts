@@ -187,6 +187,17 @@ const ROUTE_LIST = [
     uses: ['platform'],
   },
   {
+    name: 'createReferral',
+    method: 'POST',
+    path: '/v1/referrals',
+    handler: 'functions/referrals/create.ts',
+    scope: 'full',
+    table: 'write',
+    // As purchase: a write that creates a discount code on the platform.
+    throttle: 'standard',
+    uses: ['platform', 'events'],
+  },
+  {
     name: 'listEarningRules',
     method: 'GET',
     path: '/v1/earning-rules',
