@@ -5,6 +5,7 @@
 // referrer past the day's cap, which concurrent requests never get past.
 import type { Twin } from '../../infra/local/twin';
 import { KEYS, e2eConfig } from '../fixtures/e2e-config';
+import { platformControls } from '../support/orders';
 import { scanAll } from '../support/test-table';
 import { apiClient, expectError, startTestTwin } from '../support/twin';
 
@@ -94,7 +95,7 @@ describe('POST /v1/referrals', () => {
     expect(onPlatform!.ends_at).toBe(attributes.expires_at);
     // No points move: the reward's points_cost is charged to no one.
     const after = (await api.get('/v1/customers/1001')).body.data.attributes;
-    expect(after.points).toBe(before.points);
+    expect(after.current_points).toBe(before.current_points);
     expect(after.redeemed_points).toBe(before.redeemed_points);
     expect(await events()).toContainEqual(
       expect.objectContaining({
@@ -272,5 +273,48 @@ describe('POST /v1/referrals', () => {
     await setClock('2031-03-05T00:00:01.000Z');
     expect((await refer(code, refusedEmail)).status).toBe(201);
     await setClock(null);
+  });
+});
+
+describe("an order paid with a friend's code", () => {
+  const referralEntries = async (referrer: string) =>
+    (await api.get(`/v1/customers/${referrer}/earning-history?page%5Bsize%5D=100`)).body.data.filter(
+      (entry: { attributes: { action: string } }) => entry.attributes.action === 'referral',
+    );
+
+  it("counts as referred by the code's member without a landing page or note, and completes the referral", async () => {
+    const platform = platformControls(twin);
+    const friendCode = (await refer(await codeOf('1014'), 'customer1026@example.com')).body.data.attributes.discount_code;
+    expect((await api.post('/v1/customers', { platform_customer_id: '1026' })).status).toBe(201);
+    const before = (await api.get('/v1/customers/1014')).body.data.attributes;
+
+    // The friend's first order: paid with the code (in lower case, as a shopper may type it), nothing else.
+    const { order, webhook } = await platform.order({
+      shop: 'e2e',
+      customer_id: '1026',
+      subtotal_price: '30.00',
+      discount_codes: [friendCode.toLowerCase()],
+    });
+
+    expect(webhook?.status).toBe(200);
+    const entries = await referralEntries('1014');
+    expect(entries).toHaveLength(1);
+    expect(entries[0].attributes).toMatchObject({ points: 40, status: 'approved', order_id: String(order.id), earning_rule_id: 'refer' });
+    expect((await api.get('/v1/customers/1014')).body.data.attributes.current_points).toBe(before.current_points + 40);
+    const referral = (await referralItems()).find((item) => item.discount_code === friendCode);
+    expect(referral).toMatchObject({ status: 'completed', friend_platform_customer_id: '1026', order_id: String(order.id) });
+  });
+
+  it("awards nothing for a first order without a referral code or a friend's code, and a referrer never refers themselves with it", async () => {
+    const platform = platformControls(twin);
+    const friendCode = (await refer(await codeOf('1015'), 'friend.self@example.com')).body.data.attributes.discount_code;
+    expect((await api.post('/v1/customers', { platform_customer_id: '1027' })).status).toBe(201);
+
+    await platform.order({ shop: 'e2e', customer_id: '1027', subtotal_price: '30.00', discount_codes: ['SUMMER10'] });
+    // 1016 has no order yet: using 1015's friend code is 1015's referral; 1015 using it is a self-referral.
+    await platform.order({ shop: 'e2e', customer_id: '1015', subtotal_price: '30.00', discount_codes: [friendCode] });
+
+    expect(await referralEntries('1015')).toHaveLength(0);
+    expect((await referralItems()).find((item) => item.discount_code === friendCode)).toMatchObject({ status: 'active' });
   });
 });
