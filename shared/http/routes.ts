@@ -198,6 +198,16 @@ const ROUTE_LIST = [
     uses: ['platform', 'events'],
   },
   {
+    name: 'listReferrals',
+    method: 'GET',
+    path: '/v1/customers/{identifier}/referrals',
+    handler: 'functions/referrals/list.ts',
+    scope: 'read',
+    table: 'read',
+    // As the customer's other lists (earning and reward history).
+    throttle: 'strict',
+  },
+  {
     name: 'listEarningRules',
     method: 'GET',
     path: '/v1/earning-rules',

@@ -225,6 +225,16 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     body: createReferralBodySchema,
     responses: { 201: 'Referral', ...WRITE_ERRORS, 500: 'Error', 503: 'Error' },
   },
+  listReferrals: {
+    tag: 'Referrals',
+    summary: 'The friends a customer referred',
+    description:
+      'The referrals the customer made through `POST /v1/referrals`, newest first, paginated by page number (`meta.total_pages` says when to stop). ' +
+      "Each is `pending` until the friend's first paid order counts as referred by this customer (an order paid with the friend's code), then `completed` with `completed_at`. " +
+      'A referral whose code is still being created is not shown. 404 for an unknown customer; a bad `page[number]` or `page[size]` is a 400.',
+    query: [...page],
+    responses: { 200: 'ReferralList', 400: 'Error', 404: 'Error' },
+  },
   listEarningRules: {
     tag: 'Earning rules',
     summary: 'Earning rules, with points for an optional customer',

@@ -246,6 +246,7 @@ export const RESPONSE_SCHEMAS = {
   }),
   Purchase: single(purchaseSchema),
   Referral: single(referralSchema),
+  ReferralList: list(listedReferralSchema, {}),
 } as const;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

@@ -105,6 +105,11 @@ const SAMPLES: Record<string, Sample[]> = {
       status: 403,
     },
   ],
+  listReferrals: [
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/1001/referrals', status: 200 },
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/1001/referrals?page[size]=0', status: 400 },
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/9999/referrals', status: 404 },
+  ],
   listEarningRules: [
     { twin: 'e2e', method: 'GET', path: '/v1/earning-rules?filter[customer_identifier]=1001', status: 200 },
     { twin: 'e2e', method: 'GET', path: '/v1/earning-rules?filter[is_active]=maybe', status: 400 },

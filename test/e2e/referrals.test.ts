@@ -318,3 +318,51 @@ describe("an order paid with a friend's code", () => {
     expect((await referralItems()).find((item) => item.discount_code === friendCode)).toMatchObject({ status: 'active' });
   });
 });
+
+describe('GET /v1/customers/{identifier}/referrals', () => {
+  it('lists the referrals the member made, newest first, pending until the friend pays and completed after', async () => {
+    const platform = platformControls(twin);
+    const code = await codeOf('1016');
+    await setClock('2031-07-01T10:00:00.000Z');
+    const first = (await refer(code, 'customer1028@example.com')).body.data;
+    await setClock('2031-07-01T10:00:01.000Z');
+    const second = (await refer(code, 'listed.two@example.com')).body.data;
+    await setClock(null);
+    expect((await api.post('/v1/customers', { platform_customer_id: '1028' })).status).toBe(201);
+    await platform.order({
+      shop: 'e2e',
+      customer_id: '1028',
+      subtotal_price: '40.00',
+      discount_codes: [first.attributes.discount_code],
+    });
+
+    const response = await apiClient(twin.url, KEYS.read).get('/v1/customers/1016/referrals');
+
+    expect(response.status).toBe(200);
+    expect(response.body.meta).toEqual({ total: 2, page: 1, per_page: 20, total_pages: 1 });
+    expect(response.body.data.map((referral: { id: string }) => referral.id)).toEqual([second.id, first.id]);
+    expect(response.body.data[0]).toEqual({ ...second, attributes: { ...second.attributes, status: 'pending', completed_at: null } });
+    expect(response.body.data[1].attributes).toMatchObject({ ...first.attributes, status: 'completed', completed_at: expect.any(String) });
+  });
+
+  it('pages as the spec lists do, by id or e-mail, and refuses bad pages and unknown customers', async () => {
+    const code = await codeOf('1017');
+    for (let i = 0; i < 3; i += 1) expect((await refer(code, `paged.${i}@example.com`)).status).toBe(201);
+    const list = (query: string, who = '1017') => api.get(`/v1/customers/${who}/referrals${query}`);
+
+    const page2 = await list('?page%5Bnumber%5D=2&page%5Bsize%5D=2');
+    const beyond = await list('?page%5Bnumber%5D=9&page%5Bsize%5D=2');
+    const byEmail = await list('', 'customer1017@example.com');
+
+    expect(page2.body.meta).toEqual({ total: 3, page: 2, per_page: 2, total_pages: 2 });
+    expect(page2.body.data).toHaveLength(1);
+    expect(page2.body.data[0].attributes.email).toBe('paged.0@example.com');
+    expect(beyond.body).toEqual({ data: [], meta: { total: 3, page: 9, per_page: 2, total_pages: 2 } });
+    expect(byEmail.body.meta.total).toBe(3);
+    expect((await list('?page%5Bsize%5D=500')).body.meta.per_page).toBe(100);
+    expectError(await list('?page%5Bsize%5D=0'), 400);
+    expectError(await list('?page%5Bnumber%5D=abc'), 400);
+    expectError(await list('', '9999'), 404, "Customer '9999' not found");
+    expect((await list('', '1018')).body).toEqual({ data: [], meta: { total: 0, page: 1, per_page: 20, total_pages: 0 } });
+  });
+});
