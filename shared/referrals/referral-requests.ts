@@ -1,9 +1,11 @@
 // The body of POST /v1/referrals (a member's referral code and the friend's e-mail) and the query of
 // GET /v1/customers/{identifier}/referrals (a page).
 import * as z from 'zod/mini';
-import { isEmailAddress } from '../config/field-types';
 import { parseBody } from '../http/validation';
 import { type Page, parsePage } from '../http/query';
+
+/** An address with one `@`, a local part and a domain with a dot, no spaces; at most 254 characters (RFC 5321). */
+const isEmailAddress = (text: string): boolean => text.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(text);
 
 const required = (field: string) => (issue: { input: unknown }) =>
   issue.input === undefined || issue.input === null ? `${field} is required` : `${field} must be a string`;
