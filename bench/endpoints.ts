@@ -152,6 +152,14 @@ export const BENCH_ROUTES = {
     notLoaded:
       'a redemption is refunded once: every refund needs a purchase (and its platform code) before it, and a timed run would load 422s after the first',
   },
+  listReferrals: {
+    notLoaded:
+      "the same reads as GET .../earning-history (the customer, then one Query and one count of the customer's partition), which is loaded",
+  },
+  createReferral: {
+    notLoaded:
+      "each referral creates a code on the platform for a new mailbox, and a referrer's cap (20 a UTC day in the demo) refuses the rest: a timed run would load refusals after the first twenty",
+  },
   purchaseReward: {
     notLoaded: 'each purchase spends points and creates a code on the platform: a timed run would empty the balance and then load refusals',
   },

@@ -7,7 +7,8 @@ export interface SimulatedDiscountCode {
   shop: string;
   id: string;
   code: string;
-  customer_id: string;
+  /** The one customer who may use it; null for any buyer (a referred friend's code). */
+  customer_id: string | null;
   amount: number;
   type: 'fixed' | 'percentage';
   minimum_spend: number;
@@ -80,10 +81,15 @@ export function createSimulatedDiscountCodes(now: () => Date, codesFile?: string
       if (!code) errors.push({ field: ['basicCodeDiscount', 'code'], message: "Code can't be blank", code: 'BLANK' });
       const added = input.context?.customers?.add ?? [];
       const target = added[0];
+      const forAll = input.context?.all === 'ALL';
       const customerId = target && target.startsWith(CUSTOMER_GID) ? idFromGid(target) : '';
-      // The loyalty program only issues codes for one customer; "all buyers" would be a leak, not a reward.
-      if (!customerId || added.length !== 1) {
-        errors.push({ field: ['basicCodeDiscount', 'context'], message: 'Context must name exactly one customer', code: 'INVALID' });
+      // The loyalty program issues codes for one customer, or for any buyer (a friend's code): either, not both.
+      if (forAll ? added.length > 0 : !customerId || added.length !== 1) {
+        errors.push({
+          field: ['basicCodeDiscount', 'context'],
+          message: 'Context must name exactly one customer, or all buyers',
+          code: 'INVALID',
+        });
       }
       const value = input.customerGets?.value;
       const fixed = value?.discountAmount?.amount;
@@ -109,7 +115,7 @@ export function createSimulatedDiscountCodes(now: () => Date, codesFile?: string
         shop,
         id: `gid://shopify/DiscountCodeNode/${nextId++}`,
         code,
-        customer_id: customerId,
+        customer_id: forAll ? null : customerId,
         // Shopify takes percentages as fractions of 1; the list reports them the way the port does (0-100).
         amount: fixed !== undefined && fixed !== null ? Number(fixed) : Math.round(percentage! * 100 * 1e6) / 1e6,
         type: fixed !== undefined && fixed !== null ? 'fixed' : 'percentage',

@@ -65,6 +65,18 @@ export function checkCatalog(shop: ShopShape, at: Path, report: Report): void {
     });
   });
 
+  const referral = shop.referral_settings;
+  if (referral) {
+    const path = [...at, 'referral_settings', 'friend_reward_id'];
+    const index = rewardIds.get(referral.friend_reward_id);
+    const friendReward = index === undefined ? undefined : shop.rewards[index];
+    if (!friendReward) report(path, `no reward with id '${referral.friend_reward_id}' in this shop`);
+    else if (friendReward.deleted) report(path, `reward '${friendReward.id}' is deleted`);
+    else if (friendReward.redemption_mode === 'flexible') {
+      report(path, `reward '${friendReward.id}' is flexible: a friend's reward needs a fixed discount`);
+    }
+  }
+
   shop.rewards.forEach((reward, r) => {
     if (reward.vip_tier_id !== null && !tierIds.has(reward.vip_tier_id)) {
       report([...at, 'rewards', r, 'vip_tier_id'], `no VIP tier with id '${reward.vip_tier_id}' in this shop`);

@@ -9,6 +9,7 @@
 //   earning rule: description null, is_active true, customer_facing_label = the rule's name,
 //         call_to_action_url null, spend_unit null (purchase rules: points per order), limit absent
 //         (action rules: once per lifetime)
+//   referral_settings: absent (no reward for referred friends); max_friends_per_day 20
 //   earning_settings: pending_days 0, points_expiry null, expiry_reminder_days 30 (EARNING-CONTRACT.md)
 //   VIP tier: description "", threshold_points/threshold_spend/threshold_orders null, points_multiplier 1,
 //         badge_image_url null, badge_color "#808080", reward_ids []
@@ -40,6 +41,7 @@ import {
   memberSchema,
   platformCustomerSchema,
   rewardHistorySchema,
+  referralSettingsSchema,
   rewardSchema,
   shopSchema,
   vipSettingsSchema,
@@ -83,6 +85,7 @@ export type ConfigFile = z.output<typeof configFileSchema>;
 export type ShopConfig = ConfigFile['shops'][number];
 export type VipSettings = z.output<typeof vipSettingsSchema>;
 export type EarningSettingsConfig = z.output<typeof earningSettingsSchema>;
+export type ReferralSettingsConfig = z.output<typeof referralSettingsSchema>;
 export type ApiKeyConfig = z.output<typeof apiKeySchema>;
 export type EarningRuleConfig = z.output<typeof earningRuleSchema>;
 export type CampaignConfig = z.output<typeof campaignSchema>;

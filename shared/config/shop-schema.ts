@@ -249,6 +249,12 @@ export const memberSchema = z.strictObject({
   reward_history: z.array(rewardHistorySchema).default([]),
 });
 
+/** The referred friend's reward (POST /v1/referrals): which reward of the catalog, and a referrer's daily cap. */
+export const referralSettingsSchema = z.strictObject({
+  friend_reward_id: itemId(),
+  max_friends_per_day: positiveCount().default(20),
+});
+
 export const shopFieldsSchema = z.strictObject({
   id: z.string().regex(SHOP_ID, 'must be 1-64 characters from a-z 0-9 -'),
   name: text(),
@@ -257,6 +263,8 @@ export const shopFieldsSchema = z.strictObject({
   referral_base_url: z.string().refine(isHttpUrl, 'must be an absolute http(s) URL'),
   vip_settings: vipSettingsSchema.prefault({}),
   earning_settings: earningSettingsSchema.prefault({}),
+  /** Absent or null: the shop gives referred friends nothing (POST /v1/referrals is refused). */
+  referral_settings: referralSettingsSchema.nullable().default(null),
   api_keys: z.array(apiKeySchema).default([]),
   earning_rules: z.array(earningRuleSchema).default([]),
   campaigns: z.array(campaignSchema).default([]),

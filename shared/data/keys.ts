@@ -4,6 +4,7 @@
 import { actionCountKey } from './items/action-count';
 import { apiKeyKey, apiKeyListingKey } from './items/api-key';
 import { birthdayTimerKey } from './items/birthday-timer';
+import { friendCodeKey, friendCountKey, friendEmailKey, friendReferralKey } from './items/friend-referral';
 import { customerListBoundaryKey, LIST_BOUNDARY_PARTITIONS } from './items/customer-list-boundary';
 import { customerEmailPartition, customerKey, customerListPartition, customerPk } from './items/customer-profile';
 import { duePartition } from './items/due';
@@ -50,6 +51,10 @@ export const keys = {
   referralCode: referralCodeKey,
   redemptionCount: redemptionCountKey,
   actionCount: actionCountKey,
+  friendReferral: friendReferralKey,
+  friendEmail: friendEmailKey,
+  friendCode: friendCodeKey,
+  friendCount: friendCountKey,
   idempotencyRecord: idempotencyRecordKey,
   pendingPurchases: () => UNSETTLED_PURCHASES,
   customerList: customerListPartition,

@@ -26,7 +26,7 @@ export interface TierChangedEvent {
 }
 
 /**
- * What orders, referrals, privacy requests, customer merges and a redemption's refund publish
+ * What orders, referrals (the referrer's award, and a referred friend's code), privacy requests, customer merges and a redemption's refund publish
  * (docs/earning-engine.md lists the fields of each).
  */
 export interface EarningEvent {
@@ -39,6 +39,7 @@ export interface EarningEvent {
     | 'reward.used'
     | 'reward.expired'
     | 'reward.refunded'
+    | 'referral.created'
     | 'referral.completed'
     | 'customer.data_requested'
     | 'customer.merged';

@@ -17,3 +17,29 @@ export function referralUrl(baseUrl: string, code: string): string {
   url.searchParams.set('ref', code);
   return url.toString();
 }
+
+/**
+ * A friend a member referred (POST /v1/referrals): the friend's single-use discount code from the shop's
+ * friend reward. `issuing` while the code is being created on the platform (never shown); `active` once it
+ * exists; `completed` once the friend's first paid order counted as referred by the member.
+ */
+export interface FriendReferral {
+  id: string;
+  shop_id: string;
+  referral_code: string;
+  referrer_platform_customer_id: string;
+  /** The e-mail as given (trimmed); `canonical_email` is the mailbox it reaches (email-identity.ts). */
+  email: string;
+  canonical_email: string;
+  discount_code: string;
+  reward_id: string;
+  discount: { type: 'fixed' | 'percentage'; value: number; minimum_spend: number };
+  status: 'issuing' | 'active' | 'completed';
+  platform_discount_id: string | null;
+  expires_at: string | null;
+  created_at: string;
+  /** When the friend's first paid order counted, the friend and that order. */
+  completed_at: string | null;
+  friend_platform_customer_id: string | null;
+  order_id: string | null;
+}

@@ -43,6 +43,13 @@ export function autoEnrolls(settings: ShopSettings): boolean {
   return (settings.earning_settings ?? DEFAULT_EARNING_SETTINGS).auto_enroll === true;
 }
 
+/** The referred friend's reward (POST /v1/referrals): a single-use code from `friend_reward_id`, no points charged. */
+export interface ReferralSettings {
+  friend_reward_id: string;
+  /** How many friends one referrer may refer in a UTC day. */
+  max_friends_per_day: number;
+}
+
 export interface ShopSettings {
   id: string;
   name: string;
@@ -52,6 +59,8 @@ export interface ShopSettings {
   vip_settings: VipSettings;
   /** Absent on settings written before the earning engine existed: the defaults apply. */
   earning_settings?: EarningSettings;
+  /** Null or absent: referred friends get nothing, and POST /v1/referrals is refused. */
+  referral_settings?: ReferralSettings | null;
   /**
    * Set by app/uninstalled: the store removed the app, so nothing may ask the platform for anything until
    * the shop's configuration is applied again (which writes the settings without it).

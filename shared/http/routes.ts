@@ -187,6 +187,27 @@ const ROUTE_LIST = [
     uses: ['platform'],
   },
   {
+    name: 'createReferral',
+    method: 'POST',
+    path: '/v1/referrals',
+    handler: 'functions/referrals/create.ts',
+    scope: 'full',
+    table: 'write',
+    // As purchase: a write that creates a discount code on the platform.
+    throttle: 'standard',
+    uses: ['platform', 'events'],
+  },
+  {
+    name: 'listReferrals',
+    method: 'GET',
+    path: '/v1/customers/{identifier}/referrals',
+    handler: 'functions/referrals/list.ts',
+    scope: 'read',
+    table: 'read',
+    // The spec's strict class names its own routes; a route beyond the spec takes the default.
+    throttle: 'standard',
+  },
+  {
     name: 'listEarningRules',
     method: 'GET',
     path: '/v1/earning-rules',

@@ -17,7 +17,9 @@ export type BusinessMetric =
   | 'PurchasesReconciled'
   | 'PlatformAccessDenied'
   | 'PurchasesResumed'
-  | 'RedemptionsRefunded';
+  | 'RedemptionsRefunded'
+  | 'ReferralsCreated'
+  | 'ReferralsResumed';
 
 /**
  * Flushes the request's business metrics as one EMF record after the handler (also on errors).

@@ -6,6 +6,7 @@ import { earnActionBodySchema } from '../actions/action-requests';
 import { enrollBodySchema, updateBodySchema } from '../customers/customer-requests';
 import { adjustPointsBodySchema } from '../points/points-requests';
 import { purchaseBodySchema } from '../purchases/purchase-requests';
+import { createReferralBodySchema } from '../referrals/referral-requests';
 import { RESPONSE_SCHEMAS, type ResponseSchemaName } from './response-schemas';
 
 interface QueryParameter {
@@ -47,6 +48,8 @@ const TAGS = {
   History: "A customer's earning history (points earned and adjustments) and reward history (purchased rewards and their discount codes).",
   Rewards:
     'Redeeming a reward for a customer: points are deducted and a discount code is created on the commerce platform; undoing an unused redemption deletes the code and gives the points back.',
+  Referrals:
+    "The referred friend's reward: a member's referral code gives a friend a single-use discount code, and the member's referrals with where each stands.",
   'Earning rules': 'How customers earn points, with the points a given customer would get.',
   'VIP tiers': "The shop's VIP tiers, their thresholds, multipliers and rewards.",
 } as const;
@@ -209,6 +212,28 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       'If the discount code cannot be created the points are refunded and the answer is 500 (platform error) or 503 (platform unreachable): points are never lost or spent twice.',
     body: purchaseBodySchema,
     responses: { 201: 'Purchase', ...WRITE_ERRORS, 500: 'Error', 503: 'Error' },
+  },
+  createReferral: {
+    tag: 'Referrals',
+    summary: 'Refer a friend: a single-use discount code for the friend',
+    description:
+      "A member's `referral_code` and a friend's `email` create a single-use discount code for the friend from the shop's friend reward (`referral_settings.friend_reward_id` in its configuration: its discount, minimum spend and expiry), usable once by any buyer; the reward's `points_cost` is charged to no one. " +
+      "The friend's first paid order (with this code, or carrying the member's referral code) earns the member the shop's referral points, as for any referral. A `referral.created` event is published. " +
+      "422 with a detail saying why: Referrals Not Enabled (no `referral_settings`); Invalid Referral Code (unknown, or its member excluded); Self Referral (the member's own e-mail, also under another form: case, spaces, `+tags`, dots in a Gmail address, googlemail.com); " +
+      'Already Referred (that mailbox was referred in this shop before, by anyone); Existing Customer (a member with that e-mail already has a paid order); Referral Limit Reached (the member referred `max_friends_per_day` friends this UTC day). ' +
+      'Concurrent requests never pass these checks twice. 503 when the commerce platform errs or cannot be reached: nothing is recorded. A retry with the same `Idempotency-Key` answers the first response, or finishes the referral a stopped attempt began.',
+    body: createReferralBodySchema,
+    responses: { 201: 'Referral', ...WRITE_ERRORS, 500: 'Error', 503: 'Error' },
+  },
+  listReferrals: {
+    tag: 'Referrals',
+    summary: 'The friends a customer referred',
+    description:
+      'The referrals the customer made through `POST /v1/referrals`, newest first, paginated by page number (`meta.total_pages` says when to stop). ' +
+      "Each is `pending` until the friend's first paid order counts as referred by this customer (an order paid with the friend's code), then `completed` with `completed_at`. " +
+      'A referral whose code is still being created is not shown. 404 for an unknown customer; a bad `page[number]` or `page[size]` is a 400.',
+    query: [...page],
+    responses: { 200: 'ReferralList', 400: 'Error', 404: 'Error' },
   },
   listEarningRules: {
     tag: 'Earning rules',

@@ -132,6 +132,22 @@ export const purchaseSchema = resource(
     .strict(),
 );
 
+const referralAttributes = {
+  referral_code: z.string(),
+  referrer_platform_customer_id: z.string(),
+  email: z.string(),
+  discount_code: z.string(),
+  expires_at: timestamp.nullable(),
+  created_at: timestamp,
+};
+
+export const referralSchema = resource('referral', z.object(referralAttributes).strict());
+
+export const listedReferralSchema = resource(
+  'referral',
+  z.object({ ...referralAttributes, status: z.enum(['pending', 'completed']), completed_at: timestamp.nullable() }).strict(),
+);
+
 export const earningRuleSchema = resource(
   'earning_rule',
   z
@@ -229,6 +245,8 @@ export const RESPONSE_SCHEMAS = {
     points_multiplier_mode: z.enum(['purchase', 'all']).nullable(),
   }),
   Purchase: single(purchaseSchema),
+  Referral: single(referralSchema),
+  ReferralList: list(listedReferralSchema, {}),
 } as const;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

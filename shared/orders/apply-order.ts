@@ -9,6 +9,7 @@ import {
   readOrderContext,
   writeOrderEffects,
 } from '../data/order-repository';
+import { completeFriendReferral, findFriendReferralByCode } from '../data/referral-repository';
 import type { CustomerRecord } from '../domain/customer';
 import { failed } from '../domain/errors';
 import { type MovedPoints, movePoints, tierProgramOf } from '../domain/member-points';
@@ -226,10 +227,33 @@ async function applyChange(
   // The referral is the referrer's, in its own transaction, made once by a guard item: also retried on replays
   // of the first order, in case the process stopped between the two commits.
   const current = committed?.record ?? (outcome === 'unchanged' ? lastRead : undefined);
-  if (current?.first_order && current.facts.referral_code && current.applied.order_count === 1) {
-    await awardReferral(shop, customerId, current.facts.referral_code, current.order_id);
-  }
+  if (current?.first_order && current.applied.order_count === 1) await awardFirstOrderReferral(shop, customerId, current);
   return outcome;
+}
+
+/**
+ * The referral of a member's first counted order: the referral code it carries (note attribute, recorded
+ * visit, landing page), else the referral whose friend's code it was paid with (POST /v1/referrals), which
+ * counts as referred by that referral's member without any landing page or note. An order paid with a
+ * friend's code completes that referral once its member's award is made (or there is no award to make).
+ */
+async function awardFirstOrderReferral(shop: ShopCatalog, customerId: string, order: OrderRecord): Promise<void> {
+  const { referral_code: carried, discount_codes: codes } = order.facts;
+  const friend = codes.length > 0 ? await friendReferralOfCodes(shop.settings.id, codes) : null;
+  const code = carried ?? friend?.referral_code ?? null;
+  if (!code) return;
+  const outcome = await awardReferral(shop, customerId, code, order.order_id);
+  if (!friend || code !== friend.referral_code || outcome === 'self_referral' || outcome === 'unknown_code') return;
+  await completeFriendReferral(shop.settings.id, friend, { friendId: customerId, orderId: order.order_id, at: nowIso() });
+}
+
+/** The first of an order's discount codes that is a referred friend's, with its referral. */
+async function friendReferralOfCodes(shopId: string, codes: readonly string[]) {
+  for (const code of codes) {
+    const referral = await findFriendReferralByCode(shopId, code);
+    if (referral) return referral;
+  }
+  return null;
 }
 
 /** The member's figures after the plan (balance, lifetime points, spend, orders), the tier they reach and its event. */

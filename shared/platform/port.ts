@@ -14,7 +14,8 @@ export interface DiscountCodeInput {
   /** The code a shopper types at checkout; deterministic per purchase so a retried create can find it. */
   code: string;
   title: string;
-  customerId: string;
+  /** The one customer who may use the code; null: any buyer (a referred friend's code, usable once). */
+  customerId: string | null;
   /** `fixed`: amount in major currency units; `percentage`: 0-100. */
   discountType: 'fixed' | 'percentage';
   amount: number;
@@ -102,7 +103,7 @@ export interface OrderPage {
 export interface Platform {
   /** Resolves a customer, or null when the platform has no customer with that id. */
   getCustomer(customerId: string): Promise<PlatformCustomer | null>;
-  /** Creates a single-use code limited to one customer; returns the existing one if the code already exists. */
+  /** Creates a single-use code (limited to one customer, or for any buyer); returns the existing one if the code already exists. */
   createDiscountCode(input: DiscountCodeInput): Promise<DiscountCode>;
   /** Finds a discount code by its code, or null. */
   findDiscountCode(code: string): Promise<DiscountCode | null>;

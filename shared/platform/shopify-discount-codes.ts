@@ -1,5 +1,6 @@
-// The discount-code half of the Shopify adapter: a single-use code for one customer (eligibility through
-// `context`, which replaced the deprecated `customerSelection` in 2025-10), found by its text, deleted by id.
+// The discount-code half of the Shopify adapter: a single-use code for one customer, or for any buyer (a
+// referred friend's code), eligibility through `context` (which replaced the deprecated `customerSelection`
+// in 2025-10); found by its text, deleted by id.
 import { type DiscountCode, type DiscountCodeInput, PlatformError } from './port';
 import { customerGid } from './shopify-ids';
 import type { ShopifyTransport } from './shopify-transport';
@@ -59,14 +60,14 @@ function decimal(amount: number): string {
   return String(Math.round(amount * 1e6) / 1e6);
 }
 
-/** The DiscountCodeBasicInput for a port input: usable once, by one customer, on the whole order. */
+/** The DiscountCodeBasicInput for a port input: usable once, by one customer (or any buyer), on the whole order. */
 export function discountCodeBasicInput(input: DiscountCodeInput): Record<string, unknown> {
   return {
     title: input.title,
     code: input.code,
     startsAt: input.startsAt,
     endsAt: input.endsAt,
-    context: { customers: { add: [customerGid(input.customerId)] } },
+    context: input.customerId === null ? { all: 'ALL' } : { customers: { add: [customerGid(input.customerId)] } },
     customerGets: {
       value:
         input.discountType === 'fixed'

@@ -44,6 +44,7 @@ function catalogOf(shop: ShopConfig): ShopCatalog {
       referral_base_url: shop.referral_base_url,
       vip_settings: shop.vip_settings,
       earning_settings: shop.earning_settings,
+      referral_settings: shop.referral_settings,
       read_all_orders: shop.platform.read_all_orders,
     },
     earningRules: shop.earning_rules,

@@ -120,6 +120,44 @@ describe('DynamoDB calls per request on a warm function and a warm key (the desi
     });
   });
 
+  it('POST /v1/referrals: the code, then the referrer and the e-mail index at once, one transaction, one update', async () => {
+    const api = apiClient(twin.url, 'demo_full_key');
+    const code = (await api.get('/v1/customers/1002')).body.data.attributes.referral_code as string;
+    const refer = (email: string) =>
+      send({ method: 'POST', path: '/v1/referrals', key: 'demo_full_key', body: { referral_code: code, email } });
+
+    const created = await callsOf(refer('calls.friend@example.com'), refer('calls.warm@example.com'));
+    // A Gmail address under another form: its own form and its mailbox are both looked up in the e-mail index.
+    const gmail = await countCalls(refer('Calls.Friend+x@googlemail.com'));
+    // A mailbox referred before, by another member: the guard names who referred it (no stalled referral to finish).
+    const other = (await api.get('/v1/customers/1003')).body.data.attributes.referral_code as string;
+    const refused = await countCalls(
+      send({
+        method: 'POST',
+        path: '/v1/referrals',
+        key: 'demo_full_key',
+        body: { referral_code: other, email: 'calls.friend@example.com' },
+      }),
+    );
+
+    expect(created).toEqual({
+      status: 201,
+      calls: { GetItemCommand: 2, QueryCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 },
+    });
+    expect(gmail).toEqual({
+      status: 201,
+      calls: { GetItemCommand: 2, QueryCommand: 2, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 },
+    });
+    expect(refused).toEqual({ status: 422, calls: { GetItemCommand: 3, QueryCommand: 1, TransactWriteItemsCommand: 1 } });
+  });
+
+  it('GET /customers/{id}/referrals: the customer, then the page and its count at once', async () => {
+    expect(await callsOf(send({ method: 'GET', path: '/v1/customers/1002/referrals', key: 'demo_read_key' }))).toEqual({
+      status: 200,
+      calls: { GetItemCommand: 1, QueryCommand: 2 },
+    });
+  });
+
   // The totals are known before any index is read: the shop's counters item, the history's COUNT query.
   it.each([
     ['/v1/customers?page%5Bnumber%5D=107374183', { GetItemCommand: 1 }],

@@ -211,6 +211,7 @@ describe('boundary numbers in every integer query parameter', () => {
       'listCustomers',
       'listEarningHistory',
       'listEarningRules',
+      'listReferrals',
       'listRewardHistory',
     ]);
   });

@@ -12,6 +12,7 @@ interface Sample {
   method: string;
   /** The path, or how to make it (a refund needs a purchase made just before). */
   path: string | ((api: ReturnType<typeof apiClient>) => Promise<string>);
+  /** The body, or how to make it (a referral needs a member's referral code). */
   body?: unknown;
   status: number;
 }
@@ -19,6 +20,12 @@ interface Sample {
 /** The purchase the refund samples undo: bought by the first of them. */
 let refundable = '';
 const refundPath = (id: string) => `/v1/customers/3001/reward-history/${id}/refund`;
+
+/** A referral of a friend by member 1001, whose referral code the twin made at start. */
+const referralBody = async (api: ReturnType<typeof apiClient>) => ({
+  referral_code: (await api.get('/v1/customers/1001')).body.data.attributes.referral_code,
+  email: 'openapi.friend@example.com',
+});
 
 /** Requests per route: the success case and the main errors. A route missing here fails the test. */
 const SAMPLES: Record<string, Sample[]> = {
@@ -85,6 +92,24 @@ const SAMPLES: Record<string, Sample[]> = {
     { twin: 'e2e', method: 'GET', path: '/v1/customers/9999/reward-history', status: 404 },
   ],
   getRewardHistoryEntry: [{ twin: 'e2e', method: 'GET', path: '/v1/customers/1003/reward-history/nope', status: 404 }],
+  createReferral: [
+    { twin: 'e2e', method: 'POST', path: '/v1/referrals', body: referralBody, status: 201 },
+    { twin: 'e2e', method: 'POST', path: '/v1/referrals', body: referralBody, status: 422 },
+    { twin: 'e2e', method: 'POST', path: '/v1/referrals', body: { email: 'x@example.com' }, status: 400 },
+    {
+      twin: 'e2e',
+      key: KEYS.read,
+      method: 'POST',
+      path: '/v1/referrals',
+      body: { referral_code: 'X', email: 'x@example.com' },
+      status: 403,
+    },
+  ],
+  listReferrals: [
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/1001/referrals', status: 200 },
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/1001/referrals?page[size]=0', status: 400 },
+    { twin: 'e2e', method: 'GET', path: '/v1/customers/9999/referrals', status: 404 },
+  ],
   listEarningRules: [
     { twin: 'e2e', method: 'GET', path: '/v1/earning-rules?filter[customer_identifier]=1001', status: 200 },
     { twin: 'e2e', method: 'GET', path: '/v1/earning-rules?filter[is_active]=maybe', status: 400 },
@@ -134,7 +159,14 @@ beforeAll(async () => {
   const [e2eShop, ...otherShops] = e2eConfig().shops;
   // An action rule, for POST .../actions (once per lifetime: its second request is the 422).
   const actionRule = { id: 'follow', name: 'Follow us', action: 'follow_on_instagram', category: 'social', points_to_give: 5 };
-  const shops = [{ ...e2eShop!, earning_rules: [actionRule] }, ...otherShops, ...purchaseConfig().shops];
+  // A friend's reward, for POST /v1/referrals (the same friend's second request is the 422).
+  const friendReward = { id: 'welcome', name: 'Welcome', points_cost: 0, discount_amount: 5, created_at: '2025-01-01T00:00:00.000Z' };
+  const referralSettings = { friend_reward_id: 'welcome', max_friends_per_day: 20 };
+  const shops = [
+    { ...e2eShop!, earning_rules: [actionRule], rewards: [...(e2eShop!.rewards ?? []), friendReward], referral_settings: referralSettings },
+    ...otherShops,
+    ...purchaseConfig().shops,
+  ];
   twin = await startTestTwin({ shops }, { throttling: false });
 });
 afterAll(async () => {
@@ -150,7 +182,8 @@ describe('real responses match the OpenAPI document', () => {
       const key = sample.key ?? DEFAULT_KEY[sample.twin];
       const api = apiClient(twin.url, key === '' ? undefined : key);
       const path = typeof sample.path === 'string' ? sample.path : await sample.path(api);
-      const response = await api.request(sample.method, path, sample.body);
+      const body = typeof sample.body === 'function' ? await (sample.body as typeof referralBody)(api) : sample.body;
+      const response = await api.request(sample.method, path, body);
 
       expect({ request: `${sample.method} ${path}`, status: response.status }).toEqual({
         request: `${sample.method} ${path}`,

@@ -12,8 +12,21 @@ let rewardEntryId: string;
 let rewardCode: string;
 let before: unknown;
 
+/** Both shops give referred friends a reward, so a referral is refused for the code, not the settings. */
+function isolationConfig() {
+  const config = e2eConfig();
+  const welcome = { id: 'welcome', name: 'Welcome', points_cost: 0, discount_amount: 5, created_at: '2025-01-01T00:00:00.000Z' };
+  for (const shop of config.shops as Array<Record<string, unknown>>) {
+    Object.assign(shop, {
+      rewards: [...((shop.rewards as unknown[] | undefined) ?? []), welcome],
+      referral_settings: { friend_reward_id: 'welcome', max_friends_per_day: 20 },
+    });
+  }
+  return config;
+}
+
 beforeAll(async () => {
-  twin = await startTestTwin(e2eConfig(), { throttling: false });
+  twin = await startTestTwin(isolationConfig(), { throttling: false });
   owner = apiClient(twin.url, KEYS.full);
   other = apiClient(twin.url, KEYS.otherShop);
   await owner.post('/v1/customers/1001/points', { adjustment: 1 });
@@ -69,6 +82,30 @@ const ATTEMPTS: Record<string, () => Promise<void>> = {
     // The entry is untouched, and its code still on the platform.
     expect((await owner.get(`/v1/customers/1001/reward-history/${rewardEntryId}`)).body.data.attributes.is_refunded).toBe(false);
     expect(twin.simulator.discountCodes().some((code) => code.code === rewardCode)).toBe(true);
+  },
+  createReferral: async () => {
+    // Shop e2e's member's code names no member of the other shop: nothing is created anywhere.
+    const code = (await owner.get('/v1/customers/1001')).body.data.attributes.referral_code;
+    const codes = twin.simulator.discountCodes().length;
+    expectError(
+      await other.post('/v1/referrals', { referral_code: code, email: 'isolated.friend@example.com' }),
+      422,
+      `Unknown referral code '${code}'`,
+    );
+    expect(twin.simulator.discountCodes()).toHaveLength(codes);
+  },
+  listReferrals: async () => {
+    expect(
+      (
+        await owner.post('/v1/referrals', {
+          referral_code: (await owner.get('/v1/customers/1001')).body.data.attributes.referral_code,
+          email: 'owned.friend@example.com',
+        })
+      ).status,
+    ).toBe(201);
+    notFound(await other.get('/v1/customers/1001/referrals'));
+    notFound(await other.get('/v1/customers/ada.lovelace@example.com/referrals'));
+    expect((await other.get('/v1/customers/5001/referrals')).body.meta.total).toBe(0);
   },
   purchaseReward: async () => {
     notFound(await other.post('/v1/rewards/five-off/purchase', { customer_identifier: '1001' }));

@@ -475,6 +475,23 @@ describe('the loyalty command, as a child process against DynamoDB Local', () =>
     expect(list.code).toBe(1);
   });
 
+  it("names the path of a friend's reward that is not in the catalog, and writes nothing", async () => {
+    const document = configDocument();
+    const bad = writeConfig('bad-referral.json', {
+      shops: [
+        { ...document.shops[0], id: 'bad-referral-shop', referral_settings: { friend_reward_id: 'welcome-nope', max_friends_per_day: -1 } },
+      ],
+    });
+
+    const failure = await cli('config', 'apply', bad, ...target());
+    const list = await cli('keys', 'list', '--shop', 'bad-referral-shop', ...target());
+
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toContain('shops[0].referral_settings.max_friends_per_day: must be a whole number, 1 or more');
+    expect(failure.stderr).toContain("shops[0].referral_settings.friend_reward_id: no reward with id 'welcome-nope' in this shop");
+    expect(list.code).toBe(1);
+  });
+
   it('exits 1 with the usage text on wrong arguments', async () => {
     const wrong = await cli('keys', 'create', '--shop', SHOP, ...target());
 

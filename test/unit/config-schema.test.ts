@@ -854,3 +854,45 @@ describe('action rules', () => {
     ]);
   });
 });
+
+describe('referral settings', () => {
+  it('are null when absent, and cap a referrer at 20 friends a day by default', () => {
+    // Act
+    const absent = parseConfig(configWith(shop())).shops[0]!;
+    const given = parseConfig(configWith(shop({ referral_settings: { friend_reward_id: 'five-off' } }))).shops[0]!;
+
+    // Assert
+    expect(absent.referral_settings).toBeNull();
+    expect(given.referral_settings).toEqual({ friend_reward_id: 'five-off', max_friends_per_day: 20 });
+  });
+
+  it('refuse a bad cap, an unknown key and a reward that is missing, deleted or flexible, naming each path', () => {
+    // Act
+    const bad = issuesOf(configWith(shop({ referral_settings: { friend_reward_id: 'five-off', max_friends_per_day: 0, friends: 3 } })));
+    const missing = issuesOf(configWith(shop({ referral_settings: { friend_reward_id: 'nope' } })));
+    const deleted = issuesOf(
+      configWith(shop({ rewards: [reward({ deleted: true })], referral_settings: { friend_reward_id: 'five-off' } })),
+    );
+    const flexible = issuesOf(
+      configWith(
+        shop({
+          rewards: [flexibleReward({ min_points: 100, max_points: 500, points_per_unit: 100 })],
+          referral_settings: { friend_reward_id: 'flex' },
+        }),
+      ),
+    );
+    const noReward = issuesOf(configWith(shop({ referral_settings: { max_friends_per_day: 5 } })));
+
+    // Assert
+    expect(bad).toEqual([
+      'shops[0].referral_settings.max_friends_per_day: must be a whole number, 1 or more',
+      'shops[0].referral_settings.friends: unknown key',
+    ]);
+    expect(missing).toEqual(["shops[0].referral_settings.friend_reward_id: no reward with id 'nope' in this shop"]);
+    expect(deleted).toEqual(["shops[0].referral_settings.friend_reward_id: reward 'five-off' is deleted"]);
+    expect(flexible).toEqual([
+      "shops[0].referral_settings.friend_reward_id: reward 'flex' is flexible: a friend's reward needs a fixed discount",
+    ]);
+    expect(noReward).toEqual(['shops[0].referral_settings.friend_reward_id: is required']);
+  });
+});

@@ -38,6 +38,7 @@ export const BUSINESS_METRICS = [
   'PurchasesRefunded',
   'PurchasesReconciled',
   'RedemptionsRefunded',
+  'ReferralsCreated',
 ] as const satisfies readonly BusinessMetric[];
 /**
  * Shopify refused a call (ACCESS_DENIED, or 403) because the store has not granted a scope or protected

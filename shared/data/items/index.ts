@@ -6,6 +6,7 @@ import { birthdayTimerType } from './birthday-timer';
 import { customerListBoundaryType } from './customer-list-boundary';
 import { customerProfileType } from './customer-profile';
 import { earningEntryType } from './earning-entry';
+import { friendReferralTypes } from './friend-referral';
 import { idempotencyRecordType } from './idempotency-record';
 import { importBatchType, mergedImportBatchType } from './import-batch';
 import type { ItemType } from './item-type';
@@ -31,6 +32,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   orderType,
   orderCustomerType,
   ...referralTypes,
+  ...friendReferralTypes,
   idempotencyRecordType,
   webhookEventType,
   customerListBoundaryType,

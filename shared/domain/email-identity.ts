@@ -1,0 +1,32 @@
+// One person's mailbox under the forms an address can take: the referral checks compare e-mails by it.
+// Case and surrounding spaces never name another mailbox; a `+tag` after the local part is delivered to
+// the same mailbox by Gmail, Outlook, Fastmail, iCloud and most hosts; Gmail ignores dots in the local
+// part, and googlemail.com is Gmail under its other name. Pure: no I/O.
+
+const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
+
+/**
+ * The mailbox an address reaches: trimmed, lower case (Unicode NFC), the local part without a `+tag`, and
+ * for Gmail without dots and at gmail.com. An address without an `@` is only trimmed and lowered.
+ */
+export function canonicalEmail(email: string): string {
+  const lower = email.trim().normalize('NFC').toLowerCase();
+  const at = lower.lastIndexOf('@');
+  if (at <= 0 || at === lower.length - 1) return lower;
+  let local = lower.slice(0, at);
+  let domain = lower.slice(at + 1);
+  const plus = local.indexOf('+');
+  // A local part that is only a tag ("+tag@host") keeps it: there is no mailbox name before it.
+  if (plus > 0) local = local.slice(0, plus);
+  if (GMAIL_DOMAINS.has(domain)) {
+    domain = 'gmail.com';
+    const undotted = local.replace(/\./g, '');
+    if (undotted) local = undotted;
+  }
+  return `${local}@${domain}`;
+}
+
+/** Two addresses reach the same mailbox. */
+export function sameMailbox(a: string, b: string): boolean {
+  return canonicalEmail(a) === canonicalEmail(b);
+}
