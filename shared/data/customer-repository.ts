@@ -14,6 +14,7 @@ import {
   customerKey,
   customerListPartition,
   emailAttributes,
+  normalisedEmail,
   type StoredCustomer,
   storedCustomerOf,
 } from './items/customer-profile';
@@ -21,7 +22,7 @@ import { earningEntryItem } from './items/earning-entry';
 import { referralCodeItem } from './items/referral';
 import { counterAttribute, shopCountersKey } from './items/shop';
 import { GLOBAL_INDEXES } from './table';
-import { birthdayTimerWrites } from './transactions';
+import { birthdayTimerWrites, emailPostingWrites } from './transactions';
 
 export type { StoredCustomer };
 
@@ -93,6 +94,8 @@ export async function createCustomer(
       },
       ...(options.countInShop === false ? [] : [counterUpdate]),
       ...birthdayTimerWrites(record, null),
+      // The e-mail search postings of the address.
+      ...emailPostingWrites(record.shop_id, record.platform_customer_id, null, record.email),
       // Entries awarded on enrolment (signup points) commit with the profile or not at all.
       ...(options.entries ?? []).map((entry) => ({
         Put: {
@@ -137,6 +140,17 @@ export async function updateCustomer(current: StoredCustomer, changes: MemberCha
   return otherItems ? updateWithOtherItems(current, changes, now) : updateProfileFields(current, changes, now);
 }
 
+/** The UpdateItem of a member's own fields. */
+interface ProfileUpdate {
+  TableName: string;
+  Key: { pk: string; sk: string };
+  UpdateExpression: string;
+  ConditionExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+  ReturnValuesOnConditionCheckFailure: 'ALL_OLD';
+}
+
 async function updateProfileFields(current: StoredCustomer, changes: MemberChanges, now: string): Promise<CustomerWrite> {
   const { record } = current;
   const names: Record<string, string> = { '#version': 'version', '#updated': 'updated_at' };
@@ -177,23 +191,62 @@ async function updateProfileFields(current: StoredCustomer, changes: MemberChang
     if (emailPk) set('email_pk', emailPk);
     else removes.push('email_pk');
   }
+  const update: ProfileUpdate = {
+    TableName: tableName(),
+    Key: customerKey(record.shop_id, record.platform_customer_id),
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''} ADD #version :one`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+  const postings =
+    changes.email === undefined ? [] : emailPostingWrites(record.shop_id, record.platform_customer_id, record.email, changes.email);
+  if (postings.length > 0) return updateWithPostings(current, update, postings);
   try {
-    const result = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: customerKey(record.shop_id, record.platform_customer_id),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''} ADD #version :one`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
+    const result = await documentClient().send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
     return { written: true, record: storedCustomerOf(result.Attributes!).record };
   } catch (error) {
     return { written: false, ...refusalOf(error, storedCustomerOf) };
   }
+}
+
+/**
+ * A new address: the same update of the fields, conditioned also on the address it replaces (the postings
+ * deleted are that address's), in one transaction with the postings; then the profile as written, read
+ * consistently (a transaction answers no item).
+ */
+async function updateWithPostings(
+  current: StoredCustomer,
+  update: ProfileUpdate,
+  postings: ReturnType<typeof emailPostingWrites>,
+): Promise<CustomerWrite> {
+  const { record } = current;
+  const guarded = {
+    ...update,
+    ConditionExpression: `${update.ConditionExpression} AND #emailLc = :emailLc`,
+    ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#emailLc': 'email_lc' },
+    ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':emailLc': normalisedEmail(record.email) },
+  };
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        ClientRequestToken: randomUUID(),
+        TransactItems: [{ Update: guarded }, ...postings],
+      }),
+    );
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons?.[0] === 'ConditionalCheckFailed') {
+      const old = cancelledItem(error, 0);
+      return { written: false, conflict: false, current: old ? storedCustomerOf(old) : null };
+    }
+    if (isTransactionConflict(error)) return { written: false, conflict: true };
+    throw error;
+  }
+  const written = await getCustomer(record.shop_id, record.platform_customer_id, true);
+  if (!written) return { written: false, conflict: false, current: null };
+  return { written: true, record: written.record };
 }
 
 async function updateWithOtherItems(current: StoredCustomer, changes: MemberChanges, now: string): Promise<CustomerWrite> {
@@ -212,6 +265,7 @@ async function updateWithOtherItems(current: StoredCustomer, changes: MemberChan
     },
   ];
   transactItems.push(...birthdayTimerWrites(next, record.date_of_birth));
+  transactItems.push(...emailPostingWrites(record.shop_id, record.platform_customer_id, record.email, next.email));
   if (changes.status && changes.status !== record.status) {
     transactItems.push({
       Update: {

@@ -7,6 +7,7 @@ import { customerListBoundaryKey, LIST_BOUNDARY_PARTITIONS } from './items/custo
 import { customerEmailPartition, customerKey, customerListPartition, customerPk } from './items/customer-profile';
 import { duePartition } from './items/due';
 import { earningEntryKey } from './items/earning-entry';
+import { emailGramKey, emailIndexMarkerKey, longEmailKey } from './items/email-gram';
 import { idempotencyRecordKey } from './items/idempotency-record';
 import { importBatchKey, mergedImportBatchKey } from './items/import-batch';
 import { incomingMergeKey, mergedIntoKey } from './items/merge';
@@ -53,6 +54,9 @@ export const keys = {
   customerList: customerListPartition,
   customerListBoundary: customerListBoundaryKey,
   customerEmail: customerEmailPartition,
+  emailGram: emailGramKey,
+  longEmail: longEmailKey,
+  emailIndexMarker: emailIndexMarkerKey,
   order: orderKey,
   orderCustomer: orderCustomerKey,
   shopDomain: shopDomainKey,

@@ -16,6 +16,9 @@ describe('key builders', () => {
       keys.referralCode('s1', 'ABC').pk,
       keys.customerList('s1', 'member'),
       keys.customerEmail('s1', 'a@b.c'),
+      keys.emailGram('s1', 'abc', '1001').pk,
+      keys.longEmail('s1', '1001').pk,
+      keys.emailIndexMarker('s1').pk,
     ];
 
     for (const key of all) expect(key.startsWith('SHOP#s1')).toBe(true);

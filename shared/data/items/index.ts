@@ -5,6 +5,7 @@ import { birthdayTimerType } from './birthday-timer';
 import { customerListBoundaryType } from './customer-list-boundary';
 import { customerProfileType } from './customer-profile';
 import { earningEntryType } from './earning-entry';
+import { emailGramTypes } from './email-gram';
 import { idempotencyRecordType } from './idempotency-record';
 import { importBatchType, mergedImportBatchType } from './import-batch';
 import type { ItemType } from './item-type';
@@ -32,6 +33,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   idempotencyRecordType,
   webhookEventType,
   customerListBoundaryType,
+  ...emailGramTypes,
   ...mergeTypes,
 ];
 
