@@ -5,7 +5,8 @@ import type { CustomerRecord, MemberChanges } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { cancellationReasons, cancelledItem, isTransactionConflict, type Refusal as RefusalOf, refusalOf } from './dynamodb-errors';
-import { batchGet, countAll, type Item, queryAll } from './items';
+import { findByEmailIndex, shopMemberCount } from './email-search';
+import { batchGet, batchGetAll, countAll, type Item, queryAll } from './items';
 import { LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
 import { listStatuses, readListPage } from './customer-list';
 import {
@@ -321,8 +322,9 @@ export interface CustomerListOptions {
  * One page of a shop's customers in the requested order. Each loyalty status is its own index
  * partition, already sorted by DynamoDB. Without an e-mail filter the page's keys come from the
  * nearer end of the partitions or a remembered boundary (`customer-list.ts`), then its profiles from
- * one BatchGet. With an e-mail filter every key of the partitions is read (the filter runs on the
- * index's projected e-mail), which also gives the total.
+ * one BatchGet. With an e-mail filter the e-mail index finds the matches when it can (`email-search.ts`)
+ * and their profiles give the order, the status filter and the total; otherwise every key of the
+ * partitions is read (the filter runs on the index's projected e-mail), which also gives the total.
  */
 export async function listCustomers(
   shopId: string,
@@ -350,6 +352,21 @@ export async function listCustomers(
     return { records: items.map((item) => storedCustomerOf(item).record), total: null, entriesRead: page.entriesRead };
   }
 
+  const indexed = await findByEmailIndex(shopId, query.emailContains, () => shopMemberCount(shopId));
+  if (indexed) {
+    const profiles = await batchGetAll(indexed.ids.map((id) => customerKey(shopId, id)));
+    const matched = profiles
+      .map((item) => storedCustomerOf(item).record)
+      // The profile's own address decides: a posting is only where to look.
+      .filter((record) => statuses.includes(record.status) && normalisedEmail(record.email).includes(query.emailContains!))
+      .sort(compareRecords(attribute as keyof CustomerRecord, query.descending));
+    return {
+      records: matched.slice(query.offset, query.offset + query.limit),
+      total: matched.length,
+      entriesRead: indexed.entriesRead + profiles.length,
+    };
+  }
+
   const partitions = await Promise.all(
     statuses.map((status) =>
       queryAll({
@@ -368,6 +385,24 @@ export async function listCustomers(
     records: items.map((item) => storedCustomerOf(item).record),
     total: merged.length,
     entriesRead: partitions.reduce((sum, items) => sum + items.length, 0),
+  };
+}
+
+/**
+ * The list's order for records found through the e-mail index: the sort attribute, then the status
+ * (members first, as the merged partitions), then the customer id, all in the list's direction.
+ */
+export function compareRecords(attribute: keyof CustomerRecord, descending: boolean): (a: CustomerRecord, b: CustomerRecord) => number {
+  const direction = descending ? -1 : 1;
+  const rank = (record: CustomerRecord) => LOYALTY_STATUSES.indexOf(record.status);
+  return (a, b) => {
+    const x = a[attribute] as string | number;
+    const y = b[attribute] as string | number;
+    if (x !== y) return x < y ? -direction : direction;
+    if (a.status !== b.status) return rank(a) - rank(b);
+    const p = a.platform_customer_id;
+    const q = b.platform_customer_id;
+    return p === q ? 0 : p < q ? -direction : direction;
   };
 }
 
