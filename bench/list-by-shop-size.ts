@@ -75,6 +75,10 @@ function listCases(members: number): Array<[string, string]> {
       ? ([[`last page, sort=-points`, `/v1/customers?sort=-points&page%5Bnumber%5D=${lastPage}`]] as Array<[string, string]>)
       : []),
     ['filter[email]=member1', '/v1/customers?filter%5Bemail%5D=member1'],
+    // One match, a three-letter search, and half the shop.
+    ['filter[email] selective', '/v1/customers?filter%5Bemail%5D=member1%40'],
+    ['filter[email] three letters', '/v1/customers?filter%5Bemail%5D=r12'],
+    ['filter[email] broad (half)', '/v1/customers?filter%5Bemail%5D=scale.example'],
   ];
 }
 
