@@ -5,6 +5,7 @@ import type { CustomerRecord, MemberChanges } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { cancellationReasons, cancelledItem, isTransactionConflict, type Refusal as RefusalOf, refusalOf } from './dynamodb-errors';
+import { readRememberedSlice, rememberMatchSet, searchName } from './email-match-set';
 import { findByEmailIndex, shopMemberCount } from './email-search';
 import { batchGet, batchGetAll, countAll, type Item, queryAll } from './items';
 import { LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
@@ -14,6 +15,7 @@ import {
   customerItem,
   customerKey,
   customerListPartition,
+  customerOfKey,
   emailAttributes,
   normalisedEmail,
   type StoredCustomer,
@@ -316,15 +318,17 @@ export interface CustomerListOptions {
   total?: number;
   /** Use and keep remembered page boundaries (off only to compare pages in tests and the bench). */
   boundaryMemory?: boolean;
+  /** Use and keep remembered e-mail search matches (off only to compare pages in tests and the bench). */
+  matchMemory?: boolean;
 }
 
 /**
  * One page of a shop's customers in the requested order. Each loyalty status is its own index
  * partition, already sorted by DynamoDB. Without an e-mail filter the page's keys come from the
  * nearer end of the partitions or a remembered boundary (`customer-list.ts`), then its profiles from
- * one BatchGet. With an e-mail filter the e-mail index finds the matches when it can (`email-search.ts`)
- * and their profiles give the order, the status filter and the total; otherwise every key of the
- * partitions is read (the filter runs on the index's projected e-mail), which also gives the total.
+ * one BatchGet. With an e-mail filter the search is evaluated whole (`evaluateEmailSearch`), which gives
+ * the exact total, and its ordered matches are remembered for its other pages (`email-match-set.ts`),
+ * which read their slice of them and its profiles only.
  */
 export async function listCustomers(
   shopId: string,
@@ -352,17 +356,64 @@ export async function listCustomers(
     return { records: items.map((item) => storedCustomerOf(item).record), total: null, entriesRead: page.entriesRead };
   }
 
-  const indexed = await findByEmailIndex(shopId, query.emailContains, () => shopMemberCount(shopId));
+  const memory = options.matchMemory ?? true;
+  const search = searchName({ emailContains: query.emailContains, status: query.status, sort: query.sort, descending: query.descending });
+  // Past the first page, the set an earlier page of the same search remembered: its slice's profiles only.
+  const remembered = memory && query.offset > 0 ? await readRememberedSlice(shopId, search, query.offset, query.limit) : null;
+  if (remembered) {
+    const items = await batchGet(remembered.ids.map((id) => customerKey(shopId, id)));
+    const records = items
+      .map((item) => storedCustomerOf(item).record)
+      // A member who no longer matches (a new address or status) is left out, as is one erased or merged away.
+      .filter((record) => statuses.includes(record.status) && normalisedEmail(record.email).includes(query.emailContains!));
+    return { records, total: remembered.total, entriesRead: 0 };
+  }
+
+  const matches = await evaluateEmailSearch(shopId, query, indexName, attribute, statuses);
+  const pageIds = matches.ids.slice(query.offset, query.offset + query.limit);
+  // The ordered set, for the search's other pages (a search of one page has none).
+  const rememberSet = memory && matches.ids.length > query.limit ? rememberMatchSet(shopId, search, matches.ids) : Promise.resolve();
+  const [items] = await Promise.all([
+    matches.profiles
+      ? Promise.resolve(pageIds.map((id) => matches.profiles!.get(id)!))
+      : batchGet(pageIds.map((id) => customerKey(shopId, id))),
+    rememberSet,
+  ]);
+  return { records: items.map((item) => storedCustomerOf(item).record), total: matches.ids.length, entriesRead: matches.entriesRead };
+}
+
+interface EmailSearchMatches {
+  /** The matching customer ids in the list's order. */
+  ids: string[];
+  /** Their profiles, when the evaluation read them. */
+  profiles: Map<string, Item> | null;
+  entriesRead: number;
+}
+
+/**
+ * Every match of an e-mail search, in order: through the e-mail index when it can answer (its matches'
+ * profiles give the order, the status filter and the total), else by reading every key of the
+ * partitions (the filter runs on the index's projected e-mail).
+ */
+async function evaluateEmailSearch(
+  shopId: string,
+  query: CustomerListQuery,
+  indexName: string,
+  attribute: string,
+  statuses: readonly LoyaltyStatus[],
+): Promise<EmailSearchMatches> {
+  const emailContains = query.emailContains!;
+  const indexed = await findByEmailIndex(shopId, emailContains, () => shopMemberCount(shopId));
   if (indexed) {
     const profiles = await batchGetAll(indexed.ids.map((id) => customerKey(shopId, id)));
     const matched = profiles
-      .map((item) => storedCustomerOf(item).record)
+      .map((item) => ({ item, record: storedCustomerOf(item).record }))
       // The profile's own address decides: a posting is only where to look.
-      .filter((record) => statuses.includes(record.status) && normalisedEmail(record.email).includes(query.emailContains!))
-      .sort(compareRecords(attribute as keyof CustomerRecord, query.descending));
+      .filter(({ record }) => statuses.includes(record.status) && normalisedEmail(record.email).includes(emailContains))
+      .sort((a, b) => compareRecords(attribute as keyof CustomerRecord, query.descending)(a.record, b.record));
     return {
-      records: matched.slice(query.offset, query.offset + query.limit),
-      total: matched.length,
+      ids: matched.map(({ record }) => record.platform_customer_id),
+      profiles: new Map(matched.map(({ item, record }) => [record.platform_customer_id, item])),
       entriesRead: indexed.entriesRead + profiles.length,
     };
   }
@@ -372,18 +423,15 @@ export async function listCustomers(
       queryAll({
         IndexName: indexName,
         KeyConditionExpression: 'list_pk = :pk',
-        ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status), ':email': query.emailContains },
+        ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status), ':email': emailContains },
         FilterExpression: 'contains(email_lc, :email)',
         ScanIndexForward: !query.descending,
       }),
     ),
   );
-  const merged = mergeSorted(partitions, attribute, query.descending);
-  const pageKeys = merged.slice(query.offset, query.offset + query.limit).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
-  const items = await batchGet(pageKeys);
   return {
-    records: items.map((item) => storedCustomerOf(item).record),
-    total: merged.length,
+    ids: mergeSorted(partitions, attribute, query.descending).map((item) => customerOfKey({ pk: String(item.pk) })),
+    profiles: null,
     entriesRead: partitions.reduce((sum, items) => sum + items.length, 0),
   };
 }

@@ -6,6 +6,7 @@ import { customerListBoundaryType } from './customer-list-boundary';
 import { customerProfileType } from './customer-profile';
 import { earningEntryType } from './earning-entry';
 import { emailGramTypes } from './email-gram';
+import { emailMatchSetTypes } from './email-match-set';
 import { idempotencyRecordType } from './idempotency-record';
 import { importBatchType, mergedImportBatchType } from './import-batch';
 import type { ItemType } from './item-type';
@@ -34,6 +35,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   webhookEventType,
   customerListBoundaryType,
   ...emailGramTypes,
+  ...emailMatchSetTypes,
   ...mergeTypes,
 ];
 
