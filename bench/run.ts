@@ -4,8 +4,8 @@
 // sizes and cold initialisation, the customer list at 1k/10k/100k members, and a burst of order
 // webhooks, a flood of made-up keys, and the scheduled jobs by shop size. Prints tables and writes
 // bench/results.json and bench/latency.svg. This file reads the flags and runs the sections in order;
-// each section is its own module. `--only webhook-burst`, `key-flood`, `jobs`, `list-depth` or
-// `one-customer` runs that section alone (each starts what it needs).
+// each section is its own module. `--only webhook-burst`, `key-flood`, `jobs`, `list-depth`,
+// `list-by-shop-size` or `one-customer` runs that section alone (each starts what it needs).
 import '../infra/local/local-env';
 import { parseArgs } from 'node:util';
 import { measureBundles, type BundleFigures } from './bundles';
@@ -37,6 +37,7 @@ const { values: options } = parseArgs({
     duration: { type: 'string', default: '4' },
     connections: { type: 'string', default: '10' },
     'max-members': { type: 'string', default: '100000' },
+    'min-members': { type: 'string', default: '0' },
     'skip-bundles': { type: 'boolean', default: false },
     warmup: { type: 'string', default: '30' },
     'in-process-when-failed': { type: 'boolean', default: false },
@@ -56,7 +57,7 @@ const { values: options } = parseArgs({
 });
 const DURATION = Number(options.duration);
 const CONNECTIONS = Number(options.connections);
-const SCALES = [1_000, 10_000, 100_000].filter((n) => n <= Number(options['max-members']));
+const SCALES = [1_000, 10_000, 100_000].filter((n) => n <= Number(options['max-members']) && n >= Number(options['min-members']));
 const WARMUP_SECONDS = Number(options.warmup);
 const BURST = {
   orders: Number(options['burst-orders']),
@@ -70,7 +71,7 @@ const FLOOD = {
   legitimateRate: Number(options['flood-legitimate-rate']),
 };
 /** The sections `--only` can run alone. */
-const SECTIONS = ['webhook-burst', 'key-flood', 'jobs', 'list-depth', 'one-customer'];
+const SECTIONS = ['webhook-burst', 'key-flood', 'jobs', 'list-depth', 'list-by-shop-size', 'one-customer'];
 
 function checkFlags(): void {
   if (options.only !== undefined && !SECTIONS.includes(options.only)) throw new Error(`--only takes one of: ${SECTIONS.join(', ')}`);
@@ -122,6 +123,21 @@ async function main(): Promise<void> {
       listDepth: await listDepth(SCALES, { walkBeforeUpTo: Number(options['walk-before-up-to']) }),
     });
     console.log(`\nwritten: bench/results.json (listDepth; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
+  if (options.only === 'list-by-shop-size') {
+    // The customer list and its e-mail searches by shop size, with a twin of its own.
+    const twin = await startTwinProcess();
+    try {
+      process.env.TABLE_NAME = TWIN_TABLE;
+      process.env.DYNAMODB_ENDPOINT = twin.dynamodb;
+      process.env.DYNAMODB_STATS = 'true';
+      const scale = await listByShopSize(twin.url, SCALES, { inProcessWhenFailed: options['in-process-when-failed'] });
+      mergeResults({ at: new Date().toISOString(), scale });
+    } finally {
+      twin.process.kill('SIGINT');
+    }
+    console.log(`\nwritten: bench/results.json (scale; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
     return;
   }
   if (options.only === 'webhook-burst') {

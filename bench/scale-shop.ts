@@ -1,10 +1,12 @@
 // Seeds a shop with N members straight into the table (batch writes of the same items enrolment
-// writes), for the list-by-shop-size figures.
+// writes, e-mail search postings included, and the shop's index marker), for the list-by-shop-size
+// figures. Half the members' addresses are at scale.example, half at other.example.
 import { resetEnv } from '../shared/runtime/env';
 import { putApiKey } from '../shared/data/api-key-repository';
 import { hashApiKey } from '../shared/domain/api-key';
 import { resetDocumentClient } from '../shared/data/client';
 import { customerItem } from '../shared/data/items/customer-profile';
+import { emailIndexMarkerKey, emailPostingItems } from '../shared/data/items/email-gram';
 import { keys } from '../shared/data/keys';
 import { batchPut, putShopCatalog, setShopCounters } from '../shared/data/shop-repository';
 import type { CustomerRecord } from '../shared/domain/customer';
@@ -12,7 +14,7 @@ import type { CustomerRecord } from '../shared/domain/customer';
 const CONCURRENCY = 16;
 
 /** Returns the API key of the new shop `scale-<n>`. */
-export async function seedScaleShop(members: number): Promise<string> {
+export async function seedScaleShop(members: number, options: { emailIndex?: boolean } = {}): Promise<string> {
   resetEnv();
   resetDocumentClient();
   const shopId = `scale-${members}`;
@@ -47,7 +49,7 @@ export async function seedScaleShop(members: number): Promise<string> {
       const record: CustomerRecord = {
         shop_id: shopId,
         platform_customer_id: String(1_000_000 + i),
-        email: `member${i}@scale.example`,
+        email: `member${i}@${i % 2 === 0 ? 'scale' : 'other'}.example`,
         first_name: 'Member',
         last_name: String(i),
         current_points: (i * 7919) % 10_000,
@@ -64,7 +66,11 @@ export async function seedScaleShop(members: number): Promise<string> {
         created_at: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
         updated_at: '2025-01-01T00:00:00.000Z',
       };
-      return [customerItem(record, 1), { ...keys.referralCode(shopId, record.referral_code), customer_id: record.platform_customer_id }];
+      return [
+        customerItem(record, 1),
+        { ...keys.referralCode(shopId, record.referral_code), customer_id: record.platform_customer_id },
+        ...(options.emailIndex === false ? [] : emailPostingItems(shopId, record.platform_customer_id, record.email)),
+      ];
     }).flat();
 
   let next = 0;
@@ -79,5 +85,7 @@ export async function seedScaleShop(members: number): Promise<string> {
     }),
   );
   await setShopCounters(shopId, { member: members, excluded: 0 });
+  if (options.emailIndex !== false)
+    await batchPut([{ ...emailIndexMarkerKey(shopId), completed_at: new Date().toISOString(), by: 'seed' }]);
   return key;
 }

@@ -11,7 +11,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { LIST_BOUNDARY_PARTITIONS } from '../../shared/data/keys';
+import { LIST_MEMORY_PARTITIONS } from '../../shared/data/keys';
 import { ApiFirewall } from './constructs/api-firewall';
 import { FailedJobRuns, JOB_RUN_RETRIES } from './constructs/failed-job-runs';
 import { DEFAULT_FULL_RATE_KEYS, LoyaltyApi, stageThrottle } from './constructs/loyalty-api';
@@ -148,14 +148,14 @@ export class LoyaltyStack extends Stack {
       if (uses.includes('platform')) fn.fn.addToRolePolicy(readShopifySecrets);
       if (uses.includes('events')) bus.grantPutEventsTo(fn.fn);
       if (uses.includes('deliveryQueue')) fn.fn.addToRolePolicy(sendDeliveries);
-      // The customer list's page boundaries (short-lived items, docs/performance.md#customer-list-depth): a
-      // reader's one write, and only to those partitions.
+      // The customer list's page boundaries and remembered e-mail searches (short-lived items,
+      // docs/performance.md#customer-list-depth, #e-mail-search): a reader's one write, and only to those partitions.
       if (entry.grants?.includes('listPageBoundaries')) {
         fn.fn.addToRolePolicy(
           new PolicyStatement({
             actions: ['dynamodb:BatchWriteItem'],
             resources: [table.tableArn],
-            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [LIST_BOUNDARY_PARTITIONS] } },
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...LIST_MEMORY_PARTITIONS] } },
           }),
         );
       }

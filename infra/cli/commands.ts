@@ -6,7 +6,8 @@ import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
 import { createApiKey } from '../../shared/data/api-key-repository';
 import { listApiKeys, revokeApiKey, setUsageKey } from '../../shared/data/api-key-listing-repository';
 import { hashApiKey, keyIdOf, type ApiKeySummary, type KeyScope, type UsageKey } from '../../shared/domain/api-key';
-import { readShopCatalog } from '../../shared/data/shop-repository';
+import { listShopIds, readShopCatalog } from '../../shared/data/shop-repository';
+import { backfillShopPostings, emailIndexReady, markEmailIndexComplete } from '../../shared/data/email-index-repository';
 import type { StageAuthorizerCache } from './stage-authorizer-cache';
 import type { UsagePlan } from './usage-plan-keys';
 
@@ -202,4 +203,25 @@ export function messageOf(error: unknown): string {
   if (error.message) return error.message;
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? code : error.name;
+}
+
+/**
+ * Writes the e-mail search postings of every member of each shop not yet marked complete (every
+ * registered shop, or the one named), then marks it: from then on filter[email] reads the index there.
+ * A stopped run is run again: marked shops are skipped, and a shop's walk writes nothing twice.
+ */
+export async function emailIndexBackfill(options: { shop?: string }, deps: Pick<CommandDeps, 'print'>): Promise<void> {
+  const shops = options.shop !== undefined ? [options.shop] : await listShopIds();
+  if (options.shop !== undefined && !(await readShopCatalog(options.shop))) throw new UnknownShopError(options.shop);
+  for (const shopId of shops) {
+    if (await emailIndexReady(shopId)) {
+      deps.print(`shop ${shopId}: e-mail index already complete`);
+      continue;
+    }
+    const done = await backfillShopPostings(shopId, (progress) => {
+      if (progress.members > 0 && progress.members % 10_000 < 100) deps.print(`  shop ${shopId}: ${progress.members} members so far`);
+    });
+    await markEmailIndexComplete(shopId, new Date().toISOString());
+    deps.print(`shop ${shopId}: ${done.members} members, ${done.postings} postings written; e-mail index complete`);
+  }
 }

@@ -1,10 +1,10 @@
-// `loyalty`: the operator CLI (config apply, keys create/revoke/list) against a deployed stack or the
+// `loyalty`: the operator CLI (config apply, keys create/revoke/list, email-index backfill) against a deployed stack or the
 // local twin, and the Shopify app's configuration (shopify-app-config). Parses the arguments, resolves
 // the target, runs one command; exit code 0 or 1.
 import '../local/local-env';
 import { parseArgs } from 'node:util';
 import { resetDocumentClient } from '../../shared/data/client';
-import { configApply, keysCreate, keysList, keysRevoke, messageOf, type Print } from './commands';
+import { configApply, emailIndexBackfill, keysCreate, keysList, keysRevoke, messageOf, type Print } from './commands';
 import { AppConfigError, DEFAULT_APP_NAME, shopifyAppToml } from './shopify-app-config';
 import {
   answeredButNotDynamoDb,
@@ -21,6 +21,7 @@ export const USAGE = `Usage:
   loyalty keys create --shop S --name N --scope full|read    TARGET
   loyalty keys revoke --shop S --key-id ID                   TARGET
   loyalty keys list --shop S                                 TARGET
+  loyalty email-index backfill [--shop S]                    TARGET
   loyalty shopify-app-config (--stack NAME [--region R] | --webhook-url URL) [--client-id ID] [--app-name NAME]
   loyalty --help
 
@@ -30,6 +31,11 @@ TARGET is one of:
                                    (table default ${DEFAULT_LOCAL_TABLE}; no API Gateway, usage-plan steps skipped)
 
 A created key is printed once and cannot be shown again; only its SHA-256 hash is stored.
+
+email-index backfill writes the e-mail search postings of members enrolled before the index existed,
+shop by shop (every registered shop, or --shop S), then marks each shop complete so filter[email]
+reads the index; until then it answers by scanning. Safe to stop and run again: complete shops are
+skipped and a shop's walk writes nothing twice.
 
 shopify-app-config prints the Shopify app's shopify.app.toml (the file alone, on stdout) for
 \`shopify app deploy\`: the scopes the service uses and every topic it handles, delivered to the
@@ -59,6 +65,7 @@ type Command =
   | { kind: 'keys create'; shop: string; name: string; scope: 'full' | 'read' }
   | { kind: 'keys revoke'; shop: string; keyId: string }
   | { kind: 'keys list'; shop: string }
+  | { kind: 'email-index backfill'; shop?: string }
   | AppConfigCommand;
 
 /** Works on no table: the webhook URL comes from the stack's outputs or the command line. */
@@ -76,6 +83,7 @@ const COMMAND_OPTIONS: Record<Command['kind'], OptionName[]> = {
   'keys create': ['shop', 'name', 'scope'],
   'keys revoke': ['shop', 'key-id'],
   'keys list': ['shop'],
+  'email-index backfill': ['shop'],
   'shopify-app-config': ['webhook-url', 'client-id', 'app-name'],
 };
 /** The options of a command's target: shopify-app-config only reads a stack's outputs. */
@@ -169,6 +177,9 @@ async function run(command: Exclude<Command, AppConfigCommand>, target: Target, 
     case 'keys list':
       await keysList({ shop: command.shop }, deps);
       return;
+    case 'email-index backfill':
+      await emailIndexBackfill(command.shop !== undefined ? { shop: command.shop } : {}, deps);
+      return;
   }
 }
 
@@ -204,6 +215,8 @@ function parseCommand(positionals: string[], values: Values): Command {
       return { kind, shop: required('shop'), keyId: required('key-id') };
     case 'keys list':
       return { kind, shop: required('shop') };
+    case 'email-index backfill':
+      return { kind, ...(values.shop !== undefined ? { shop: required('shop') } : {}) };
     case 'shopify-app-config':
       return appConfigCommand(values);
   }

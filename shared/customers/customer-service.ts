@@ -229,7 +229,7 @@ export interface CustomerList {
 }
 
 /**
- * The e-mail filter reads every key anyway and counts its matches. Otherwise the totals come from the
+ * An e-mail search counts its matches itself (a later page: the count its first page remembered). Otherwise the totals come from the
  * shop's counters: the first page is read alongside them, a deeper page only once they say it has
  * customers (so a page past the last, any page number up to 2^53, reads no index at all), and the
  * total tells the repository which end of the list is nearer.
@@ -237,10 +237,10 @@ export interface CustomerList {
 export async function listCustomers(
   shopId: string,
   query: CustomerListQuery,
-  options: { boundaryMemory?: boolean } = {},
+  options: { boundaryMemory?: boolean; matchMemory?: boolean } = {},
 ): Promise<CustomerList> {
   if (query.emailContains !== undefined) {
-    const page = await queryCustomers(shopId, query);
+    const page = await queryCustomers(shopId, query, { matchMemory: options.matchMemory });
     return { records: page.records, total: page.total ?? page.records.length };
   }
   const totalOf = (counters: ShopCounters) => (query.status ? counters[query.status] : counters.member + counters.excluded);

@@ -5,7 +5,9 @@ import type { CustomerRecord, MemberChanges } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { cancellationReasons, cancelledItem, isTransactionConflict, type Refusal as RefusalOf, refusalOf } from './dynamodb-errors';
-import { batchGet, countAll, type Item, queryAll } from './items';
+import { readRememberedSlice, rememberMatchSet, searchName } from './email-match-set';
+import { findByEmailIndex, shopMemberCount } from './email-search';
+import { batchGet, batchGetAll, countAll, type Item, queryAll } from './items';
 import { LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
 import { listStatuses, readListPage } from './customer-list';
 import {
@@ -13,7 +15,9 @@ import {
   customerItem,
   customerKey,
   customerListPartition,
+  customerOfKey,
   emailAttributes,
+  normalisedEmail,
   type StoredCustomer,
   storedCustomerOf,
 } from './items/customer-profile';
@@ -21,7 +25,7 @@ import { earningEntryItem } from './items/earning-entry';
 import { referralCodeItem } from './items/referral';
 import { counterAttribute, shopCountersKey } from './items/shop';
 import { GLOBAL_INDEXES } from './table';
-import { birthdayTimerWrites } from './transactions';
+import { birthdayTimerWrites, emailPostingWrites } from './transactions';
 
 export type { StoredCustomer };
 
@@ -93,6 +97,8 @@ export async function createCustomer(
       },
       ...(options.countInShop === false ? [] : [counterUpdate]),
       ...birthdayTimerWrites(record, null),
+      // The e-mail search postings of the address.
+      ...emailPostingWrites(record.shop_id, record.platform_customer_id, null, record.email),
       // Entries awarded on enrolment (signup points) commit with the profile or not at all.
       ...(options.entries ?? []).map((entry) => ({
         Put: {
@@ -137,6 +143,17 @@ export async function updateCustomer(current: StoredCustomer, changes: MemberCha
   return otherItems ? updateWithOtherItems(current, changes, now) : updateProfileFields(current, changes, now);
 }
 
+/** The UpdateItem of a member's own fields. */
+interface ProfileUpdate {
+  TableName: string;
+  Key: { pk: string; sk: string };
+  UpdateExpression: string;
+  ConditionExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+  ReturnValuesOnConditionCheckFailure: 'ALL_OLD';
+}
+
 async function updateProfileFields(current: StoredCustomer, changes: MemberChanges, now: string): Promise<CustomerWrite> {
   const { record } = current;
   const names: Record<string, string> = { '#version': 'version', '#updated': 'updated_at' };
@@ -177,23 +194,62 @@ async function updateProfileFields(current: StoredCustomer, changes: MemberChang
     if (emailPk) set('email_pk', emailPk);
     else removes.push('email_pk');
   }
+  const update: ProfileUpdate = {
+    TableName: tableName(),
+    Key: customerKey(record.shop_id, record.platform_customer_id),
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''} ADD #version :one`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+  const postings =
+    changes.email === undefined ? [] : emailPostingWrites(record.shop_id, record.platform_customer_id, record.email, changes.email);
+  if (postings.length > 0) return updateWithPostings(current, update, postings);
   try {
-    const result = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: customerKey(record.shop_id, record.platform_customer_id),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''} ADD #version :one`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
+    const result = await documentClient().send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
     return { written: true, record: storedCustomerOf(result.Attributes!).record };
   } catch (error) {
     return { written: false, ...refusalOf(error, storedCustomerOf) };
   }
+}
+
+/**
+ * A new address: the same update of the fields, conditioned also on the address it replaces (the postings
+ * deleted are that address's), in one transaction with the postings; then the profile as written, read
+ * consistently (a transaction answers no item).
+ */
+async function updateWithPostings(
+  current: StoredCustomer,
+  update: ProfileUpdate,
+  postings: ReturnType<typeof emailPostingWrites>,
+): Promise<CustomerWrite> {
+  const { record } = current;
+  const guarded = {
+    ...update,
+    ConditionExpression: `${update.ConditionExpression} AND #emailLc = :emailLc`,
+    ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#emailLc': 'email_lc' },
+    ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':emailLc': normalisedEmail(record.email) },
+  };
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        ClientRequestToken: randomUUID(),
+        TransactItems: [{ Update: guarded }, ...postings],
+      }),
+    );
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons?.[0] === 'ConditionalCheckFailed') {
+      const old = cancelledItem(error, 0);
+      return { written: false, conflict: false, current: old ? storedCustomerOf(old) : null };
+    }
+    if (isTransactionConflict(error)) return { written: false, conflict: true };
+    throw error;
+  }
+  const written = await getCustomer(record.shop_id, record.platform_customer_id, true);
+  if (!written) return { written: false, conflict: false, current: null };
+  return { written: true, record: written.record };
 }
 
 async function updateWithOtherItems(current: StoredCustomer, changes: MemberChanges, now: string): Promise<CustomerWrite> {
@@ -212,6 +268,7 @@ async function updateWithOtherItems(current: StoredCustomer, changes: MemberChan
     },
   ];
   transactItems.push(...birthdayTimerWrites(next, record.date_of_birth));
+  transactItems.push(...emailPostingWrites(record.shop_id, record.platform_customer_id, record.email, next.email));
   if (changes.status && changes.status !== record.status) {
     transactItems.push({
       Update: {
@@ -261,14 +318,17 @@ export interface CustomerListOptions {
   total?: number;
   /** Use and keep remembered page boundaries (off only to compare pages in tests and the bench). */
   boundaryMemory?: boolean;
+  /** Use and keep remembered e-mail search matches (off only to compare pages in tests and the bench). */
+  matchMemory?: boolean;
 }
 
 /**
  * One page of a shop's customers in the requested order. Each loyalty status is its own index
  * partition, already sorted by DynamoDB. Without an e-mail filter the page's keys come from the
  * nearer end of the partitions or a remembered boundary (`customer-list.ts`), then its profiles from
- * one BatchGet. With an e-mail filter every key of the partitions is read (the filter runs on the
- * index's projected e-mail), which also gives the total.
+ * one BatchGet. With an e-mail filter the search is evaluated whole (`evaluateEmailSearch`), which gives
+ * the exact total, and its ordered matches are remembered for its other pages (`email-match-set.ts`),
+ * which read their slice of them and its profiles only.
  */
 export async function listCustomers(
   shopId: string,
@@ -296,24 +356,101 @@ export async function listCustomers(
     return { records: items.map((item) => storedCustomerOf(item).record), total: null, entriesRead: page.entriesRead };
   }
 
+  const memory = options.matchMemory ?? true;
+  const search = searchName({ emailContains: query.emailContains, status: query.status, sort: query.sort, descending: query.descending });
+  // Past the first page, the set an earlier page of the same search remembered: its slice's profiles only.
+  const remembered = memory && query.offset > 0 ? await readRememberedSlice(shopId, search, query.offset, query.limit) : null;
+  if (remembered) {
+    const items = await batchGet(remembered.ids.map((id) => customerKey(shopId, id)));
+    const records = items
+      .map((item) => storedCustomerOf(item).record)
+      // A member who no longer matches (a new address or status) is left out, as is one erased or merged away.
+      .filter((record) => statuses.includes(record.status) && normalisedEmail(record.email).includes(query.emailContains!));
+    return { records, total: remembered.total, entriesRead: 0 };
+  }
+
+  const matches = await evaluateEmailSearch(shopId, query, indexName, attribute, statuses);
+  const pageIds = matches.ids.slice(query.offset, query.offset + query.limit);
+  // The ordered set, for the search's other pages (a search of one page has none).
+  const rememberSet = memory && matches.ids.length > query.limit ? rememberMatchSet(shopId, search, matches.ids) : Promise.resolve();
+  const [items] = await Promise.all([
+    matches.profiles
+      ? Promise.resolve(pageIds.map((id) => matches.profiles!.get(id)!))
+      : batchGet(pageIds.map((id) => customerKey(shopId, id))),
+    rememberSet,
+  ]);
+  return { records: items.map((item) => storedCustomerOf(item).record), total: matches.ids.length, entriesRead: matches.entriesRead };
+}
+
+interface EmailSearchMatches {
+  /** The matching customer ids in the list's order. */
+  ids: string[];
+  /** Their profiles, when the evaluation read them. */
+  profiles: Map<string, Item> | null;
+  entriesRead: number;
+}
+
+/**
+ * Every match of an e-mail search, in order: through the e-mail index when it can answer (its matches'
+ * profiles give the order, the status filter and the total), else by reading every key of the
+ * partitions (the filter runs on the index's projected e-mail).
+ */
+async function evaluateEmailSearch(
+  shopId: string,
+  query: CustomerListQuery,
+  indexName: string,
+  attribute: string,
+  statuses: readonly LoyaltyStatus[],
+): Promise<EmailSearchMatches> {
+  const emailContains = query.emailContains!;
+  const indexed = await findByEmailIndex(shopId, emailContains, () => shopMemberCount(shopId));
+  if (indexed) {
+    const profiles = await batchGetAll(indexed.ids.map((id) => customerKey(shopId, id)));
+    const matched = profiles
+      .map((item) => ({ item, record: storedCustomerOf(item).record }))
+      // The profile's own address decides: a posting is only where to look.
+      .filter(({ record }) => statuses.includes(record.status) && normalisedEmail(record.email).includes(emailContains))
+      .sort((a, b) => compareRecords(attribute as keyof CustomerRecord, query.descending)(a.record, b.record));
+    return {
+      ids: matched.map(({ record }) => record.platform_customer_id),
+      profiles: new Map(matched.map(({ item, record }) => [record.platform_customer_id, item])),
+      entriesRead: indexed.entriesRead + profiles.length,
+    };
+  }
+
   const partitions = await Promise.all(
     statuses.map((status) =>
       queryAll({
         IndexName: indexName,
         KeyConditionExpression: 'list_pk = :pk',
-        ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status), ':email': query.emailContains },
+        ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status), ':email': emailContains },
         FilterExpression: 'contains(email_lc, :email)',
         ScanIndexForward: !query.descending,
       }),
     ),
   );
-  const merged = mergeSorted(partitions, attribute, query.descending);
-  const pageKeys = merged.slice(query.offset, query.offset + query.limit).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
-  const items = await batchGet(pageKeys);
   return {
-    records: items.map((item) => storedCustomerOf(item).record),
-    total: merged.length,
+    ids: mergeSorted(partitions, attribute, query.descending).map((item) => customerOfKey({ pk: String(item.pk) })),
+    profiles: null,
     entriesRead: partitions.reduce((sum, items) => sum + items.length, 0),
+  };
+}
+
+/**
+ * The list's order for records found through the e-mail index: the sort attribute, then the status
+ * (members first, as the merged partitions), then the customer id, all in the list's direction.
+ */
+export function compareRecords(attribute: keyof CustomerRecord, descending: boolean): (a: CustomerRecord, b: CustomerRecord) => number {
+  const direction = descending ? -1 : 1;
+  const rank = (record: CustomerRecord) => LOYALTY_STATUSES.indexOf(record.status);
+  return (a, b) => {
+    const x = a[attribute] as string | number;
+    const y = b[attribute] as string | number;
+    if (x !== y) return x < y ? -direction : direction;
+    if (a.status !== b.status) return rank(a) - rank(b);
+    const p = a.platform_customer_id;
+    const q = b.platform_customer_id;
+    return p === q ? 0 : p < q ? -direction : direction;
   };
 }
 

@@ -9,6 +9,7 @@ import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { publishApiKeyChanges } from './api-key-changes';
 import { documentClient, tableName } from './client';
 import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
+import { emailPostingChange } from './items/email-gram';
 import { batchDelete, forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
 import { API_KEY_LISTING_PREFIX, apiKeyKey } from './items/api-key';
 import { customerKey, customerListPartition, customerOfKey, customerPk, storedCustomerOf } from './items/customer-profile';
@@ -35,7 +36,8 @@ export interface CustomerErasure {
 
 /**
  * Erases a member. First, one transaction deletes the profile (conditional on its version), its
- * referral-code guard and the referral-award guard it earned its referrer, and moves the shop counter
+ * referral-code guard, the referral-award guard it earned its referrer and its e-mail search postings,
+ * and moves the shop counter
  * down: from then on the member is not found and the totals are exact. Then the rest of its partition
  * is deleted page by page, each order's order -> customer lookup before the order item that names it.
  */
@@ -88,6 +90,8 @@ async function deleteProfile(shopId: string, customerId: string): Promise<boolea
               },
             },
             { Delete: { TableName: table, Key: referralAwardKey(shopId, customerId) } },
+            // The e-mail search postings go with the profile: a search never finds an erased member.
+            ...emailPostingChange(shopId, customerId, record.email, null).delete.map((key) => ({ Delete: { TableName: table, Key: key } })),
           ],
         }),
       );

@@ -115,6 +115,19 @@ export async function batchGet(keys: Array<{ pk: string; sk: string }>): Promise
   });
 }
 
+/** Reads any number of items by key, 100 a call and `concurrency` calls at once; returns them in the order asked. */
+export async function batchGetAll(keys: Array<{ pk: string; sk: string }>, concurrency = 8): Promise<Item[]> {
+  const chunks: Array<Array<{ pk: string; sk: string }>> = [];
+  for (let start = 0; start < keys.length; start += 100) chunks.push(keys.slice(start, start + 100));
+  const results: Item[][] = new Array<Item[]>(chunks.length);
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < chunks.length; index = next++) results[index] = await batchGet(chunks[index]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
+  return results.flat();
+}
+
 /** Deletes items by key in batches of 25 (BatchWrite's limit), retrying unprocessed ones; absent keys are no error. */
 export async function batchDelete(keys: Array<{ pk: string; sk: string }>): Promise<void> {
   for (let start = 0; start < keys.length; start += 25) {

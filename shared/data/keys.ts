@@ -9,6 +9,8 @@ import { customerListBoundaryKey, LIST_BOUNDARY_PARTITIONS } from './items/custo
 import { customerEmailPartition, customerKey, customerListPartition, customerPk } from './items/customer-profile';
 import { duePartition } from './items/due';
 import { earningEntryKey } from './items/earning-entry';
+import { emailGramKey, emailIndexMarkerKey, longEmailKey } from './items/email-gram';
+import { EMAIL_MATCH_SET_PARTITIONS, emailMatchChunkKey, emailMatchHeadKey } from './items/email-match-set';
 import { idempotencyRecordKey } from './items/idempotency-record';
 import { importBatchKey, mergedImportBatchKey } from './items/import-batch';
 import { incomingMergeKey, mergedIntoKey } from './items/merge';
@@ -32,7 +34,13 @@ import {
 import { webhookEventKey, webhookEventsPartition } from './items/webhook-event';
 
 export type { ItemKey } from './items/item-type';
-export { LIST_BOUNDARY_PARTITIONS, SHOP_ITEM_PREFIX };
+export { EMAIL_MATCH_SET_PARTITIONS, LIST_BOUNDARY_PARTITIONS, SHOP_ITEM_PREFIX };
+
+/**
+ * IAM patterns of the only partitions the read-only list function writes: its remembered page
+ * boundaries and remembered e-mail searches (short-lived items, docs/performance.md).
+ */
+export const LIST_MEMORY_PARTITIONS: readonly string[] = [LIST_BOUNDARY_PARTITIONS, EMAIL_MATCH_SET_PARTITIONS];
 
 export const keys = {
   shopPk,
@@ -60,6 +68,11 @@ export const keys = {
   customerList: customerListPartition,
   customerListBoundary: customerListBoundaryKey,
   customerEmail: customerEmailPartition,
+  emailGram: emailGramKey,
+  longEmail: longEmailKey,
+  emailIndexMarker: emailIndexMarkerKey,
+  emailMatchHead: emailMatchHeadKey,
+  emailMatchChunk: emailMatchChunkKey,
   order: orderKey,
   orderCustomer: orderCustomerKey,
   shopDomain: shopDomainKey,

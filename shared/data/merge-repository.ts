@@ -20,7 +20,7 @@ import { ORDER_PREFIX, orderCustomerItem, orderIdOf } from './items/order';
 import { REDEMPTION_COUNT_PREFIX, REDEMPTIONS } from './items/redemption-count';
 import { referralCodeItem, referralCodeKey } from './items/referral';
 import { counterAttribute, shopCountersKey } from './items/shop';
-import { birthdayTimerWrites, type TransactItem, transactUnlessChanged } from './transactions';
+import { birthdayTimerWrites, emailPostingWrites, type TransactItem, transactUnlessChanged } from './transactions';
 
 /** `merged`: two members became one; `moved`: the kept customer became the deleted one's member; `nothing`: no member to fold. */
 export type MergeKind = 'merged' | 'moved' | 'nothing';
@@ -142,9 +142,9 @@ export const sourceKey = (from: LineSide, sk: string) => `${from}|${sk}`;
  * the deleted customer: the kept profile with the summed figures (or created, when it was no member), the
  * deleted profile, its referral-code guard (deleted, or handed to the kept customer when it is moved) and
  * its count in the shop counters, the kept member's birthday timer when it takes the deleted one's date,
- * the merge record and the kept partition's marker. The re-laid batches that fit go in too (soonest
- * expiry first), each conditional on being as read, so in the usual case no job ever sees a batch half
- * merged; the others are re-laid right after. False when anything changed since it was read.
+ * both members' e-mail search postings, the merge record and the kept partition's marker. The re-laid
+ * batches that fit go in too (soonest expiry first), each conditional on being as read, so in the usual
+ * case no job ever sees a batch half merged; the others are re-laid right after. False when anything changed since it was read.
  */
 export async function commitMerge(commit: MergeCommit): Promise<boolean> {
   const { record, kept, deleted } = commit;
@@ -188,6 +188,9 @@ export async function commitMerge(commit: MergeCommit): Promise<boolean> {
       },
     },
     ...birthdayTimerWrites(kept.next, moved ? null : kept.current!.record.date_of_birth),
+    // The e-mail search postings follow both profiles: the deleted one's go, the kept one's follow its address.
+    ...emailPostingWrites(shopId, record.deleted_id, deleted.record.email, null),
+    ...emailPostingWrites(shopId, record.kept_id, kept.current?.record.email ?? null, kept.next.email),
   ];
   // Moved, the member keeps its status and its count; merged, the shop has one member fewer.
   if (!moved) {

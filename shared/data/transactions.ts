@@ -1,6 +1,6 @@
 // Transaction writes several repositories share: the write of a transaction that may be refused because
-// something changed since it was read, the member profile's conditional put, and the birthday timer's
-// writes that follow a date of birth. Not a repository: repositories import it, never each other.
+// something changed since it was read, the member profile's conditional put, the birthday timer's
+// writes that follow a date of birth, and the e-mail search postings that follow an address. Not a repository: repositories import it, never each other.
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
@@ -8,7 +8,8 @@ import { nowIso } from '../runtime/clock';
 import { tableName, documentClient } from './client';
 import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
 import { birthdayTimerChange } from './items/birthday-timer';
-import { customerItem, type StoredCustomer } from './items/customer-profile';
+import { customerItem, normalisedEmail, type StoredCustomer } from './items/customer-profile';
+import { emailPostingChange } from './items/email-gram';
 
 /** One write of a TransactWriteItems call. */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -31,8 +32,14 @@ export async function transactUnlessChanged(items: TransactItem[]): Promise<bool
   }
 }
 
-/** The profile's next figures, written only if it is still at the version read and still a member. */
+/**
+ * The profile's next figures, written only if it is still at the version read and still a member. The
+ * points writes that use it never change the address: the e-mail search postings stay as they are.
+ */
 export function memberProfilePut(current: StoredCustomer, next: CustomerRecord): TransactItem {
+  if (normalisedEmail(next.email) !== normalisedEmail(current.record.email)) {
+    throw new Error('A points write must not change the address: its e-mail search postings would not follow');
+  }
   return {
     Put: {
       TableName: tableName(),
@@ -53,4 +60,16 @@ export function birthdayTimerWrites(next: CustomerRecord, previousDate: string |
   if (!change) return [];
   if ('delete' in change) return [{ Delete: { TableName: tableName(), Key: change.delete } }];
   return [{ Put: { TableName: tableName(), Item: change.put } }];
+}
+
+/**
+ * The e-mail search postings follow the address (`items/email-gram.ts`): from `before` to `after` (null:
+ * no profile), in the transaction that writes the profile, so the index never disagrees with it.
+ */
+export function emailPostingWrites(shopId: string, customerId: string, before: string | null, after: string | null): TransactItem[] {
+  const change = emailPostingChange(shopId, customerId, before, after);
+  return [
+    ...change.delete.map((key) => ({ Delete: { TableName: tableName(), Key: key } })),
+    ...change.put.map((item) => ({ Put: { TableName: tableName(), Item: item } })),
+  ];
 }

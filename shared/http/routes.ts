@@ -25,7 +25,7 @@ export type OutsideService = 'platform' | 'events' | 'deliveryQueue' | 'authoriz
 export type TableAccess = 'read' | 'write' | 'none';
 /**
  * Narrow grants beyond `table`: `listPageBoundaries` (a reader's one write: the customer list's short-lived
- * page boundary items, and only their partitions), `keyStream` (the table's stream, API key items only).
+ * page boundary and remembered e-mail search items, and only their partitions), `keyStream` (the table's stream, API key items only).
  */
 export type ExtraGrant = 'listPageBoundaries' | 'keyStream';
 
@@ -60,7 +60,7 @@ const ROUTE_LIST = [
     scope: 'read',
     table: 'read',
     throttle: 'standard',
-    // The list remembers page boundaries (short-lived items, docs/performance.md#customer-list-depth).
+    // The list remembers page boundaries and e-mail search matches (short-lived items, docs/performance.md).
     grants: ['listPageBoundaries'],
   },
   {

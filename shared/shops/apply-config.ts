@@ -4,6 +4,7 @@
 import { putApiKey } from '../data/api-key-repository';
 import { hashApiKey } from '../domain/api-key';
 import { countCustomers, createCustomer } from '../data/customer-repository';
+import { markNewShopIndexed } from '../data/email-index-repository';
 import { earningEntryItem } from '../data/items/earning-entry';
 import { importBatchItem } from '../data/items/import-batch';
 import { rewardEntryItem } from '../data/items/reward-entry';
@@ -56,6 +57,8 @@ function catalogOf(shop: ShopConfig): ShopCatalog {
 
 async function applyShop(shop: ShopConfig, now: string): Promise<ShopSummary> {
   const catalog = catalogOf(shop);
+  // A shop applied for the first time has no member without e-mail search postings: its index is complete.
+  await markNewShopIndexed(shop.id, now);
   await putShopCatalog(catalog);
   await putShopIdentity(shop.id, shop.platform.shop_domain);
   for (const key of shop.api_keys) {

@@ -57,7 +57,7 @@ describe('functions granted from their manifest entry', () => {
     expect(statements).toContainEqual(
       expect.objectContaining({
         Action: 'dynamodb:BatchWriteItem',
-        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [expect.any(String)] } },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [expect.any(String), expect.any(String)] } },
       }),
     );
   });

@@ -5,7 +5,7 @@ import { SERVER_ERRORS_METRIC } from '../../shared/observability/service';
 import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/webhook-delivery-queue';
 import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, THROTTLE_LIMITS, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/http/routes';
 import { synthAppWithContext, synthStack } from '../support/synth-stack';
-import { LIST_BOUNDARY_PARTITIONS } from '../../shared/data/keys';
+import { EMAIL_MATCH_SET_PARTITIONS, LIST_BOUNDARY_PARTITIONS } from '../../shared/data/keys';
 
 interface PolicyStatementJson {
   Action: string | string[];
@@ -213,14 +213,14 @@ describe('production stack', () => {
       const roleId = fn.Properties.Role['Fn::GetAtt'][0];
       const rolePolicies = policies.filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId));
       const statements = rolePolicies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement as PolicyStatementJson[]);
-      // The list's remembered page boundaries are its one write, held to their own partitions.
+      // The list's remembered page boundaries and e-mail searches are its one write, held to their own partitions.
       const boundaryWrites = statements.filter((s) => s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']);
       for (const statement of boundaryWrites) {
         expect(fn.Properties.Description).toBe('GET /v1/customers');
         expect(statement).toEqual(
           expect.objectContaining({
             Action: 'dynamodb:BatchWriteItem',
-            Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [LIST_BOUNDARY_PARTITIONS] } },
+            Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [LIST_BOUNDARY_PARTITIONS, EMAIL_MATCH_SET_PARTITIONS] } },
           }),
         );
       }

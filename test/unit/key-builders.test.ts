@@ -1,4 +1,5 @@
-import { keys } from '../../shared/data/keys';
+import { ITEM_TYPES } from '../../shared/data/items/index';
+import { keys, LIST_MEMORY_PARTITIONS } from '../../shared/data/keys';
 import { createTableInput, GLOBAL_INDEXES, LOCAL_INDEXES } from '../../shared/data/table';
 
 describe('key builders', () => {
@@ -16,9 +17,35 @@ describe('key builders', () => {
       keys.referralCode('s1', 'ABC').pk,
       keys.customerList('s1', 'member'),
       keys.customerEmail('s1', 'a@b.c'),
+      keys.emailGram('s1', 'abc', '1001').pk,
+      keys.longEmail('s1', '1001').pk,
+      keys.emailIndexMarker('s1').pk,
+      keys.emailMatchChunk('s1', 'search', 0).pk,
     ];
 
     for (const key of all) expect(key.startsWith('SHOP#s1')).toBe(true);
+  });
+
+  it("hold the list function's writes to its remembered boundaries and searches: the IAM patterns match no other item type", () => {
+    // IAM's StringLike: `*` is any run of characters.
+    const patterns = LIST_MEMORY_PARTITIONS.map(
+      (pattern) =>
+        new RegExp(
+          `^${pattern
+            .split('*')
+            .map((part) => part.replace(/[#$]/g, '\\$&'))
+            .join('.*')}$`,
+        ),
+    );
+    const writable = ITEM_TYPES.filter((type) => patterns.some((pattern) => pattern.test(type.key.pk))).map((type) => type.name);
+
+    expect(writable.sort()).toEqual([
+      'customer list boundary (TTL)',
+      'remembered e-mail search: its evaluation and total (TTL)',
+      'remembered e-mail search: one chunk of its ordered ids (TTL)',
+    ]);
+    expect(patterns.some((pattern) => pattern.test(keys.emailMatchChunk('s1', 'x', 3).pk))).toBe(true);
+    expect(patterns.some((pattern) => pattern.test(keys.emailGram('s1', 'abc', '1').pk))).toBe(false);
   });
 
   it('keep a customer and its history in one partition, apart from other customers', () => {

@@ -1,5 +1,6 @@
 // A remembered position in a customer list, `count` entries in (docs/performance.md#customer-list-depth):
-// short-lived, removed by the table's TTL; the only items the read-only list function writes.
+// short-lived, removed by the table's TTL; with the remembered e-mail searches (email-match-set.ts), the
+// only items the read-only list function writes.
 import { TTL_ATTRIBUTE } from '../table';
 import { type ItemKey, type ItemType } from './item-type';
 

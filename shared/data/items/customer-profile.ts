@@ -30,13 +30,16 @@ export const customerProfileType: ItemType = {
   derived: ['list_pk', 'email_pk', 'email_lc', ...DUE_ATTRIBUTES, 'version'],
 };
 
+/** An address as the e-mail filter compares it (`email_lc`): trimmed, lower case. */
+export const normalisedEmail = (email: string) => email.trim().toLowerCase();
+
 /**
  * The e-mail index attributes of an address: the lower-case address the list's e-mail filter reads, and
  * the lookup partition. An empty address would make an invalid index key: such customers are simply not
  * findable by e-mail (`email_pk` absent).
  */
 export function emailAttributes(shopId: string, email: string): { email_lc: string; email_pk?: string } {
-  const lower = email.trim().toLowerCase();
+  const lower = normalisedEmail(email);
   return { email_lc: lower, ...(lower ? { email_pk: customerEmailPartition(shopId, lower) } : {}) };
 }
 

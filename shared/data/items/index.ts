@@ -6,6 +6,8 @@ import { birthdayTimerType } from './birthday-timer';
 import { customerListBoundaryType } from './customer-list-boundary';
 import { customerProfileType } from './customer-profile';
 import { earningEntryType } from './earning-entry';
+import { emailGramTypes } from './email-gram';
+import { emailMatchSetTypes } from './email-match-set';
 import { friendReferralTypes } from './friend-referral';
 import { idempotencyRecordType } from './idempotency-record';
 import { importBatchType, mergedImportBatchType } from './import-batch';
@@ -36,6 +38,8 @@ export const ITEM_TYPES: readonly ItemType[] = [
   idempotencyRecordType,
   webhookEventType,
   customerListBoundaryType,
+  ...emailGramTypes,
+  ...emailMatchSetTypes,
   ...mergeTypes,
 ];
 

@@ -1,0 +1,139 @@
+// The e-mail search index's upkeep outside the member writes: the shop's index marker (written for a
+// new shop, whose every member gets postings from its enrolment on, and by the backfill once a shop's
+// earlier members have theirs) and the backfill's walk over a shop's members, which writes each member's
+// postings as its profile has them. Every write is idempotent, so a stopped backfill is simply run again.
+import { PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { LOYALTY_STATUSES } from '../domain/customer';
+import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
+import { documentClient, tableName } from './client';
+import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
+import { emailIndexReady } from './email-search';
+import { batchGet, readItem } from './items';
+import { customerKey, customerListPartition, customerOfKey, normalisedEmail } from './items/customer-profile';
+import { emailIndexMarkerKey, emailPostingItems } from './items/email-gram';
+import type { Item } from './items/item-type';
+import { shopSettingsKey } from './items/shop';
+import { GLOBAL_INDEXES } from './table';
+
+export { emailIndexReady };
+
+/**
+ * Writes the index marker of a shop that has no settings yet, in one transaction with that check: a new
+ * shop's members all get postings from their enrolment, so its index is complete from the start. A shop
+ * that already exists (members from before the index, perhaps) is left to the backfill. True when written.
+ */
+export async function markNewShopIndexed(shopId: string, now: string): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { ConditionCheck: { TableName: tableName(), Key: shopSettingsKey(shopId), ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: tableName(), Item: { ...emailIndexMarkerKey(shopId), completed_at: now, by: 'new shop' } } },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+}
+
+/** Writes the shop's index marker: every member the shop had before the index now has its postings. */
+export async function markEmailIndexComplete(shopId: string, now: string): Promise<void> {
+  await documentClient().send(
+    new PutCommand({ TableName: tableName(), Item: { ...emailIndexMarkerKey(shopId), completed_at: now, by: 'backfill' } }),
+  );
+}
+
+/** Members read (from the list index) per page of the backfill, and members written at once. */
+const BACKFILL_PAGE = 100;
+const BACKFILL_CONCURRENCY = 8;
+const MEMBER_ATTEMPTS = 20;
+
+export interface BackfillProgress {
+  members: number;
+  postings: number;
+}
+
+/**
+ * Writes the postings of every member of the shop. Each member's are one transaction conditioned on the
+ * profile still having the address they were derived from: a change of address that commits first makes
+ * the walk read the profile again, one that commits after deletes them as the old address's. So the
+ * postings are exact whatever runs meanwhile, and writing them twice changes nothing. `onPage` hears the
+ * running totals after each page.
+ */
+export async function backfillShopPostings(
+  shopId: string,
+  onPage: (progress: BackfillProgress) => void = () => {},
+): Promise<BackfillProgress> {
+  const progress: BackfillProgress = { members: 0, postings: 0 };
+  for (const status of LOYALTY_STATUSES) {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await documentClient().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: GLOBAL_INDEXES.customersByCreatedAt.indexName,
+          KeyConditionExpression: 'list_pk = :pk',
+          ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status) },
+          Limit: BACKFILL_PAGE,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      const ids = (page.Items ?? []).map((item) => customerOfKey({ pk: String(item.pk) }));
+      const profiles = await batchGet(ids.map((id) => customerKey(shopId, id)));
+      const queue = [...profiles];
+      const worker = async () => {
+        for (let profile = queue.shift(); profile; profile = queue.shift()) {
+          const written = await postMember(shopId, profile);
+          if (written === null) continue;
+          progress.members += 1;
+          progress.postings += written;
+        }
+      };
+      await Promise.all(Array.from({ length: BACKFILL_CONCURRENCY }, worker));
+      onPage({ ...progress });
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
+  return progress;
+}
+
+/** One member's postings, conditioned on its address as read; the count written, null when the member is gone. */
+async function postMember(shopId: string, first: Item): Promise<number | null> {
+  let profile: Item | null = first;
+  const customerId = String(first.platform_customer_id);
+  const written = await retryUntil(MEMBER_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<number | null | undefined> => {
+    if (!profile) return null;
+    const emailLc = normalisedEmail(String(profile.email ?? ''));
+    const postings = emailPostingItems(shopId, customerId, emailLc);
+    if (postings.length === 0) return 0;
+    try {
+      await documentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              ConditionCheck: {
+                TableName: tableName(),
+                Key: customerKey(shopId, customerId),
+                ConditionExpression: 'email_lc = :emailLc',
+                ExpressionAttributeValues: { ':emailLc': emailLc },
+              },
+            },
+            ...postings.map((item) => ({ Put: { TableName: tableName(), Item: item } })),
+          ],
+        }),
+      );
+      return postings.length;
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (!reasons && !isTransactionConflict(error)) throw error;
+      // The address changed (or another write was under way): read the profile again.
+      profile = await readItem(customerKey(shopId, customerId));
+      return undefined;
+    }
+  });
+  if (written === undefined) throw new Error(`The address of customer ${customerId} kept changing; run the backfill again`);
+  return written;
+}

@@ -1,0 +1,84 @@
+// The e-mail search index (docs/architecture.md#e-mail-search): one posting per (shop, trigram of the
+// member's normalised e-mail, member), `SHOP#<shop>#EGRAM#<gram>` / `<customer id>`, carrying the
+// normalised address so a search verifies a candidate without reading its profile. An address with more
+// distinct trigrams than one transaction can hold beside the profile has one posting in the shop's
+// long-address partition instead, which every indexed search reads whole. The postings follow the
+// profile in the same transaction, so the index is exact; the shop's index marker says its members
+// written before the index existed have theirs too (the backfill writes it).
+import { normalisedEmail } from './customer-profile';
+import { type Item, type ItemKey, type ItemType, shopPk } from './item-type';
+
+/** Characters of one gram: a search of at least this many characters can use the index. */
+export const GRAM_LENGTH = 3;
+
+/**
+ * The most postings one address gets. A change of address deletes the old postings and writes the new
+ * ones beside the profile in one TransactWriteItems (100 writes at most): 2 x 40 leaves room for the
+ * profile and the other items of an enrolment, an erasure or a merge.
+ */
+export const MAX_GRAMS = 40;
+
+/**
+ * The distinct grams of a normalised address, by code point (an astral character is one character, as
+ * in `contains`), in order of first appearance. None when it is shorter than a gram.
+ */
+export function gramsOf(text: string): string[] {
+  const chars = Array.from(text);
+  const grams = new Set<string>();
+  for (let start = 0; start + GRAM_LENGTH <= chars.length; start += 1) grams.add(chars.slice(start, start + GRAM_LENGTH).join(''));
+  return [...grams];
+}
+
+/** Partition of one gram's postings in a shop. */
+export const emailGramPartition = (shopId: string, gram: string) => `${shopPk(shopId)}#EGRAM#${gram}`;
+
+/** Partition of the shop's members whose address has more than `MAX_GRAMS` grams. */
+export const longEmailPartition = (shopId: string) => `${shopPk(shopId)}#ELONG`;
+
+export const emailGramKey = (shopId: string, gram: string, customerId: string): ItemKey => ({
+  pk: emailGramPartition(shopId, gram),
+  sk: customerId,
+});
+
+export const longEmailKey = (shopId: string, customerId: string): ItemKey => ({ pk: longEmailPartition(shopId), sk: customerId });
+
+/** Where a normalised address is posted: a key per gram, or the long-address partition; none for no gram. */
+export function emailPostingKeys(shopId: string, customerId: string, emailLc: string): ItemKey[] {
+  const grams = gramsOf(emailLc);
+  if (grams.length > MAX_GRAMS) return [longEmailKey(shopId, customerId)];
+  return grams.map((gram) => emailGramKey(shopId, gram, customerId));
+}
+
+/** The postings of a member's normalised address. */
+export function emailPostingItems(shopId: string, customerId: string, emailLc: string): Item[] {
+  return emailPostingKeys(shopId, customerId, emailLc).map((key) => ({ ...key, email_lc: emailLc }));
+}
+
+export interface EmailPostingChange {
+  put: Item[];
+  delete: ItemKey[];
+}
+
+/**
+ * The writes that take a member's postings from address `before` to `after` (null: no profile). Nothing
+ * when the normalised address is the same; otherwise every posting of the new address (each carries the
+ * address) and a delete of each old posting the new address does not have.
+ */
+export function emailPostingChange(shopId: string, customerId: string, before: string | null, after: string | null): EmailPostingChange {
+  const from = before === null ? null : normalisedEmail(before);
+  const to = after === null ? null : normalisedEmail(after);
+  if (from === to) return { put: [], delete: [] };
+  const put = to === null ? [] : emailPostingItems(shopId, customerId, to);
+  const kept = new Set(put.map((item) => `${item.pk as string}|${item.sk as string}`));
+  const old = from === null ? [] : emailPostingKeys(shopId, customerId, from);
+  return { put, delete: old.filter((key) => !kept.has(`${key.pk}|${key.sk}`)) };
+}
+
+/** The shop's index marker: present once every member enrolled before the index existed has its postings. */
+export const emailIndexMarkerKey = (shopId: string): ItemKey => ({ pk: shopPk(shopId), sk: 'EMAIL_INDEX' });
+
+export const emailGramTypes: readonly ItemType[] = [
+  { name: 'e-mail search posting (one per distinct trigram of the address)', key: emailGramKey('<shop>', '<gram>', '<customer id>') },
+  { name: 'e-mail search posting of a long address', key: longEmailKey('<shop>', '<customer id>') },
+  { name: 'e-mail search index marker (the backfill is done)', key: emailIndexMarkerKey('<shop>') },
+];
