@@ -6,8 +6,8 @@ import { logger } from '../observability/powertools';
 import { documentClient, tableName } from './client';
 import { batchGet, QUERY_CALL_LIMIT, type Item } from './items';
 import { customerListBoundaryKey } from './items/customer-list-boundary';
-import { customerListPartition } from './items/customer-profile';
-import { TTL_ATTRIBUTE } from './table';
+import { customerListPartition, customerOfKey } from './items/customer-profile';
+import { GLOBAL_INDEXES, TTL_ATTRIBUTE } from './table';
 
 /**
  * How long a remembered boundary is used. A walk asks for its next page within seconds; a short life
@@ -234,4 +234,28 @@ export async function readListPage(window: ListWindow, memory = true): Promise<L
 /** The list's partitions: one per loyalty status, or the one the filter names. */
 export function listStatuses(status: LoyaltyStatus | undefined): readonly LoyaltyStatus[] {
   return status ? [status] : LOYALTY_STATUSES;
+}
+
+/**
+ * Every member id of a shop, both statuses, one page of the list index at a time (in creation order): the
+ * walks over a whole shop (the shop's erasure, the e-mail index backfill) read the shop this way.
+ */
+export async function* shopMemberIdPages(shopId: string, pageSize: number): AsyncGenerator<string[]> {
+  for (const status of LOYALTY_STATUSES) {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await documentClient().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: GLOBAL_INDEXES.customersByCreatedAt.indexName,
+          KeyConditionExpression: 'list_pk = :pk',
+          ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status) },
+          Limit: pageSize,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      yield (page.Items ?? []).map((item) => customerOfKey({ pk: String(item.pk) }));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
 }

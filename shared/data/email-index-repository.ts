@@ -2,18 +2,17 @@
 // new shop, whose every member gets postings from its enrolment on, and by the backfill once a shop's
 // earlier members have theirs) and the backfill's walk over a shop's members, which writes each member's
 // postings as its profile has them. Every write is idempotent, so a stopped backfill is simply run again.
-import { PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { LOYALTY_STATUSES } from '../domain/customer';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
+import { shopMemberIdPages } from './customer-list';
 import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
 import { emailIndexReady } from './email-search';
 import { batchGet, readItem } from './items';
-import { customerKey, customerListPartition, customerOfKey, normalisedEmail } from './items/customer-profile';
+import { customerKey, normalisedEmail } from './items/customer-profile';
 import { emailIndexMarkerKey, emailPostingItems } from './items/email-gram';
 import type { Item } from './items/item-type';
 import { shopSettingsKey } from './items/shop';
-import { GLOBAL_INDEXES } from './table';
 
 export { emailIndexReady };
 
@@ -68,34 +67,19 @@ export async function backfillShopPostings(
   onPage: (progress: BackfillProgress) => void = () => {},
 ): Promise<BackfillProgress> {
   const progress: BackfillProgress = { members: 0, postings: 0 };
-  for (const status of LOYALTY_STATUSES) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await documentClient().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: GLOBAL_INDEXES.customersByCreatedAt.indexName,
-          KeyConditionExpression: 'list_pk = :pk',
-          ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status) },
-          Limit: BACKFILL_PAGE,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      const ids = (page.Items ?? []).map((item) => customerOfKey({ pk: String(item.pk) }));
-      const profiles = await batchGet(ids.map((id) => customerKey(shopId, id)));
-      const queue = [...profiles];
-      const worker = async () => {
-        for (let profile = queue.shift(); profile; profile = queue.shift()) {
-          const written = await postMember(shopId, profile);
-          if (written === null) continue;
-          progress.members += 1;
-          progress.postings += written;
-        }
-      };
-      await Promise.all(Array.from({ length: BACKFILL_CONCURRENCY }, worker));
-      onPage({ ...progress });
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+  for await (const ids of shopMemberIdPages(shopId, BACKFILL_PAGE)) {
+    const profiles = await batchGet(ids.map((id) => customerKey(shopId, id)));
+    const queue = [...profiles];
+    const worker = async () => {
+      for (let profile = queue.shift(); profile; profile = queue.shift()) {
+        const written = await postMember(shopId, profile);
+        if (written === null) continue;
+        progress.members += 1;
+        progress.postings += written;
+      }
+    };
+    await Promise.all(Array.from({ length: BACKFILL_CONCURRENCY }, worker));
+    onPage({ ...progress });
   }
   return progress;
 }

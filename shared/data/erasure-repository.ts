@@ -3,23 +3,22 @@
 // everything held about a member for a data request. Every step is idempotent, so a redelivery finishes a
 // half-done erasure and otherwise changes nothing.
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { LOYALTY_STATUSES } from '../domain/customer';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { publishApiKeyChanges } from './api-key-changes';
 import { documentClient, tableName } from './client';
+import { shopMemberIdPages } from './customer-list';
 import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
 import { emailPostingChange } from './items/email-gram';
 import { batchDelete, forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
 import { API_KEY_LISTING_PREFIX, apiKeyKey } from './items/api-key';
-import { customerKey, customerListPartition, customerOfKey, customerPk, storedCustomerOf } from './items/customer-profile';
+import { customerKey, customerPk, storedCustomerOf } from './items/customer-profile';
 import { EARNING_ENTRY_PREFIX } from './items/earning-entry';
 import { ORDER_PREFIX, orderCustomerKey, orderIdOf } from './items/order';
 import { referralAwardKey, referralCodeKey } from './items/referral';
 import { REWARD_ENTRY_PREFIX } from './items/reward-entry';
 import { counterAttribute, shopCountersKey, shopDomainKey, shopPk, shopRegistryKey } from './items/shop';
 import { webhookEventsPartition } from './items/webhook-event';
-import { GLOBAL_INDEXES } from './table';
 
 /** Items read or deleted per page, so a member with a long history or a large shop never sits in memory whole. */
 const PAGE_SIZE = 100;
@@ -123,27 +122,12 @@ export interface ShopErasure {
 export async function eraseShop(shopId: string, shopDomains: readonly string[]): Promise<ShopErasure> {
   let customersErased = 0;
   let itemsDeleted = 0;
-  for (const status of LOYALTY_STATUSES) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await documentClient().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: GLOBAL_INDEXES.customersByCreatedAt.indexName,
-          KeyConditionExpression: 'list_pk = :pk',
-          ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status) },
-          Limit: PAGE_SIZE,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      const ids = (page.Items ?? []).map((item) => customerOfKey({ pk: String(item.pk) }));
-      for (let start = 0; start < ids.length; start += SHOP_ERASURE_CONCURRENCY) {
-        const erased = await Promise.all(ids.slice(start, start + SHOP_ERASURE_CONCURRENCY).map((id) => eraseCustomer(shopId, id)));
-        customersErased += erased.length;
-        itemsDeleted += erased.reduce((sum, one) => sum + one.itemsDeleted + (one.profileDeleted ? 1 : 0), 0);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+  for await (const ids of shopMemberIdPages(shopId, PAGE_SIZE)) {
+    for (let start = 0; start < ids.length; start += SHOP_ERASURE_CONCURRENCY) {
+      const erased = await Promise.all(ids.slice(start, start + SHOP_ERASURE_CONCURRENCY).map((id) => eraseCustomer(shopId, id)));
+      customersErased += erased.length;
+      itemsDeleted += erased.reduce((sum, one) => sum + one.itemsDeleted + (one.profileDeleted ? 1 : 0), 0);
+    }
   }
 
   const registry = await documentClient().send(
