@@ -215,6 +215,19 @@ async function updateProfileFields(current: StoredCustomer, changes: MemberChang
 }
 
 /**
+ * A refused transaction whose first item is the profile: the profile it lost to (a changed version or
+ * address), a conflict with another transaction, or the error itself.
+ */
+function refusedProfileWrite(error: unknown): CustomerWrite {
+  if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') {
+    const old = cancelledItem(error, 0);
+    return { written: false, conflict: false, current: old ? storedCustomerOf(old) : null };
+  }
+  if (isTransactionConflict(error)) return { written: false, conflict: true };
+  throw error;
+}
+
+/**
  * A new address: the same update of the fields, conditioned also on the address it replaces (the postings
  * deleted are that address's), in one transaction with the postings; then the profile as written, read
  * consistently (a transaction answers no item).
@@ -239,13 +252,7 @@ async function updateWithPostings(
       }),
     );
   } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons?.[0] === 'ConditionalCheckFailed') {
-      const old = cancelledItem(error, 0);
-      return { written: false, conflict: false, current: old ? storedCustomerOf(old) : null };
-    }
-    if (isTransactionConflict(error)) return { written: false, conflict: true };
-    throw error;
+    return refusedProfileWrite(error);
   }
   const written = await getCustomer(record.shop_id, record.platform_customer_id, true);
   if (!written) return { written: false, conflict: false, current: null };
@@ -284,13 +291,7 @@ async function updateWithOtherItems(current: StoredCustomer, changes: MemberChan
     await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: transactItems }));
     return { written: true, record: next };
   } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons?.[0] === 'ConditionalCheckFailed') {
-      const old = cancelledItem(error, 0);
-      return { written: false, conflict: false, current: old ? storedCustomerOf(old) : null };
-    }
-    if (isTransactionConflict(error)) return { written: false, conflict: true };
-    throw error;
+    return refusedProfileWrite(error);
   }
 }
 

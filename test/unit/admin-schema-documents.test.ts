@@ -1,7 +1,9 @@
 // Every GraphQL document the Shopify adapter sends, validated against Shopify's real Admin API schema for the
 // adapter's version (not the simulator's subset). The documents are found, not listed: each string exported
 // by a module of shared/platform/ whose name ends in _QUERY or _MUTATION, so a new one is checked too.
+import { DISCOUNT_CODE_CREATE_MUTATION, discountCodeBasicInput } from '../../shared/platform/shopify-discount-codes';
 import { SHOPIFY_API_VERSION } from '../../shared/platform/shopify-api-version';
+import { discountCodeInput } from '../fixtures/discount-code-input';
 import {
   adapterDocuments,
   assertValidRequest,
@@ -112,5 +114,16 @@ describe('the real-schema validator', () => {
     expect(() =>
       assertValidRequest({ query: create, variables: oldSelection }, ['DiscountCodeBasicInput.customerSelection']),
     ).not.toThrow();
+  });
+
+  it('accept the variables the adapter builds for a code: for one customer, for any buyer (a referred friend), by percentage', () => {
+    const requests = [
+      discountCodeInput(),
+      discountCodeInput({ customerId: null }),
+      discountCodeInput({ customerId: null, discountType: 'percentage', amount: 15, minimumSpend: 50 }),
+    ].map((input) => ({ query: DISCOUNT_CODE_CREATE_MUTATION, variables: { input: discountCodeBasicInput(input) } }));
+
+    for (const request of requests) expect(() => assertValidRequest(request)).not.toThrow();
+    expect(requests[1]!.variables.input.context).toEqual({ all: 'ALL' });
   });
 });
