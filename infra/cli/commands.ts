@@ -16,7 +16,7 @@ export type Print = (line: string) => void;
 export interface CommandDeps {
   /** The deployed stack's usage plan; null against the twin or DynamoDB Local. */
   usagePlan: UsagePlan | null;
-  /** The deployed stage's authorizer cache, flushed after a revoke; absent against the twin or DynamoDB Local. */
+  /** The authorizer cache flushed after a revoke: the deployed stage's, or the running twins' on the table; absent when none. */
   authorizerCache?: StageAuthorizerCache | null;
   print: Print;
 }
@@ -147,7 +147,7 @@ export async function keysRevoke(options: { shop: string; keyId: string }, deps:
     deps.print(`authorizer cache of ${deps.authorizerCache.description} flushed: no cached answer lets the key through`);
   } else if (!deps.usagePlan) {
     deps.print(
-      'No API Gateway here: a twin running in another process keeps its cached answer for this key until its authorizer cache TTL (default 300 s) or its next key write; restart it to refuse the key at once',
+      'No API Gateway here and no twin of this machine running on this table: nothing holds a cached answer for the key, a twin started now refuses it',
     );
   }
   deps.print('If a configuration file lists this key, mark it "revoked": true there too, or the next \'config apply\' re-activates it.');

@@ -6,7 +6,7 @@ import { CloudFormationClient, DescribeStacksCommand, type Stack } from '@aws-sd
 import { resetEnv } from '../../shared/runtime/env';
 import { resetDocumentClient } from '../../shared/data/client';
 import { DEFAULT_LOCAL_TABLE, ensureTable, localClient } from '../local/dynamodb-local';
-import { stageAuthorizerCache, type StageAuthorizerCache } from './stage-authorizer-cache';
+import { stageAuthorizerCache, twinAuthorizerCaches, type StageAuthorizerCache } from './stage-authorizer-cache';
 import { apiGatewayUsagePlanKeys, type UsagePlan } from './usage-plan-keys';
 
 export { DEFAULT_LOCAL_TABLE } from '../local/dynamodb-local';
@@ -25,7 +25,10 @@ export interface Target {
   tableName: string;
   /** Null off the cloud: there is no API Gateway, so usage-plan steps are skipped. */
   usagePlan: UsagePlan | null;
-  /** The stage whose authorizer cache `keys revoke` flushes; null off the cloud (and for a stack without the outputs). */
+  /**
+   * The authorizer cache `keys revoke` flushes: the stage's in the cloud, the running twins' on this table at
+   * a loopback endpoint; null when there is none (a stack without the outputs, no twin running).
+   */
   authorizerCache: StageAuthorizerCache | null;
   /** DynamoDB Local only: creates the table if missing, as the twin does. */
   ensureTable: (() => Promise<'created' | 'existed'>) | null;
@@ -144,7 +147,7 @@ function endpointTarget(options: TargetOptions): Target {
     endpoint,
     tableName,
     usagePlan: null,
-    authorizerCache: null,
+    authorizerCache: loopback ? twinAuthorizerCaches(endpoint, tableName) : null,
     ensureTable: loopback
       ? async () => {
           const client = localClient(endpoint);

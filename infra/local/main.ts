@@ -4,7 +4,7 @@ import './local-env';
 import { parseArgs } from 'node:util';
 import { DEMO_CONFIG, startTwin, type Twin } from './twin';
 
-const USAGE = `Usage: npm start -- [--config FILE] [--port N] [--platform-port M] [--dynamodb-port D] [--persist DIR] [--dynamodb-endpoint URL] [--table NAME] [--no-throttling]`;
+const USAGE = `Usage: npm start -- [--config FILE] [--port N] [--platform-port M] [--dynamodb-port D] [--persist DIR] [--dynamodb-endpoint URL] [--table NAME] [--no-throttling] [--authorizer-cache-ttl SECONDS]`;
 
 /** Wrong arguments: the message, then the usage line. */
 class UsageError extends Error {}
@@ -14,6 +14,16 @@ function portOption(name: string, value: string | undefined): number | undefined
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--${name} must be a port number (0-65535), got '${value}'`);
   return port;
+}
+
+/** API Gateway's range for an authorizer's result TTL: 0 (no cache) to 3600 s. */
+function ttlOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!/^\d+$/.test(value) || seconds > 3600) {
+    throw new UsageError(`--authorizer-cache-ttl must be a whole number of seconds from 0 (no cache) to 3600, got '${value}'`);
+  }
+  return seconds;
 }
 
 function parseCommandLine() {
@@ -28,6 +38,7 @@ function parseCommandLine() {
         'dynamodb-endpoint': { type: 'string' },
         table: { type: 'string' },
         'no-throttling': { type: 'boolean' },
+        'authorizer-cache-ttl': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -43,6 +54,11 @@ function printBanner(twin: Twin): void {
   console.log(`API reference: ${twin.url}/docs (OpenAPI document: ${twin.url}/openapi.json)`);
   console.log(`Platform simulator on ${twin.platformUrl} (PUT /_faults, GET /_discount_codes)`);
   console.log(`DynamoDB: ${twin.dynamodbEndpoint}, table ${twin.tableName}`);
+  console.log(
+    twin.authorizerCacheTtlSeconds === 0
+      ? 'Authorizer cache: off (--authorizer-cache-ttl 0)'
+      : `Authorizer cache: ${twin.authorizerCacheTtlSeconds} s per key (--authorizer-cache-ttl)`,
+  );
   for (const shop of twin.shops) {
     console.log(`Shop ${shop.shopId}: ${shop.membersImported} members imported, ${shop.membersKept} kept`);
     for (const key of shop.keys) {
@@ -98,6 +114,7 @@ async function main(): Promise<void> {
   const port = portOption('port', values.port) ?? 3000;
   const platformPort = portOption('platform-port', values['platform-port']);
   const dynamodbPort = portOption('dynamodb-port', values['dynamodb-port']);
+  const authorizerCacheTtlSeconds = ttlOption(values['authorizer-cache-ttl']);
   const twin = await startTwin({
     config: values.config ?? DEMO_CONFIG,
     port,
@@ -107,6 +124,7 @@ async function main(): Promise<void> {
     ...(values['dynamodb-endpoint'] ? { dynamodbEndpoint: values['dynamodb-endpoint'] } : {}),
     ...(values.table ? { tableName: values.table } : {}),
     ...(values['no-throttling'] ? { throttling: false } : {}),
+    ...(authorizerCacheTtlSeconds !== undefined ? { authorizerCacheTtlSeconds } : {}),
   });
   // Handlers first: whoever waits for the banner may signal the moment it appears.
   stopOnSignalOrOrphaning(twin);

@@ -23,6 +23,7 @@ import { DEFAULT_LOCAL_TABLE, ensureTable, localClient, startDynamoDbLocal, type
 import { ControlError, startGateway, type Gateway } from './gateway';
 import { inProcessQueue, type InProcessQueue } from './in-process-queue';
 import { startPlatformSimulator, type PlatformSimulator } from './platform-simulator';
+import { registerTwin } from './twin-registry';
 import { assertPortsAvailable, namePortError, type NamedPort } from './port-check';
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
@@ -74,6 +75,8 @@ export interface Twin {
   eventsLogFile: string;
   dynamodbEndpoint: string;
   tableName: string;
+  /** How long the gateway keeps an authorizer answer (0: not at all). */
+  authorizerCacheTtlSeconds: number;
   shops: ShopSummary[];
   simulator: PlatformSimulator;
   /** The webhook delivery queue: its dead letters are the deliveries the processor failed on every attempt. */
@@ -230,6 +233,12 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
           pauseDynamoDbStats();
           return dynamoDbStats();
         },
+        // What FlushStageAuthorizersCache is in the cloud: the operator CLI calls it after a key write to
+        // this twin's table from another process (infra/local/twin-registry.ts).
+        'POST /_authorizer-cache/flush': async () => {
+          authorizerAnswers.flush();
+          return { flushed: true, ttl_seconds: authorizerAnswers.ttlSeconds };
+        },
         // CPU the twin's process has used so far: the bench divides it by the requests it sent.
         'GET /_cpu': async () => {
           const { user, system } = process.cpuUsage();
@@ -242,6 +251,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       throw namePortError(error, apiPort);
     });
     stops.push(() => gateway.stop());
+    const unregister = registerTwin({ url: gateway.url, dynamodbEndpoint: endpoint, tableName });
+    stops.push(async () => unregister());
     simulator.setWebhookUrl(`${gateway.url}${WEBHOOKS[0]!.path}`);
     stops.push(async () => setClock(null));
     stops.push(async () => resetDocumentClient());
@@ -254,6 +265,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       eventsLogFile,
       dynamodbEndpoint: endpoint,
       tableName,
+      authorizerCacheTtlSeconds: authorizerAnswers.ttlSeconds,
       shops,
       simulator,
       deliveryQueue,
