@@ -1,0 +1,63 @@
+// The running twins' registry the operator CLI reads to flush their authorizer caches: a twin is found
+// by its DynamoDB endpoint (however the loopback is spelt) and table while its process lives, and its
+// registration goes when it stops.
+import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { twinAuthorizerCaches } from '../../infra/cli/stage-authorizer-cache';
+import { registerTwin, runningTwins } from '../../infra/local/twin-registry';
+
+const dir = mkdtempSync(join(tmpdir(), 'twin-registry-'));
+beforeAll(() => {
+  process.env.LOYALTY_TWIN_REGISTRY = dir;
+});
+afterAll(() => {
+  delete process.env.LOYALTY_TWIN_REGISTRY;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the twin registry', () => {
+  it('finds a live twin by endpoint and table, not after its stop, and never a dead process', () => {
+    const unregister = registerTwin({
+      url: 'http://127.0.0.1:4000',
+      dynamodbEndpoint: 'http://127.0.0.1:4002',
+      tableName: 'loyalty-local',
+    });
+    // A twin killed without its stop: its file stays, its process is gone.
+    writeFileSync(
+      join(dir, '999999999-5000.json'),
+      JSON.stringify({
+        pid: 999_999_999,
+        url: 'http://127.0.0.1:5000',
+        dynamodbEndpoint: 'http://127.0.0.1:4002',
+        tableName: 'loyalty-local',
+      }),
+    );
+    writeFileSync(join(dir, 'half-written.json'), '{"pid":');
+
+    expect(runningTwins('http://localhost:4002/', 'loyalty-local').map((twin) => twin.url)).toEqual(['http://127.0.0.1:4000']);
+    expect(runningTwins('http://127.0.0.1:4002', 'other-table')).toEqual([]);
+    expect(runningTwins('http://127.0.0.1:8000', 'loyalty-local')).toEqual([]);
+    expect(twinAuthorizerCaches('http://127.0.0.1:4002', 'loyalty-local')?.description).toBe('the twin at http://127.0.0.1:4000');
+
+    unregister();
+
+    expect(runningTwins('http://127.0.0.1:4002', 'loyalty-local')).toEqual([]);
+    expect(twinAuthorizerCaches('http://127.0.0.1:4002', 'loyalty-local')).toBeNull();
+  });
+
+  it('skips a listed twin that stopped meanwhile (nothing listens), so a revocation still completes', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const unregister = registerTwin({ url: `http://127.0.0.1:${closed}`, dynamodbEndpoint: 'http://127.0.0.1:4102', tableName: 't' });
+    const caches = twinAuthorizerCaches('http://127.0.0.1:4102', 't')!;
+    unregister();
+
+    await expect(caches.flush()).resolves.toBeUndefined();
+  });
+});
