@@ -47,7 +47,7 @@ export function registerTwin(twin: Omit<RunningTwin, 'pid'>): () => void {
   return () => rmSync(file, { force: true });
 }
 
-/** The live twins serving this table at this DynamoDB endpoint (a twin that died without its stop is left out). */
+/** The live twins serving this table at this DynamoDB endpoint (a twin that died without its stop is left out, its file removed). */
 export function runningTwins(dynamodbEndpoint: string, tableName: string): RunningTwin[] {
   let files: string[];
   try {
@@ -59,8 +59,11 @@ export function runningTwins(dynamodbEndpoint: string, tableName: string): Runni
   const twins: RunningTwin[] = [];
   for (const name of files) {
     try {
-      const twin = JSON.parse(readFileSync(join(twinRegistryDir(), name), 'utf8')) as RunningTwin;
-      if (sameEndpoint(twin.dynamodbEndpoint) === wanted && twin.tableName === tableName && alive(twin.pid)) twins.push(twin);
+      const file = join(twinRegistryDir(), name);
+      const twin = JSON.parse(readFileSync(file, 'utf8')) as RunningTwin;
+      // A twin killed without its stop left its file: removed here, so the directory does not grow.
+      if (!alive(twin.pid)) rmSync(file, { force: true });
+      else if (sameEndpoint(twin.dynamodbEndpoint) === wanted && twin.tableName === tableName) twins.push(twin);
     } catch {
       // A file being written or removed right now: not a twin to flush.
     }

@@ -1,8 +1,8 @@
 // The running twins' registry the operator CLI reads to flush their authorizer caches: a twin is found
 // by its DynamoDB endpoint (however the loopback is spelt) and table while its process lives, and its
-// registration goes when it stops.
+// registration goes when it stops (or when a reader finds its process gone).
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { twinAuthorizerCaches } from '../../infra/cli/stage-authorizer-cache';
@@ -38,6 +38,7 @@ describe('the twin registry', () => {
 
     expect(runningTwins('http://localhost:4002/', 'loyalty-local').map((twin) => twin.url)).toEqual(['http://127.0.0.1:4000']);
     expect(runningTwins('http://127.0.0.1:4002', 'other-table')).toEqual([]);
+    expect(existsSync(join(dir, '999999999-5000.json'))).toBe(false);
     expect(runningTwins('http://127.0.0.1:8000', 'loyalty-local')).toEqual([]);
     expect(twinAuthorizerCaches('http://127.0.0.1:4002', 'loyalty-local')?.description).toBe('the twin at http://127.0.0.1:4000');
 
