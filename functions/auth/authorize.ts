@@ -1,12 +1,16 @@
 // REQUEST authorizer. API Gateway caches its answer per Authorization value (docs/decisions.md), so
 // the policy covers the whole stage, and every key write flushes that cache. A missing header ->
-// Unauthorized (401 "Missing Authorization header"); an unknown or revoked key -> Deny (rewritten to 401).
+// Unauthorized (401 "Missing Authorization header"); an unknown or revoked key -> Deny (rewritten to 401), whose
+// context carries the 401's detail: the stack's ACCESS_DENIED gateway response and the twin's gateway both print it.
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '../../shared/auth/authenticate';
 import { stageWideResource } from '../../shared/auth/stage-wide-resource';
 import { headerValue } from '../../shared/http/headers';
+import { DETAILS } from '../../shared/http/errors';
 
 export const UNAUTHORIZED = 'Unauthorized';
+/** The Deny answer's context key holding the 401's detail (`$context.authorizer.detail` in the stack). */
+export const DENY_DETAIL = 'detail';
 
 function policy(principalId: string, effect: 'Allow' | 'Deny', resource: string): APIGatewayAuthorizerResult {
   return {
@@ -22,7 +26,10 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
   if (!result.ok && result.reason === 'missing') throw new Error(UNAUTHORIZED);
   // A cached answer is reused for every method of the stage: it must not name only this one.
   const resource = stageWideResource(event.methodArn);
-  if (!result.ok) return policy('anonymous', 'Deny', resource);
+  if (!result.ok) {
+    const detail = result.reason === 'bearer' ? DETAILS.bearerPrefix : DETAILS.invalidKey;
+    return { ...policy('anonymous', 'Deny', resource), context: { [DENY_DETAIL]: detail } };
+  }
   return {
     ...policy(result.keyId, 'Allow', resource),
     context: { shopId: result.shopId, scope: result.scope, keyName: result.keyName, keyId: result.keyId },

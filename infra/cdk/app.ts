@@ -10,6 +10,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { LoyaltyStack } from './loyalty-stack';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
+import { synthSummary } from './synth-summary';
 
 const app = new App();
 const context = (name: string): string | undefined => app.node.tryGetContext(name) ?? undefined;
@@ -35,3 +36,7 @@ const stack = new LoyaltyStack(app, context('stackName') ?? 'LoyaltyApi', {
 acknowledgeNagFindings(stack);
 Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
 Aspects.of(app).add(new ServerlessChecks({ verbose: true }));
+
+// Synthesized here rather than on exit, so the run ends with what was written and where.
+const summary = synthSummary(app.synth());
+if (summary) process.stdout.write(`${summary}\n`);

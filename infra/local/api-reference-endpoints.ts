@@ -1,5 +1,6 @@
 // The API reference at `/docs`: Swagger UI, read from its npm package and served by the twin itself,
 // renders the twin's own `/openapi.json`, so browsing the API needs nothing from outside the machine.
+// `GET /` is a small JSON index pointing there (the twin only: the deployed API serves the spec's routes).
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RawBody } from './gateway';
@@ -41,9 +42,19 @@ function asset(file: string, contentType: string): () => Promise<RawBody> {
   };
 }
 
+/** What `GET /` answers: where the reference, the document and the API are. */
+export const ROOT_INDEX = {
+  name: 'Loyalty API (local twin)',
+  reference: '/docs',
+  openapi: '/openapi.json',
+  api: '/v1',
+  message: 'The API is under /v1 (Authorization: the bare API key); its browsable reference is at /docs.',
+} as const;
+
 /** Control endpoints for the gateway, by "METHOD /path". */
-export function apiReferenceEndpoints(): Record<string, () => Promise<RawBody>> {
+export function apiReferenceEndpoints(): Record<string, () => Promise<RawBody | typeof ROOT_INDEX>> {
   return {
+    'GET /': async () => ROOT_INDEX,
     'GET /docs': async () => new RawBody('text/html; charset=utf-8', PAGE),
     'GET /docs/swagger-ui-bundle.js': asset('swagger-ui-bundle.js', 'text/javascript; charset=utf-8'),
     'GET /docs/swagger-ui.css': asset('swagger-ui.css', 'text/css; charset=utf-8'),

@@ -206,7 +206,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const requestId = randomUUID();
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
-    const control = options.control?.[`${method} ${url.pathname}`];
+    // `/docs/` is `/docs`, as the API's own paths ignore a trailing slash; `/` stays itself.
+    const controlPath = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') || '/' : url.pathname;
+    const control = options.control?.[`${method} ${controlPath}`];
     if (control) {
       let body: string | null;
       try {
@@ -266,7 +268,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return send(res, 500, envelope(500, DETAILS.unexpected));
     }
     const allowed = authorization.policyDocument.Statement.some((statement) => statement.Effect === 'Allow');
-    if (!allowed) return send(res, 401, envelope(401, DETAILS.invalidKey));
+    // The detail the authorizer put in its Deny, as the stack's ACCESS_DENIED gateway response prints it.
+    if (!allowed) return send(res, 401, envelope(401, String(authorization.context?.detail ?? DETAILS.invalidKey)));
 
     // Usage plans throttle per API key and per method, after the authorizer has named the key.
     if (limiter && !limiter.take(`${authorization.principalId} ${method} ${route.path}`, THROTTLE_LIMITS[route.throttle])) {

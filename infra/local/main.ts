@@ -75,8 +75,12 @@ function printBanner(twin: Twin): void {
  * forwards it, so a repeat within a second is the same request; a later one exits at once
  * (DynamoDB Local's watchdog still stops Java). The twin also stops when the process that started
  * it is gone (npm killed with -9, a closed terminal's shell): it is then re-parented.
+ * Installed before the start: a signal before the ready line lets the start finish (or fail), stops
+ * what it started and exits 0 too, saying so, instead of dying with the signal's code.
  */
-function stopOnSignalOrOrphaning(twin: Twin): void {
+function stopOnSignalOrOrphaning(): { starting(start: Promise<Twin>): void; ready(): boolean; stopping(): boolean } {
+  let start: Promise<Twin> | undefined;
+  let isReady = false;
   let stoppingSince: number | undefined;
   const shutdown = (reason: string) => {
     if (stoppingSince !== undefined) {
@@ -85,13 +89,24 @@ function stopOnSignalOrOrphaning(twin: Twin): void {
       process.exit(1);
     }
     stoppingSince = Date.now();
-    console.log(`\n${reason}: stopping`);
+    const early = !isReady;
+    console.log(early ? `\n${reason} before the twin was ready: stopping what has started` : `\n${reason}: stopping`);
     setTimeout(() => {
       console.error('stop took over 15 s: exiting');
       process.exit(1);
     }, 15_000).unref();
-    twin.stop().then(
-      () => process.exit(0),
+    // A start that fails after the signal has stopped what it started itself; there is nothing to report.
+    const stopped = start
+      ? start.then(
+          (twin) => twin.stop(),
+          () => undefined,
+        )
+      : Promise.resolve();
+    stopped.then(
+      () => {
+        if (early) console.log('Stopped before the twin was ready.');
+        process.exit(0);
+      },
       (error: unknown) => {
         console.error(`stop failed: ${error instanceof Error ? error.message : String(error)}`);
         process.exit(1);
@@ -103,7 +118,17 @@ function stopOnSignalOrOrphaning(twin: Twin): void {
   setInterval(() => {
     if (process.ppid !== parent) shutdown(`parent process ${parent} is gone`);
   }, 1000).unref();
+  return {
+    starting: (promise) => {
+      start = promise;
+    },
+    ready: () => (isReady = stoppingSince === undefined),
+    stopping: () => stoppingSince !== undefined,
+  };
 }
+
+// First of all: from here on a signal stops the twin cleanly, ready or not.
+const stop = stopOnSignalOrOrphaning();
 
 async function main(): Promise<void> {
   const values = parseCommandLine();
@@ -115,7 +140,7 @@ async function main(): Promise<void> {
   const platformPort = portOption('platform-port', values['platform-port']);
   const dynamodbPort = portOption('dynamodb-port', values['dynamodb-port']);
   const authorizerCacheTtlSeconds = ttlOption(values['authorizer-cache-ttl']);
-  const twin = await startTwin({
+  const start = startTwin({
     config: values.config ?? DEMO_CONFIG,
     port,
     ...(platformPort !== undefined ? { platformPort } : {}),
@@ -126,13 +151,17 @@ async function main(): Promise<void> {
     ...(values['no-throttling'] ? { throttling: false } : {}),
     ...(authorizerCacheTtlSeconds !== undefined ? { authorizerCacheTtlSeconds } : {}),
   });
-  // Handlers first: whoever waits for the banner may signal the moment it appears.
-  stopOnSignalOrOrphaning(twin);
+  stop.starting(start);
+  const twin = await start;
+  // Stopping already (a signal during the start): the stop prints its own line and exits.
+  if (!stop.ready()) return;
   printBanner(twin);
 }
 
 main().catch((error: unknown) => {
   // Configuration, port and --persist errors say what to fix; only wrong arguments need the usage.
+  // A start that fails while a signal stops it is no failure: the stop exits 0.
+  if (stop.stopping()) return;
   console.error(error instanceof Error ? error.message : error);
   if (error instanceof UsageError) console.error(USAGE);
   process.exit(1);

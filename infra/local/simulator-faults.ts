@@ -17,7 +17,7 @@ import { sendJson } from './http-server';
  * request and keeps it until the area's mode is set to another, then runs and answers it under that mode
  * (a test decides exactly when a platform call completes, e.g. to interleave another request with it).
  */
-const FAULT_MODES = ['ok', 'error', 'throttled', 'access_denied', 'unreachable', 'hang', 'hold'] as const;
+export const FAULT_MODES = ['ok', 'error', 'throttled', 'access_denied', 'unreachable', 'hang', 'hold'] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 export interface FaultModes {
@@ -42,7 +42,7 @@ export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86_399;
 const MAX_TOKEN_LIFETIME_SECONDS = 10 * 365 * 24 * 3600;
 
 const faultModeSchema = z.enum(FAULT_MODES);
-const faultsBodySchema = z.strictObject({
+export const faultsBodySchema = z.strictObject({
   customers: faultModeSchema.optional(),
   discount_codes: faultModeSchema.optional(),
   orders: faultModeSchema.optional(),

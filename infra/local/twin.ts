@@ -93,16 +93,30 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     throw new Error('--dynamodb-port and --persist apply to the DynamoDB Local the twin starts; with --dynamodb-endpoint it starts none');
   }
   const derived = (offset: number) => (port === 0 ? 0 : port + offset);
-  const apiPort: NamedPort = { port, host, label: 'API, --port' };
+  // A taken port suggests a free value of the option that sets it: --port for the API and the ports derived
+  // from it (the API and each derived port free), otherwise the port's own option.
+  const derives = options.platformPort === undefined || (!options.dynamodbEndpoint && options.dynamodbPort === undefined);
+  const byPort = { option: '--port', count: derives ? 3 : 1, from: port };
+  const apiPort: NamedPort = { port, host, label: 'API, --port', suggest: byPort };
   const platformPort: NamedPort =
     options.platformPort !== undefined
-      ? { port: options.platformPort, host, label: 'platform simulator, --platform-port' }
-      : { port: derived(1), host, label: 'platform simulator, --platform-port, default --port + 1' };
+      ? {
+          port: options.platformPort,
+          host,
+          label: 'platform simulator, --platform-port',
+          suggest: { option: '--platform-port', count: 1, from: options.platformPort },
+        }
+      : { port: derived(1), host, label: 'platform simulator, --platform-port, default --port + 1', suggest: byPort };
   const dynamodbPort: NamedPort | null = options.dynamodbEndpoint
     ? null
     : options.dynamodbPort !== undefined
-      ? { port: options.dynamodbPort, host: '0.0.0.0', label: 'DynamoDB Local, --dynamodb-port' }
-      : { port: derived(2), host: '0.0.0.0', label: 'DynamoDB Local, --dynamodb-port, default --port + 2' };
+      ? {
+          port: options.dynamodbPort,
+          host: '0.0.0.0',
+          label: 'DynamoDB Local, --dynamodb-port',
+          suggest: { option: '--dynamodb-port', count: 1, from: options.dynamodbPort },
+        }
+      : { port: derived(2), host: '0.0.0.0', label: 'DynamoDB Local, --dynamodb-port, default --port + 2', suggest: byPort };
   // Before anything starts: a taken port is named at once instead of failing seconds into the start.
   await assertPortsAvailable([apiPort, platformPort, ...(dynamodbPort ? [dynamodbPort] : [])]);
 

@@ -4,18 +4,21 @@ import { hashApiKey, isWellFormedApiKey, type KeyScope } from '../domain/api-key
 
 export type Authentication =
   | { ok: true; shopId: string; scope: KeyScope; keyName: string; keyId: string; usageIdentifierKey: string | null }
-  | { ok: false; reason: 'missing' | 'invalid' };
+  | { ok: false; reason: 'missing' | 'invalid' | 'bearer' };
 
 /**
  * Reads the key fresh on every call. The gateway caches the authorizer's answer in front of it and drops
  * it on every key write (docs/decisions.md), so a revocation still applies to the next request.
- * The value is used exactly as sent: `Bearer <key>` is not a key and fails like any unknown one (without a
- * read, as every value outside the keys' shape does).
+ * The value is used exactly as sent: `Bearer <key>` is not a key and fails without a read, as every value
+ * outside the keys' shape does, with its own reason so the answer can say the bare key is expected.
  */
+/** OAuth's scheme in front of a value (any case, as HTTP schemes are case-insensitive). */
+const BEARER = /^\s*bearer\s/i;
+
 export async function authenticate(authorization: string | undefined): Promise<Authentication> {
   if (authorization === undefined || authorization.trim() === '') return { ok: false, reason: 'missing' };
   // What cannot be a key is refused without a table read: an anonymous flood costs no DynamoDB call.
-  if (!isWellFormedApiKey(authorization)) return { ok: false, reason: 'invalid' };
+  if (!isWellFormedApiKey(authorization)) return { ok: false, reason: BEARER.test(authorization) ? 'bearer' : 'invalid' };
   const keyHash = hashApiKey(authorization);
   const key = await findApiKey(keyHash);
   if (!key || key.status !== 'active') return { ok: false, reason: 'invalid' };

@@ -31,6 +31,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError, formatPath, type Path } from './config-errors';
+import { jsonLocator, positionAt, syntaxError } from './json-positions';
 import {
   apiKeySchema,
   campaignSchema,
@@ -106,22 +107,32 @@ const errorMessages: z.core.$ZodErrorMap = (issue) => {
   return undefined;
 };
 
-function issueLines(issues: readonly z.core.$ZodIssue[]): string[] {
+/** Where a problem is in the file, as a `FILE:LINE:COLUMN: ` prefix; empty for a document that is no file. */
+type Locate = (path: Path, atKey: boolean) => string;
+
+function issueLines(issues: readonly z.core.$ZodIssue[], locate: Locate = () => ''): string[] {
   return issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => `${formatPath([...issue.path, key])}: unknown key`)
-      : [`${formatPath(issue.path)}: ${issue.message}`],
+      ? issue.keys.map((key) => `${locate([...issue.path, key], true)}${formatPath([...issue.path, key])}: unknown key`)
+      : [`${locate(issue.path, false)}${formatPath(issue.path)}: ${issue.message}`],
   );
 }
 
-/** Validates a parsed JSON document and applies the defaults; throws ConfigError listing every problem. */
-export function parseConfig(input: unknown): ConfigFile {
+/**
+ * Validates a parsed JSON document and applies the defaults; throws ConfigError listing every problem.
+ * With `locate`, each problem starts with where it is in the file.
+ */
+export function parseConfig(input: unknown, locate?: Locate): ConfigFile {
   const result = configFileSchema.safeParse(input, { error: errorMessages });
-  if (!result.success) throw new ConfigError(issueLines(result.error.issues));
+  if (!result.success) throw new ConfigError(issueLines(result.error.issues, locate));
   return result.data;
 }
 
-/** Reads, parses and validates a configuration file; unreadable files and bad JSON are ConfigErrors too. */
+/**
+ * Reads, parses and validates a configuration file; unreadable files and bad JSON are ConfigErrors too.
+ * Every problem is located as `FILE:LINE:COLUMN:` (editors and terminals jump there): a syntax error where
+ * the parser stopped, a wrong value where it is, a missing key at the object that lacks it.
+ */
 export function readConfigFile(path: string): ConfigFile {
   let source: string;
   try {
@@ -130,11 +141,18 @@ export function readConfigFile(path: string): ConfigFile {
     throw new ConfigError([`(root): cannot read ${path}: ${(error as Error).message}`]);
   }
   let document: unknown;
+  // Editors on some systems save a byte-order mark, which JSON.parse refuses.
+  const text = source.replace(/^\uFEFF/, '');
   try {
-    // Editors on some systems save a byte-order mark, which JSON.parse refuses.
-    document = JSON.parse(source.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw new ConfigError([`(root): ${path} is not valid JSON: ${(error as Error).message}`]);
+    document = JSON.parse(text);
+  } catch {
+    const { offset, message } = syntaxError(text);
+    const { line, column } = positionAt(text, offset);
+    throw new ConfigError([`${path}:${line}:${column}: (root): not valid JSON: ${message}`]);
   }
-  return parseConfig(document);
+  const locator = jsonLocator(text);
+  return parseConfig(document, (at, atKey) => {
+    const { line, column } = locator(at, atKey);
+    return `${path}:${line}:${column}: `;
+  });
 }

@@ -54,6 +54,9 @@ export const forbidden = (detail: string): ApiError => new ApiError(403, detail)
 export const DETAILS = {
   missingAuthorization: 'Missing Authorization header',
   invalidKey: 'Invalid or revoked API key',
+  // The spec's header carries the bare key; a value in OAuth's `Bearer <token>` form is told so. No double
+  // quote: the stack's gateway response puts this text into its JSON template as it is.
+  bearerPrefix: "Invalid API key: send the bare key in the Authorization header, without the 'Bearer ' prefix",
   readOnlyKey: 'This API key is read-only and cannot perform write operations',
   rateLimited: 'Rate limit exceeded',
   unexpected: 'An unexpected error occurred',

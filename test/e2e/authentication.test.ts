@@ -33,10 +33,12 @@ describe('authentication', () => {
     expectError(await apiClient(twin.url, KEYS.revoked).get('/v1/customers/1001'), 401, 'Invalid or revoked API key');
   });
 
-  it('does not accept a Bearer prefix: the header must carry the bare key', async () => {
-    const response = await apiClient(twin.url, `Bearer ${KEYS.full}`).get('/v1/customers');
+  it('does not accept a Bearer prefix, and says the header must carry the bare key', async () => {
+    const detail = "Invalid API key: send the bare key in the Authorization header, without the 'Bearer ' prefix";
 
-    expectError(response, 401, 'Invalid or revoked API key');
+    expectError(await apiClient(twin.url, `Bearer ${KEYS.full}`).get('/v1/customers'), 401, detail);
+    expectError(await apiClient(twin.url, `bearer ${KEYS.read}`).get('/v1/customers/1001'), 401, detail);
+    expectError(await apiClient(twin.url, 'Bearer not-a-key').get('/v1/customers'), 401, detail);
   });
 
   it('lets a read-only key read', async () => {

@@ -1,5 +1,6 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/loyalty-api';
+import { DENY_DETAIL } from '../../functions/auth/authorize';
 import { ACCESS_DENIED_METRIC, OLDEST_DELIVERY_ALARM_SECONDS } from '../../infra/cdk/constructs/observability';
 import { SERVER_ERRORS_METRIC } from '../../shared/observability/service';
 import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/webhook-delivery-queue';
@@ -174,7 +175,11 @@ describe('production stack', () => {
     expect(byType.UNAUTHORIZED.StatusCode).toBe('401');
     expect(byType.UNAUTHORIZED.ResponseTemplates['application/json']).toContain('Missing Authorization header');
     expect(byType.ACCESS_DENIED.StatusCode).toBe('401');
-    expect(byType.ACCESS_DENIED.ResponseTemplates['application/json']).toContain('Invalid or revoked API key');
+    // The authorizer's Deny names the detail (functions/auth/authorize.ts, DENY_DETAIL); the template prints it.
+    expect(JSON.parse(byType.ACCESS_DENIED.ResponseTemplates['application/json']).errors[0].detail).toBe(
+      `$context.authorizer.${DENY_DETAIL}`,
+    );
+    expect(byType.INVALID_API_KEY.ResponseTemplates['application/json']).toContain('Invalid or revoked API key');
     expect(byType.MISSING_AUTHENTICATION_TOKEN.StatusCode).toBe('404');
     expect(byType.THROTTLED.StatusCode).toBe('429');
     expect(byType.DEFAULT_4XX).toBeDefined();

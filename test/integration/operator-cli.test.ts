@@ -454,7 +454,7 @@ describe('the loyalty command, as a child process against DynamoDB Local', () =>
 
     expect(failure.code).toBe(1);
     expect(failure.stderr).toContain('Invalid configuration:');
-    expect(failure.stderr).toContain('shops[0].loyalty_mode');
+    expect(failure.stderr).toMatch(/bad\.json:\d+:\d+: shops\[0\]\.loyalty_mode: /);
     expect(list.code).toBe(1);
     expect(list.stderr).toContain("Shop 'bad-shop' is not configured");
   });

@@ -684,7 +684,65 @@ describe('reading a file', () => {
 
     // Assert
     expect(read).toThrow(ConfigError);
-    expect(read).toThrow(`(root): ${file} is not valid JSON`);
+    expect(read).toThrow(`${file}:1:14: (root): not valid JSON: unexpected "}"`);
+  });
+
+  it('gives the line and column of a JSON syntax error', () => {
+    // Arrange: a comma missing at the end of line 3.
+    const file = join(dir, 'comma.json');
+    writeFileSync(file, '{\n  "shops": [\n    { "id": "a" }\n    { "id": "b" }\n  ]\n}\n');
+
+    // Act
+    const read = () => readConfigFile(file);
+
+    // Assert
+    expect(read).toThrow(`${file}:4:5: (root): not valid JSON: unexpected "{"`);
+  });
+
+  it.each([
+    ['a file cut short', '{ "shops": [', '1:13', 'unexpected end of file'],
+    ['a trailing comma', '{ "shops": [],\n}', '2:1', 'unexpected "}"'],
+    ['a comment', '{\n  // shops\n  "shops": []\n}', '2:3', 'unexpected "/"'],
+    ['a single-quoted string', "{ 'shops': [] }", '1:3', 'unexpected "\'"'],
+    ['text after the document', '{ "shops": [] } x', '1:17', 'unexpected "x"'],
+  ])('locates %s', (_case, text, position, found) => {
+    // Arrange
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, text);
+
+    // Assert
+    expect(() => readConfigFile(file)).toThrow(`${file}:${position}: (root): not valid JSON: ${found}`);
+  });
+
+  it('gives the line and column of each problem: the value, the unknown key, the object a required key is missing from', () => {
+    // Arrange
+    const file = join(dir, 'problems.json');
+    const document = JSON.parse(JSON.stringify(configWith(shop({ currency: 'usd' })))) as { shops: Array<Record<string, unknown>> };
+    document.shops[0]!.colour = 'blue';
+    delete document.shops[0]!.name;
+    const text = JSON.stringify(document, null, 2);
+    writeFileSync(file, text);
+    const at = (needle: string) => {
+      const before = text.slice(0, text.indexOf(needle)).split('\n');
+      return `${before.length}:${before[before.length - 1]!.length + 1}`;
+    };
+
+    // Act
+    let issues: string[] = [];
+    try {
+      readConfigFile(file);
+    } catch (error) {
+      issues = (error as ConfigError).issues;
+    }
+
+    // Assert
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        `${file}:${at('"usd"')}: shops[0].currency: must be an ISO 4217 currency code such as "USD"`,
+        `${file}:${at('"colour"')}: shops[0].colour: unknown key`,
+        `${file}:${at('{\n      "id"')}: shops[0].name: is required`,
+      ]),
+    );
   });
 
   it('turns a missing file into a ConfigError naming the file', () => {

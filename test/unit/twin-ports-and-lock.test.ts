@@ -7,6 +7,15 @@ import { join } from 'node:path';
 import { lockPersistDir, LOCK_FILE } from '../../infra/local/persist-lock';
 import { assertPortsAvailable } from '../../infra/local/port-check';
 
+/** A server on `port`, or null when something else has it already (the suggestion must then skip it anyway). */
+function listenOn(port: number): Promise<Server | null> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(null));
+    server.listen(port, '0.0.0.0', () => resolve(server));
+  });
+}
+
 describe('port check', () => {
   let server: Server;
   let taken: number;
@@ -23,6 +32,45 @@ describe('port check', () => {
 
     // Assert
     await expect(check).rejects.toThrow(`port ${taken} (platform simulator, --platform-port) is in use`);
+  });
+
+  it('suggests a value of the option whose ports are all free at that moment', async () => {
+    // Arrange: the two ports above the taken one are taken too, so the suggestion must skip them.
+    const above = await Promise.all([taken + 1, taken + 2].map((port) => listenOn(port)));
+
+    // Act
+    const check = assertPortsAvailable([
+      { port: taken, host: '127.0.0.1', label: 'API, --port', suggest: { option: '--port', count: 3, from: taken } },
+    ]);
+
+    // Assert
+    const message = await check.then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    const suggested = Number(/; try --port (\d+) \(free now, with (\d+) and (\d+)\)$/.exec(message)?.[1]);
+    expect(message).toMatch(new RegExp(`^port ${taken} \\(API, --port\\) is in use; try --port \\d+ \\(free now, with \\d+ and \\d+\\)$`));
+    expect(suggested).toBeGreaterThan(taken);
+    for (const port of [suggested, suggested + 1, suggested + 2]) {
+      expect(above.filter(Boolean).map((server) => (server!.address() as AddressInfo).port)).not.toContain(port);
+      await expect(assertPortsAvailable([{ port, host: '0.0.0.0', label: 'check' }])).resolves.toBeUndefined();
+    }
+    for (const server of above) server?.close();
+  });
+
+  it('suggests a single free value for an option that sets one port', async () => {
+    // Act
+    const check = assertPortsAvailable([
+      {
+        port: taken,
+        host: '127.0.0.1',
+        label: 'DynamoDB Local, --dynamodb-port',
+        suggest: { option: '--dynamodb-port', count: 1, from: taken },
+      },
+    ]);
+
+    // Assert
+    await expect(check).rejects.toThrow(new RegExp(`is in use; try --dynamodb-port \\d+ \\(free now\\)$`));
   });
 
   it('refuses one port given to two servers, and never checks port 0', async () => {

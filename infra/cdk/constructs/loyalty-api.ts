@@ -65,7 +65,9 @@ const json = (body: unknown) => ({ 'application/json': JSON.stringify(body) });
 /** Every answer API Gateway gives on its own, in the spec's envelope and with the spec's details. */
 export const GATEWAY_RESPONSES: ReadonlyArray<{ id: string; type: ResponseType; statusCode: string; detail: string }> = [
   { id: 'MissingKey', type: ResponseType.UNAUTHORIZED, statusCode: '401', detail: DETAILS.missingAuthorization },
-  { id: 'InvalidKey', type: ResponseType.ACCESS_DENIED, statusCode: '401', detail: DETAILS.invalidKey },
+  // The authorizer's Deny carries its detail (DETAILS.invalidKey, or DETAILS.bearerPrefix for `Bearer <key>`)
+  // in its context; a gateway response template substitutes $context variables (no VTL logic).
+  { id: 'InvalidKey', type: ResponseType.ACCESS_DENIED, statusCode: '401', detail: '$context.authorizer.detail' },
   // A loyalty key whose usage-plan key is missing or disabled: for the caller, an invalid key.
   { id: 'InvalidUsageKey', type: ResponseType.INVALID_API_KEY, statusCode: '401', detail: DETAILS.invalidKey },
   { id: 'Throttled', type: ResponseType.THROTTLED, statusCode: '429', detail: DETAILS.rateLimited },
