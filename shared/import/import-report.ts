@@ -34,6 +34,9 @@ const SKIP_NAMES: Record<SkipReason, string> = {
   duplicate: 'id or e-mail on several rows',
 };
 
+/** One figure of a report: its label padded so the figures line up. */
+const field = (label: string, value: string) => `  ${`${label}:`.padEnd(34)} ${value}`;
+
 /** Lines listed per skip reason and for tier mismatches before "and N more". */
 export const LISTED_LINES = 50;
 
@@ -43,13 +46,13 @@ export function importReportLines(report: ImportReport): string[] {
   lines.push(
     report.dryRun ? `Dry run: nothing written (import id ${report.importId}, mode ${report.mode})` : `Import (mode ${report.mode})`,
   );
-  lines.push(`  rows read:               ${report.rowsRead}`);
-  lines.push(`  matched by id:           ${report.matchedById}`);
-  lines.push(`  matched by e-mail:       ${report.matchedByEmail}`);
-  lines.push(`  members ${would}created:  ${report.created}`);
-  lines.push(`  members ${would}updated:  ${report.updated}`);
-  lines.push(`  unchanged (already imported): ${report.unchanged}`);
-  lines.push(`  skipped:                 ${report.skipped.length}`);
+  lines.push(field(`rows read`, `${report.rowsRead}`));
+  lines.push(field(`matched by id`, `${report.matchedById}`));
+  lines.push(field(`matched by e-mail`, `${report.matchedByEmail}`));
+  lines.push(field(`members ${would}created`, `${report.created}`));
+  lines.push(field(`members ${would}updated`, `${report.updated}`));
+  lines.push(field(`unchanged (already imported)`, `${report.unchanged}`));
+  lines.push(field(`skipped`, `${report.skipped.length}`));
   for (const reason of SKIP_REASONS) {
     const rows = report.skipped.filter((row) => row.reason === reason).sort((a, b) => a.line - b.line);
     if (rows.length === 0) continue;
@@ -57,8 +60,8 @@ export function importReportLines(report: ImportReport): string[] {
     for (const row of rows.slice(0, LISTED_LINES)) lines.push(`      line ${row.line}: ${row.detail}`);
     if (rows.length > LISTED_LINES) lines.push(`      ... and ${rows.length - LISTED_LINES} more`);
   }
-  lines.push(`  pending points added as approved: ${report.pendingPoints}`);
-  lines.push(`  named tiers that do not match: ${report.tierMismatches.length}`);
+  lines.push(field(`pending points added as approved`, `${report.pendingPoints}`));
+  lines.push(field(`named tiers that do not match`, `${report.tierMismatches.length}`));
   const mismatches = [...report.tierMismatches].sort((a, b) => a.line - b.line);
   for (const mismatch of mismatches.slice(0, LISTED_LINES)) {
     lines.push(
@@ -66,10 +69,10 @@ export function importReportLines(report: ImportReport): string[] {
     );
   }
   if (mismatches.length > LISTED_LINES) lines.push(`      ... and ${mismatches.length - LISTED_LINES} more`);
-  lines.push(`  points before:           ${report.pointsBefore}`);
-  lines.push(`  points after:            ${report.pointsAfter}${report.dryRun ? ' (if imported)' : ''}`);
+  lines.push(field(`points before`, `${report.pointsBefore}`));
+  lines.push(field(`points after`, `${report.pointsAfter}${report.dryRun ? ' (if imported)' : ''}`));
   const rate = report.seconds > 0 ? Math.round((report.matchedById + report.matchedByEmail) / report.seconds) : 0;
-  lines.push(`  time:                    ${report.seconds.toFixed(1)} s (${rate} rows/s)`);
+  lines.push(field(`time`, `${report.seconds.toFixed(1)} s (${rate} rows/s)`));
   return lines;
 }
 
@@ -91,22 +94,22 @@ export interface UndoReport {
 
 export function undoReportLines(report: UndoReport): string[] {
   const lines = [`Undo of import ${report.importId}`];
-  lines.push(`  members removed (created by the import): ${report.removed}`);
-  lines.push(`  members restored:        ${report.restored}`);
-  lines.push(`  points taken back:       ${report.pointsTakenBack}`);
+  lines.push(field(`members removed (created by the import)`, `${report.removed}`));
+  lines.push(field(`members restored`, `${report.restored}`));
+  lines.push(field(`points taken back`, `${report.pointsTakenBack}`));
   const short = report.shortfalls.reduce((sum, item) => sum + item.points, 0);
-  lines.push(`  points already spent, not taken back: ${short} (${report.shortfalls.length} members)`);
+  lines.push(field(`points already spent, not taken back`, `${short} (${report.shortfalls.length} members)`));
   for (const item of report.shortfalls.slice(0, LISTED_LINES)) lines.push(`      customer ${item.customerId}: ${item.points}`);
   if (report.shortfalls.length > LISTED_LINES) lines.push(`      ... and ${report.shortfalls.length - LISTED_LINES} more`);
   if (report.keptCreated.length > 0) {
-    lines.push(`  created by the import and changed since, kept: ${report.keptCreated.length}`);
+    lines.push(field(`created by the import and changed since, kept`, `${report.keptCreated.length}`));
     for (const id of report.keptCreated.slice(0, LISTED_LINES)) lines.push(`      customer ${id}`);
   }
   if (report.kept.length > 0) {
-    lines.push(`  values changed since the import, kept: ${report.kept.length} members`);
+    lines.push(field(`values changed since the import, kept`, `${report.kept.length} members`));
     for (const item of report.kept.slice(0, LISTED_LINES)) lines.push(`      customer ${item.customerId}: ${item.fields.join(', ')}`);
   }
-  if (report.gone > 0) lines.push(`  members gone since the import (erased or merged): ${report.gone}`);
-  lines.push(`  time:                    ${report.seconds.toFixed(1)} s`);
+  if (report.gone > 0) lines.push(field(`members gone since the import (erased or merged)`, `${report.gone}`));
+  lines.push(field(`time`, `${report.seconds.toFixed(1)} s`));
   return lines;
 }
