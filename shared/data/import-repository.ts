@@ -3,17 +3,17 @@
 // import's record of it together (refused as a whole when the record exists: a member is imported once
 // per import), the undo of one member in one transaction, and the import's header.
 import { randomUUID } from 'node:crypto';
-import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
 import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
-import { BATCH_ATTEMPTS, forEachPartitionPage, type Item } from './items';
+import { BATCH_ATTEMPTS, batchDelete, forEachPartitionPage, type Item } from './items';
 import { birthdayTimerKey } from './items/birthday-timer';
 import { customerItem, customerKey, normalisedEmail, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
 import { earningEntryItem, earningEntryKey } from './items/earning-entry';
-import { emailPostingKeys } from './items/email-gram';
+import { emailPostingItems, emailPostingKeys } from './items/email-gram';
 import {
   IMPORT_SHARDS,
   importHeaderItem,
@@ -25,7 +25,7 @@ import {
   importRecordPartition,
 } from './items/import-record';
 import { referralCodeItem, referralCodeKey } from './items/referral';
-import { birthdayTimerWrites, emailPostingWrites, type TransactItem } from './transactions';
+import { birthdayTimerWrites, type TransactItem } from './transactions';
 
 export type { ImportHeader, ImportMemberRecord };
 
@@ -101,10 +101,31 @@ export type ImportMemberOutcome =
   | 'referral_code_taken';
 
 /**
+ * The e-mail search postings of members about to be enrolled, put before their transactions in
+ * BatchWriteItem calls of 25 (docs/decisions.md, "An import writes a new member's e-mail postings
+ * before its profile"): a posting without its profile is never a match (a search verifies every candidate
+ * against the profile's own address), while a profile without its postings would be missed, so the
+ * postings go first and the profile's transaction after them.
+ */
+export async function putEmailPostings(shopId: string, members: ReadonlyArray<{ customerId: string; email: string }>): Promise<void> {
+  const items = members.flatMap(({ customerId, email }) => emailPostingItems(shopId, customerId, normalisedEmail(email)));
+  for (let start = 0; start < items.length; start += 25) {
+    let pending: Array<Record<string, unknown>> = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
+    const written = await retryUntil(BATCH_ATTEMPTS, BATCH_BACKOFF, async () => {
+      const result = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
+      return pending.length === 0 ? true : undefined;
+    });
+    if (!written) throw new Error('BatchWrite left e-mail postings unprocessed after retries');
+  }
+}
+
+/**
  * One transaction: the import's record of the member (only if it does not exist), the profile (a new one
  * only if there is none, an existing one only at the version read), the import's entry (only if it does not
- * exist), the birthday timer as the date of birth says, and for a new member its referral-code guard and
- * e-mail search postings, as enrolment writes them. The shop's counters are recounted after the run.
+ * exist), the birthday timer as the date of birth says, and for a new member its referral-code guard, as
+ * enrolment writes them; a new member's e-mail postings are put before it (`putEmailPostings`). The shop's
+ * counters are recounted after the run.
  */
 export async function writeImportedMember(write: ImportMemberWrite): Promise<ImportMemberOutcome> {
   const { shopId, importId, current, next, entry } = write;
@@ -150,7 +171,6 @@ export async function writeImportedMember(write: ImportMemberWrite): Promise<Imp
     });
   }
   items.push(...birthdayTimerWrites(next, current ? current.record.date_of_birth : null));
-  if (!current) items.push(...emailPostingWrites(shopId, customerId, null, next.email));
   try {
     await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
     return 'written';
@@ -228,8 +248,8 @@ export type UndoMemberOutcome = 'written' | 'already_undone' | 'changed';
 
 /**
  * One transaction: the import's record deleted (only while it exists: an undo takes a member back once)
- * with the member removed (profile at the version the import wrote, its referral-code guard, its
- * e-mail search postings, its birthday timer and the import's entry) or its profile written back at the
+ * with the member removed (profile at the version the import wrote, its referral-code guard, its birthday
+ * timer and the import's entry; its e-mail search postings are deleted right after) or its profile written back at the
  * version read, the import's entry deleted and the birthday timer following the date of birth.
  */
 export async function undoImportedMember(write: UndoMemberWrite): Promise<UndoMemberOutcome> {
@@ -261,9 +281,6 @@ export async function undoImportedMember(write: UndoMemberWrite): Promise<UndoMe
       { Delete: { TableName: tableName(), Key: referralCodeKey(shopId, current.record.referral_code) } },
       ...entryDelete(),
       ...(current.record.date_of_birth ? [{ Delete: { TableName: tableName(), Key: birthdayTimerKey(shopId, customerId) } }] : []),
-      ...emailPostingKeys(shopId, customerId, normalisedEmail(current.record.email)).map((key) => ({
-        Delete: { TableName: tableName(), Key: key },
-      })),
     );
   } else if (write.kind === 'restore') {
     const { current, next } = write;
@@ -285,11 +302,13 @@ export async function undoImportedMember(write: UndoMemberWrite): Promise<UndoMe
   }
   try {
     await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
-    return 'written';
   } catch (error) {
     const reasons = cancellationReasons(error);
     if (reasons?.[0] === 'ConditionalCheckFailed') return 'already_undone';
     if (reasons?.[1] === 'ConditionalCheckFailed' || isTransactionConflict(error)) return 'changed';
     throw error;
   }
+  // A removed member's postings go after its profile: left behind by a stop, they match nothing.
+  if (write.kind === 'remove') await batchDelete(emailPostingKeys(shopId, customerId, normalisedEmail(write.current.record.email)));
+  return 'written';
 }

@@ -6,6 +6,7 @@
 import { countCustomers } from '../data/customer-repository';
 import {
   type ImportedMemberState,
+  putEmailPostings,
   putImportHeader,
   readImportState,
   readImportStates,
@@ -24,7 +25,7 @@ import { type MemberPlan, type PlanContext, planMember, type TierMismatch } from
 /** Members read at once: 50 profiles and 50 records, one BatchGetItem of 100 keys. */
 export const IMPORT_CHUNK = 50;
 /** Transactions in flight at once by default (docs/performance.md#import). */
-export const DEFAULT_IMPORT_CONCURRENCY = 16;
+export const DEFAULT_IMPORT_CONCURRENCY = 32;
 /** Tries of one member's write against other writers of the same member before the import gives up. */
 const MEMBER_ATTEMPTS = 20;
 
@@ -89,6 +90,17 @@ export async function applyImport(rows: ReadRows, options: ApplyImportOptions): 
         importId,
         chunk.map((matched) => matched.customer.id),
       );
+      if (!options.dryRun) {
+        // The postings of the members this chunk enrols, in batches before their transactions.
+        const enrolled = chunk.filter((matched) => {
+          const state = states.get(matched.customer.id)!;
+          return !state.record && !state.profile;
+        });
+        await putEmailPostings(
+          shopId,
+          enrolled.map((matched) => ({ customerId: matched.customer.id, email: matched.customer.email })),
+        );
+      }
       for (const matched of chunk) outcomes.push(await importMember(matched, states.get(matched.customer.id)!, context, options.dryRun));
       done += chunk.length;
       options.onProgress?.(done, rows.matched.length);
@@ -134,11 +146,18 @@ async function importMember(
   dryRun: boolean,
 ): Promise<MemberOutcome> {
   let state = first;
+  // The chunk put the postings of the members it found neither enrolled nor imported.
+  let postingsWritten = !first.profile && !first.record;
   const outcome = await retryUntil(MEMBER_ATTEMPTS, CONTENTION_BACKOFF, async (attempt): Promise<MemberOutcome | undefined> => {
     if (attempt > 0) state = await readImportState(context.shopId, context.importId, matched.customer.id);
     if (state.record) return { kind: 'unchanged', points: state.profile?.record.current_points ?? 0 };
     const plan = planMember(matched, state.profile?.record ?? null, context);
     if (dryRun) return { kind: plan.created ? 'created' : 'updated', plan };
+    if (plan.created && !postingsWritten) {
+      // A member that was there when the chunk was read and is gone now: its postings first, as for any enrolment.
+      await putEmailPostings(context.shopId, [{ customerId: matched.customer.id, email: matched.customer.email }]);
+      postingsWritten = true;
+    }
     const written = await writeImportedMember({
       shopId: context.shopId,
       importId: context.importId,
