@@ -10,7 +10,8 @@ import type { ShopifyTransport } from './shopify-transport';
 export const MAX_IDS_PER_CALL = 250;
 /** Addresses OR-ed in one search: short enough a query, and a page of 250 holds every match. */
 export const EMAILS_PER_SEARCH = 50;
-const SEARCH_PAGE = 250;
+/** Customers per page of a search. */
+export const SEARCH_PAGE = 250;
 
 const CUSTOMER_FIELDS = 'id firstName lastName createdAt defaultEmailAddress { emailAddress }';
 
