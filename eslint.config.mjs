@@ -17,6 +17,7 @@ const FEATURES = [
   'calendar',
   'actions',
   'referrals',
+  'import',
 ];
 const shared = (...folders) => folders.map((folder) => `../${folder}/*`);
 /** Code outside the domain library: nothing in shared/ may reach it. */

@@ -1,4 +1,5 @@
 // What the bench prints as tables and what it leaves behind: bench/results.json and bench/latency.svg.
+import type { ImportFigures } from './import';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../infra/local/twin';
@@ -33,6 +34,8 @@ export interface BenchResults {
   oneCustomer?: EndpointFigures[];
   /** `--only list-depth` (docs/performance.md#customer-list-depth). */
   listDepth?: DepthFigures[];
+  /** `--only import` (docs/performance.md#import). */
+  import?: ImportFigures[];
 }
 
 /** A table cell: right-aligned in 8 characters. */

@@ -5,10 +5,11 @@
 // webhooks, a flood of made-up keys, and the scheduled jobs by shop size. Prints tables and writes
 // bench/results.json and bench/latency.svg. This file reads the flags and runs the sections in order;
 // each section is its own module. `--only webhook-burst`, `key-flood`, `jobs`, `list-depth`,
-// `list-by-shop-size` or `one-customer` runs that section alone (each starts what it needs).
+// `list-by-shop-size`, `one-customer` or `import` runs that section alone (each starts what it needs).
 import '../infra/local/local-env';
 import { parseArgs } from 'node:util';
 import { measureBundles, type BundleFigures } from './bundles';
+import { importBench } from './import';
 import { BENCH_ENDPOINTS, ONE_CUSTOMER_MIX } from './endpoints';
 import { jobsByShopSize, type JobsSection } from './jobs-by-shop-size';
 import { bareGetItem, getCustomerAgainstGetItem, type RatioFigures } from './get-item-ratio';
@@ -52,6 +53,9 @@ const { values: options } = parseArgs({
     'jobs-members': { type: 'string', default: '1000,10000' },
     'skip-jobs': { type: 'boolean', default: false },
     'walk-before-up-to': { type: 'string', default: '10000' },
+    'import-rows': { type: 'string', default: '20000,100000' },
+    'import-concurrency': { type: 'string', default: '8,16,32' },
+    'import-config-rows': { type: 'string', default: '20000' },
     only: { type: 'string' },
   },
 });
@@ -71,7 +75,12 @@ const FLOOD = {
   legitimateRate: Number(options['flood-legitimate-rate']),
 };
 /** The sections `--only` can run alone. */
-const SECTIONS = ['webhook-burst', 'key-flood', 'jobs', 'list-depth', 'list-by-shop-size', 'one-customer'];
+const SECTIONS = ['webhook-burst', 'key-flood', 'jobs', 'list-depth', 'list-by-shop-size', 'one-customer', 'import'];
+const IMPORT = {
+  rows: (options['import-rows'] ?? '').split(',').map(Number),
+  concurrencies: (options['import-concurrency'] ?? '').split(',').map(Number),
+  configRows: Number(options['import-config-rows']),
+};
 
 function checkFlags(): void {
   if (options.only !== undefined && !SECTIONS.includes(options.only)) throw new Error(`--only takes one of: ${SECTIONS.join(', ')}`);
@@ -80,6 +89,9 @@ function checkFlags(): void {
   }
   if (![FLOOD.rate, FLOOD.seconds, FLOOD.legitimateRate].every((n) => Number.isInteger(n) && n > 0)) {
     throw new Error('--flood-rate, --flood-seconds and --flood-legitimate-rate take whole numbers above 0');
+  }
+  if (![...IMPORT.rows, ...IMPORT.concurrencies].every((n) => Number.isInteger(n) && n > 0) || !(IMPORT.configRows >= 0)) {
+    throw new Error('--import-rows and --import-concurrency take whole numbers above 0, comma-separated; --import-config-rows 0 or more');
   }
   if (!JOB_SIZES.every((n) => Number.isInteger(n) && n >= 100 && n % 100 === 0)) {
     throw new Error('--jobs-members takes shop sizes in hundreds, comma-separated (1 % of each is due)');
@@ -170,6 +182,12 @@ async function main(): Promise<void> {
       own?.process.kill('SIGINT');
     }
     console.log(`\nwritten: bench/results.json (oneCustomer; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
+  if (options.only === 'import') {
+    // The import by size and concurrency beside the configuration file's path (docs/performance.md#import).
+    mergeResults({ at: new Date().toISOString(), import: await importBench(IMPORT) });
+    console.log(`\nwritten: bench/results.json (import; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
     return;
   }
   if (options.only === 'jobs') {

@@ -1,6 +1,8 @@
 // The operator commands. Each takes the usage plan (or null) and an output function as parameters,
 // so tests run them directly against DynamoDB Local with a fake API Gateway.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { applyConfig } from '../../shared/shops/apply-config';
 import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
 import { createApiKey } from '../../shared/data/api-key-repository';
@@ -8,6 +10,14 @@ import { listApiKeys, revokeApiKey, setUsageKey } from '../../shared/data/api-ke
 import { hashApiKey, keyIdOf, type ApiKeySummary, type KeyScope, type UsageKey } from '../../shared/domain/api-key';
 import { listShopIds, readShopCatalog } from '../../shared/data/shop-repository';
 import { backfillShopPostings, emailIndexReady, markEmailIndexComplete } from '../../shared/data/email-index-repository';
+import { applyImport } from '../../shared/import/apply-import';
+import { customerDirectoryFromExport, platformCustomerDirectory } from '../../shared/import/customer-directory';
+import { importIdOf } from '../../shared/import/import-id';
+import { type ImportReport, importReportLines, type UndoReport, undoReportLines } from '../../shared/import/import-report';
+import { ImportFileError, type ImportMode, type ImportSource } from '../../shared/import/import-row';
+import { matchRows } from '../../shared/import/match-rows';
+import { readImportFile } from '../../shared/import/read-import-file';
+import { undoImport } from '../../shared/import/undo-import';
 import type { StageAuthorizerCache } from './stage-authorizer-cache';
 import type { UsagePlan } from './usage-plan-keys';
 
@@ -224,4 +234,81 @@ export async function emailIndexBackfill(options: { shop?: string }, deps: Pick<
     await markEmailIndexComplete(shopId, new Date().toISOString());
     deps.print(`shop ${shopId}: ${done.members} members, ${done.postings} postings written; e-mail index complete`);
   }
+}
+
+/** Where an import's progress goes: a bar on a terminal, plain lines otherwise (both on stderr). */
+export type ImportProgress = (done: number, total: number) => void;
+
+export interface ImportCommandOptions {
+  file: string;
+  shop: string;
+  from: ImportSource;
+  mode: ImportMode;
+  customers: string | null;
+  dryRun: boolean;
+  concurrency?: number;
+}
+
+/** A file the operator named that cannot be read: said plainly, never as a stack trace. */
+function readInputFile(path: string, what: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : messageOf(error);
+    throw new ImportFileError(`Cannot read ${what} '${path}': ${reason}`);
+  }
+}
+
+/**
+ * `loyalty import FILE`: reads the export, matches its rows to platform customers (the `--customers`
+ * export, or the platform), applies them (or, on a dry run, works out what would happen) and prints the
+ * report; a run that writes ends with `Import id: <id>`.
+ */
+export async function importMembers(
+  options: ImportCommandOptions,
+  deps: Pick<CommandDeps, 'print'> & { progress?: ImportProgress },
+): Promise<ImportReport> {
+  const content = readInputFile(options.file, 'the file');
+  const customersContent = options.customers === null ? null : readInputFile(options.customers, 'the customer export');
+  const catalog = await readShopCatalog(options.shop);
+  if (!catalog) throw new UnknownShopError(options.shop);
+  const read = readImportFile(content, options.from);
+  const directory = customersContent ? customerDirectoryFromExport(customersContent) : platformCustomerDirectory(options.shop);
+  const { matched, skipped } = await matchRows(read.rows, directory);
+  const importId = importIdOf({ shopId: options.shop, from: options.from, mode: options.mode, file: content, customers: customersContent });
+  const report = await applyImport(
+    { rowsRead: read.rowsRead, matched, skipped: [...read.skipped, ...skipped].sort((a, b) => a.line - b.line) },
+    {
+      shopId: options.shop,
+      catalog,
+      importId,
+      from: options.from,
+      mode: options.mode,
+      fileName: basename(options.file),
+      dryRun: options.dryRun,
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      ...(deps.progress ? { onProgress: deps.progress } : {}),
+    },
+  );
+  for (const line of importReportLines(report)) deps.print(line);
+  if (!options.dryRun) deps.print(`Import id: ${importId}`);
+  return report;
+}
+
+/** `loyalty import undo IMPORT_ID`: takes back what that import did, and prints what it did. */
+export async function undoImportCommand(
+  options: { importId: string; shop: string },
+  deps: Pick<CommandDeps, 'print'> & { progress?: (done: number) => void },
+): Promise<UndoReport> {
+  const catalog = await readShopCatalog(options.shop);
+  if (!catalog) throw new UnknownShopError(options.shop);
+  const report = await undoImport({
+    shopId: options.shop,
+    catalog,
+    importId: options.importId,
+    ...(deps.progress ? { onProgress: deps.progress } : {}),
+  });
+  for (const line of undoReportLines(report)) deps.print(line);
+  return report;
 }

@@ -1,10 +1,23 @@
-// `loyalty`: the operator CLI (config apply, keys create/revoke/list, email-index backfill) against a deployed stack or the
+// `loyalty`: the operator CLI (config apply, keys create/revoke/list, email-index backfill, import and its undo) against a deployed stack or the
 // local twin, and the Shopify app's configuration (shopify-app-config). Parses the arguments, resolves
 // the target, runs one command; exit code 0 or 1.
 import '../local/local-env';
 import { parseArgs } from 'node:util';
 import { resetDocumentClient } from '../../shared/data/client';
-import { configApply, emailIndexBackfill, keysCreate, keysList, keysRevoke, messageOf, type Print } from './commands';
+import { IMPORT_SOURCES, type ImportMode, type ImportSource } from '../../shared/import/import-row';
+import { isImportId } from '../../shared/import/import-id';
+import {
+  configApply,
+  emailIndexBackfill,
+  importMembers,
+  type ImportProgress,
+  keysCreate,
+  keysList,
+  keysRevoke,
+  messageOf,
+  type Print,
+  undoImportCommand,
+} from './commands';
 import { AppConfigError, DEFAULT_APP_NAME, shopifyAppToml } from './shopify-app-config';
 import {
   answeredButNotDynamoDb,
@@ -22,6 +35,9 @@ export const USAGE = `Usage:
   loyalty keys revoke --shop S --key-id ID                   TARGET
   loyalty keys list --shop S                                 TARGET
   loyalty email-index backfill [--shop S]                    TARGET
+  loyalty import FILE --shop S --from ${IMPORT_SOURCES.join('|')}
+                 [--customers FILE] [--mode add|set] [--dry-run] TARGET
+  loyalty import undo IMPORT_ID --shop S                     TARGET
   loyalty shopify-app-config (--stack NAME [--region R] | --webhook-url URL) [--client-id ID] [--app-name NAME]
   loyalty --help
 
@@ -36,6 +52,14 @@ email-index backfill writes the e-mail search postings of members enrolled befor
 shop by shop (every registered shop, or --shop S), then marks each shop complete so filter[email]
 reads the index; until then it answers by scanning. Safe to stop and run again: complete shops are
 skipped and a shop's walk writes nothing twice.
+
+import reads another loyalty app's export (--from) and creates or updates the shop's members from it,
+matching rows to platform customers by id, else by e-mail through Shopify's customer export
+(--customers) or the platform. --mode add (default) adds the file's balances, set makes them the
+balances. --dry-run writes nothing and prints what would happen. The report goes to stdout, progress
+to stderr; a run that writes ends with 'Import id: <id>'. Running the same file again changes
+nothing; a stopped run continues when run again. import undo takes back what that import did.
+See docs/migrate.md.
 
 shopify-app-config prints the Shopify app's shopify.app.toml (the file alone, on stdout) for
 \`shopify app deploy\`: the scopes the service uses and every topic it handles, delivered to the
@@ -54,10 +78,14 @@ const OPTIONS = {
   'webhook-url': { type: 'string' },
   'client-id': { type: 'string' },
   'app-name': { type: 'string' },
+  from: { type: 'string' },
+  customers: { type: 'string' },
+  mode: { type: 'string' },
+  'dry-run': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type OptionName = Exclude<keyof typeof OPTIONS, 'help'>;
+type OptionName = Exclude<keyof typeof OPTIONS, 'help' | 'dry-run'>;
 type Values = Partial<Record<OptionName, string>>;
 
 type Command =
@@ -66,6 +94,8 @@ type Command =
   | { kind: 'keys revoke'; shop: string; keyId: string }
   | { kind: 'keys list'; shop: string }
   | { kind: 'email-index backfill'; shop?: string }
+  | { kind: 'import'; file: string; shop: string; from: ImportSource; mode: ImportMode; customers: string | null; dryRun: boolean }
+  | { kind: 'import undo'; importId: string; shop: string }
   | AppConfigCommand;
 
 /** Works on no table: the webhook URL comes from the stack's outputs or the command line. */
@@ -84,6 +114,8 @@ const COMMAND_OPTIONS: Record<Command['kind'], OptionName[]> = {
   'keys revoke': ['shop', 'key-id'],
   'keys list': ['shop'],
   'email-index backfill': ['shop'],
+  import: ['shop', 'from', 'customers', 'mode'],
+  'import undo': ['shop'],
   'shopify-app-config': ['webhook-url', 'client-id', 'app-name'],
 };
 /** The options of a command's target: shopify-app-config only reads a stack's outputs. */
@@ -95,9 +127,18 @@ class UsageError extends Error {}
 export interface Io {
   out: Print;
   err: Print;
+  /** stderr is a terminal: progress is drawn as a bar that rewrites its line. */
+  errIsTty?: boolean;
+  /** Writes to stderr without a newline (the progress bar). */
+  errWrite?: (text: string) => void;
 }
 
-const consoleIo: Io = { out: (line) => console.log(line), err: (line) => console.error(line) };
+const consoleIo: Io = {
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
+  errIsTty: process.stderr.isTTY === true,
+  errWrite: (text) => process.stderr.write(text),
+};
 
 export async function main(argv: string[], io: Io = consoleIo): Promise<number> {
   let target: Target | undefined;
@@ -112,12 +153,12 @@ export async function main(argv: string[], io: Io = consoleIo): Promise<number> 
       io.out(USAGE);
       return 0;
     }
-    const { help: _help, ...values } = parsed.values;
-    const command = parseCommand(parsed.positionals, values);
+    const { help: _help, 'dry-run': dryRun, ...values } = parsed.values;
+    const command = parseCommand(parsed.positionals, values, dryRun === true);
     if (command.kind === 'shopify-app-config') return await printAppConfig(command, io);
     target = await resolveTarget(targetOptions(values));
     io.out(`target: ${target.description}, table ${target.tableName}`);
-    await run(command, target, io.out);
+    await run(command, target, io);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -163,7 +204,8 @@ async function printAppConfig(command: AppConfigCommand, io: Io): Promise<number
   return 0;
 }
 
-async function run(command: Exclude<Command, AppConfigCommand>, target: Target, print: Print): Promise<void> {
+async function run(command: Exclude<Command, AppConfigCommand>, target: Target, io: Io): Promise<void> {
+  const print = io.out;
   const deps = { usagePlan: target.usagePlan, authorizerCache: target.authorizerCache, print };
   switch (command.kind) {
     case 'config apply':
@@ -180,13 +222,46 @@ async function run(command: Exclude<Command, AppConfigCommand>, target: Target, 
     case 'email-index backfill':
       await emailIndexBackfill(command.shop !== undefined ? { shop: command.shop } : {}, deps);
       return;
+    case 'import': {
+      const { kind: _kind, ...options } = command;
+      await importMembers(options, { print, progress: progressOf(io) });
+      return;
+    }
+    case 'import undo':
+      await undoImportCommand(
+        { importId: command.importId, shop: command.shop },
+        { print, progress: (done) => io.err(`undo: ${done} members taken back so far`) },
+      );
+      return;
   }
 }
 
-function parseCommand(positionals: string[], values: Values): Command {
+/** Progress lines at every tenth of the rows (at least every 10 000), or a bar on a terminal. */
+export function progressOf(io: Io): ImportProgress {
+  const started = Date.now();
+  let reported = 0;
+  return (done, total) => {
+    const rate = Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
+    if (io.errIsTty && io.errWrite) {
+      const width = 30;
+      const filled = total === 0 ? width : Math.round((done / total) * width);
+      io.errWrite(
+        `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} rows, ${rate} rows/s${done === total ? '\n' : ''}`,
+      );
+      return;
+    }
+    const step = Math.min(10_000, Math.max(1, Math.ceil(total / 10)));
+    if (done === total || done - reported >= step) {
+      reported = done;
+      io.err(`progress: ${done}/${total} rows (${rate} rows/s)`);
+    }
+  };
+}
+
+function parseCommand(positionals: string[], values: Values, dryRun: boolean): Command {
   if (positionals.length === 0) throw new UsageError('no command given');
-  // One word (shopify-app-config) or two (config apply, keys create, ...).
-  const words = positionals[0] === 'shopify-app-config' ? 1 : 2;
+  // One word (shopify-app-config, import FILE) or two (config apply, keys create, import undo, ...).
+  const words = positionals[0] === 'shopify-app-config' || (positionals[0] === 'import' && positionals[1] !== 'undo') ? 1 : 2;
   const kind = positionals.slice(0, words).join(' ');
   const rest = positionals.slice(words);
   if (!isCommandKind(kind)) throw new UsageError(`unknown command '${kind}'`);
@@ -194,9 +269,11 @@ function parseCommand(positionals: string[], values: Values): Command {
   for (const name of Object.keys(values) as OptionName[]) {
     if (!allowed.has(name)) throw new UsageError(`--${name} does not apply to '${kind}'`);
   }
-  const expectedArguments = kind === 'config apply' ? 1 : 0;
+  if (dryRun && kind !== 'import') throw new UsageError(`--dry-run does not apply to '${kind}'`);
+  const expectedArguments = kind === 'config apply' || kind === 'import' || kind === 'import undo' ? 1 : 0;
   if (rest.length !== expectedArguments) {
-    throw new UsageError(expectedArguments === 1 ? `'${kind}' takes exactly one FILE` : `unexpected argument '${rest[0]}'`);
+    const what = kind === 'import undo' ? 'IMPORT_ID' : 'FILE';
+    throw new UsageError(expectedArguments === 1 ? `'${kind}' takes exactly one ${what}` : `unexpected argument '${rest[0]}'`);
   }
   const required = (name: OptionName): string => {
     const value = values[name];
@@ -217,6 +294,25 @@ function parseCommand(positionals: string[], values: Values): Command {
       return { kind, shop: required('shop') };
     case 'email-index backfill':
       return { kind, ...(values.shop !== undefined ? { shop: required('shop') } : {}) };
+    case 'import': {
+      const shop = required('shop');
+      const from = required('from');
+      if (!(IMPORT_SOURCES as readonly string[]).includes(from)) {
+        throw new UsageError(`--from must be one of ${IMPORT_SOURCES.join(', ')}, not '${from}'`);
+      }
+      const mode = values.mode ?? 'add';
+      if (mode !== 'add' && mode !== 'set') throw new UsageError(`--mode must be 'add' or 'set', not '${mode}'`);
+      if (values.customers !== undefined && values.customers.trim() === '') throw new UsageError('--customers must not be empty');
+      return { kind, file: rest[0]!, shop, from: from as ImportSource, mode, customers: values.customers ?? null, dryRun };
+    }
+    case 'import undo': {
+      const shop = required('shop');
+      const importId = rest[0]!;
+      if (!isImportId(importId)) {
+        throw new UsageError(`'${importId}' is not an import id: give the 16 hex characters the import printed (Import id: ...)`);
+      }
+      return { kind, importId, shop };
+    }
     case 'shopify-app-config':
       return appConfigCommand(values);
   }

@@ -32,6 +32,8 @@ export interface SimulatedShops {
   identity(shopId: string): ShopWebhookIdentity;
   currency(shopId: string): string;
   customer(shopId: string, customerId: string): SimulatedCustomer | undefined;
+  /** The shop's customers in id order (none for an unknown shop). */
+  customers(shopId: string): SimulatedCustomer[];
   /** Adds a customer to a shop (creating the shop with defaults if needed), replacing one with the same id. */
   addCustomer(shopId: string, customer: SimulatedCustomer): void;
 }
@@ -81,6 +83,8 @@ export function createSimulatedShops(shops: Record<string, SimulatedShop>): Simu
     identity: (shopId) => ({ ...state(shopId).identity }),
     currency: (shopId) => state(shopId).currency,
     customer: (shopId, customerId) => states.get(shopId)?.customers.get(customerId),
+    customers: (shopId) =>
+      [...(states.get(shopId)?.customers.values() ?? [])].sort((a, b) => a.id.length - b.id.length || a.id.localeCompare(b.id)),
     addCustomer(shopId, customer) {
       (states.get(shopId) ?? add(shopId, { customers: [] })).customers.set(customer.id, { ...customer });
     },

@@ -23,6 +23,8 @@ import { createRootValue, type ResolverContext, type ResolverDeps } from './simu
 
 const AREAS: Record<string, FaultArea> = {
   customer: 'customers',
+  customers: 'customers',
+  nodes: 'customers',
   codeDiscountNodeByCode: 'discount_codes',
   discountCodeBasicCreate: 'discount_codes',
   discountCodeDelete: 'discount_codes',

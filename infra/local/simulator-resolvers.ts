@@ -46,6 +46,7 @@ function moneyBag(minor: number, currency: string) {
 
 function customerView(customer: SimulatedCustomer) {
   return {
+    __typename: 'Customer',
     id: customerGid(customer.id),
     legacyResourceId: customer.id,
     firstName: customer.first_name || null,
@@ -286,6 +287,28 @@ function numericIdOf(id: string, type: string): string {
   return id.slice(prefix.length);
 }
 
+/**
+ * The `customers` search of the import's lookups: `email:"a@example.com" OR email:b@example.com`, compared
+ * whole and case-insensitively (Shopify tokenizes the address and may answer more; the adapter keeps exact
+ * matches only). Any other filter is refused, as the simulator does not search by it.
+ */
+export function parseCustomerEmailQuery(query: string | null | undefined): string[] | string {
+  if (query === null || query === undefined || query.trim() === '') return [];
+  const emails: string[] = [];
+  const term = /^\s*email:(?:"((?:[^"\\]|\\.)*)"|([^\s"]+))\s*/;
+  let rest = query;
+  for (;;) {
+    const match = term.exec(rest);
+    if (!match) return `The platform simulator searches customers by email:"..." terms joined by OR only, not '${query}'`;
+    emails.push((match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : match[2]!).toLowerCase());
+    rest = rest.slice(match[0].length);
+    if (rest === '') return emails;
+    const or = /^OR\s+/.exec(rest);
+    if (!or) return `The platform simulator searches customers by email:"..." terms joined by OR only, not '${query}'`;
+    rest = rest.slice(or[0].length);
+  }
+}
+
 /** The root value: graphql calls each field's function with its arguments and the request's context. */
 export function createRootValue(deps: ResolverDeps) {
   return {
@@ -295,6 +318,25 @@ export function createRootValue(deps: ResolverDeps) {
       }
       const customer = deps.shops.customer(context.shop, idFromGid(id));
       return customer ? customerView(customer) : null;
+    },
+
+    customers(args: PageArgs & { query?: string | null }, context: ResolverContext) {
+      const emails = parseCustomerEmailQuery(args.query);
+      if (typeof emails === 'string') throw badRequest(emails);
+      const all = deps.shops.customers(context.shop);
+      const wanted = new Set(emails);
+      const matching = emails.length === 0 ? all : all.filter((customer) => wanted.has(customer.email.trim().toLowerCase()));
+      return listPage(matching, args, customerView);
+    },
+
+    // Ids the shop has no customer for (another type's, another shop's) answer null, as Shopify's do.
+    nodes({ ids }: { ids: string[] }, context: ResolverContext) {
+      if (ids.length > MAX_PAGE) throw badRequest(`The ids argument accepts at most ${MAX_PAGE} ids`);
+      return ids.map((id) => {
+        const match = /^gid:\/\/shopify\/Customer\/(\d+)$/.exec(id);
+        const customer = match ? deps.shops.customer(context.shop, match[1]!) : undefined;
+        return customer ? customerView(customer) : null;
+      });
     },
 
     codeDiscountNodeByCode({ code }: { code: string }, context: ResolverContext) {

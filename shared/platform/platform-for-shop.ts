@@ -5,11 +5,13 @@
 // token; a rotated secret gets a source of its own. In the twin the adapter talks to the platform simulator.
 import { env } from '../runtime/env';
 import { type AccessTokenSource, clientCredentialsTokens, staticAccessToken } from './access-tokens';
-import type { DiscountCodeInput, Platform } from './port';
+import type { DiscountCodeInput, Platform, PlatformCustomer } from './port';
 import { PlatformRefusedError } from './port';
 import { readShopSecret, localShopSecret, clearShopSecrets, type ShopSecret } from './shop-secrets';
 import { createShopifyPlatform } from './shopify';
 import { SHOPIFY_API_VERSION } from './shopify-api-version';
+import { fetchShopifyCustomersByIds, searchShopifyCustomersByEmails } from './shopify-customer-search';
+import { createShopifyTransport, type ShopifyTransport } from './shopify-transport';
 
 const adapters = new Map<string, Platform>();
 /** Per shop, the adapter of the credentials last read, known by their fingerprint. */
@@ -20,10 +22,9 @@ interface ShopEndpoints {
   token: string;
 }
 
-function shopEndpoints(shopId: string, secret: ShopSecret): ShopEndpoints {
-  const settings = env();
-  if (settings.PLATFORM_BASE_URL) {
-    const base = `${settings.PLATFORM_BASE_URL.replace(/\/+$/, '')}/${encodeURIComponent(shopId)}`;
+function shopEndpoints(shopId: string, secret: ShopSecret, baseUrl = env().PLATFORM_BASE_URL): ShopEndpoints {
+  if (baseUrl) {
+    const base = `${baseUrl.replace(/\/+$/, '')}/${encodeURIComponent(shopId)}`;
     return { graphql: `${base}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`, token: `${base}/admin/oauth/access_token` };
   }
   const base = `https://${secret.shopDomain}`;
@@ -133,4 +134,57 @@ export function resetPlatforms(): void {
   adapters.clear();
   adaptersByCredentials.clear();
   clearShopSecrets();
+}
+
+/** Customers in bulk, for the import of another app's export (shopify-customer-search.ts). */
+export interface CustomerLookup {
+  customersByIds(ids: readonly string[]): Promise<PlatformCustomer[]>;
+  customersByEmails(emails: readonly string[]): Promise<PlatformCustomer[]>;
+}
+
+export interface CustomerLookupOptions {
+  /** The platform simulator's URL (the twin's `PLATFORM_BASE_URL`); default the environment's. */
+  platformBaseUrl?: string;
+  /** Attempts per call, throttled answers included; default the environment's PLATFORM_MAX_ATTEMPTS. */
+  maxAttempts?: number;
+  fetchImpl?: typeof fetch;
+}
+
+/**
+ * The customer lookups of a shop, outside any function (the operator CLI). Against the twin
+ * (`platformBaseUrl`), a shop without client credentials in this process is called with the simulator's
+ * static token, as platformForShop does; otherwise the shop's Shopify secret gives the domain and tokens.
+ */
+export function customerLookupForShop(shopId: string, options: CustomerLookupOptions = {}): CustomerLookup {
+  const settings = env();
+  const baseUrl = options.platformBaseUrl ?? settings.PLATFORM_BASE_URL;
+  let transport: Promise<ShopifyTransport> | undefined;
+  const transportOf = async (): Promise<ShopifyTransport> => {
+    const registered = localShopSecret(shopId);
+    const common = {
+      timeoutMs: settings.PLATFORM_TIMEOUT_MS,
+      maxAttempts: options.maxAttempts ?? settings.PLATFORM_MAX_ATTEMPTS,
+      baseDelayMs: settings.PLATFORM_RETRY_BASE_MS,
+      ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
+    };
+    if (baseUrl && (registered === undefined || registered?.credentials?.kind !== 'client_credentials')) {
+      const base = baseUrl.replace(/\/+$/, '');
+      return createShopifyTransport({
+        ...common,
+        endpoint: `${base}/${encodeURIComponent(shopId)}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`,
+        tokens: staticAccessToken(settings.PLATFORM_ACCESS_TOKEN),
+      });
+    }
+    const secret = await readShopSecret(shopId);
+    const endpoints = shopEndpoints(shopId, secret, baseUrl);
+    return createShopifyTransport({ ...common, endpoint: endpoints.graphql, tokens: tokenSource(shopId, secret, endpoints.token) });
+  };
+  const use = <T>(call: (transport: ShopifyTransport) => Promise<T>): Promise<T> => {
+    transport ??= transportOf();
+    return transport.then(call);
+  };
+  return {
+    customersByIds: (ids) => use((t) => fetchShopifyCustomersByIds(t, ids)),
+    customersByEmails: (emails) => use((t) => searchShopifyCustomersByEmails(t, emails)),
+  };
 }

@@ -25,6 +25,8 @@ const ALLOWED_DEPRECATED: Record<string, string[]> = {};
 /** The documents the adapter currently sends; more may exist, none of these may vanish unnoticed. */
 const KNOWN_DOCUMENTS = [
   'CUSTOMER_QUERY',
+  'CUSTOMERS_BY_EMAIL_QUERY',
+  'CUSTOMERS_BY_IDS_QUERY',
   'DISCOUNT_CODE_BY_CODE_QUERY',
   'DISCOUNT_CODE_CREATE_MUTATION',
   'DISCOUNT_CODE_DELETE_MUTATION',

@@ -11,6 +11,7 @@ import { emailMatchSetTypes } from './email-match-set';
 import { friendReferralTypes } from './friend-referral';
 import { idempotencyRecordType } from './idempotency-record';
 import { importBatchType, mergedImportBatchType } from './import-batch';
+import { importTypes } from './import-record';
 import type { ItemType } from './item-type';
 import { mergeTypes } from './merge';
 import { orderCustomerType, orderType } from './order';
@@ -41,6 +42,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   ...emailGramTypes,
   ...emailMatchSetTypes,
   ...mergeTypes,
+  ...importTypes,
 ];
 
 /** The table's bookkeeping on any item: its key and every attribute an item type declares derived. */

@@ -1,0 +1,314 @@
+// The import's writes (docs/migrate.md): the members' state as an import reads it (profile and the
+// import's record, a chunk at a time), one transaction per member that writes the member and the
+// import's record of it together (refused as a whole when the record exists: a member is imported once
+// per import), the undo of one member in one transaction, and the import's header.
+import { randomUUID } from 'node:crypto';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CustomerRecord } from '../domain/customer';
+import type { EarningEntry } from '../domain/history';
+import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
+import { documentClient, tableName } from './client';
+import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
+import { BATCH_ATTEMPTS, batchDelete, forEachPartitionPage, type Item } from './items';
+import { birthdayTimerKey } from './items/birthday-timer';
+import { customerItem, customerKey, normalisedEmail, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
+import { earningEntryItem, earningEntryKey } from './items/earning-entry';
+import { emailPostingItems, emailPostingKeys } from './items/email-gram';
+import {
+  IMPORT_SHARDS,
+  importHeaderItem,
+  importHeaderKey,
+  type ImportHeader,
+  type ImportMemberRecord,
+  importRecordItem,
+  importRecordKey,
+  importRecordPartition,
+} from './items/import-record';
+import { referralCodeItem, referralCodeKey } from './items/referral';
+import { birthdayTimerWrites, type TransactItem } from './transactions';
+
+export type { ImportHeader, ImportMemberRecord };
+
+/** A member as an import finds it: its profile (null: not enrolled) and this import's record of it (null: not imported yet). */
+export interface ImportedMemberState {
+  profile: StoredCustomer | null;
+  record: ImportMemberRecord | null;
+}
+
+/** Reads the profiles and this import's records of up to 50 members, consistently (100 keys, one BatchGetItem a try). */
+export async function readImportStates(shopId: string, importId: string, customerIds: string[]): Promise<Map<string, ImportedMemberState>> {
+  if (customerIds.length > 50) throw new RangeError('At most 50 members a read');
+  const keys = customerIds.flatMap((id) => [customerKey(shopId, id), importRecordKey(shopId, importId, id)]);
+  const found = new Map<string, Item>();
+  let pending: Array<Record<string, unknown>> = keys.map((key) => ({ pk: key.pk, sk: key.sk }));
+  const read = await retryUntil(BATCH_ATTEMPTS, BATCH_BACKOFF, async () => {
+    if (pending.length === 0) return true;
+    const result = await documentClient().send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    for (const item of (result.Responses?.[tableName()] ?? []) as Item[]) found.set(`${item.pk as string}|${item.sk as string}`, item);
+    pending = result.UnprocessedKeys?.[tableName()]?.Keys ?? [];
+    return pending.length === 0 ? true : undefined;
+  });
+  if (!read) throw new Error('BatchGet left keys unprocessed after retries');
+  const states = new Map<string, ImportedMemberState>();
+  for (const id of customerIds) {
+    const profile = found.get(keyString(customerKey(shopId, id)));
+    const record = found.get(keyString(importRecordKey(shopId, importId, id)));
+    states.set(id, { profile: profile ? storedCustomerOf(profile) : null, record: record ? recordOfItem(record) : null });
+  }
+  return states;
+}
+
+/** One member's state, read consistently (after a refused write). */
+export async function readImportState(shopId: string, importId: string, customerId: string): Promise<ImportedMemberState> {
+  const [profile, record] = await Promise.all([
+    documentClient().send(new GetCommand({ TableName: tableName(), Key: customerKey(shopId, customerId), ConsistentRead: true })),
+    documentClient().send(
+      new GetCommand({ TableName: tableName(), Key: importRecordKey(shopId, importId, customerId), ConsistentRead: true }),
+    ),
+  ]);
+  return {
+    profile: profile.Item ? storedCustomerOf(profile.Item) : null,
+    record: record.Item ? recordOfItem(record.Item) : null,
+  };
+}
+
+const keyString = (key: { pk: string; sk: string }) => `${key.pk}|${key.sk}`;
+
+function recordOfItem(item: Item): ImportMemberRecord {
+  const { pk: _pk, sk: _sk, ...record } = item;
+  return record as unknown as ImportMemberRecord;
+}
+
+/** One member's import: the profile as read (null: enrol it), the profile to write, its entry and the import's record. */
+export interface ImportMemberWrite {
+  shopId: string;
+  importId: string;
+  current: StoredCustomer | null;
+  next: CustomerRecord;
+  entry: EarningEntry | null;
+  record: Omit<ImportMemberRecord, 'version'>;
+}
+
+export type ImportMemberOutcome =
+  | 'written'
+  /** This import's record of the member exists: imported already (by this run or an earlier one). */
+  | 'already_imported'
+  /** The profile is not as read (another writer, or enrolled meanwhile): read again and decide anew. */
+  | 'changed'
+  /** A created member's referral code is another member's: draw again. */
+  | 'referral_code_taken';
+
+/**
+ * The e-mail search postings of members about to be enrolled, put before their transactions in
+ * BatchWriteItem calls of 25 (docs/decisions.md, "An import writes a new member's e-mail postings
+ * before its profile"): a posting without its profile is never a match (a search verifies every candidate
+ * against the profile's own address), while a profile without its postings would be missed, so the
+ * postings go first and the profile's transaction after them.
+ */
+export async function putEmailPostings(shopId: string, members: ReadonlyArray<{ customerId: string; email: string }>): Promise<void> {
+  const items = members.flatMap(({ customerId, email }) => emailPostingItems(shopId, customerId, normalisedEmail(email)));
+  for (let start = 0; start < items.length; start += 25) {
+    let pending: Array<Record<string, unknown>> = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
+    const written = await retryUntil(BATCH_ATTEMPTS, BATCH_BACKOFF, async () => {
+      const result = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
+      return pending.length === 0 ? true : undefined;
+    });
+    if (!written) throw new Error('BatchWrite left e-mail postings unprocessed after retries');
+  }
+}
+
+/**
+ * One transaction: the import's record of the member (only if it does not exist), the profile (a new one
+ * only if there is none, an existing one only at the version read), the import's entry (only if it does not
+ * exist), the birthday timer as the date of birth says, and for a new member its referral-code guard, as
+ * enrolment writes them; a new member's e-mail postings are put before it (`putEmailPostings`). The shop's
+ * counters are recounted after the run.
+ */
+export async function writeImportedMember(write: ImportMemberWrite): Promise<ImportMemberOutcome> {
+  const { shopId, importId, current, next, entry } = write;
+  const customerId = next.platform_customer_id;
+  const version = current ? current.version + 1 : 1;
+  if (current && normalisedEmail(current.record.email) !== normalisedEmail(next.email)) {
+    throw new Error('An import never changes an address: its e-mail search postings would not follow');
+  }
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: importRecordItem(shopId, importId, { ...write.record, version }),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: customerItem(next, version),
+        ...(current
+          ? {
+              ConditionExpression: '#version = :version',
+              ExpressionAttributeNames: { '#version': 'version' },
+              ExpressionAttributeValues: { ':version': current.version },
+            }
+          : { ConditionExpression: 'attribute_not_exists(pk)' }),
+      },
+    },
+  ];
+  if (!current) {
+    items.push({
+      Put: {
+        TableName: tableName(),
+        Item: referralCodeItem(shopId, next.referral_code, customerId),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  }
+  if (entry) {
+    items.push({
+      Put: { TableName: tableName(), Item: earningEntryItem(shopId, customerId, entry), ConditionExpression: 'attribute_not_exists(pk)' },
+    });
+  }
+  items.push(...birthdayTimerWrites(next, current ? current.record.date_of_birth : null));
+  try {
+    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
+    return 'written';
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons?.[0] === 'ConditionalCheckFailed') return 'already_imported';
+    if (reasons?.[1] === 'ConditionalCheckFailed') return 'changed';
+    if (!current && reasons?.[2] === 'ConditionalCheckFailed') return 'referral_code_taken';
+    // The import's entry exists without its record: only the record's own write puts it, so it was imported.
+    if (entry && reasons?.some((reason, index) => index > 1 && reason === 'ConditionalCheckFailed')) return 'already_imported';
+    if (isTransactionConflict(error)) return 'changed';
+    throw error;
+  }
+}
+
+/** Writes the import's header unless it exists (a re-run keeps the first run's). */
+export async function putImportHeader(header: ImportHeader): Promise<void> {
+  try {
+    await documentClient().send(
+      new PutCommand({ TableName: tableName(), Item: importHeaderItem(header), ConditionExpression: 'attribute_not_exists(pk)' }),
+    );
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    // Run again after an undo: the import is live again.
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: importHeaderKey(header.shop_id, header.import_id),
+        UpdateExpression: 'SET undone_at = :null',
+        ExpressionAttributeValues: { ':null': null },
+      }),
+    );
+  }
+}
+
+export async function readImportHeader(shopId: string, importId: string): Promise<ImportHeader | null> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: importHeaderKey(shopId, importId), ConsistentRead: true }),
+  );
+  if (!result.Item) return null;
+  const { pk: _pk, sk: _sk, ...header } = result.Item;
+  return header as ImportHeader;
+}
+
+export async function markImportUndone(shopId: string, importId: string, at: string): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: importHeaderKey(shopId, importId),
+      UpdateExpression: 'SET undone_at = :at',
+      ExpressionAttributeValues: { ':at': at },
+    }),
+  );
+}
+
+/** Every record of an import still there (not undone yet), shard by shard, a page at a time. */
+export async function forEachImportRecord(
+  shopId: string,
+  importId: string,
+  onPage: (records: ImportMemberRecord[]) => Promise<void>,
+): Promise<void> {
+  for (let shard = 0; shard < IMPORT_SHARDS; shard += 1) {
+    await forEachPartitionPage(importRecordPartition(shopId, importId, shard), 200, (items) => onPage(items.map(recordOfItem)));
+  }
+}
+
+/** The undo of one member: remove it (created and untouched since) or write the profile back. */
+export type UndoMemberWrite =
+  | { kind: 'remove'; shopId: string; importId: string; current: StoredCustomer; record: ImportMemberRecord }
+  | { kind: 'restore'; shopId: string; importId: string; current: StoredCustomer; next: CustomerRecord; record: ImportMemberRecord }
+  /** The member is gone (erased or merged away): only the record goes. */
+  | { kind: 'forget'; shopId: string; importId: string; record: ImportMemberRecord };
+
+export type UndoMemberOutcome = 'written' | 'already_undone' | 'changed';
+
+/**
+ * One transaction: the import's record deleted (only while it exists: an undo takes a member back once)
+ * with the member removed (profile at the version the import wrote, its referral-code guard, its birthday
+ * timer and the import's entry; its e-mail search postings are deleted right after) or its profile written back at the
+ * version read, the import's entry deleted and the birthday timer following the date of birth.
+ */
+export async function undoImportedMember(write: UndoMemberWrite): Promise<UndoMemberOutcome> {
+  const { shopId, importId, record } = write;
+  const customerId = record.customer_id;
+  const items: TransactItem[] = [
+    {
+      Delete: {
+        TableName: tableName(),
+        Key: importRecordKey(shopId, importId, customerId),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+  ];
+  const entryDelete = (): TransactItem[] =>
+    record.entry_id ? [{ Delete: { TableName: tableName(), Key: earningEntryKey(shopId, customerId, record.entry_id) } }] : [];
+  if (write.kind === 'remove') {
+    const { current } = write;
+    items.push(
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: customerKey(shopId, customerId),
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': current.version },
+        },
+      },
+      { Delete: { TableName: tableName(), Key: referralCodeKey(shopId, current.record.referral_code) } },
+      ...entryDelete(),
+      ...(current.record.date_of_birth ? [{ Delete: { TableName: tableName(), Key: birthdayTimerKey(shopId, customerId) } }] : []),
+    );
+  } else if (write.kind === 'restore') {
+    const { current, next } = write;
+    items.push(
+      {
+        Put: {
+          TableName: tableName(),
+          Item: customerItem(next, current.version + 1),
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': current.version },
+        },
+      },
+      ...entryDelete(),
+      ...birthdayTimerWrites(next, current.record.date_of_birth),
+    );
+  } else {
+    items.push(...entryDelete());
+  }
+  try {
+    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons?.[0] === 'ConditionalCheckFailed') return 'already_undone';
+    if (reasons?.[1] === 'ConditionalCheckFailed' || isTransactionConflict(error)) return 'changed';
+    throw error;
+  }
+  // A removed member's postings go after its profile: left behind by a stop, they match nothing.
+  if (write.kind === 'remove') await batchDelete(emailPostingKeys(shopId, customerId, normalisedEmail(write.current.record.email)));
+  return 'written';
+}

@@ -1,0 +1,110 @@
+// `import undo` (docs/migrate.md, "Undoing an import"): every record the import kept, shard by shard, each
+// member taken back in one transaction that also deletes the record, so a stopped undo run again goes on
+// with the members left and a finished one finds nothing to do. A member the import created and nothing
+// changed since is removed with everything the import wrote for it; any other member gets the imported
+// points taken back (what was spent since is reported, never taken) and the values the import set
+// restored unless they changed since.
+import { countCustomers, getCustomer } from '../data/customer-repository';
+import {
+  forEachImportRecord,
+  type ImportMemberRecord,
+  markImportUndone,
+  readImportHeader,
+  undoImportedMember,
+} from '../data/import-repository';
+import { setShopCounters } from '../data/shop-repository';
+import { notFound } from '../domain/errors';
+import { tierProgramOf, type TierProgram } from '../domain/member-points';
+import type { ShopCatalog } from '../domain/shop';
+import { nowIso } from '../runtime/clock';
+import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
+import type { UndoReport } from './import-report';
+import { DEFAULT_IMPORT_CONCURRENCY } from './apply-import';
+import { planUndo } from './member-import';
+
+const MEMBER_ATTEMPTS = 20;
+
+export interface UndoImportOptions {
+  shopId: string;
+  catalog: ShopCatalog;
+  importId: string;
+  concurrency?: number;
+  onProgress?: (done: number) => void;
+}
+
+export async function undoImport(options: UndoImportOptions): Promise<UndoReport> {
+  const started = Date.now();
+  const { shopId, importId } = options;
+  const header = await readImportHeader(shopId, importId);
+  if (!header) throw notFound(`No import ${importId} for shop ${shopId}: check the id the import printed (Import id: ...)`);
+  const report: UndoReport = {
+    importId,
+    removed: 0,
+    restored: 0,
+    pointsTakenBack: 0,
+    shortfalls: [],
+    kept: [],
+    keptCreated: [],
+    gone: 0,
+    seconds: 0,
+  };
+  const program = tierProgramOf(options.catalog);
+  const now = nowIso();
+  let done = 0;
+  await forEachImportRecord(shopId, importId, async (records) => {
+    let next = 0;
+    const worker = async () => {
+      for (let index = next++; index < records.length; index = next++) {
+        await undoMember(shopId, importId, records[index]!, program, now, report);
+        done += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.concurrency ?? DEFAULT_IMPORT_CONCURRENCY, records.length) }, worker));
+    options.onProgress?.(done);
+  });
+  await setShopCounters(shopId, await countCustomers(shopId));
+  await markImportUndone(shopId, importId, now);
+  report.seconds = (Date.now() - started) / 1000;
+  return report;
+}
+
+async function undoMember(
+  shopId: string,
+  importId: string,
+  record: ImportMemberRecord,
+  program: TierProgram,
+  now: string,
+  report: UndoReport,
+): Promise<void> {
+  const customerId = record.customer_id;
+  const finished = await retryUntil(MEMBER_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<true | undefined> => {
+    const current = await getCustomer(shopId, customerId, true);
+    if (!current) {
+      const outcome = await undoImportedMember({ kind: 'forget', shopId, importId, record });
+      if (outcome === 'written') report.gone += 1;
+      return outcome === 'changed' ? undefined : true;
+    }
+    // Nothing wrote the member since the import enrolled it (and no adjustment waits in its queue).
+    const untouched = current.version === record.version && (current.record.points_queue ?? []).length === 0;
+    if (record.created && untouched) {
+      const outcome = await undoImportedMember({ kind: 'remove', shopId, importId, current, record });
+      if (outcome === 'written') {
+        report.removed += 1;
+        report.pointsTakenBack += record.points;
+      }
+      return outcome === 'changed' ? undefined : true;
+    }
+    const plan = planUndo(current.record, record, program, now);
+    const outcome = await undoImportedMember({ kind: 'restore', shopId, importId, current, next: plan.next, record });
+    if (outcome === 'changed') return undefined;
+    if (outcome === 'written') {
+      report.restored += 1;
+      report.pointsTakenBack += plan.restored;
+      if (plan.shortfall > 0) report.shortfalls.push({ customerId, points: plan.shortfall });
+      if (plan.kept.length > 0) report.kept.push({ customerId, fields: plan.kept });
+      if (record.created) report.keptCreated.push(customerId);
+    }
+    return true;
+  });
+  if (!finished) throw new Error(`Customer ${customerId} could not be taken back: other writes kept changing it; run the undo again`);
+}
