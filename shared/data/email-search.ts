@@ -10,10 +10,17 @@ import { type Item, QUERY_CALL_LIMIT, queryAll } from './items';
 import { emailGramPartition, emailIndexMarkerKey, GRAM_LENGTH, gramsOf, longEmailPartition } from './items/email-gram';
 import { counterAttribute, shopCountersKey } from './items/shop';
 
+/** The fewest candidates the index answers from, whatever the shop's size. */
+const MIN_BUDGET = 200;
+
 /** Grams whose postings are read: enough to meet a rare one in a typical query, few enough to stay cheap. */
 export const PROBED_GRAMS = 6;
-/** Postings read per gram in the first, parallel round. */
-export const FIRST_PAGE = 100;
+/**
+ * Postings read per gram in the first, parallel round: one more than the smallest budget, so that in a
+ * shop of up to 6 000 members (budget 200) the first round alone tells a broad search from one the
+ * index answers, and the scan follows it directly.
+ */
+export const FIRST_PAGE = MIN_BUDGET + 1;
 
 /**
  * Characters by how often they occur in addresses, commonest first: a gram of rarer characters (digits,
@@ -45,7 +52,7 @@ export function probedGrams(query: string): string[] {
  * up to 200.
  */
 export function candidateBudget(shopMembers: number): number {
-  return Math.max(200, Math.ceil(shopMembers / 30));
+  return Math.max(MIN_BUDGET, Math.ceil(shopMembers / 30));
 }
 
 /** The shop's members of both statuses, from its counters (eventually consistent: it only sizes the budget). */

@@ -6,7 +6,7 @@
 import { compareRecords, type CustomerListQuery, type CustomerSortField, listCustomers } from '../../shared/data/customer-repository';
 import { documentClient } from '../../shared/data/client';
 import { markEmailIndexComplete } from '../../shared/data/email-index-repository';
-import { candidateBudget, findByEmailIndex, forgetEmailIndexReadiness } from '../../shared/data/email-search';
+import { candidateBudget, FIRST_PAGE, findByEmailIndex, forgetEmailIndexReadiness } from '../../shared/data/email-search';
 import { customerItem, normalisedEmail } from '../../shared/data/items/customer-profile';
 import { emailPostingItems } from '../../shared/data/items/email-gram';
 import { batchPut, setShopCounters } from '../../shared/data/shop-repository';
@@ -104,14 +104,16 @@ describe('the broad decision', () => {
   it('leaves a search to the index while its smallest gram holds the budget, and to the scan from one posting more', async () => {
     const shopId = 'edge';
     await markEmailIndexComplete(shopId, '2025-01-01T00:00:00.000Z');
-    const records = await seedEdgeShop(shopId, 200);
-    const members = async () => 201;
-    expect(candidateBudget(201)).toBe(200);
+    // A budget past the first round, so that the grams are counted on.
+    const members = async () => 9_000;
+    expect(candidateBudget(9_000)).toBe(300);
+    expect(FIRST_PAGE).toBeLessThan(300);
+    const records = await seedEdgeShop(shopId, 300);
 
     const atBudget = await callsOf(() => findByEmailIndex(shopId, 'edge.example', members));
     expect(atBudget.result?.ids.sort()).toEqual(records.map((record) => record.platform_customer_id).sort());
     // One posting more than the budget in every gram: the scan answers.
-    records.push(...(await seedEdgeShop(shopId, 1, 200)));
+    records.push(...(await seedEdgeShop(shopId, 1, 300)));
     const over = await callsOf(() => findByEmailIndex(shopId, 'edge.example', members));
     expect(over.result).toBeNull();
     // Either way the grams past their first page were counted, and no posting was read beyond it
@@ -133,12 +135,13 @@ describe('the calls of a search', () => {
     await setShopCounters(shopId, { member: 160, excluded: 80 });
   });
 
-  it('of a broad first page: the first postings and a count of six grams, the scan of both statuses, the page, the set', async () => {
+  it('of a broad first page: the first postings of six grams, the scan of both statuses, the page, the set', async () => {
     const query: CustomerListQuery = { sort: 'created_at', descending: true, emailContains: 'edge.example', offset: 0, limit: 20 };
     const first = await callsOf(() => listCustomers(shopId, query));
     expect(idsAndTotal(first.result)).toEqual(bruteForce(records, query));
-    // Marker and counters; the long-address partition, 6 first pages, 6 counts, 2 list partitions; the page's profiles; the set.
-    expect(first.calls).toEqual({ GetCommand: 2, QueryCommand: 15, BatchGetCommand: 1, BatchWriteCommand: 1 });
+    // Marker and counters; the long-address partition, 6 first pages (past the budget of a shop this
+    // size: no count), 2 list partitions; the page's profiles; the set.
+    expect(first.calls).toEqual({ GetCommand: 2, QueryCommand: 9, BatchGetCommand: 1, BatchWriteCommand: 1 });
   });
 
   it('of a selective search: the first postings of six grams, the match profile, nothing written', async () => {
