@@ -1,13 +1,20 @@
 // Customer profiles: lookups, the enrol and update transactions, and the sorted customer list.
 import { randomUUID } from 'node:crypto';
-import { QueryCommand, TransactWriteCommand, GetCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  type QueryCommandOutput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord, MemberChanges } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { cancellationReasons, cancelledItem, isTransactionConflict, type Refusal as RefusalOf, refusalOf } from './dynamodb-errors';
 import { readRememberedSlice, rememberMatchSet, searchName } from './email-match-set';
 import { findByEmailIndex, shopMemberCount } from './email-search';
-import { batchGet, batchGetAll, countAll, type Item, queryAll } from './items';
+import { batchGet, batchGetAll, countAll, type Item, QUERY_CALL_LIMIT } from './items';
 import { LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
 import { listStatuses, readListPage } from './customer-list';
 import {
@@ -419,21 +426,67 @@ async function evaluateEmailSearch(
     };
   }
 
-  const partitions = await Promise.all(
-    statuses.map((status) =>
-      queryAll({
+  const partitions = await Promise.all(statuses.map((status) => scanListPartition(shopId, status, indexName, attribute, emailContains)));
+  const entries = partitions.flat().map((item) => ({
+    id: customerOfKey({ pk: String(item.pk) }),
+    status: statusOfListPartition(String(item.list_pk)),
+    value: item[attribute] as string | number,
+  }));
+  // Sorted once, in the order the index's matches get (sort value, status, customer id).
+  entries.sort(compareEntries(query.descending));
+  return { ids: entries.map((entry) => entry.id), profiles: null, entriesRead: partitions.reduce((sum, items) => sum + items.length, 0) };
+}
+
+/**
+ * The entries of one list partition whose projected address contains `emailContains`, each with its
+ * key, status partition and sort value only. A bounded number of entries per call: DynamoDB Local
+ * reads `Limit` rows for every call, so a filtered read without one made each call re-read the rest
+ * of the partition (docs/performance.md#e-mail-search); on DynamoDB a call reads at most 1 MB anyway.
+ */
+async function scanListPartition(
+  shopId: string,
+  status: LoyaltyStatus,
+  indexName: string,
+  attribute: string,
+  emailContains: string,
+): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page: QueryCommandOutput = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
         IndexName: indexName,
         KeyConditionExpression: 'list_pk = :pk',
-        ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status), ':email': emailContains },
         FilterExpression: 'contains(email_lc, :email)',
-        ScanIndexForward: !query.descending,
+        ProjectionExpression: 'pk, list_pk, #value',
+        ExpressionAttributeNames: { '#value': attribute },
+        ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status), ':email': emailContains },
+        ExclusiveStartKey: startKey,
+        Limit: QUERY_CALL_LIMIT,
       }),
-    ),
-  );
-  return {
-    ids: mergeSorted(partitions, attribute, query.descending).map((item) => customerOfKey({ pk: String(item.pk) })),
-    profiles: null,
-    entriesRead: partitions.reduce((sum, items) => sum + items.length, 0),
+    );
+    items.push(...((page.Items ?? []) as Item[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+const statusOfListPartition = (listPk: string) => listPk.slice(listPk.lastIndexOf('#') + 1) as LoyaltyStatus;
+
+interface ListEntry {
+  id: string;
+  status: LoyaltyStatus;
+  value: string | number;
+}
+
+/** `compareRecords` over list entries. */
+function compareEntries(descending: boolean): (a: ListEntry, b: ListEntry) => number {
+  const direction = descending ? -1 : 1;
+  return (a, b) => {
+    if (a.value !== b.value) return a.value < b.value ? -direction : direction;
+    if (a.status !== b.status) return LOYALTY_STATUSES.indexOf(a.status) - LOYALTY_STATUSES.indexOf(b.status);
+    return a.id === b.id ? 0 : a.id < b.id ? -direction : direction;
   };
 }
 
@@ -453,19 +506,6 @@ export function compareRecords(attribute: keyof CustomerRecord, descending: bool
     const q = b.platform_customer_id;
     return p === q ? 0 : p < q ? -direction : direction;
   };
-}
-
-/** Merges lists that are each sorted on `attribute` into one sorted list (ties keep list order). */
-function mergeSorted(lists: Item[][], attribute: string, descending: boolean): Item[] {
-  if (lists.length === 1) return lists[0]!;
-  const direction = descending ? -1 : 1;
-  const compare = (a: Item, b: Item) => {
-    const x = a[attribute] as string | number;
-    const y = b[attribute] as string | number;
-    return x < y ? -direction : x > y ? direction : 0;
-  };
-  // Array.prototype.sort is stable, so equal keys keep their partition order.
-  return lists.flat().sort(compare);
 }
 
 /** Counts a shop's customers per status from the list index (used after bulk imports). */

@@ -4,18 +4,23 @@
 // candidate checked against the address its posting carries. Null when the index cannot answer cheaply
 // (a query shorter than a gram, a shop whose index marker is not written yet, grams common enough that
 // the list index's scan costs less): the caller then scans, which answers the same.
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client';
-import { type Item, queryAll } from './items';
+import { type Item, QUERY_CALL_LIMIT, queryAll } from './items';
 import { emailGramPartition, emailIndexMarkerKey, GRAM_LENGTH, gramsOf, longEmailPartition } from './items/email-gram';
 import { counterAttribute, shopCountersKey } from './items/shop';
 
+/** The fewest candidates the index answers from, whatever the shop's size. */
+const MIN_BUDGET = 200;
+
 /** Grams whose postings are read: enough to meet a rare one in a typical query, few enough to stay cheap. */
 export const PROBED_GRAMS = 6;
-/** Postings read per gram in the first, parallel round. */
-export const FIRST_PAGE = 100;
-/** The most postings one gram's partition is read to before the scan is cheaper (see `candidateBudget`). */
-const MAX_PAGE = 1_000;
+/**
+ * Postings read per gram in the first, parallel round: one more than the smallest budget, so that in a
+ * shop of up to 6 000 members (budget 200) the first round alone tells a broad search from one the
+ * index answers, and the scan follows it directly.
+ */
+export const FIRST_PAGE = MIN_BUDGET + 1;
 
 /**
  * Characters by how often they occur in addresses, commonest first: a gram of rarer characters (digits,
@@ -47,7 +52,7 @@ export function probedGrams(query: string): string[] {
  * up to 200.
  */
 export function candidateBudget(shopMembers: number): number {
-  return Math.max(200, Math.ceil(shopMembers / 30));
+  return Math.max(MIN_BUDGET, Math.ceil(shopMembers / 30));
 }
 
 /** The shop's members of both statuses, from its counters (eventually consistent: it only sizes the budget). */
@@ -73,25 +78,58 @@ export function forgetEmailIndexReadiness(): void {
   readyShops.clear();
 }
 
+/** How much further each counting round reads than the postings read so far. */
+const COUNT_GROWTH = 4;
+
 interface GramRead {
+  pk: string;
+  /** The postings of the first round. */
   items: Item[];
+  /** Where the first round stopped (none: the gram ended there). */
   startKey: Record<string, unknown> | undefined;
+  /** Postings known so far: the first round's and those counted after them. */
+  seen: number;
+  /** Where counting stopped. */
+  countKey: Record<string, unknown> | undefined;
   done: boolean;
 }
 
-async function readGram(pk: string, read: GramRead, limit: number): Promise<GramRead> {
+async function firstPage(pk: string): Promise<GramRead> {
   const page = await documentClient().send(
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': pk },
       ProjectionExpression: 'sk, email_lc',
-      ExclusiveStartKey: read.startKey,
-      Limit: limit,
+      Limit: FIRST_PAGE,
     }),
   );
-  const items = [...read.items, ...((page.Items ?? []) as Item[])];
-  return { items, startKey: page.LastEvaluatedKey, done: page.LastEvaluatedKey === undefined };
+  const items = (page.Items ?? []) as Item[];
+  const done = page.LastEvaluatedKey === undefined;
+  return { pk, items, startKey: page.LastEvaluatedKey, seen: items.length, countKey: page.LastEvaluatedKey, done };
+}
+
+/**
+ * Counts a gram's postings on from where its count stopped, up to `upTo` in all (Select COUNT: nothing
+ * but the number comes back). Done when the gram ends before that.
+ */
+async function countOn(read: GramRead, upTo: number): Promise<GramRead> {
+  let { seen, countKey } = read;
+  while (seen < upTo && countKey) {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': read.pk },
+        Select: 'COUNT',
+        ExclusiveStartKey: countKey,
+        Limit: upTo - seen,
+      }),
+    );
+    seen += page.Count ?? 0;
+    countKey = page.LastEvaluatedKey;
+  }
+  return { ...read, seen, countKey, done: countKey === undefined };
 }
 
 export interface IndexedMatches {
@@ -104,33 +142,58 @@ export interface IndexedMatches {
 /**
  * The members of `shopId` whose normalised e-mail contains `query` (already normalised), or null when
  * the scan should answer. `shopMembers` (both statuses) sizes the budget.
+ *
+ * The first round reads the first postings of each probed gram (and the long-address partition, and
+ * the shop's size) at once; a gram that ends there gives the candidates. Otherwise the grams are only
+ * counted, all at once and each round `COUNT_GROWTH` times further, until one ends: a search whose
+ * every gram holds more than the budget is known broad after counting each to the budget, without
+ * having read or verified a posting beyond the first round, and the scan answers it. The gram that
+ * ended first (the smallest) is then read on from its first round.
  */
 export async function findByEmailIndex(shopId: string, query: string, shopMembers: () => Promise<number>): Promise<IndexedMatches | null> {
   if (Array.from(query).length < GRAM_LENGTH) return null;
   if (!(await emailIndexReady(shopId))) return null;
-  const grams = probedGrams(query);
-  const partitions = grams.map((gram) => emailGramPartition(shopId, gram));
-  const start: GramRead = { items: [], startKey: undefined, done: false };
+  const partitions = probedGrams(query).map((gram) => emailGramPartition(shopId, gram));
   const [long, members, ...first] = await Promise.all([
     queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': longEmailPartition(shopId) } }),
     shopMembers(),
-    ...partitions.map((pk) => readGram(pk, start, FIRST_PAGE)),
+    ...partitions.map((pk) => firstPage(pk)),
   ]);
-  let reads = first;
   const budget = candidateBudget(members);
-  let limit = FIRST_PAGE;
-  // Every gram holds more than read so far: go on with all of them, twice as far each round, until one ends.
+  let reads = first;
+  let reach = FIRST_PAGE;
   while (!reads.some((read) => read.done)) {
-    const read = Math.min(...reads.map((one) => one.items.length));
-    if (read >= budget) return null;
-    limit = Math.min(limit * 2, MAX_PAGE);
-    const step = Math.min(limit, budget - read);
-    reads = await Promise.all(reads.map((read, index) => readGram(partitions[index]!, read, step)));
+    if (reach > budget) return null;
+    reach = Math.min(reach * COUNT_GROWTH, budget + 1);
+    reads = await Promise.all(reads.map((read) => countOn(read, reach)));
   }
-  const smallest = reads.filter((read) => read.done).sort((a, b) => a.items.length - b.items.length)[0]!;
-  if (smallest.items.length > budget) return null;
-  const ids = [...smallest.items, ...long]
+  const smallest = reads.filter((read) => read.done).sort((a, b) => a.seen - b.seen)[0]!;
+  if (smallest.seen > budget) return null;
+  const rest = smallest.startKey ? await readOn(smallest.pk, smallest.startKey) : [];
+  const counted = reads.reduce((sum, read) => sum + read.seen, 0);
+  const ids = [...smallest.items, ...rest, ...long]
     .filter((item) => typeof item.email_lc === 'string' && item.email_lc.includes(query))
     .map((item) => String(item.sk));
-  return { ids: [...new Set(ids)], entriesRead: long.length + reads.reduce((sum, read) => sum + read.items.length, 0) };
+  return { ids: [...new Set(ids)], entriesRead: long.length + counted + rest.length };
+}
+
+/** A gram's postings after `startKey`, to its end. */
+async function readOn(pk: string, startKey: Record<string, unknown>): Promise<Item[]> {
+  const items: Item[] = [];
+  let key: Record<string, unknown> | undefined = startKey;
+  while (key) {
+    const page: QueryCommandOutput = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ProjectionExpression: 'sk, email_lc',
+        ExclusiveStartKey: key,
+        Limit: QUERY_CALL_LIMIT,
+      }),
+    );
+    items.push(...((page.Items ?? []) as Item[]));
+    key = page.LastEvaluatedKey;
+  }
+  return items;
 }
