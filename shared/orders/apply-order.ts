@@ -10,7 +10,13 @@ import {
   readOrderContext,
   writeOrderEffects,
 } from '../data/order-repository';
-import { completeFriendReferral, findFriendReferralByCode } from '../data/referral-repository';
+import {
+  completeFriendReferral,
+  findFriendReferralByCode,
+  findFriendReferralByEmail,
+  friendEmailHashKey,
+} from '../data/referral-repository';
+import { mailboxKey } from '../domain/email-identity';
 import type { CustomerRecord } from '../domain/customer';
 import { failed } from '../domain/errors';
 import { type MovedPoints, movePoints, tierProgramOf } from '../domain/member-points';
@@ -136,7 +142,7 @@ async function applyChange(
   // The order as last read: an unchanged replay needs no second read to retry the referral below.
   let lastRead: OrderRecord | undefined;
   let owner: string | null = null;
-  // The member's address as last read.
+  // The member's address as last read: a referral made to it completes with the first order's award.
   let memberEmail: string | null = null;
 
   const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<ApplyOutcome | 'elsewhere' | undefined> => {
@@ -242,8 +248,9 @@ async function applyChange(
  * visit, landing page), else the referral whose friend's code it was paid with (POST /v1/referrals), which
  * counts as referred by that referral's member (wherever a merge moved it) without any landing page or
  * note. Once the referrer's award is made (or there is no award to make), the friend's referral of that
- * referrer found by the code the order was paid with completes. Completion is conditional on the referral
- * being `active`, so a redelivery, which runs this again, completes it once.
+ * referrer completes, found by the code the order was paid with or, for a friend who came through the
+ * referral link without the code, by the member's mailbox. Completion is conditional on the referral being
+ * `active`, so a redelivery, which runs this again, completes it once.
  */
 async function awardFirstOrderReferral(shop: ShopCatalog, member: { id: string; email: string | null }, order: OrderRecord): Promise<void> {
   const shopId = shop.settings.id;
@@ -253,9 +260,16 @@ async function awardFirstOrderReferral(shop: ShopCatalog, member: { id: string; 
   if (!referrerId) return;
   const outcome = await awardReferrer(shop, member.id, referrerId, order.order_id);
   if (outcome === 'self_referral') return;
-  const friend = byCode?.referrer_id === referrerId ? byCode : null;
-  if (!friend) return;
+  const friend = byCode?.referrer_id === referrerId ? byCode : await friendReferralOfMailbox(shopId, member.email);
+  if (!friend || friend.referrer_id !== referrerId) return;
   await completeFriendReferral(shopId, friend, { friendId: member.id, orderId: order.order_id, at: nowIso() });
+}
+
+/** The referral made to a member's mailbox, or null (also when the shop never referred a friend: no key, nothing looked up). */
+async function friendReferralOfMailbox(shopId: string, email: string | null) {
+  if (!email) return null;
+  const hashKey = await friendEmailHashKey(shopId, false);
+  return hashKey ? findFriendReferralByEmail(shopId, mailboxKey(hashKey, email)) : null;
 }
 
 /** The first of an order's discount codes that is a referred friend's, with its referral. */
