@@ -38,10 +38,11 @@ async function redactReferredFriend(shopId: string, customer: PrivacyCustomer, m
     (address): address is string => typeof address === 'string' && address.trim() !== '',
   );
   if (addresses.length === 0) return 0;
-  const hashKey = await friendEmailHashKey(shopId);
+  // A shop without the key never referred a friend under this layout: only a guard of the earlier one is looked for.
+  const hashKey = await friendEmailHashKey(shopId, false);
   const guards = new Map<string, boolean>();
   for (const address of addresses) {
-    guards.set(mailboxKey(hashKey, address), false);
+    if (hashKey) guards.set(mailboxKey(hashKey, address), false);
     guards.set(canonicalEmail(address), true);
   }
   const at = nowIso();

@@ -50,11 +50,11 @@ afterAll(async () => {
   await twin?.stop();
 });
 
-async function send(topic: string, payload: unknown): Promise<Json> {
+async function send(topic: string, payload: unknown, shop = 'e2e'): Promise<Json> {
   const response = await fetch(`${twin.platformUrl}/_webhooks/send`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ shop: 'e2e', topic, payload }),
+    body: JSON.stringify({ shop, topic, payload }),
   });
   const body = (await response.json()) as Json;
   expect(body.webhook.status).toBe(200);
@@ -124,6 +124,17 @@ describe("the friend's customers/redact", () => {
       email: null,
       status: 'completed',
     });
+  });
+
+  it('in a shop that never referred a friend, looks for no referral under a key it would have to create', async () => {
+    await send(
+      'customers/redact',
+      { shop_id: 2, shop_domain: 'e2e-other.myshopify.com', customer: { id: 5001, email: 'other@example.com' } },
+      'e2e-other',
+    );
+
+    expectError(await apiClient(twin.url, KEYS.otherShop).get('/v1/customers/5001'), 404);
+    expect((await scanAll()).filter((item) => item.pk === 'SHOP#e2e-other' && item.sk === 'FRIENDEMAILKEY')).toEqual([]);
   });
 });
 
