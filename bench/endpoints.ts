@@ -4,6 +4,7 @@
 // test/e2e/dynamodb-calls.test.ts holds every endpoint to these figures; the bench prints them next
 // to what it counts under load.
 import type { RouteName } from '../shared/http/routes';
+import { LISTED_REFERRER, listedReferralsRow, type PreparedRow, REFUND_FALLBACK_PATH, referralRow, refundRow } from './prepared-rows';
 
 export type DynamoDbCalls = Partial<
   Record<'GetItemCommand' | 'QueryCommand' | 'BatchGetItemCommand' | 'TransactWriteItemsCommand' | 'UpdateItemCommand', number>
@@ -20,6 +21,12 @@ export interface BenchEndpoint {
   oneCustomer?: true;
   /** The answer a loaded request gets when it is not 200: a refusal the row measures by design (counted as no error). */
   status?: number;
+  /**
+   * Data prepared through the API before the row loads (bench/prepared-rows.ts), and each request's own path
+   * and body from it. Such a row sends a fixed number of requests rather than load for a time, so that what
+   * was prepared is exactly enough.
+   */
+  prepared?: PreparedRow;
 }
 
 /** Requests every connection sends in turn, loaded and counted as one row (minimum: their average). */
@@ -148,18 +155,43 @@ export const BENCH_ROUTES = {
   getCustomerAnniversary: { notLoaded: 'the same reads as GET .../birthday (the customer), which is loaded' },
   getEarningHistoryEntry: { notLoaded: 'one GetItem of the entry after the customer, the reads GET customer already loads' },
   getRewardHistoryEntry: { notLoaded: 'one GetItem of the entry after the customer, the reads GET customer already loads' },
-  refundReward: {
-    notLoaded:
-      'a redemption is refunded once: every refund needs a purchase (and its platform code) before it, and a timed run would load 422s after the first',
-  },
-  listReferrals: {
-    notLoaded:
-      "the same reads as GET .../earning-history (the customer, then one Query and one count of the customer's partition), which is loaded",
-  },
-  createReferral: {
-    notLoaded:
-      "each referral creates a code on the platform for a new mailbox, and a referrer's cap (20 a UTC day in the demo) refuses the rest: a timed run would load refusals after the first twenty",
-  },
+  // An unused redemption per request, each bought for it before the row (the demo's members in turn): the customer and the entry at once,
+  // the code deleted on the platform, one transaction (entry, profile, reward_refund entry).
+  refundReward: [
+    {
+      name: 'POST .../reward-history/{id}/refund',
+      method: 'POST',
+      path: REFUND_FALLBACK_PATH,
+      key: 'demo_full_key',
+      minimumCalls: { GetItemCommand: 2, TransactWriteItemsCommand: 1 },
+      prepared: refundRow(),
+    },
+  ],
+  // The customer, then one page Query and one count Query of the member's referrals at once.
+  listReferrals: [
+    {
+      name: 'GET /customers/{id}/referrals',
+      method: 'GET',
+      path: `/v1/customers/${LISTED_REFERRER}/referrals`,
+      key: 'demo_read_key',
+      minimumCalls: { GetItemCommand: 1, QueryCommand: 2 },
+      prepared: listedReferralsRow(),
+    },
+  ],
+  // A new friend's mailbox per request: the code's owner, then the referrer and the e-mail index at once,
+  // one transaction (mailbox guard, day count, referral, code guard), the code on the platform, one update.
+  createReferral: [
+    {
+      name: 'POST /referrals',
+      method: 'POST',
+      path: '/v1/referrals',
+      key: 'demo_full_key',
+      body: { referral_code: 'NONE', email: 'none@example.com' },
+      minimumCalls: { GetItemCommand: 2, QueryCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 },
+      status: 201,
+      prepared: referralRow(),
+    },
+  ],
   purchaseReward: {
     notLoaded: 'each purchase spends points and creates a code on the platform: a timed run would empty the balance and then load refusals',
   },

@@ -7,6 +7,11 @@ import { twinDynamoDbStats } from './twin-control';
 
 const COUNTED_REQUESTS = 200;
 
+/** A prepared row's requests (bench/prepared-rows.ts): its warm-up, its timed run (a fixed number), its counted run. */
+export const PREPARED_WARM_REQUESTS = 100;
+export const PREPARED_TIMED_REQUESTS = 1000;
+export const PREPARED_REQUESTS = PREPARED_WARM_REQUESTS + PREPARED_TIMED_REQUESTS + COUNTED_REQUESTS;
+
 export interface LoadSettings {
   connections: number;
   /** Seconds of the timed run. */
@@ -50,13 +55,29 @@ export async function cannon(
   return { result, latencies: latencies.sort((a, b) => a - b) };
 }
 
-/** The autocannon request of an endpoint. */
+/** The autocannon request of an endpoint; a prepared row's requests each take their path and body in turn. */
 export function request(url: string, endpoint: BenchEndpoint) {
-  return {
+  const common = {
     url: `${url}${endpoint.path}`,
     method: endpoint.method,
     headers: { authorization: endpoint.key, 'content-type': 'application/json' },
     ...(endpoint.body ? { body: JSON.stringify(endpoint.body) } : {}),
+  };
+  const prepared = endpoint.prepared;
+  if (!prepared) return common;
+  return {
+    ...common,
+    requests: [
+      {
+        method: endpoint.method,
+        path: endpoint.path,
+        setupRequest: (next: autocannon.Request) => {
+          const own = prepared.next();
+          if (!own) return next;
+          return { ...next, path: own.path, ...(own.body === undefined ? {} : { body: JSON.stringify(own.body) }) };
+        },
+      },
+    ],
   };
 }
 
@@ -68,8 +89,10 @@ export function request(url: string, endpoint: BenchEndpoint) {
  */
 export async function warmUp(url: string, endpoints: readonly BenchEndpoint[], connections: number, seconds: number): Promise<void> {
   const warmupUntil = performance.now() + seconds * 1000;
+  // A prepared row warms up on what is prepared for it, at its own turn (load below).
+  const timed = endpoints.filter((endpoint) => !endpoint.prepared);
   do {
-    for (const endpoint of endpoints) await autocannon({ ...request(url, endpoint), connections, duration: 1 });
+    for (const endpoint of timed) await autocannon({ ...request(url, endpoint), connections, duration: 1 });
   } while (performance.now() < warmupUntil);
 }
 
@@ -97,8 +120,12 @@ export async function load(
   const expected = 'requests' in target ? undefined : target.status;
   const unexpected = (run: autocannon.Result) =>
     run.non2xx + run.errors - (expected !== undefined && expected >= 300 ? (run.statusCodeStats?.[`${expected}`]?.count ?? 0) : 0);
-  const warm = await autocannon({ ...requests, connections, duration: 1 }); // warm-up
-  const { result, latencies } = await cannon({ ...requests, connections, duration }, expected);
+  // A prepared row: its data first (not timed), then fixed numbers of requests that use exactly that.
+  const prepared = 'requests' in target ? undefined : target.prepared;
+  if (prepared) await prepared.prepare(url, PREPARED_REQUESTS);
+  const length = (seconds: number, amount: number) => (prepared ? { amount } : { duration: seconds });
+  const warm = await autocannon({ ...requests, connections, ...length(1, PREPARED_WARM_REQUESTS) }); // warm-up
+  const { result, latencies } = await cannon({ ...requests, connections, ...length(duration, PREPARED_TIMED_REQUESTS) }, expected);
   // Calls and capacity from a fixed number of requests that all complete: a timed run ends with
   // requests in flight whose DynamoDB calls would be counted without the requests themselves.
   await new Promise((resolve) => setTimeout(resolve, 250));

@@ -7,10 +7,14 @@
 // each section is its own module. `--only webhook-burst`, `key-flood`, `jobs`, `list-depth`,
 // `list-by-shop-size`, `one-customer` or `import` runs that section alone (each starts what it needs).
 import '../infra/local/local-env';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { PROJECT_ROOT } from '../infra/local/twin';
 import { measureBundles, type BundleFigures } from './bundles';
 import { importBench } from './import';
 import { BENCH_ENDPOINTS, ONE_CUSTOMER_MIX } from './endpoints';
+import { writeEndpointsConfig } from './prepared-rows';
 import { jobsByShopSize, type JobsSection } from './jobs-by-shop-size';
 import { bareGetItem, getCustomerAgainstGetItem, type RatioFigures } from './get-item-ratio';
 import { decomposeGetCustomer, type InProcessFigures } from './in-process';
@@ -57,6 +61,8 @@ const { values: options } = parseArgs({
     'import-concurrency': { type: 'string', default: '8,16,32' },
     'import-config-rows': { type: 'string', default: '20000' },
     only: { type: 'string' },
+    /** With `--only endpoints`: the rows whose names contain one of these comma-separated texts. */
+    rows: { type: 'string' },
   },
 });
 const DURATION = Number(options.duration);
@@ -74,8 +80,9 @@ const FLOOD = {
   seconds: Number(options['flood-seconds']),
   legitimateRate: Number(options['flood-legitimate-rate']),
 };
+const RESULTS_FILE = join(PROJECT_ROOT, 'bench', 'results.json');
 /** The sections `--only` can run alone. */
-const SECTIONS = ['webhook-burst', 'key-flood', 'jobs', 'list-depth', 'list-by-shop-size', 'one-customer', 'import'];
+const SECTIONS = ['endpoints', 'webhook-burst', 'key-flood', 'jobs', 'list-depth', 'list-by-shop-size', 'one-customer', 'import'];
 const IMPORT = {
   rows: (options['import-rows'] ?? '').split(',').map(Number),
   concurrencies: (options['import-concurrency'] ?? '').split(',').map(Number),
@@ -190,12 +197,50 @@ async function main(): Promise<void> {
     console.log(`\nwritten: bench/results.json (import; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
     return;
   }
+  if (options.only === 'endpoints') {
+    const own = options.url ? null : await startTwinProcess({ config: await writeEndpointsConfig() });
+    const url = options.url ?? own!.url;
+    try {
+      const wanted = options.rows?.split(',').map((text) => text.trim().toLowerCase());
+      const rows = [...BENCH_ENDPOINTS, ONE_CUSTOMER_MIX].filter(
+        (row) => !wanted || wanted.some((text) => row.name.toLowerCase().includes(text)),
+      );
+      if (rows.length === 0) throw new Error(`--rows matches no row of: ${BENCH_ENDPOINTS.map((row) => row.name).join('; ')}`);
+      await twinDynamoDbStats(url, 'pause');
+      console.log(
+        `Endpoints against ${url}: ${DURATION}s per row (prepared rows: a fixed number of requests), ${CONNECTIONS} connections, after ${WARMUP_SECONDS}s of warm-up load\n`,
+      );
+      await warmUp(
+        url,
+        rows.filter((row) => 'method' in row),
+        CONNECTIONS,
+        WARMUP_SECONDS,
+      );
+      const endpoints: EndpointFigures[] = [];
+      for (const row of rows) endpoints.push(await load(url, row, { connections: CONNECTIONS, duration: DURATION }));
+      printEndpointTable(endpoints);
+      // Rows measured now replace theirs in bench/results.json; the others stay as the last run left them.
+      const previous = existsSync(RESULTS_FILE)
+        ? ((JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as { endpoints?: EndpointFigures[] }).endpoints ?? [])
+        : [];
+      const measured = new Map(endpoints.map((row) => [row.name, row]));
+      const merged = [
+        ...previous.map((row) => measured.get(row.name) ?? row),
+        ...endpoints.filter((row) => !previous.some((old) => old.name === row.name)),
+      ];
+      mergeResults({ at: new Date().toISOString(), endpoints: merged });
+    } finally {
+      own?.process.kill('SIGINT');
+    }
+    console.log(`\nwritten: bench/results.json (endpoints; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
   if (options.only === 'jobs') {
     mergeResults({ at: new Date().toISOString(), jobs: await jobsSection() });
     console.log(`\nwritten: bench/results.json (jobs; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
     return;
   }
-  const twin = options.url ? null : await startTwinProcess();
+  const twin = options.url ? null : await startTwinProcess({ config: await writeEndpointsConfig() });
   const url = options.url ?? twin!.url;
   try {
     await twinDynamoDbStats(url, 'pause');

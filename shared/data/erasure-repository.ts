@@ -14,6 +14,7 @@ import { batchDelete, forEachPartitionPage, type Item, queryAll, readItem, witho
 import { API_KEY_LISTING_PREFIX, apiKeyKey } from './items/api-key';
 import { customerKey, customerPk, storedCustomerOf } from './items/customer-profile';
 import { EARNING_ENTRY_PREFIX } from './items/earning-entry';
+import { FRIEND_REFERRAL_PREFIX, friendCodeKey, friendEmailKey } from './items/friend-referral';
 import { ORDER_PREFIX, orderCustomerKey, orderIdOf } from './items/order';
 import { referralAwardKey, referralCodeKey } from './items/referral';
 import { REWARD_ENTRY_PREFIX } from './items/reward-entry';
@@ -38,13 +39,22 @@ export interface CustomerErasure {
  * referral-code guard, the referral-award guard it earned its referrer and its e-mail search postings,
  * and moves the shop counter
  * down: from then on the member is not found and the totals are exact. Then the rest of its partition
- * is deleted page by page, each order's order -> customer lookup before the order item that names it.
+ * is deleted page by page, each order's order -> customer lookup before the order item that names it and
+ * each referred friend's two guards before the referral: the referrals the member made go with the member.
  */
 export async function eraseCustomer(shopId: string, customerId: string): Promise<CustomerErasure> {
   const profileDeleted = await deleteProfile(shopId, customerId);
-  // Each order's order -> customer lookup goes before the order item that names it.
-  const itemsDeleted = await deletePartition(customerPk(shopId, customerId), 'pk, sk', (items) =>
-    items.filter((item) => item.sk.startsWith(ORDER_PREFIX)).map((item) => orderCustomerKey(shopId, orderIdOf(item.sk))),
+  // Each order's order -> customer lookup goes before the order item that names it, and each referred
+  // friend's guards (by mailbox hash, by code) before the referral they point at.
+  const itemsDeleted = await deletePartition(customerPk(shopId, customerId), 'pk, sk, email_key, discount_code', (items) =>
+    items.flatMap((item) => {
+      if (item.sk.startsWith(ORDER_PREFIX)) return [orderCustomerKey(shopId, orderIdOf(item.sk))];
+      if (!item.sk.startsWith(FRIEND_REFERRAL_PREFIX)) return [];
+      return [
+        ...(typeof item.email_key === 'string' ? [friendEmailKey(shopId, item.email_key)] : []),
+        ...(typeof item.discount_code === 'string' ? [friendCodeKey(shopId, item.discount_code)] : []),
+      ];
+    }),
   );
   return { profileDeleted, itemsDeleted };
 }
@@ -170,12 +180,17 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
   return { customersErased, itemsDeleted };
 }
 
-/** Everything held about a member, without table bookkeeping: null profile when it is not a customer. */
+/**
+ * Everything held about a member, without table bookkeeping: null profile when it is not a customer. A
+ * referral's mailbox hash is bookkeeping (it names the guard), not data about the member.
+ */
 export interface CustomerData {
   profile: Item | null;
   earningHistory: Item[];
   rewardHistory: Item[];
   orders: Item[];
+  /** The friends the member referred (POST /v1/referrals), newest first. */
+  referrals: Item[];
 }
 
 export async function readCustomerData(shopId: string, customerId: string): Promise<CustomerData> {
@@ -191,6 +206,9 @@ export async function readCustomerData(shopId: string, customerId: string): Prom
     earningHistory: of(EARNING_ENTRY_PREFIX),
     rewardHistory: of(REWARD_ENTRY_PREFIX),
     orders: of(ORDER_PREFIX),
+    referrals: of(FRIEND_REFERRAL_PREFIX)
+      .map(({ email_key: _hash, ...referral }) => referral)
+      .reverse(),
   };
 }
 

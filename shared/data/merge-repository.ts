@@ -15,11 +15,21 @@ import { EARNING_ENTRY_PREFIX, entryDue, type EntryDueState } from './items/earn
 import { BATCH_PREFIX, IMPORT_BATCH_ID, importBatchKey, mergedImportBatchKey } from './items/import-batch';
 import { TIMER_PREFIX } from './items/birthday-timer';
 import type { ItemKey } from './items/item-type';
+import {
+  FRIEND_COUNT,
+  FRIEND_COUNT_PREFIX,
+  FRIEND_REFERRAL_PREFIX,
+  friendCodeItem,
+  friendCountTtl,
+  friendEmailItem,
+  friendReferralOf,
+} from './items/friend-referral';
 import { INCOMING_MERGE_PREFIX, incomingMergeKey, incomingMergeOf, mergedIntoKey } from './items/merge';
 import { ORDER_PREFIX, orderCustomerItem, orderIdOf } from './items/order';
 import { REDEMPTION_COUNT_PREFIX, REDEMPTIONS } from './items/redemption-count';
 import { referralCodeItem, referralCodeKey } from './items/referral';
 import { counterAttribute, shopCountersKey } from './items/shop';
+import { TTL_ATTRIBUTE } from './table';
 import { birthdayTimerWrites, emailPostingWrites, type TransactItem, transactUnlessChanged } from './transactions';
 
 /** `merged`: two members became one; `moved`: the kept customer became the deleted one's member; `nothing`: no member to fold. */
@@ -333,7 +343,7 @@ async function moveItem(record: MergeRecord, first: Item, relaid: ReadonlyMap<st
     if (target.moved_from !== record.deleted_id) {
       throw new Error(`Merging customer ${record.deleted_id} into ${record.kept_id}: ${String(copy.sk)} exists in both`);
     }
-    return (await transactUnlessChanged([{ Delete: sourceDelete(source, null) }, ...lookupWrites(record, sk)])) || undefined;
+    return (await transactUnlessChanged([{ Delete: sourceDelete(source, null) }, ...lookupWrites(record, copy)])) || undefined;
   });
   if (outcome === undefined) throw new Error(`Merging customer ${record.deleted_id}: ${sk} kept changing; not moved`);
   return outcome;
@@ -341,7 +351,10 @@ async function moveItem(record: MergeRecord, first: Item, relaid: ReadonlyMap<st
 
 /** Items moved as a copy of themselves; the rest are dropped (timers, markers) or added to the kept member's (counts). */
 const copies = (sk: string) =>
-  !sk.startsWith(TIMER_PREFIX) && !sk.startsWith(INCOMING_MERGE_PREFIX) && !sk.startsWith(REDEMPTION_COUNT_PREFIX);
+  !sk.startsWith(TIMER_PREFIX) &&
+  !sk.startsWith(INCOMING_MERGE_PREFIX) &&
+  !sk.startsWith(REDEMPTION_COUNT_PREFIX) &&
+  !sk.startsWith(FRIEND_COUNT_PREFIX);
 
 /** The writes that move one item: by kind, as its copy's place and its lookups require. */
 function moveWrites(record: MergeRecord, source: Item, batch: RelaidBatch | undefined): TransactItem[] {
@@ -363,15 +376,46 @@ function moveWrites(record: MergeRecord, source: Item, batch: RelaidBatch | unde
       { Delete: sourceDelete(source, unchanged) },
     ];
   }
+  // A referrer's friends of one UTC day: one person, one cap, so the kept member's count of that day grows.
+  if (sk.startsWith(FRIEND_COUNT_PREFIX)) {
+    return [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: { pk: customerPk(record.shop_id, record.kept_id), sk },
+          UpdateExpression: 'ADD #count :count SET #ttl = :ttl',
+          ExpressionAttributeNames: { '#count': FRIEND_COUNT, '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: {
+            ':count': Number(source[FRIEND_COUNT] ?? 0),
+            ':ttl': friendCountTtl(sk.slice(FRIEND_COUNT_PREFIX.length)),
+          },
+        },
+      },
+      { Delete: sourceDelete(source, unchanged) },
+    ];
+  }
+  const copy = movedItem(record, source, batch);
   return [
-    { Put: { TableName: tableName(), Item: movedItem(record, source, batch), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: tableName(), Item: copy, ConditionExpression: 'attribute_not_exists(pk)' } },
     { Delete: sourceDelete(source, unchanged) },
-    ...lookupWrites(record, sk),
+    ...lookupWrites(record, copy),
   ];
 }
 
-/** An order's order -> customer lookup follows the order, so a later refund finds the kept member. */
-function lookupWrites(record: MergeRecord, sk: string): TransactItem[] {
+/**
+ * The lookups that follow a moved item: an order's order -> customer lookup, so a later refund finds the
+ * kept member; a referred friend's guards (by mailbox hash, by code), so the friend's order completes the
+ * referral where it now is and the mailbox stays referred once.
+ */
+function lookupWrites(record: MergeRecord, copy: Item): TransactItem[] {
+  const sk = String(copy.sk);
+  if (sk.startsWith(FRIEND_REFERRAL_PREFIX)) {
+    const referral = friendReferralOf(copy);
+    return [
+      ...(typeof referral.email_key === 'string' ? [{ Put: { TableName: tableName(), Item: friendEmailItem(referral) } }] : []),
+      { Put: { TableName: tableName(), Item: friendCodeItem(referral) } },
+    ];
+  }
   if (!sk.startsWith(ORDER_PREFIX)) return [];
   return [{ Put: { TableName: tableName(), Item: orderCustomerItem(record.shop_id, orderIdOf(sk), record.kept_id) } }];
 }
@@ -391,6 +435,8 @@ function movedItem(record: MergeRecord, source: Item, batch: RelaidBatch | undef
   let item: Item = { ...source, ...key, moved_from: deletedId };
   if (imported) item.id = `${IMPORT_BATCH_ID}-${deletedId}`;
   if (typeof source.customer_id === 'string') item.customer_id = keptId;
+  // A referral the deleted member made is the kept member's now (its code as the friend was given it stays).
+  if (key.sk.startsWith(FRIEND_REFERRAL_PREFIX)) item.referrer_platform_customer_id = keptId;
   if (!key.sk.startsWith(EARNING_ENTRY_PREFIX) && !key.sk.startsWith(BATCH_PREFIX)) return item;
   if (batch) {
     const { batch_closed: _closed, expired_points: _expired, ...open } = item;
@@ -411,7 +457,7 @@ function unchangedCondition(item: Item): Condition {
   const parts = ['attribute_exists(pk)'];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
-  ['due_at', 'updated_at', 'version', 'status', 'redemptions'].forEach((attribute, index) => {
+  ['due_at', 'updated_at', 'version', 'status', 'redemptions', FRIEND_COUNT].forEach((attribute, index) => {
     names[`#u${index}`] = attribute;
     if (item[attribute] === undefined) parts.push(`attribute_not_exists(#u${index})`);
     else {

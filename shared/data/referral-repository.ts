@@ -3,9 +3,11 @@
 // mailbox and shop), the referrer's counter for the UTC day (only while under the cap), the referral in
 // `issuing` and the guard that finds it by its code. Concurrent requests for one mailbox, or past the cap,
 // are refused by those conditions, never by a read before the write. Once the code exists the referral
-// becomes `active`; a code that could not be created takes the whole write back.
-import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// becomes `active`; a code that could not be created takes the whole write back. The mailbox guard is keyed
+// by the mailbox's keyed hash under the shop's key (one item in the shop's partition, read once per warm
+// function), so the friend's address lives only in the referral item, which customers/redact clears.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { FriendReferral } from '../domain/referral';
 import { documentClient, tableName } from './client';
 import { cancellationReasons, isConditionalCheckFailed, isTransactionConflict } from './dynamodb-errors';
@@ -13,11 +15,13 @@ import { countAll, queryAll } from './items';
 import { customerPk } from './items/customer-profile';
 import {
   FRIEND_COUNT,
+  FRIEND_EMAIL_HASH_KEY,
   FRIEND_REFERRAL_PREFIX,
   friendCodeItem,
   friendCodeKey,
   friendCountKey,
   friendCountTtl,
+  friendEmailHashKeyKey,
   friendEmailItem,
   friendEmailKey,
   friendReferralItem,
@@ -30,6 +34,64 @@ import { TTL_ATTRIBUTE } from './table';
 import type { TransactItem } from './transactions';
 
 export type { FriendReferralRef } from './items/friend-referral';
+
+const hashKeys = new Map<string, Promise<Buffer>>();
+
+/**
+ * The shop's key of the mailbox hashes: read once per warm function, written on the shop's first referral
+ * (a conditional Put, so concurrent first referrals agree on one key). With `create` false, null for a shop
+ * that has none yet (it never referred a friend), and nothing is written.
+ */
+export function friendEmailHashKey(shopId: string): Promise<Buffer>;
+export function friendEmailHashKey(shopId: string, create: false): Promise<Buffer | null>;
+export async function friendEmailHashKey(shopId: string, create = true): Promise<Buffer | null> {
+  const cached = hashKeys.get(shopId);
+  if (cached) return cached;
+  if (!create) {
+    const found = await readHashKey(shopId, false);
+    if (found) hashKeys.set(shopId, Promise.resolve(found));
+    return found;
+  }
+  const key = readOrCreateHashKey(shopId);
+  hashKeys.set(shopId, key);
+  key.catch(() => hashKeys.delete(shopId));
+  return key;
+}
+
+/** Forgets the cached keys (the shop was erased). */
+export function clearFriendEmailHashKeys(): void {
+  hashKeys.clear();
+}
+
+async function readHashKey(shopId: string, consistent: boolean): Promise<Buffer | null> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: friendEmailHashKeyKey(shopId), ConsistentRead: consistent }),
+  );
+  const value = result.Item?.[FRIEND_EMAIL_HASH_KEY];
+  return typeof value === 'string' ? Buffer.from(value, 'base64') : null;
+}
+
+async function readOrCreateHashKey(shopId: string): Promise<Buffer> {
+  const read = (consistent: boolean) => readHashKey(shopId, consistent);
+  const found = await read(false);
+  if (found) return found;
+  const fresh = randomBytes(32);
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...friendEmailHashKeyKey(shopId), [FRIEND_EMAIL_HASH_KEY]: fresh.toString('base64') },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return fresh;
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+    const written = await read(true);
+    if (!written) throw new Error(`The mailbox hash key of shop ${shopId} could not be read`);
+    return written;
+  }
+}
 
 /** The sort key of a referral in its referrer's partition. */
 export const referralSortKey = (referral: FriendReferral): string => refOf(referral).referral_sk;
@@ -131,7 +193,7 @@ export async function cancelFriendReferral(referral: FriendReferral, day: string
           {
             Delete: {
               TableName: tableName(),
-              Key: friendEmailKey(referral.shop_id, referral.canonical_email),
+              Key: friendEmailKey(referral.shop_id, referral.email_key),
               ConditionExpression: 'referral_id = :id',
               ExpressionAttributeValues: { ':id': referral.id },
             },
@@ -187,12 +249,51 @@ export async function findFriendReferralByCode(
   };
 }
 
-/** The referral of a mailbox in this shop, or null. */
-export async function findFriendReferralByEmail(shopId: string, canonicalEmail: string): Promise<FriendReferralRef | null> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: friendEmailKey(shopId, canonicalEmail) }));
+/** The referral of a mailbox in this shop (by its keyed hash), or null. */
+export async function findFriendReferralByEmail(
+  shopId: string,
+  emailKey: string,
+  consistent = false,
+): Promise<(FriendReferralRef & { referral_code: string | null }) | null> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: friendEmailKey(shopId, emailKey), ConsistentRead: consistent }),
+  );
   const item = result.Item;
   if (!item) return null;
-  return { referrer_id: String(item.referrer_id), referral_sk: String(item.referral_sk), referral_id: String(item.referral_id) };
+  return {
+    referrer_id: String(item.referrer_id),
+    referral_sk: String(item.referral_sk),
+    referral_id: String(item.referral_id),
+    referral_code: typeof item.referral_code === 'string' ? item.referral_code : null,
+  };
+}
+
+/**
+ * The friend's data erased (customers/redact): the referral keeps its code, dates and status for its
+ * referrer, without the address (`email` and `canonical_email` removed). The mailbox guard, which holds a
+ * keyed hash and no address, stays so that the mailbox is still referred once. A guard of an earlier
+ * layout, keyed by the address itself (`legacyGuardKey`), is deleted. True when this call cleared the address
+ * (false for a referral already cleared, so a redelivery changes nothing).
+ */
+export async function redactFriendReferral(shopId: string, ref: FriendReferralRef, at: string, legacyGuardKey?: string): Promise<boolean> {
+  if (legacyGuardKey !== undefined) {
+    await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: friendEmailKey(shopId, legacyGuardKey) }));
+  }
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: friendReferralKey(shopId, ref.referrer_id, ref.referral_sk),
+        UpdateExpression: 'REMOVE email, canonical_email SET email_redacted_at = if_not_exists(email_redacted_at, :at)',
+        ConditionExpression: 'id = :id AND (attribute_exists(email) OR attribute_exists(canonical_email))',
+        ExpressionAttributeValues: { ':id': ref.referral_id, ':at': at },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
 }
 
 /**

@@ -2,6 +2,7 @@
 // Case and surrounding spaces never name another mailbox; a `+tag` after the local part is delivered to
 // the same mailbox by Gmail, Outlook, Fastmail, iCloud and most hosts; Gmail ignores dots in the local
 // part, and googlemail.com is Gmail under its other name. Pure: no I/O.
+import { createHmac } from 'node:crypto';
 
 const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
 
@@ -29,4 +30,12 @@ export function canonicalEmail(email: string): string {
 /** Two addresses reach the same mailbox. */
 export function sameMailbox(a: string, b: string): boolean {
   return canonicalEmail(a) === canonicalEmail(b);
+}
+
+/**
+ * A mailbox's keyed hash (HMAC-SHA256 under the shop's key, hex): what the table keeps to recognise a mailbox
+ * without holding the address, as the once-per-mailbox referral guard does.
+ */
+export function mailboxKey(key: Buffer, email: string): string {
+  return createHmac('sha256', key).update(canonicalEmail(email)).digest('hex');
 }

@@ -28,9 +28,16 @@ export interface FriendReferral {
   shop_id: string;
   referral_code: string;
   referrer_platform_customer_id: string;
-  /** The e-mail as given (trimmed); `canonical_email` is the mailbox it reaches (email-identity.ts). */
-  email: string;
-  canonical_email: string;
+  /**
+   * The e-mail as given (trimmed); `canonical_email` is the mailbox it reaches (email-identity.ts). Both are
+   * null once the friend's data was erased (customers/redact); `email_key` is the mailbox's keyed hash, which
+   * names the once-per-mailbox guard and stays.
+   */
+  email: string | null;
+  canonical_email: string | null;
+  email_key: string;
+  /** When the friend's e-mail was erased (customers/redact), or absent. */
+  email_redacted_at?: string;
   discount_code: string;
   reward_id: string;
   discount: { type: 'fixed' | 'percentage'; value: number; minimum_spend: number };

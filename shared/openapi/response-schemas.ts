@@ -135,7 +135,7 @@ export const purchaseSchema = resource(
 const referralAttributes = {
   referral_code: z.string(),
   referrer_platform_customer_id: z.string(),
-  email: z.string(),
+  email: z.string().nullable(),
   discount_code: z.string(),
   expires_at: timestamp.nullable(),
   created_at: timestamp,

@@ -6,10 +6,17 @@ import {
   activeRewardEntriesWithCodes,
   earningEntryStatuses,
   findOrderCustomer,
+  findReferralCodeOwner,
   readOrderContext,
   writeOrderEffects,
 } from '../data/order-repository';
-import { completeFriendReferral, findFriendReferralByCode } from '../data/referral-repository';
+import {
+  completeFriendReferral,
+  findFriendReferralByCode,
+  findFriendReferralByEmail,
+  friendEmailHashKey,
+} from '../data/referral-repository';
+import { mailboxKey } from '../domain/email-identity';
 import type { CustomerRecord } from '../domain/customer';
 import { failed } from '../domain/errors';
 import { type MovedPoints, movePoints, tierProgramOf } from '../domain/member-points';
@@ -40,7 +47,7 @@ import {
   referralCodeOf,
   sameState,
 } from './order-state';
-import { awardReferral } from './referral-award';
+import { awardReferrer } from './referral-award';
 
 /** The order item: merged facts, the frozen pricing context and what was applied. */
 export interface OrderRecord {
@@ -135,10 +142,13 @@ async function applyChange(
   // The order as last read: an unchanged replay needs no second read to retry the referral below.
   let lastRead: OrderRecord | undefined;
   let owner: string | null = null;
+  // The member's address as last read: a referral made to it completes with the first order's award.
+  let memberEmail: string | null = null;
 
   const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<ApplyOutcome | 'elsewhere' | undefined> => {
     const { customer, order } = await readOrderContext<OrderRecord>(shopId, customerId, orderId);
     lastRead = order?.record;
+    memberEmail = customer?.record.email ?? null;
     // The profile went first and the partition follows (a customer merge moving it, an erasure deleting it):
     // the queue tries again once the order is where it belongs, rather than the change being lost.
     if (!customer && order) throw failed(`Order ${orderId} is being moved or erased with its customer; try again`);
@@ -227,24 +237,39 @@ async function applyChange(
   // The referral is the referrer's, in its own transaction, made once by a guard item: also retried on replays
   // of the first order, in case the process stopped between the two commits.
   const current = committed?.record ?? (outcome === 'unchanged' ? lastRead : undefined);
-  if (current?.first_order && current.applied.order_count === 1) await awardFirstOrderReferral(shop, customerId, current);
+  if (current?.first_order && current.applied.order_count === 1) {
+    await awardFirstOrderReferral(shop, { id: customerId, email: memberEmail }, current);
+  }
   return outcome;
 }
 
 /**
  * The referral of a member's first counted order: the referral code it carries (note attribute, recorded
  * visit, landing page), else the referral whose friend's code it was paid with (POST /v1/referrals), which
- * counts as referred by that referral's member without any landing page or note. An order paid with a
- * friend's code completes that referral once its member's award is made (or there is no award to make).
+ * counts as referred by that referral's member (wherever a merge moved it) without any landing page or
+ * note. Once the referrer's award is made (or there is no award to make), the friend's referral of that
+ * referrer completes, found by the code the order was paid with or, for a friend who came through the
+ * referral link without the code, by the member's mailbox. Completion is conditional on the referral being
+ * `active`, so a redelivery, which runs this again, completes it once.
  */
-async function awardFirstOrderReferral(shop: ShopCatalog, customerId: string, order: OrderRecord): Promise<void> {
+async function awardFirstOrderReferral(shop: ShopCatalog, member: { id: string; email: string | null }, order: OrderRecord): Promise<void> {
+  const shopId = shop.settings.id;
   const { referral_code: carried, discount_codes: codes } = order.facts;
-  const friend = codes.length > 0 ? await friendReferralOfCodes(shop.settings.id, codes) : null;
-  const code = carried ?? friend?.referral_code ?? null;
-  if (!code) return;
-  const outcome = await awardReferral(shop, customerId, code, order.order_id);
-  if (!friend || code !== friend.referral_code || outcome === 'self_referral' || outcome === 'unknown_code') return;
-  await completeFriendReferral(shop.settings.id, friend, { friendId: customerId, orderId: order.order_id, at: nowIso() });
+  const byCode = codes.length > 0 ? await friendReferralOfCodes(shopId, codes) : null;
+  const referrerId = carried ? await findReferralCodeOwner(shopId, carried) : (byCode?.referrer_id ?? null);
+  if (!referrerId) return;
+  const outcome = await awardReferrer(shop, member.id, referrerId, order.order_id);
+  if (outcome === 'self_referral') return;
+  const friend = byCode?.referrer_id === referrerId ? byCode : await friendReferralOfMailbox(shopId, member.email);
+  if (!friend || friend.referrer_id !== referrerId) return;
+  await completeFriendReferral(shopId, friend, { friendId: member.id, orderId: order.order_id, at: nowIso() });
+}
+
+/** The referral made to a member's mailbox, or null (also when the shop never referred a friend: no key, nothing looked up). */
+async function friendReferralOfMailbox(shopId: string, email: string | null) {
+  if (!email) return null;
+  const hashKey = await friendEmailHashKey(shopId, false);
+  return hashKey ? findFriendReferralByEmail(shopId, mailboxKey(hashKey, email)) : null;
 }
 
 /** The first of an order's discount codes that is a referred friend's, with its referral. */

@@ -20,11 +20,18 @@ export type ReferralOutcome = 'awarded' | 'already_awarded' | 'no_rule' | 'unkno
 const MAX_ATTEMPTS = 60;
 
 export async function awardReferral(shop: ShopCatalog, referredId: string, code: string, orderId: string): Promise<ReferralOutcome> {
+  const rules = shop.earningRules.filter((rule) => rule.is_active && rule.action === 'referral');
+  if (rules.length === 0) return 'no_rule';
+  const referrerId = await findReferralCodeOwner(shop.settings.id, code);
+  if (!referrerId) return 'unknown_code';
+  return awardReferrer(shop, referredId, referrerId, orderId);
+}
+
+/** The award to a referrer known by id (a referred friend's code names its referral's member). */
+export async function awardReferrer(shop: ShopCatalog, referredId: string, referrerId: string, orderId: string): Promise<ReferralOutcome> {
   const shopId = shop.settings.id;
   const rules = shop.earningRules.filter((rule) => rule.is_active && rule.action === 'referral');
   if (rules.length === 0) return 'no_rule';
-  const referrerId = await findReferralCodeOwner(shopId, code);
-  if (!referrerId) return 'unknown_code';
   if (referrerId === referredId) return 'self_referral';
 
   let events: DomainEvent[] = [];

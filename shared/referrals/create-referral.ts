@@ -22,12 +22,13 @@ import {
   activateFriendReferral,
   cancelFriendReferral,
   findFriendReferralByEmail,
+  friendEmailHashKey,
   getFriendReferral,
   referralSortKey,
   writeFriendReferral,
 } from '../data/referral-repository';
 import { addDays } from '../domain/dates';
-import { canonicalEmail } from '../domain/email-identity';
+import { canonicalEmail, mailboxKey } from '../domain/email-identity';
 import { DOMAIN_DETAILS, failed, unavailable, unprocessable } from '../domain/errors';
 import type { FriendReferral } from '../domain/referral';
 import type { ReferralSettings, Reward, ShopCatalog } from '../domain/shop';
@@ -104,10 +105,12 @@ export async function createReferral(
   const ownerId = await findReferralCodeOwner(shopId, code);
   if (!ownerId) throw refused('Invalid Referral Code', `Unknown referral code '${input.referral_code}'`);
   const addresses = [...new Set([email.toLowerCase(), canonical])];
-  const [referrer, ...friends] = await Promise.all([
+  const [hashKey, referrer, ...friends] = await Promise.all([
+    friendEmailHashKey(shopId),
     getCustomer(shopId, ownerId),
     ...addresses.map((address) => findCustomerByEmail(shopId, address)),
   ]);
+  const emailKey = mailboxKey(hashKey, email);
   if (!referrer) throw refused('Invalid Referral Code', `Unknown referral code '${input.referral_code}'`);
   if (referrer.record.status !== 'member') {
     throw refused('Invalid Referral Code', `The member of referral code '${input.referral_code}' is excluded from the loyalty program`);
@@ -139,6 +142,7 @@ export async function createReferral(
         referrer_platform_customer_id: ownerId,
         email,
         canonical_email: canonical,
+        email_key: emailKey,
         discount_code: friendCodeFor(id),
         reward_id: reward.id,
         discount: { type: reward.discount_type, value: reward.discount_amount, minimum_spend: reward.minimum_spend },
@@ -160,7 +164,7 @@ export async function createReferral(
       if (outcome === 'written' || outcome === 'already_written') return { referral: candidate, day, resume: false };
       if (outcome === 'superseded') throw failed('The referral was taken over by a retry of the same request.');
       if (outcome === 'already_referred') {
-        const stalled = await stalledReferral(shopId, canonical, ownerId, Date.parse(now));
+        const stalled = await stalledReferral(shopId, emailKey, ownerId, Date.parse(now));
         if (stalled) return { referral: stalled, day: stalled.created_at.slice(0, 10), resume: true };
         throw refused('Already Referred', `'${email}' has already been referred in this shop`);
       }
@@ -184,8 +188,8 @@ export async function createReferral(
  * began longer ago than any endpoint runs): a stop, or a platform failure whose code could not be made sure
  * of, left it. The same request without an Idempotency-Key finishes it rather than being refused.
  */
-async function stalledReferral(shopId: string, canonical: string, referrerId: string, now: number): Promise<FriendReferral | null> {
-  const ref = await findFriendReferralByEmail(shopId, canonical);
+async function stalledReferral(shopId: string, emailKey: string, referrerId: string, now: number): Promise<FriendReferral | null> {
+  const ref = await findFriendReferralByEmail(shopId, emailKey);
   if (!ref || ref.referrer_id !== referrerId) return null;
   const referral = await getFriendReferral(shopId, ref.referrer_id, ref.referral_sk);
   if (!referral || referral.status !== 'issuing' || now - Date.parse(referral.created_at) < STALLED_AFTER_MS) return null;

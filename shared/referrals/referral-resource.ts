@@ -13,7 +13,8 @@ export function referralResource(referral: FriendReferral) {
     attributes: {
       referral_code: referral.referral_code,
       referrer_platform_customer_id: referral.referrer_platform_customer_id,
-      email: referral.email,
+      // null once the friend's data was erased (customers/redact), as the spec shows a cleared value.
+      email: referral.email ?? null,
       discount_code: referral.discount_code,
       expires_at: referral.expires_at,
       created_at: referral.created_at,

@@ -1,8 +1,11 @@
 // Shopify's mandatory privacy webhooks: customers/redact erases the member, shop/redact erases the shop,
-// customers/data_request publishes what is held about the member for the merchant to pass on.
-// docs/earning-engine.md ("Privacy webhooks") says what each keeps and why.
-import { findCustomerByEmail } from '../data/customer-repository';
+// customers/data_request publishes what is held about the member for the merchant to pass on. A customer
+// who was referred as a friend (POST /v1/referrals) has their address erased from that referral too, member
+// or not. docs/earning-engine.md ("Privacy webhooks") says what each keeps and why.
+import { findCustomerByEmail, getCustomer } from '../data/customer-repository';
 import { eraseCustomer, eraseShop, readCustomerData } from '../data/erasure-repository';
+import { clearFriendEmailHashKeys, findFriendReferralByEmail, friendEmailHashKey, redactFriendReferral } from '../data/referral-repository';
+import { canonicalEmail, mailboxKey } from '../domain/email-identity';
 import { publishAfterCommit } from '../events/domain-events';
 import { logger } from '../observability/powertools';
 import { customerPrivacyRequestFromWebhook, type PrivacyCustomer, shopRedactFromWebhook } from '../platform/privacy-payloads';
@@ -23,22 +26,53 @@ async function memberIdOf(shopId: string, customer: PrivacyCustomer): Promise<st
   return found?.record.platform_customer_id ?? null;
 }
 
+/**
+ * Erases the customer's address from the referral a member made to them (by the address the request names
+ * and by the member's own): the referral stays its referrer's, without the address; the once-per-mailbox
+ * guard keeps only the mailbox's keyed hash. A guard of the earlier layout, keyed by the address, is
+ * deleted. Returns how many referrals were cleared; a redelivery finds them cleared and changes nothing.
+ */
+async function redactReferredFriend(shopId: string, customer: PrivacyCustomer, memberId: string | null): Promise<number> {
+  const member = memberId === null ? null : await getCustomer(shopId, memberId, true);
+  const addresses = [customer.email, member?.record.email ?? null].filter(
+    (address): address is string => typeof address === 'string' && address.trim() !== '',
+  );
+  if (addresses.length === 0) return 0;
+  // A shop without the key never referred a friend under this layout: only a guard of the earlier one is looked for.
+  const hashKey = await friendEmailHashKey(shopId, false);
+  const guards = new Map<string, boolean>();
+  for (const address of addresses) {
+    if (hashKey) guards.set(mailboxKey(hashKey, address), false);
+    guards.set(canonicalEmail(address), true);
+  }
+  const at = nowIso();
+  let cleared = 0;
+  for (const [guard, legacy] of guards) {
+    const ref = await findFriendReferralByEmail(shopId, guard, true);
+    if (ref && (await redactFriendReferral(shopId, ref, at, legacy ? guard : undefined))) cleared += 1;
+  }
+  return cleared;
+}
+
 /** Applies one verified privacy delivery of `shopId`; throws PlatformPayloadError for a payload it cannot use. */
 export async function processPrivacyRequest(topic: PrivacyTopic, shopId: string, payload: unknown): Promise<string> {
   if (topic === 'shop/redact') {
     const request = shopRedactFromWebhook(payload);
     const erased = await eraseShop(shopId, [request.shopDomain]);
     clearShopCatalogCache();
+    clearFriendEmailHashKeys();
     logger.info('Shop erased', { shop: shopId, ...erased });
     return 'shop_erased';
   }
   const request = customerPrivacyRequestFromWebhook(payload);
   const customerId = await memberIdOf(shopId, request.customer);
   if (topic === 'customers/redact') {
-    if (customerId === null) return 'not_member';
+    // The referral made to the customer first: the member's own address is read before the profile goes.
+    const friendReferrals = await redactReferredFriend(shopId, request.customer, customerId);
+    if (customerId === null) return friendReferrals > 0 ? 'friend_referral_redacted' : 'not_member';
     const erased = await eraseCustomer(shopId, customerId);
-    logger.info('Customer erased', { shop: shopId, customer: customerId, ...erased });
-    return erased.profileDeleted || erased.itemsDeleted > 0 ? 'customer_erased' : 'nothing_held';
+    logger.info('Customer erased', { shop: shopId, customer: customerId, friendReferrals, ...erased });
+    return erased.profileDeleted || erased.itemsDeleted > 0 || friendReferrals > 0 ? 'customer_erased' : 'nothing_held';
   }
   const data = customerId === null ? null : await readCustomerData(shopId, customerId);
   // Published even when nothing is held: the merchant answers the request either way.
@@ -55,6 +89,7 @@ export async function processPrivacyRequest(topic: PrivacyTopic, shopId: string,
       earning_history: data?.earningHistory ?? [],
       reward_history: data?.rewardHistory ?? [],
       orders: data?.orders ?? [],
+      referrals: data?.referrals ?? [],
     },
   ]);
   return data?.profile ? 'data_published' : 'nothing_held';

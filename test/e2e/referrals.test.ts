@@ -366,3 +366,61 @@ describe('GET /v1/customers/{identifier}/referrals', () => {
     expect((await list('', '1018')).body).toEqual({ data: [], meta: { total: 0, page: 1, per_page: 20, total_pages: 0 } });
   });
 });
+
+describe('a referred friend who comes through the referral link without the code', () => {
+  const entriesOf = async (referrer: string) =>
+    (await api.get(`/v1/customers/${referrer}/earning-history?page%5Bsize%5D=100`)).body.data.filter(
+      (entry: { attributes: { action: string } }) => entry.attributes.action === 'referral',
+    );
+  const listedOf = async (referrer: string, id: string) =>
+    (await apiClient(twin.url, KEYS.read).get(`/v1/customers/${referrer}/referrals`)).body.data.find(
+      (entry: { id: string }) => entry.id === id,
+    );
+
+  it("completes the friend's referral with the referrer's award, once, however often the order arrives", async () => {
+    const platform = platformControls(twin);
+    const code = await codeOf('1019');
+    // Referred under another form of the address the friend's account has.
+    const referral = (await refer(code, ' Customer1029+spring@Example.com ')).body.data;
+    expect((await api.post('/v1/customers', { platform_customer_id: '1029' })).status).toBe(201);
+
+    // The first order: through the member's link (the landing page carries the code), no discount code.
+    const { order, webhook } = await platform.order({
+      shop: 'e2e',
+      customer_id: '1029',
+      subtotal_price: '30.00',
+      landing_site: `/?ref=${code}`,
+    });
+    expect(webhook?.status).toBe(200);
+    expect((await platform.redeliver(webhook!.id)).status).toBe(200);
+    expect((await platform.redeliver(webhook!.id)).status).toBe(200);
+
+    expect(await entriesOf('1019')).toHaveLength(1);
+    const listed = await listedOf('1019', referral.id);
+    expect(listed.attributes).toMatchObject({ status: 'completed', completed_at: expect.any(String) });
+    const stored = (await referralItems()).find((item) => item.id === referral.id);
+    expect(stored).toMatchObject({ status: 'completed', friend_platform_customer_id: '1029', order_id: String(order.id) });
+    const completedAt = listed.attributes.completed_at;
+    // A later order changes nothing.
+    await platform.order({ shop: 'e2e', customer_id: '1029', subtotal_price: '12.00', landing_site: `/?ref=${code}` });
+    expect((await listedOf('1019', referral.id)).attributes.completed_at).toBe(completedAt);
+    expect(await entriesOf('1019')).toHaveLength(1);
+  });
+
+  it("leaves the referral pending when the friend comes through another member's link, who earns instead", async () => {
+    const platform = platformControls(twin);
+    const referral = (await refer(await codeOf('1020'), 'customer1030@example.com')).body.data;
+    expect((await api.post('/v1/customers', { platform_customer_id: '1030' })).status).toBe(201);
+
+    await platform.order({
+      shop: 'e2e',
+      customer_id: '1030',
+      subtotal_price: '30.00',
+      note_attributes: [{ name: 'referral_code', value: await codeOf('1021') }],
+    });
+
+    expect(await entriesOf('1021')).toHaveLength(1);
+    expect(await entriesOf('1020')).toHaveLength(0);
+    expect((await listedOf('1020', referral.id)).attributes.status).toBe('pending');
+  });
+});

@@ -1,12 +1,13 @@
 // The referred friend's items (POST /v1/referrals): the referral itself in the referrer's partition
 // (`FRIEND#<created_at>#<id>`, so the referrer's referrals list newest first), the guard that makes a
-// mailbox referred once per shop (keyed by the canonical e-mail), the guard that finds a referral by its
-// discount code (an order paid with the code counts as referred by it), and the referrer's counter of
-// friends per UTC day, which leaves through the table's TTL a week after its day.
+// mailbox referred once per shop (keyed by the mailbox's keyed hash, never the address, under the shop's
+// key kept in the shop's partition), the guard that finds a referral by its discount code (an order paid
+// with the code counts as referred by it), and the referrer's counter of friends per UTC day, which
+// leaves through the table's TTL a week after its day.
 import type { FriendReferral } from '../../domain/referral';
 import { TTL_ATTRIBUTE } from '../table';
 import { customerPk } from './customer-profile';
-import { type Item, type ItemKey, type ItemType, recordOf } from './item-type';
+import { type Item, type ItemKey, type ItemType, recordOf, shopPk } from './item-type';
 
 export const FRIEND_REFERRAL_PREFIX = 'FRIEND#';
 export const FRIEND_COUNT_PREFIX = 'FRIENDCOUNT#';
@@ -18,11 +19,17 @@ export const friendReferralKey = (shopId: string, referrerId: string, sk: string
   sk,
 });
 
-/** One referral per mailbox and shop. */
-export const friendEmailKey = (shopId: string, canonicalEmail: string): ItemKey => ({
-  pk: `SHOP#${shopId}#FRIENDEMAIL#${canonicalEmail}`,
+/** One referral per mailbox and shop, keyed by the mailbox's keyed hash (`mailboxKey` of email-identity.ts). */
+export const friendEmailKey = (shopId: string, emailKey: string): ItemKey => ({
+  pk: `SHOP#${shopId}#FRIENDEMAIL#${emailKey}`,
   sk: 'FRIENDEMAIL',
 });
+
+/** The shop's key of the mailbox hashes (random, written once; it goes with the shop's partition). */
+export const friendEmailHashKeyKey = (shopId: string): ItemKey => ({ pk: shopPk(shopId), sk: 'FRIENDEMAILKEY' });
+
+/** The key's attribute (base64). */
+export const FRIEND_EMAIL_HASH_KEY = 'key';
 
 /** The referral a friend's discount code belongs to (codes compared in upper case, as Shopify matches them). */
 export const friendCodeKey = (shopId: string, discountCode: string): ItemKey => ({
@@ -50,7 +57,8 @@ export const friendReferralTypes: readonly ItemType[] = [
     name: 'referred friend (POST /v1/referrals)',
     key: friendReferralKey('<shop>', '<referrer id>', friendReferralSk('<created_at>', '<id>')),
   },
-  { name: 'referred-friend guard (once per mailbox)', key: friendEmailKey('<shop>', '<canonical e-mail>') },
+  { name: 'referred-friend guard (once per mailbox)', key: friendEmailKey('<shop>', '<mailbox hash>') },
+  { name: "shop's key of the referred-friend mailbox hashes", key: friendEmailHashKeyKey('<shop>') },
   { name: 'referred-friend code -> referral', key: friendCodeKey('<shop>', '<CODE>') },
   {
     name: "referrer's friends per UTC day",
@@ -79,8 +87,9 @@ export const friendReferralItem = (referral: FriendReferral): Item => {
 };
 
 export const friendEmailItem = (referral: FriendReferral): Item => ({
-  ...friendEmailKey(referral.shop_id, referral.canonical_email),
+  ...friendEmailKey(referral.shop_id, referral.email_key),
   ...refOf(referral),
+  referral_code: referral.referral_code,
 });
 
 export const friendCodeItem = (referral: FriendReferral): Item => ({
