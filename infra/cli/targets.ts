@@ -7,6 +7,7 @@ import { resetEnv } from '../../shared/runtime/env';
 import { resetDocumentClient } from '../../shared/data/client';
 import { DEFAULT_LOCAL_TABLE, ensureTable, localClient } from '../local/dynamodb-local';
 import { stageAuthorizerCache, twinAuthorizerCaches, type StageAuthorizerCache } from './stage-authorizer-cache';
+import { runningTwins } from '../local/twin-registry';
 import { apiGatewayUsagePlanKeys, type UsagePlan } from './usage-plan-keys';
 
 export { DEFAULT_LOCAL_TABLE } from '../local/dynamodb-local';
@@ -60,7 +61,12 @@ export async function stackOutputs(stackName: string, client: CloudFormationClie
 export async function readStackResources(
   stackName: string,
   client: CloudFormationClient,
-): Promise<{ tableName: string; usagePlanId: string; stage?: { restApiId: string; stageName: string } }> {
+): Promise<{
+  tableName: string;
+  usagePlanId: string;
+  stage?: { restApiId: string; stageName: string };
+  shopifySecretPrefix?: string;
+}> {
   const outputs = await stackOutputs(stackName, client);
   const required = (name: string) => {
     const value = outputs[name];
@@ -70,7 +76,9 @@ export async function readStackResources(
   // Stacks deployed before the authorizer cache have no such outputs, and no cache to flush.
   const stage =
     outputs.RestApiId && outputs.ApiStageName ? { stage: { restApiId: outputs.RestApiId, stageName: outputs.ApiStageName } } : {};
-  return { tableName: required('TableName'), usagePlanId: required('UsagePlanId'), ...stage };
+  // The prefix of the shops' Shopify secrets: the platform calls of `import` (matching customers) read them.
+  const secrets = outputs.ShopifySecretPrefix ? { shopifySecretPrefix: outputs.ShopifySecretPrefix } : {};
+  return { tableName: required('TableName'), usagePlanId: required('UsagePlanId'), ...stage, ...secrets };
 }
 
 /** The path of the Shopify webhook route, by which it is told apart in the `WebhookUrls` output. */
@@ -142,6 +150,11 @@ function endpointTarget(options: TargetOptions): Target {
   if (options.region) process.env.AWS_REGION = options.region;
   const tableName = options.table ?? DEFAULT_LOCAL_TABLE;
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  // The platform simulator of a twin serving this table, unless PLATFORM_BASE_URL names one: the import
+  // matches customers through it as a deployed stack's import does through Shopify.
+  const twin =
+    loopback && !process.env.PLATFORM_BASE_URL ? runningTwins(endpoint, tableName).find((found) => found.platformUrl) : undefined;
+  if (twin?.platformUrl) process.env.PLATFORM_BASE_URL = twin.platformUrl;
   return {
     description: `DynamoDB at ${endpoint}`,
     endpoint,
@@ -167,9 +180,11 @@ async function stackTarget(stackName: string, regionOption: string | undefined):
     // The SDK's own resolution, then handed to the data layer, which would otherwise fall back to
     // us-east-1 and miss the stack's table.
     const region = await sdkRegion(cloudFormation);
-    const { tableName, usagePlanId, stage } = await readStackResources(stackName, cloudFormation);
+    const { tableName, usagePlanId, stage, shopifySecretPrefix } = await readStackResources(stackName, cloudFormation);
     const apiGateway = new APIGatewayClient({ region });
     delete process.env.DYNAMODB_ENDPOINT;
+    delete process.env.PLATFORM_BASE_URL;
+    if (shopifySecretPrefix) process.env.SHOPIFY_SECRET_PREFIX = shopifySecretPrefix;
     process.env.AWS_REGION = region;
     return {
       description: `stack ${stackName} (${region})`,

@@ -11,6 +11,8 @@ export interface RunningTwin {
   url: string;
   dynamodbEndpoint: string;
   tableName: string;
+  /** Its platform simulator (absent in the files of twins started before it was registered). */
+  platformUrl?: string;
 }
 
 /** The directory of the registrations (one file per twin: `<pid>-<API port>.json`). */

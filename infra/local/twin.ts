@@ -265,7 +265,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       throw namePortError(error, apiPort);
     });
     stops.push(() => gateway.stop());
-    const unregister = registerTwin({ url: gateway.url, dynamodbEndpoint: endpoint, tableName });
+    const unregister = registerTwin({ url: gateway.url, dynamodbEndpoint: endpoint, tableName, platformUrl: simulator.url });
     stops.push(async () => unregister());
     simulator.setWebhookUrl(`${gateway.url}${WEBHOOKS[0]!.path}`);
     stops.push(async () => setClock(null));

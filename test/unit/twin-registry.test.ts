@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { twinAuthorizerCaches } from '../../infra/cli/stage-authorizer-cache';
 import { registerTwin, runningTwins } from '../../infra/local/twin-registry';
+import { resolveTarget } from '../../infra/cli/targets';
 
 const dir = mkdtempSync(join(tmpdir(), 'twin-registry-'));
 beforeAll(() => {
@@ -60,5 +61,29 @@ describe('the twin registry', () => {
     unregister();
 
     await expect(caches.flush()).resolves.toBeUndefined();
+  });
+
+  it("gives the CLI a twin's platform simulator for this table, unless PLATFORM_BASE_URL names one", async () => {
+    const saved = process.env.PLATFORM_BASE_URL;
+    const unregister = registerTwin({
+      url: 'http://127.0.0.1:4200',
+      dynamodbEndpoint: 'http://127.0.0.1:4202',
+      tableName: 'loyalty-local',
+      platformUrl: 'http://127.0.0.1:4201',
+    });
+    try {
+      delete process.env.PLATFORM_BASE_URL;
+      await resolveTarget({ endpoint: 'http://127.0.0.1:4202', table: 'other-table' });
+      expect(process.env.PLATFORM_BASE_URL).toBeUndefined();
+      await resolveTarget({ endpoint: 'http://localhost:4202' });
+      expect(process.env.PLATFORM_BASE_URL).toBe('http://127.0.0.1:4201');
+      process.env.PLATFORM_BASE_URL = 'http://127.0.0.1:9999';
+      await resolveTarget({ endpoint: 'http://127.0.0.1:4202' });
+      expect(process.env.PLATFORM_BASE_URL).toBe('http://127.0.0.1:9999');
+    } finally {
+      unregister();
+      if (saved === undefined) delete process.env.PLATFORM_BASE_URL;
+      else process.env.PLATFORM_BASE_URL = saved;
+    }
   });
 });

@@ -81,13 +81,14 @@ describe('deployed stack outputs', () => {
     expect(await readStackResources('Loyalty', client())).toEqual({ tableName: 'loyalty-table', usagePlanId: 'plan-9' });
   });
 
-  it('reads the API id and stage whose authorizer cache keys revoke flushes, when the stack has them', async () => {
+  it("reads the API id and stage whose authorizer cache keys revoke flushes, and the prefix of the shops' Shopify secrets, when the stack has them", async () => {
     cloudFormation.on(DescribeStacksCommand, { StackName: 'Loyalty' }).resolves(
       stackWith([
         { OutputKey: 'TableName', OutputValue: 'loyalty-table' },
         { OutputKey: 'UsagePlanId', OutputValue: 'plan-9' },
         { OutputKey: 'RestApiId', OutputValue: 'abc123' },
         { OutputKey: 'ApiStageName', OutputValue: 'prod' },
+        { OutputKey: 'ShopifySecretPrefix', OutputValue: 'loyalty/shopify/' },
       ]),
     );
 
@@ -95,6 +96,7 @@ describe('deployed stack outputs', () => {
       tableName: 'loyalty-table',
       usagePlanId: 'plan-9',
       stage: { restApiId: 'abc123', stageName: 'prod' },
+      shopifySecretPrefix: 'loyalty/shopify/',
     });
   });
 
@@ -124,13 +126,14 @@ describe('deployed stack outputs', () => {
 describe('resolving a --stack target', () => {
   // A local endpoint left over that the stack target must drop; the target sets TABLE_NAME and
   // AWS_REGION, and the whole environment is put back after each test.
-  useEnvironment({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' }, { each: true });
+  useEnvironment({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000', PLATFORM_BASE_URL: 'http://127.0.0.1:3001' }, { each: true });
 
   it('points the data layer at the stack table in the stack region, with no DynamoDB endpoint override', async () => {
     cloudFormation.on(DescribeStacksCommand).resolves(
       stackWith([
         { OutputKey: 'TableName', OutputValue: 'loyalty-table' },
         { OutputKey: 'UsagePlanId', OutputValue: 'plan-9' },
+        { OutputKey: 'ShopifySecretPrefix', OutputValue: 'loyalty/shopify/' },
       ]),
     );
 
@@ -142,6 +145,9 @@ describe('resolving a --stack target', () => {
     expect(process.env.TABLE_NAME).toBe('loyalty-table');
     expect(process.env.AWS_REGION).toBe('eu-west-1');
     expect(process.env.DYNAMODB_ENDPOINT).toBeUndefined();
+    // The import's platform calls read the shop's Shopify secret, never a local simulator.
+    expect(process.env.SHOPIFY_SECRET_PREFIX).toBe('loyalty/shopify/');
+    expect(process.env.PLATFORM_BASE_URL).toBeUndefined();
   });
 
   it('refuses an endpoint that is not a URL', async () => {
