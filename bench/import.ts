@@ -14,6 +14,7 @@ import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../shared
 import { resetEnv } from '../shared/runtime/env';
 import { applyConfig } from '../shared/shops/apply-config';
 import { clearShopCatalogCache } from '../shared/shops/shop-catalog';
+import { dynamoDbLocalCeiling, type CeilingFigures } from './dynamodb-local-ceiling';
 import { fixed } from './report';
 import { totalCalls } from './statistics';
 
@@ -98,10 +99,18 @@ export interface ImportBenchOptions {
   configRows: number;
 }
 
-export async function importBench(options: ImportBenchOptions): Promise<ImportFigures[]> {
+export interface ImportSection {
+  rows: ImportFigures[];
+  /** What the DynamoDB Local absorbs on this machine, whatever the client. */
+  ceiling: CeilingFigures | null;
+}
+
+const IN_FLIGHT_NOTE = '32 in flight';
+
+export async function importBench(options: ImportBenchOptions): Promise<ImportSection> {
   const dynamodb = await startDynamoDbLocal();
   const folder = await mkdtemp(join(tmpdir(), 'bench-import-'));
-  const figures: ImportFigures[] = [];
+  const figures: ImportSection = { rows: [], ceiling: null };
   let tables = 0;
   const freshTable = async (): Promise<() => void> => {
     tables += 1;
@@ -119,6 +128,14 @@ export async function importBench(options: ImportBenchOptions): Promise<ImportFi
     console.log(
       '\nimport by size and concurrency (in-process against a DynamoDB Local of its own; a Smile export matched through the customer export)',
     );
+    const probe = localClient(dynamodb.endpoint);
+    const ceiling = await dynamoDbLocalCeiling(probe).finally(() => probe.destroy());
+    console.log(
+      `DynamoDB Local here absorbs ${ceiling.putItemsPerSecond.toFixed(0)} conditional puts/s, ${ceiling.batchedItemsPerSecond.toFixed(0)} batched items/s, ` +
+        `${ceiling.transactionalItemsPerSecond.toFixed(0)} transactional items/s (${IN_FLIGHT_NOTE}): a new member (5 transactional items, ` +
+        `${ceiling.postingsPerMember} postings batched) at most ${ceiling.newMembersPerSecond.toFixed(0)}/s`,
+    );
+    figures.ceiling = ceiling;
     console.log(`${'path'.padEnd(13)}    rows  conc       s  rows/s  call/row WCU/row  rerun s rerun WCU`);
     const runs = [
       ...options.concurrencies.map((concurrency) => ({ rows: options.rows[0]!, concurrency })),
@@ -162,7 +179,7 @@ export async function importBench(options: ImportBenchOptions): Promise<ImportFi
           rerunSeconds: rerun.seconds,
           rerunWriteUnits: rerun.writeUnits,
         };
-        figures.push(row);
+        figures.rows.push(row);
         print(row);
       } finally {
         restore();
@@ -189,7 +206,7 @@ export async function importBench(options: ImportBenchOptions): Promise<ImportFi
           rerunSeconds: null,
           rerunWriteUnits: null,
         };
-        figures.push(row);
+        figures.rows.push(row);
         print(row);
       } finally {
         restore();

@@ -1,5 +1,5 @@
 // What the bench prints as tables and what it leaves behind: bench/results.json and bench/latency.svg.
-import type { ImportFigures } from './import';
+import type { ImportSection } from './import';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../infra/local/twin';
@@ -35,7 +35,7 @@ export interface BenchResults {
   /** `--only list-depth` (docs/performance.md#customer-list-depth). */
   listDepth?: DepthFigures[];
   /** `--only import` (docs/performance.md#import). */
-  import?: ImportFigures[];
+  import?: ImportSection;
 }
 
 /** A table cell: right-aligned in 8 characters. */

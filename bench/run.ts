@@ -58,7 +58,7 @@ const { values: options } = parseArgs({
     'skip-jobs': { type: 'boolean', default: false },
     'walk-before-up-to': { type: 'string', default: '10000' },
     'import-rows': { type: 'string', default: '20000,100000' },
-    'import-concurrency': { type: 'string', default: '8,16,32' },
+    'import-concurrency': { type: 'string', default: '32' },
     'import-config-rows': { type: 'string', default: '20000' },
     only: { type: 'string' },
     /** With `--only endpoints`: the rows whose names contain one of these comma-separated texts. */
