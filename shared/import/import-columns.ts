@@ -59,19 +59,19 @@ const YOTPO = map({
   enrolledAt: ['Opt-in Date', 'Activation Date'],
 });
 
-/** Rivo: Customers > Export (help.rivo.io). */
+/** Rivo: Customers > Export, and its CSV import template and header aliases (help.rivo.io). */
 const RIVO = map({
   id: ['Shopify Customer ID', 'Customer ID', 'Remote ID'],
-  email: ['Email', 'Customer Email'],
+  email: ['Email', 'Customer Email', 'Shopify Customer Email'],
   points: ['Points Balance', 'Points', 'Points Tally'],
   spent: ['Points Spent', 'Points Redeemed'],
-  birthday: ['Birthday', 'Date of birth', 'dob'],
+  birthday: ['Birthdate', 'Birthday', 'Date of birth', 'dob'],
   state: ['Loyalty Status', 'Status', 'State'],
   tier: ['VIP Tier', 'Tier'],
   enrolledAt: ['Activation Date', 'Enrolled At'],
 });
 
-/** Growave: Loyalty > Customers > Export (growave.io help center). */
+/** Growave: Loyalty > Customers > Export, and its points CSV (help.growave.io: Customer ID, Email, Points, Birthdate). */
 const GROWAVE = map({
   id: ['Customer ID', 'Shopify Customer ID'],
   email: ['Email', 'Customer Email'],
@@ -83,10 +83,10 @@ const GROWAVE = map({
   enrolledAt: ['Joined At', 'Activation Date'],
 });
 
-/** BON Loyalty: Customers > Export (bonloyalty.com help). */
+/** BON Loyalty: Customers > Export, and its import file (bonloyalty.com docs: Shopify Customer IDs, Customer Emails, Points). */
 const BON = map({
-  id: ['Customer ID', 'Shopify Customer ID', 'Shopify ID'],
-  email: ['Email', 'Customer Email'],
+  id: ['Customer ID', 'Shopify Customer ID', 'Shopify Customer IDs', 'Shopify ID'],
+  email: ['Email', 'Customer Email', 'Customer Emails'],
   points: ['Points Balance', 'Points', 'Available Points'],
   spent: ['Points Spent', 'Redeemed Points', 'Used Points'],
   birthday: ['Birthday', 'Date of birth', 'Birthdate'],

@@ -130,6 +130,21 @@ describe('readImportFile, one file per app', () => {
     expect(readImportFile('Customer ID,Points Balance\n7101,5\n', 'native').rows).toEqual([row({ platformCustomerId: '7101', points: 5 })]);
   });
 
+  it('reads the files Rivo, Growave and BON document for moving points: their own headers', () => {
+    const rivo =
+      'Email,Points Balance,Birthdate,VIP Tier,Activation Date,Credits Balance\nada@example.com,"1,200",1990-12-10,Gold,2024-03-01,\n';
+    expect(readImportFile(rivo, 'rivo').rows).toEqual([
+      row({ email: 'ada@example.com', points: 1200, dateOfBirth: '1990-12-10', tierName: 'Gold', enrolledAt: '2024-03-01T00:00:00.000Z' }),
+    ]);
+    const growave =
+      'Customer ID,Email,Points,First Name,Last Name,Birthdate\n7101,ada@example.com,40,Ada,L,1990-12-10\n7102,bo@example.com,3.56,,,\n';
+    const grown = readImportFile(growave, 'growave');
+    expect(grown.rows).toEqual([row({ platformCustomerId: '7101', email: 'ada@example.com', points: 40, dateOfBirth: '1990-12-10' })]);
+    expect(grown.skipped).toEqual([expect.objectContaining({ line: 3, reason: 'unreadable' })]);
+    const bon = 'Shopify Customer IDs,Customer Emails,Points\n7101,ada@example.com,15\n';
+    expect(readImportFile(bon, 'bon').rows).toEqual([row({ platformCustomerId: '7101', email: 'ada@example.com', points: 15 })]);
+  });
+
   it("reads another app's columns only under that app: a Smile file is no LoyaltyLion file", () => {
     expect(() => readImportFile(fixture('smile.csv'), 'loyaltylion')).toThrow(ImportFileError);
   });
