@@ -9,12 +9,10 @@ import { join } from 'node:path';
 import { ensureTable, localClient, startDynamoDbLocal } from '../infra/local/dynamodb-local';
 import { importMembers } from '../infra/cli/commands';
 import { parseConfig } from '../shared/config/schema';
-import { resetDocumentClient } from '../shared/data/client';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../shared/data/dynamodb-stats';
-import { resetEnv } from '../shared/runtime/env';
 import { applyConfig } from '../shared/shops/apply-config';
-import { clearShopCatalogCache } from '../shared/shops/shop-catalog';
 import { dynamoDbLocalCeiling, type CeilingFigures } from './dynamodb-local-ceiling';
+import { pointEnvAt } from './point-env';
 import { fixed } from './report';
 import { totalCalls } from './statistics';
 
@@ -33,21 +31,6 @@ export interface ImportFigures {
 }
 
 const ENV_KEYS = ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'DYNAMODB_STATS', 'SHOP_CONFIG_TTL_SECONDS'] as const;
-
-function pointEnvAt(values: Record<(typeof ENV_KEYS)[number], string>): () => void {
-  const saved = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
-  const apply = (next: Record<string, string | undefined>) => {
-    for (const key of ENV_KEYS) {
-      if (next[key] === undefined) delete process.env[key];
-      else process.env[key] = next[key];
-    }
-    resetEnv();
-    resetDocumentClient();
-    clearShopCatalogCache();
-  };
-  apply(values);
-  return () => apply(saved);
-}
 
 const CREATED_AT = '2025-01-01T00:00:00.000Z';
 const shopConfig = (id: string, members: number) => ({
@@ -118,7 +101,12 @@ export async function importBench(options: ImportBenchOptions): Promise<ImportSe
     const client = localClient(dynamodb.endpoint);
     await ensureTable(client, table);
     client.destroy();
-    return pointEnvAt({ TABLE_NAME: table, DYNAMODB_ENDPOINT: dynamodb.endpoint, DYNAMODB_STATS: 'true', SHOP_CONFIG_TTL_SECONDS: '300' });
+    return pointEnvAt(ENV_KEYS, {
+      TABLE_NAME: table,
+      DYNAMODB_ENDPOINT: dynamodb.endpoint,
+      DYNAMODB_STATS: 'true',
+      SHOP_CONFIG_TTL_SECONDS: '300',
+    });
   };
   const print = (row: ImportFigures) =>
     console.log(

@@ -7,13 +7,11 @@ import { join } from 'node:path';
 import { ensureTable, localClient, startDynamoDbLocal } from '../infra/local/dynamodb-local';
 import { type DueJob, runDueJob } from '../shared/calendar/due-job';
 import { SCHEDULED_JOBS } from '../shared/http/routes';
-import { resetDocumentClient } from '../shared/data/client';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../shared/data/dynamodb-stats';
-import { resetEventPublisher } from '../shared/events/domain-events';
 import { setClock } from '../shared/runtime/clock';
-import { resetEnv } from '../shared/runtime/env';
-import { clearShopCatalogCache } from '../shared/shops/shop-catalog';
 import { ITEMS_PER_MEMBER, JOBS_NOW, seedDueWorkShop } from './due-work-shop';
+import { clearShopCatalogCache } from '../shared/shops/shop-catalog';
+import { pointEnvAt } from './point-env';
 import { fixed } from './report';
 import { totalCalls } from './statistics';
 
@@ -52,22 +50,6 @@ const ENV_KEYS = [
   'EVENT_BUS_NAME',
   'SHOP_CONFIG_TTL_SECONDS',
 ] as const;
-
-function pointEnvAt(values: Partial<Record<(typeof ENV_KEYS)[number], string>>): () => void {
-  const saved = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
-  const apply = (next: Record<string, string | undefined>) => {
-    for (const key of ENV_KEYS) {
-      if (next[key] === undefined) delete process.env[key];
-      else process.env[key] = next[key];
-    }
-    resetEnv();
-    resetDocumentClient();
-    resetEventPublisher();
-    clearShopCatalogCache();
-  };
-  apply(values);
-  return () => apply(saved);
-}
 
 const lineCount = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean).length;
 
@@ -160,7 +142,7 @@ export async function jobsByShopSize(sizes: readonly number[]): Promise<JobsSect
   const client = localClient(dynamodb.endpoint);
   await ensureTable(client, TABLE);
   client.destroy();
-  const restoreEnv = pointEnvAt({
+  const restoreEnv = pointEnvAt(ENV_KEYS, {
     TABLE_NAME: TABLE,
     DYNAMODB_ENDPOINT: dynamodb.endpoint,
     DYNAMODB_STATS: 'true',

@@ -10,8 +10,7 @@ import {
   updateCustomer as writeCustomerChanges,
 } from '../data/customer-repository';
 import { readShopCounters, type ShopCounters } from '../data/shop-repository';
-import type { CustomerRecord, MemberChanges } from '../domain/customer';
-import { calendarDateOf } from '../domain/dates';
+import { type CustomerRecord, type MemberChanges, newMemberRecord } from '../domain/customer';
 import { nowIso } from '../runtime/clock';
 import { generateReferralCode } from '../domain/referral';
 import { customerNotFound, DOMAIN_DETAILS, DomainError, failed, notFound, unavailable } from '../domain/errors';
@@ -118,26 +117,7 @@ export async function enrollPlatformCustomer(
   const since = options.memberSince && options.memberSince < now ? new Date(options.memberSince).toISOString() : now;
   // A referral code already taken is simply drawn again: no wait needed.
   const enrolment = await retryUntil(REFERRAL_ATTEMPTS, null, async (): Promise<Enrolment | undefined> => {
-    const record: CustomerRecord = {
-      shop_id: shopId,
-      platform_customer_id: customerId,
-      email: customer.email,
-      first_name: customer.firstName,
-      last_name: customer.lastName,
-      current_points: 0,
-      lifetime_points: 0,
-      redeemed_points: 0,
-      status: 'member',
-      date_of_birth: null,
-      anniversary_date: calendarDateOf(customer.createdAt),
-      referral_code: generateReferralCode(),
-      total_spend: 0,
-      orders_count: 0,
-      vip_tier_id: null,
-      platform_created_at: customer.createdAt,
-      created_at: since,
-      updated_at: now,
-    };
+    const record = newMemberRecord(shopId, { ...customer, id: customerId }, { since, now }, generateReferralCode());
     const signup = shop ? signupAward(shop, record, now) : { record, entries: [] };
     const outcome = await createCustomer(signup.record, { entries: signup.entries });
     if (outcome === 'created') {

@@ -32,7 +32,7 @@ import { earningEntryItem } from './items/earning-entry';
 import { referralCodeItem } from './items/referral';
 import { counterAttribute, shopCountersKey } from './items/shop';
 import { GLOBAL_INDEXES } from './table';
-import { birthdayTimerWrites, emailPostingWrites } from './transactions';
+import { birthdayTimerWrites, emailPostingWrites, profilePutAtVersion } from './transactions';
 
 export type { StoredCustomer };
 
@@ -269,18 +269,7 @@ async function updateWithPostings(
 async function updateWithOtherItems(current: StoredCustomer, changes: MemberChanges, now: string): Promise<CustomerWrite> {
   const { record } = current;
   const next: CustomerRecord = { ...record, ...changes, updated_at: now };
-  const transactItems: NonNullable<TransactWriteCommandInput['TransactItems']> = [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: customerItem(next, current.version + 1),
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': current.version },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    },
-  ];
+  const transactItems: NonNullable<TransactWriteCommandInput['TransactItems']> = [profilePutAtVersion(current, next, { returnOld: true })];
   transactItems.push(...birthdayTimerWrites(next, record.date_of_birth));
   transactItems.push(...emailPostingWrites(record.shop_id, record.platform_customer_id, record.email, next.email));
   if (changes.status && changes.status !== record.status) {

@@ -25,7 +25,7 @@ import {
   importRecordPartition,
 } from './items/import-record';
 import { referralCodeItem, referralCodeKey } from './items/referral';
-import { birthdayTimerWrites, type TransactItem } from './transactions';
+import { birthdayTimerWrites, profilePutAtVersion, type TransactItem } from './transactions';
 
 export type { ImportHeader, ImportMemberRecord };
 
@@ -284,19 +284,7 @@ export async function undoImportedMember(write: UndoMemberWrite): Promise<UndoMe
     );
   } else if (write.kind === 'restore') {
     const { current, next } = write;
-    items.push(
-      {
-        Put: {
-          TableName: tableName(),
-          Item: customerItem(next, current.version + 1),
-          ConditionExpression: '#version = :version',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':version': current.version },
-        },
-      },
-      ...entryDelete(),
-      ...birthdayTimerWrites(next, current.record.date_of_birth),
-    );
+    items.push(profilePutAtVersion(current, next), ...entryDelete(), ...birthdayTimerWrites(next, current.record.date_of_birth));
   } else {
     items.push(...entryDelete());
   }

@@ -51,6 +51,20 @@ export function memberProfilePut(current: StoredCustomer, next: CustomerRecord):
   };
 }
 
+/** The profile's next version, written only if it is still at the version read (whatever its status). */
+export function profilePutAtVersion(current: StoredCustomer, next: CustomerRecord, options: { returnOld?: boolean } = {}): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: customerItem(next, current.version + 1),
+      ConditionExpression: '#version = :version',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':version': current.version },
+      ...(options.returnOld ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
+    },
+  };
+}
+
 /**
  * The birthday timer follows the date of birth: written when a date is set or changed, deleted when it is
  * cleared, so the birthday job finds the member on the right day without reading anyone else.

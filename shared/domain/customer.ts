@@ -1,4 +1,5 @@
 // A loyalty member as stored: figures, status, dates and referral code.
+import { calendarDateOf } from './dates';
 
 export type LoyaltyStatus = 'member' | 'excluded';
 export const LOYALTY_STATUSES: readonly LoyaltyStatus[] = ['member', 'excluded'];
@@ -44,6 +45,47 @@ export interface CustomerRecord {
   points_queue?: QueuedAdjustment[];
   /** What the last commit of the queue applied, one receipt per adjustment, for the writers that were waiting. */
   points_receipts?: AdjustmentReceipt[];
+}
+
+/** The platform customer a member is enrolled from. */
+export interface EnrollingCustomer {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  createdAt: string | null;
+}
+
+/**
+ * A member just enrolled, nothing earned yet: the platform customer's details, the anniversary from the
+ * platform account's creation, member since `since` (the enrolment, or an earlier date the caller has).
+ */
+export function newMemberRecord(
+  shopId: string,
+  customer: EnrollingCustomer,
+  dates: { since: string; now: string },
+  referralCode: string,
+): CustomerRecord {
+  return {
+    shop_id: shopId,
+    platform_customer_id: customer.id,
+    email: customer.email,
+    first_name: customer.firstName,
+    last_name: customer.lastName,
+    current_points: 0,
+    lifetime_points: 0,
+    redeemed_points: 0,
+    status: 'member',
+    date_of_birth: null,
+    anniversary_date: calendarDateOf(customer.createdAt),
+    referral_code: referralCode,
+    total_spend: 0,
+    orders_count: 0,
+    vip_tier_id: null,
+    platform_created_at: customer.createdAt,
+    created_at: dates.since,
+    updated_at: dates.now,
+  };
 }
 
 /** A manual points adjustment waiting in its member's queue: everything needed to apply it and write its entry. */

@@ -4,8 +4,7 @@
 // `import` earning entry recording what the balance moved, a batch as the earning contract gives any
 // approved entry; redeemed points, the date of birth and an exclusion taken from the row; the named tier
 // compared with the computed one. And what its undo writes back.
-import type { CustomerRecord, LoyaltyStatus } from '../domain/customer';
-import { calendarDateOf } from '../domain/dates';
+import { type CustomerRecord, type LoyaltyStatus, newMemberRecord } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { movePoints, type TierProgram } from '../domain/member-points';
 import { giveBatches } from '../domain/points-ledger';
@@ -52,28 +51,14 @@ export interface PlanContext {
 /** A member enrolled by an import: the platform customer's details, nothing earned yet. */
 function enrolled(matched: MatchedRow, context: PlanContext): CustomerRecord {
   const { customer, row } = matched;
-  return {
-    shop_id: context.shopId,
-    platform_customer_id: customer.id,
-    email: customer.email,
-    first_name: customer.firstName,
-    last_name: customer.lastName,
-    current_points: 0,
-    lifetime_points: 0,
-    redeemed_points: 0,
-    status: 'member',
-    date_of_birth: null,
-    anniversary_date: calendarDateOf(customer.createdAt),
-    referral_code: context.referralCode(),
-    total_spend: 0,
-    orders_count: 0,
-    vip_tier_id: null,
-    platform_created_at: customer.createdAt,
-    // Membership dates from the other app when it gives one.
-    created_at: row.enrolledAt ?? context.now,
-    updated_at: context.now,
-    points_batch_total: 0,
-  };
+  // Membership dates from the other app when it gives one.
+  const record = newMemberRecord(
+    context.shopId,
+    customer,
+    { since: row.enrolledAt ?? context.now, now: context.now },
+    context.referralCode(),
+  );
+  return { ...record, points_batch_total: 0 };
 }
 
 export function planMember(matched: MatchedRow, current: CustomerRecord | null, context: PlanContext): MemberPlan {
