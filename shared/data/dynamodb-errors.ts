@@ -18,6 +18,17 @@ export function cancellationReasons(error: unknown): Array<string | undefined> |
 /** A single-item write refused by its condition. */
 export const isConditionalCheckFailed = (error: unknown): boolean => nameOf(error) === 'ConditionalCheckFailedException';
 
+/** A conditional write: true when written, false when its condition refused it; other errors go on. */
+export async function writtenUnlessRefused(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
+}
+
 /** Another transaction held the item: a single-item write refused, or a transaction cancelled for it. */
 export const isTransactionConflict = (error: unknown): boolean =>
   nameOf(error) === 'TransactionConflictException' || (cancellationReasons(error)?.includes('TransactionConflict') ?? false);

@@ -10,7 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { FriendReferral } from '../domain/referral';
 import { documentClient, tableName } from './client';
-import { cancellationReasons, isConditionalCheckFailed, isTransactionConflict } from './dynamodb-errors';
+import { cancellationReasons, isConditionalCheckFailed, isTransactionConflict, writtenUnlessRefused } from './dynamodb-errors';
 import { countAll, queryAll } from './items';
 import { customerPk } from './items/customer-profile';
 import {
@@ -153,8 +153,8 @@ export async function writeFriendReferral(write: FriendReferralWrite): Promise<F
 /** The referral's code exists on the platform: `issuing` becomes `active`. False when it is not `issuing`. */
 export async function activateFriendReferral(referral: FriendReferral, platformDiscountId: string): Promise<boolean> {
   const ref = refOf(referral);
-  try {
-    await documentClient().send(
+  return writtenUnlessRefused(
+    documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: friendReferralKey(referral.shop_id, ref.referrer_id, ref.referral_sk),
@@ -163,12 +163,8 @@ export async function activateFriendReferral(referral: FriendReferral, platformD
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':active': 'active', ':issuing': 'issuing', ':id': platformDiscountId },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /**
@@ -279,8 +275,8 @@ export async function redactFriendReferral(shopId: string, ref: FriendReferralRe
   if (legacyGuardKey !== undefined) {
     await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: friendEmailKey(shopId, legacyGuardKey) }));
   }
-  try {
-    await documentClient().send(
+  return writtenUnlessRefused(
+    documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: friendReferralKey(shopId, ref.referrer_id, ref.referral_sk),
@@ -288,12 +284,8 @@ export async function redactFriendReferral(shopId: string, ref: FriendReferralRe
         ConditionExpression: 'id = :id AND (attribute_exists(email) OR attribute_exists(canonical_email))',
         ExpressionAttributeValues: { ':id': ref.referral_id, ':at': at },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /**
@@ -305,8 +297,8 @@ export async function completeFriendReferral(
   ref: FriendReferralRef,
   completion: { friendId: string; orderId: string; at: string },
 ): Promise<boolean> {
-  try {
-    await documentClient().send(
+  return writtenUnlessRefused(
+    documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: friendReferralKey(shopId, ref.referrer_id, ref.referral_sk),
@@ -321,12 +313,8 @@ export async function completeFriendReferral(
           ':order': completion.orderId,
         },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** One page of a referrer's referrals, newest first, and how many there are (`issuing` ones are not shown). */
