@@ -116,6 +116,18 @@ describe('platformCustomerDirectory against the simulator', () => {
     expect(answers[0]).toContain('THROTTLED');
   });
 
+  it('stops with the access the store has not granted when Shopify denies the Customer object, once, without retrying', async () => {
+    const faults = (body: string) =>
+      fetch(`${simulator.url}/_faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body });
+    await faults('{"customers":"access_denied"}');
+    try {
+      await expect(directory().byEmails(['grace@example.com'])).rejects.toThrow('protected customer data');
+      expect(bodies).toHaveLength(1);
+    } finally {
+      await faults('{"customers":"ok"}');
+    }
+  });
+
   it('matches a LoyaltyLion export: by id, by e-mail, and the skip reasons the platform decides', async () => {
     const file = [
       '{"merchant_id":"7101","email":"x@example.com","points_approved":10}',
