@@ -4,6 +4,8 @@
 // referrer's own erasure takes their referrals and the guards that point at them; a data request carries the
 // referrals the member made; a merge moves the referrals, their guards and the day's count to the kept
 // member; shop/redact leaves nothing.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Twin } from '../../infra/local/twin';
 import { KEYS, e2eConfig } from '../fixtures/e2e-config';
 import { platformControls } from '../support/orders';
@@ -61,8 +63,15 @@ async function send(topic: string, payload: unknown, shop = 'e2e'): Promise<Json
   return body;
 }
 
+/** Shopify's documented customers/redact payload (test/fixtures/shopify-webhooks/README.md), for this shop and customer. */
+const REDACT_EXAMPLE = JSON.parse(readFileSync(join(__dirname, '../fixtures/shopify-webhooks/customers-redact.json'), 'utf8')) as Json;
 const redact = (customer: { id: number | null; email: string | null }) =>
-  send('customers/redact', { shop_id: 1, shop_domain: 'e2e.myshopify.com', customer: { ...customer, phone: null }, orders_to_redact: [] });
+  send('customers/redact', {
+    ...REDACT_EXAMPLE,
+    shop_domain: 'e2e.myshopify.com',
+    customer: { ...REDACT_EXAMPLE.customer, ...customer, phone: null },
+    orders_to_redact: [],
+  });
 
 const codeOf = async (id: string): Promise<string> => (await api.get(`/v1/customers/${id}`)).body.data.attributes.referral_code;
 const refer = (code: string, email: string) => api.post('/v1/referrals', { referral_code: code, email });
