@@ -148,7 +148,7 @@ function literalText(node: ts.Node): string | undefined {
   return undefined;
 }
 
-/** A string literal or a whole template; the pieces of a template are read through their template. */
+/** A string literal or a whole template (a template's pieces are read through it; a literal inside `${…}` is its own). */
 function isLiteral(node: ts.Node): boolean {
   return ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node);
 }
@@ -253,7 +253,7 @@ export function handSetDerivedAttributes(files: Source[]): HandSetAttribute[] {
         }
       };
       eachNode(file, (node) => {
-        if (isLiteral(node) && !isLiteral(node.parent)) {
+        if (isLiteral(node)) {
           const text = literalText(node)!;
           const named = bareDerivedNames(text);
           if (named.length === 0) return;
