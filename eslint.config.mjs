@@ -23,6 +23,29 @@ const shared = (...folders) => folders.map((folder) => `../${folder}/*`);
 /** Code outside the domain library: nothing in shared/ may reach it. */
 const OUTSIDE_SHARED = ['**/functions/**', '**/infra/**', '**/test/**', '**/bench/**', '**/scripts/**'];
 
+/**
+ * The feature folders from the bottom up (docs/code-map.md, "Within the features"): each may import only the
+ * folders before it here. `npm run structure` reads this list to count the imports that run back up.
+ */
+const FEATURE_ORDER = [
+  'auth',
+  'customers',
+  'rules',
+  'import',
+  'shops',
+  'points',
+  'history',
+  'purchases',
+  'referrals',
+  'actions',
+  'orders',
+  'webhooks',
+  'calendar',
+  'shopper',
+];
+const unordered = FEATURES.filter((feature) => !FEATURE_ORDER.includes(feature));
+if (unordered.length > 0) throw new Error(`eslint.config.mjs: give ${unordered.join(', ')} a place in FEATURE_ORDER`);
+
 /** One layer: its files may not import the groups named. Each file belongs to exactly one layer. */
 const layer = (name, files, forbidden, options = {}) => ({
   name: `layers/${name}`,
@@ -53,6 +76,38 @@ const within = (base, name, files, forbidden, why) => ({
   },
 });
 
+/**
+ * `base` (a layer over every feature folder) for one feature's files, plus the feature order: nothing from the
+ * folders above it. `extra` groups come first; the folders they already forbid are left out of the order's group,
+ * so one wrong import gets one message.
+ */
+const inFeatureOrder = (base, feature, files, extra = []) => {
+  const position = FEATURE_ORDER.indexOf(feature);
+  const below = FEATURE_ORDER.slice(0, position);
+  const taken = extra.flatMap((pattern) => pattern.group);
+  const forbidden = shared(...FEATURE_ORDER.slice(position + 1)).filter((pattern) => !taken.includes(pattern));
+  const message =
+    `feature order: shared/${feature} may import only the feature folders below it (${below.join(', ') || 'none'}); ` +
+    `from the bottom up: ${FEATURE_ORDER.join(' < ')} (docs/code-map.md).`;
+  return {
+    name: `${base.name}/${feature}`,
+    files,
+    ...(base.ignores ? { ignores: base.ignores } : {}),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...base.rules['no-restricted-imports'][1].patterns,
+            ...extra,
+            ...(forbidden.length > 0 ? [{ group: forbidden, message }] : []),
+          ],
+        },
+      ],
+    },
+  };
+};
+
 const DATA_LAYER = layer(
   'shared/data',
   ['shared/data/**'],
@@ -67,6 +122,21 @@ const FEATURE_SERVICES = layer(
   {
     ignores: ['**/*-requests.ts', '**/*-resource.ts'],
     why: 'services and rules raise domain errors and never speak HTTP or DynamoDB; only *-requests.ts and *-resource.ts touch the HTTP edge',
+  },
+);
+
+/** The order logic's own message for the import the feature order would refuse anyway: it is the classic mistake. */
+const ORDERS_BELOW_WEBHOOKS = {
+  group: ['../webhooks/*'],
+  message: 'shared/orders: the order logic never imports the webhook pipeline (shared/webhooks); the pipeline calls it (docs/code-map.md).',
+};
+
+const FEATURE_EDGES = layer(
+  'feature edges',
+  FEATURES.flatMap((feature) => [`shared/${feature}/**/*-requests.ts`, `shared/${feature}/**/*-resource.ts`]),
+  [...shared('openapi'), ...OUTSIDE_SHARED, '@aws-sdk/*'],
+  {
+    why: 'request parsers and resources import the domain, the HTTP edge and their feature only',
   },
 );
 
@@ -136,20 +206,12 @@ const LAYERS = [
     },
   ),
   FEATURE_SERVICES,
-  within(
-    FEATURE_SERVICES,
-    'shared/orders',
-    ['shared/orders/**'],
-    ['../webhooks/*'],
-    'the order logic never imports the webhook pipeline (shared/webhooks); the pipeline calls it',
+  ...FEATURES.map((feature) =>
+    inFeatureOrder(FEATURE_SERVICES, feature, [`shared/${feature}/**`], feature === 'orders' ? [ORDERS_BELOW_WEBHOOKS] : []),
   ),
-  layer(
-    'feature edges',
-    FEATURES.flatMap((feature) => [`shared/${feature}/**/*-requests.ts`, `shared/${feature}/**/*-resource.ts`]),
-    [...shared('openapi'), ...OUTSIDE_SHARED, '@aws-sdk/*'],
-    {
-      why: 'request parsers and resources import the domain, the HTTP edge and their feature only',
-    },
+  FEATURE_EDGES,
+  ...FEATURES.map((feature) =>
+    inFeatureOrder(FEATURE_EDGES, feature, [`shared/${feature}/**/*-requests.ts`, `shared/${feature}/**/*-resource.ts`]),
   ),
   layer('shared/openapi', ['shared/openapi/**'], [...shared('data', 'platform', 'events'), ...OUTSIDE_SHARED, '@aws-sdk/*'], {
     why: 'the OpenAPI document is built from the manifest and the request and response schemas only',

@@ -1,9 +1,14 @@
 // `npm run structure`: figures of the tree's shape, for reviews of a reshaping: files and lines per folder,
-// repositories that import another repository, the places that build a `tier.changed` event, and the
-// authorizer's bundle (bytes and modules). Prints a Markdown report; `--json` prints the figures as JSON.
+// repositories that import another repository, the places that build a `tier.changed` event, the
+// authorizer's bundle (bytes and modules), and the data layer's shape (issue 39): transaction sites,
+// hand-set derived attributes, DynamoDB expressions outside shared/data, imports that run back up the
+// feature order, and the largest data files. The figures are read from the syntax tree (the TypeScript
+// compiler's parser), so a comment or a type that names a command is no site. Prints a Markdown report;
+// `--json` prints the figures as JSON.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, join, posix, relative, sep } from 'node:path';
 import { build } from 'esbuild';
+import ts from 'typescript';
 import { lambdaBundleOptions } from '../bench/lambda-bundle';
 
 const ROOT = join(__dirname, '..');
@@ -92,12 +97,359 @@ export async function authorizerBundle(): Promise<BundleShape> {
   };
 }
 
+/** A source file of the tree: its path from the repository's root (with `/`) and its text. */
+export interface Source {
+  path: string;
+  text: string;
+}
+
+/** One place in a source file. */
+export interface Place {
+  file: string;
+  line: number;
+}
+
+/** The `.ts` files under `folders` (paths from the root), with their text. */
+export function sources(...folders: string[]): Source[] {
+  return folders.flatMap((folder) =>
+    tsFiles(join(ROOT, folder)).map((file) => ({ path: relative(ROOT, file).split(sep).join('/'), text: readFileSync(file, 'utf8') })),
+  );
+}
+
+function syntaxOf(source: Source): ts.SourceFile {
+  return ts.createSourceFile(source.path, source.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+}
+
+function placeOf(file: ts.SourceFile, node: ts.Node): Place {
+  return { file: file.fileName, line: file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1 };
+}
+
+/** Every node of the file, depth first. */
+function eachNode(file: ts.SourceFile, visit: (node: ts.Node) => void): void {
+  const walk = (node: ts.Node): void => {
+    visit(node);
+    ts.forEachChild(node, walk);
+  };
+  walk(file);
+}
+
+/** The name a property, call or constructor is known by in the source (`documentClient().send` → `send`). */
+function nameOf(node: ts.Node | undefined): string | undefined {
+  if (!node) return undefined;
+  if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node) || ts.isStringLiteral(node)) return node.text;
+  if (ts.isPropertyAccessExpression(node)) return node.name.text;
+  return undefined;
+}
+
+/** The text a string literal or template holds (a template's substitutions read as `${}`). */
+function literalText(node: ts.Node): string | undefined {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+  if (ts.isTemplateExpression(node)) return [node.head.text, ...node.templateSpans.map((span) => '${}' + span.literal.text)].join('');
+  return undefined;
+}
+
+/** A string literal or a whole template (a template's pieces are read through it; a literal inside `${…}` is its own). */
+function isLiteral(node: ts.Node): boolean {
+  return ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node);
+}
+
+// ---- transaction sites -------------------------------------------------------------------------------
+
+/** The commands of DynamoDB's TransactWriteItems: the document client's and the low-level client's. */
+const TRANSACTION_COMMANDS = new Set(['TransactWriteCommand', 'TransactWriteItemsCommand']);
+
+/**
+ * The places that build a TransactWriteItems request: `new TransactWriteCommand(…)` or
+ * `new TransactWriteItemsCommand(…)` (an import, a type or a comment naming them is none).
+ */
+export function transactionSites(files: Source[]): Place[] {
+  return files.flatMap((source) => {
+    const file = syntaxOf(source);
+    const places: Place[] = [];
+    eachNode(file, (node) => {
+      if (ts.isNewExpression(node) && TRANSACTION_COMMANDS.has(nameOf(node.expression) ?? '')) places.push(placeOf(file, node));
+    });
+    return places;
+  });
+}
+
+// ---- hand-set derived attributes ---------------------------------------------------------------------
+
+/** The derived index attributes, by the index they put an item in. */
+const DERIVED: Record<string, 'due work' | 'unsettled purchases'> = {
+  due_pk: 'due work',
+  due_at: 'due work',
+  unsettled_pk: 'unsettled purchases',
+};
+/** The item modules' helpers that derive them; spreading their result into a write sets them by hand. */
+const DERIVE_HELPERS = new Set(['dueAttributes', 'unsettledAttributes']);
+/** Where the derivation belongs: the item modules. */
+const ITEM_MODULES = 'shared/data/items/';
+
+export interface HandSetAttribute extends Place {
+  /** The index whose attributes the place writes. */
+  index: 'due work' | 'unsettled purchases';
+  /** How: `update expression`, `expression parts`, `item update`, `object key`, `derive spread` or `dropped`. */
+  how: string;
+}
+
+/** Derived attributes named as bare names (not `#name` or `:value` placeholders) in an expression's text. */
+function bareDerivedNames(text: string): string[] {
+  return Object.keys(DERIVED).filter((attribute) => new RegExp(`(?<![#:.\\w])${attribute}(?!\\w)`).test(text));
+}
+
+/** The nearest enclosing statement or object property: one write site. */
+function siteOf(node: ts.Node): ts.Node {
+  let current: ts.Node = node;
+  while (current.parent && !ts.isPropertyAssignment(current) && !(ts.isStatement(current) && !ts.isBlock(current)))
+    current = current.parent;
+  return current;
+}
+
+/** The property (`UpdateExpression`, `set`, `remove`…) whose value `node` is part of, if any before the statement. */
+function enclosingPropertyName(node: ts.Node): string | undefined {
+  const site = siteOf(node);
+  return ts.isPropertyAssignment(site) ? nameOf(site.name) : undefined;
+}
+
+/** The array an enclosing `array.push(…)` call adds to (`sets`, `removes`), if any before the statement. */
+function enclosingPushTarget(node: ts.Node): string | undefined {
+  for (let current: ts.Node | undefined = node.parent; current && current !== siteOf(node).parent; current = current.parent) {
+    if (ts.isCallExpression(current) && ts.isPropertyAccessExpression(current.expression) && current.expression.name.text === 'push') {
+      return nameOf(current.expression.expression);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Writes of a derived index attribute (`due_pk`, `due_at`, `unsettled_pk`) outside the item modules
+ * (`shared/data/items/`), whose derive functions should be the only writers. A write is one of:
+ * - `update expression`: the attribute as a bare name in the text of an `UpdateExpression` property's value,
+ *   or in a string with a `SET` or `REMOVE` clause naming it;
+ * - `expression parts`: its name as a string literal inside `sets.push(…)` / `removes.push(…)` (an
+ *   update expression assembled from parts), or in the value of a `set` or `remove` property (an item
+ *   update handed to a repository);
+ * - `object key`: an object literal with a property of that name (`{ due_pk, due_at }`);
+ * - `derive spread`: the result of a derive helper (`dueAttributes(…)`, `unsettledAttributes(…)`) spread into
+ *   an object, beside the item module's own item;
+ * - `dropped`: an object destructuring with a rest element that binds the attribute (the rest is written
+ *   without it).
+ * Reads are not writes: conditions, key conditions, property reads (`item.due_pk`), index definitions.
+ * One site is the nearest enclosing statement or object property, counted once per index it writes.
+ */
+export function handSetDerivedAttributes(files: Source[]): HandSetAttribute[] {
+  return files
+    .filter((source) => !source.path.startsWith(ITEM_MODULES))
+    .flatMap((source) => {
+      const file = syntaxOf(source);
+      const sites = new Map<string, HandSetAttribute>();
+      const record = (node: ts.Node, attributes: string[], how: string): void => {
+        const site = siteOf(node);
+        for (const attribute of attributes) {
+          const index = DERIVED[attribute]!;
+          const key = `${site.pos}:${index}`;
+          if (!sites.has(key)) sites.set(key, { ...placeOf(file, node), index, how });
+        }
+      };
+      eachNode(file, (node) => {
+        if (isLiteral(node)) {
+          const text = literalText(node)!;
+          const named = bareDerivedNames(text);
+          if (named.length === 0) return;
+          const property = enclosingPropertyName(node);
+          const push = enclosingPushTarget(node);
+          if (property === 'UpdateExpression' || /\b(SET|REMOVE)\b/.test(text)) record(node, named, 'update expression');
+          else if (named.includes(text) && (/^(set|remove)$/i.test(property ?? '') || /^(sets|removes)$/i.test(push ?? ''))) {
+            record(node, named, 'expression parts');
+          }
+        } else if ((ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) && ts.isObjectLiteralExpression(node.parent)) {
+          const name = nameOf(node.name);
+          if (name && DERIVED[name]) record(node.parent, [name], 'object key');
+        } else if (
+          ts.isSpreadAssignment(node) &&
+          ts.isCallExpression(node.expression) &&
+          DERIVE_HELPERS.has(nameOf(node.expression.expression) ?? '')
+        ) {
+          const helper = nameOf(node.expression.expression)!;
+          record(node, [helper === 'dueAttributes' ? 'due_pk' : 'unsettled_pk'], 'derive spread');
+        } else if (ts.isObjectBindingPattern(node) && node.elements.some((element) => element.dotDotDotToken)) {
+          const dropped = node.elements.flatMap((element) => {
+            const name = nameOf(element.propertyName ?? element.name);
+            return !element.dotDotDotToken && name && DERIVED[name] ? [name] : [];
+          });
+          if (dropped.length > 0) record(node, dropped, 'dropped');
+        }
+      });
+      return [...sites.values()].sort((a, b) => a.line - b.line);
+    });
+}
+
+// ---- expressions outside shared/data -----------------------------------------------------------------
+
+/** The request properties that hold a DynamoDB expression. */
+const EXPRESSION_PROPERTIES = new Set([
+  'ConditionExpression',
+  'UpdateExpression',
+  'KeyConditionExpression',
+  'FilterExpression',
+  'ProjectionExpression',
+]);
+/**
+ * DynamoDB expression syntax in a string: a name or `#name` compared with or set to a `:value` or `#name`
+ * (`#due_pk = :duePk`, `status <> :member`), arithmetic on a `:value` (`current_points - :points`), or one of
+ * the expression functions (`attribute_exists(…)`, `if_not_exists(…)`…).
+ */
+const EXPRESSION_SYNTAX = [
+  /(^|[\s(])#?[A-Za-z_][\w.[\]#]*\s*(=|<>|<=|>=|<|>)\s*[:#][A-Za-z_]\w*/,
+  /(^|[\s(])#?[A-Za-z_][\w.]*\s*[-+]\s*:[A-Za-z_]\w*/,
+  /\b(attribute_exists|attribute_not_exists|attribute_type|begins_with|if_not_exists|list_append)\s*\(/,
+];
+
+export interface ExpressionString extends Place {
+  text: string;
+}
+
+/**
+ * DynamoDB condition or update expressions written outside `shared/data`: every string literal or template
+ * that is the value of a `ConditionExpression`, `UpdateExpression`, `KeyConditionExpression`,
+ * `FilterExpression` or `ProjectionExpression` property, or whose text has expression syntax (see
+ * `EXPRESSION_SYNTAX`). One literal is one place; comments never count.
+ */
+export function expressionsOutsideData(files: Source[]): ExpressionString[] {
+  return files
+    .filter((source) => !source.path.startsWith('shared/data/'))
+    .flatMap((source) => {
+      const file = syntaxOf(source);
+      const places: ExpressionString[] = [];
+      eachNode(file, (node) => {
+        if (!isLiteral(node)) return;
+        const text = literalText(node)!;
+        const parent = node.parent;
+        const asProperty =
+          ts.isPropertyAssignment(parent) && parent.initializer === node && EXPRESSION_PROPERTIES.has(nameOf(parent.name) ?? '');
+        if (asProperty || EXPRESSION_SYNTAX.some((syntax) => syntax.test(text))) places.push({ ...placeOf(file, node), text });
+      });
+      return places;
+    });
+}
+
+// ---- arrows that run back up ---------------------------------------------------------------------------
+
+/** The feature folders from the bottom up, as lint declares them (`FEATURE_ORDER` in eslint.config.mjs). */
+export function featureOrder(): string[] {
+  const config = ts.createSourceFile(
+    'eslint.config.mjs',
+    readFileSync(join(ROOT, 'eslint.config.mjs'), 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+    ts.ScriptKind.JS,
+  );
+  let order: string[] | undefined;
+  eachNode(config, (node) => {
+    if (
+      ts.isVariableDeclaration(node) &&
+      nameOf(node.name) === 'FEATURE_ORDER' &&
+      node.initializer &&
+      ts.isArrayLiteralExpression(node.initializer)
+    ) {
+      order = node.initializer.elements.map((element) => {
+        if (!ts.isStringLiteral(element)) throw new Error('FEATURE_ORDER in eslint.config.mjs must list folder names as strings');
+        return element.text;
+      });
+    }
+  });
+  if (!order) throw new Error('eslint.config.mjs declares no FEATURE_ORDER');
+  return order;
+}
+
+export interface BackUpArrow extends Place {
+  /** The importing file's feature folder and the folder it imports, which sits above it in the order. */
+  from: string;
+  to: string;
+  imported: string;
+}
+
+/** The module paths a file names in its imports and re-exports, `import(…)` and `require(…)` included. */
+function moduleReferences(file: ts.SourceFile): Array<{ node: ts.Node; specifier: string }> {
+  const references: Array<{ node: ts.Node; specifier: string }> = [];
+  eachNode(file, (node) => {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      references.push({ node, specifier: node.moduleSpecifier.text });
+    } else if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword || nameOf(node.expression) === 'require')
+    ) {
+      const [argument] = node.arguments;
+      if (argument && ts.isStringLiteral(argument)) references.push({ node, specifier: argument.text });
+    }
+  });
+  return references;
+}
+
+/** The feature folder of `shared/<folder>/…`, if the path is in one of `order`. */
+function featureOf(path: string, order: string[]): string | undefined {
+  const match = /^shared\/([^/]+)\//.exec(path);
+  return match && order.includes(match[1]!) ? match[1] : undefined;
+}
+
+/** Imports from one feature folder into a folder above it in `order` (bottom first): arrows that run back up. */
+export function backUpArrows(files: Source[], order: string[] = featureOrder()): BackUpArrow[] {
+  return files.flatMap((source) => {
+    const from = featureOf(source.path, order);
+    if (!from) return [];
+    const file = syntaxOf(source);
+    return moduleReferences(file).flatMap(({ node, specifier }) => {
+      if (!specifier.startsWith('.')) return [];
+      const imported = posix.join(posix.dirname(source.path), specifier);
+      const to = featureOf(imported, order);
+      return to && to !== from && order.indexOf(to) > order.indexOf(from) ? [{ ...placeOf(file, node), from, to, imported }] : [];
+    });
+  });
+}
+
+// ---- the largest data files ----------------------------------------------------------------------------
+
+/** The `count` largest files of `shared/data` (its item modules included), by lines. */
+export function largestDataFiles(count = 5): Array<{ file: string; lines: number }> {
+  return sources('shared/data')
+    .map((source) => ({ file: source.path, lines: source.text.split('\n').length - 1 }))
+    .sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file))
+    .slice(0, count);
+}
+
+/** The figures of issue 39's reshaping of the data layer, read from the tree. */
+export function dataLayerFigures() {
+  const application = sources('shared', 'functions', 'infra');
+  const sharedFiles = application.filter((source) => source.path.startsWith('shared/'));
+  const transactions = transactionSites(application);
+  const handSet = handSetDerivedAttributes(sharedFiles);
+  return {
+    transactionSites: { count: transactions.length, files: countBy(transactions.map((place) => place.file)), places: transactions },
+    handSetDerivedAttributes: { count: handSet.length, files: countBy(handSet.map((place) => place.file)), places: handSet },
+    expressionsOutsideData: expressionsOutsideData(sharedFiles),
+    backUpArrows: backUpArrows(sharedFiles),
+    largestDataFiles: largestDataFiles(),
+  };
+}
+
+function countBy(values: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
+
 async function main(): Promise<void> {
   const figures = {
     folders: folderFigures(),
     repositoryImports: repositoryImports(),
     tierChangedBuilders: tierChangedBuilders(),
     authorizer: await authorizerBundle(),
+    dataLayer: dataLayerFigures(),
   };
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(figures, null, 2));
@@ -113,6 +465,27 @@ async function main(): Promise<void> {
   console.log(
     `\nAuthorizer bundle: ${(bytes / 1024).toFixed(1)} KiB, ${modules} modules (${projectModules} of the project); data layer: ${dataModules.join(', ')}`,
   );
+  printDataLayer(figures.dataLayer);
+}
+
+function printDataLayer(data: ReturnType<typeof dataLayerFigures>): void {
+  const perFile = (files: Record<string, number>) =>
+    Object.entries(files)
+      .map(([file, count]) => `${file} (${count})`)
+      .join(', ');
+  const { transactionSites: transactions, handSetDerivedAttributes: handSet } = data;
+  console.log('\n## The data layer\n');
+  console.log(
+    `Transaction sites: ${transactions.count} in ${Object.keys(transactions.files).length} files: ${perFile(transactions.files)}`,
+  );
+  console.log(`\nHand-set derived attributes: ${handSet.count} in ${Object.keys(handSet.files).length} files`);
+  for (const place of handSet.places) console.log(`- ${place.file}:${place.line}: ${place.index} (${place.how})`);
+  console.log(`\nCondition or update expressions outside shared/data: ${data.expressionsOutsideData.length}`);
+  for (const place of data.expressionsOutsideData) console.log(`- ${place.file}:${place.line}: \`${place.text}\``);
+  console.log(`\nArrows that run back up the feature order (${featureOrder().join(' < ')}): ${data.backUpArrows.length}`);
+  for (const arrow of data.backUpArrows) console.log(`- ${arrow.file}:${arrow.line}: ${arrow.from} → ${arrow.to} (${arrow.imported})`);
+  console.log('\nLargest data files:');
+  for (const row of data.largestDataFiles) console.log(`- ${row.file}: ${row.lines} lines`);
 }
 
 if (require.main === module) void main();

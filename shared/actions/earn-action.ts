@@ -15,7 +15,7 @@ import { movePoints, tierProgramOf } from '../domain/member-points';
 import { giveBatches } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type EarningRule, type ShopCatalog } from '../domain/shop';
 import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
-import { earningRuleContext, earningRulePoints } from '../rules/earning-rule-points';
+import { earningRuleContext, earningRulePoints } from '../domain/earning-rule-points';
 import { now as clockNow } from '../runtime/clock';
 import { CONTENTION_BACKOFF, backoffDelay, retryUntil } from '../runtime/retry';
 

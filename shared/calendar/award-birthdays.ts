@@ -14,7 +14,7 @@ import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
 import type { DomainEvent } from '../events/domain-events';
 import { orderEntryId } from '../orders/order-state';
-import { activeCampaign, earningRulePoints } from '../rules/earning-rule-points';
+import { activeCampaign, earningRulePoints } from '../domain/earning-rule-points';
 import { type DueJob, type DueJobContext, type DueOutcome, tidy } from './due-job';
 
 export const BIRTHDAY_ACTION = 'birthday';

@@ -8,15 +8,7 @@ import type { StoredCustomer } from '../data/customer-repository';
 import { type DueOutcome, tidy } from './due-job';
 import type { ItemKey } from '../data/keys';
 import { keys } from '../data/keys';
-import type { CustomerRecord } from '../domain/customer';
-import { tierEvents as tierChangeEvents, tierProgramOf } from '../domain/member-points';
-import type { ShopCatalog } from '../domain/shop';
 import type { DomainEvent } from '../events/domain-events';
-
-/** `tier.changed` when a change other than a points move (a customer merge) took the member to another tier. */
-export function tierEvents(shop: ShopCatalog, before: CustomerRecord, after: CustomerRecord, now: string): DomainEvent[] {
-  return tierChangeEvents(before, after, tierProgramOf(shop), { send_email: true, now });
-}
 
 /** Takes an item out of the due-work index, if it is still in the partition the job read it from. */
 export function leaveDue(shopId: string, key: ItemKey, kind: DueKind, set: Record<string, unknown> = {}): ItemUpdate {

@@ -21,7 +21,7 @@ import { approvedEntry, type EarningEntry } from '../domain/history';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
 import { publishAfterCommit } from '../events/domain-events';
-import { activeCampaign, earningRulePoints } from '../rules/earning-rule-points';
+import { activeCampaign, earningRulePoints } from '../domain/earning-rule-points';
 
 const NUMERIC_ID = /^\d{1,20}$/;
 /** RFC 5321 caps an address at 254 characters; anything longer cannot be a customer (and would

@@ -26,12 +26,12 @@ import { minorDigits } from '../domain/money';
 import { batchPositionOf, batchRemaining, inactivityDeadline, type LaidBatch, mergeLedgers } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
+import { tierEvents, tierProgramOf } from '../domain/member-points';
 import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
 import { logger } from '../observability/powertools';
 import type { Platform } from '../platform/port';
 import { nowIso } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
-import { tierEvents } from '../calendar/member-figures';
 import { fetchPlatformCustomer } from './customer-service';
 
 /**
@@ -163,7 +163,10 @@ async function planMerge(shop: ShopCatalog, kept: StoredCustomer, deleted: Store
     { record: deleted.record, batches: deletedBatches.map(asMergeable) },
   );
   const next = mergedRecord(shop, kept.record, deleted.record, ledger.points_batch_total, now);
-  const events = [mergedEvent(next, deleted.record, 'merged', now), ...tierEvents(shop, kept.record, next, now)];
+  const events = [
+    mergedEvent(next, deleted.record, 'merged', now),
+    ...tierEvents(kept.record, next, tierProgramOf(shop), { send_email: true, now }),
+  ];
   return {
     record: mergeRecord(
       shopId,

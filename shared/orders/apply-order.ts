@@ -28,7 +28,7 @@ import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
 import { logger } from '../observability/powertools';
 import { refundedEligible } from '../platform/eligible-amount';
 import type { PlatformOrder, PlatformRefund } from '../platform/port';
-import { activeCampaign } from '../rules/earning-rule-points';
+import { activeCampaign } from '../domain/earning-rule-points';
 import { nowIso } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import {

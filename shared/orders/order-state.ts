@@ -6,7 +6,7 @@ import { addDays } from '../domain/dates';
 import { createHash } from 'node:crypto';
 import type { EarningEntry } from '../domain/history';
 import type { Campaign, EarningRule, EarningSettings, LoyaltyMode, VipSettings, VipTier } from '../domain/shop';
-import { earningRulePoints } from '../rules/earning-rule-points';
+import { earningRulePoints } from '../domain/earning-rule-points';
 
 export interface OrderRefundFact {
   /** Minor units of the subtotal given back. */

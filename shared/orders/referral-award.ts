@@ -10,7 +10,7 @@ import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { giveBatches } from '../domain/points-ledger';
 import { resolveTier } from '../domain/tiers';
 import { publishAfterCommit, type DomainEvent } from '../events/domain-events';
-import { activeCampaign, earningRulePoints } from '../rules/earning-rule-points';
+import { activeCampaign, earningRulePoints } from '../domain/earning-rule-points';
 import { now as clockNow } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { orderEntryId } from './order-state';

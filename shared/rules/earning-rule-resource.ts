@@ -1,7 +1,7 @@
 // JSON:API form of earning rules with their computed points, and of the list's meta.
 import type { EarningRule, ShopCatalog } from '../domain/shop';
 import { type Page, pageMeta } from '../http/query';
-import type { EarningRulePoints } from './earning-rule-points';
+import type { EarningRulePoints } from '../domain/earning-rule-points';
 import type { EarningRulesPage } from './earning-rules-service';
 
 export function earningRuleResource(rule: EarningRule, points: EarningRulePoints) {

@@ -4,7 +4,7 @@ import { resolveCustomer } from '../customers/customer-service';
 import type { CustomerRecord } from '../domain/customer';
 import type { Campaign, EarningRule, ShopCatalog, VipTier } from '../domain/shop';
 import { now as clockNow } from '../runtime/clock';
-import { earningRuleContext, earningRulePoints, type EarningRulePoints } from './earning-rule-points';
+import { earningRuleContext, earningRulePoints, type EarningRulePoints } from '../domain/earning-rule-points';
 import type { EarningRulesQuery } from './earning-rules-requests';
 
 export interface EarningRulesPage {

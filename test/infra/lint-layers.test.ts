@@ -37,6 +37,26 @@ const PROBES: Record<string, { source: string; refused: boolean; rule?: string }
     source: "import { badRequest } from '../http/errors';\nexport const probe = badRequest;\n",
     refused: false,
   },
+  // The feature order (docs/code-map.md, "Within the features"): a folder imports only the folders below it.
+  'shared/customers/zz-lint-probe-order.ts': {
+    source: "import { listEarningRules } from '../rules/earning-rules-service';\nexport const probe = listEarningRules;\n",
+    refused: true,
+    rule: 'feature order',
+  },
+  'shared/customers/zz-lint-probe-order-resource.ts': {
+    source: "import { purchaseResource } from '../purchases/purchase-resource';\nexport const probe = purchaseResource;\n",
+    refused: true,
+    rule: 'feature order',
+  },
+  'shared/orders/zz-lint-probe-order.ts': {
+    source: "import { approvePointsJob } from '../calendar/approve-points';\nexport const probe = approvePointsJob;\n",
+    refused: true,
+    rule: 'feature order',
+  },
+  'shared/rules/zz-lint-probe-order.ts': {
+    source: "import { resolveCustomer } from '../customers/customer-service';\nexport const probe = resolveCustomer;\n",
+    refused: false,
+  },
   'shared/openapi/zz-lint-probe.ts': {
     source: "import { ROUTES } from '../../infra/local/twin';\nexport const probe = ROUTES;\n",
     refused: true,

@@ -1,5 +1,5 @@
 import type { Campaign, EarningRule, VipSettings } from '../../shared/domain/shop';
-import { activeCampaign, earningRulePoints, tierBoostApplies } from '../../shared/rules/earning-rule-points';
+import { activeCampaign, earningRulePoints, tierBoostApplies } from '../../shared/domain/earning-rule-points';
 import { vipSettings, vipTier } from '../fixtures/shop-catalog';
 
 const rule = (overrides: Partial<EarningRule> = {}): EarningRule => ({
