@@ -54,7 +54,13 @@ beforeAll(async () => {
   await applyConfig(
     parseConfig({
       shops: [
-        { id: SHOP, name: 'Client credentials shop', currency: 'USD', referral_base_url: 'https://cc.example/', platform: { shop_domain: SECRET.shop_domain } },
+        {
+          id: SHOP,
+          name: 'Client credentials shop',
+          currency: 'USD',
+          referral_base_url: 'https://cc.example/',
+          platform: { shop_domain: SECRET.shop_domain },
+        },
       ],
     }),
   );
@@ -155,7 +161,9 @@ function expectGrantedTokensSent(): void {
     expect(call.url).toBe(`https://${SECRET.shop_domain}/admin/api/2026-10/graphql.json`);
     expect(granted).toContain(call.token);
   }
-  expect(secretsManager.commandCalls(GetSecretValueCommand).map((call) => call.args[0].input.SecretId)).toEqual([`${SECRET_PREFIX}${SHOP}`]);
+  expect(secretsManager.commandCalls(GetSecretValueCommand).map((call) => call.args[0].input.SecretId)).toEqual([
+    `${SECRET_PREFIX}${SHOP}`,
+  ]);
 }
 
 describe("loyalty import against a stack whose shop's secret holds client credentials", () => {
