@@ -115,12 +115,15 @@ describe('loyalty import for a shop whose app uses client credentials', () => {
     expect((await getCustomer(SHOP, '5102', true))?.record).toMatchObject({ current_points: 40, email: 'b@cc.test', first_name: 'Bo' });
   });
 
-  it('undoes the import', async () => {
+  it('undoes the import, which asks the platform for nothing', async () => {
+    const before = await grants();
+
     const undo = await cli('import', 'undo', importId, '--shop', SHOP);
 
     expect(undo.code).toBe(0);
     expect(undo.stdout).toMatch(/members removed \(created by the import\): +2/);
     expect(await getCustomer(SHOP, '5101', true)).toBeNull();
+    expect(await grants()).toBe(before);
   });
 
   it('backfills the e-mail index of the shop without asking the platform for anything', async () => {

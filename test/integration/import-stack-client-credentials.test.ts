@@ -197,7 +197,17 @@ describe("loyalty import against a stack whose shop's secret holds client creden
     expect(undo.code).toBe(0);
     expect(undo.out).toMatch(/members removed \(created by the import\): +2/);
     expect(sent).toEqual([]);
+    expect(secretsManager.commandCalls(GetSecretValueCommand)).toEqual([]);
     expect(await getCustomer(SHOP, '5102', true)).toBeNull();
+  });
+
+  it('backfills the e-mail index without reading the secret or calling Shopify (the only other command on members)', async () => {
+    const run = await cli('email-index', 'backfill', '--shop', SHOP);
+
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/shop cc: .*e-mail index (already )?complete/);
+    expect(sent).toEqual([]);
+    expect(secretsManager.commandCalls(GetSecretValueCommand)).toEqual([]);
   });
 
   it('says the credentials were refused, naming the shop and the secret, when the client secret is wrong', async () => {
