@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { resetDocumentClient } from '../../shared/data/client';
 import { IMPORT_SOURCES, type ImportMode, type ImportSource } from '../../shared/import/import-row';
 import { isImportId } from '../../shared/import/import-id';
+import { PlatformRefusedError } from '../../shared/platform/port';
 import {
   configApply,
   emailIndexBackfill,
@@ -224,6 +225,8 @@ async function run(command: Exclude<Command, AppConfigCommand>, target: Target, 
       return;
     case 'import': {
       const { kind: _kind, ...options } = command;
+      // Matching through the platform (no --customers export): the twin's shops' credentials, if any.
+      if (options.customers === null) target.loadPlatformCredentials?.();
       await importMembers(options, { print, progress: progressOf(io) });
       return;
     }
@@ -357,6 +360,10 @@ function targetOptions(values: Values): TargetOptions {
   };
 }
 
+/** Why a twin's shop with client credentials refuses the CLI's calls when no twin's configuration file was found. */
+const NO_TWIN_CREDENTIALS =
+  "A twin's shop with client_id and client_secret takes only tokens its simulator granted for that pair. The CLI reads the pair from the configuration file of the twin running on this table (npm start -- --config FILE) and found none: PLATFORM_BASE_URL was set by hand, or the twin was started from a configuration in memory. Unset PLATFORM_BASE_URL, or give Shopify's customer export with --customers.";
+
 /** The error as an operator can act on it: a missing table, an unreachable endpoint or one that is not DynamoDB is named as such. */
 async function describeFailure(error: unknown, target: Target | undefined): Promise<string> {
   if (target && (error as Error | undefined)?.name === 'ResourceNotFoundException') {
@@ -366,5 +373,8 @@ async function describeFailure(error: unknown, target: Target | undefined): Prom
   const code = (error as { code?: unknown } | undefined)?.code;
   if (target && (code === 'ECONNREFUSED' || code === 'ENOTFOUND')) return `Cannot reach ${target.description}: ${messageOf(error)}`;
   if (target?.endpoint && answeredButNotDynamoDb(error)) return describeNotDynamoDb(target.endpoint);
+  if (target?.endpoint && !target.loadPlatformCredentials && error instanceof PlatformRefusedError && error.reason === 'credentials') {
+    return `${messageOf(error)}\n${NO_TWIN_CREDENTIALS}`;
+  }
   return messageOf(error);
 }

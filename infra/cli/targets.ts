@@ -8,6 +8,7 @@ import { resetDocumentClient } from '../../shared/data/client';
 import { DEFAULT_LOCAL_TABLE, ensureTable, localClient } from '../local/dynamodb-local';
 import { stageAuthorizerCache, twinAuthorizerCaches, type StageAuthorizerCache } from './stage-authorizer-cache';
 import { runningTwins } from '../local/twin-registry';
+import { registerTwinShopSecrets } from '../local/twin-shop-secrets';
 import { apiGatewayUsagePlanKeys, type UsagePlan } from './usage-plan-keys';
 
 export { DEFAULT_LOCAL_TABLE } from '../local/dynamodb-local';
@@ -33,6 +34,13 @@ export interface Target {
   authorizerCache: StageAuthorizerCache | null;
   /** DynamoDB Local only: creates the table if missing, as the twin does. */
   ensureTable: (() => Promise<'created' | 'existed'>) | null;
+  /**
+   * Against a running twin: registers its shops' Shopify credentials from the configuration file it was
+   * started with, before a command that calls the platform (the import's matching), so that a shop with a
+   * Dev Dashboard app's client_id and client_secret gets tokens from the simulator's client credentials
+   * grant. Null elsewhere: a stack's secrets are read from Secrets Manager when a call needs them.
+   */
+  loadPlatformCredentials: (() => void) | null;
 }
 
 /** A target that cannot be reached or is not a loyalty stack; the message says what to fix. */
@@ -155,12 +163,14 @@ function endpointTarget(options: TargetOptions): Target {
   const twin =
     loopback && !process.env.PLATFORM_BASE_URL ? runningTwins(endpoint, tableName).find((found) => found.platformUrl) : undefined;
   if (twin?.platformUrl) process.env.PLATFORM_BASE_URL = twin.platformUrl;
+  const configFile = twin?.configFile;
   return {
     description: `DynamoDB at ${endpoint}`,
     endpoint,
     tableName,
     usagePlan: null,
     authorizerCache: loopback ? twinAuthorizerCaches(endpoint, tableName) : null,
+    loadPlatformCredentials: configFile ? () => registerTwinShopSecrets(configFile) : null,
     ensureTable: loopback
       ? async () => {
           const client = localClient(endpoint);
@@ -192,6 +202,7 @@ async function stackTarget(stackName: string, regionOption: string | undefined):
       usagePlan: { id: usagePlanId, keys: apiGatewayUsagePlanKeys(apiGateway) },
       authorizerCache: stage ? stageAuthorizerCache(apiGateway, stage.restApiId, stage.stageName) : null,
       ensureTable: null,
+      loadPlatformCredentials: null,
     };
   } finally {
     cloudFormation.destroy();

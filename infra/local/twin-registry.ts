@@ -1,6 +1,7 @@
 // The twins running on this machine, one small file each in the system's temporary directory, so that
 // the operator CLI, pointed at a twin's DynamoDB and table, finds the twins serving that table and
-// flushes their authorizer caches after a key write, as it flushes the stage's cache in the cloud.
+// flushes their authorizer caches after a key write, as it flushes the stage's cache in the cloud, and
+// matches an import's customers through their platform simulator with the shops' credentials of their file.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,11 @@ export interface RunningTwin {
   tableName: string;
   /** Its platform simulator (absent in the files of twins started before it was registered). */
   platformUrl?: string;
+  /**
+   * The absolute path of the configuration file it was started with, which holds its shops' Shopify
+   * credentials (the file's name only, never a secret); absent for a twin started from a configuration in memory.
+   */
+  configFile?: string;
 }
 
 /** The directory of the registrations (one file per twin: `<pid>-<API port>.json`). */

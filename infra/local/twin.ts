@@ -24,6 +24,7 @@ import { ControlError, startGateway, type Gateway } from './gateway';
 import { inProcessQueue, type InProcessQueue } from './in-process-queue';
 import { startPlatformSimulator, type PlatformSimulator } from './platform-simulator';
 import { registerTwin } from './twin-registry';
+import { twinShopSecrets } from './twin-shop-secrets';
 import { assertPortsAvailable, namePortError, type NamedPort } from './port-check';
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
@@ -185,17 +186,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     resetEventPublisher();
     resetPlatforms();
     // Credentials and webhook secrets stay in process (in the cloud: Secrets Manager), never in the table.
-    registerLocalShopSecrets(
-      Object.fromEntries(
-        config.shops.map((shop) => [
-          shop.id,
-          {
-            webhook_secret: shop.platform.webhook_secret,
-            ...(shop.platform.client_id ? { client_id: shop.platform.client_id, client_secret: shop.platform.client_secret } : {}),
-          },
-        ]),
-      ),
-    );
+    registerLocalShopSecrets(twinShopSecrets(config));
     const deliveryQueue = inProcessQueue(PROJECT_ROOT, QUEUE_CONSUMERS[0]!);
     setDeliveryQueue(deliveryQueue);
     stops.push(async () => {
@@ -265,7 +256,14 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       throw namePortError(error, apiPort);
     });
     stops.push(() => gateway.stop());
-    const unregister = registerTwin({ url: gateway.url, dynamodbEndpoint: endpoint, tableName, platformUrl: simulator.url });
+    const unregister = registerTwin({
+      url: gateway.url,
+      dynamodbEndpoint: endpoint,
+      tableName,
+      platformUrl: simulator.url,
+      // Where the shops' credentials are (the CLI's import asks the simulator for tokens with them); never the secrets.
+      ...(typeof options.config === 'string' ? { configFile: resolve(options.config) } : {}),
+    });
     stops.push(async () => unregister());
     simulator.setWebhookUrl(`${gateway.url}${WEBHOOKS[0]!.path}`);
     stops.push(async () => setClock(null));

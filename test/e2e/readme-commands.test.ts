@@ -89,6 +89,10 @@ const DEPLOY_ONLY: Record<string, string> = {
     'needs a deployed stack; the same command with --endpoint runs in test/integration/operator-cli.test.ts',
   'npx loyalty keys create --shop my-shop --name backend --scope full --stack LoyaltyApi':
     'needs a deployed stack; keys create with --endpoint runs in test/integration/operator-cli.test.ts',
+  'npx loyalty import smile.csv --shop my-shop --from smile --dry-run --stack LoyaltyApi':
+    "needs a deployed stack and a store; the import with --stack, the shop's secret holding client credentials, runs in test/integration/import-stack-client-credentials.test.ts",
+  'npx loyalty import smile.csv --shop my-shop --from smile --stack LoyaltyApi':
+    "needs a deployed stack and a store; the import with --stack, the shop's secret holding client credentials, runs in test/integration/import-stack-client-credentials.test.ts",
   'curl -s "$API_URL/v1/customers?page%5Bsize%5D=1" -H "Authorization: $KEY"':
     'needs a deployed stack; the same request runs against the twin in the walk-through',
   'curl -s "$API_URL/v1/vip-tiers" -H "Authorization: $KEY"':

@@ -2,8 +2,10 @@
 // Powertools and the CLI read as they do in Lambda: every change is put back when the test is done.
 import { resetEnv, type Env } from '../../shared/runtime/env';
 
-/** The functions' settings and Powertools' switches; `undefined` removes a variable. */
-export type EnvironmentVariables = Partial<Record<keyof Env | `POWERTOOLS_${string}`, string | undefined>>;
+/** The functions' settings, Powertools' switches and the AWS SDK's credentials; `undefined` removes a variable. */
+export type EnvironmentVariables = Partial<
+  Record<keyof Env | `POWERTOOLS_${string}` | 'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY', string | undefined>
+>;
 
 /**
  * Sets the variables and forgets the parsed environment. The function returned puts the whole

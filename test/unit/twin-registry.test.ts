@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { twinAuthorizerCaches } from '../../infra/cli/stage-authorizer-cache';
 import { registerTwin, runningTwins } from '../../infra/local/twin-registry';
 import { resolveTarget } from '../../infra/cli/targets';
+import { localShopSecret, registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 
 const dir = mkdtempSync(join(tmpdir(), 'twin-registry-'));
 beforeAll(() => {
@@ -82,6 +83,47 @@ describe('the twin registry', () => {
       expect(process.env.PLATFORM_BASE_URL).toBe('http://127.0.0.1:9999');
     } finally {
       unregister();
+      if (saved === undefined) delete process.env.PLATFORM_BASE_URL;
+      else process.env.PLATFORM_BASE_URL = saved;
+    }
+  });
+
+  it("gives the CLI the shops' credentials of the twin's configuration file, read when a command needs them", async () => {
+    const saved = process.env.PLATFORM_BASE_URL;
+    const configFile = join(mkdtempSync(join(tmpdir(), 'twin-config-')), 'cc.json');
+    const shop = { id: 'cc', name: 'CC', currency: 'USD', referral_base_url: 'https://cc.example/' };
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        shops: [
+          { ...shop, platform: { client_id: 'cc-id', client_secret: 'cc-secret' } },
+          { ...shop, id: 'legacy' },
+        ],
+      }),
+    );
+    const unregister = registerTwin({
+      url: 'http://127.0.0.1:4300',
+      dynamodbEndpoint: 'http://127.0.0.1:4302',
+      tableName: 'loyalty-local',
+      platformUrl: 'http://127.0.0.1:4301',
+      configFile,
+    });
+    try {
+      delete process.env.PLATFORM_BASE_URL;
+      expect((await resolveTarget({ endpoint: 'http://127.0.0.1:4302', table: 'other-table' })).loadPlatformCredentials).toBeNull();
+      const target = await resolveTarget({ endpoint: 'http://127.0.0.1:4302' });
+      expect(localShopSecret('cc')).toBeUndefined();
+
+      target.loadPlatformCredentials!();
+
+      expect(localShopSecret('cc')?.credentials).toEqual({ kind: 'client_credentials', clientId: 'cc-id', clientSecret: 'cc-secret' });
+      expect(localShopSecret('legacy')?.credentials).toBeNull();
+      // The file changed into something unreadable since the twin started: said, with the file's path.
+      writeFileSync(configFile, '{"shops": [');
+      expect(() => target.loadPlatformCredentials!()).toThrow(`The twin on this table was started with ${configFile}`);
+    } finally {
+      unregister();
+      registerLocalShopSecrets(null);
       if (saved === undefined) delete process.env.PLATFORM_BASE_URL;
       else process.env.PLATFORM_BASE_URL = saved;
     }
