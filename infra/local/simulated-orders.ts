@@ -406,12 +406,15 @@ export function createSimulatedOrders(now: () => Date): SimulatedOrders {
       if (order.payment !== 'paid') {
         throw new BadRequest(`Order ${order.name} is ${order.payment}: only a paid order can be refunded (pay it first)`);
       }
-      const parts = 'subtotal' in request ? refundAmount(order, request.subtotal) : 'lines' in request ? refundUnits(order, request.lines) : [];
+      const parts =
+        'subtotal' in request ? refundAmount(order, request.subtotal) : 'lines' in request ? refundUnits(order, request.lines) : [];
       const linesMoney = refundLinesMoneyMinor(order, parts);
       const money = request.amount === undefined ? linesMoney : toMinor(request.amount, order.currency, 'amount');
       const left = order.total - refundedMoneyMinor(order);
       if (request.amount !== undefined && money > left) {
-        throw new BadRequest(`amount: ${request.amount} is more than the ${decimal(left, order.currency)} of order ${order.name} not yet refunded`);
+        throw new BadRequest(
+          `amount: ${request.amount} is more than the ${decimal(left, order.currency)} of order ${order.name} not yet refunded`,
+        );
       }
       if (parts.length === 0 && money <= 0) throw new BadRequest('amount: must be more than zero for a refund of no line');
       const refund: SimulatedRefund = {

@@ -211,7 +211,10 @@ describe('a refund whose money has not gone back (refund_discrepancy 1366.02)', 
     });
     expect(await balance('ca', CA_CUSTOMER)).toEqual({ points: 1861, spend: 1861.06, orders: 1 });
     // The capture names its store's order; the simulator's order takes its place (the id only).
-    const body = fixture('refunds-create-refund-discrepancy-pending.json').replace('"order_id": 4182097789057,', `"order_id": ${order.id},`);
+    const body = fixture('refunds-create-refund-discrepancy-pending.json').replace(
+      '"order_id": 4182097789057,',
+      `"order_id": ${order.id},`,
+    );
     expect(body).toContain(`"order_id": ${order.id},`);
 
     await deliver('ca', 'refunds/create', body);
@@ -228,7 +231,11 @@ describe('a refund whose money has not gone back (refund_discrepancy 1366.02)', 
 describe('reconciliation reaches the same figures', () => {
   it('a refund of money without lines, missed by the webhooks, is taken back once by reconciliation', async () => {
     const platform = platformControls(twin);
-    const { order } = await platform.order({ shop: 'il-sim', customer_id: '4101', line_items: [{ price: '5.00', quantity: 1, tax: '0.85' }] });
+    const { order } = await platform.order({
+      shop: 'il-sim',
+      customer_id: '4101',
+      line_items: [{ price: '5.00', quantity: 1, tax: '0.85' }],
+    });
     expect(await balance('il-sim', '4101')).toEqual({ points: 5, spend: 5, orders: 1 });
 
     const { refund } = await platform.refundWith(order.id, { amount: '5.85', deliver: false });

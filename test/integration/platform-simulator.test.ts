@@ -1116,7 +1116,7 @@ describe('platform simulator: orders and their webhooks', () => {
     }
   });
 
-  it("records money refunded apart from the lines as a refund_discrepancy, in the webhook and in GraphQL alike", async () => {
+  it('records money refunded apart from the lines as a refund_discrepancy, in the webhook and in GraphQL alike', async () => {
     const fresh = await startPlatformSimulator({
       port: 0,
       now: () => clock,
@@ -1130,7 +1130,11 @@ describe('platform simulator: orders and their webhooks', () => {
     try {
       clock = new Date('2027-06-01T10:00:00.000Z');
       // 2 × 50.00 with 10.00 of tax on top: 110.00 paid.
-      const created = await post('/_orders', { shop: 'shop-b', customer_id: '2001', line_items: [{ price: '50.00', quantity: 2, tax: '10.00' }] });
+      const created = await post('/_orders', {
+        shop: 'shop-b',
+        customer_id: '2001',
+        line_items: [{ price: '50.00', quantity: 2, tax: '10.00' }],
+      });
       const id = created.body.order.id;
       // One unit back (50.00 + 5.00 tax) but 30.00 refunded: a discrepancy of 25.00; then 20.00 more without a line.
       const partial = await post(`/_orders/${id}/refunds`, { line_items: [{ index: 0, quantity: 1 }], amount: '30.00', deliver: false });
@@ -1163,8 +1167,14 @@ describe('platform simulator: orders and their webhooks', () => {
           { id: String(moneyOnly.body.refund.id), taken: '20.00' },
         ],
       });
-      expect(tooMuch).toEqual({ status: 400, body: { error: expect.stringMatching(/amount: 60\.01 is more than the 60\.00 of order #1001 not yet refunded/) } });
-      expect(nothing).toEqual({ status: 400, body: { error: expect.stringMatching(/amount: must be more than zero for a refund of no line/) } });
+      expect(tooMuch).toEqual({
+        status: 400,
+        body: { error: expect.stringMatching(/amount: 60\.01 is more than the 60\.00 of order #1001 not yet refunded/) },
+      });
+      expect(nothing).toEqual({
+        status: 400,
+        body: { error: expect.stringMatching(/amount: must be more than zero for a refund of no line/) },
+      });
       expect(empty).toEqual({ status: 400, body: { error: expect.stringMatching(/give subtotal .*, line_items .* or amount/) } });
     } finally {
       await fresh.stop();

@@ -218,7 +218,9 @@ describe('the worked tax-inclusive example of docs/earning-engine.md', () => {
     });
 
     expect(orderFromWebhook(payload)).toMatchObject({ eligibleSubtotal: '135.00', refundedEligible: '0.00' });
-    expect(orderFromWebhook({ ...(payload as object), refunds: [{ id: 9, refund_line_items: [jacketRefund] }] }).refundedEligible).toBe('90.00');
+    expect(orderFromWebhook({ ...(payload as object), refunds: [{ id: 9, refund_line_items: [jacketRefund] }] }).refundedEligible).toBe(
+      '90.00',
+    );
     expect(
       refundedEligible(
         refundFromWebhook({ id: 1, order_id: 5000000001, created_at: '2027-01-20T10:00:00+01:00', refund_line_items: [jacketRefund] })
@@ -344,7 +346,14 @@ function contractEligible(model: ModelOrder): { eligible: number; refunded: numb
       .reduce((sum, line) => sum + lineTotal(line) - (model.taxesIncluded ? line.taxMinor : 0), 0);
     return Math.max(0, Math.max(0, lines) - refund.discrepancyMinor);
   });
-  return { eligible, refunded: Math.min(eligible, taken.reduce((sum, minor) => sum + minor, 0)), taken };
+  return {
+    eligible,
+    refunded: Math.min(
+      eligible,
+      taken.reduce((sum, minor) => sum + minor, 0),
+    ),
+    taken,
+  };
 }
 
 const refundId = (index: number) => String(890088186047892319n + BigInt(index));

@@ -92,7 +92,10 @@ describe('order state merge', () => {
     const a = mergeRefund(mergeRefund(mergeOrderSnapshot(null, snapshot()), r1), r2);
     const b = mergeOrderSnapshot(mergeRefund(mergeOrderSnapshot(null, afterBoth), r2), snapshot());
     const c = mergeRefund(mergeOrderSnapshot(null, afterFirst), r2);
-    const d = mergeOrderSnapshot(mergeOrderSnapshot(mergeRefund(mergeRefund(mergeOrderSnapshot(null, snapshot()), r2), r1), afterBoth), afterFirst);
+    const d = mergeOrderSnapshot(
+      mergeOrderSnapshot(mergeRefund(mergeRefund(mergeOrderSnapshot(null, snapshot()), r2), r1), afterBoth),
+      afterFirst,
+    );
 
     expect([eligibleMinor(a), eligibleMinor(b), eligibleMinor(c), eligibleMinor(d)]).toEqual([7000, 7000, 7000, 7000]);
   });
