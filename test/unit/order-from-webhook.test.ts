@@ -294,6 +294,10 @@ describe('refundFromWebhook', () => {
     expect(refundTakes({ lines, discrepancies: ['1000.00'] }, false)).toBe('240.71');
     expect(refundTakes({ lines, discrepancies: ['1366.02'] }, false)).toBe('0.00');
     expect(refundTakes({ lines: [], discrepancies: ['-5.85'] }, false)).toBe('5.85');
+    // The contract's example: lines worth 2 378.72 that returned 1 012.70 carry 1366.02.
+    expect(refundTakes({ lines: [{ giftCard: false, subtotal: '2378.72', tax: '0.00' }], discrepancies: ['1366.02'] }, false)).toBe(
+      '1012.70',
+    );
     expect(refundTakes({ lines, discrepancies: ['-10.00', '5.00'] }, true)).toBe('1120.40');
   });
 
