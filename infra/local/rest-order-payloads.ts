@@ -176,7 +176,18 @@ export function restRefundPayload(order: SimulatedOrder, refund: SimulatedRefund
     restock: false,
     refund_shipping_lines: [],
     admin_graphql_api_id: `gid://shopify/Refund/${refund.id}`,
-    order_adjustments: [],
+    // The money refunded apart from the lines, as Shopify records it: the lines' value minus the money refunded.
+    order_adjustments: refund.adjustments.map((adjustment) => ({
+      id: adjustment.id,
+      order_id: order.id,
+      refund_id: refund.id,
+      amount: money(adjustment.amount, currency),
+      tax_amount: money(0, currency),
+      kind: 'refund_discrepancy',
+      reason: 'Refund discrepancy',
+      amount_set: moneySet(adjustment.amount, currency),
+      tax_amount_set: moneySet(0, currency),
+    })),
     refund_line_items: refund.lines.map((refundLine) => restRefundLineItem(order, refundLine)),
     transactions:
       amount > 0

@@ -1,5 +1,6 @@
 // The orders the simulator holds: created paid (or awaiting payment), with line items that carry their own
-// price, quantity, tax and discount; paid later or voided; refunded by amount or by whole units of lines;
+// price, quantity, tax and discount; paid later or voided; refunded by amount or by whole units of lines,
+// returning the lines' money or another sum (the difference a refund discrepancy, as Shopify records it);
 // cancelled. Each change is stamped with the injected clock. Amounts are kept in minor units so refunds add
 // up to the cent.
 import { formatMinorUnits, minorDigits } from '../../shared/domain/money';
@@ -43,10 +44,18 @@ export interface SimulatedRefundLine {
   tax: number;
 }
 
+/** A `refund_discrepancy` order adjustment: minor units of the lines' money minus the money refunded. */
+export interface SimulatedAdjustment {
+  id: number;
+  amount: number;
+}
+
 export interface SimulatedRefund {
   id: number;
   createdAt: string;
   lines: SimulatedRefundLine[];
+  /** Present when the money refunded differs from the lines' (none when it is the lines' money). */
+  adjustments: SimulatedAdjustment[];
 }
 
 export interface SimulatedOrder {
@@ -103,8 +112,14 @@ export interface NewOrder {
   note_attributes?: Array<{ name: string; value: string }> | undefined;
 }
 
-/** What a refund gives back: an amount of the subtotal, or whole units of given lines. */
-export type RefundRequest = { subtotal: string } | { lines: Array<{ index: number; quantity: number }> };
+/**
+ * What a refund gives back: an amount of the subtotal, or whole units of given lines, or neither (money
+ * only); and `amount`, the money refunded when it is not the lines' money (Shopify then records the
+ * difference as a `refund_discrepancy` order adjustment).
+ */
+export type RefundRequest = ({ subtotal: string } | { lines: Array<{ index: number; quantity: number }> } | { amount: string }) & {
+  amount?: string | undefined;
+};
 
 export interface SimulatedOrders {
   create(input: NewOrder): SimulatedOrder;
@@ -153,9 +168,14 @@ export function refundedTaxMinor(order: SimulatedOrder): number {
   return refundLines(order).reduce((sum, line) => sum + line.tax, 0);
 }
 
-/** Minor units of money a refund returned: its lines' subtotals, plus their tax when prices exclude it. */
+/** Minor units of what a refund's lines are worth: their subtotals, plus their tax when prices exclude it. */
+function refundLinesMoneyMinor(order: SimulatedOrder, lines: ReadonlyArray<Omit<SimulatedRefundLine, 'id'>>): number {
+  return lines.reduce((sum, line) => sum + line.subtotal + (order.taxesIncluded ? 0 : line.tax), 0);
+}
+
+/** Minor units of money a refund returned: what its lines are worth less its refund discrepancies. */
 export function refundMoneyMinor(order: SimulatedOrder, refund: SimulatedRefund): number {
-  return refund.lines.reduce((sum, line) => sum + line.subtotal + (order.taxesIncluded ? 0 : line.tax), 0);
+  return refundLinesMoneyMinor(order, refund.lines) - refund.adjustments.reduce((sum, adjustment) => sum + adjustment.amount, 0);
 }
 
 /** Minor units of money all refunds returned. */
@@ -386,11 +406,22 @@ export function createSimulatedOrders(now: () => Date): SimulatedOrders {
       if (order.payment !== 'paid') {
         throw new BadRequest(`Order ${order.name} is ${order.payment}: only a paid order can be refunded (pay it first)`);
       }
-      const parts = 'subtotal' in request ? refundAmount(order, request.subtotal) : refundUnits(order, request.lines);
+      const parts =
+        'subtotal' in request ? refundAmount(order, request.subtotal) : 'lines' in request ? refundUnits(order, request.lines) : [];
+      const linesMoney = refundLinesMoneyMinor(order, parts);
+      const money = request.amount === undefined ? linesMoney : toMinor(request.amount, order.currency, 'amount');
+      const left = order.total - refundedMoneyMinor(order);
+      if (request.amount !== undefined && money > left) {
+        throw new BadRequest(
+          `amount: ${request.amount} is more than the ${decimal(left, order.currency)} of order ${order.name} not yet refunded`,
+        );
+      }
+      if (parts.length === 0 && money <= 0) throw new BadRequest('amount: must be more than zero for a refund of no line');
       const refund: SimulatedRefund = {
         id: nextChildId++,
         createdAt: now().toISOString(),
         lines: parts.map((part) => ({ id: nextChildId++, ...part })),
+        adjustments: money === linesMoney ? [] : [{ id: nextChildId++, amount: linesMoney - money }],
       };
       order.refunds.push(refund);
       refunds.set(String(refund.id), { order, refund });

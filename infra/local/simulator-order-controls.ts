@@ -54,10 +54,12 @@ const sendSchema = z.strictObject({
   payload: z.record(z.string(), z.unknown()),
 });
 
-// An amount of the subtotal, or whole units of given lines (`index` into the order's line_items).
+// An amount of the subtotal, or whole units of given lines (`index` into the order's line_items), and the
+// money refunded when it is not the lines' (`amount`: alone, money refunded without any line).
 const refundSchema = z
   .strictObject({
     subtotal: amount().optional(),
+    amount: amount().optional(),
     line_items: z
       .array(
         z.strictObject({
@@ -69,8 +71,11 @@ const refundSchema = z
       .optional(),
     deliver: z.boolean().default(true),
   })
-  .refine((body) => (body.subtotal === undefined) !== (body.line_items === undefined), {
+  .refine((body) => body.subtotal === undefined || body.line_items === undefined, {
     message: 'give either subtotal (an amount) or line_items (whole units of lines), not both',
+  })
+  .refine((body) => body.subtotal !== undefined || body.line_items !== undefined || body.amount !== undefined, {
+    message: 'give subtotal (an amount), line_items (whole units of lines) or amount (money refunded without a line)',
   });
 // Cancel, pay and void take only `deliver`.
 const deliverSchema = z.strictObject({ deliver: z.boolean().default(true) });
@@ -116,8 +121,15 @@ export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrde
   const refundOrder = async (req: IncomingMessage, res: ServerResponse, orderId: string) => {
     orders.get(orderId);
     const body = parseWith(refundSchema, await readJson(req), 'Invalid refund');
-    // The schema lets exactly one of the two through.
-    const { order, refund } = orders.refund(orderId, body.line_items ? { lines: body.line_items } : { subtotal: body.subtotal! });
+    // The schema lets at most one of subtotal and line_items through, or amount alone.
+    const { order, refund } = orders.refund(
+      orderId,
+      body.line_items
+        ? { lines: body.line_items, amount: body.amount }
+        : body.subtotal !== undefined
+          ? { subtotal: body.subtotal, amount: body.amount }
+          : { amount: body.amount! },
+    );
     const payload = restRefundPayload(order, refund);
     const webhook = await deliverOrder(order, 'refunds/create', payload, body.deliver);
     sendJson(res, 201, { refund: payload, order: restOrderPayload(order), webhook });

@@ -157,6 +157,13 @@ function refundView(order: SimulatedOrder, refund: SimulatedRefund) {
         totalTaxSet: moneyBag(refundLine.tax, currency),
         lineItem: lineView(order.lines[refundLine.lineIndex]!, currency),
       })),
+    orderAdjustments: (args: PageArgs) =>
+      listPage(refund.adjustments, args, (adjustment) => ({
+        id: `gid://shopify/OrderAdjustment/${adjustment.id}`,
+        amountSet: moneyBag(adjustment.amount, currency),
+        taxAmountSet: moneyBag(0, currency),
+        reason: 'REFUND_DISCREPANCY',
+      })),
   };
 }
 

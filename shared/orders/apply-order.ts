@@ -26,7 +26,7 @@ import { resolveTier } from '../domain/tiers';
 import { giveBatches } from '../domain/points-ledger';
 import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
 import { logger } from '../observability/powertools';
-import { refundedEligible } from '../platform/eligible-amount';
+import { refundTakes } from '../platform/eligible-amount';
 import type { PlatformOrder, PlatformRefund } from '../platform/port';
 import { activeCampaign } from '../domain/earning-rule-points';
 import { nowIso } from '../runtime/clock';
@@ -84,6 +84,7 @@ export function snapshotOf(order: PlatformOrder): OrderSnapshot {
     currency: order.currency,
     subtotal_minor: decimalToMinor(order.eligibleSubtotal, digits),
     refunded_minor: decimalToMinor(order.refundedEligible, digits),
+    refunds: order.refunds && Object.fromEntries(order.refunds.map((refund) => [refund.id, decimalToMinor(refund.taken, digits)])),
     // A voided or expired payment ends the order as a cancellation does, from the state that says so.
     cancelled_at: cancelledAt ?? (payment === 'void' ? updatedAt : null),
     discount_codes: order.discountCodes,
@@ -101,7 +102,10 @@ export async function applyOrder(shop: ShopCatalog, order: PlatformOrder): Promi
   return applyChange(shop, order.customerId, order.id, (facts) => mergeOrderSnapshot(facts, snapshot), true);
 }
 
-/** refunds/create: one refund of an order a member placed; an order not seen yet is left to reconciliation. */
+/**
+ * refunds/create: one refund of an order a member placed, known by its id (one the order already lists, or an
+ * earlier delivery of it, changes nothing); an order not seen yet is left to reconciliation.
+ */
 export async function applyRefund(shop: ShopCatalog, refund: PlatformRefund): Promise<ApplyOutcome> {
   const customerId = await findOrderCustomer(shop.settings.id, refund.orderId);
   if (!customerId) return 'unknown_order';
@@ -110,7 +114,7 @@ export async function applyRefund(shop: ShopCatalog, refund: PlatformRefund): Pr
     const digits = minorDigits(facts.currency);
     return mergeRefund(facts, {
       refund_id: refund.id,
-      minor: decimalToMinor(refundedEligible(refund.lines, facts.taxes_included === true), digits),
+      minor: decimalToMinor(refundTakes(refund, facts.taxes_included === true), digits),
       created_at: new Date(refund.createdAt).toISOString(),
     });
   });

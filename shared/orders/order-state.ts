@@ -1,6 +1,7 @@
 // The order-state merge and the effects an order should have: pure, so that exactly-once processing is a
 // property of two functions tested without a database. Deliveries merge into one state per order whatever
-// their order (refunds by id, cancellation for good, the newest order snapshot wins); the effects are then
+// their order (refunds by id, whoever reported them first, cancellation for good, the newest order snapshot
+// wins); the effects are then
 // recomputed from that state and compared with what was already applied, so a replay changes nothing.
 import { addDays } from '../domain/dates';
 import { createHash } from 'node:crypto';
@@ -9,9 +10,10 @@ import type { Campaign, EarningRule, EarningSettings, LoyaltyMode, VipSettings, 
 import { earningRulePoints } from '../domain/earning-rule-points';
 
 export interface OrderRefundFact {
-  /** Minor units of the subtotal given back. */
+  /** Minor units the refund takes from the eligible amount (its lines less its refund discrepancies). */
   minor: number;
-  created_at: string;
+  /** When refunds/create reported it; informational only (a refund is known by its id, not by its time). */
+  created_at?: string;
 }
 
 /** What is known about one order, merged from every delivery and reconciliation that mentioned it. */
@@ -24,9 +26,12 @@ export interface OrderFacts {
   subtotal_minor: number;
   /** `updated_at` of the snapshot subtotal, refunded aggregate and codes came from. */
   snapshot_updated_at: string;
-  /** The snapshot's refunded part of the subtotal (subtotal - current subtotal), minor units. */
+  /**
+   * The newest snapshot's refunded part of the eligible amount, minor units: the sum of the refunds it lists,
+   * or, from a source without a refunds list, subtotal − current subtotal.
+   */
   aggregate_refunded_minor: number;
-  /** Refunds seen one by one (refunds/create), by refund id. */
+  /** Every refund known by its id: from refunds/create and from the refunds order snapshots list. */
   refunds: Record<string, OrderRefundFact>;
   cancelled_at: string | null;
   discount_codes: string[];
@@ -51,6 +56,8 @@ export interface OrderSnapshot {
   subtotal_minor: number;
   /** What refunds took back of it. */
   refunded_minor: number;
+  /** What each refund the snapshot lists takes, by refund id; null when the source gave no refunds list. */
+  refunds: Record<string, number> | null;
   /** Cancelled, or its payment voided or expired. */
   cancelled_at: string | null;
   discount_codes: string[];
@@ -66,14 +73,23 @@ export interface RefundSnapshot {
   created_at: string;
 }
 
+/** Adds the refunds not known yet by their id; a refund already known keeps what it was first applied as. */
+function withRefunds(known: Record<string, OrderRefundFact>, listed: Record<string, number> | null): Record<string, OrderRefundFact> {
+  const added = Object.entries(listed ?? {}).filter(([id]) => !Object.hasOwn(known, id));
+  if (added.length === 0) return known;
+  return { ...known, ...Object.fromEntries(added.map(([id, minor]) => [id, { minor }])) };
+}
+
 /**
  * Merges a snapshot: the subtotal, aggregate and codes keep the newest `updated_at` (an equal one is applied,
- * which is idempotent), cancellation is never undone, refunds seen one by one are kept.
+ * which is idempotent), cancellation is never undone, and every refund the snapshot lists joins the refunds
+ * known by id (an older snapshot's too: a refund happened whatever the snapshot's age), a known one unchanged.
  */
 export function mergeOrderSnapshot(facts: OrderFacts | null, snapshot: OrderSnapshot): OrderFacts {
   const newer = !facts || Date.parse(snapshot.updated_at) >= Date.parse(facts.snapshot_updated_at);
   const cancelledAt = facts?.cancelled_at ?? snapshot.cancelled_at;
-  if (!newer) return { ...facts, cancelled_at: cancelledAt };
+  const refunds = withRefunds(facts?.refunds ?? {}, snapshot.refunds);
+  if (!newer) return { ...facts, cancelled_at: cancelledAt, refunds };
   return {
     order_id: snapshot.order_id,
     name: snapshot.name,
@@ -82,7 +98,7 @@ export function mergeOrderSnapshot(facts: OrderFacts | null, snapshot: OrderSnap
     subtotal_minor: snapshot.subtotal_minor,
     snapshot_updated_at: snapshot.updated_at,
     aggregate_refunded_minor: snapshot.refunded_minor,
-    refunds: facts?.refunds ?? {},
+    refunds,
     cancelled_at: cancelledAt,
     // The first snapshot's codes and referral decide: a later snapshot of the same order carries the same ones.
     discount_codes: facts?.discount_codes ?? snapshot.discount_codes,
@@ -113,22 +129,23 @@ export function orderCounts(facts: OrderFacts, countTestOrders: boolean): boolea
   return facts.cancelled_at === null && facts.awaiting_payment !== true && (facts.test !== true || countTestOrders);
 }
 
-/** Merges a refund by its id: the same refund twice changes nothing. */
+/**
+ * Merges a refund by its id: a refund already known (from an earlier refunds/create, or listed by an order
+ * snapshot or reconciliation) changes nothing, whatever its timestamps say.
+ */
 export function mergeRefund(facts: OrderFacts, refund: RefundSnapshot): OrderFacts {
-  if (facts.refunds[refund.refund_id]) return facts;
+  if (Object.hasOwn(facts.refunds, refund.refund_id)) return facts;
   return { ...facts, refunds: { ...facts.refunds, [refund.refund_id]: { minor: refund.minor, created_at: refund.created_at } } };
 }
 
 /**
- * What has been refunded of the subtotal: the larger of the refunds seen one by one and the snapshot's
- * aggregate plus the refunds created after that snapshot (which it cannot contain yet).
+ * What refunds took of the eligible amount: the refunds known by id, each counted once. A snapshot that lists
+ * its refunds adds them to those, so its aggregate is never more; only a source without a refunds list gives
+ * an aggregate of refunds without ids, which then counts when it is the larger (none of them counted twice).
  */
 export function effectiveRefundedMinor(facts: OrderFacts): number {
-  const refunds = Object.values(facts.refunds);
-  const byId = refunds.reduce((sum, refund) => sum + refund.minor, 0);
-  const snapshotTime = Date.parse(facts.snapshot_updated_at);
-  const later = refunds.filter((refund) => Date.parse(refund.created_at) > snapshotTime).reduce((sum, refund) => sum + refund.minor, 0);
-  return Math.max(byId, facts.aggregate_refunded_minor + later);
+  const byId = Object.values(facts.refunds).reduce((sum, refund) => sum + refund.minor, 0);
+  return Math.max(byId, facts.aggregate_refunded_minor);
 }
 
 /** The amount that earns and counts as spend, minor units: nothing while the order does not count. */

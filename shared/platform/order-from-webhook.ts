@@ -35,6 +35,44 @@ export const restRefundLineSchema = z.pipe(
   })),
 );
 
+/** Shopify's kind of the adjustment that records money refunded apart from the lines (`shipping_refund` is the other). */
+export const REFUND_DISCREPANCY = 'refund_discrepancy';
+
+/**
+ * A refund's `order_adjustments`, as both refunds/create and an order's `refunds` write them, reduced to the
+ * amounts of the `refund_discrepancy` ones: `amount` (a string, or a JSON number), else its shop money in
+ * `amount_set`. Other kinds (`shipping_refund`) never count and need no amount.
+ */
+export const restRefundDiscrepanciesSchema = z.pipe(
+  z.pipe(
+    optional(
+      z.array(
+        z
+          .object({
+            kind: z.string(),
+            amount: optional(amount),
+            amount_set: optional(z.object({ shop_money: z.object({ amount }) })),
+          })
+          .check(
+            z.refine(
+              (adjustment) =>
+                adjustment.kind !== REFUND_DISCREPANCY ||
+                (adjustment.amount !== undefined && adjustment.amount !== null) ||
+                Boolean(adjustment.amount_set),
+              'a refund_discrepancy needs its amount (amount or amount_set.shop_money.amount)',
+            ),
+          ),
+      ),
+    ),
+    z.transform((adjustments) => adjustments ?? []),
+  ),
+  z.transform((adjustments): string[] =>
+    adjustments
+      .filter((adjustment) => adjustment.kind === REFUND_DISCREPANCY)
+      .map((adjustment) => adjustment.amount ?? adjustment.amount_set!.shop_money.amount),
+  ),
+);
+
 const restOrderSchema = z.object({
   id: numericId,
   name: z.string().check(z.minLength(1)),
@@ -54,13 +92,16 @@ const restOrderSchema = z.object({
   financial_status: optional(z.string()),
   test: optional(z.boolean()),
   line_items: list(restLineSchema),
-  refunds: optional(z.array(z.object({ refund_line_items: list(restRefundLineSchema) }))),
+  refunds: optional(
+    z.array(z.object({ id: numericId, refund_line_items: list(restRefundLineSchema), order_adjustments: restRefundDiscrepanciesSchema })),
+  ),
 });
 
 /**
  * Maps the payload, or throws PlatformPayloadError listing what is wrong. The eligible amount and what
- * refunds took back of it come from the line items and the order's `refunds` (eligible-amount.ts); a
- * payload without `refunds` has had taken back what its current subtotal lost. A note attribute's value is
+ * refunds took back of it come from the line items and the order's `refunds`, each known by its id, with its
+ * lines and refund discrepancies (eligible-amount.ts); a payload without `refunds` has had taken back what
+ * its current subtotal lost. A note attribute's value is
  * kept as text; timestamps are UTC.
  */
 export function orderFromWebhook(payload: unknown): PlatformOrder {
@@ -68,7 +109,7 @@ export function orderFromWebhook(payload: unknown): PlatformOrder {
   const processedAt = order.processed_at ?? order.created_at;
   if (!processedAt) throw new PlatformPayloadError(['processed_at: is required when created_at is absent']);
   const taxesIncluded = order.taxes_included === true;
-  const { eligible, refunded } = eligibleAmounts({
+  const { eligible, refunded, taken } = eligibleAmounts({
     subtotal: order.subtotal_price,
     taxesIncluded,
     lines: order.line_items.map((line) => ({
@@ -78,7 +119,9 @@ export function orderFromWebhook(payload: unknown): PlatformOrder {
       discounts: line.discount_allocations.map((discount) => discount.amount),
       taxes: line.tax_lines.map((tax) => tax.price),
     })),
-    refunds: order.refunds ? order.refunds.map((refund) => refund.refund_line_items) : null,
+    refunds: order.refunds
+      ? order.refunds.map((refund) => ({ lines: refund.refund_line_items, discrepancies: refund.order_adjustments }))
+      : null,
     currentSubtotal: order.current_subtotal_price ?? null,
   });
   return {
@@ -87,6 +130,7 @@ export function orderFromWebhook(payload: unknown): PlatformOrder {
     customerId: order.customer?.id ?? null,
     eligibleSubtotal: eligible,
     refundedEligible: refunded,
+    refunds: order.refunds && taken ? order.refunds.map((refund, index) => ({ id: refund.id, taken: taken[index]! })) : null,
     taxesIncluded,
     currency: order.currency,
     processedAt,

@@ -56,6 +56,11 @@ export interface PlatformOrder {
   eligibleSubtotal: string;
   /** How much of `eligibleSubtotal` refunds took back, on the same basis; "0.00" when none. */
   refundedEligible: string;
+  /**
+   * Each refund the order lists, known by its id, with what it takes of the eligible amount (its lines less
+   * its refund discrepancies, never below zero); null when the source gave no refund list.
+   */
+  refunds: PlatformOrderRefund[] | null;
   /** The shop's prices include tax: a refund's line tax is then part of its subtotal and is taken out. */
   taxesIncluded: boolean;
   /** ISO 4217 code of the shop's currency, in which every amount above is given. */
@@ -84,12 +89,23 @@ export interface PlatformRefundLine {
   tax: string;
 }
 
-/** A refund as `refunds/create` reports it: which of the order's lines went back. */
+/** A refund an order lists: its id and what it takes of the order's eligible amount (a decimal string). */
+export interface PlatformOrderRefund {
+  id: string;
+  taken: string;
+}
+
+/** A refund as `refunds/create` reports it: which of the order's lines went back, and how far the money differed. */
 export interface PlatformRefund {
   id: string;
   orderId: string;
-  /** The refunded line items; shipping refunds and order adjustments are not among them. */
+  /** The refunded line items; shipping refunds are not among them. */
   lines: PlatformRefundLine[];
+  /**
+   * The amounts of its `refund_discrepancy` order adjustments: the lines' value minus the money refunded
+   * (`-5.85` when 5.85 went back without a line). `shipping_refund` adjustments are left out.
+   */
+  discrepancies: string[];
   createdAt: string;
 }
 

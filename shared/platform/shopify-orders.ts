@@ -19,10 +19,13 @@ export const ORDERS_PAGE_SIZE = 10;
 const LINES_INLINE = 5;
 /** Lines per follow-up page (one order's or one refund's lines only). */
 export const LINES_PAGE = 50;
+/** Order adjustments read with each refund, and per follow-up page of one refund's adjustments. */
+export const ADJUSTMENTS_PAGE = 10;
 
 const MONEY = 'shopMoney { amount }';
 const LINE_FIELDS = `isGiftCard quantity originalUnitPriceSet { ${MONEY} } discountAllocations { allocatedAmountSet { ${MONEY} } } taxLines { priceSet { ${MONEY} } }`;
 const REFUND_LINE_FIELDS = `subtotalSet { ${MONEY} } totalTaxSet { ${MONEY} } lineItem { isGiftCard }`;
+const ADJUSTMENT_FIELDS = `amountSet { ${MONEY} }`;
 
 export const ORDERS_UPDATED_SINCE_QUERY = `query OrdersUpdatedSince($first: Int!, $after: String, $query: String!) {
   orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
@@ -56,8 +59,24 @@ export const ORDER_LINE_ITEMS_QUERY = `query OrderLineItems($id: ID!, $first: In
   }
 }`;
 
+/**
+ * Every refund of the order, known by its id, with its order adjustments: in the Admin API 2026-10 an
+ * `OrderAdjustment` is the difference between a refund's calculated and actual amount (Shopify's REST
+ * `refund_discrepancy`; a refunded shipping line is a `refundShippingLines` entry, not an adjustment).
+ */
 export const ORDER_REFUNDS_QUERY = `query OrderRefunds($id: ID!) {
-  order(id: $id) { refunds { id createdAt } }
+  order(id: $id) {
+    refunds {
+      id
+      orderAdjustments(first: ${ADJUSTMENTS_PAGE}) { nodes { ${ADJUSTMENT_FIELDS} } pageInfo { hasNextPage endCursor } }
+    }
+  }
+}`;
+
+export const REFUND_ADJUSTMENTS_QUERY = `query RefundAdjustments($id: ID!, $first: Int!, $after: String) {
+  refund(id: $id) {
+    orderAdjustments(first: $first, after: $after) { nodes { ${ADJUSTMENT_FIELDS} } pageInfo { hasNextPage endCursor } }
+  }
 }`;
 
 export const REFUND_LINE_ITEMS_QUERY = `query RefundLineItems($id: ID!, $first: Int!, $after: String) {
@@ -87,6 +106,17 @@ export interface ShopifyRefundLineNode {
   subtotalSet: Money;
   totalTaxSet: Money;
   lineItem: { isGiftCard: boolean };
+}
+
+export interface ShopifyOrderAdjustmentNode {
+  amountSet: Money;
+}
+
+/** One refund of an order, complete: its id (a gid), lines and order adjustments. */
+export interface CompleteShopifyRefund {
+  id: string;
+  lines: ShopifyRefundLineNode[];
+  adjustments: ShopifyOrderAdjustmentNode[];
 }
 
 interface Connection<T> {
@@ -123,7 +153,7 @@ export interface ShopifyOrderNode {
 export interface CompleteShopifyOrder {
   node: ShopifyOrderNode;
   lines: ShopifyLineNode[];
-  refunds: ShopifyRefundLineNode[][];
+  refunds: CompleteShopifyRefund[];
 }
 
 interface OrdersData {
@@ -145,18 +175,21 @@ function eligibleRefundLine(line: ShopifyRefundLineNode): EligibleRefundLine {
 }
 
 /**
- * One GraphQL order, its lines and refunds complete, as a PlatformOrder: the same eligible amount as its
- * webhook gives. The landing page and the referral code Shopify recorded (REST's `landing_site_ref`; the
+ * One GraphQL order, its lines and refunds complete, as a PlatformOrder: the same eligible amount and the
+ * same refunds by id as its webhook gives. The landing page and the referral code Shopify recorded (REST's `landing_site_ref`; the
  * deprecated `Order.referralCode` points here) are the first visit's (first touch credits a referral link)
  * or else the last one's.
  */
 export function orderFromGraphql({ node, lines, refunds }: CompleteShopifyOrder): PlatformOrder {
   const current = node.currentSubtotalPriceSet.shopMoney;
-  const { eligible, refunded } = eligibleAmounts({
+  const { eligible, refunded, taken } = eligibleAmounts({
     subtotal: node.subtotalPriceSet?.shopMoney.amount ?? current.amount,
     taxesIncluded: node.taxesIncluded,
     lines: lines.map(eligibleLine),
-    refunds: refunds.map((refundLines) => refundLines.map(eligibleRefundLine)),
+    refunds: refunds.map((refund) => ({
+      lines: refund.lines.map(eligibleRefundLine),
+      discrepancies: refund.adjustments.map((adjustment) => adjustment.amountSet.shopMoney.amount),
+    })),
     currentSubtotal: current.amount,
   });
   const journey = node.customerJourneySummary;
@@ -166,6 +199,7 @@ export function orderFromGraphql({ node, lines, refunds }: CompleteShopifyOrder)
     customerId: node.customer ? idFromGid(node.customer.id) : null,
     eligibleSubtotal: eligible,
     refundedEligible: refunded,
+    refunds: refunds.map((refund, index) => ({ id: idFromGid(refund.id), taken: taken![index]! })),
     taxesIncluded: node.taxesIncluded,
     currency: current.currencyCode,
     processedAt: new Date(node.processedAt ?? node.createdAt).toISOString(),
@@ -201,12 +235,9 @@ async function remaining<T>(first: Connection<T>, nextPage: (after: string) => P
 }
 
 /**
- * Reads what the page does not hold: the rest of the lines, and every refund with its lines that the page's
- * order already had. A refund created after the order's `updatedAt` on the page (made between the page and this
- * read) is left out: counted here, it would be in the snapshot's refunded amount while dated after the
- * snapshot, and the order state would count it twice (once in the aggregate, once as a refund the snapshot
- * could not contain yet). It counts by its own refunds/create delivery, or on the next run, which reads the
- * order again since it changed.
+ * Reads what the page does not hold: the rest of the lines, and every refund with its adjustments and lines.
+ * A refund created after the order's `updatedAt` on the page (made between the page and this read) counts
+ * too: a refund is known by its id, so its own refunds/create, or the next run, changes nothing more.
  */
 async function completeOrder(transport: ShopifyTransport, node: ShopifyOrderNode): Promise<CompleteShopifyOrder> {
   const lines = await remaining(node.lineItems, async (after) => {
@@ -217,15 +248,20 @@ async function completeOrder(transport: ShopifyTransport, node: ShopifyOrderNode
     );
     return data.order?.lineItems ?? NO_MORE;
   });
-  const refunds: ShopifyRefundLineNode[][] = [];
+  const refunds: CompleteShopifyRefund[] = [];
   if (node.refunds.length > 0) {
-    const data = await transport.request<{ order: { refunds: Array<{ id: string; createdAt: string }> } | null }>(
-      'orderRefunds',
-      ORDER_REFUNDS_QUERY,
-      { id: node.id },
-    );
-    const snapshotAt = Date.parse(node.updatedAt);
-    for (const refund of (data.order?.refunds ?? []).filter((candidate) => Date.parse(candidate.createdAt) <= snapshotAt)) {
+    const data = await transport.request<{
+      order: { refunds: Array<{ id: string; orderAdjustments: Connection<ShopifyOrderAdjustmentNode> }> } | null;
+    }>('orderRefunds', ORDER_REFUNDS_QUERY, { id: node.id });
+    for (const refund of data.order?.refunds ?? []) {
+      const adjustments = await remaining(refund.orderAdjustments, async (after) => {
+        const page = await transport.request<{ refund: { orderAdjustments: Connection<ShopifyOrderAdjustmentNode> } | null }>(
+          'refundAdjustments',
+          REFUND_ADJUSTMENTS_QUERY,
+          { id: refund.id, first: ADJUSTMENTS_PAGE, after },
+        );
+        return page.refund?.orderAdjustments ?? NO_MORE;
+      });
       const readPage = async (after: string | null) => {
         const page = await transport.request<{ refund: { refundLineItems: Connection<ShopifyRefundLineNode> } | null }>(
           'refundLineItems',
@@ -234,7 +270,7 @@ async function completeOrder(transport: ShopifyTransport, node: ShopifyOrderNode
         );
         return page.refund?.refundLineItems ?? NO_MORE;
       };
-      refunds.push(await remaining(await readPage(null), readPage));
+      refunds.push({ id: refund.id, lines: await remaining(await readPage(null), readPage), adjustments });
     }
   }
   return { node, lines, refunds };

@@ -81,6 +81,7 @@ const paidOrder = (id: string, customerId: string, subtotal: string, at: string)
   customerId,
   eligibleSubtotal: subtotal,
   refundedEligible: '0.00',
+  refunds: [],
   taxesIncluded: false,
   currency: 'USD',
   processedAt: at,
@@ -395,6 +396,7 @@ describe("the deleted member's orders", () => {
         id: 'refund-1',
         orderId: '8002',
         lines: [{ giftCard: false, subtotal: '40.00', tax: '0.00' }],
+        discrepancies: [],
         createdAt: '2027-01-06T00:00:00.000Z',
       }),
     ).toBe('applied');

@@ -638,6 +638,7 @@ describe('platform simulator: orders and their webhooks', () => {
       id: String(reply.body.refund.id),
       orderId: String(created.body.order.id),
       lines: [{ giftCard: false, subtotal: '40', tax: '0' }],
+      discrepancies: [],
       createdAt: '2027-01-16T08:00:00.000Z',
     });
     expect(reply.body.order).toMatchObject({
@@ -1110,6 +1111,71 @@ describe('platform simulator: orders and their webhooks', () => {
       expect(page.orders[0]).toEqual(orderFromWebhook(last.order));
       expect(page.orders[0]).toMatchObject({ referralCode: 'REF9', taxesIncluded: true });
       expect(Number(page.orders[0]!.refundedEligible)).toBeGreaterThan(0);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('records money refunded apart from the lines as a refund_discrepancy, in the webhook and in GraphQL alike', async () => {
+    const fresh = await startPlatformSimulator({
+      port: 0,
+      now: () => clock,
+      shops: { 'shop-b': { customers: [{ id: '2001', email: 'g@example.com', first_name: '', last_name: '', created_at: null }] } },
+    });
+    const post = (path: string, body: unknown) =>
+      fetch(`${fresh.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- control answers
+        async (r) => ({ status: r.status, body: (await r.json()) as any }),
+      );
+    try {
+      clock = new Date('2027-06-01T10:00:00.000Z');
+      // 2 × 50.00 with 10.00 of tax on top: 110.00 paid.
+      const created = await post('/_orders', {
+        shop: 'shop-b',
+        customer_id: '2001',
+        line_items: [{ price: '50.00', quantity: 2, tax: '10.00' }],
+      });
+      const id = created.body.order.id;
+      // One unit back (50.00 + 5.00 tax) but 30.00 refunded: a discrepancy of 25.00; then 20.00 more without a line.
+      const partial = await post(`/_orders/${id}/refunds`, { line_items: [{ index: 0, quantity: 1 }], amount: '30.00', deliver: false });
+      const moneyOnly = await post(`/_orders/${id}/refunds`, { amount: '20.00', deliver: false });
+      const tooMuch = await post(`/_orders/${id}/refunds`, { amount: '60.01', deliver: false });
+      const nothing = await post(`/_orders/${id}/refunds`, { amount: '0.00', deliver: false });
+      const empty = await post(`/_orders/${id}/refunds`, { deliver: false });
+      const adapter = createShopifyPlatform({ endpoint: fresh.graphqlEndpoint('shop-b'), accessToken: 'local-token', baseDelayMs: 1 });
+
+      const page = await adapter.listOrdersUpdatedSince('2027-06-01T00:00:00.000Z');
+
+      expect(partial.body.refund.order_adjustments).toEqual([
+        expect.objectContaining({ kind: 'refund_discrepancy', amount: '25.00', refund_id: partial.body.refund.id, order_id: id }),
+      ]);
+      expect(partial.body.refund.transactions).toEqual([expect.objectContaining({ amount: '30.00' })]);
+      expect(moneyOnly.body.refund).toMatchObject({
+        refund_line_items: [],
+        order_adjustments: [expect.objectContaining({ kind: 'refund_discrepancy', amount: '-20.00' })],
+        transactions: [expect.objectContaining({ amount: '20.00' })],
+      });
+      expect(refundFromWebhook(moneyOnly.body.refund)).toMatchObject({ lines: [], discrepancies: ['-20.00'] });
+      // 50.00 − 25.00 = 25.00, then 0 − (−20.00) = 20.00: 45.00 of the 100.00 eligible taken, 50.00 of 110.00 refunded.
+      expect(moneyOnly.body.order).toMatchObject({ financial_status: 'partially_refunded', current_total_price: '60.00' });
+      expect(page.orders[0]).toEqual(orderFromWebhook(moneyOnly.body.order));
+      expect(page.orders[0]).toMatchObject({
+        eligibleSubtotal: '100.00',
+        refundedEligible: '45.00',
+        refunds: [
+          { id: String(partial.body.refund.id), taken: '25.00' },
+          { id: String(moneyOnly.body.refund.id), taken: '20.00' },
+        ],
+      });
+      expect(tooMuch).toEqual({
+        status: 400,
+        body: { error: expect.stringMatching(/amount: 60\.01 is more than the 60\.00 of order #1001 not yet refunded/) },
+      });
+      expect(nothing).toEqual({
+        status: 400,
+        body: { error: expect.stringMatching(/amount: must be more than zero for a refund of no line/) },
+      });
+      expect(empty).toEqual({ status: 400, body: { error: expect.stringMatching(/give subtotal .*, line_items .* or amount/) } });
     } finally {
       await fresh.stop();
     }

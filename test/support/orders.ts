@@ -42,6 +42,18 @@ export function platformControls(twin: Twin) {
       if (answer.status !== 201) throw new Error(`refund answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       return answer.body as { refund: Json; order: Json; webhook: { id: string; status: number | null } | null };
     },
+    /**
+     * A refund as the simulator takes it: an amount of the subtotal, whole units of lines, and/or `amount`, the
+     * money refunded when it is not the lines' (the difference a refund_discrepancy order adjustment).
+     */
+    refundWith: async (
+      orderId: string | number,
+      body: { subtotal?: string; line_items?: Array<{ index: number; quantity: number }>; amount?: string; deliver?: boolean },
+    ) => {
+      const answer = await call(at(`/_orders/${orderId}/refunds`), 'POST', body);
+      if (answer.status !== 201) throw new Error(`refund answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return answer.body as { refund: Json; order: Json; webhook: { id: string; status: number | null } | null };
+    },
     cancel: (orderId: string | number, deliver = true) => change(orderId, 'cancel', deliver),
     /** A pending, authorized or partially paid order becomes paid (orders/paid). */
     pay: (orderId: string | number, deliver = true) => change(orderId, 'pay', deliver),

@@ -20,7 +20,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
-import { ORDERS_PAGE_SIZE, LINES_PAGE } from '../../shared/platform/shopify-orders';
+import { ADJUSTMENTS_PAGE, ORDERS_PAGE_SIZE, LINES_PAGE } from '../../shared/platform/shopify-orders';
 import { SEARCH_PAGE } from '../../shared/platform/shopify-customer-search';
 import { adapterDocuments, realAdminSchema } from '../support/real-admin-schema';
 
@@ -32,6 +32,7 @@ const LARGEST_VARIABLES: Record<string, Record<string, unknown>> = {
   ORDERS_UPDATED_SINCE_QUERY: { first: ORDERS_PAGE_SIZE },
   ORDER_LINE_ITEMS_QUERY: { first: LINES_PAGE },
   REFUND_LINE_ITEMS_QUERY: { first: LINES_PAGE },
+  REFUND_ADJUSTMENTS_QUERY: { first: ADJUSTMENTS_PAGE },
   CUSTOMERS_BY_EMAIL_QUERY: { first: SEARCH_PAGE },
 };
 

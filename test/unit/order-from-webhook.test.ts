@@ -1,7 +1,7 @@
 // Webhook REST payloads become the same platform-neutral orders and refunds as the GraphQL orders query
 // gives, and a signed but malformed payload is refused with every problem named.
 import { addAmounts, subtractAmounts } from '../../shared/platform/decimal-amounts';
-import { refundedEligible } from '../../shared/platform/eligible-amount';
+import { refundedEligible, refundTakes } from '../../shared/platform/eligible-amount';
 import { orderFromWebhook } from '../../shared/platform/order-from-webhook';
 import { PlatformPayloadError } from '../../shared/platform/port';
 import { refundFromWebhook } from '../../shared/platform/refund-from-webhook';
@@ -68,6 +68,7 @@ describe('orderFromWebhook', () => {
       customerId: '1001',
       eligibleSubtotal: '120.00',
       refundedEligible: '40.50',
+      refunds: [{ id: '9', taken: '40.50' }],
       taxesIncluded: false,
       currency: 'USD',
       processedAt: '2027-01-15T15:00:00.000Z',
@@ -114,7 +115,7 @@ describe('orderFromWebhook', () => {
           { price: '119.00', quantity: 1, tax_lines: [{ price: '19.00', rate: 0.19, title: 'MwSt' }] },
           { price: '29.75', quantity: 2, tax_lines: [{ price: '9.50', rate: 0.19, title: 'MwSt' }] },
         ],
-        refunds: [{ refund_line_items: [{ subtotal: 119, total_tax: 19, line_item: { gift_card: false } }] }],
+        refunds: [{ id: 9, refund_line_items: [{ subtotal: 119, total_tax: 19, line_item: { gift_card: false } }] }],
       }),
     );
 
@@ -130,7 +131,7 @@ describe('orderFromWebhook', () => {
           { price: '50.00', quantity: 1, gift_card: false, discount_allocations: [{ amount: '5.00' }] },
           { price: '25.00', quantity: 1, gift_card: true, discount_allocations: [{ amount: '2.50' }] },
         ],
-        refunds: [{ refund_line_items: [{ subtotal: '22.50', total_tax: '0.00', line_item: { gift_card: true } }] }],
+        refunds: [{ id: 9, refund_line_items: [{ subtotal: '22.50', total_tax: '0.00', line_item: { gift_card: true } }] }],
       }),
     );
 
@@ -217,7 +218,9 @@ describe('the worked tax-inclusive example of docs/earning-engine.md', () => {
     });
 
     expect(orderFromWebhook(payload)).toMatchObject({ eligibleSubtotal: '135.00', refundedEligible: '0.00' });
-    expect(orderFromWebhook({ ...(payload as object), refunds: [{ refund_line_items: [jacketRefund] }] }).refundedEligible).toBe('90.00');
+    expect(orderFromWebhook({ ...(payload as object), refunds: [{ id: 9, refund_line_items: [jacketRefund] }] }).refundedEligible).toBe(
+      '90.00',
+    );
     expect(
       refundedEligible(
         refundFromWebhook({ id: 1, order_id: 5000000001, created_at: '2027-01-20T10:00:00+01:00', refund_line_items: [jacketRefund] })
@@ -253,12 +256,49 @@ describe('refundFromWebhook', () => {
         { giftCard: false, subtotal: '30', tax: '2.4' },
         { giftCard: true, subtotal: '10.50', tax: '0.84' },
       ],
+      discrepancies: [],
       createdAt: '2027-01-16T14:30:00.000Z',
     });
   });
 
   it('reports a refund without line items (shipping only) as no lines', () => {
     expect(refundFromWebhook(restRefund({ refund_line_items: [] })).lines).toEqual([]);
+  });
+
+  it('reads refund discrepancies written as strings, JSON numbers or only in amount_set, and leaves shipping refunds out', () => {
+    const refund = refundFromWebhook(
+      restRefund({
+        order_adjustments: [
+          { id: 3, amount: '-5.00', tax_amount: '0.00', kind: 'shipping_refund', reason: 'Shipping refund' },
+          { id: 4, amount: '1366.02', tax_amount: '0.00', kind: 'refund_discrepancy', reason: 'Refund discrepancy' },
+          { id: 5, amount: -5.85, kind: 'refund_discrepancy' },
+          { id: 6, kind: 'refund_discrepancy', amount_set: { shop_money: { amount: '2.37', currency_code: 'CAD' } } },
+        ],
+      }),
+    );
+
+    expect(refund.discrepancies).toEqual(['1366.02', '-5.85', '2.37']);
+  });
+
+  it('refuses a refund discrepancy without an amount, or with one that is no amount', () => {
+    expect(problemsOf(restRefund({ order_adjustments: [{ id: 4, kind: 'refund_discrepancy' }] }), refundFromWebhook)).toEqual([
+      expect.stringMatching(/^order_adjustments\.0: a refund_discrepancy needs its amount/),
+    ]);
+    expect(problemsOf(restRefund({ order_adjustments: [{ kind: 'refund_discrepancy', amount: 'lots' }] }), refundFromWebhook)).toEqual([
+      expect.stringMatching(/^order_adjustments\.0\.amount: /),
+    ]);
+  });
+
+  it('takes what the refunded lines were worth less the refund discrepancy, never below zero', () => {
+    const lines = [{ giftCard: false, subtotal: '1240.71', tax: '125.31' }];
+    expect(refundTakes({ lines, discrepancies: ['1000.00'] }, false)).toBe('240.71');
+    expect(refundTakes({ lines, discrepancies: ['1366.02'] }, false)).toBe('0.00');
+    expect(refundTakes({ lines: [], discrepancies: ['-5.85'] }, false)).toBe('5.85');
+    // The contract's example: lines worth 2 378.72 that returned 1 012.70 carry 1366.02.
+    expect(refundTakes({ lines: [{ giftCard: false, subtotal: '2378.72', tax: '0.00' }], discrepancies: ['1366.02'] }, false)).toBe(
+      '1012.70',
+    );
+    expect(refundTakes({ lines, discrepancies: ['-10.00', '5.00'] }, true)).toBe('1120.40');
   });
 
   it('refuses a refund without its order', () => {
@@ -277,8 +317,17 @@ interface ModelLine {
 interface ModelOrder {
   taxesIncluded: boolean;
   lines: ModelLine[];
-  /** Each refund: which lines (by index) went back. */
-  refunds: number[][];
+  /** Each refund: which lines (by index) went back, and its refund discrepancy as Shopify writes it. */
+  refunds: ModelRefund[];
+}
+interface ModelRefund {
+  lines: number[];
+  /** The lines' value minus the money refunded, minor units (0: no adjustment). */
+  discrepancyMinor: number;
+  /** How the REST payload writes the amount: a string, a JSON number, or only in `amount_set`. */
+  form: 'string' | 'number' | 'set';
+  /** A `shipping_refund` adjustment beside it, which never counts. */
+  shipping: boolean;
 }
 
 const decimal = (minor: number) => (minor / 100).toFixed(2);
@@ -286,16 +335,48 @@ const lineTotal = (line: ModelLine) => line.unitMinor * line.quantity - line.dis
 const money = (minor: number) => ({ shopMoney: { amount: decimal(minor) } });
 const subtotalMinor = (model: ModelOrder) => model.lines.reduce((sum, line) => sum + lineTotal(line), 0);
 
-/** The contract's figure, computed in integers without the mappers' code. */
-function contractEligible(model: ModelOrder): { eligible: number; refunded: number } {
+/**
+ * The contract's figure, computed in integers without the mappers' code: each refund takes its lines on the
+ * eligible basis minus its refund discrepancy, never below zero; all of them never more than the eligible amount.
+ */
+function contractEligible(model: ModelOrder): { eligible: number; refunded: number; taken: number[] } {
   const tax = model.taxesIncluded ? model.lines.reduce((sum, line) => sum + line.taxMinor, 0) : 0;
   const giftCards = model.lines.filter((line) => line.giftCard).reduce((sum, line) => sum + lineTotal(line), 0);
-  const refunded = model.refunds
-    .flat()
-    .map((index) => model.lines[index]!)
-    .filter((line) => !line.giftCard)
-    .reduce((sum, line) => sum + lineTotal(line) - (model.taxesIncluded ? line.taxMinor : 0), 0);
-  return { eligible: Math.max(0, subtotalMinor(model) - tax - giftCards), refunded: Math.max(0, refunded) };
+  const eligible = Math.max(0, subtotalMinor(model) - tax - giftCards);
+  const taken = model.refunds.map((refund) => {
+    const lines = refund.lines
+      .map((index) => model.lines[index]!)
+      .filter((line) => !line.giftCard)
+      .reduce((sum, line) => sum + lineTotal(line) - (model.taxesIncluded ? line.taxMinor : 0), 0);
+    return Math.max(0, Math.max(0, lines) - refund.discrepancyMinor);
+  });
+  return {
+    eligible,
+    refunded: Math.min(
+      eligible,
+      taken.reduce((sum, minor) => sum + minor, 0),
+    ),
+    taken,
+  };
+}
+
+const refundId = (index: number) => String(890088186047892319n + BigInt(index));
+
+/** A refund's order adjustments as Shopify's REST payloads write them. */
+function restAdjustments(refund: ModelRefund) {
+  const adjustments: Array<Record<string, unknown>> = [];
+  if (refund.shipping) adjustments.push({ kind: 'shipping_refund', amount: '-5.00', tax_amount: '0.00', reason: 'Shipping refund' });
+  if (refund.discrepancyMinor !== 0) {
+    const text = decimal(refund.discrepancyMinor);
+    const set = { shop_money: { amount: text, currency_code: 'USD' }, presentment_money: { amount: text, currency_code: 'USD' } };
+    adjustments.push({
+      kind: 'refund_discrepancy',
+      reason: 'Refund discrepancy',
+      ...(refund.form === 'string' ? { amount: text } : refund.form === 'number' ? { amount: refund.discrepancyMinor / 100 } : {}),
+      amount_set: set,
+    });
+  }
+  return adjustments;
 }
 
 function asWebhook(model: ModelOrder): unknown {
@@ -310,11 +391,13 @@ function asWebhook(model: ModelOrder): unknown {
       discount_allocations: line.discountMinor ? [{ amount: decimal(line.discountMinor) }] : [],
     })),
     // Shopify writes refund line amounts as JSON numbers.
-    refunds: model.refunds.map((indexes) => ({
-      refund_line_items: indexes.map((index) => {
+    refunds: model.refunds.map((refund, refundIndex) => ({
+      id: refundId(refundIndex),
+      refund_line_items: refund.lines.map((index) => {
         const line = model.lines[index]!;
         return { subtotal: lineTotal(line) / 100, total_tax: line.taxMinor / 100, line_item: { gift_card: line.giftCard } };
       }),
+      order_adjustments: restAdjustments(refund),
     })),
   });
 }
@@ -350,12 +433,15 @@ function asGraphql(model: ModelOrder) {
       discountAllocations: line.discountMinor ? [{ allocatedAmountSet: money(line.discountMinor) }] : [],
       taxLines: line.taxMinor ? [{ priceSet: money(line.taxMinor) }] : [],
     })),
-    refunds: model.refunds.map((indexes) =>
-      indexes.map((index) => {
+    refunds: model.refunds.map((refund, refundIndex) => ({
+      id: `gid://shopify/Refund/${refundId(refundIndex)}`,
+      lines: refund.lines.map((index) => {
         const line = model.lines[index]!;
         return { subtotalSet: money(lineTotal(line)), totalTaxSet: money(line.taxMinor), lineItem: { isGiftCard: line.giftCard } };
       }),
-    ),
+      // The Admin API has no shipping refund among a refund's order adjustments: only the discrepancy.
+      adjustments: refund.discrepancyMinor !== 0 ? [{ amountSet: money(refund.discrepancyMinor) }] : [],
+    })),
   });
 }
 
@@ -378,17 +464,28 @@ const modelOrder = fc
     taxesIncluded: fc.boolean(),
     lines: fc.array(modelLine, { minLength: 1, maxLength: 6 }),
     refundPicks: fc.array(fc.nat(), { maxLength: 4 }),
+    // Per refund: its discrepancy (negative: more money than the lines, e.g. a refund without lines), how it is written.
+    discrepancies: fc.array(
+      fc.record({
+        discrepancyMinor: fc.oneof(fc.constant(0), fc.integer({ min: -20_000, max: 60_000 })),
+        form: fc.constantFrom('string' as const, 'number' as const, 'set' as const),
+        shipping: fc.boolean(),
+      }),
+      { minLength: 3, maxLength: 3 },
+    ),
+    moneyOnlyRefund: fc.boolean(),
   })
-  .map(({ taxesIncluded, lines, refundPicks }): ModelOrder => {
-    // Each line goes back at most once, in refunds of one or two lines.
+  .map(({ taxesIncluded, lines, refundPicks, discrepancies, moneyOnlyRefund }): ModelOrder => {
+    // Each line goes back at most once, in refunds of one or two lines; maybe one refund of money without lines.
     const indexes = [...new Set(refundPicks.map((pick) => pick % lines.length))];
-    const refunds: number[][] = [];
-    for (let i = 0; i < indexes.length; i += 2) refunds.push(indexes.slice(i, i + 2));
-    return { taxesIncluded, lines, refunds };
+    const picked: number[][] = [];
+    for (let i = 0; i < indexes.length; i += 2) picked.push(indexes.slice(i, i + 2));
+    if (moneyOnlyRefund) picked.push([]);
+    return { taxesIncluded, lines, refunds: picked.map((refundLines, index) => ({ lines: refundLines, ...discrepancies[index % 3]! })) };
   });
 
 describe('both order sources reach the same eligible amount (property)', () => {
-  it('the webhook and the GraphQL order agree with each other and with the contract, for any lines and refunds', () => {
+  it('the webhook and the GraphQL order agree with each other and with the contract, for any lines, refunds and refund discrepancies', () => {
     fc.assert(
       fc.property(modelOrder, (model) => {
         const fromWebhook = orderFromWebhook(parseWebhookJson(JSON.stringify(asWebhook(model))));
@@ -398,6 +495,7 @@ describe('both order sources reach the same eligible amount (property)', () => {
         expect(fromWebhook).toEqual(fromGraphql);
         expect(fromWebhook.eligibleSubtotal).toBe(decimal(expected.eligible));
         expect(fromWebhook.refundedEligible).toBe(decimal(expected.refunded));
+        expect(fromWebhook.refunds).toEqual(expected.taken.map((minor, index) => ({ id: refundId(index), taken: decimal(minor) })));
       }),
       { numRuns: 300 },
     );

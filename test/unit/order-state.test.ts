@@ -26,6 +26,7 @@ const snapshot = (fields: Partial<OrderSnapshot> = {}): OrderSnapshot => ({
   currency: 'USD',
   subtotal_minor: 12000,
   refunded_minor: 0,
+  refunds: {},
   cancelled_at: null,
   discount_codes: [],
   referral_code: null,
@@ -85,14 +86,59 @@ describe('order state merge', () => {
   it('gives the same eligible amount whichever order refunds and the refunded snapshot arrive in', () => {
     const r1 = { refund_id: 'r1', minor: 2000, created_at: '2026-03-01T11:00:00.000Z' };
     const r2 = { refund_id: 'r2', minor: 3000, created_at: '2026-03-01T12:00:00.000Z' };
-    const afterBoth = snapshot({ updated_at: '2026-03-01T12:00:00.000Z', refunded_minor: 5000 });
-    const afterFirst = snapshot({ updated_at: '2026-03-01T11:00:00.000Z', refunded_minor: 2000 });
+    const afterBoth = snapshot({ updated_at: '2026-03-01T12:00:00.000Z', refunded_minor: 5000, refunds: { r1: 2000, r2: 3000 } });
+    const afterFirst = snapshot({ updated_at: '2026-03-01T11:00:00.000Z', refunded_minor: 2000, refunds: { r1: 2000 } });
 
     const a = mergeRefund(mergeRefund(mergeOrderSnapshot(null, snapshot()), r1), r2);
     const b = mergeOrderSnapshot(mergeRefund(mergeOrderSnapshot(null, afterBoth), r2), snapshot());
     const c = mergeRefund(mergeOrderSnapshot(null, afterFirst), r2);
+    const d = mergeOrderSnapshot(
+      mergeOrderSnapshot(mergeRefund(mergeRefund(mergeOrderSnapshot(null, snapshot()), r2), r1), afterBoth),
+      afterFirst,
+    );
 
-    expect([eligibleMinor(a), eligibleMinor(b), eligibleMinor(c)]).toEqual([7000, 7000, 7000]);
+    expect([eligibleMinor(a), eligibleMinor(b), eligibleMinor(c), eligibleMinor(d)]).toEqual([7000, 7000, 7000, 7000]);
+  });
+
+  // Shopify's documented order (450789469) was last updated in 2008 and lists a refund created in 2024: by
+  // timestamps the refund looked newer than the snapshot that already held it, and counted twice.
+  it('knows a refund by its id whatever the timestamps say: an order older than its refund, delivered before or after it', () => {
+    const refund = { refund_id: 'r1', minor: 4000, created_at: '2026-03-05T00:00:00.000Z' };
+    const listing = snapshot({ updated_at: PAID, refunded_minor: 4000, refunds: { r1: 4000 } });
+
+    const orderFirst = mergeRefund(mergeOrderSnapshot(null, listing), refund);
+    const refundFirst = mergeOrderSnapshot(mergeRefund(mergeOrderSnapshot(null, snapshot()), refund), listing);
+    const twiceEach = mergeOrderSnapshot(mergeRefund(mergeRefund(orderFirst, refund), refund), listing);
+
+    expect([eligibleMinor(orderFirst), eligibleMinor(refundFirst), eligibleMinor(twiceEach)]).toEqual([8000, 8000, 8000]);
+    expect(twiceEach).toEqual(orderFirst);
+  });
+
+  it('keeps what a refund was first applied as when the same refund is reported again', () => {
+    const facts = mergeRefund(mergeOrderSnapshot(null, snapshot()), { refund_id: 'r1', minor: 4000, created_at: NOW });
+
+    const merged = mergeOrderSnapshot(facts, snapshot({ updated_at: NOW, refunded_minor: 3000, refunds: { r1: 3000 } }));
+
+    expect(merged.refunds).toEqual(facts.refunds);
+    expect(eligibleMinor(merged)).toBe(8000);
+  });
+
+  it('takes a refund an older snapshot lists too, and never more than the eligible amount', () => {
+    const newer = mergeOrderSnapshot(null, snapshot({ updated_at: NOW }));
+
+    const merged = mergeOrderSnapshot(newer, snapshot({ refunded_minor: 9000, refunds: { r1: 9000 } }));
+    const overRefunded = mergeRefund(merged, { refund_id: 'r2', minor: 5000, created_at: NOW });
+
+    expect(eligibleMinor(merged)).toBe(3000);
+    expect(eligibleMinor(overRefunded)).toBe(0);
+  });
+
+  it('counts the refunded amount of a snapshot without a refunds list once, beside refunds known by id', () => {
+    const listless = snapshot({ updated_at: NOW, refunded_minor: 5000, refunds: null });
+    const refund = { refund_id: 'r1', minor: 5000, created_at: '2026-03-01T11:00:00.000Z' };
+
+    expect(eligibleMinor(mergeRefund(mergeOrderSnapshot(null, listless), refund))).toBe(7000);
+    expect(eligibleMinor(mergeOrderSnapshot(null, listless))).toBe(7000);
   });
 
   it('never lets an older snapshot overwrite a newer one, and never undoes a cancellation', () => {

@@ -597,9 +597,18 @@ const orderNode = (overrides: Partial<ShopifyOrderNode> = {}): ShopifyOrderNode 
   ...overrides,
 });
 
+/** A refund as the order's refunds follow-up gives it: its id and its order adjustments (amounts). */
+const refundEntry = (id: number, adjustments: string[] = [], endCursor: string | null = null) => ({
+  id: `gid://shopify/Refund/${id}`,
+  orderAdjustments: connection(
+    adjustments.map((amount) => ({ amountSet: moneyOf(amount) })),
+    endCursor,
+  ),
+});
+
 /** The follow-up answers for orderNode()'s refund: its id, then its one line of 40.50. */
 const refundOf40_50 = () => [
-  json({ data: { order: { refunds: [{ id: 'gid://shopify/Refund/9', createdAt: '2027-01-16T09:30:00Z' }] } } }),
+  json({ data: { order: { refunds: [refundEntry(9)] } } }),
   json({ data: { refund: { refundLineItems: connection([refundLineNode('40.50')]) } } }),
 ];
 
@@ -631,6 +640,7 @@ describe('Shopify adapter: orders updated since a watermark', () => {
           customerId: '1001',
           eligibleSubtotal: '120.00',
           refundedEligible: '40.50',
+          refunds: [{ id: '9', taken: '40.50' }],
           taxesIncluded: false,
           currency: 'USD',
           processedAt: '2027-01-15T10:00:00.000Z',
@@ -704,10 +714,7 @@ describe('Shopify adapter: orders updated since a watermark', () => {
       json({
         data: {
           order: {
-            refunds: [
-              { id: 'gid://shopify/Refund/1', createdAt: '2027-01-15T11:00:00Z' },
-              { id: 'gid://shopify/Refund/6', createdAt: '2027-01-16T09:00:00Z' },
-            ],
+            refunds: [refundEntry(1), refundEntry(6)],
           },
         },
       }),
@@ -737,28 +744,61 @@ describe('Shopify adapter: orders updated since a watermark', () => {
     expect(page.orders[0]).toMatchObject({ eligibleSubtotal: '16.66', refundedEligible: '16.66', taxesIncluded: true, currency: 'EUR' });
   });
 
-  it('leaves out a refund created after the order was last updated on the page: the page read it before that refund', async () => {
+  it('counts a refund created after the order was last updated on the page: a refund is known by its id', async () => {
     // The page shows the order as it was at 09:30 (one refund); a second refund came between the page and the
-    // follow-up read. Counted, it would be in the snapshot's refunded amount while dated after the snapshot.
+    // follow-up read. It counts here; its own refunds/create, known by the same id, then changes nothing.
     const { fetchImpl, calls } = scriptedFetch([
       ordersPage([orderNode()], null, false),
-      json({
-        data: {
-          order: {
-            refunds: [
-              { id: 'gid://shopify/Refund/9', createdAt: '2027-01-16T09:30:00Z' },
-              { id: 'gid://shopify/Refund/12', createdAt: '2027-01-16T09:30:01Z' },
-            ],
-          },
-        },
-      }),
+      json({ data: { order: { refunds: [refundEntry(9), refundEntry(12)] } } }),
       json({ data: { refund: { refundLineItems: connection([refundLineNode('40.50')]) } } }),
+      json({ data: { refund: { refundLineItems: connection([refundLineNode('20.00')]) } } }),
     ]);
 
     const page = await platform(fetchImpl).listOrdersUpdatedSince('2027-01-15T00:00:00.000Z');
 
-    expect(calls.map((call) => call.body.variables.id)).toEqual([undefined, 'gid://shopify/Order/5000000001', 'gid://shopify/Refund/9']);
-    expect(page.orders[0]).toMatchObject({ updatedAt: '2027-01-16T09:30:00.000Z', refundedEligible: '40.50' });
+    expect(calls.map((call) => call.body.variables.id)).toEqual([
+      undefined,
+      'gid://shopify/Order/5000000001',
+      'gid://shopify/Refund/9',
+      'gid://shopify/Refund/12',
+    ]);
+    expect(page.orders[0]).toMatchObject({
+      refundedEligible: '60.50',
+      refunds: [
+        { id: '9', taken: '40.50' },
+        { id: '12', taken: '20.00' },
+      ],
+    });
+  });
+
+  it("takes each refund's order adjustments off its lines, reading the adjustments a refund has beyond its first page", async () => {
+    // Refund 9: its line of 40.50 returned 30.50 (a discrepancy of 10.00, then one of 5.00 on the next page):
+    // it takes 25.50. Refund 12, no line: 5.85 went back, a discrepancy of -5.85.
+    const { fetchImpl, calls } = scriptedFetch([
+      ordersPage([orderNode()], null, false),
+      json({ data: { order: { refunds: [refundEntry(9, ['10.00'], 'adjustments-1'), refundEntry(12, ['-5.85'])] } } }),
+      json({ data: { refund: { orderAdjustments: connection([{ amountSet: moneyOf('5.00') }]) } } }),
+      json({ data: { refund: { refundLineItems: connection([refundLineNode('40.50')]) } } }),
+      json({ data: { refund: { refundLineItems: connection([]) } } }),
+    ]);
+
+    const page = await platform(fetchImpl).listOrdersUpdatedSince('2027-01-15T00:00:00.000Z');
+
+    expect(calls.map((call) => /^(query|mutation) (\w+)/.exec(call.body.query)?.[2])).toEqual([
+      'OrdersUpdatedSince',
+      'OrderRefunds',
+      'RefundAdjustments',
+      'RefundLineItems',
+      'RefundLineItems',
+    ]);
+    expect(calls[2]!.body.variables).toEqual({ id: 'gid://shopify/Refund/9', first: 10, after: 'adjustments-1' });
+    expect(page.orders[0]).toMatchObject({
+      refundedEligible: '31.35',
+      refunds: [
+        { id: '9', taken: '25.50' },
+        { id: '12', taken: '5.85' },
+      ],
+    });
   });
 
   it('retries a throttled page and returns the page that follows', async () => {

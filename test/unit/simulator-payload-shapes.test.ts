@@ -181,6 +181,21 @@ describe('simulator webhook payloads against Shopify example payloads', () => {
     ]);
   });
 
+  it("refunds/create of money returned apart from the lines: its order_adjustments have a store's refund_discrepancy shape", () => {
+    // A Canadian test store's refunds/create with a refund_discrepancy (README: topdev1228/Black-cart).
+    const captured = sample('refunds-create-refund-discrepancy-pending.json') as { order_adjustments: unknown[] };
+    const { order, orders } = richOrder();
+    const { refund } = orders.refund(String(order.id), { lines: [{ index: 0, quantity: 1 }], amount: '1.00' });
+    const payload = asJson(restRefundPayload(order, refund)) as { order_adjustments: Array<Record<string, unknown>> };
+
+    const comparison = compare(payload.order_adjustments, captured.order_adjustments);
+
+    expect(comparison).toEqual({ mismatches: [], missing: [], nullWhereSampleHasValue: [], emptyWhereSampleHasItems: [] });
+    expect(payload.order_adjustments).toEqual([
+      expect.objectContaining({ kind: 'refund_discrepancy', refund_id: refund.id, order_id: order.id, amount: expect.any(String) }),
+    ]);
+  });
+
   it('an order refunded in the simulator carries its refunds with the shape of refunds/create', () => {
     const { order, orders } = richOrder();
     orders.refund(String(order.id), { subtotal: '10.00' });
