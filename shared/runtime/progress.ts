@@ -22,6 +22,11 @@ export interface ProgressOptions {
   now?: () => number;
   /** A plain line at least this often (milliseconds of `now`), even between tenths. */
   intervalMs?: number;
+  /**
+   * Nothing is shown before this much time has passed (milliseconds of `now`; default 0), and the last
+   * line only when an earlier one was: a run over before then prints nothing.
+   */
+  quietMs?: number;
 }
 
 /** Called with the units done so far and the total. */
@@ -46,10 +51,13 @@ export function progressReporter(output: ProgressOutput, options: ProgressOption
   const now = options.now ?? (() => performance.now());
   const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
   const started = now();
+  const quietMs = options.quietMs ?? 0;
+  let shown = false;
   let reported = -1;
   let reportedAt = started;
   return (done, total) => {
     const at = now();
+    if (!shown && (at - started < quietMs || (quietMs > 0 && done >= total))) return;
     const seconds = (at - started) / 1000;
     const rate = done / Math.max(0.001, seconds);
     const figures =
@@ -60,6 +68,7 @@ export function progressReporter(output: ProgressOutput, options: ProgressOption
           : `${Math.round(rate)} ${unit}/s, ${formatDuration((total - done) / rate)} left`;
     if (output.isTty && output.write) {
       const filled = total === 0 ? BAR_WIDTH : Math.round((Math.min(done, total) / total) * BAR_WIDTH);
+      shown = true;
       output.write(
         `\r${label === 'progress' ? '' : `${label} `}[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${done}/${total} ${unit}, ${figures}${done >= total ? '\n' : ''}`,
       );
@@ -67,9 +76,39 @@ export function progressReporter(output: ProgressOutput, options: ProgressOption
     }
     const step = Math.min(10_000, Math.max(1, Math.ceil(total / 10)));
     const due = done >= total || (done === 0 && reported < 0) || done - Math.max(0, reported) >= step || at - reportedAt >= intervalMs;
-    if (!due || done === reported) return;
+    // The first line after a quiet start comes at once.
+    if (!(due || (!shown && quietMs > 0)) || done === reported) return;
+    shown = true;
     reported = done;
     reportedAt = at;
     output.line(`${label}: ${done}/${total} ${unit} (${figures})`);
   };
+}
+
+/** Progress of work done shop by shop (a configuration file's members): one reporter per shop, made at its first call. */
+export type ShopProgress = (shopId: string, done: number, total: number) => void;
+
+export function progressByShop(reporterOf: (shopId: string) => Progress): ShopProgress {
+  const reporters = new Map<string, Progress>();
+  return (shopId, done, total) => {
+    let reporter = reporters.get(shopId);
+    if (!reporter) {
+      reporter = reporterOf(shopId);
+      reporters.set(shopId, reporter);
+    }
+    reporter(done, total);
+  };
+}
+
+/** A shop's members load quietly for this long before their progress shows (a small file shows none). */
+export const MEMBER_PROGRESS_QUIET_MS = 1_000;
+
+/**
+ * A configuration file's members, shop by shop (`loyalty config apply`, the twin's start):
+ * `shop demo: 2000/20000 members (95 members/s, 3 min 09 s left)`, after a quiet first second.
+ */
+export function memberProgressByShop(output: ProgressOutput, options: Omit<ProgressOptions, 'unit' | 'label'> = {}): ShopProgress {
+  return progressByShop((shopId) =>
+    progressReporter(output, { quietMs: MEMBER_PROGRESS_QUIET_MS, ...options, unit: 'members', label: `shop ${shopId}` }),
+  );
 }
