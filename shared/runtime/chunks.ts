@@ -3,7 +3,7 @@
 // read for all of it, then its writes); `onProgress` hears the items done after each chunk.
 
 export interface ChunkOptions {
-  /** Items a chunk. */
+  /** Items a chunk at most; fewer when there are too few items to give every chunk in flight one. */
   size: number;
   /** Chunks in flight at once. */
   concurrency: number;
@@ -12,7 +12,9 @@ export interface ChunkOptions {
 }
 
 export async function forEachChunk<T>(items: readonly T[], options: ChunkOptions, work: (chunk: T[]) => Promise<void>): Promise<void> {
-  const size = Math.max(1, options.size);
+  const concurrency = Math.max(1, options.concurrency);
+  // A short list is cut finer, so that it still has `concurrency` chunks in flight.
+  const size = Math.max(1, Math.min(options.size, Math.ceil(items.length / concurrency)));
   const chunks: T[][] = [];
   for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
   let done = 0;
@@ -25,5 +27,5 @@ export async function forEachChunk<T>(items: readonly T[], options: ChunkOptions
       options.onProgress?.(done, items.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), chunks.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
 }
