@@ -20,7 +20,11 @@ const document = {
       currency: 'USD',
       referral_base_url: 'https://progress.example/',
       platform: {
-        customers: Array.from({ length: MEMBERS }, (_, i) => ({ id: String(5001 + i), email: `m${5001 + i}@example.com`, created_at: CREATED_AT })),
+        customers: Array.from({ length: MEMBERS }, (_, i) => ({
+          id: String(5001 + i),
+          email: `m${5001 + i}@example.com`,
+          created_at: CREATED_AT,
+        })),
       },
       members: Array.from({ length: MEMBERS }, (_, i) => ({
         platform_customer_id: String(5001 + i),

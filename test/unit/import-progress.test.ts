@@ -17,7 +17,12 @@ function recorder(errIsTty = false) {
   return {
     lines,
     written,
-    io: { out: () => undefined, err: (line: string) => void lines.push(line), errIsTty, errWrite: (text: string) => void written.push(text) },
+    io: {
+      out: () => undefined,
+      err: (line: string) => void lines.push(line),
+      errIsTty,
+      errWrite: (text: string) => void written.push(text),
+    },
   };
 }
 
