@@ -44,6 +44,11 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
 }
 
+/** A rate: whole units from 10 a second up, one decimal below (`0.4 members/s`, not `0`). */
+function formatRate(perSecond: number): string {
+  return perSecond >= 10 ? String(Math.round(perSecond)) : perSecond.toFixed(1);
+}
+
 /** The reporter of one run; the rate and the time left are measured from its creation. */
 export function progressReporter(output: ProgressOutput, options: ProgressOptions = {}): Progress {
   const unit = options.unit ?? 'rows';
@@ -62,10 +67,10 @@ export function progressReporter(output: ProgressOutput, options: ProgressOption
     const rate = done / Math.max(0.001, seconds);
     const figures =
       done >= total
-        ? `${Math.round(rate)} ${unit}/s, ${formatDuration(seconds)} in all`
+        ? `${formatRate(rate)} ${unit}/s, ${formatDuration(seconds)} in all`
         : done === 0
           ? 'time left not known yet'
-          : `${Math.round(rate)} ${unit}/s, ${formatDuration((total - done) / rate)} left`;
+          : `${formatRate(rate)} ${unit}/s, ${formatDuration((total - done) / rate)} left`;
     if (output.isTty && output.write) {
       const filled = total === 0 ? BAR_WIDTH : Math.round((Math.min(done, total) / total) * BAR_WIDTH);
       shown = true;

@@ -61,15 +61,15 @@ describe('config apply on stderr', () => {
     // second), then one per tenth of the members, the last with the time in all.
     expect(err).toEqual([
       'shop progress-shop: 0/100 members (time left not known yet)',
-      'shop progress-shop: 12/100 members (3 members/s, 29 s left)',
-      'shop progress-shop: 24/100 members (3 members/s, 22 s left)',
-      'shop progress-shop: 36/100 members (4 members/s, 18 s left)',
-      'shop progress-shop: 48/100 members (4 members/s, 14 s left)',
-      'shop progress-shop: 60/100 members (4 members/s, 11 s left)',
-      'shop progress-shop: 72/100 members (4 members/s, 7 s left)',
-      'shop progress-shop: 84/100 members (4 members/s, 4 s left)',
-      'shop progress-shop: 96/100 members (4 members/s, 1 s left)',
-      'shop progress-shop: 100/100 members (4 members/s, 26 s in all)',
+      'shop progress-shop: 12/100 members (3.0 members/s, 29 s left)',
+      'shop progress-shop: 24/100 members (3.4 members/s, 22 s left)',
+      'shop progress-shop: 36/100 members (3.6 members/s, 18 s left)',
+      'shop progress-shop: 48/100 members (3.7 members/s, 14 s left)',
+      'shop progress-shop: 60/100 members (3.8 members/s, 11 s left)',
+      'shop progress-shop: 72/100 members (3.8 members/s, 7 s left)',
+      'shop progress-shop: 84/100 members (3.8 members/s, 4 s left)',
+      'shop progress-shop: 96/100 members (3.8 members/s, 1 s left)',
+      'shop progress-shop: 100/100 members (3.8 members/s, 26 s in all)',
     ]);
     expect(out).toContain('  members: 100 imported, 0 already present and kept as they are');
     expect(await countCustomers('progress-shop')).toMatchObject({ member: MEMBERS });

@@ -39,8 +39,8 @@ describe("the import's progress", () => {
     expect(lines).toEqual([]);
     expect(written).toEqual([
       `\r[${'.'.repeat(30)}] 0/4 rows, time left not known yet`,
-      `\r[${'#'.repeat(15)}${'.'.repeat(15)}] 2/4 rows, 1 rows/s, 2 s left`,
-      `\r[${'#'.repeat(30)}] 4/4 rows, 1 rows/s, 4 s in all\n`,
+      `\r[${'#'.repeat(15)}${'.'.repeat(15)}] 2/4 rows, 1.0 rows/s, 2 s left`,
+      `\r[${'#'.repeat(30)}] 4/4 rows, 1.0 rows/s, 4 s in all\n`,
     ]);
   });
 
