@@ -1,9 +1,9 @@
 // `npm run bench`: figures anyone can reproduce with one command. Starts the local twin in its own
 // process (or targets --url), then measures latency and throughput per endpoint with autocannon,
 // DynamoDB calls and consumed capacity per request, GET customer against a bare GetItem, bundle
-// sizes and cold initialisation, the customer list at 1k and 10k members, and a burst of order
-// webhooks, a flood of made-up keys, and the scheduled jobs at 1k members. The heavy sizes (the list
-// at 100k, the jobs at 10k) run only behind their flags, or all of them with --full (sections.ts,
+// sizes and cold initialisation, the customer list at 1k members, and a burst of order webhooks, a
+// flood of made-up keys, and the scheduled jobs at 1k members. The heavy sizes (the list at 10k and
+// 100k, the jobs at 10k) run only behind their flags, or all of them with --full (sections.ts,
 // docs/performance.md); each section's time goes to stderr and results.json. Prints tables and writes
 // bench/results.json and bench/latency.svg. This file reads the flags and runs the sections in order;
 // each section is its own module. `--only webhook-burst`, `key-flood`, `jobs`, `list-depth`,

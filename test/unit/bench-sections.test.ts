@@ -12,7 +12,6 @@ describe('the default bench', () => {
       'get-item-ratio',
       'in-process',
       'list-by-shop-size 1000',
-      'list-by-shop-size 10000',
       'bundles',
       'key-flood',
       'webhook-burst',
