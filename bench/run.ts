@@ -50,8 +50,9 @@ const { values: options } = parseArgs({
     'skip-bundles': { type: 'boolean', default: false },
     warmup: { type: 'string', default: '30' },
     'in-process-when-failed': { type: 'boolean', default: false },
-    'burst-orders': { type: 'string', default: '2000' },
-    'burst-customers': { type: 'string', default: '200' },
+    'burst-orders': { type: 'string' },
+    'burst-customers': { type: 'string' },
+    'bundle-rounds': { type: 'string' },
     'burst-senders': { type: 'string', default: '20' },
     'skip-burst': { type: 'boolean', default: false },
     'flood-rate': { type: 'string', default: '300' },
@@ -74,8 +75,8 @@ const CONNECTIONS = Number(options.connections);
 const { scales: SCALES, jobSizes: JOB_SIZES } = benchSizes(options);
 const WARMUP_SECONDS = Number(options.warmup);
 const BURST = {
-  orders: Number(options['burst-orders']),
-  customers: Number(options['burst-customers']),
+  orders: Number(options['burst-orders'] ?? (options.full || options.only ? 2000 : 1000)),
+  customers: Number(options['burst-customers'] ?? (options.full || options.only ? 200 : 100)),
   senders: Number(options['burst-senders']),
 };
 const FLOOD = {
@@ -84,6 +85,8 @@ const FLOOD = {
   legitimateRate: Number(options['flood-legitimate-rate']),
 };
 const RESULTS_FILE = join(PROJECT_ROOT, 'bench', 'results.json');
+/** Cold starts per bundle (their median): 5 by default, 15 with --full. */
+const BUNDLE_ROUNDS = Number(options['bundle-rounds'] ?? (options.full ? 15 : 5));
 /** The sections `--only` can run alone. */
 const SECTIONS = ['endpoints', 'webhook-burst', 'key-flood', 'jobs', 'list-depth', 'list-by-shop-size', 'one-customer', 'import'];
 const IMPORT = {
@@ -103,6 +106,7 @@ function checkFlags(): void {
   if (![...IMPORT.rows, ...IMPORT.concurrencies].every((n) => Number.isInteger(n) && n > 0) || !(IMPORT.configRows >= 0)) {
     throw new Error('--import-rows and --import-concurrency take whole numbers above 0, comma-separated; --import-config-rows 0 or more');
   }
+  if (!(Number.isInteger(BUNDLE_ROUNDS) && BUNDLE_ROUNDS > 0)) throw new Error('--bundle-rounds takes a whole number above 0');
   if (!JOB_SIZES.every((n) => Number.isInteger(n) && n >= 100 && n % 100 === 0)) {
     throw new Error('--jobs-members takes shop sizes in hundreds, comma-separated (1 % of each is due)');
   }
@@ -306,7 +310,7 @@ async function main(): Promise<void> {
 
     let bundles: BundleFigures[] = [];
     if (plan.includes('bundles')) {
-      bundles = await timer.run('bundles', () => measureBundles());
+      bundles = await timer.run('bundles', () => measureBundles(BUNDLE_ROUNDS));
       printBundleTable(bundles);
     }
 
