@@ -17,6 +17,7 @@ export interface BundleFigures {
 }
 
 /** Rounds of cold starts: every bundle once per round, so a machine that speeds up or slows down mid-run skews all alike. */
+/** Cold starts per bundle, interleaved; the figure is their median. */
 const ROUNDS = 15;
 
 /** Bundles one handler with the stack's settings (infra/cdk/constructs/loyalty-function.ts), AWS SDK included. */
@@ -43,7 +44,7 @@ function initTime(file: string, environment: Record<string, string>): number {
   );
 }
 
-export async function measureBundles(): Promise<BundleFigures[]> {
+export async function measureBundles(rounds = ROUNDS): Promise<BundleFigures[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bundles-'));
   try {
     const baselineEntry = join(dir, 'baseline.mjs');
@@ -73,7 +74,7 @@ export async function measureBundles(): Promise<BundleFigures[]> {
       entries.map(({ entry, environment }, index) => bundle(entry, join(dir, String(index)), environment.POWERTOOLS_TRACE_ENABLED)),
     );
     const times = entries.map((): number[] => []);
-    for (let round = 0; round < ROUNDS; round += 1) {
+    for (let round = 0; round < rounds; round += 1) {
       entries.forEach(({ environment }, index) => times[index]!.push(initTime(files[index]!, environment)));
     }
     return entries.map(({ name }, index) => ({ name, sizeKiB: statSync(files[index]!).size / 1024, initMs: median(times[index]!) }));

@@ -10,6 +10,7 @@ import { ensureTable, localClient, startDynamoDbLocal } from '../infra/local/dyn
 import { importMembers } from '../infra/cli/commands';
 import { parseConfig } from '../shared/config/schema';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../shared/data/dynamodb-stats';
+import { DEFAULT_IMPORT_CONCURRENCY } from '../shared/import/apply-import';
 import { applyConfig } from '../shared/shops/apply-config';
 import { dynamoDbLocalCeiling, type CeilingFigures } from './dynamodb-local-ceiling';
 import { pointEnvAt } from './point-env';
@@ -19,7 +20,7 @@ import { totalCalls } from './statistics';
 export interface ImportFigures {
   path: 'import' | 'config apply';
   rows: number;
-  /** Transactions in flight (the configuration file's path: its own fixed concurrency). */
+  /** Transactions in flight (the configuration file's path: the import's default). */
   concurrency: number;
   seconds: number;
   rowsPerSecond: number;
@@ -186,7 +187,7 @@ export async function importBench(options: ImportBenchOptions): Promise<ImportSe
         const row: ImportFigures = {
           path: 'config apply',
           rows: options.configRows,
-          concurrency: 8,
+          concurrency: DEFAULT_IMPORT_CONCURRENCY,
           seconds,
           rowsPerSecond: options.configRows / seconds,
           callsPerRow: totalCalls(stats.calls) / options.configRows,

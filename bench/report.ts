@@ -13,6 +13,7 @@ import type { ScaleFigures } from './list-by-shop-size';
 import type { DepthFigures } from './list-depth';
 import type { EndpointFigures } from './load';
 import type { BurstFigures } from './webhook-burst';
+import type { SectionTiming } from './sections';
 
 /** Everything one run measured, as bench/results.json holds it. */
 export interface BenchResults {
@@ -30,6 +31,10 @@ export interface BenchResults {
   webhookBurst: BurstFigures | null;
   keyFlood: FloodFigures | null;
   jobs: JobsSection | null;
+  /** How long each section of the run took (bench/sections.ts). */
+  sections?: SectionTiming[];
+  /** The machine's load average (1, 5 and 15 minutes) when the run ended. */
+  loadAverage?: number[];
   /** `--only one-customer`: the writes of one customer (docs/performance.md#one-hot-customer). */
   oneCustomer?: EndpointFigures[];
   /** `--only list-depth` (docs/performance.md#customer-list-depth). */

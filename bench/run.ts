@@ -1,11 +1,13 @@
 // `npm run bench`: figures anyone can reproduce with one command. Starts the local twin in its own
 // process (or targets --url), then measures latency and throughput per endpoint with autocannon,
 // DynamoDB calls and consumed capacity per request, GET customer against a bare GetItem, bundle
-// sizes and cold initialisation, the customer list at 1k/10k/100k members, and a burst of order
-// webhooks, a flood of made-up keys, and the scheduled jobs by shop size. Prints tables and writes
+// sizes and cold initialisation, the customer list at 1k members, and a burst of order webhooks, a
+// flood of made-up keys, and the scheduled jobs at 1k members. The heavy sizes (the list at 10k and
+// 100k, the jobs at 10k) run only behind their flags, or all of them with --full (sections.ts,
+// docs/performance.md); each section's time goes to stderr and results.json. Prints tables and writes
 // bench/results.json and bench/latency.svg. This file reads the flags and runs the sections in order;
 // each section is its own module. `--only webhook-burst`, `key-flood`, `jobs`, `list-depth`,
-// `list-by-shop-size`, `one-customer` or `import` runs that section alone (each starts what it needs).
+// `list-by-shop-size`, `one-customer` or `import` runs that section alone at its full sizes (each starts what it needs).
 import '../infra/local/local-env';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +36,7 @@ import {
 } from './report';
 import { twinDynamoDbStats } from './twin-control';
 import { startTwinProcess, TWIN_TABLE } from './twin-process';
+import { benchSizes, sectionPlan, sectionTimer } from './sections';
 import { webhookBurst, type BurstFigures } from './webhook-burst';
 
 const { values: options } = parseArgs({
@@ -41,20 +44,22 @@ const { values: options } = parseArgs({
     url: { type: 'string' },
     duration: { type: 'string', default: '4' },
     connections: { type: 'string', default: '10' },
-    'max-members': { type: 'string', default: '100000' },
-    'min-members': { type: 'string', default: '0' },
+    'max-members': { type: 'string' },
+    'min-members': { type: 'string' },
+    full: { type: 'boolean', default: false },
     'skip-bundles': { type: 'boolean', default: false },
     warmup: { type: 'string', default: '30' },
     'in-process-when-failed': { type: 'boolean', default: false },
-    'burst-orders': { type: 'string', default: '2000' },
-    'burst-customers': { type: 'string', default: '200' },
+    'burst-orders': { type: 'string' },
+    'burst-customers': { type: 'string' },
+    'bundle-rounds': { type: 'string' },
     'burst-senders': { type: 'string', default: '20' },
     'skip-burst': { type: 'boolean', default: false },
     'flood-rate': { type: 'string', default: '300' },
     'flood-seconds': { type: 'string', default: '5' },
     'flood-legitimate-rate': { type: 'string', default: '20' },
     'skip-flood': { type: 'boolean', default: false },
-    'jobs-members': { type: 'string', default: '1000,10000' },
+    'jobs-members': { type: 'string' },
     'skip-jobs': { type: 'boolean', default: false },
     'walk-before-up-to': { type: 'string', default: '10000' },
     'import-rows': { type: 'string', default: '20000,100000' },
@@ -67,20 +72,21 @@ const { values: options } = parseArgs({
 });
 const DURATION = Number(options.duration);
 const CONNECTIONS = Number(options.connections);
-const SCALES = [1_000, 10_000, 100_000].filter((n) => n <= Number(options['max-members']) && n >= Number(options['min-members']));
+const { scales: SCALES, jobSizes: JOB_SIZES } = benchSizes(options);
 const WARMUP_SECONDS = Number(options.warmup);
 const BURST = {
-  orders: Number(options['burst-orders']),
-  customers: Number(options['burst-customers']),
+  orders: Number(options['burst-orders'] ?? (options.full || options.only ? 2000 : 1000)),
+  customers: Number(options['burst-customers'] ?? (options.full || options.only ? 200 : 100)),
   senders: Number(options['burst-senders']),
 };
-const JOB_SIZES = (options['jobs-members'] ?? '').split(',').map(Number);
 const FLOOD = {
   rate: Number(options['flood-rate']),
   seconds: Number(options['flood-seconds']),
   legitimateRate: Number(options['flood-legitimate-rate']),
 };
 const RESULTS_FILE = join(PROJECT_ROOT, 'bench', 'results.json');
+/** Cold starts per bundle (their median): 5 by default, 15 with --full. */
+const BUNDLE_ROUNDS = Number(options['bundle-rounds'] ?? (options.full ? 15 : 5));
 /** The sections `--only` can run alone. */
 const SECTIONS = ['endpoints', 'webhook-burst', 'key-flood', 'jobs', 'list-depth', 'list-by-shop-size', 'one-customer', 'import'];
 const IMPORT = {
@@ -100,6 +106,7 @@ function checkFlags(): void {
   if (![...IMPORT.rows, ...IMPORT.concurrencies].every((n) => Number.isInteger(n) && n > 0) || !(IMPORT.configRows >= 0)) {
     throw new Error('--import-rows and --import-concurrency take whole numbers above 0, comma-separated; --import-config-rows 0 or more');
   }
+  if (!(Number.isInteger(BUNDLE_ROUNDS) && BUNDLE_ROUNDS > 0)) throw new Error('--bundle-rounds takes a whole number above 0');
   if (!JOB_SIZES.every((n) => Number.isInteger(n) && n >= 100 && n % 100 === 0)) {
     throw new Error('--jobs-members takes shop sizes in hundreds, comma-separated (1 % of each is due)');
   }
@@ -114,8 +121,8 @@ async function floodSection(url: string): Promise<FloodFigures> {
 }
 
 /** The scheduled jobs by shop size, with a DynamoDB Local of their own. A count off what was seeded fails the bench. */
-async function jobsSection(): Promise<JobsSection> {
-  const jobs = await jobsByShopSize(JOB_SIZES);
+async function jobsSection(sizes: readonly number[] = JOB_SIZES): Promise<JobsSection> {
+  const jobs = await jobsByShopSize(sizes);
   if (jobs.mismatches.length > 0) process.exitCode = 1;
   return jobs;
 }
@@ -240,28 +247,39 @@ async function main(): Promise<void> {
     console.log(`\nwritten: bench/results.json (jobs; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
     return;
   }
-  const twin = options.url ? null : await startTwinProcess({ config: await writeEndpointsConfig() });
+  // Every section but the heavy ones (sections.ts), each timed; the times go to stderr and results.json.
+  const plan = sectionPlan(options);
+  const timer = sectionTimer((line) => console.error(line));
+  console.error(
+    `sections: ${plan.join(', ')} (${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} load average at the start)`,
+  );
+  const twin = options.url ? null : await timer.run('twin start', async () => startTwinProcess({ config: await writeEndpointsConfig() }));
   const url = options.url ?? twin!.url;
   try {
     await twinDynamoDbStats(url, 'pause');
     console.log(
       `Loyalty API benchmark against ${url}: ${DURATION}s per endpoint, ${CONNECTIONS} connections, after ${WARMUP_SECONDS}s of warm-up load and 1s per endpoint\n`,
     );
-    await warmUp(url, BENCH_ENDPOINTS, CONNECTIONS, WARMUP_SECONDS);
-    if (twin) await bareGetItem(twin.dynamodb, 1, CONNECTIONS);
-    const endpoints: EndpointFigures[] = [];
-    for (const endpoint of [...BENCH_ENDPOINTS, ONE_CUSTOMER_MIX]) {
-      endpoints.push(await load(url, endpoint, { connections: CONNECTIONS, duration: DURATION }));
-    }
-    printEndpointTable(endpoints);
-    printCallsByCommand(endpoints.filter((e) => ONE_CUSTOMER_ROWS.some((row) => row.name === e.name)));
+    const endpoints = await timer.run('endpoints', async () => {
+      await warmUp(url, BENCH_ENDPOINTS, CONNECTIONS, WARMUP_SECONDS);
+      if (twin) await bareGetItem(twin.dynamodb, 1, CONNECTIONS);
+      const rows: EndpointFigures[] = [];
+      for (const endpoint of [...BENCH_ENDPOINTS, ONE_CUSTOMER_MIX]) {
+        rows.push(await load(url, endpoint, { connections: CONNECTIONS, duration: DURATION }));
+      }
+      printEndpointTable(rows);
+      printCallsByCommand(rows.filter((e) => ONE_CUSTOMER_ROWS.some((row) => row.name === e.name)));
+      return rows;
+    });
 
     // The ratio to the physical floor, at the bench's concurrency and at one connection.
     let ratio: number | null = null;
     let floor: { p50: number; p99: number } | null = null;
     const ratios: RatioFigures[] = [];
-    if (twin) {
-      for (const connections of [CONNECTIONS, 1]) ratios.push(await getCustomerAgainstGetItem(url, twin.dynamodb, connections));
+    if (plan.includes('get-item-ratio')) {
+      await timer.run('get-item-ratio', async () => {
+        for (const connections of [CONNECTIONS, 1]) ratios.push(await getCustomerAgainstGetItem(url, twin!.dynamodb, connections));
+      });
       floor = ratios[0]!.getItem;
       ratio = ratios[0]!.ratio;
     }
@@ -272,28 +290,52 @@ async function main(): Promise<void> {
       process.env.TABLE_NAME = TWIN_TABLE;
       process.env.DYNAMODB_ENDPOINT = twin.dynamodb;
       process.env.DYNAMODB_STATS = 'true';
-      inProcess = await decomposeGetCustomer({ apiKey: 'demo_read_key', shopId: 'demo', customerId: '1001' });
+    }
+    if (plan.includes('in-process')) {
+      inProcess = await timer.run('in-process', () =>
+        decomposeGetCustomer({ apiKey: 'demo_read_key', shopId: 'demo', customerId: '1001' }),
+      );
       printInProcess(inProcess, ratios[1]!.getCustomerP50); // the one-connection rounds
     }
 
-    let scale: ScaleFigures[] = [];
-    if (twin && SCALES.length > 0) scale = await listByShopSize(url, SCALES, { inProcessWhenFailed: options['in-process-when-failed'] });
+    const scale: ScaleFigures[] = [];
+    for (const members of SCALES) {
+      if (!plan.includes(`list-by-shop-size ${members}`)) continue;
+      scale.push(
+        ...(await timer.run(`list-by-shop-size ${members}`, () =>
+          listByShopSize(url, [members], { inProcessWhenFailed: options['in-process-when-failed'] }),
+        )),
+      );
+    }
 
     let bundles: BundleFigures[] = [];
-    if (!options['skip-bundles']) {
-      bundles = await measureBundles();
+    if (plan.includes('bundles')) {
+      bundles = await timer.run('bundles', () => measureBundles(BUNDLE_ROUNDS));
       printBundleTable(bundles);
     }
 
     let flood: FloodFigures | null = null;
-    if (twin && !options['skip-flood']) flood = await floodSection(url);
+    if (plan.includes('key-flood')) flood = await timer.run('key-flood', () => floodSection(url));
 
     let burst: BurstFigures | null = null;
-    if (twin && !options['skip-burst']) burst = await burstSection();
+    if (plan.includes('webhook-burst')) burst = await timer.run('webhook-burst', () => burstSection());
 
-    let jobs: JobsSection | null = null;
-    if (!options['skip-jobs']) jobs = await jobsSection();
+    // One section per shop size, so each has its time; their figures go to results.json together.
+    const jobSizes: JobsSection[] = [];
+    for (const members of JOB_SIZES) {
+      if (plan.includes(`jobs ${members}`)) jobSizes.push(await timer.run(`jobs ${members}`, () => jobsSection([members])));
+    }
+    const jobs: JobsSection | null =
+      jobSizes.length === 0
+        ? null
+        : {
+            ...jobSizes[0]!,
+            seeding: jobSizes.flatMap((size) => size.seeding),
+            runs: jobSizes.flatMap((size) => size.runs),
+            mismatches: jobSizes.flatMap((size) => size.mismatches),
+          };
 
+    console.error(`\n${timer.summary().join('\n')}`);
     writeResults({
       at: new Date().toISOString(),
       url,
@@ -309,6 +351,8 @@ async function main(): Promise<void> {
       webhookBurst: burst,
       keyFlood: flood,
       jobs,
+      sections: timer.timings,
+      loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
     });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {

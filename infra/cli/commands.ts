@@ -18,6 +18,7 @@ import { ImportFileError, type ImportMode, type ImportSource } from '../../share
 import { matchRows } from '../../shared/import/match-rows';
 import { readImportFile } from '../../shared/import/read-import-file';
 import { undoImport } from '../../shared/import/undo-import';
+import type { Progress, ShopProgress } from '../../shared/runtime/progress';
 import type { StageAuthorizerCache } from './stage-authorizer-cache';
 import type { UsagePlan } from './usage-plan-keys';
 
@@ -49,11 +50,11 @@ export function generateLoyaltyKey(): string {
 /** Validates the file, writes it and, in the cloud, gives each active key from it a usage-plan key. */
 export async function configApply(
   file: string,
-  deps: CommandDeps & { ensureTable?: (() => Promise<'created' | 'existed'>) | null },
+  deps: CommandDeps & { ensureTable?: (() => Promise<'created' | 'existed'>) | null; progress?: ShopProgress },
 ): Promise<void> {
   const config = readConfigFile(file);
   if (deps.ensureTable && (await deps.ensureTable()) === 'created') deps.print('table created');
-  const summaries = await applyConfig(config);
+  const summaries = await applyConfig(config, deps.progress ? { onProgress: deps.progress } : {});
   for (const [index, summary] of summaries.entries()) {
     const shop = config.shops[index]!;
     const revoked = summary.keys.filter((key) => key.revoked).length;
@@ -237,7 +238,7 @@ export async function emailIndexBackfill(options: { shop?: string }, deps: Pick<
 }
 
 /** Where an import's progress goes: a bar on a terminal, plain lines otherwise (both on stderr). */
-export type ImportProgress = (done: number, total: number) => void;
+export type ImportProgress = Progress;
 
 export interface ImportCommandOptions {
   file: string;

@@ -4,6 +4,14 @@
 import '../local/local-env';
 import { parseArgs } from 'node:util';
 import { resetDocumentClient } from '../../shared/data/client';
+import {
+  memberProgressByShop,
+  type Progress,
+  type ProgressOptions,
+  type ProgressOutput,
+  progressReporter,
+  type ShopProgress,
+} from '../../shared/runtime/progress';
 import { IMPORT_SOURCES, type ImportMode, type ImportSource } from '../../shared/import/import-row';
 import { isImportId } from '../../shared/import/import-id';
 import { PlatformRefusedError } from '../../shared/platform/port';
@@ -11,7 +19,6 @@ import {
   configApply,
   emailIndexBackfill,
   importMembers,
-  type ImportProgress,
   keysCreate,
   keysList,
   keysRevoke,
@@ -210,7 +217,7 @@ async function run(command: Exclude<Command, AppConfigCommand>, target: Target, 
   const deps = { usagePlan: target.usagePlan, authorizerCache: target.authorizerCache, print };
   switch (command.kind) {
     case 'config apply':
-      return configApply(command.file, { ...deps, ensureTable: target.ensureTable });
+      return configApply(command.file, { ...deps, ensureTable: target.ensureTable, progress: memberProgressOf(io) });
     case 'keys create':
       await keysCreate({ shop: command.shop, name: command.name, scope: command.scope }, deps);
       return;
@@ -239,26 +246,19 @@ async function run(command: Exclude<Command, AppConfigCommand>, target: Target, 
   }
 }
 
-/** Progress lines at every tenth of the rows (at least every 10 000), or a bar on a terminal. */
-export function progressOf(io: Io): ImportProgress {
-  const started = Date.now();
-  let reported = 0;
-  return (done, total) => {
-    const rate = Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
-    if (io.errIsTty && io.errWrite) {
-      const width = 30;
-      const filled = total === 0 ? width : Math.round((done / total) * width);
-      io.errWrite(
-        `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} rows, ${rate} rows/s${done === total ? '\n' : ''}`,
-      );
-      return;
-    }
-    const step = Math.min(10_000, Math.max(1, Math.ceil(total / 10)));
-    if (done === total || done - reported >= step) {
-      reported = done;
-      io.err(`progress: ${done}/${total} rows (${rate} rows/s)`);
-    }
-  };
+/** stderr as the progress reporters see it. */
+function progressOutput(io: Io): ProgressOutput {
+  return { line: io.err, ...(io.errIsTty !== undefined ? { isTty: io.errIsTty } : {}), ...(io.errWrite ? { write: io.errWrite } : {}) };
+}
+
+/** The import's progress on stderr (shared/runtime/progress.ts): a bar on a terminal, plain lines otherwise. */
+export function progressOf(io: Io, options: ProgressOptions = {}): Progress {
+  return progressReporter(progressOutput(io), options);
+}
+
+/** A configuration file's members on stderr, shop by shop, as the twin's start shows them. */
+export function memberProgressOf(io: Io, options: Omit<ProgressOptions, 'unit' | 'label'> = {}): ShopProgress {
+  return memberProgressByShop(progressOutput(io), options);
 }
 
 function parseCommand(positionals: string[], values: Values, dryRun: boolean): Command {

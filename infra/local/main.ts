@@ -2,6 +2,7 @@
 // end of the process that started it) stops it.
 import './local-env';
 import { parseArgs } from 'node:util';
+import { memberProgressByShop } from '../../shared/runtime/progress';
 import { DEMO_CONFIG, startTwin, type Twin } from './twin';
 
 const USAGE = `Usage: npm start -- [--config FILE] [--port N] [--platform-port M] [--dynamodb-port D] [--persist DIR] [--dynamodb-endpoint URL] [--table NAME] [--no-throttling] [--authorizer-cache-ttl SECONDS]`;
@@ -150,6 +151,12 @@ async function main(): Promise<void> {
     ...(values.table ? { tableName: values.table } : {}),
     ...(values['no-throttling'] ? { throttling: false } : {}),
     ...(authorizerCacheTtlSeconds !== undefined ? { authorizerCacheTtlSeconds } : {}),
+    // A large configuration's members take minutes to load: their progress on stderr, as `loyalty config apply` shows it.
+    onMembersProgress: memberProgressByShop({
+      line: (text) => console.error(text),
+      isTty: process.stderr.isTTY === true,
+      write: (text) => process.stderr.write(text),
+    }),
   });
   stop.starting(start);
   const twin = await start;

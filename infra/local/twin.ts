@@ -3,6 +3,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { ShopProgress } from '../../shared/runtime/progress';
 import { applyConfig, type ShopSummary } from '../../shared/shops/apply-config';
 import { resetEnv, type Env } from '../../shared/runtime/env';
 import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
@@ -66,6 +67,8 @@ export interface TwinOptions {
   authorizerCacheTtlSeconds?: number;
   /** Further settings of the functions (e.g. SHOP_CONFIG_TTL_SECONDS), set with the twin's own. */
   environment?: Partial<Record<keyof Env, string>>;
+  /** Hears each shop's members loaded so far while the configuration is applied (`npm start` shows them on stderr). */
+  onMembersProgress?: ShopProgress;
 }
 
 export interface Twin {
@@ -197,7 +200,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     const admin = localClient(endpoint);
     await ensureTable(admin, tableName);
     admin.destroy();
-    const shops = await applyConfig(config);
+    const shops = await applyConfig(config, options.onMembersProgress ? { onProgress: options.onMembersProgress } : {});
 
     // As in the cloud: every key write -> change notice -> the stage's authorizer cache flushed.
     const authorizerAnswers = authorizerCache(options.authorizerCacheTtlSeconds ?? DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS);

@@ -69,13 +69,24 @@ export async function findCustomerByEmail(shopId: string, email: string): Promis
 /** Why an enrol transaction was refused. */
 export type CreateCustomerOutcome = 'created' | 'customer_exists' | 'referral_code_taken';
 
+/** Which of these customers (at most 100) have a profile, read consistently: one BatchGetItem a try. */
+export async function enrolledCustomerIds(shopId: string, customerIds: readonly string[]): Promise<Set<string>> {
+  if (customerIds.length > 100) throw new RangeError('At most 100 customers a read');
+  const found = await batchGet(
+    customerIds.map((id) => customerKey(shopId, id)),
+    { consistent: true },
+  );
+  return new Set(found.map((item) => String(item.platform_customer_id)));
+}
+
 /**
- * Enrols a customer atomically: profile, referral-code guard and shop counter change together or not
- * at all, and only if the customer does not exist yet.
+ * Enrols a customer atomically: profile, referral-code guard, shop counter and e-mail search postings
+ * change together or not at all, and only if the customer does not exist yet. `emailPostingsWritten`:
+ * the postings were put before (`putEmailPostings`, a bulk enrolment), so the transaction leaves them out.
  */
 export async function createCustomer(
   record: CustomerRecord,
-  options: { countInShop?: boolean; entries?: EarningEntry[] } = {},
+  options: { countInShop?: boolean; entries?: EarningEntry[]; emailPostingsWritten?: boolean } = {},
 ): Promise<CreateCustomerOutcome> {
   const counterUpdate = {
     Update: {
@@ -105,7 +116,7 @@ export async function createCustomer(
       ...(options.countInShop === false ? [] : [counterUpdate]),
       ...birthdayTimerWrites(record, null),
       // The e-mail search postings of the address.
-      ...emailPostingWrites(record.shop_id, record.platform_customer_id, null, record.email),
+      ...(options.emailPostingsWritten ? [] : emailPostingWrites(record.shop_id, record.platform_customer_id, null, record.email)),
       // Entries awarded on enrolment (signup points) commit with the profile or not at all.
       ...(options.entries ?? []).map((entry) => ({
         Put: {

@@ -1,14 +1,14 @@
 // The e-mail search index's upkeep outside the member writes: the shop's index marker (written for a
 // new shop, whose every member gets postings from its enrolment on, and by the backfill once a shop's
-// earlier members have theirs) and the backfill's walk over a shop's members, which writes each member's
+// earlier members have theirs), the postings of members enrolled in bulk, and the backfill's walk over a shop's members, which writes each member's
 // postings as its profile has them. Every write is idempotent, so a stopped backfill is simply run again.
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
+import { BatchWriteCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BATCH_BACKOFF, CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
 import { shopMemberIdPages } from './customer-list';
 import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
 import { emailIndexReady } from './email-search';
-import { batchGet, readItem } from './items';
+import { BATCH_ATTEMPTS, batchGet, readItem } from './items';
 import { customerKey, normalisedEmail } from './items/customer-profile';
 import { emailIndexMarkerKey, emailPostingItems } from './items/email-gram';
 import type { Item } from './items/item-type';
@@ -43,6 +43,27 @@ export async function markEmailIndexComplete(shopId: string, now: string): Promi
   await documentClient().send(
     new PutCommand({ TableName: tableName(), Item: { ...emailIndexMarkerKey(shopId), completed_at: now, by: 'backfill' } }),
   );
+}
+
+/**
+ * The e-mail search postings of members about to be enrolled in bulk (an import, a configuration
+ * file's members), put before their transactions in
+ * BatchWriteItem calls of 25 (docs/decisions.md, "An import writes a new member's e-mail postings
+ * before its profile"): a posting without its profile is never a match (a search verifies every candidate
+ * against the profile's own address), while a profile without its postings would be missed, so the
+ * postings go first and the profile's transaction after them.
+ */
+export async function putEmailPostings(shopId: string, members: ReadonlyArray<{ customerId: string; email: string }>): Promise<void> {
+  const items = members.flatMap(({ customerId, email }) => emailPostingItems(shopId, customerId, normalisedEmail(email)));
+  for (let start = 0; start < items.length; start += 25) {
+    let pending: Array<Record<string, unknown>> = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
+    const written = await retryUntil(BATCH_ATTEMPTS, BATCH_BACKOFF, async () => {
+      const result = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
+      return pending.length === 0 ? true : undefined;
+    });
+    if (!written) throw new Error('BatchWrite left e-mail postings unprocessed after retries');
+  }
 }
 
 /** Members read (from the list index) per page of the backfill, and members written at once. */

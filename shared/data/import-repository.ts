@@ -3,7 +3,7 @@
 // import's record of it together (refused as a whole when the record exists: a member is imported once
 // per import), the undo of one member in one transaction, and the import's header.
 import { randomUUID } from 'node:crypto';
-import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
@@ -13,7 +13,7 @@ import { BATCH_ATTEMPTS, batchDelete, forEachPartitionPage, type Item } from './
 import { birthdayTimerKey } from './items/birthday-timer';
 import { customerItem, customerKey, normalisedEmail, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
 import { earningEntryItem, earningEntryKey } from './items/earning-entry';
-import { emailPostingItems, emailPostingKeys } from './items/email-gram';
+import { emailPostingKeys } from './items/email-gram';
 import {
   IMPORT_SHARDS,
   importHeaderItem,
@@ -101,30 +101,10 @@ export type ImportMemberOutcome =
   | 'referral_code_taken';
 
 /**
- * The e-mail search postings of members about to be enrolled, put before their transactions in
- * BatchWriteItem calls of 25 (docs/decisions.md, "An import writes a new member's e-mail postings
- * before its profile"): a posting without its profile is never a match (a search verifies every candidate
- * against the profile's own address), while a profile without its postings would be missed, so the
- * postings go first and the profile's transaction after them.
- */
-export async function putEmailPostings(shopId: string, members: ReadonlyArray<{ customerId: string; email: string }>): Promise<void> {
-  const items = members.flatMap(({ customerId, email }) => emailPostingItems(shopId, customerId, normalisedEmail(email)));
-  for (let start = 0; start < items.length; start += 25) {
-    let pending: Array<Record<string, unknown>> = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
-    const written = await retryUntil(BATCH_ATTEMPTS, BATCH_BACKOFF, async () => {
-      const result = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-      return pending.length === 0 ? true : undefined;
-    });
-    if (!written) throw new Error('BatchWrite left e-mail postings unprocessed after retries');
-  }
-}
-
-/**
  * One transaction: the import's record of the member (only if it does not exist), the profile (a new one
  * only if there is none, an existing one only at the version read), the import's entry (only if it does not
  * exist), the birthday timer as the date of birth says, and for a new member its referral-code guard, as
- * enrolment writes them; a new member's e-mail postings are put before it (`putEmailPostings`). The shop's
+ * enrolment writes them; a new member's e-mail postings are put before it (`putEmailPostings` of email-index-repository). The shop's
  * counters are recounted after the run.
  */
 export async function writeImportedMember(write: ImportMemberWrite): Promise<ImportMemberOutcome> {

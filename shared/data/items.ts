@@ -97,13 +97,15 @@ export async function countAll(input: Omit<QueryCommandInput, 'TableName' | 'Sel
   return count;
 }
 
-/** Reads up to 100 items by key, retrying unprocessed keys; returns them in the order asked. */
-export async function batchGet(keys: Array<{ pk: string; sk: string }>): Promise<Item[]> {
+/** Reads up to 100 items by key (`consistent`: strongly consistent), retrying unprocessed keys; returns them in the order asked. */
+export async function batchGet(keys: Array<{ pk: string; sk: string }>, options: { consistent?: boolean } = {}): Promise<Item[]> {
   if (keys.length === 0) return [];
   const found = new Map<string, Item>();
   let pending: Array<Record<string, unknown>> = keys;
   const read = await retryUntil(BATCH_ATTEMPTS, BATCH_BACKOFF, async () => {
-    const result = await documentClient().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
+    const result = await documentClient().send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) } } }),
+    );
     for (const item of (result.Responses?.[tableName()] ?? []) as Item[]) found.set(`${item.pk}|${item.sk}`, item);
     pending = result.UnprocessedKeys?.[tableName()]?.Keys ?? [];
     return pending.length === 0 ? true : undefined;

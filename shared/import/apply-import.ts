@@ -4,9 +4,9 @@
 // ("unchanged"), so a second run changes nothing and a run stopped half-way continues where it stopped. A
 // dry run reads the same and writes nothing. No domain event is published (docs/decisions.md).
 import { countCustomers } from '../data/customer-repository';
+import { putEmailPostings } from '../data/email-index-repository';
 import {
   type ImportedMemberState,
-  putEmailPostings,
   putImportHeader,
   readImportState,
   readImportStates,
@@ -17,6 +17,7 @@ import { tierProgramOf } from '../domain/member-points';
 import { generateReferralCode } from '../domain/referral';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { nowIso } from '../runtime/clock';
+import { forEachChunk } from '../runtime/chunks';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import type { ImportMode, ImportSource, MatchedRow, SkippedRow } from './import-row';
 import type { ImportReport } from './import-report';
@@ -24,7 +25,7 @@ import { type MemberPlan, type PlanContext, planMember, type TierMismatch } from
 
 /** Members read at once: 50 profiles and 50 records, one BatchGetItem of 100 keys. */
 export const IMPORT_CHUNK = 50;
-/** Transactions in flight at once by default (docs/performance.md#import). */
+/** Chunks, so transactions, in flight at once by default (docs/performance.md#import). */
 export const DEFAULT_IMPORT_CONCURRENCY = 32;
 /** Tries of one member's write against other writers of the same member before the import gives up. */
 const MEMBER_ATTEMPTS = 20;
@@ -38,7 +39,7 @@ export interface ApplyImportOptions {
   fileName: string;
   dryRun: boolean;
   concurrency?: number;
-  /** Called after each chunk with the members done so far and the total. */
+  /** Called at the start (0) and after each chunk with the members done so far and the total. */
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -77,14 +78,16 @@ export async function applyImport(rows: ReadRows, options: ApplyImportOptions): 
     });
   }
 
-  const chunks: MatchedRow[][] = [];
-  for (let start = 0; start < rows.matched.length; start += IMPORT_CHUNK) chunks.push(rows.matched.slice(start, start + IMPORT_CHUNK));
   const outcomes: MemberOutcome[] = [];
-  let done = 0;
-  let next = 0;
-  const worker = async () => {
-    for (let index = next++; index < chunks.length; index = next++) {
-      const chunk = chunks[index]!;
+  options.onProgress?.(0, rows.matched.length);
+  await forEachChunk(
+    rows.matched,
+    {
+      size: IMPORT_CHUNK,
+      concurrency: options.concurrency ?? DEFAULT_IMPORT_CONCURRENCY,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    },
+    async (chunk) => {
       const states = await readImportStates(
         shopId,
         importId,
@@ -102,12 +105,8 @@ export async function applyImport(rows: ReadRows, options: ApplyImportOptions): 
         );
       }
       for (const matched of chunk) outcomes.push(await importMember(matched, states.get(matched.customer.id)!, context, options.dryRun));
-      done += chunk.length;
-      options.onProgress?.(done, rows.matched.length);
-    }
-  };
-  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_IMPORT_CONCURRENCY);
-  await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
+    },
+  );
 
   // Enrolments of the import do not touch the shop's counters (one item every transaction would
   // contend on): they are recounted once the members are in, as `config apply` does, and a re-run of

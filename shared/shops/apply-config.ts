@@ -1,10 +1,12 @@
 // Loads a validated configuration file into the table: shop settings and catalog, hashed API keys,
 // and imported members with their history. Safe to run again: members that already exist are left
 // exactly as they are (their live balances win over the file), everything else is overwritten.
+// Members load at the import's pace (docs/performance.md#import): a chunk at a time, many chunks in
+// flight, the e-mail postings of the chunk's new members batched before their enrolments.
 import { putApiKey } from '../data/api-key-repository';
 import { hashApiKey } from '../domain/api-key';
-import { countCustomers, createCustomer } from '../data/customer-repository';
-import { markNewShopIndexed } from '../data/email-index-repository';
+import { countCustomers, createCustomer, enrolledCustomerIds } from '../data/customer-repository';
+import { markNewShopIndexed, putEmailPostings } from '../data/email-index-repository';
 import { earningEntryItem } from '../data/items/earning-entry';
 import { importBatchItem } from '../data/items/import-batch';
 import { rewardEntryItem } from '../data/items/reward-entry';
@@ -15,9 +17,11 @@ import { generateReferralCode } from '../domain/referral';
 import { DEFAULT_EARNING_SETTINGS, type EarningSettings, type ShopCatalog } from '../domain/shop';
 import { type LedgerEntry, withActivity } from '../domain/points-ledger';
 import { resolveTier } from '../domain/tiers';
+import { DEFAULT_IMPORT_CONCURRENCY, IMPORT_CHUNK } from '../import/apply-import';
+import { forEachChunk } from '../runtime/chunks';
 import { nowIso } from '../runtime/clock';
 import { retryUntil } from '../runtime/retry';
-import type { ConfigFile, MemberConfig, ShopConfig } from '../config/schema';
+import type { ConfigFile, MemberConfig, PlatformCustomerConfig, ShopConfig } from '../config/schema';
 
 export interface ShopSummary {
   shopId: string;
@@ -26,12 +30,21 @@ export interface ShopSummary {
   membersKept: number;
 }
 
-const IMPORT_CONCURRENCY = 8;
 const REFERRAL_ATTEMPTS = 5;
 
-export async function applyConfig(config: ConfigFile, now = nowIso()): Promise<ShopSummary[]> {
+export interface ApplyConfigOptions {
+  /** The instant the file is applied at (default: the clock's now). */
+  now?: string;
+  /** Members' chunks in flight at once (default: the import's). */
+  concurrency?: number;
+  /** A shop's members loaded so far and its total: at the start (0) and after each chunk. */
+  onProgress?: (shopId: string, done: number, total: number) => void;
+}
+
+export async function applyConfig(config: ConfigFile, options: ApplyConfigOptions = {}): Promise<ShopSummary[]> {
+  const now = options.now ?? nowIso();
   const summaries: ShopSummary[] = [];
-  for (const shop of config.shops) summaries.push(await applyShop(shop, now));
+  for (const shop of config.shops) summaries.push(await applyShop(shop, now, options));
   return summaries;
 }
 
@@ -55,7 +68,7 @@ function catalogOf(shop: ShopConfig): ShopCatalog {
   };
 }
 
-async function applyShop(shop: ShopConfig, now: string): Promise<ShopSummary> {
+async function applyShop(shop: ShopConfig, now: string, options: ApplyConfigOptions): Promise<ShopSummary> {
   const catalog = catalogOf(shop);
   // A shop applied for the first time has no member without e-mail search postings: its index is complete.
   await markNewShopIndexed(shop.id, now);
@@ -73,14 +86,7 @@ async function applyShop(shop: ShopConfig, now: string): Promise<ShopSummary> {
     });
   }
 
-  let imported = 0;
-  const queue = [...shop.members];
-  const worker = async () => {
-    for (let member = queue.shift(); member; member = queue.shift()) {
-      if (await importMember(shop, catalog, member, now)) imported += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: IMPORT_CONCURRENCY }, worker));
+  const imported = await loadMembers(shop, catalog, now, options);
 
   // Counters are recounted rather than incremented, so applying the file twice cannot skew them.
   const counts = await countCustomers(shop.id);
@@ -94,10 +100,56 @@ async function applyShop(shop: ShopConfig, now: string): Promise<ShopSummary> {
   };
 }
 
-/** Creates the member with its history; false when the member already exists (left untouched). */
-async function importMember(shop: ShopConfig, catalog: ShopCatalog, member: MemberConfig, now: string): Promise<boolean> {
-  const platformCustomer = shop.platform.customers.find((customer) => customer.id === member.platform_customer_id);
-  if (!platformCustomer) throw new Error(`Member ${member.platform_customer_id} has no platform customer`);
+/**
+ * The shop's members, as the import loads its rows: a chunk's profiles read at once (one consistent
+ * BatchGetItem), the e-mail postings of the chunk's new members put in batches, then each new member's
+ * enrolment, which leaves its postings out; the members already there are left as they are. The number
+ * of members created.
+ */
+async function loadMembers(shop: ShopConfig, catalog: ShopCatalog, now: string, options: ApplyConfigOptions): Promise<number> {
+  const platformCustomers = new Map(shop.platform.customers.map((customer) => [customer.id, customer]));
+  const platformCustomerOf = (member: MemberConfig): PlatformCustomerConfig => {
+    const platformCustomer = platformCustomers.get(member.platform_customer_id);
+    if (!platformCustomer) throw new Error(`Member ${member.platform_customer_id} has no platform customer`);
+    return platformCustomer;
+  };
+  let imported = 0;
+  options.onProgress?.(shop.id, 0, shop.members.length);
+  await forEachChunk(
+    shop.members,
+    {
+      size: IMPORT_CHUNK,
+      concurrency: options.concurrency ?? DEFAULT_IMPORT_CONCURRENCY,
+      onProgress: (done, total) => options.onProgress?.(shop.id, done, total),
+    },
+    async (chunk) => {
+      for (const member of chunk) platformCustomerOf(member);
+      const present = await enrolledCustomerIds(
+        shop.id,
+        chunk.map((member) => member.platform_customer_id),
+      );
+      const absent = chunk.filter((member) => !present.has(member.platform_customer_id));
+      await putEmailPostings(
+        shop.id,
+        absent.map((member) => ({ customerId: member.platform_customer_id, email: platformCustomerOf(member).email })),
+      );
+      for (const member of absent) if (await importMember(shop, catalog, member, platformCustomerOf(member), now)) imported += 1;
+    },
+  );
+  return imported;
+}
+
+/**
+ * Creates the member with its history, its e-mail postings put already; false when the member already
+ * exists (left untouched: enrolled between the chunk's read and this write).
+ */
+async function importMember(
+  shop: ShopConfig,
+  catalog: ShopCatalog,
+  member: MemberConfig,
+  platformCustomer: PlatformCustomerConfig,
+  now: string,
+): Promise<boolean> {
   const figures = {
     lifetime_points: member.lifetime_points,
     total_spend: member.total_spend,
@@ -127,7 +179,7 @@ async function importMember(shop: ShopConfig, catalog: ShopCatalog, member: Memb
     };
     const ledger = importedBatches(record, member, catalog.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS, now);
     // Not counted here: the shop's counters are recounted once every member is in.
-    const outcome = await createCustomer(ledger.record, { countInShop: false });
+    const outcome = await createCustomer(ledger.record, { countInShop: false, emailPostingsWritten: true });
     if (outcome === 'customer_exists') return false;
     if (outcome === 'referral_code_taken') return undefined;
     await batchPut([
