@@ -28,7 +28,7 @@ interface Sent {
 /** A fetch that records each request and answers from a list, in order. */
 function fakeFetch(answers: Array<{ status: number; body: unknown } | Error>) {
   const sent: Sent[] = [];
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const fetch = async (input: string, init?: RequestInit): Promise<Response> => {
     sent.push({
       url: String(input),
       method: init?.method ?? 'GET',
@@ -43,7 +43,7 @@ function fakeFetch(answers: Array<{ status: number; body: unknown } | Error>) {
       headers: { 'Content-Type': 'application/json' },
     });
   };
-  return { sent, fetch: fetch as typeof globalThis.fetch };
+  return { sent, fetch };
 }
 
 function client(answers: Array<{ status: number; body: unknown } | Error>) {

@@ -130,7 +130,8 @@ export interface ShopperApiOptions {
   serviceUrl: string;
   /** A fresh session token for every request, as Shopify asks (`shopify.sessionToken.get`). */
   sessionToken: () => Promise<string>;
-  fetch?: typeof fetch;
+  /** The transport (the host's fetch when absent). */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 export interface ShopperApi {
@@ -150,7 +151,7 @@ interface Resource<T> {
 
 export function createShopperApi(options: ShopperApiOptions): ShopperApi {
   const base = `${options.serviceUrl.replace(/\/+$/, '')}/shopper`;
-  const send = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const send = options.fetch ?? ((url: string, init: RequestInit) => fetch(url, init));
 
   async function call(
     route: string,
