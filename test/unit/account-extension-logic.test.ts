@@ -257,11 +257,27 @@ describe('what the loyalty page derives from the answers', () => {
     expect(offer).toMatchObject({ cost: 200, state: { kind: 'redeemable', points: 200 } });
   });
 
-  it('words the ways to earn with the customer-facing label, the rule name when the label is blank', () => {
-    expect(waysToEarn(program)).toEqual([
-      { id: 'e1', label: 'Create an account', points: 100, url: null },
-      { id: 'e2', label: 'Follow us', points: 25, url: 'https://x.test' },
+  it("words the ways to earn with the rule's name and the shopper's points, an order rule with its label", () => {
+    const withOrder = {
+      ...program,
+      earning_rules: [
+        ...program.earning_rules,
+        {
+          id: 'e3',
+          name: 'Place an order',
+          action: 'purchase',
+          customer_facing_label: '5 points for every $1 spent',
+          call_to_action_url: null,
+          points: 20,
+        },
+      ],
+    };
+    expect(waysToEarn(withOrder)).toEqual([
+      { id: 'e1', label: 'signup', points: 100, text: null, url: null },
+      { id: 'e2', label: 'Follow us', points: 25, text: null, url: 'https://x.test' },
+      { id: 'e3', label: 'Place an order', points: null, text: '5 points for every $1 spent', url: null },
     ]);
+    expect(waysToEarn({ ...program, earning_rules: [{ ...program.earning_rules[0]!, name: ' ' }] })[0]!.label).toBe('Create an account');
   });
 
   it('signs activity lines and has a text for every kind and every error', () => {

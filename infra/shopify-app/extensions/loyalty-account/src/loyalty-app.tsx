@@ -177,7 +177,7 @@ function NoticeBanner({ notice, host, onDismiss }: { notice: Notice; host: Host;
           <s-button
             command="--copy"
             commandFor="loyalty-redeemed-code"
-            accessibilityLabel={t('redeemed.copyLabel', { code: redemption.discount_code })}
+            accessibilityLabel={t(copied ? 'redeemed.copiedLabel' : 'redeemed.copyLabel', { code: redemption.discount_code })}
           >
             {t(copied ? 'action.copied' : 'action.copy')}
           </s-button>
@@ -331,8 +331,8 @@ function WaysToEarn({ program, host }: { program: Program; host: Host }) {
         {ways.map((way) => (
           <s-list-item key={way.id}>
             {way.url ? <s-link href={way.url}>{way.label}</s-link> : way.label}
-            {' — '}
-            {t('earn.points', { count: way.points, points: host.number(way.points) })}
+            {way.points !== null && ` — ${t('earn.points', { count: way.points, points: host.number(way.points) })}`}
+            {way.text && ` — ${way.text}`}
           </s-list-item>
         ))}
       </s-unordered-list>

@@ -3,6 +3,9 @@
 // jest checks it against the twin's real answers.
 import type { ActivityEntry, Member, Program, ProgramReward, ShopperErrorKind } from './shopper-api';
 
+/** The loyalty page's address in customer accounts: Shopify's `extension:{handle}/` protocol (shopify.extension.toml's handle). */
+export const LOYALTY_PAGE_HREF = 'extension:loyalty-page/';
+
 export interface TierProgress {
   current: string | null;
   next: string;
@@ -57,14 +60,25 @@ function offerState(reward: ProgramReward, cost: number, member: Member, program
   return { kind: 'unavailable' };
 }
 
-/** The ways to earn, as the shopper reads them: the rule's customer-facing label when it has one. */
-export function waysToEarn(program: Program): { id: string; label: string; points: number; url: string | null }[] {
-  return program.earning_rules.map((rule) => ({
-    id: rule.id,
-    label: rule.customer_facing_label?.trim() || rule.name,
-    points: rule.points,
-    url: rule.call_to_action_url,
-  }));
+/**
+ * The ways to earn, as the shopper reads them: the rule's name (merchant-written, "Follow us on
+ * Instagram") with the points the service computed for this shopper (a member's tier multiplier
+ * applied). An order rule's points are per amount spent, a unit the shopper answer does not carry: its
+ * customer-facing label ("5 points for every $1 spent") is shown instead of a bare figure.
+ */
+export function waysToEarn(
+  program: Program,
+): { id: string; label: string; points: number | null; text: string | null; url: string | null }[] {
+  return program.earning_rules.map((rule) => {
+    const perSpend = rule.action === 'purchase';
+    return {
+      id: rule.id,
+      label: rule.name.trim() || rule.customer_facing_label?.trim() || rule.action,
+      points: perSpend ? null : rule.points,
+      text: perSpend ? rule.customer_facing_label?.trim() || null : null,
+      url: rule.call_to_action_url,
+    };
+  });
 }
 
 /** An activity line's translation key and its signed points as the page prints them (+50, −200). */

@@ -2,10 +2,8 @@
 // invitation to join; nothing at all when the service cannot be reached (the order list comes first).
 import { useEffect, useState } from 'preact/hooks';
 import type { Translate } from './host';
+import { LOYALTY_PAGE_HREF } from './loyalty-view';
 import type { MemberAnswer, ShopperApi } from './shopper-api';
-
-/** The loyalty page's address in customer accounts: Shopify's `extension:{handle}/` protocol. */
-export const LOYALTY_PAGE_HREF = 'extension:loyalty-page/';
 
 export function OrdersBlock({ api, t, number }: { api: ShopperApi; t: Translate; number: (value: number) => string }) {
   const [who, setWho] = useState<MemberAnswer | null>(null);
