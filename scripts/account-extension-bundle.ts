@@ -2,10 +2,12 @@
 // CLI bundles them for `shopify app deploy`: one esbuild bundle per target, Preact for React, minified.
 // Used to measure them against Shopify's limits (test/unit/account-extension-bundle.test.ts, the bench)
 // and by the browser test, which loads the page's bundle in its stand-in host.
+import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { build, type Plugin } from 'esbuild';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { stackOutputs } from '../infra/cli/targets';
 
 export const EXTENSION_DIR = resolve(__dirname, '..', 'infra', 'shopify-app', 'extensions', 'loyalty-account');
 export const SERVICE_URL_FILE = join(EXTENSION_DIR, 'src', 'service-url.ts');
@@ -99,17 +101,24 @@ export async function bundleAccountExtension(options: { serviceUrl?: string } = 
   );
 }
 
-/** Writes src/service-url.ts for `serviceUrl`; answers the URL written. */
-export async function writeServiceUrl(serviceUrl: string): Promise<string> {
+/** Writes src/service-url.ts (or `file`) for `serviceUrl`; answers the URL written. */
+export async function writeServiceUrl(serviceUrl: string, file = SERVICE_URL_FILE): Promise<string> {
   const contents = serviceUrlModule(serviceUrl);
-  await writeFile(SERVICE_URL_FILE, contents);
+  await writeFile(file, contents);
   return checkServiceUrl(serviceUrl);
 }
 
-/** The URL src/service-url.ts holds now. */
-export async function currentServiceUrl(): Promise<string> {
-  const source = await readFile(SERVICE_URL_FILE, 'utf8');
+/** The URL src/service-url.ts (or `file`) holds now. */
+export async function currentServiceUrl(file = SERVICE_URL_FILE): Promise<string> {
+  const source = await readFile(file, 'utf8');
   const match = /export const SERVICE_URL = '((?:[^'\\]|\\.)*)';/.exec(source);
-  if (!match) throw new Error(`${SERVICE_URL_FILE} has no SERVICE_URL constant`);
+  if (!match) throw new Error(`${file} has no SERVICE_URL constant`);
   return match[1]!.replace(/\\(.)/g, '$1');
+}
+
+/** The stack's API URL: its `ApiUrl` output. */
+export async function readStackApiUrl(stack: string, client: CloudFormationClient): Promise<string> {
+  const url = (await stackOutputs(stack, client)).ApiUrl;
+  if (!url) throw new Error(`stack '${stack}' has no output 'ApiUrl': is it the loyalty API stack, fully deployed?`);
+  return url;
 }

@@ -4,15 +4,12 @@
 // target's size against Shopify's limit. Without an option it only bundles and measures.
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { parseArgs } from 'node:util';
-import { stackOutputs } from '../infra/cli/targets';
-import { bundleAccountExtension, currentServiceUrl, writeServiceUrl } from './account-extension-bundle';
+import { bundleAccountExtension, currentServiceUrl, readStackApiUrl, writeServiceUrl } from './account-extension-bundle';
 
 async function stackApiUrl(stack: string, region: string | undefined): Promise<string> {
   const client = new CloudFormationClient(region ? { region } : {});
   try {
-    const url = (await stackOutputs(stack, client)).ApiUrl;
-    if (!url) throw new Error(`stack '${stack}' has no output 'ApiUrl': is it the loyalty API stack, fully deployed?`);
-    return url;
+    return await readStackApiUrl(stack, client);
   } finally {
     client.destroy();
   }

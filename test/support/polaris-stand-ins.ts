@@ -90,6 +90,7 @@ a { color: #004bb0; }
 .critical { color: #a11b14; }
 .badge { background: #e3e3e3; border-radius: 999px; padding: .1rem .6rem; font-size: .85rem; font-weight: 600; }
 progress { width: 100%; height: .75rem; }
+.dismiss { align-self: flex-end; padding: .1rem .6rem; }
 `;
 
 /** Defines `s-<name>` with the props it reflects; setting one re-renders its shadow tree. */

@@ -2,8 +2,11 @@
 // each target's bundle within Shopify's limits (64 KB compressed, 128 KB for a full page; and the raw
 // 64 KB of Shopify's own build check), Preact in place of React, the sources type-checked against
 // @shopify/ui-extensions, and every text the code asks for present in locales/.
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { mockClient } from 'aws-sdk-client-mock';
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'smol-toml';
@@ -13,8 +16,10 @@ import {
   checkServiceUrl,
   currentServiceUrl,
   EXTENSION_DIR,
+  readStackApiUrl,
   SERVICE_URL_FILE,
   serviceUrlModule,
+  writeServiceUrl,
   type AccountBundle,
 } from '../../scripts/account-extension-bundle';
 
@@ -93,6 +98,33 @@ describe('the customer account extensions', () => {
     expect(() => checkServiceUrl('ftp://abc.example.test')).toThrow('must be http(s)');
     expect(() => checkServiceUrl('https://abc.example.test/prod?x=1')).toThrow('no query or fragment');
     expect(serviceUrlModule("https://abc.example.test/it's")).toContain("export const SERVICE_URL = 'https://abc.example.test/it\\'s';");
+  });
+
+  it("take the service URL from a stack's ApiUrl output, and write it as src/service-url.ts's one constant", async () => {
+    const cloudFormation = mockClient(CloudFormationClient);
+    try {
+      const stack = (outputs: Array<{ OutputKey: string; OutputValue: string }>) => ({
+        Stacks: [{ StackName: 'LoyaltyApi', CreationTime: new Date(), StackStatus: 'CREATE_COMPLETE' as const, Outputs: outputs }],
+      });
+      cloudFormation
+        .on(DescribeStacksCommand)
+        .resolvesOnce(stack([{ OutputKey: 'ApiUrl', OutputValue: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod/' }]));
+      cloudFormation
+        .on(DescribeStacksCommand)
+        .resolvesOnce(stack([{ OutputKey: 'ApiUrl', OutputValue: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod/' }]))
+        .resolvesOnce(stack([{ OutputKey: 'TableName', OutputValue: 'x' }]));
+      const client = new CloudFormationClient({ region: 'eu-west-1' });
+
+      const url = await readStackApiUrl('LoyaltyApi', client);
+      await expect(readStackApiUrl('LoyaltyApi', client)).rejects.toThrow("stack 'LoyaltyApi' has no output 'ApiUrl'");
+
+      const file = join(mkdtempSync(join(tmpdir(), 'service-url-')), 'service-url.ts');
+      expect(await writeServiceUrl(url, file)).toBe('https://abc.execute-api.eu-west-1.amazonaws.com/prod');
+      expect(readFileSync(file, 'utf8')).toBe(serviceUrlModule(url));
+      expect(await currentServiceUrl(file)).toBe('https://abc.execute-api.eu-west-1.amazonaws.com/prod');
+    } finally {
+      cloudFormation.restore();
+    }
   });
 
   it('ask only for texts the default locale has', () => {
