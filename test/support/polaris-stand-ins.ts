@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 // STAND-INS, NOT SHOPIFY'S RENDERER. Minimal accessible custom elements for the Polaris web components
 // the customer account extensions use (s-page, s-section, s-button...), so the bundled extension runs
 // in a plain Chromium page (test/support/customer-account-host.ts). Shopify renders these components
@@ -60,7 +61,7 @@ class StandIn extends HTMLElement {
   }
 }
 
-const escape = (text: string): string =>
+const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 const STYLE = `
@@ -120,15 +121,15 @@ function define(name: string, props: string[], render: Render, options: { role?:
 
 const tone = (element: StandIn, fallback = ''): string => element.prop('tone') || fallback;
 
-define('page', ['heading', 'subheading'], (page) => `<main><h1>${escape(page.prop('heading'))}</h1><slot></slot></main>`);
+define('page', ['heading', 'subheading'], (page) => `<main><h1>${escapeHtml(page.prop('heading'))}</h1><slot></slot></main>`);
 
 let sections = 0;
 define('section', ['heading', 'accessibilityLabel'], (section) => {
   const id = `section-heading-${++sections}`;
   const heading = section.prop('heading');
   return heading
-    ? `<section aria-labelledby="${id}"><h2 id="${id}">${escape(heading)}</h2><slot></slot></section>`
-    : `<section aria-label="${escape(section.prop('accessibilityLabel'))}"><slot></slot></section>`;
+    ? `<section aria-labelledby="${id}"><h2 id="${id}">${escapeHtml(heading)}</h2><slot></slot></section>`
+    : `<section aria-label="${escapeHtml(section.prop('accessibilityLabel'))}"><slot></slot></section>`;
 });
 
 define('stack', ['direction', 'gap', 'alignItems', 'padding'], (stack) =>
@@ -154,24 +155,25 @@ define(
   ['href', 'target', 'accessibilityLabel', 'tone'],
   (link) => {
     const label = link.prop('accessibilityLabel');
-    return `<a href="${escape(link.prop('href'))}"${label ? ` aria-label="${escape(label)}"` : ''}><slot></slot></a>`;
+    return `<a href="${escapeHtml(link.prop('href'))}"${label ? ` aria-label="${escapeHtml(label)}"` : ''}><slot></slot></a>`;
   },
   { inline: true },
 );
 define('progress', ['value', 'max', 'accessibilityLabel', 'tone'], (progress) =>
-  `<progress value="${escape(progress.prop('value'))}" max="${escape(progress.prop('max') || '100')}" aria-label="${escape(progress.prop('accessibilityLabel'))}"></progress>`);
-define('spinner', ['accessibilityLabel', 'size'], (spinner) => `<span role="status">${escape(spinner.prop('accessibilityLabel'))}…</span>`);
+  `<progress value="${escapeHtml(progress.prop('value'))}" max="${escapeHtml(progress.prop('max') || '100')}" aria-label="${escapeHtml(progress.prop('accessibilityLabel'))}"></progress>`);
+define('spinner', ['accessibilityLabel', 'size'], (spinner) =>
+  `<span role="status">${escapeHtml(spinner.prop('accessibilityLabel'))}…</span>`);
 define('banner', ['heading', 'tone', 'dismissible', 'collapsible', 'ondismiss'], (banner) =>
   `<div class="banner ${tone(banner, 'info')}" role="${tone(banner) === 'critical' ? 'alert' : 'status'}">` +
-  (banner.prop('heading') ? `<strong>${escape(banner.prop('heading'))}</strong>` : '') +
+  (banner.prop('heading') ? `<strong>${escapeHtml(banner.prop('heading'))}</strong>` : '') +
   '<slot></slot>' +
   (banner.values.dismissible ? '<button type="button" class="dismiss" aria-label="Dismiss">×</button>' : '') +
   '</div>');
 define('clipboard-item', ['text', 'oncopyerror'], () => '');
 define('button', ['variant', 'tone', 'loading', 'disabled', 'accessibilityLabel', 'href', 'command', 'commandFor', 'type'], (button) => {
   const label = button.prop('accessibilityLabel');
-  const aria = label ? ` aria-label="${escape(label)}"` : '';
-  if (button.prop('href')) return `<a class="button" href="${escape(button.prop('href'))}"${aria}><slot></slot></a>`;
+  const aria = label ? ` aria-label="${escapeHtml(label)}"` : '';
+  if (button.prop('href')) return `<a class="button" href="${escapeHtml(button.prop('href'))}"${aria}><slot></slot></a>`;
   // Loading: announced busy and inert, yet still focusable, so the keyboard user's focus stays put.
   const busy = button.values.loading ? ' aria-busy="true" aria-disabled="true"' : '';
   const disabled = button.values.disabled ? ' disabled' : '';
@@ -210,3 +212,6 @@ document.addEventListener('click', (event) => {
     () => item.dispatchEvent(new Event('copyerror')),
   );
 });
+
+// A module: its names stay its own in the test programme's type-check.
+export {};
