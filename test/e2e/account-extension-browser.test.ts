@@ -114,6 +114,9 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
 
     await page.getByRole('heading', { name: `${number(before.current_points)} points` }).waitFor();
     await page.getByRole('heading', { name: 'Activity' }).waitFor();
+    // The activity loaded (no spinner left): its oldest line, the signup, is on the first page.
+    await page.getByText(/^Joined the program: \+/).waitFor();
+    await page.locator('s-spinner').waitFor({ state: 'detached' });
     await page
       .getByRole('button', { name: /^Redeem / })
       .first()
