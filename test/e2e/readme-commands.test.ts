@@ -77,6 +77,8 @@ const DEPLOY_ONLY: Record<string, string> = {
     "needs an AWS account and a Shopify shop; the secret's fields are read in test/unit/platform-secrets.test.ts and test/unit/webhook-secrets.test.ts",
   'npx loyalty shopify-app-config --stack LoyaltyApi --client-id <Client ID> > shopify.app.toml':
     'needs a deployed stack; the command runs with a mocked stack and with --webhook-url in test/unit/shopify-app-config-cli.test.ts, and its file is parsed and checked field by field in test/unit/shopify-app-config.test.ts',
+  'npm run account-extension -- --stack LoyaltyApi':
+    "needs a deployed stack (its ApiUrl output); the output's reading, the file it writes and the bundles it measures are tested in test/unit/account-extension-bundle.test.ts",
   'shopify app deploy':
     "needs Shopify's CLI (Node 22.12+) and a Shopify account; the file it deploys is held to the rules of Shopify's configuration schema in test/unit/shopify-app-config.test.ts",
   'aws sqs receive-message --queue-url <OrderEventDeadLetterQueueUrl> --max-number-of-messages 10 --visibility-timeout 30':

@@ -1,0 +1,36 @@
+// `npm run account-extension -- [--stack NAME [--region R] | --service-url URL]`: points the customer
+// account extensions at a service (writes infra/shopify-app/extensions/loyalty-account/src/service-url.ts,
+// which Shopify's CLI builds into them at `shopify app deploy`), then bundles them and prints each
+// target's size against Shopify's limit. Without an option it only bundles and measures.
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { parseArgs } from 'node:util';
+import { bundleAccountExtension, currentServiceUrl, readStackApiUrl, writeServiceUrl } from './account-extension-bundle';
+
+async function stackApiUrl(stack: string, region: string | undefined): Promise<string> {
+  const client = new CloudFormationClient(region ? { region } : {});
+  try {
+    return await readStackApiUrl(stack, client);
+  } finally {
+    client.destroy();
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { stack: { type: 'string' }, region: { type: 'string' }, 'service-url': { type: 'string' } },
+    strict: true,
+  });
+  if (values.stack !== undefined && values['service-url'] !== undefined) throw new Error('pass --stack or --service-url, not both');
+  const serviceUrl = values.stack !== undefined ? await stackApiUrl(values.stack, values.region) : values['service-url'];
+  if (serviceUrl !== undefined) console.log(`service URL written to src/service-url.ts: ${await writeServiceUrl(serviceUrl)}`);
+  else console.log(`service URL (src/service-url.ts): ${await currentServiceUrl()}`);
+  for (const bundle of await bundleAccountExtension()) {
+    const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+    console.log(`${bundle.target}: ${kb(bundle.bytes)} minified, ${kb(bundle.gzipBytes)} gzip (Shopify's limit ${kb(bundle.limitBytes)})`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`account-extension: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});

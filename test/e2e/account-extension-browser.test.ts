@@ -1,0 +1,204 @@
+// The customer account extensions' bundles in a real headless Chromium, in a host page that plays
+// Shopify's customer accounts (test/support/customer-account-host.ts: the `shopify` global with real
+// session tokens from the twin's POST /_session_tokens, and STAND-IN Polaris components, not Shopify's
+// renderer), against the twin's real /shopper routes: a member sees the balance the API reports, redeems
+// a reward and copies its code with the keyboard alone; a non-member joins; the order-list block links to
+// the page; an unreachable service is said so. axe-core audits every state; each is saved as a PNG.
+import { mkdirSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
+import { LOYALTY_PAGE_HREF } from '../../infra/shopify-app/extensions/loyalty-account/src/loyalty-view';
+import { startCustomerAccountHost, type CustomerAccountHost } from '../support/customer-account-host';
+import { headlessBrowserUnavailable, launchHeadlessBrowser } from '../support/headless-browser';
+import { sessionToken, withToken } from '../support/shopper';
+import { apiClient, startTestTwin } from '../support/twin';
+
+const unavailable = headlessBrowserUnavailable();
+const describeInBrowser = unavailable ? describe.skip : describe;
+if (unavailable) console.warn(`The customer account extension browser test is SKIPPED: ${unavailable}.`);
+
+const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'account-extension-screens');
+const number = (value: number) => new Intl.NumberFormat('en').format(value);
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+let twin: Twin;
+let browser: Browser;
+let host: CustomerAccountHost;
+let context: BrowserContext;
+const api = () => apiClient(twin.url, 'demo_full_key');
+
+/** The element that has the focus, through shadow roots, with the name a screen reader would read. */
+async function focused(page: Page): Promise<{ tag: string; name: string }> {
+  return page.evaluate(() => {
+    let element: Element | null = document.activeElement;
+    while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+    const host =
+      (element?.getRootNode() as ShadowRoot | Document | undefined) instanceof ShadowRoot
+        ? (element!.getRootNode() as ShadowRoot).host
+        : element;
+    return {
+      tag: element?.tagName.toLowerCase() ?? '',
+      name: (element?.getAttribute('aria-label') ?? host?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+    };
+  });
+}
+
+/** Presses Tab until the focused control's name matches, as a keyboard user moves through the page. */
+async function tabTo(page: Page, name: RegExp, limit = 60): Promise<void> {
+  const seen: string[] = [];
+  for (let presses = 0; presses < limit; presses += 1) {
+    await page.keyboard.press('Tab');
+    const now = await focused(page);
+    seen.push(`${now.tag}:${now.name}`);
+    if (name.test(now.name)) return;
+  }
+  throw new Error(`no control named ${name} reached with Tab; focus went through: ${seen.join(' | ')}`);
+}
+
+/** axe-core's violations of impact serious or critical (the page's own, stand-ins included). */
+async function seriousViolations(page: Page): Promise<Array<{ id: string; impact: string; targets: string[] }>> {
+  await page.addScriptTag({ url: host.axeUrl });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(context: Document): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> };
+      }
+    ).axe;
+    return (await axe.run(document)).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      targets: violation.nodes.map((node) => JSON.stringify(node.target)),
+    }));
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+async function open(target: 'page' | 'block', customerId?: string, on: CustomerAccountHost = host): Promise<Page> {
+  const page = await context.newPage();
+  const failures: string[] = [];
+  page.on('pageerror', (error) => failures.push(error.message));
+  await page.goto(on.pageUrl(target, customerId));
+  await page.waitForFunction(() => document.documentElement.dataset.extensionStarted === 'true', undefined, { timeout: 30_000 });
+  expect(failures).toEqual([]);
+  return page;
+}
+
+describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` [SKIPPED: ${unavailable}]` : ''}`, () => {
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    [twin, browser] = await Promise.all([startTestTwin(DEMO_CONFIG, { throttling: false }), launchHeadlessBrowser()]);
+    host = await startCustomerAccountHost({ serviceUrl: twin.url, platformUrl: twin.platformUrl, shop: 'demo' });
+    context = await browser.newContext({ viewport: { width: 900, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    console.log(`screenshots: ${SCREENSHOTS}`);
+  }, 180_000);
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await host?.stop();
+    await twin?.stop();
+  });
+
+  it('shows a member the balance the API reports, and redeems a reward and copies its code with the keyboard alone', async () => {
+    await api().post('/v1/customers/1001/points', { adjustment: 1000, note: 'browser test' });
+    const before = (await api().get('/v1/customers/1001')).body.data.attributes;
+    const page = await open('page', '1001');
+
+    await page.getByRole('heading', { name: `${number(before.current_points)} points` }).waitFor();
+    await page.getByRole('heading', { name: 'Activity' }).waitFor();
+    // The activity loaded (no spinner left): its oldest line, the signup, is on the first page.
+    await page.getByText(/^Joined the program: \+/).waitFor();
+    await page.locator('s-spinner').waitFor({ state: 'detached' });
+    await page
+      .getByRole('button', { name: /^Redeem / })
+      .first()
+      .waitFor();
+    await shoot(page, '1-member');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // five-off costs 500: Tab to its Redeem button and press Enter, as a keyboard user does.
+    const token = await sessionToken(twin.platformUrl, 'demo', '1001');
+    const rewards = (await withToken(twin.url, token, 'GET', '/program')).body.data.attributes.rewards as Array<{
+      id: string;
+      name: string;
+    }>;
+    const rewardName = rewards.find((reward) => reward.id === 'five-off')!.name;
+    await tabTo(page, new RegExp(`^Redeem ${literally(rewardName)} for 500 points$`));
+    await page.keyboard.press('Enter');
+    await page.getByText(`${rewardName}: your code is ready`).waitFor();
+
+    const history = (await api().get('/v1/customers/1001/reward-history')).body.data;
+    const code = history[0].attributes.discount_code as string;
+    expect(history[0].attributes).toMatchObject({ reward_id: 'five-off', points_spent: 500 });
+    await page.getByText(code, { exact: true }).waitFor();
+    await page.getByRole('heading', { name: `${number(before.current_points - 500)} points` }).waitFor();
+    await shoot(page, '2-redeemed');
+
+    await tabTo(page, new RegExp(`^Copy code ${literally(code)}$`));
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: `Copied code ${code}` }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+    // The activity, reloaded, starts with the redemption.
+    const redeemedOn = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date(history[0].attributes.created_at));
+    await page.getByText(`Redeemed: ${rewardName}: −500 · ${redeemedOn}`).waitFor();
+    await shoot(page, '3-code-copied');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('lets a signed-in customer who is not a member join with the keyboard and shows the signup points', async () => {
+    const page = await open('page', '1010');
+    await page.getByRole('heading', { name: 'Join the rewards program' }).waitFor();
+    await shoot(page, '4-not-a-member');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await tabTo(page, /^Join now$/);
+    await page.keyboard.press('Enter');
+    await page.getByText('Welcome to the rewards program').waitFor();
+    const joined = (await api().get('/v1/customers/1010')).body.data.attributes;
+    await page.getByRole('heading', { name: `${number(joined.current_points)} points` }).waitFor();
+    expect(joined.current_points).toBeGreaterThan(0);
+    await shoot(page, '5-joined');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it("puts the member's balance on the order list with a link to the loyalty page", async () => {
+    const points = (await api().get('/v1/customers/1001')).body.data.attributes.current_points as number;
+    const page = await open('block', '1001');
+    await page.getByText(`${number(points)} points`).waitFor();
+    const link = page.getByRole('link', { name: 'View rewards' });
+    expect(await link.evaluate((element) => (element as HTMLAnchorElement).getAttribute('href'))).toBe(LOYALTY_PAGE_HREF);
+    await shoot(page, '6-order-list-block');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('says so when the service cannot be reached, and offers to try again', async () => {
+    // A port that answered a moment ago and is closed now: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const offline = await startCustomerAccountHost({ serviceUrl: `http://127.0.0.1:${port}`, platformUrl: twin.platformUrl, shop: 'demo' });
+    try {
+      const page = await open('page', '1001', offline);
+      await page.getByText('The rewards program could not be reached.', { exact: false }).waitFor();
+      await page.getByRole('alert').waitFor();
+      await tabTo(page, /^Try again$/);
+      await shoot(page, '7-unreachable');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.close();
+    } finally {
+      await offline.stop();
+    }
+  }, 120_000);
+});
