@@ -130,7 +130,9 @@ export class LoyaltyApi extends Construct {
     const cached = cacheTtl.toSeconds() > 0;
     // Cached: one answer per Authorization value, reused for every method until the TTL or a flush; API
     // Gateway then refuses a missing header itself, with the UNAUTHORIZED gateway response below.
-    // Uncached: no identity source, so a missing header still reaches the authorizer.
+    // Uncached: no identity source, so a missing header still reaches the authorizer. The identity source is
+    // the header's last value: a request sending it twice is refused by every endpoint's chain as well as by
+    // the authorizer, so an Allow cached for that last value cannot let it through (docs/api-behaviour.md).
     const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
       handler: props.authorizer,
       identitySources: cached ? [IdentitySource.header('Authorization')] : [],
