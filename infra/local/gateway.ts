@@ -13,9 +13,10 @@ import type {
 } from 'aws-lambda';
 import { DETAILS, envelope } from '../../shared/http/errors';
 import { AUTHORIZER, type Route, ROUTE_TIMEOUT_SECONDS, THROTTLE_LIMITS, type WebhookRoute } from '../../shared/http/routes';
-import { headerValue } from '../../shared/http/headers';
+import { headerValue, JSON_HEADERS } from '../../shared/http/headers';
+import { echoed } from '../../shared/domain/errors';
 import type { AuthorizerCache } from './authorizer-cache';
-import { BodyTooLarge, listen, readBody, sendJson as send } from './http-server';
+import { BodyTooLarge, listen, readBody, sendJson } from './http-server';
 import { RateLimiter } from './rate-limiter';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -65,6 +66,10 @@ export interface Gateway {
 }
 
 const STAGE = 'local';
+
+/** The gateway's own answers carry the API's headers (no-store), as the stack's gateway responses do. */
+const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  sendJson(res, status, body, { ...JSON_HEADERS, ...headers });
 
 interface Match {
   route: Route;
@@ -232,7 +237,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (webhook) return dispatchWebhook(webhook, req, res, method, url, requestId);
     const matches = matchPath(options.routes, url.pathname);
     if (matches.length === 0) {
-      return send(res, 404, envelope(404, `No route matches ${method} ${url.pathname}`));
+      return send(res, 404, envelope(404, `No route matches ${method} ${echoed(url.pathname)}`));
     }
     const match = matches.find((candidate) => candidate.route.method === method);
     if (!match) {

@@ -184,13 +184,18 @@ export class LoyaltyApi extends Construct {
             {
               statusCode: '405',
               responseTemplates: json(envelope(405, `Method $context.httpMethod is not allowed on this path. Allowed: ${allowed}`)),
-              responseParameters: { 'method.response.header.Allow': `'${allowed}'` },
+              responseParameters: { 'method.response.header.Allow': `'${allowed}'`, 'method.response.header.Cache-Control': "'no-store'" },
             },
           ],
         }),
         {
           authorizationType: AuthorizationType.NONE,
-          methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }],
+          methodResponses: [
+            {
+              statusCode: '405',
+              responseParameters: { 'method.response.header.Allow': true, 'method.response.header.Cache-Control': true },
+            },
+          ],
         },
       );
     }
@@ -199,7 +204,7 @@ export class LoyaltyApi extends Construct {
       this.api.addGatewayResponse(response.id, {
         type: response.type,
         statusCode: response.statusCode,
-        responseHeaders: { 'Content-Type': "'application/json'" },
+        responseHeaders: { 'Content-Type': "'application/json'", 'Cache-Control': "'no-store'" },
         templates: json(envelope(Number(response.statusCode), response.detail)),
       });
     }
