@@ -12,7 +12,14 @@ import type {
   Context,
 } from 'aws-lambda';
 import { DETAILS, envelope } from '../../shared/http/errors';
-import { AUTHORIZER, type Route, ROUTE_TIMEOUT_SECONDS, THROTTLE_LIMITS, type WebhookRoute } from '../../shared/http/routes';
+import {
+  AUTHORIZER,
+  type Route,
+  ROUTE_TIMEOUT_SECONDS,
+  THROTTLE_LIMITS,
+  WEBHOOK_THROTTLE,
+  type WebhookRoute,
+} from '../../shared/http/routes';
 import { headerValue, JSON_HEADERS } from '../../shared/http/headers';
 import { echoed } from '../../shared/domain/errors';
 import type { AuthorizerCache } from './authorizer-cache';
@@ -315,8 +322,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
   };
 
-  // API Gateway's plain proxy integration: no authorizer, no usage plan; an oversized body is refused as the
-  // receiver would refuse it, with 401, since it cannot be a platform delivery.
+  // API Gateway's plain proxy integration: no authorizer, no usage plan, but the stage's own throttle of the
+  // webhook's method, all callers together (WEBHOOK_THROTTLE, the stack's methodOptions); an oversized body
+  // is refused as the receiver would refuse it, with 401, since it cannot be a platform delivery.
   const dispatchWebhook = async (
     route: WebhookRoute,
     req: IncomingMessage,
@@ -329,6 +337,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), {
         Allow: route.method,
       });
+    // The stage throttles before anything is read, as API Gateway does; the body is never looked at.
+    if (limiter && !limiter.take(`stage ${route.method} ${route.path}`, WEBHOOK_THROTTLE))
+      return send(res, 429, envelope(429, DETAILS.rateLimited));
     let body: string | null;
     try {
       body = await bodyOrNull(req);
