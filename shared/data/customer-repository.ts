@@ -29,6 +29,7 @@ import {
   storedCustomerOf,
 } from './items/customer-profile';
 import { earningEntryItem } from './items/earning-entry';
+import { erasureTombstoneKey } from './items/erasure-tombstone';
 import { referralCodeItem } from './items/referral';
 import { counterAttribute, shopCountersKey } from './items/shop';
 import { GLOBAL_INDEXES } from './table';
@@ -67,7 +68,7 @@ export async function findCustomerByEmail(shopId: string, email: string): Promis
 }
 
 /** Why an enrol transaction was refused. */
-export type CreateCustomerOutcome = 'created' | 'customer_exists' | 'referral_code_taken';
+export type CreateCustomerOutcome = 'created' | 'customer_exists' | 'referral_code_taken' | 'erased';
 
 /**
  * Enrols a customer atomically: profile, referral-code guard and shop counter change together or not
@@ -75,7 +76,15 @@ export type CreateCustomerOutcome = 'created' | 'customer_exists' | 'referral_co
  */
 export async function createCustomer(
   record: CustomerRecord,
-  options: { countInShop?: boolean; entries?: EarningEntry[] } = {},
+  options: {
+    countInShop?: boolean;
+    entries?: EarningEntry[];
+    /**
+     * An import (`config apply`, the twin's start): refused ('erased') while the customer's erasure tombstone
+     * stands. Any other enrolment is the customer enrolled anew and clears the tombstone in the same transaction.
+     */
+    unlessErased?: boolean;
+  } = {},
 ): Promise<CreateCustomerOutcome> {
   const counterUpdate = {
     Update: {
@@ -114,6 +123,16 @@ export async function createCustomer(
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       })),
+      // Last, so its place in the cancellation reasons is known: an erasure holds against an import.
+      options.unlessErased
+        ? {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: erasureTombstoneKey(record.shop_id, record.platform_customer_id),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          }
+        : { Delete: { TableName: tableName(), Key: erasureTombstoneKey(record.shop_id, record.platform_customer_id) } },
     ],
   };
   try {
@@ -124,6 +143,7 @@ export async function createCustomer(
     const reasons = cancellationReasons(error);
     if (reasons?.[0] === 'ConditionalCheckFailed') return 'customer_exists';
     if (reasons?.[1] === 'ConditionalCheckFailed') return 'referral_code_taken';
+    if (options.unlessErased && reasons?.[input.TransactItems!.length - 1] === 'ConditionalCheckFailed') return 'erased';
     throw error;
   }
 }

@@ -127,8 +127,9 @@ async function importMember(shop: ShopConfig, catalog: ShopCatalog, member: Memb
     };
     const ledger = importedBatches(record, member, catalog.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS, now);
     // Not counted here: the shop's counters are recounted once every member is in.
-    const outcome = await createCustomer(ledger.record, { countInShop: false });
-    if (outcome === 'customer_exists') return false;
+    // A customer the platform erased (customers/redact) is not brought back by the file.
+    const outcome = await createCustomer(ledger.record, { countInShop: false, unlessErased: true });
+    if (outcome === 'customer_exists' || outcome === 'erased') return false;
     if (outcome === 'referral_code_taken') return undefined;
     await batchPut([
       ...ledger.entries.map((entry) => earningEntryItem(shop.id, member.platform_customer_id, entry)),
