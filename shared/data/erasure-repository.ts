@@ -8,7 +8,7 @@ import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { publishApiKeyChanges } from './api-key-changes';
 import { documentClient, tableName } from './client';
 import { shopMemberIdPages } from './customer-list';
-import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
+import { cancellationReasons, isTransactionConflict, writtenUnlessRefused } from './dynamodb-errors';
 import { emailPostingChange } from './items/email-gram';
 import { batchDelete, batchGet, forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
 import { erasureTombstoneItem, erasureTombstoneKey, erasureTombstonesPartition } from './items/erasure-tombstone';
@@ -124,10 +124,18 @@ async function deleteProfile(shopId: string, customerId: string): Promise<boolea
  * Records that the platform erased this customer (customers/redact), before the erasure itself: from then on
  * no import enrols them again (`config apply`, the twin's start, `loyalty import`) until an enrolment of the
  * customer anew clears it (docs/earning-engine.md, "Privacy webhooks"). The item holds the platform's customer
- * id in its key and the time; no name, e-mail or figure. Idempotent: a redelivery writes the same.
+ * id in its key and the time; no name, e-mail or figure. Idempotent: a redelivery keeps the first one as it is.
  */
 export async function putErasureTombstone(shopId: string, customerId: string, erasedAt: string): Promise<void> {
-  await documentClient().send(new PutCommand({ TableName: tableName(), Item: erasureTombstoneItem(shopId, customerId, erasedAt) }));
+  await writtenUnlessRefused(
+    documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: erasureTombstoneItem(shopId, customerId, erasedAt),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
 }
 
 /**
