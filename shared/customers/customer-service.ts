@@ -13,7 +13,7 @@ import { readShopCounters, type ShopCounters } from '../data/shop-repository';
 import { type CustomerRecord, type MemberChanges, newMemberRecord } from '../domain/customer';
 import { nowIso } from '../runtime/clock';
 import { generateReferralCode } from '../domain/referral';
-import { customerNotFound, DOMAIN_DETAILS, DomainError, failed, notFound, unavailable } from '../domain/errors';
+import { customerNotFound, DOMAIN_DETAILS, DomainError, echoed, failed, notFound, unavailable } from '../domain/errors';
 import type { Platform, PlatformCustomer } from '../platform/port';
 import { PlatformError, PlatformRefusedError, PlatformUnavailableError } from '../platform/port';
 import { backoffDelay, CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
@@ -66,7 +66,7 @@ export async function fetchPlatformCustomer(platform: Platform, customerId: stri
     }
     throw error;
   }
-  if (!customer) throw notFound(`Platform customer '${customerId}' not found`);
+  if (!customer) throw notFound(`Platform customer '${echoed(customerId)}' not found`);
   return customer;
 }
 

@@ -29,6 +29,7 @@ import {
   storedCustomerOf,
 } from './items/customer-profile';
 import { earningEntryItem } from './items/earning-entry';
+import { erasureTombstoneKey } from './items/erasure-tombstone';
 import { referralCodeItem } from './items/referral';
 import { counterAttribute, shopCountersKey } from './items/shop';
 import { GLOBAL_INDEXES } from './table';
@@ -67,7 +68,7 @@ export async function findCustomerByEmail(shopId: string, email: string): Promis
 }
 
 /** Why an enrol transaction was refused. */
-export type CreateCustomerOutcome = 'created' | 'customer_exists' | 'referral_code_taken';
+export type CreateCustomerOutcome = 'created' | 'customer_exists' | 'referral_code_taken' | 'erased';
 
 /** Which of these customers (at most 100) have a profile, read consistently: one BatchGetItem a try. */
 export async function enrolledCustomerIds(shopId: string, customerIds: readonly string[]): Promise<Set<string>> {
@@ -86,7 +87,17 @@ export async function enrolledCustomerIds(shopId: string, customerIds: readonly 
  */
 export async function createCustomer(
   record: CustomerRecord,
-  options: { countInShop?: boolean; entries?: EarningEntry[]; emailPostingsWritten?: boolean } = {},
+  options: {
+    countInShop?: boolean;
+    entries?: EarningEntry[];
+    /** The e-mail postings were put before the transaction (an import's or a configuration's batch). */
+    emailPostingsWritten?: boolean;
+    /**
+     * An import (`config apply`, the twin's start): refused ('erased') while the customer's erasure tombstone
+     * stands. Any other enrolment is the customer enrolled anew and clears the tombstone in the same transaction.
+     */
+    unlessErased?: boolean;
+  } = {},
 ): Promise<CreateCustomerOutcome> {
   const counterUpdate = {
     Update: {
@@ -125,6 +136,16 @@ export async function createCustomer(
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       })),
+      // Last, so its place in the cancellation reasons is known: an erasure holds against an import.
+      options.unlessErased
+        ? {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: erasureTombstoneKey(record.shop_id, record.platform_customer_id),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          }
+        : { Delete: { TableName: tableName(), Key: erasureTombstoneKey(record.shop_id, record.platform_customer_id) } },
     ],
   };
   try {
@@ -135,6 +156,7 @@ export async function createCustomer(
     const reasons = cancellationReasons(error);
     if (reasons?.[0] === 'ConditionalCheckFailed') return 'customer_exists';
     if (reasons?.[1] === 'ConditionalCheckFailed') return 'referral_code_taken';
+    if (options.unlessErased && reasons?.[input.TransactItems!.length - 1] === 'ConditionalCheckFailed') return 'erased';
     throw error;
   }
 }

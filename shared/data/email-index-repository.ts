@@ -8,9 +8,9 @@ import { documentClient, tableName } from './client';
 import { shopMemberIdPages } from './customer-list';
 import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
 import { emailIndexReady } from './email-search';
-import { BATCH_ATTEMPTS, batchGet, readItem } from './items';
+import { BATCH_ATTEMPTS, batchDelete, batchGet, readItem } from './items';
 import { customerKey, normalisedEmail } from './items/customer-profile';
-import { emailIndexMarkerKey, emailPostingItems } from './items/email-gram';
+import { emailIndexMarkerKey, emailPostingItems, emailPostingKeys } from './items/email-gram';
 import type { Item } from './items/item-type';
 import { shopSettingsKey } from './items/shop';
 
@@ -64,6 +64,11 @@ export async function putEmailPostings(shopId: string, members: ReadonlyArray<{ 
     });
     if (!written) throw new Error('BatchWrite left e-mail postings unprocessed after retries');
   }
+}
+
+/** Deletes the postings `putEmailPostings` put for a member whose transaction was then refused as erased. */
+export async function deleteEmailPostings(shopId: string, customerId: string, email: string): Promise<void> {
+  await batchDelete(emailPostingKeys(shopId, customerId, normalisedEmail(email)));
 }
 
 /** Members read (from the list index) per page of the backfill, and members written at once. */

@@ -3,14 +3,15 @@
 // everything held about a member for a data request. Every step is idempotent, so a redelivery finishes a
 // half-done erasure and otherwise changes nothing.
 import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { publishApiKeyChanges } from './api-key-changes';
 import { documentClient, tableName } from './client';
 import { shopMemberIdPages } from './customer-list';
-import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
+import { cancellationReasons, isTransactionConflict, writtenUnlessRefused } from './dynamodb-errors';
 import { emailPostingChange } from './items/email-gram';
-import { batchDelete, forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
+import { batchDelete, batchGet, forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
+import { erasureTombstoneItem, erasureTombstoneKey, erasureTombstonesPartition } from './items/erasure-tombstone';
 import { API_KEY_LISTING_PREFIX, apiKeyKey } from './items/api-key';
 import { customerKey, customerPk, storedCustomerOf } from './items/customer-profile';
 import { EARNING_ENTRY_PREFIX } from './items/earning-entry';
@@ -119,6 +120,33 @@ async function deleteProfile(shopId: string, customerId: string): Promise<boolea
   return outcome;
 }
 
+/**
+ * Records that the platform erased this customer (customers/redact), before the erasure itself: from then on
+ * no import enrols them again (`config apply`, the twin's start, `loyalty import`) until an enrolment of the
+ * customer anew clears it (docs/earning-engine.md, "Privacy webhooks"). The item holds the platform's customer
+ * id in its key and the time; no name, e-mail or figure. Idempotent: a redelivery keeps the first one as it is.
+ */
+export async function putErasureTombstone(shopId: string, customerId: string, erasedAt: string): Promise<void> {
+  await writtenUnlessRefused(
+    documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: erasureTombstoneItem(shopId, customerId, erasedAt),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
+}
+
+/**
+ * Which of these customers (at most 100) have an erasure tombstone standing. An eventually consistent read is
+ * enough: the write that would enrol one checks the tombstone in its own transaction.
+ */
+export async function erasedCustomerIds(shopId: string, customerIds: readonly string[]): Promise<Set<string>> {
+  const tombstones = new Set((await batchGet(customerIds.map((id) => erasureTombstoneKey(shopId, id)))).map((item) => item.sk));
+  return new Set(customerIds.filter((id) => tombstones.has(erasureTombstoneKey(shopId, id).sk)));
+}
+
 export interface ShopErasure {
   customersErased: number;
   itemsDeleted: number;
@@ -161,8 +189,10 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
     publishApiKeyChanges(deletedKeyHashes);
   }
 
-  // The record of which webhook events were handled holds no personal data, but it is the shop's too.
+  // The record of which webhook events were handled holds no personal data, but it is the shop's too; so
+  // are the erasure tombstones of its customers.
   itemsDeleted += await deletePartition(webhookEventsPartition(shopId), 'pk, sk', () => []);
+  itemsDeleted += await deletePartition(erasureTombstonesPartition(shopId), 'pk, sk', () => []);
 
   // Last, so that a delivery retried after a crash still finds the shop by its domain and finishes the work;
   // only a domain that maps to this shop, whatever the payload named.

@@ -14,6 +14,7 @@ import { birthdayTimerKey } from './items/birthday-timer';
 import { customerItem, customerKey, normalisedEmail, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
 import { earningEntryItem, earningEntryKey } from './items/earning-entry';
 import { emailPostingKeys } from './items/email-gram';
+import { erasureTombstoneKey } from './items/erasure-tombstone';
 import {
   IMPORT_SHARDS,
   importHeaderItem,
@@ -98,7 +99,9 @@ export type ImportMemberOutcome =
   /** The profile is not as read (another writer, or enrolled meanwhile): read again and decide anew. */
   | 'changed'
   /** A created member's referral code is another member's: draw again. */
-  | 'referral_code_taken';
+  | 'referral_code_taken'
+  /** The customer's erasure tombstone stands (customers/redact): an import never brings them back. */
+  | 'erased';
 
 /**
  * One transaction: the import's record of the member (only if it does not exist), the profile (a new one
@@ -151,12 +154,23 @@ export async function writeImportedMember(write: ImportMemberWrite): Promise<Imp
     });
   }
   items.push(...birthdayTimerWrites(next, current ? current.record.date_of_birth : null));
+  // A new member only while no erasure tombstone stands (customers/redact): last, at a known place.
+  if (!current) {
+    items.push({
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: erasureTombstoneKey(shopId, customerId),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  }
   try {
     await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
     return 'written';
   } catch (error) {
     const reasons = cancellationReasons(error);
     if (reasons?.[0] === 'ConditionalCheckFailed') return 'already_imported';
+    if (!current && reasons?.[items.length - 1] === 'ConditionalCheckFailed') return 'erased';
     if (reasons?.[1] === 'ConditionalCheckFailed') return 'changed';
     if (!current && reasons?.[2] === 'ConditionalCheckFailed') return 'referral_code_taken';
     // The import's entry exists without its record: only the record's own write puts it, so it was imported.

@@ -1,8 +1,25 @@
 // Calendar dates (birthday, anniversary) and timestamps as the API writes them.
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-// ISO 8601 date-time with a time zone, e.g. 1990-05-17T00:00:00Z or 1990-05-17T10:00:00.000+02:00.
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+// ISO 8601 date-time with a time zone, e.g. 1990-05-17T00:00:00Z or 1990-05-17T10:00:00.000+02:00: date,
+// hour, minute, second (optional), zone hour and minute (absent for Z).
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
+
+/**
+ * Why a date-time's time of day or zone offset names no instant (`25:00` is no hour, `-99:00` no zone),
+ * or null when they are real. Hours run 00-23, minutes and seconds 00-59 (no 24:00, no leap second), a
+ * zone offset at most 23:59 either way, as RFC 3339 writes them.
+ */
+function impossibleTimeReason(match: RegExpExecArray): string | null {
+  const [hour, minute, second, zoneHour, zoneMinute] = [match[4], match[5], match[6], match[7], match[8]].map((part) =>
+    part === undefined ? 0 : Number(part),
+  ) as [number, number, number, number, number];
+  if (hour > 23) return 'hours run from 00 to 23';
+  if (minute > 59) return 'minutes run from 00 to 59';
+  if (second > 59) return 'seconds run from 00 to 59';
+  if (zoneHour > 23 || zoneMinute > 59) return 'a time zone offset runs from -23:59 to +23:59';
+  return null;
+}
 
 /** True for a calendar date that exists (2024-02-29 yes, 2023-02-29 no). */
 function isRealDate(year: number, month: number, day: number): boolean {
@@ -18,7 +35,7 @@ export function parseCalendarDate(text: string): string | null {
   const match = DATE.exec(text) ?? DATE_TIME.exec(text);
   if (!match) return null;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (!isRealDate(year, month, day)) return null;
+  if (!isRealDate(year, month, day) || impossibleTimeReason(match) !== null) return null;
   return `${match[1]}-${match[2]}-${match[3]}`;
 }
 
@@ -26,13 +43,15 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 
 /**
  * Why a text written like a date names no day, e.g. `2025-02-30 does not exist (February 2025 has
- * 28 days)`; null when the text is not written like a date, or names a day that exists.
+ * 28 days)`, or like a date-time no time (`1990-01-01T25:00:00Z is not a real time (hours run from 00
+ * to 23)`); null when the text is not written like either, or names a day and time that exist.
  */
 export function nonexistentDateReason(text: string): string | null {
   const match = DATE.exec(text) ?? DATE_TIME.exec(text);
   if (!match) return null;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (isRealDate(year, month, day)) return null;
+  const time = match.length > 4 ? impossibleTimeReason(match) : null;
+  if (isRealDate(year, month, day)) return time === null ? null : `${text} is not a real time (${time})`;
   const date = `${match[1]}-${match[2]}-${match[3]}`;
   if (month < 1 || month > 12) return `${date} does not exist (months run from 01 to 12)`;
   const days = new Date(Date.UTC(year, month, 0)).getUTCDate();

@@ -31,7 +31,19 @@ export const failed = (detail: string): DomainError => new DomainError('failed',
 /** A service the action depends on (the commerce platform) could not be reached. */
 export const unavailable = (detail: string): DomainError => new DomainError('unavailable', detail);
 
-export const customerNotFound = (identifier: string): DomainError => notFound(`Customer '${identifier}' not found`);
+/** The longest identifier a detail repeats whole; a longer one is cut there and ends with `…`. */
+export const ECHOED_IDENTIFIER_MAX = 100;
+
+/**
+ * An identifier the caller sent, as a detail repeats it: a 5 000-character path segment is not sent back
+ * whole (the caller has it; logs and screens get no more than this).
+ */
+export function echoed(identifier: string): string {
+  const characters = Array.from(identifier);
+  return characters.length <= ECHOED_IDENTIFIER_MAX ? identifier : `${characters.slice(0, ECHOED_IDENTIFIER_MAX).join('')}…`;
+}
+
+export const customerNotFound = (identifier: string): DomainError => notFound(`Customer '${echoed(identifier)}' not found`);
 
 /** Details the spec fixes word for word. */
 export const DOMAIN_DETAILS = {

@@ -12,10 +12,10 @@ import {
 } from '../data/history-repository';
 import type { EarningEntry, RewardEntry } from '../domain/history';
 import { resolveCustomer } from '../customers/customer-service';
-import { DomainError, notFound } from '../domain/errors';
+import { DomainError, echoed, notFound } from '../domain/errors';
 
-const earningEntryNotFound = (id: string): DomainError => notFound(`Earning history entry '${id}' not found`);
-const rewardEntryNotFound = (id: string): DomainError => notFound(`Reward history entry '${id}' not found`);
+const earningEntryNotFound = (id: string): DomainError => notFound(`Earning history entry '${echoed(id)}' not found`);
+const rewardEntryNotFound = (id: string): DomainError => notFound(`Reward history entry '${echoed(id)}' not found`);
 
 // A sort key holds at most 1024 bytes; a longer id cannot name an entry, and DynamoDB would refuse the read.
 const MAX_ENTRY_ID_BYTES = 1000;

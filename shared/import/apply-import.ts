@@ -4,7 +4,8 @@
 // ("unchanged"), so a second run changes nothing and a run stopped half-way continues where it stopped. A
 // dry run reads the same and writes nothing. No domain event is published (docs/decisions.md).
 import { countCustomers } from '../data/customer-repository';
-import { putEmailPostings } from '../data/email-index-repository';
+import { deleteEmailPostings, putEmailPostings } from '../data/email-index-repository';
+import { erasedCustomerIds } from '../data/erasure-repository';
 import {
   type ImportedMemberState,
   putImportHeader,
@@ -51,7 +52,15 @@ export interface ReadRows {
 }
 
 /** One member's outcome in the report. */
-type MemberOutcome = { kind: 'created' | 'updated'; plan: MemberPlan } | { kind: 'unchanged'; points: number };
+type MemberOutcome =
+  { kind: 'created' | 'updated'; plan: MemberPlan } | { kind: 'unchanged'; points: number } | { kind: 'erased'; skipped: SkippedRow };
+
+/** A row whose customer the platform erased (customers/redact): an import never enrols them again. */
+const erasedRow = (matched: MatchedRow): SkippedRow => ({
+  line: matched.row.line,
+  reason: 'erased',
+  detail: `customer ${matched.customer.id} was erased by the platform (customers/redact); enrol them anew to import them`,
+});
 
 export async function applyImport(rows: ReadRows, options: ApplyImportOptions): Promise<ImportReport> {
   const started = Date.now();
@@ -93,18 +102,28 @@ export async function applyImport(rows: ReadRows, options: ApplyImportOptions): 
         importId,
         chunk.map((matched) => matched.customer.id),
       );
+      // Customers the platform erased are never enrolled by an import (their tombstone holds no personal data).
+      const erased = await erasedCustomerIds(
+        shopId,
+        chunk.filter((matched) => !states.get(matched.customer.id)!.profile).map((matched) => matched.customer.id),
+      );
       if (!options.dryRun) {
         // The postings of the members this chunk enrols, in batches before their transactions.
         const enrolled = chunk.filter((matched) => {
           const state = states.get(matched.customer.id)!;
-          return !state.record && !state.profile;
+          return !state.record && !state.profile && !erased.has(matched.customer.id);
         });
         await putEmailPostings(
           shopId,
           enrolled.map((matched) => ({ customerId: matched.customer.id, email: matched.customer.email })),
         );
       }
-      for (const matched of chunk) outcomes.push(await importMember(matched, states.get(matched.customer.id)!, context, options.dryRun));
+      for (const matched of chunk)
+        outcomes.push(
+          erased.has(matched.customer.id)
+            ? { kind: 'erased', skipped: erasedRow(matched) }
+            : await importMember(matched, states.get(matched.customer.id)!, context, options.dryRun),
+        );
     },
   );
 
@@ -113,7 +132,8 @@ export async function applyImport(rows: ReadRows, options: ApplyImportOptions): 
   // a stopped import recounts them too.
   if (!options.dryRun) await setShopCounters(shopId, await countCustomers(shopId));
 
-  const written = outcomes.filter((outcome): outcome is Extract<MemberOutcome, { plan: MemberPlan }> => outcome.kind !== 'unchanged');
+  const written = outcomes.filter((outcome): outcome is Extract<MemberOutcome, { plan: MemberPlan }> => 'plan' in outcome);
+  const counted = outcomes.filter((outcome): outcome is Exclude<MemberOutcome, { kind: 'erased' }> => outcome.kind !== 'erased');
   const pendingByCustomer = new Map(rows.matched.map((matched) => [matched.customer.id, matched.row.pendingPoints]));
   return {
     importId,
@@ -125,11 +145,11 @@ export async function applyImport(rows: ReadRows, options: ApplyImportOptions): 
     created: outcomes.filter((outcome) => outcome.kind === 'created').length,
     updated: outcomes.filter((outcome) => outcome.kind === 'updated').length,
     unchanged: outcomes.filter((outcome) => outcome.kind === 'unchanged').length,
-    skipped: rows.skipped,
+    skipped: [...rows.skipped, ...outcomes.flatMap((outcome) => (outcome.kind === 'erased' ? [outcome.skipped] : []))],
     pendingPoints: written.reduce((sum, outcome) => sum + (pendingByCustomer.get(outcome.plan.next.platform_customer_id) ?? 0), 0),
     tierMismatches: written.flatMap((outcome): TierMismatch[] => (outcome.plan.tierMismatch ? [outcome.plan.tierMismatch] : [])),
-    pointsBefore: outcomes.reduce((sum, outcome) => sum + (outcome.kind === 'unchanged' ? outcome.points : outcome.plan.pointsBefore), 0),
-    pointsAfter: outcomes.reduce((sum, outcome) => sum + (outcome.kind === 'unchanged' ? outcome.points : outcome.plan.pointsAfter), 0),
+    pointsBefore: counted.reduce((sum, outcome) => sum + (outcome.kind === 'unchanged' ? outcome.points : outcome.plan.pointsBefore), 0),
+    pointsAfter: counted.reduce((sum, outcome) => sum + (outcome.kind === 'unchanged' ? outcome.points : outcome.plan.pointsAfter), 0),
     seconds: (Date.now() - started) / 1000,
   };
 }
@@ -166,6 +186,11 @@ async function importMember(
       record: plan.record,
     });
     if (written === 'written') return { kind: plan.created ? 'created' : 'updated', plan };
+    if (written === 'erased') {
+      // Erased while the import ran: the postings put for the enrolment go too.
+      if (postingsWritten) await deleteEmailPostings(context.shopId, matched.customer.id, matched.customer.email);
+      return { kind: 'erased', skipped: erasedRow(matched) };
+    }
     // Already imported (a run that stopped after its write), a profile that changed, or a referral code
     // drawn twice: read again and decide anew.
     return undefined;

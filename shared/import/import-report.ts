@@ -24,7 +24,7 @@ export interface ImportReport {
   seconds: number;
 }
 
-const SKIP_REASONS: readonly SkipReason[] = ['unreadable', 'no_identifier', 'no_customer', 'ambiguous', 'duplicate'];
+const SKIP_REASONS: readonly SkipReason[] = ['unreadable', 'no_identifier', 'no_customer', 'ambiguous', 'duplicate', 'erased'];
 
 const SKIP_NAMES: Record<SkipReason, string> = {
   unreadable: 'unreadable value',
@@ -32,6 +32,7 @@ const SKIP_NAMES: Record<SkipReason, string> = {
   no_customer: 'no platform customer',
   ambiguous: 'e-mail of several customers',
   duplicate: 'id or e-mail on several rows',
+  erased: 'erased by the platform',
 };
 
 /** One figure of a report: its label padded so the figures line up. */

@@ -59,7 +59,9 @@ export type SkipReason =
   /** The e-mail matches several platform customers. */
   | 'ambiguous'
   /** The id or e-mail appears on several rows of the file: all of them are skipped. */
-  | 'duplicate';
+  | 'duplicate'
+  /** The platform erased the customer (customers/redact) and nothing enrolled them anew since. */
+  | 'erased';
 
 export interface SkippedRow {
   line: number;

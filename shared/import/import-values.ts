@@ -1,6 +1,7 @@
 // The values of an export's cells, each parsed or refused with a sentence naming the column and the value:
 // points (whole numbers, thousands separators), birthdays (Smile's year 1004 for "no year"), ids (a leading
 // apostrophe, a Shopify global id), e-mails, exclusion states and flags, tiers and enrolment dates.
+import { isValidEmailAddress } from '../config/email-address';
 
 /** A value that cannot be read: the detail becomes the skipped row's. */
 export class UnreadableValue extends Error {
@@ -11,7 +12,11 @@ export class UnreadableValue extends Error {
 }
 
 function quote(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  // Control and format characters (NUL, bidi overrides) are shown escaped: the report is read on a terminal.
+  const text = (typeof value === 'string' ? value : JSON.stringify(value)).replace(
+    /[\p{Cc}\p{Cf}]/gu,
+    (character) => `\\u${character.codePointAt(0)!.toString(16).padStart(4, '0')}`,
+  );
   return `'${text.length > 60 ? `${text.slice(0, 60)}...` : text}'`;
 }
 
@@ -117,7 +122,7 @@ export function parseCustomerId(column: string, value: unknown): string | null {
 export function parseEmail(column: string, value: unknown): string | null {
   const text = cellText(value);
   if (text === null) return null;
-  if (!/^[^\s@]+@[^\s@]+$/.test(text)) throw new UnreadableValue(column, text, 'is not an e-mail address');
+  if (!isValidEmailAddress(text)) throw new UnreadableValue(column, text, 'is not an e-mail address');
   return text;
 }
 

@@ -16,6 +16,7 @@ import {
   findFriendReferralByEmail,
   friendEmailHashKey,
 } from '../data/referral-repository';
+import { isValidEmailAddress } from '../config/email-address';
 import { mailboxKey } from '../domain/email-identity';
 import type { CustomerRecord } from '../domain/customer';
 import { failed } from '../domain/errors';
@@ -271,7 +272,8 @@ async function awardFirstOrderReferral(shop: ShopCatalog, member: { id: string; 
 
 /** The referral made to a member's mailbox, or null (also when the shop never referred a friend: no key, nothing looked up). */
 async function friendReferralOfMailbox(shopId: string, email: string | null) {
-  if (!email) return null;
+  // The platform's address is kept as given, but never trusted: one the validator refuses matches no referral.
+  if (!email || !isValidEmailAddress(email.trim())) return null;
   const hashKey = await friendEmailHashKey(shopId, false);
   return hashKey ? findFriendReferralByEmail(shopId, mailboxKey(hashKey, email)) : null;
 }

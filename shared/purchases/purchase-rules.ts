@@ -4,7 +4,7 @@ import type { CustomerRecord } from '../domain/customer';
 import { formatMinorAsMoney, formatMoney, minorDigits } from '../domain/money';
 import type { Reward, ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
-import { DOMAIN_DETAILS, invalid, notFound, notPermitted, unprocessable } from '../domain/errors';
+import { DOMAIN_DETAILS, echoed, invalid, notFound, notPermitted, unprocessable } from '../domain/errors';
 
 export interface PurchasePlan {
   reward: Reward;
@@ -21,7 +21,7 @@ export const insufficientPoints = (balance: number, cost: number) =>
 /** A reward the caller may see at all: exists, active, not deleted. */
 export function findPurchasableReward(shop: ShopCatalog, rewardId: string): Reward {
   const reward = shop.rewards.find((candidate) => candidate.id === rewardId);
-  if (!reward || !reward.is_active || reward.deleted) throw notFound(`Reward '${rewardId}' not found`);
+  if (!reward || !reward.is_active || reward.deleted) throw notFound(`Reward '${echoed(rewardId)}' not found`);
   return reward;
 }
 

@@ -9,7 +9,7 @@ import { getCustomer } from '../data/customer-repository';
 import { type IdempotencyClaim, recordProgressItem } from '../data/idempotency-repository';
 import { getPurchase, writeRedemptionRefund } from '../data/purchase-repository';
 import type { CustomerRecord } from '../domain/customer';
-import { customerNotFound, DOMAIN_DETAILS, failed, notFound, notPermitted, unavailable, unprocessable } from '../domain/errors';
+import { customerNotFound, DOMAIN_DETAILS, echoed, failed, notFound, notPermitted, unavailable, unprocessable } from '../domain/errors';
 import type { DomainEvent } from '../domain/events';
 import { approvedEntry, type EarningEntry, type PurchaseRecord, type RewardEntry } from '../domain/history';
 import { movePoints, tierProgramOf } from '../domain/member-points';
@@ -38,7 +38,7 @@ const MAX_ATTEMPTS = 120;
 // A sort key holds at most 1024 bytes; a longer id cannot name an entry (as for GET of an entry).
 const MAX_ENTRY_ID_BYTES = 1000;
 
-const entryNotFound = (id: string) => notFound(`Reward history entry '${id}' not found`);
+const entryNotFound = (id: string) => notFound(`Reward history entry '${echoed(id)}' not found`);
 
 /** The id of the entry that gives a redemption's points back: one per redemption, whoever writes it. */
 export function rewardRefundEntryId(shopId: string, rewardEntryId: string): string {

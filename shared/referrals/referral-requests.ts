@@ -1,11 +1,9 @@
 // The body of POST /v1/referrals (a member's referral code and the friend's e-mail) and the query of
 // GET /v1/customers/{identifier}/referrals (a page).
 import * as z from 'zod/mini';
+import { isValidEmailAddress } from '../config/email-address';
 import { parseBody } from '../http/validation';
 import { type Page, parsePage } from '../http/query';
-
-/** An address with one `@`, a local part and a domain with a dot, no spaces; at most 254 characters (RFC 5321). */
-const isEmailAddress = (text: string): boolean => text.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(text);
 
 const required = (field: string) => (issue: { input: unknown }) =>
   issue.input === undefined || issue.input === null ? `${field} is required` : `${field} must be a string`;
@@ -23,7 +21,7 @@ export const createReferralBodySchema = z.object({
     .check(
       z.trim(),
       z.minLength(1, { error: 'email is required' }),
-      z.refine(isEmailAddress, { error: 'email must be an e-mail address' }),
+      z.refine(isValidEmailAddress, { error: 'email must be an e-mail address' }),
     ),
 });
 

@@ -6,7 +6,8 @@
 import { putApiKey } from '../data/api-key-repository';
 import { hashApiKey } from '../domain/api-key';
 import { countCustomers, createCustomer, enrolledCustomerIds } from '../data/customer-repository';
-import { markNewShopIndexed, putEmailPostings } from '../data/email-index-repository';
+import { deleteEmailPostings, markNewShopIndexed, putEmailPostings } from '../data/email-index-repository';
+import { erasedCustomerIds } from '../data/erasure-repository';
 import { earningEntryItem } from '../data/items/earning-entry';
 import { importBatchItem } from '../data/items/import-batch';
 import { rewardEntryItem } from '../data/items/reward-entry';
@@ -129,11 +130,17 @@ async function loadMembers(shop: ShopConfig, catalog: ShopCatalog, now: string, 
         chunk.map((member) => member.platform_customer_id),
       );
       const absent = chunk.filter((member) => !present.has(member.platform_customer_id));
+      // A customer the platform erased (customers/redact) is not brought back by the file, nor indexed.
+      const erased = await erasedCustomerIds(
+        shop.id,
+        absent.map((member) => member.platform_customer_id),
+      );
+      const enrolling = absent.filter((member) => !erased.has(member.platform_customer_id));
       await putEmailPostings(
         shop.id,
-        absent.map((member) => ({ customerId: member.platform_customer_id, email: platformCustomerOf(member).email })),
+        enrolling.map((member) => ({ customerId: member.platform_customer_id, email: platformCustomerOf(member).email })),
       );
-      for (const member of absent) if (await importMember(shop, catalog, member, platformCustomerOf(member), now)) imported += 1;
+      for (const member of enrolling) if (await importMember(shop, catalog, member, platformCustomerOf(member), now)) imported += 1;
     },
   );
   return imported;
@@ -179,8 +186,14 @@ async function importMember(
     };
     const ledger = importedBatches(record, member, catalog.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS, now);
     // Not counted here: the shop's counters are recounted once every member is in.
-    const outcome = await createCustomer(ledger.record, { countInShop: false, emailPostingsWritten: true });
+    // A customer the platform erased (customers/redact) is not brought back by the file.
+    const outcome = await createCustomer(ledger.record, { countInShop: false, emailPostingsWritten: true, unlessErased: true });
     if (outcome === 'customer_exists') return false;
+    if (outcome === 'erased') {
+      // Erased between the chunk's read and this write: its postings go too.
+      await deleteEmailPostings(shop.id, member.platform_customer_id, platformCustomer.email);
+      return false;
+    }
     if (outcome === 'referral_code_taken') return undefined;
     await batchPut([
       ...ledger.entries.map((entry) => earningEntryItem(shop.id, member.platform_customer_id, entry)),

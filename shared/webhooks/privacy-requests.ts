@@ -3,7 +3,7 @@
 // who was referred as a friend (POST /v1/referrals) has their address erased from that referral too, member
 // or not. docs/earning-engine.md ("Privacy webhooks") says what each keeps and why.
 import { findCustomerByEmail, getCustomer } from '../data/customer-repository';
-import { eraseCustomer, eraseShop, readCustomerData } from '../data/erasure-repository';
+import { eraseCustomer, eraseShop, putErasureTombstone, readCustomerData } from '../data/erasure-repository';
 import { clearFriendEmailHashKeys, findFriendReferralByEmail, friendEmailHashKey, redactFriendReferral } from '../data/referral-repository';
 import { canonicalEmail, mailboxKey } from '../domain/email-identity';
 import { publishAfterCommit } from '../events/domain-events';
@@ -70,6 +70,8 @@ export async function processPrivacyRequest(topic: PrivacyTopic, shopId: string,
     // The referral made to the customer first: the member's own address is read before the profile goes.
     const friendReferrals = await redactReferredFriend(shopId, request.customer, customerId);
     if (customerId === null) return friendReferrals > 0 ? 'friend_referral_redacted' : 'not_member';
+    // Before the erasure, so that a crash half-way still keeps every later import from bringing them back.
+    await putErasureTombstone(shopId, customerId, nowIso());
     const erased = await eraseCustomer(shopId, customerId);
     logger.info('Customer erased', { shop: shopId, customer: customerId, friendReferrals, ...erased });
     return erased.profileDeleted || erased.itemsDeleted > 0 || friendReferrals > 0 ? 'customer_erased' : 'nothing_held';

@@ -245,6 +245,21 @@ describe('PUT /v1/customers/{identifier}', () => {
     ],
     ['a thirteenth month', { date_of_birth: '1990-13-01' }, 'date_of_birth: 1990-13-01 does not exist (months run from 01 to 12)'],
     [
+      'a 25th hour',
+      { date_of_birth: '1990-01-01T25:00:00Z' },
+      'date_of_birth: 1990-01-01T25:00:00Z is not a real time (hours run from 00 to 23)',
+    ],
+    [
+      'a time of 99:99:99',
+      { anniversary_date: '2020-06-01T99:99:99Z' },
+      'anniversary_date: 2020-06-01T99:99:99Z is not a real time (hours run from 00 to 23)',
+    ],
+    [
+      'a time zone 99 hours away',
+      { date_of_birth: '1990-01-01T10:00:00-99:00' },
+      'date_of_birth: 1990-01-01T10:00:00-99:00 is not a real time (a time zone offset runs from -23:59 to +23:59)',
+    ],
+    [
       'a birth date after today everywhere on Earth',
       { date_of_birth: futureDate(2) },
       `date_of_birth cannot be in the future (${futureDate(2)})`,

@@ -2,6 +2,7 @@ import type { Twin } from '../../infra/local/twin';
 import { rewardEntryItem } from '../../shared/data/items/reward-entry';
 import { batchPut } from '../../shared/data/shop-repository';
 import type { RewardStatus } from '../../shared/domain/history';
+import { echoed } from '../../shared/domain/errors';
 import {
   CREDIT_EARNING_ID,
   CREDIT_REWARD_ID,
@@ -299,7 +300,8 @@ describe('GET /v1/customers/{identifier}/earning-history/{id}', () => {
     ['an unknown e-mail', 'nobody@example.com', MAIN_EARNINGS[0]!.id],
     ['an absurdly long id', MAIN, 'x'.repeat(1500)],
   ])('answers 404 naming the entry for %s', async (_case, identifier, id) => {
-    expectError(await api.get(entryPath(identifier, id)), 404, `Earning history entry '${id}' not found`);
+    // An id over 100 characters is named by its first 100 (docs/api-behaviour.md).
+    expectError(await api.get(entryPath(identifier, id)), 404, `Earning history entry '${echoed(id)}' not found`);
   });
 
   it("answers 404 for another shop's entry of a customer with the same id", async () => {

@@ -198,6 +198,28 @@ describe('POST /v1/referrals', () => {
     expect(other.body.errors[0].title).toBe('Referrals Not Enabled');
   });
 
+  it.each([
+    ['markup after the address', 'v@example.com<svg/onload=alert(1)>'],
+    ['a right-to-left override', 'rtl\u202egro@example.com'],
+    ['a NUL', 'nul\u0000@example.com'],
+    ['a quoted local part', '"friend quoted"@example.com'],
+    ['an address over 254 characters', `${'a'.repeat(64)}@${'b'.repeat(190)}.com`],
+  ])('refuses an e-mail with %s with 400, and stores, lists and publishes nothing', async (_case, email) => {
+    const code = await codeOf('1001');
+    const before = (await referralItems()).length;
+
+    expectError(await refer(code, email), 400, 'email must be an e-mail address');
+
+    expect((await referralItems()).length).toBe(before);
+  });
+
+  it('takes an address whose domain is internationalised, and one with an apostrophe', async () => {
+    const code = await codeOf('1022');
+
+    expect((await refer(code, 'friend.idn@exämple.com')).status).toBe(201);
+    expect((await refer(code, "o'friend@example.com")).status).toBe(201);
+  });
+
   it('answers 503 when the platform fails, with no code and no referral listed; the same request finishes it after a minute', async () => {
     const code = await codeOf('1008');
     const codesBefore = platformCodes().length;

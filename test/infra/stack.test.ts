@@ -234,6 +234,8 @@ describe('production stack', () => {
     expect(byType.MISSING_AUTHENTICATION_TOKEN.StatusCode).toBe('404');
     expect(byType.THROTTLED.StatusCode).toBe('429');
     expect(byType.DEFAULT_4XX).toBeDefined();
+    // Its own answers may echo a path holding an e-mail: never cached, as the functions' answers.
+    for (const response of responses) expect(response.ResponseParameters['gatewayresponse.header.Cache-Control']).toBe("'no-store'");
     expect(byType.DEFAULT_5XX.StatusCode).toBe('500');
   });
 

@@ -31,3 +31,23 @@ describe('the authorizer’s Deny', () => {
     expect(DETAILS.invalidKey).not.toContain('"');
   });
 });
+
+describe('the authorizer and more than one Authorization header', () => {
+  it('denies, with its own detail, whatever the keys are, and under any spelling of the name', async () => {
+    // Arrange: API Gateway's REQUEST event: `headers` holds the last value, `multiValueHeaders` all of them.
+    const twoHeaders = {
+      type: 'REQUEST',
+      methodArn: 'arn:aws:execute-api:us-east-1:123456789012:api123/prod/POST/v1/customers',
+      headers: { Authorization: 'demo_full_key_0123456789' },
+      multiValueHeaders: { authorization: ['demo_read_key_0123456789'], Authorization: ['demo_full_key_0123456789'] },
+    } as unknown as APIGatewayRequestAuthorizerEvent;
+
+    // Act
+    const answer = await handler(twoHeaders);
+
+    // Assert
+    expect(answer.policyDocument.Statement[0]!.Effect).toBe('Deny');
+    expect(answer.context).toEqual({ [DENY_DETAIL]: DETAILS.ambiguousAuthorization });
+    expect(DETAILS.ambiguousAuthorization).not.toContain('"');
+  });
+});

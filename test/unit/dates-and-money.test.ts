@@ -8,11 +8,27 @@ describe('calendar dates', () => {
     ['2024-02-29', '2024-02-29'],
     ['1990-05-17T00:00:00Z', '1990-05-17'],
     ['1990-05-17T23:30:00.000+02:00', '1990-05-17'],
+    ['1990-05-17T23:59:59+2359', '1990-05-17'],
+    ['1990-05-17T00:00-00:00', '1990-05-17'],
   ])('reads %p as %p', (input, expected) => {
     expect(parseCalendarDate(input)).toBe(expected);
   });
 
-  it.each(['2023-02-29', '1990-13-01', '17/05/1990', '1990-5-17', 'tomorrow', '1990-05-17T10:00:00'])('refuses %p', (input) => {
+  it.each([
+    '2023-02-29',
+    '1990-13-01',
+    '17/05/1990',
+    '1990-5-17',
+    'tomorrow',
+    '1990-05-17T10:00:00',
+    '1990-01-01T25:00:00Z',
+    '1990-01-01T24:00:00Z',
+    '1990-01-01T99:99:99Z',
+    '1990-01-01T10:60Z',
+    '1990-01-01T10:00:60Z',
+    '1990-01-01T10:00:00-99:00',
+    '1990-01-01T10:00:00+05:75',
+  ])('refuses %p', (input) => {
     expect(parseCalendarDate(input)).toBeNull();
   });
 
@@ -23,6 +39,11 @@ describe('calendar dates', () => {
     ['2025-06-31', '2025-06-31 does not exist (June 2025 has 30 days)'],
     ['2025-06-30', null],
     ['30/06/2025', null],
+    ['1990-01-01T25:00:00Z', '1990-01-01T25:00:00Z is not a real time (hours run from 00 to 23)'],
+    ['1990-01-01T23:99:00Z', '1990-01-01T23:99:00Z is not a real time (minutes run from 00 to 59)'],
+    ['1990-01-01T23:59:61Z', '1990-01-01T23:59:61Z is not a real time (seconds run from 00 to 59)'],
+    ['1990-01-01T10:00:00-99:00', '1990-01-01T10:00:00-99:00 is not a real time (a time zone offset runs from -23:59 to +23:59)'],
+    ['1990-01-01T23:59:59.999-23:59', null],
   ])('says why %p names no day', (input, reason) => {
     expect(nonexistentDateReason(input)).toBe(reason);
   });

@@ -40,6 +40,23 @@ describe('readImportFile, one file per app', () => {
     ]);
   });
 
+  it('refuses an e-mail with markup or a bidi override as unreadable, shown escaped (a NUL refuses the file)', () => {
+    const csv = [
+      'Email;Points balance',
+      'v@example.com<svg/onload=alert(1)>;10',
+      'rtl\u202egro@example.com;10',
+      'jose@exämple.com;10',
+    ].join('\n');
+
+    const read = readImportFile(Buffer.from(csv, 'utf8'), 'smile');
+
+    expect(read.rows.map((parsed) => parsed.email)).toEqual(['jose@exämple.com']);
+    expect(read.skipped).toEqual([
+      { line: 2, reason: 'unreadable', detail: "Email: 'v@example.com<svg/onload=alert(1)>' is not an e-mail address" },
+      { line: 3, reason: 'unreadable', detail: "Email: 'rtl\\u202egro@example.com' is not an e-mail address" },
+    ]);
+  });
+
   it('loyaltylion: JSON Lines, pending points added, spent, blocked, nested tier, gid ids, bad lines', () => {
     const read = readImportFile(fixture('loyaltylion.jsonl'), 'loyaltylion');
 

@@ -145,7 +145,9 @@ export class LoyaltyApi extends Construct {
     const cached = cacheTtl.toSeconds() > 0;
     // Cached: one answer per Authorization value, reused for every method until the TTL or a flush; API
     // Gateway then refuses a missing header itself, with the UNAUTHORIZED gateway response below.
-    // Uncached: no identity source, so a missing header still reaches the authorizer.
+    // Uncached: no identity source, so a missing header still reaches the authorizer. The identity source is
+    // the header's last value: a request sending it twice is refused by every endpoint's chain as well as by
+    // the authorizer, so an Allow cached for that last value cannot let it through (docs/api-behaviour.md).
     const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
       handler: props.authorizer,
       identitySources: cached ? [IdentitySource.header('Authorization')] : [],
@@ -228,6 +230,7 @@ export class LoyaltyApi extends Construct {
         .join(', ');
       const headers: Record<string, string> = {
         'method.response.header.Allow': `'${allowed}'`,
+        'method.response.header.Cache-Control': "'no-store'",
         ...(shopperPaths.has(path) ? { 'method.response.header.Access-Control-Allow-Origin': "'*'" } : {}),
       };
       resource.addMethod(
@@ -257,7 +260,7 @@ export class LoyaltyApi extends Construct {
         type: response.type,
         statusCode: response.statusCode,
         // The storefront reads a refusal of the gateway's own (a throttled shopper request) across origins too.
-        responseHeaders: { 'Content-Type': "'application/json'", 'Access-Control-Allow-Origin': "'*'" },
+        responseHeaders: { 'Content-Type': "'application/json'", 'Access-Control-Allow-Origin': "'*'", 'Cache-Control': "'no-store'" },
         templates: json(envelope(Number(response.statusCode), response.detail)),
       });
     }

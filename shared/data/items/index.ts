@@ -7,6 +7,7 @@ import { customerListBoundaryType } from './customer-list-boundary';
 import { customerProfileType } from './customer-profile';
 import { earningEntryType } from './earning-entry';
 import { emailGramTypes } from './email-gram';
+import { erasureTombstoneType } from './erasure-tombstone';
 import { emailMatchSetTypes } from './email-match-set';
 import { friendReferralTypes } from './friend-referral';
 import { idempotencyRecordType } from './idempotency-record';
@@ -38,6 +39,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   ...friendReferralTypes,
   idempotencyRecordType,
   webhookEventType,
+  erasureTombstoneType,
   customerListBoundaryType,
   ...emailGramTypes,
   ...emailMatchSetTypes,

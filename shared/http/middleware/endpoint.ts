@@ -5,6 +5,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { IdempotencyClaim } from '../../data/idempotency-repository';
 import { withInvocationDeadline } from '../../runtime/invocation';
+import { JSON_HEADERS } from '../headers';
 import { type Caller, callerFrom } from './caller';
 import { withIdempotency } from './idempotency';
 import { decodePathParameter } from './path-parameters';
@@ -30,10 +31,8 @@ export interface EndpointOptions {
   idempotent?: boolean;
 }
 
-const JSON_HEADERS = { 'Content-Type': 'application/json' };
-
 export function jsonResponse(statusCode: number, body: unknown): APIGatewayProxyResult {
-  return { statusCode, headers: JSON_HEADERS, body: JSON.stringify(body) };
+  return { statusCode, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
 }
 
 /** The Lambda handler function at the end of the chain, running `run` for one request. */

@@ -10,6 +10,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { DomainError } from '../../domain/errors';
 import { countServerError, logger, maskEmailsIn } from '../../observability/powertools';
 import { ApiError, toErrorResponse } from '../errors';
+import { JSON_HEADERS } from '../headers';
 import { ROUTES, SHOPPER_ROUTES } from '../routes';
 
 export type OutcomeLevel = 'INFO' | 'WARN' | 'ERROR';
@@ -51,6 +52,6 @@ export const errorEnvelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGa
       else logger.info('Request refused', fields);
     }
     if (level === 'ERROR') countServerError(routeName(request.event));
-    request.response = { statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+    request.response = { statusCode, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
   },
 });

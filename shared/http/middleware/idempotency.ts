@@ -11,7 +11,7 @@ import {
   releaseIdempotencyKey,
 } from '../../data/idempotency-repository';
 import { ApiError, badRequest, toErrorResponse } from '../errors';
-import { headerValue } from '../headers';
+import { headerValue, JSON_HEADERS } from '../headers';
 import { IDEMPOTENCY_HEADER, requestHash } from '../idempotency';
 
 const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
@@ -46,7 +46,7 @@ export async function withIdempotency(
     if (existing.status !== 'completed') throw new ApiError(409, `A request with this ${IDEMPOTENCY_HEADER} is still being processed`);
     return {
       statusCode: existing.response_status!,
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Replayed': 'true' },
+      headers: { ...JSON_HEADERS, 'Idempotency-Replayed': 'true' },
       body: existing.response_body!,
     };
   }
@@ -61,7 +61,7 @@ export async function withIdempotency(
       await releaseIdempotencyKey(claimed.claim);
       throw error;
     }
-    response = { statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(envelope) };
+    response = { statusCode, headers: { ...JSON_HEADERS }, body: JSON.stringify(envelope) };
   }
   if (response.statusCode >= 500) {
     await releaseIdempotencyKey(claimed.claim);

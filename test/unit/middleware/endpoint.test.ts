@@ -22,7 +22,11 @@ describe('the endpoint step', () => {
       return { statusCode: 200, body: { ok: true } };
     })(event, fakeContext());
 
-    expect(response).toEqual({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{"ok":true}' });
+    expect(response).toEqual({
+      statusCode: 200,
+      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+      body: '{"ok":true}',
+    });
     expect(seen!.request.caller).toEqual({ shopId: 'shop-a', scope: 'read' });
     expect(seen!.request.body).toEqual({ points: 5 });
     expect(seen!.request.event).toBe(event);
@@ -74,6 +78,10 @@ describe('the caller, path parameters and JSON answers', () => {
   });
 
   it('answers JSON with its Content-Type', () => {
-    expect(jsonResponse(201, { a: [1] })).toEqual({ statusCode: 201, headers: { 'Content-Type': 'application/json' }, body: '{"a":[1]}' });
+    expect(jsonResponse(201, { a: [1] })).toEqual({
+      statusCode: 201,
+      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+      body: '{"a":[1]}',
+    });
   });
 });

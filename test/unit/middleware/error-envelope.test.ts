@@ -34,7 +34,7 @@ describe('the error envelope middleware', () => {
 
     expect(result).toEqual({
       statusCode: 404,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
       body: JSON.stringify({ errors: [{ status: '404', title: 'Not Found', detail: "Customer 'ada.lovelace@example.com' not found" }] }),
     });
     expect(logs).toEqual([

@@ -93,7 +93,7 @@ describe('the Idempotency-Key step', () => {
     expect(first).toMatchObject({ statusCode: 201, body: '{"points":10}' });
     expect(retry).toEqual({
       statusCode: 201,
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Replayed': 'true' },
+      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Idempotency-Replayed': 'true' },
       body: '{"points":10}',
     });
   });
