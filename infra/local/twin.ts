@@ -146,6 +146,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
           shop.id,
           {
             customers: shop.platform.customers,
+            name: shop.name,
             shop_domain: shop.platform.shop_domain,
             webhook_secret: shop.platform.webhook_secret,
             // A Dev Dashboard app: the simulator grants tokens for this pair and takes no others.
@@ -268,6 +269,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     const unregister = registerTwin({ url: gateway.url, dynamodbEndpoint: endpoint, tableName, platformUrl: simulator.url });
     stops.push(async () => unregister());
     simulator.setWebhookUrl(`${gateway.url}${WEBHOOKS[0]!.path}`);
+    // The app proxy's url in shopify.app.toml: `{api}/shopper`.
+    simulator.setAppProxyUrl(`${gateway.url}/shopper`);
     stops.push(async () => setClock(null));
     stops.push(async () => resetDocumentClient());
 
