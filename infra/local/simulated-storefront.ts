@@ -4,6 +4,7 @@
 // (storefront-app-proxy.ts). Under /storefront/{shop id}/ and /cdn/ on the simulator's origin.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { SHOPIFY_APP_PROXY } from '../../shared/platform/shopify-app';
 import { sendJson } from './http-server';
 import { methodNotAllowed } from './simulator-http';
 import type { SimulatedShops } from './simulated-shops';
@@ -11,7 +12,7 @@ import { forwardAppProxy } from './storefront-app-proxy';
 import { createThemeRenderer, themeProducts, type StorefrontGlobals, type ThemeRenderer } from './storefront-theme';
 
 /** The app proxy's prefix and subpath, as shopify.app.toml's `[app_proxy]` sets them. */
-export const APP_PROXY_PATH = '/apps/loyalty';
+export const APP_PROXY_PATH = `/${SHOPIFY_APP_PROXY.prefix}/${SHOPIFY_APP_PROXY.subpath}`;
 const COOKIE = 'storefront_customer';
 const STOREFRONT_PATH = /^\/storefront\/([^/]+)(\/.*)?$/;
 const CDN_PATH = /^\/cdn\/extensions\/([^/]+)\/([^/]+)\/assets\/([^/]+)$/;
