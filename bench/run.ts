@@ -5,7 +5,7 @@
 // webhooks, a flood of made-up keys, and the scheduled jobs by shop size. Prints tables and writes
 // bench/results.json and bench/latency.svg. This file reads the flags and runs the sections in order;
 // each section is its own module. `--only webhook-burst`, `key-flood`, `jobs`, `list-depth`,
-// `list-by-shop-size`, `one-customer` or `import` runs that section alone (each starts what it needs).
+// `list-by-shop-size`, `one-customer`, `import` or `storefront` runs that section alone (each starts what it needs).
 import '../infra/local/local-env';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +33,7 @@ import {
   writeResults,
 } from './report';
 import { twinDynamoDbStats } from './twin-control';
+import { printStorefront, storefrontBench, type StorefrontFigures } from './storefront';
 import { startTwinProcess, TWIN_TABLE } from './twin-process';
 import { webhookBurst, type BurstFigures } from './webhook-burst';
 
@@ -56,6 +57,8 @@ const { values: options } = parseArgs({
     'skip-flood': { type: 'boolean', default: false },
     'jobs-members': { type: 'string', default: '1000,10000' },
     'skip-jobs': { type: 'boolean', default: false },
+    'skip-storefront': { type: 'boolean', default: false },
+    'storefront-loads': { type: 'string', default: '9' },
     'walk-before-up-to': { type: 'string', default: '10000' },
     'import-rows': { type: 'string', default: '20000,100000' },
     'import-concurrency': { type: 'string', default: '32' },
@@ -82,7 +85,17 @@ const FLOOD = {
 };
 const RESULTS_FILE = join(PROJECT_ROOT, 'bench', 'results.json');
 /** The sections `--only` can run alone. */
-const SECTIONS = ['endpoints', 'webhook-burst', 'key-flood', 'jobs', 'list-depth', 'list-by-shop-size', 'one-customer', 'import'];
+const SECTIONS = [
+  'endpoints',
+  'webhook-burst',
+  'key-flood',
+  'jobs',
+  'list-depth',
+  'list-by-shop-size',
+  'one-customer',
+  'import',
+  'storefront',
+];
 const IMPORT = {
   rows: (options['import-rows'] ?? '').split(',').map(Number),
   concurrencies: (options['import-concurrency'] ?? '').split(',').map(Number),
@@ -132,9 +145,26 @@ async function burstSection(): Promise<BurstFigures> {
   return burst;
 }
 
+/** The theme app extension's bytes and the demo storefront's load with and without it (docs/performance.md#storefront). */
+async function storefrontSection(platformUrl: string): Promise<StorefrontFigures> {
+  const figures = await storefrontBench(`${platformUrl}/storefront/demo/`, Number(options['storefront-loads']));
+  printStorefront(figures);
+  return figures;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   checkFlags();
+  if (options.only === 'storefront') {
+    const own = await startTwinProcess();
+    try {
+      mergeResults({ at: new Date().toISOString(), storefront: await storefrontSection(own.platformUrl) });
+    } finally {
+      own.process.kill('SIGINT');
+    }
+    console.log(`\nwritten: bench/results.json (storefront; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
   if (options.only === 'list-depth') {
     // The list at depth, before and after (docs/performance.md#customer-list-depth), in-process.
     mergeResults({
@@ -285,6 +315,9 @@ async function main(): Promise<void> {
       printBundleTable(bundles);
     }
 
+    let storefront: StorefrontFigures | null = null;
+    if (twin && !options['skip-storefront']) storefront = await storefrontSection(twin.platformUrl);
+
     let flood: FloodFigures | null = null;
     if (twin && !options['skip-flood']) flood = await floodSection(url);
 
@@ -309,6 +342,7 @@ async function main(): Promise<void> {
       webhookBurst: burst,
       keyFlood: flood,
       jobs,
+      storefront,
     });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {
