@@ -18,6 +18,7 @@ const FEATURES = [
   'actions',
   'referrals',
   'import',
+  'shopper',
 ];
 const shared = (...folders) => folders.map((folder) => `../${folder}/*`);
 /** Code outside the domain library: nothing in shared/ may reach it. */

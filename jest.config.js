@@ -1,7 +1,7 @@
 // Jest projects by test layer. DynamoDB Local is started once for the whole run (test/support/global-setup.ts).
 const transform = { '^.+\\.(t|j|mj)sx?$': '<rootDir>/test/support/esbuild-transform.js' };
-// @middy/* ship ESM only; let the transformer turn them into CommonJS for jest.
-const transformIgnorePatterns = ['/node_modules/(?!(@middy)/)'];
+// @middy/* and jose ship ESM only; let the transformer turn them into CommonJS for jest.
+const transformIgnorePatterns = ['/node_modules/(?!(@middy|jose)/)'];
 const base = { testEnvironment: 'node', transform, transformIgnorePatterns, moduleFileExtensions: ['ts', 'js', 'mjs', 'json'] };
 
 /** @type {import('jest').Config} */

@@ -32,6 +32,8 @@ import {
   ROUTES,
   SCHEDULED_JOBS,
   type ScheduledJob,
+  SHOPPER_ROUTES,
+  type ShopperRoute,
   WEBHOOKS,
   type WebhookRoute,
 } from '../../shared/http/routes';
@@ -64,6 +66,7 @@ export interface LoyaltyStackProps extends StackProps {
   /** The routes to deploy (default: the whole manifest). */
   routes?: readonly Route[];
   webhooks?: readonly WebhookRoute[];
+  shopperRoutes?: readonly ShopperRoute[];
   queueConsumers?: readonly QueueConsumer[];
   scheduledJobs?: readonly ScheduledJob[];
 }
@@ -95,6 +98,7 @@ export class LoyaltyStack extends Stack {
     const secretPrefix = props.shopifySecretPrefix ?? DEFAULT_SECRET_PREFIX;
     const routes = props.routes ?? ROUTES;
     const webhooks = props.webhooks ?? WEBHOOKS;
+    const shopperRoutes = props.shopperRoutes ?? SHOPPER_ROUTES;
     const consumers = props.queueConsumers ?? QUEUE_CONSUMERS;
     const jobs = props.scheduledJobs ?? SCHEDULED_JOBS;
 
@@ -169,6 +173,7 @@ export class LoyaltyStack extends Stack {
     const handlers = new Map<string, IFunction>();
     for (const route of routes) handlers.set(route.name, manifestFunction(route, `${route.method} ${route.path}`));
     for (const hook of webhooks) handlers.set(hook.name, manifestFunction(hook, `${hook.method} ${hook.path}`));
+    for (const route of shopperRoutes) handlers.set(route.name, manifestFunction(route, `${route.method} ${route.path}`));
 
     const authorizer = manifestFunction(AUTHORIZER, 'API key authorizer');
     this.synchronousFunctions.push(...handlers.values(), authorizer);
@@ -206,6 +211,7 @@ export class LoyaltyStack extends Stack {
     const api = new LoyaltyApi(this, 'Http', {
       routes,
       webhooks,
+      shopperRoutes,
       handlers,
       authorizer,
       logRetention,

@@ -39,7 +39,7 @@ export function acknowledgeNagFindings(stack: LoyaltyStack): void {
     {
       id: 'AwsSolutions-APIG4',
       reason:
-        "Every API method uses the Lambda REQUEST authorizer (API keys, as the spec requires); the only methods without it are the ANY mocks that answer 405 without reaching any backend, and the platform webhooks (POST /webhooks/shopify), which Shopify cannot call with a key: their handler verifies the HMAC-SHA256 signature of the raw body with the shop's secret, and the stage throttles them per method.",
+        "Every API method uses the Lambda REQUEST authorizer (API keys, as the spec requires); the only methods without it are the ANY mocks that answer 405 without reaching any backend, the platform webhooks (POST /webhooks/shopify), which Shopify cannot call with a key: their handler verifies the HMAC-SHA256 signature of the raw body with the shop's secret, and the shopper routes (/shopper/...) with their OPTIONS preflight mocks, which a storefront or customer account extension calls without a key: their handler verifies Shopify's app proxy signature or the customer session token (HS256 with the shop's app secret) before reading anything else. The stage throttles both per method.",
     },
     {
       id: 'AwsSolutions-COG4',

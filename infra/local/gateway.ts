@@ -12,7 +12,15 @@ import type {
   Context,
 } from 'aws-lambda';
 import { DETAILS, envelope } from '../../shared/http/errors';
-import { AUTHORIZER, type Route, ROUTE_TIMEOUT_SECONDS, THROTTLE_LIMITS, type WebhookRoute } from '../../shared/http/routes';
+import {
+  AUTHORIZER,
+  type Route,
+  ROUTE_TIMEOUT_SECONDS,
+  SHOPPER_CORS_HEADERS,
+  type ShopperRoute,
+  THROTTLE_LIMITS,
+  type WebhookRoute,
+} from '../../shared/http/routes';
 import { headerValue } from '../../shared/http/headers';
 import type { AuthorizerCache } from './authorizer-cache';
 import { BodyTooLarge, listen, readBody, sendJson as send } from './http-server';
@@ -33,6 +41,11 @@ export interface GatewayOptions {
   control?: Record<string, (body: string | null) => Promise<unknown>>;
   /** Platform webhooks: dispatched without the authorizer and the usage plan, the raw body untouched. */
   webhooks?: readonly WebhookRoute[];
+  /**
+   * Shopper routes: dispatched without the authorizer and the usage plan (the handler verifies the
+   * shopper), each method under its own throttle for all callers together; OPTIONS answers the CORS preflight.
+   */
+  shopperRoutes?: readonly ShopperRoute[];
   /**
    * The stage's authorizer result cache, per Authorization value, as API Gateway keeps it with that
    * header as identity source; absent, every request runs the authorizer.
@@ -230,6 +243,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     const webhook = options.webhooks?.find((candidate) => candidate.path === url.pathname.replace(/\/+$/, ''));
     if (webhook) return dispatchWebhook(webhook, req, res, method, url, requestId);
+    const shopperMatches = matchPath((options.shopperRoutes ?? []) as unknown as Route[], url.pathname);
+    if (shopperMatches.length > 0) return dispatchShopper(shopperMatches, req, res, method, url, requestId);
     const matches = matchPath(options.routes, url.pathname);
     if (matches.length === 0) {
       return send(res, 404, envelope(404, `No route matches ${method} ${url.pathname}`));
@@ -338,6 +353,51 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       url,
       rawHeaders: req.rawHeaders,
       pathParameters: {},
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      requestId,
+    });
+    return invoke(route, events.proxy(body, null), res, requestId);
+  };
+
+  // As the stack's shopper methods: no authorizer, no API key; the stage's method throttle for each one; the
+  // preflight a mock answer. Every answer of the gateway's own carries the CORS headers too.
+  const dispatchShopper = async (
+    matches: Match[],
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    url: URL,
+    requestId: string,
+  ) => {
+    if (method === 'OPTIONS') {
+      res.writeHead(204, { ...SHOPPER_CORS_HEADERS, 'x-amzn-RequestId': requestId });
+      return res.end();
+    }
+    const match = matches.find((candidate) => candidate.route.method === method);
+    if (!match) {
+      const allowed = [...matches.map((candidate) => candidate.route.method), 'OPTIONS'].join(', ');
+      return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${allowed}`), {
+        Allow: allowed,
+        ...SHOPPER_CORS_HEADERS,
+      });
+    }
+    const route = match.route as unknown as ShopperRoute;
+    let body: string | null;
+    try {
+      body = await bodyOrNull(req);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      return send(res, 413, envelope(413, error.message), { ...SHOPPER_CORS_HEADERS });
+    }
+    if (limiter && !limiter.take(`shopper ${method} ${route.path}`, route.throttle)) {
+      return send(res, 429, envelope(429, DETAILS.rateLimited), { ...SHOPPER_CORS_HEADERS });
+    }
+    const events = gatewayEvents({
+      route: { ...route, scope: route.method === 'GET' ? 'read' : 'full', throttle: 'standard' },
+      method,
+      url,
+      rawHeaders: req.rawHeaders,
+      pathParameters: match.pathParameters,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
       requestId,
     });

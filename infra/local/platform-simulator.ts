@@ -1,11 +1,13 @@
 // The local commerce platform: one HTTP server speaking the Shopify Admin GraphQL subset per shop, with the
-// client credentials grant for shops that carry an app's client_id, order controls that deliver signed
-// webhooks to the twin, fault injection (requests left hanging are dropped on stop) and a list of created codes.
+// client credentials grant for shops that carry an app's client_id, their customer session tokens, order
+// controls that deliver signed webhooks to the twin, fault injection (requests left hanging are dropped on
+// stop) and a list of created codes.
 import { SHOPIFY_API_VERSION } from '../../shared/platform/shopify-api-version';
 import { createSimulatedDiscountCodes, type SimulatedDiscountCode } from './simulated-discount-codes';
 import { createSimulatedOrders, type SimulatedCustomer } from './simulated-orders';
 import { createSimulatedShops, type SimulatedShop } from './simulated-shops';
 import { createSimulatedOAuth, type OAuthTokenGrant } from './simulated-oauth';
+import { createSessionTokens } from './simulated-session-tokens';
 import { createFaults, type FaultSettings } from './simulator-faults';
 import { createGraphqlEndpoint } from './simulator-graphql';
 import { methodNotAllowed, serve } from './simulator-http';
@@ -87,12 +89,14 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   const orderControls = createOrderControls(shops, orders, deliveries);
   let appProxyUrl: string | null = null;
   const storefront = createSimulatedStorefront({ shops, appProxyUrl: () => appProxyUrl, realNow: options.realNow ?? Date.now });
+  const sessionTokens = createSessionTokens(shops, options.realNow);
 
   const server = await serve(
     async (req, res) => {
       const { pathname } = new URL(req.url ?? '/', 'http://localhost');
       if (pathname === '/_faults') return faults.handle(req, res);
       if (pathname === '/_oauth/tokens') return oauth.handleTokens(req, res);
+      if (pathname === '/_session_tokens') return sessionTokens(req, res);
       const tokenPath = ACCESS_TOKEN_PATH.exec(pathname);
       if (tokenPath) return oauth.handleGrant(req, res, tokenPath[1] === undefined ? null : decodeURIComponent(tokenPath[1]));
       if (pathname === '/_discount_codes') {

@@ -1,11 +1,12 @@
 // Earning and reward history, read back sorted and paged by DynamoDB through the customer partition's local
 // indexes (the items themselves, their keys and index attributes: items/earning-entry.ts, items/reward-entry.ts).
-import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EarningEntry, EarningStatus, RewardEntry, RewardStatus } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { countAll, type Item, queryAll } from './items';
 import { customerPk } from './items/customer-profile';
-import { earningEntryKey, earningEntryOf } from './items/earning-entry';
+import { earningEntryKey, earningEntryOf, NOT_GIVEN_YET } from './items/earning-entry';
+import type { LedgerEntry } from '../domain/points-ledger';
 import type { ItemKey } from './items/item-type';
 import { rewardEntryKey, rewardEntryOf, VISIBLE_REWARD_STATUSES, visibleRewardEntryOf } from './items/reward-entry';
 import { LOCAL_INDEXES } from './table';
@@ -129,4 +130,60 @@ export async function getEarningEntry(shopId: string, customerId: string, id: st
 export async function getRewardEntry(shopId: string, customerId: string, id: string): Promise<RewardEntry | null> {
   const item = await getItem(rewardEntryKey(shopId, customerId, id));
   return item ? visibleRewardEntryOf(item) : null;
+}
+
+/** What a member's own page shows of their ledger: the points not given yet, and the open expiry batches. */
+export interface LedgerHead {
+  /** Pending earning entries (their points are not in the balance yet). */
+  pending: EarningEntry[];
+  /** Open expiry batches (approved, positive, with an expiry date, not closed), newest given first. */
+  batches: LedgerEntry[];
+}
+
+const LEDGER_PAGE = 50;
+
+/**
+ * Reads the member's ledger from its newest end on the given-time index: the entries not given yet sort
+ * first (pending and rejected), then the given ones newest first. With `batchesFrom`, it reads on through
+ * the open batches down to the one holding that position of the member's line (points before it are all
+ * consumed, so no older batch has points left); without, it stops at the first given entry. Usually one call.
+ */
+export async function readLedgerHead(shopId: string, customerId: string, batchesFrom: number | null): Promise<LedgerHead> {
+  const head: LedgerHead = { pending: [], batches: [] };
+  let startKey: Record<string, unknown> | undefined;
+  const notGivenOnly = batchesFrom === null;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: LOCAL_INDEXES.earningByPointsGivenAt.indexName,
+        KeyConditionExpression: notGivenOnly ? 'pk = :pk AND earn_given_at = :notGiven' : 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': customerPk(shopId, customerId), ...(notGivenOnly ? { ':notGiven': NOT_GIVEN_YET } : {}) },
+        ScanIndexForward: false,
+        Limit: LEDGER_PAGE,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    startKey = page.LastEvaluatedKey;
+    for (const item of (page.Items ?? []) as Item[]) {
+      if (item.earn_given_at === NOT_GIVEN_YET) {
+        if (item.status === 'pending') head.pending.push(earningEntryOf(item));
+        continue;
+      }
+      if (notGivenOnly) return head;
+      const entry = { ...earningEntryOf(item), ...batchFields(item) } as LedgerEntry & { batch_closed?: boolean };
+      if (entry.status !== 'approved' || entry.points <= 0 || !entry.points_expiry_at || entry.batch_closed) continue;
+      head.batches.push(entry);
+      if ((entry.batch_offset ?? 0) <= batchesFrom) return head;
+    }
+  } while (startKey);
+  return head;
+}
+
+function batchFields(item: Item): Partial<LedgerEntry> & { batch_closed?: boolean } {
+  return {
+    ...(typeof item.batch_offset === 'number' ? { batch_offset: item.batch_offset } : {}),
+    ...(typeof item.batch_points === 'number' ? { batch_points: item.batch_points } : {}),
+    ...(item.batch_closed === true ? { batch_closed: true } : {}),
+  };
 }

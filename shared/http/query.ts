@@ -32,7 +32,7 @@ export function queryParameters(event: APIGatewayProxyEvent): Record<string, str
   return out;
 }
 
-function positiveInteger(name: string, text: string): number {
+export function positiveInteger(name: string, text: string): number {
   if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
     throw badRequest(`${name} must be a positive integer`);
   }

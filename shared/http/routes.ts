@@ -251,6 +251,93 @@ export const WEBHOOKS: readonly WebhookRoute[] = [
 ];
 
 /**
+ * A shopper route (SURFACES-CONTRACT.md): reached by the storefront through Shopify's app proxy or by a
+ * customer account extension with a customer session token, never with an API key. Like a webhook it is
+ * outside the authorizer and the usage plan (its handler verifies the shopper before reading anything
+ * else); it has a stage method throttle of its own, and `OPTIONS` on its path answers the CORS preflight.
+ */
+export interface ShopperRoute extends EntryPoint {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Requests per second and burst for this method, all shops and shoppers together. */
+  throttle: { rateLimit: number; burstLimit: number };
+}
+
+/**
+ * The shopper routes' method throttles. Reads are what a storefront page asks on every view of the panel;
+ * writes (join, redeem) are a shopper's deliberate clicks and each one calls the platform.
+ */
+export const SHOPPER_THROTTLE = {
+  read: { rateLimit: 100, burstLimit: 200 },
+  write: { rateLimit: 20, burstLimit: 40 },
+} as const;
+
+const SHOPPER_ROUTE_LIST = [
+  {
+    name: 'shopperProgram',
+    method: 'GET',
+    path: '/shopper/program',
+    handler: 'functions/shopper/program.ts',
+    table: 'read',
+    // Every shopper route reads the shop's app secret (its client_secret) to verify the shopper.
+    uses: ['platform'],
+    throttle: SHOPPER_THROTTLE.read,
+  },
+  {
+    name: 'shopperMember',
+    method: 'GET',
+    path: '/shopper/member',
+    handler: 'functions/shopper/member.ts',
+    table: 'read',
+    uses: ['platform'],
+    throttle: SHOPPER_THROTTLE.read,
+  },
+  {
+    name: 'shopperJoin',
+    method: 'POST',
+    path: '/shopper/member',
+    handler: 'functions/shopper/join.ts',
+    table: 'write',
+    // As POST /v1/customers: the platform's customer is read to enrol them.
+    uses: ['platform'],
+    throttle: SHOPPER_THROTTLE.write,
+  },
+  {
+    name: 'shopperActivity',
+    method: 'GET',
+    path: '/shopper/member/activity',
+    handler: 'functions/shopper/activity.ts',
+    table: 'read',
+    uses: ['platform'],
+    throttle: SHOPPER_THROTTLE.read,
+  },
+  {
+    name: 'shopperRedeem',
+    method: 'POST',
+    path: '/shopper/rewards/{id}/redeem',
+    handler: 'functions/shopper/redeem.ts',
+    table: 'write',
+    // As POST /v1/rewards/{id}/purchase: the discount code is created on the platform.
+    uses: ['platform'],
+    throttle: SHOPPER_THROTTLE.write,
+  },
+] as const satisfies readonly ShopperRoute[];
+
+export type ShopperRouteName = (typeof SHOPPER_ROUTE_LIST)[number]['name'];
+
+export const SHOPPER_ROUTES: ReadonlyArray<ShopperRoute & { name: ShopperRouteName }> = SHOPPER_ROUTE_LIST;
+
+/**
+ * The CORS headers of every shopper answer, and the preflight's: `OPTIONS` on a shopper path answers 204
+ * with all three, without a token (the gateway answers it; no function runs).
+ */
+export const SHOPPER_CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key',
+} as const;
+
+/**
  * An endpoint function's timeout (the stack's default). The REST API gives up on an integration after
  * 29 s; the function is stopped before that, and the twin hands its handlers a context with this limit.
  */
@@ -376,12 +463,14 @@ export const AUTHORIZER_CACHE_FLUSHER: EntryPoint = {
   grants: ['keyStream'],
 };
 
-export type EntryPointKind = 'route' | 'webhook' | 'queueConsumer' | 'scheduledJob' | 'authorizer' | 'authorizerCacheFlusher';
+export type EntryPointKind =
+  'route' | 'webhook' | 'shopperRoute' | 'queueConsumer' | 'scheduledJob' | 'authorizer' | 'authorizerCacheFlusher';
 
 /** Every entry point of the manifest with its kind: what the stack deploys, one function each. */
 export const ENTRY_POINTS: ReadonlyArray<{ kind: EntryPointKind; entry: EntryPoint }> = [
   ...ROUTES.map((entry) => ({ kind: 'route' as const, entry })),
   ...WEBHOOKS.map((entry) => ({ kind: 'webhook' as const, entry })),
+  ...SHOPPER_ROUTES.map((entry) => ({ kind: 'shopperRoute' as const, entry })),
   ...QUEUE_CONSUMERS.map((entry) => ({ kind: 'queueConsumer' as const, entry })),
   ...SCHEDULED_JOBS.map((entry) => ({ kind: 'scheduledJob' as const, entry })),
   { kind: 'authorizer', entry: AUTHORIZER },

@@ -48,7 +48,7 @@ function compareCodePoints(a: string, b: string): number {
   const left = [...a];
   const right = [...b];
   for (let i = 0; i < Math.min(left.length, right.length); i += 1) {
-    const difference = left[i].codePointAt(0)! - right[i].codePointAt(0)!;
+    const difference = left[i]!.codePointAt(0)! - right[i]!.codePointAt(0)!;
     if (difference !== 0) return difference;
   }
   return left.length - right.length;
@@ -63,9 +63,10 @@ export function appProxySignature(pairs: ReadonlyArray<readonly [string, string]
 export function hasValidAppProxySignature(rawQuery: string, secret: string): boolean {
   const pairs = appProxyQueryPairs(rawQuery);
   const signatures = pairs.filter(([key]) => key === 'signature').map(([, value]) => value);
-  if (signatures.length !== 1 || !/^[0-9a-f]{64}$/.test(signatures[0])) return false;
+  const [signature] = signatures;
+  if (signatures.length !== 1 || signature === undefined || !/^[0-9a-f]{64}$/.test(signature)) return false;
   const expected = Buffer.from(appProxySignature(pairs, secret), 'hex');
-  return timingSafeEqual(expected, Buffer.from(signatures[0], 'hex'));
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }
 
 /** The query string with Shopify's `signature` appended: what the app proxy forwards. */

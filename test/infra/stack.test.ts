@@ -4,7 +4,15 @@ import { DENY_DETAIL } from '../../functions/auth/authorize';
 import { ACCESS_DENIED_METRIC, OLDEST_DELIVERY_ALARM_SECONDS } from '../../infra/cdk/constructs/observability';
 import { SERVER_ERRORS_METRIC } from '../../shared/observability/service';
 import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/webhook-delivery-queue';
-import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, THROTTLE_LIMITS, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/http/routes';
+import {
+  QUEUE_CONSUMERS,
+  ROUTES,
+  SCHEDULED_JOBS,
+  SHOPPER_ROUTES,
+  THROTTLE_LIMITS,
+  WEBHOOK_THROTTLE,
+  WEBHOOKS,
+} from '../../shared/http/routes';
 import { synthAppWithContext, synthStack } from '../support/synth-stack';
 import { EMAIL_MATCH_SET_PARTITIONS, LIST_BOUNDARY_PARTITIONS } from '../../shared/data/keys';
 
@@ -19,7 +27,7 @@ const { template } = synthStack();
 const resources = (type: string) => Object.entries(template.findResources(type));
 const PARTNER_SOURCE = 'aws.partner/shopify.com/123456/loyalty';
 /** Every function of the manifest besides the routes, the authorizer and the authorizer-cache flusher. */
-const OTHER_FUNCTIONS = WEBHOOKS.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 2;
+const OTHER_FUNCTIONS = WEBHOOKS.length + SHOPPER_ROUTES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 2;
 
 type Properties = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -84,10 +92,10 @@ describe('production stack', () => {
 
   it('takes API keys from the authorizer and requires them on every manifest method', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
-    const webhookNames = WEBHOOKS.map((hook) => hook.name);
+    const keyless = [...WEBHOOKS, ...SHOPPER_ROUTES].map((hook) => hook.name);
     const methods = resources('AWS::ApiGateway::Method')
       .map(([, m]) => m.Properties)
-      .filter((m) => m.HttpMethod !== 'ANY' && !webhookNames.includes(m.OperationName));
+      .filter((m) => m.HttpMethod !== 'ANY' && m.HttpMethod !== 'OPTIONS' && !keyless.includes(m.OperationName));
 
     expect(methods).toHaveLength(ROUTES.length);
     for (const method of methods) {
@@ -127,8 +135,51 @@ describe('production stack', () => {
     }
   });
 
+  it('serves each shopper route through its function with no authorizer and no API key, under its own stage method throttle', () => {
+    const [[, stage]] = resources('AWS::ApiGateway::Stage') as [[string, Properties]];
+    const [[, plan]] = resources('AWS::ApiGateway::UsagePlan') as [[string, Properties]];
+    for (const route of SHOPPER_ROUTES) {
+      const [[, method]] = resources('AWS::ApiGateway::Method').filter(([, m]) => m.Properties.OperationName === route.name) as [
+        [string, Properties],
+      ];
+
+      expect(method.Properties).toMatchObject({ HttpMethod: route.method, AuthorizationType: 'NONE', ApiKeyRequired: false });
+      expect(method.Properties.AuthorizerId).toBeUndefined();
+      expect(JSON.stringify(method.Properties.Integration.Uri)).toContain(functionId(template, `${route.method} ${route.path}`));
+      expect(stage.Properties.MethodSettings).toContainEqual(
+        expect.objectContaining({
+          ResourcePath: `/${route.path.replaceAll('/', '~1')}`,
+          HttpMethod: route.method,
+          ThrottlingRateLimit: route.throttle.rateLimit,
+          ThrottlingBurstLimit: route.throttle.burstLimit,
+        }),
+      );
+      expect(Object.keys(plan.Properties.ApiStages[0].Throttle ?? {})).not.toContain(`${route.path}/${route.method}`);
+    }
+  });
+
+  it("answers OPTIONS on each shopper path with a 204 mock carrying the contract's CORS headers, without a token", () => {
+    const preflights = resources('AWS::ApiGateway::Method')
+      .map(([, m]) => m.Properties)
+      .filter((m) => m.HttpMethod === 'OPTIONS');
+
+    expect(preflights).toHaveLength(new Set(SHOPPER_ROUTES.map((route) => route.path)).size);
+    for (const preflight of preflights) {
+      expect(preflight).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
+      expect(preflight.ApiKeyRequired).not.toBe(true);
+      expect(preflight.Integration.IntegrationResponses[0]).toMatchObject({
+        StatusCode: '204',
+        ResponseParameters: {
+          'method.response.header.Access-Control-Allow-Origin': "'*'",
+          'method.response.header.Access-Control-Allow-Methods': "'GET, POST, OPTIONS'",
+          'method.response.header.Access-Control-Allow-Headers': "'Authorization, Content-Type, Idempotency-Key'",
+        },
+      });
+    }
+  });
+
   it('answers other methods on known paths with a 405 mock', () => {
-    const paths = new Set([...ROUTES, ...WEBHOOKS].map((r) => r.path));
+    const paths = new Set([...ROUTES, ...WEBHOOKS, ...SHOPPER_ROUTES].map((r) => r.path));
     const mocks = resources('AWS::ApiGateway::Method')
       .map(([, m]) => m.Properties)
       .filter((m) => m.HttpMethod === 'ANY');

@@ -4,13 +4,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, WEBHOOKS } from '../../shared/http/routes';
+import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/http/routes';
 
 jest.setTimeout(240_000);
 
 const ROOT = join(__dirname, '..', '..');
 /** Routes, webhooks, queue consumers, scheduled jobs, the authorizer and the authorizer-cache flusher. */
-const FUNCTIONS = ROUTES.length + WEBHOOKS.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 2;
+const FUNCTIONS = ROUTES.length + WEBHOOKS.length + SHOPPER_ROUTES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 2;
 
 function directorySize(dir: string): number {
   return readdirSync(dir).reduce((sum, name) => {

@@ -10,6 +10,7 @@ import {
   QUEUE_CONSUMERS,
   ROUTES,
   SCHEDULED_JOBS,
+  SHOPPER_ROUTES,
   WEBHOOKS,
 } from '../../shared/http/routes';
 
@@ -18,7 +19,9 @@ const ROOT = join(__dirname, '..', '..');
 describe('the entry-point manifest', () => {
   it('holds every entry point once, each naming a handler file that exists', () => {
     const entries = ENTRY_POINTS.map(({ entry }) => entry);
-    expect(entries).toHaveLength(ROUTES.length + WEBHOOKS.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 2);
+    expect(entries).toHaveLength(
+      ROUTES.length + WEBHOOKS.length + SHOPPER_ROUTES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 2,
+    );
     expect(entries).toEqual(expect.arrayContaining([AUTHORIZER, AUTHORIZER_CACHE_FLUSHER]));
     expect(new Set(entries.map((entry) => entry.name)).size).toBe(entries.length);
     expect(entries.map((entry) => entry.handler).filter((file) => !existsSync(join(ROOT, file)))).toEqual([]);
@@ -27,6 +30,16 @@ describe('the entry-point manifest', () => {
   it('keep the webhook out of the API routes, so it never meets the authorizer or the usage plan', () => {
     expect(ROUTES.map((route) => route.path)).not.toContain(WEBHOOKS[0]!.path);
     expect(WEBHOOKS.map((hook) => [hook.method, hook.path])).toEqual([['POST', '/webhooks/shopify']]);
+  });
+
+  it('keeps the shopper routes out of the API routes: outside the authorizer and the usage plan, reads for GETs only', () => {
+    const apiPaths = new Set(ROUTES.map((route) => route.path));
+    expect(SHOPPER_ROUTES.filter((route) => apiPaths.has(route.path) || !route.path.startsWith('/shopper/'))).toEqual([]);
+    expect(
+      SHOPPER_ROUTES.filter((route) => route.table !== (route.method === 'GET' ? 'read' : 'write')).map((route) => route.name),
+    ).toEqual([]);
+    // Each verifies the shopper with the shop's app secret, and calls nothing else outside.
+    expect(SHOPPER_ROUTES.filter((route) => route.uses?.join() !== 'platform' || route.grants !== undefined)).toEqual([]);
   });
 
   it('grants read-only routes, the authorizer and the receiver no table writes; the flusher no table at all', () => {

@@ -1,7 +1,8 @@
 // The REST API generated from the route manifest: REQUEST authorizer cached per Authorization value, API keys taken
 // from the authorizer, a usage plan with per-method throttles, and every gateway response rewritten
-// into the spec's error envelope. Webhooks are methods without authorizer or key (the handler checks
-// the platform's signature), throttled per stage method instead; a default throttle bounds the whole stage.
+// into the spec's error envelope. Webhooks and the shopper routes are methods without authorizer or key (the
+// handler checks the platform's signature, the app proxy's or the customer session token), throttled per
+// stage method instead; `OPTIONS` on a shopper path answers the CORS preflight; a default throttle bounds the whole stage.
 import {
   AccessLogFormat,
   ApiKeySourceType,
@@ -25,12 +26,21 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { DETAILS, envelope } from '../../../shared/http/errors';
-import { type Route, THROTTLE_LIMITS, WEBHOOK_THROTTLE, type WebhookRoute } from '../../../shared/http/routes';
+import {
+  type Route,
+  SHOPPER_CORS_HEADERS,
+  type ShopperRoute,
+  THROTTLE_LIMITS,
+  WEBHOOK_THROTTLE,
+  type WebhookRoute,
+} from '../../../shared/http/routes';
 
 export interface LoyaltyApiProps {
   routes: readonly Route[];
   webhooks: readonly WebhookRoute[];
-  /** One function per route and per webhook, by name. */
+  /** The shopper routes (SURFACES-CONTRACT.md): outside the authorizer and the usage plan, like the webhooks. */
+  shopperRoutes?: readonly ShopperRoute[];
+  /** One function per route, webhook and shopper route, by name. */
   handlers: ReadonlyMap<string, IFunction>;
   authorizer: IFunction;
   logRetention: RetentionDays;
@@ -103,12 +113,17 @@ export class LoyaltyApi extends Construct {
         throttlingRateLimit: props.stageThrottle.rateLimit,
         throttlingBurstLimit: props.stageThrottle.burstLimit,
         // Webhooks have no API key, so no usage plan counts them: the stage bounds each one as a whole.
-        methodOptions: Object.fromEntries(
-          props.webhooks.map((hook) => [
+        // So have the shopper routes: each method its own throttle, all shops and shoppers together.
+        methodOptions: Object.fromEntries([
+          ...props.webhooks.map((hook) => [
             `${hook.path}/${hook.method}`,
             { throttlingRateLimit: WEBHOOK_THROTTLE.rateLimit, throttlingBurstLimit: WEBHOOK_THROTTLE.burstLimit },
           ]),
-        ),
+          ...(props.shopperRoutes ?? []).map((route) => [
+            `${route.path}/${route.method}`,
+            { throttlingRateLimit: route.throttle.rateLimit, throttlingBurstLimit: route.throttle.burstLimit },
+          ]),
+        ]),
         // Never the Authorization header: the key id and the caller's shop are enough to trace a request.
         accessLogFormat: AccessLogFormat.custom(
           JSON.stringify({
@@ -167,12 +182,54 @@ export class LoyaltyApi extends Construct {
       this.methods.set(hook.name, method);
     }
 
+    const shopperPaths = new Set<string>();
+    for (const route of props.shopperRoutes ?? []) {
+      const handler = props.handlers.get(route.name);
+      if (!handler) throw new Error(`No function for shopper route ${route.name}`);
+      const resource = this.api.root.resourceForPath(route.path);
+      resources.set(route.path, resource);
+      shopperPaths.add(route.path);
+      // No authorizer and no API key: a shopper holds none. The handler verifies the app proxy's signature
+      // or the customer session token before it reads anything else.
+      const method = resource.addMethod(route.method, new LambdaIntegration(handler), {
+        authorizationType: AuthorizationType.NONE,
+        apiKeyRequired: false,
+        operationName: route.name,
+      });
+      this.methods.set(route.name, method);
+    }
+    // The CORS preflight of each shopper path: 204 with the contract's headers, no token, no function.
+    const corsParameters = Object.fromEntries(
+      Object.entries(SHOPPER_CORS_HEADERS).map(([name, value]) => [`method.response.header.${name}`, `'${value}'`]),
+    );
+    for (const path of shopperPaths) {
+      this.api.root.resourceForPath(path).addMethod(
+        'OPTIONS',
+        new MockIntegration({
+          passthroughBehavior: PassthroughBehavior.WHEN_NO_TEMPLATES,
+          requestTemplates: { 'application/json': '{"statusCode": 204}' },
+          integrationResponses: [{ statusCode: '204', responseParameters: corsParameters }],
+        }),
+        {
+          authorizationType: AuthorizationType.NONE,
+          methodResponses: [
+            { statusCode: '204', responseParameters: Object.fromEntries(Object.keys(corsParameters).map((name) => [name, true])) },
+          ],
+        },
+      );
+    }
+
     // Another method on a known path: 405 with Allow, as the local gateway answers.
     for (const [path, resource] of resources) {
-      const allowed = [...props.routes, ...props.webhooks]
+      const allowed = [...props.routes, ...props.webhooks, ...(props.shopperRoutes ?? [])]
         .filter((route) => route.path === path)
         .map((route) => route.method)
+        .concat(shopperPaths.has(path) ? ['OPTIONS'] : [])
         .join(', ');
+      const headers: Record<string, string> = {
+        'method.response.header.Allow': `'${allowed}'`,
+        ...(shopperPaths.has(path) ? { 'method.response.header.Access-Control-Allow-Origin': "'*'" } : {}),
+      };
       resource.addMethod(
         'ANY',
         new MockIntegration({
@@ -182,13 +239,15 @@ export class LoyaltyApi extends Construct {
             {
               statusCode: '405',
               responseTemplates: json(envelope(405, `Method $context.httpMethod is not allowed on this path. Allowed: ${allowed}`)),
-              responseParameters: { 'method.response.header.Allow': `'${allowed}'` },
+              responseParameters: headers,
             },
           ],
         }),
         {
           authorizationType: AuthorizationType.NONE,
-          methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }],
+          methodResponses: [
+            { statusCode: '405', responseParameters: Object.fromEntries(Object.keys(headers).map((name) => [name, true])) },
+          ],
         },
       );
     }
@@ -197,7 +256,8 @@ export class LoyaltyApi extends Construct {
       this.api.addGatewayResponse(response.id, {
         type: response.type,
         statusCode: response.statusCode,
-        responseHeaders: { 'Content-Type': "'application/json'" },
+        // The storefront reads a refusal of the gateway's own (a throttled shopper request) across origins too.
+        responseHeaders: { 'Content-Type': "'application/json'", 'Access-Control-Allow-Origin': "'*'" },
         templates: json(envelope(Number(response.statusCode), response.detail)),
       });
     }

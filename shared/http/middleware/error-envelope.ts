@@ -10,7 +10,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { DomainError } from '../../domain/errors';
 import { countServerError, logger, maskEmailsIn } from '../../observability/powertools';
 import { ApiError, toErrorResponse } from '../errors';
-import { ROUTES } from '../routes';
+import { ROUTES, SHOPPER_ROUTES } from '../routes';
 
 export type OutcomeLevel = 'INFO' | 'WARN' | 'ERROR';
 
@@ -30,7 +30,9 @@ export function outcomeLevel(error: unknown, statusCode: number): OutcomeLevel {
 
 /** The manifest name of the route an event is for (the ServerErrors metric's dimension). */
 function routeName(event: APIGatewayProxyEvent): string {
-  return ROUTES.find((route) => route.method === event.httpMethod && route.path === event.resource)?.name ?? 'unknown';
+  return (
+    [...ROUTES, ...SHOPPER_ROUTES].find((route) => route.method === event.httpMethod && route.path === event.resource)?.name ?? 'unknown'
+  );
 }
 
 export const errorEnvelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({

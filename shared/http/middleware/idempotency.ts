@@ -28,12 +28,14 @@ export async function withIdempotency(
   body: unknown,
   inProgressMs: number,
   produce: (claim?: IdempotencyClaim) => Promise<APIGatewayProxyResult>,
+  /** The record's route: the method and resource by default; the shopper routes add the verified shopper. */
+  route = `${event.httpMethod} ${event.resource}`,
 ): Promise<APIGatewayProxyResult> {
   const idempotencyKey = headerValue(event.headers, IDEMPOTENCY_HEADER);
   if (idempotencyKey === undefined) return produce();
   if (!VALID_KEY.test(idempotencyKey)) throw badRequest(`${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters`);
 
-  const key = { shopId, route: `${event.httpMethod} ${event.resource}`, idempotencyKey };
+  const key = { shopId, route, idempotencyKey };
   const hash = requestHash(event, body);
   const claimed = await claimIdempotencyKey(key, hash, { inProgressMs });
   if (!claimed.claimed) {

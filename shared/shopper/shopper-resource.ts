@@ -1,0 +1,129 @@
+// JSON:API forms of what a shopper sees (SURFACES-CONTRACT.md): the program, the member's own page, a
+// redemption and the activity. Customer-facing only: no e-mail, no internal field of an entry (an
+// adjustment's note, its audit figures), nothing of another member.
+import type { PurchaseRecord } from '../domain/history';
+import { referralUrl } from '../domain/referral';
+import type { ShopCatalog } from '../domain/shop';
+import { primaryThreshold } from '../domain/tiers';
+import { pageMeta } from '../http/query';
+import type { ActivityLine, ActivityPage } from './shopper-activity';
+import type { MemberView, ShopperProgram } from './shopper-program';
+
+export function programResource({ shop, rules, rewards, tiers }: ShopperProgram) {
+  const { settings } = shop;
+  return {
+    type: 'program',
+    id: settings.id,
+    attributes: {
+      loyalty_mode: settings.loyalty_mode,
+      currency: settings.currency,
+      earning_rules: rules.map(({ rule, points }) => ({
+        id: rule.id,
+        name: rule.name,
+        action: rule.action,
+        customer_facing_label: rule.customer_facing_label,
+        call_to_action_url: rule.call_to_action_url,
+        points: points.points,
+      })),
+      rewards: rewards.map((reward) => ({
+        id: reward.id,
+        name: reward.name,
+        description: reward.description,
+        discount_type: reward.discount_type,
+        discount_amount: reward.discount_amount,
+        minimum_spend: reward.minimum_spend,
+        redemption_mode: reward.redemption_mode,
+        points_cost: reward.points_cost,
+        flexible:
+          reward.redemption_mode === 'flexible' && reward.flexible_config
+            ? { min_points: reward.flexible_config.min_points, max_points: reward.flexible_config.max_points }
+            : null,
+        vip_tier_id: reward.vip_tier_id,
+        expiry_days: reward.expiry_days,
+      })),
+      vip_tiers: tiers.map((tier) => ({
+        id: tier.id,
+        name: tier.name,
+        threshold: primaryThreshold(tier, settings.vip_settings),
+        points_multiplier: tier.points_multiplier,
+        badge_color: tier.badge_color,
+        badge_image_url: tier.badge_image_url,
+      })),
+    },
+  };
+}
+
+export interface MemberMeta {
+  logged_in: boolean;
+  member: boolean;
+}
+
+/** GET /shopper/member's body: the member's own page, or `data: null` for a guest or a customer who has not joined. */
+export function memberDocument(shop: ShopCatalog, loggedIn: boolean, view: MemberView | null) {
+  const meta: MemberMeta = { logged_in: loggedIn, member: view !== null };
+  if (!view) return { data: null, meta };
+  const { record, tier, nextTier } = view;
+  const { settings } = shop;
+  return {
+    data: {
+      type: 'shopper_member',
+      id: record.platform_customer_id,
+      attributes: {
+        first_name: record.first_name,
+        current_points: record.current_points,
+        lifetime_points: record.lifetime_points,
+        pending_points: view.pendingPoints,
+        loyalty_status: record.status,
+        vip_tier: tier && {
+          id: tier.id,
+          name: tier.name,
+          threshold: primaryThreshold(tier, settings.vip_settings),
+          points_multiplier: tier.points_multiplier,
+          badge_image_url: tier.badge_image_url,
+          badge_color: tier.badge_color,
+        },
+        next_tier: nextTier && {
+          id: nextTier.tier.id,
+          name: nextTier.tier.name,
+          threshold: nextTier.threshold,
+          remaining: nextTier.remaining,
+        },
+        referral_url: referralUrl(settings.referral_base_url, record.referral_code),
+        referral_code: record.referral_code,
+        points_expiring: view.pointsExpiring,
+        redeemable_reward_ids: view.redeemableRewardIds,
+      },
+    },
+    meta,
+  };
+}
+
+export function redemptionResource(purchase: PurchaseRecord) {
+  return {
+    type: 'redemption',
+    id: purchase.id,
+    attributes: {
+      reward_id: purchase.reward_id,
+      reward_name: purchase.reward_name,
+      points_spent: purchase.points_spent,
+      discount_code: purchase.discount_code,
+      expires_at: purchase.expires_at,
+      status: purchase.status,
+    },
+  };
+}
+
+export function activityResource(line: ActivityLine) {
+  return {
+    type: 'activity',
+    id: line.id,
+    attributes: { kind: line.kind, points: line.points, label: line.label, status: line.status, created_at: line.created_at },
+  };
+}
+
+export function activityDocument(page: ActivityPage, request: { number: number; size: number }) {
+  return {
+    data: page.lines.map(activityResource),
+    meta: { ...pageMeta(page.total, { ...request, offset: (request.number - 1) * request.size }) },
+  };
+}

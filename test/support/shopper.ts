@@ -1,0 +1,84 @@
+// Calling the twin's shopper routes as Shopify's surfaces do: through the app proxy (the query signed with
+// the shop's client secret, shared/platform/app-proxy-signature.ts) or with a customer session token from
+// the platform simulator's POST /_session_tokens.
+import { signAppProxyQuery } from '../../shared/platform/app-proxy-signature';
+import type { ApiResponse } from './twin';
+
+export const DEMO_APP = { clientId: 'demo-app-client-id', clientSecret: 'demo-app-client-secret', domain: 'demo.myshopify.com' };
+
+/** A customer session token minted by the simulator (a guest's without `customerId`). */
+export async function sessionToken(platformUrl: string, shop: string, customerId?: string): Promise<string> {
+  const response = await fetch(`${platformUrl}/_session_tokens`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ shop, ...(customerId === undefined ? {} : { customer_id: customerId }) }),
+  });
+  if (response.status !== 200) throw new Error(`POST /_session_tokens answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+export interface ProxyOptions {
+  /** The signed-in customer; absent for a guest (Shopify sends the parameter empty). */
+  customerId?: string;
+  shopDomain?: string;
+  secret?: string;
+  /** Seconds since the epoch; default now (real time). */
+  timestamp?: number;
+  /** The request's own parameters, kept by the proxy and signed with the rest. */
+  params?: Array<[string, string]>;
+}
+
+/** The query Shopify's app proxy forwards for `options`, signed. */
+export function proxyQuery(options: ProxyOptions = {}): string {
+  const pairs: Array<[string, string]> = [
+    ...(options.params ?? []),
+    ['shop', options.shopDomain ?? DEMO_APP.domain],
+    ['logged_in_customer_id', options.customerId ?? ''],
+    ['path_prefix', '/apps/loyalty'],
+    ['timestamp', String(options.timestamp ?? Math.floor(Date.now() / 1000))],
+  ];
+  return signAppProxyQuery(pairs, options.secret ?? DEMO_APP.clientSecret);
+}
+
+async function send(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<ApiResponse> {
+  const response = await fetch(url, {
+    method,
+    headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // an empty body (OPTIONS) or text: the test says what it expected
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+}
+
+/** A request through the app proxy: `path` below /shopper, e.g. `/member`. */
+export function viaProxy(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: ProxyOptions & { body?: unknown; headers?: Record<string, string> } = {},
+) {
+  return send(`${baseUrl}/shopper${path}?${proxyQuery(options)}`, method, options.headers ?? {}, options.body);
+}
+
+/** A request with a session token, as a customer account extension sends it. */
+export function withToken(
+  baseUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  return send(`${baseUrl}/shopper${path}`, method, { Authorization: `Bearer ${token}`, ...headers }, body);
+}
+
+/** A bare request (no identity), e.g. OPTIONS. */
+export function bare(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}) {
+  return send(`${baseUrl}/shopper${path}`, method, headers);
+}
