@@ -56,11 +56,11 @@ describe('the theme app extension', () => {
     const byHandle = Object.fromEntries(extension.blocks.map((block) => [block.handle, block.schema]));
 
     expect(Object.keys(byHandle).sort()).toEqual(['loyalty-launcher', 'product-points']);
-    expect(byHandle['loyalty-launcher']).toMatchObject({
-      target: 'body',
-      javascript: 'loyalty-launcher.js',
-      stylesheet: 'loyalty-launcher.css',
-    });
+    // The embed loads its script and stylesheet itself, on the shopper's first reach for the launcher:
+    // nothing in the schema, which Shopify would load on every page.
+    expect(byHandle['loyalty-launcher']).toMatchObject({ target: 'body' });
+    expect(byHandle['loyalty-launcher']!.javascript).toBeUndefined();
+    expect(byHandle['loyalty-launcher']!.stylesheet).toBeUndefined();
     expect(byHandle['product-points']).toMatchObject({ target: 'section', enabled_on: { templates: ['product'] } });
     // The product block computes in Liquid: it loads no script.
     expect(byHandle['product-points']!.javascript).toBeUndefined();
@@ -105,6 +105,11 @@ describe('the theme app extension', () => {
     expect(weight.js).toBeGreaterThan(0);
     expect(weight.js).toBeLessThanOrEqual(JS_BUDGET);
     expect(weight.css).toBeLessThanOrEqual(CSS_BUDGET);
+    // The embed's inline loader, which every page runs, is a few hundred bytes.
+    const embed = readFileSync(join(THEME_EXTENSION_DIR, 'blocks', 'loyalty-launcher.liquid'), 'utf8');
+    const inline = [...embed.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
+    expect(inline).toHaveLength(1);
+    expect(Buffer.byteLength(inline[0]!)).toBeLessThan(1024);
     for (const [file, bytes] of extension.assets) {
       if (!file.endsWith('.js')) continue;
       const source = bytes.toString('utf8');
@@ -173,13 +178,18 @@ describe("the extension's Liquid, rendered as Shopify renders it", () => {
     ).not.toMatch(/loyalty/);
   });
 
-  it("renders the app embed before </body>, its assets from the CDN's versioned URLs, the app proxy on the shop's origin", async () => {
+  it("renders the app embed before </body>, loading nothing until used, its assets named by the CDN's versioned URLs", async () => {
     const html = await renderer.renderPage({ template: 'index', title: 'Home', globals: { ...globals(), products: [] }, apps: true });
+    const head = html.slice(0, html.indexOf('</head>'));
 
     expect(html).toMatch(/<div\s+id="loyalty-embed"[\s\S]*<\/div>\s*<\/body>/);
     expect(html).toContain('data-proxy="/apps/loyalty"');
-    expect(html).toContain(`<script src="/cdn/extensions/loyalty-theme/${extension.version}/assets/loyalty-launcher.js" defer></script>`);
-    expect(html).toContain(`<link rel="stylesheet" href="/cdn/extensions/loyalty-theme/${extension.version}/assets/loyalty-launcher.css">`);
+    // Nothing of the app in the head: no render-blocking stylesheet, no script.
+    expect(head).not.toMatch(/loyalty/);
+    expect(html).not.toMatch(/<script[^>]+src=/);
+    expect(html).not.toMatch(/<link[^>]+loyalty/);
+    expect(html).toContain(`data-script="/cdn/extensions/loyalty-theme/${extension.version}/assets/loyalty-launcher.js"`);
+    expect(html).toContain(`data-stylesheet="/cdn/extensions/loyalty-theme/${extension.version}/assets/loyalty-launcher.css"`);
     // The shop's name is escaped where the t filter interpolates it.
     expect(html).toContain('Ada &amp; Co Rewards');
     const texts = JSON.parse(/<script type="application\/json" data-loyalty-texts>([\s\S]*?)<\/script>/.exec(html)![1]!) as Record<

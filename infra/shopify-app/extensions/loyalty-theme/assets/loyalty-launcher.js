@@ -1,6 +1,7 @@
-// The rewards launcher and panel of the app embed (blocks/loyalty-launcher.liquid). Plain JavaScript,
-// no framework, nothing fetched before the shopper opens the panel. Every call goes to the app proxy on
-// the shop's own origin; the shopper is whoever Shopify signed in, never an id this script sends.
+// The rewards panel of the app embed (blocks/loyalty-launcher.liquid). Plain JavaScript, no framework.
+// The embed loads this script (and the panel's stylesheet) when the shopper first reaches for the
+// launcher; a click that came before it opens the panel as soon as both are here. Every call goes to the
+// app proxy on the shop's own origin; the shopper is whoever Shopify signed in, never an id this script sends.
 (function () {
   'use strict';
   var root = document.getElementById('loyalty-embed');
@@ -345,6 +346,7 @@
   }
 
   function open() {
+    if (panel.open) return;
     panel.showModal();
     launcher.setAttribute('aria-expanded', 'true');
     title.focus();
@@ -355,6 +357,16 @@
   }
 
   launcher.addEventListener('click', open);
+  // The click that asked for this script opens the panel once its stylesheet is here too.
+  if (root.getAttribute('data-open')) {
+    root.removeAttribute('data-open');
+    var sheet = document.getElementById('loyalty-stylesheet');
+    if (!sheet || sheet.sheet) open();
+    else {
+      sheet.addEventListener('load', open);
+      sheet.addEventListener('error', open);
+    }
+  }
   panel.querySelector('.loy-close').addEventListener('click', close);
   // Escape closes the dialog natively; focus returns to the launcher however it closes.
   panel.addEventListener('close', function () {
