@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { Liquid, RenderTag, type Context, type Emitter, type TagToken, type TopLevelToken, type Parser } from 'liquidjs';
+import { Liquid, RenderTag, type Context, type Emitter, type Parser, type TagToken, type Template, type TopLevelToken } from 'liquidjs';
 
 export const THEME_EXTENSION_DIR = resolve(__dirname, '..', 'shopify-app', 'extensions', 'loyalty-theme');
 export const THEME_DIR = resolve(__dirname, 'storefront-theme');
@@ -193,15 +193,20 @@ export function createThemeRenderer(cdnBase: string, extension: ThemeExtension =
   };
   const extensionEngine = engine(extension.locale, [join(extension.dir, 'snippets')]);
   const themeEngine = engine({}, [THEME_DIR]);
-  const templates = new Map<string, string>();
+  // Parsed once, as Shopify compiles a theme's templates once per version, rendered per request.
+  const templates = new Map<string, Template[]>();
   const template = (name: string) => {
-    let text = templates.get(name);
-    if (text === undefined) templates.set(name, (text = readFileSync(join(THEME_DIR, `${name}.liquid`), 'utf8')));
-    return text;
+    let parsed = templates.get(name);
+    if (parsed === undefined) templates.set(name, (parsed = themeEngine.parse(readFileSync(join(THEME_DIR, `${name}.liquid`), 'utf8'))));
+    return parsed;
   };
+  const blockTemplates = new Map(extension.blocks.map((block) => [block.handle, extensionEngine.parse(block.source)]));
 
   const renderBlock = (block: ExtensionBlock, globals: StorefrontGlobals) =>
-    extensionEngine.parseAndRender(block.source, { ...globals, block: blockObject(block, `${block.handle}-1`) });
+    extensionEngine.render(blockTemplates.get(block.handle)!, {
+      ...globals,
+      block: blockObject(block, `${block.handle}-1`),
+    }) as Promise<string>;
 
   return {
     extension,
@@ -225,8 +230,8 @@ export function createThemeRenderer(cdnBase: string, extension: ThemeExtension =
       const sectionBlocks: RenderedAppBlock[] = await Promise.all(
         appBlocks.map(async (block) => ({ type: '@app' as const, html: await renderBlock(block, globals) })),
       );
-      const content = await themeEngine.parseAndRender(template(name), { ...globals, section: { blocks: sectionBlocks } });
-      const page = await themeEngine.parseAndRender(template('theme'), {
+      const content = await themeEngine.render(template(name), { ...globals, section: { blocks: sectionBlocks } });
+      const page = await themeEngine.render(template('theme'), {
         ...globals,
         page_title: title,
         content_for_header: head,
