@@ -3,7 +3,7 @@
 // Keyed by the route manifest's names, so a route added without an entry here fails to compile.
 // test/e2e/dynamodb-calls.test.ts holds every endpoint to these figures; the bench prints them next
 // to what it counts under load.
-import type { RouteName } from '../shared/http/routes';
+import type { RouteName, ShopperRouteName } from '../shared/http/routes';
 import { LISTED_REFERRER, listedReferralsRow, type PreparedRow, REFUND_FALLBACK_PATH, referralRow, refundRow } from './prepared-rows';
 
 export type DynamoDbCalls = Partial<
@@ -14,7 +14,10 @@ export interface BenchEndpoint {
   name: string;
   method: 'GET' | 'POST' | 'PUT';
   path: string;
-  key: 'demo_read_key' | 'demo_full_key';
+  /** The API key sent as the Authorization header; a shopper row sends a session token instead. */
+  key?: 'demo_read_key' | 'demo_full_key';
+  /** A shopper route: called with a customer session token of the demo shop's app for this customer (null: a guest). */
+  shopper?: { customerId: string | null };
   body?: unknown;
   minimumCalls: DynamoDbCalls;
   /** Every connection writes this one customer: a row of the one-customer section (`--only one-customer`). */
@@ -55,6 +58,49 @@ export const BENCH_ROUTES = {
       path: '/v1/customers/ada.lovelace@example.com',
       key: 'demo_read_key',
       minimumCalls: { QueryCommand: 1 },
+    },
+  ],
+  // The storefront's member panel, beside GET customer: the session token verified (the shop's domain and
+  // app secret cached per warm function), the member, and one Query of the ledger's newest end on its
+  // local index (the pending points and the open batches, for the points expiring first).
+  shopperMember: [
+    {
+      name: 'GET /shopper/member',
+      method: 'GET',
+      path: '/shopper/member',
+      shopper: { customerId: '1001' },
+      minimumCalls: { GetItemCommand: 1, QueryCommand: 1 },
+    },
+  ],
+  // A guest's program: the cached configuration only. A member's adds the member (their tier prices the rules).
+  shopperProgram: [
+    { name: 'GET /shopper/program (guest)', method: 'GET', path: '/shopper/program', shopper: { customerId: null }, minimumCalls: {} },
+    {
+      name: 'GET /shopper/program (member)',
+      method: 'GET',
+      path: '/shopper/program',
+      shopper: { customerId: '1001' },
+      minimumCalls: { GetItemCommand: 1 },
+    },
+  ],
+  // The member, then each history's first page and its count at once (the merge needs both totals).
+  shopperActivity: [
+    {
+      name: 'GET /shopper/member/activity',
+      method: 'GET',
+      path: '/shopper/member/activity',
+      shopper: { customerId: '1001' },
+      minimumCalls: { GetItemCommand: 1, QueryCommand: 4 },
+    },
+  ],
+  // A member joining again: the existing-member check of POST /v1/customers, then the member's ledger read.
+  shopperJoin: [
+    {
+      name: 'POST /shopper/member (already a member)',
+      method: 'POST',
+      path: '/shopper/member',
+      shopper: { customerId: '1001' },
+      minimumCalls: { GetItemCommand: 1, QueryCommand: 1 },
     },
   ],
   getCustomerBirthday: [
@@ -195,7 +241,11 @@ export const BENCH_ROUTES = {
   purchaseReward: {
     notLoaded: 'each purchase spends points and creates a code on the platform: a timed run would empty the balance and then load refusals',
   },
-} as const satisfies Record<RouteName, readonly BenchEndpoint[] | NotLoaded>;
+  shopperRedeem: {
+    notLoaded:
+      'the /v1 purchase itself (the same saga and the same calls, held by test/e2e/dynamodb-calls.test.ts), which is not loaded either',
+  },
+} as const satisfies Record<RouteName | ShopperRouteName, readonly BenchEndpoint[] | NotLoaded>;
 
 /** The loaded requests in order; the first is GET customer by id. */
 export const BENCH_ENDPOINTS: readonly BenchEndpoint[] = Object.values(BENCH_ROUTES).flatMap((entry): readonly BenchEndpoint[] =>

@@ -2,6 +2,7 @@
 // capacity per request from a separate counted run.
 import autocannon from 'autocannon';
 import type { BenchEndpoint, BenchMix } from './endpoints';
+import { authorizationOf, refreshShopperTokens } from './shopper-auth';
 import { percentile, totalCalls } from './statistics';
 import { twinDynamoDbStats } from './twin-control';
 
@@ -60,7 +61,7 @@ export function request(url: string, endpoint: BenchEndpoint) {
   const common = {
     url: `${url}${endpoint.path}`,
     method: endpoint.method,
-    headers: { authorization: endpoint.key, 'content-type': 'application/json' },
+    headers: { authorization: authorizationOf(endpoint), 'content-type': 'application/json' },
     ...(endpoint.body ? { body: JSON.stringify(endpoint.body) } : {}),
   };
   const prepared = endpoint.prepared;
@@ -92,6 +93,7 @@ export async function warmUp(url: string, endpoints: readonly BenchEndpoint[], c
   // A prepared row warms up on what is prepared for it, at its own turn (load below).
   const timed = endpoints.filter((endpoint) => !endpoint.prepared);
   do {
+    await refreshShopperTokens(timed);
     for (const endpoint of timed) await autocannon({ ...request(url, endpoint), connections, duration: 1 });
   } while (performance.now() < warmupUntil);
 }
@@ -115,6 +117,7 @@ export async function load(
   target: BenchEndpoint | BenchMix,
   { connections, duration }: LoadSettings,
 ): Promise<EndpointFigures> {
+  await refreshShopperTokens('requests' in target ? target.requests : [target]);
   const requests = 'requests' in target ? mixRequests(url, target) : request(url, target);
   // A row loading a refusal by design (an action past its limit) expects that status instead of a 2xx.
   const expected = 'requests' in target ? undefined : target.status;

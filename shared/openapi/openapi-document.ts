@@ -1,7 +1,17 @@
 // The OpenAPI 3.1 document, generated from the route manifest and the zod schemas of requests and
 // responses. A manifest route without documentation here fails to compile, so the two cannot drift.
 import { z } from 'zod';
-import { ROUTES, THROTTLE_LIMITS, type Route, type RouteName } from '../http/routes';
+import {
+  ROUTES,
+  SHOPPER_CORS_HEADERS,
+  SHOPPER_ROUTES,
+  type ShopperRoute,
+  type ShopperRouteName,
+  THROTTLE_LIMITS,
+  type Route,
+  type RouteName,
+} from '../http/routes';
+import { ACTIVITY_PAGE, redeemBodySchema } from '../shopper/shopper-requests';
 import { earnActionBodySchema } from '../actions/action-requests';
 import { enrollBodySchema, updateBodySchema } from '../customers/customer-requests';
 import { adjustPointsBodySchema } from '../points/points-requests';
@@ -52,6 +62,8 @@ const TAGS = {
     "The referred friend's reward: a member's referral code gives a friend a single-use discount code, and the member's referrals with where each stands.",
   'Earning rules': 'How customers earn points, with the points a given customer would get.',
   'VIP tiers': "The shop's VIP tiers, their thresholds, multipliers and rewards.",
+  Shopper:
+    "The program as one shopper sees it, for the storefront (through Shopify's app proxy, `https://{shop}/apps/loyalty/...`) and customer account extensions (a customer session token): no API key; the shopper is the customer Shopify verified and no one else.",
 } as const;
 
 interface RouteDoc {
@@ -260,12 +272,68 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   },
 };
 
+const SHOPPER_NOTE =
+  "The shopper is verified before anything else is read: either the app proxy's signed query (`shop`, `logged_in_customer_id`, `path_prefix`, `timestamp` within 90 s, `signature`: HMAC-SHA256 of the shop's app secret) or `Authorization: Bearer <customer session token>` (HS256 with the app secret, `aud` the client id, `dest` the shop's domain). A customer id in the path, query or body is never read. " +
+  'Every answer carries `Access-Control-Allow-Origin: *` and `Cache-Control: private, no-store`; `OPTIONS` answers the CORS preflight (204) without a token. ' +
+  'A shop with legacy credentials (no client id and secret) has no app proxy or extensions: 401.';
+
+/** One entry per shopper route: a route added without documentation fails to compile. */
+export const SHOPPER_ROUTE_DOCS: Record<ShopperRouteName, RouteDoc> = {
+  shopperProgram: {
+    tag: 'Shopper',
+    summary: 'The program as this shopper sees it',
+    description:
+      "Guests too. The active earning rules with the points `GET /v1/earning-rules` computes for this shopper (a member's tier multiplier and a running campaign applied), the active purchasable rewards (no entry rewards; a reward of one tier is listed for everyone with its `vip_tier_id`) and the tiers from lowest to highest.",
+    responses: { 200: 'ShopperProgram' },
+  },
+  shopperMember: {
+    tag: 'Shopper',
+    summary: "The signed-in member's own page",
+    description:
+      '`meta: { logged_in, member }` always; `data: null` for a guest or a customer who has not joined. A member sees their balance, lifetime and pending points, status, tier and the next one with what remains to reach it, referral link and code, the points that expire first and when (`null` when none will), ' +
+      'and the rewards `POST /v1/rewards/{id}/purchase` would accept now (a flexible one at its minimum). An excluded customer is a member with `loyalty_status: "excluded"` and nothing redeemable.',
+    responses: { 200: 'ShopperMember' },
+  },
+  shopperJoin: {
+    tag: 'Shopper',
+    summary: 'Join the program',
+    description:
+      'Enrols the signed-in customer exactly as `POST /v1/customers` does (the signup award once): `201` for a new member, `200` for one already enrolled, with the body of `GET /shopper/member`. A guest gets 401 asking to sign in. No body is needed.',
+    responses: { 201: 'ShopperMember', 200: 'ShopperMember', 404: 'Error', 409: 'Error', 422: 'Error', 503: 'Error' },
+  },
+  shopperActivity: {
+    tag: 'Shopper',
+    summary: "The member's activity",
+    description:
+      `The earning and reward history merged, newest first: each line a \`kind\` (earned, spent, refunded, expired, adjusted), signed \`points\`, a customer-facing \`label\` (never an adjustment's note), its \`status\` and \`created_at\`. ` +
+      `\`page[size]\` defaults to ${ACTIVITY_PAGE.default}; above ${ACTIVITY_PAGE.max} it is read as ${ACTIVITY_PAGE.max}. A guest: 401; a customer who is not a member: 404.`,
+    query: [
+      { name: 'page[number]', description: 'Page number, default 1', schema: { type: 'integer', minimum: 1 } },
+      {
+        name: 'page[size]',
+        description: `Page size, default ${ACTIVITY_PAGE.default}, at most ${ACTIVITY_PAGE.max} (larger is served at ${ACTIVITY_PAGE.max})`,
+        schema: { type: 'integer', minimum: 1 },
+      },
+    ],
+    responses: { 200: 'ShopperActivityList', 400: 'Error', 404: 'Error' },
+  },
+  shopperRedeem: {
+    tag: 'Shopper',
+    summary: 'Redeem a reward',
+    description:
+      'Exactly `POST /v1/rewards/{id}/purchase` for the signed-in member: the same validations, statuses and error details, the same saga and reconciliation. `{}` for a fixed reward, `{ "points": N }` for a flexible one. ' +
+      "An `Idempotency-Key` is honoured as on `/v1`, scoped to the shopper: a request is its method, path and body (not the proxy's parameters). A guest: 401; a customer who is not a member: 404.",
+    body: redeemBodySchema,
+    responses: { 201: 'Redemption', 400: 'Error', 403: 'Error', 404: 'Error', 409: 'Error', 422: 'Error', 503: 'Error' },
+  },
+};
+
 /** What each status means on this API; the operation's description says when it happens. */
 const STATUS_DESCRIPTIONS: Record<number, string> = {
   200: 'OK',
   201: 'Created',
   400: 'Bad Request: invalid body, query or JSON',
-  401: 'Unauthorized: missing, unknown or revoked API key',
+  401: 'Unauthorized: missing, unknown or revoked API key; on /shopper, a shopper that could not be verified (or a guest where one must sign in)',
   403: 'Forbidden: read-only key on a write, excluded customer, or reward not allowed',
   404: 'Not Found: customer, entry or reward unknown',
   409: 'Conflict: a request with the same Idempotency-Key is still running',
@@ -347,12 +415,68 @@ function operation(route: Route, doc: RouteDoc) {
   };
 }
 
-export function buildOpenApiDocument(routes: readonly Route[] = ROUTES) {
+/** A shopper route's operation: its two security schemes, no API key, the stage's method throttle. */
+function shopperOperation(route: ShopperRoute, doc: RouteDoc) {
+  const base = operation({ ...route, scope: route.method === 'GET' ? 'read' : 'full', throttle: 'standard' }, doc);
+  const { rateLimit, burstLimit } = route.throttle;
+  const corsHeader = { description: 'Always `*`', schema: { type: 'string', const: SHOPPER_CORS_HEADERS['Access-Control-Allow-Origin'] } };
+  const responses = Object.fromEntries(
+    Object.entries(base.responses).map(([status, response]) => [
+      status,
+      { ...(response as object), headers: { 'Access-Control-Allow-Origin': corsHeader } },
+    ]),
+  );
+  return {
+    ...base,
+    description: `${doc.description}\n\n${SHOPPER_NOTE} Rate limit: ${rateLimit} requests per second for all shoppers together (burst ${burstLimit}), then 429.`,
+    security: [{ appProxySignature: [] }, { customerSessionToken: [] }],
+    parameters: base.parameters.map((parameter) =>
+      parameter.name === 'Idempotency-Key'
+        ? { ...parameter, description: 'Retries by the same shopper with the same key, method, path and body return the first response' }
+        : parameter,
+    ),
+    responses,
+  };
+}
+
+/** The CORS preflight of a shopper path. */
+function preflightOperation(path: string) {
+  const headers = Object.fromEntries(
+    Object.entries(SHOPPER_CORS_HEADERS).map(([name, value]) => [
+      name,
+      { description: `Always \`${value}\``, schema: { type: 'string', const: value } },
+    ]),
+  );
+  return {
+    operationId: `preflight${path.replace(/[^A-Za-z]+(\w)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`,
+    tags: ['Shopper'],
+    summary: 'CORS preflight',
+    description: 'Answered by the gateway without a token: 204 with the CORS headers every shopper answer carries.',
+    security: [],
+    parameters: [...path.matchAll(/\{([^}]+)\}/g)].map((match) => ({
+      name: match[1]!,
+      in: 'path',
+      required: true,
+      description: 'Identifier',
+      schema: { type: 'string' },
+    })),
+    responses: { 204: { description: 'No Content: the CORS headers', headers } },
+  };
+}
+
+export function buildOpenApiDocument(routes: readonly Route[] = ROUTES, shopperRoutes: readonly ShopperRoute[] = SHOPPER_ROUTES) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const doc = docFor(route.name);
     if (!doc) throw new Error(`Route ${route.name} has no OpenAPI documentation in shared/openapi/openapi-document.ts`);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, doc);
+  }
+  for (const route of shopperRoutes) {
+    const doc = Object.hasOwn(SHOPPER_ROUTE_DOCS, route.name) ? SHOPPER_ROUTE_DOCS[route.name as ShopperRouteName] : undefined;
+    if (!doc) throw new Error(`Shopper route ${route.name} has no OpenAPI documentation in shared/openapi/openapi-document.ts`);
+    const operations = (paths[route.path] ??= {});
+    operations[route.method.toLowerCase()] = shopperOperation(route, doc);
+    operations.options ??= preflightOperation(route.path);
   }
   return {
     openapi: '3.1.0',
@@ -362,7 +486,8 @@ export function buildOpenApiDocument(routes: readonly Route[] = ROUTES) {
       description:
         "A store's loyalty program for server-side callers: customers and their points, earning and reward history, reward redemption into discount codes, earning rules and VIP tiers. " +
         'Every request carries the API key as the bare `Authorization` header; every error comes in the envelope `{ "errors": [ { "status", "title", "detail" } ] }`. ' +
-        'Writes accept an `Idempotency-Key` header so a retry returns the first answer.',
+        'Writes accept an `Idempotency-Key` header so a retry returns the first answer. ' +
+        'The `/shopper/...` routes are the exception: they serve one shopper, verified by Shopify (the app proxy signature or a customer session token), without a key.',
       // Each store runs its own deployment, so the contact is whoever operates it, not a vendor address.
       contact: { name: 'The team operating this deployment' },
     },
@@ -371,6 +496,20 @@ export function buildOpenApiDocument(routes: readonly Route[] = ROUTES) {
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The bare API key, no Bearer prefix' },
+        appProxySignature: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'signature',
+          description:
+            "Shopify's app proxy (`/shopper/...` reached as `https://{shop}/apps/loyalty/...`): `signature` is the lowercase hex HMAC-SHA256, under the shop's app secret, of the other query parameters (`shop`, `logged_in_customer_id`, `path_prefix`, `timestamp` within 90 s, and the request's own) sorted and concatenated as Shopify documents.",
+        },
+        customerSessionToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            "A customer account UI extension's session token: HS256 with the shop's app secret, `aud` the app's client id, `dest` the shop's domain, `exp`/`nbf` (10 s leeway), `sub` `gid://shopify/Customer/<id>` or absent for a guest.",
+        },
       },
       schemas: Object.fromEntries(Object.entries(RESPONSE_SCHEMAS).map(([name, schema]) => [name, jsonSchema(schema, 'output')])),
     },

@@ -212,6 +212,113 @@ const contactDate = (type: string, field: 'date_of_birth' | 'anniversary_date') 
 export const birthdaySchema = contactDate('customer_birthday', 'date_of_birth');
 export const anniversarySchema = contactDate('customer_anniversary', 'anniversary_date');
 
+const shopperTier = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    threshold: z.number(),
+    points_multiplier: z.number(),
+    badge_color: z.string(),
+    badge_image_url: z.string().nullable(),
+  })
+  .strict();
+
+export const programSchema = resource(
+  'program',
+  z
+    .object({
+      loyalty_mode: loyaltyMode,
+      currency,
+      earning_rules: z.array(
+        z
+          .object({
+            id: z.string(),
+            name: z.string(),
+            action: z.string(),
+            customer_facing_label: z.string(),
+            call_to_action_url: z.string().nullable(),
+            points: int,
+          })
+          .strict(),
+      ),
+      rewards: z.array(
+        z
+          .object({
+            id: z.string(),
+            name: z.string(),
+            description: z.string().nullable(),
+            discount_type: z.enum(['fixed', 'percentage']),
+            discount_amount: z.number(),
+            minimum_spend: z.number(),
+            redemption_mode: z.enum(['fixed', 'flexible']),
+            points_cost: int,
+            flexible: z.object({ min_points: int, max_points: int }).strict().nullable(),
+            vip_tier_id: z.string().nullable(),
+            expiry_days: int.nullable(),
+          })
+          .strict(),
+      ),
+      vip_tiers: z.array(shopperTier),
+    })
+    .strict(),
+);
+
+export const shopperMemberSchema = resource(
+  'shopper_member',
+  z
+    .object({
+      first_name: z.string(),
+      current_points: int,
+      lifetime_points: int,
+      pending_points: int,
+      loyalty_status: z.enum(['member', 'excluded']),
+      vip_tier: z
+        .object({
+          id: z.string(),
+          name: z.string(),
+          threshold: z.number(),
+          points_multiplier: z.number(),
+          badge_image_url: z.string().nullable(),
+          badge_color: z.string(),
+        })
+        .strict()
+        .nullable(),
+      next_tier: z.object({ id: z.string(), name: z.string(), threshold: z.number(), remaining: z.number() }).strict().nullable(),
+      referral_url: z.string(),
+      referral_code: z.string(),
+      points_expiring: z.object({ points: int, at: timestamp }).strict().nullable(),
+      redeemable_reward_ids: z.array(z.string()),
+    })
+    .strict(),
+);
+
+export const redemptionSchema = resource(
+  'redemption',
+  z
+    .object({
+      reward_id: z.string(),
+      reward_name: z.string(),
+      points_spent: int,
+      discount_code: z.string(),
+      expires_at: timestamp.nullable(),
+      status: z.literal('active'),
+    })
+    .strict(),
+);
+
+export const activitySchema = resource(
+  'activity',
+  z
+    .object({
+      kind: z.enum(['earned', 'spent', 'refunded', 'expired', 'adjusted']),
+      points: int,
+      label: z.string(),
+      status: z.string(),
+      created_at: z.string(),
+    })
+    .strict(),
+);
+
 const single = <S extends z.ZodType>(data: S) => z.object({ data }).strict();
 const singleWithMode = <S extends z.ZodType>(data: S) => z.object({ data, meta: z.object(modeMetaShape).strict() }).strict();
 const list = <S extends z.ZodType, M extends z.ZodRawShape>(item: S, meta: M) =>
@@ -247,6 +354,15 @@ export const RESPONSE_SCHEMAS = {
   Purchase: single(purchaseSchema),
   Referral: single(referralSchema),
   ReferralList: list(listedReferralSchema, {}),
+  ShopperProgram: single(programSchema),
+  ShopperMember: z
+    .object({
+      data: shopperMemberSchema.nullable(),
+      meta: z.object({ logged_in: z.boolean(), member: z.boolean() }).strict(),
+    })
+    .strict(),
+  ShopperActivityList: list(activitySchema, {}),
+  Redemption: single(redemptionSchema),
 } as const;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

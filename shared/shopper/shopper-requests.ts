@@ -76,7 +76,7 @@ export function signedInCustomer(shopper: Shopper): string {
 }
 
 // Only `points` is read: whatever else the body holds (a customer id, say) is ignored.
-const redeemBodySchema = z.object({ points: z.optional(z.int({ error: 'points must be an integer' })) });
+export const redeemBodySchema = z.object({ points: z.optional(z.int({ error: 'points must be an integer' })) });
 
 /** The body of POST /shopper/rewards/{id}/redeem: `{}`, or `{ "points": N }` for a flexible reward. */
 export function parseRedeemBody(body: unknown): { points: number | null } {

@@ -3,6 +3,7 @@
 // control endpoints, exactly as `npm run bench` counts them. A second read of the key, the
 // customer or the shop configuration (e.g. a broken configuration cache) fails here.
 import { BENCH_ENDPOINTS, type BenchEndpoint, type DynamoDbCalls } from '../../bench/endpoints';
+import { authorizationOf, refreshShopperTokens } from '../../bench/shopper-auth';
 import { twinCpu, twinDynamoDbStats } from '../../bench/twin-control';
 import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
 import { putApiKey } from '../../shared/data/api-key-repository';
@@ -46,8 +47,11 @@ const activeKey = (key: string) => ({
   created_at: '2026-11-01T00:00:00.000Z',
 });
 
-const send = (endpoint: Pick<BenchEndpoint, 'method' | 'path' | 'key' | 'body'>) => () =>
-  apiClient(twin.url, endpoint.key).request(endpoint.method, endpoint.path, endpoint.body);
+/** One request as the bench sends it: with its API key, or a shopper row's session token. */
+const send = (endpoint: Pick<BenchEndpoint, 'method' | 'path' | 'key' | 'shopper' | 'body'>) => async () => {
+  await refreshShopperTokens([endpoint]);
+  return apiClient(twin.url, authorizationOf(endpoint)).request(endpoint.method, endpoint.path, endpoint.body);
+};
 
 describe('DynamoDB calls per request on a warm function and a warm key (the design minimum)', () => {
   it.each(BENCH_ENDPOINTS.map((endpoint) => [endpoint.name, endpoint] as const))('%s', async (_name, endpoint) => {
@@ -100,6 +104,23 @@ describe('DynamoDB calls per request on a warm function and a warm key (the desi
       status: 201,
       calls: { GetItemCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 },
     });
+  });
+
+  it('POST /shopper/rewards/{id}/redeem: exactly the /v1 purchase (customer, the deducting transaction, the activation)', async () => {
+    const redeem = send({ method: 'POST', path: '/shopper/rewards/five-off/redeem', shopper: { customerId: '1005' }, body: {} });
+    expect(await callsOf(redeem)).toEqual({
+      status: 201,
+      calls: { GetItemCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 },
+    });
+  });
+
+  it('a shopper refused for their identity costs nothing of the table once the shop is known', async () => {
+    const forged = () => apiClient(twin.url, 'Bearer not.a.token').get('/shopper/member');
+    const forgedSignature = async () =>
+      apiClient(twin.url, authorizationOf({ shopper: { customerId: '1001' } }).replace(/\.[^.]+$/, '.forged')).get('/shopper/member');
+    await refreshShopperTokens([{ shopper: { customerId: '1001' } }]);
+    expect(await countCalls(forged)).toEqual({ status: 401, calls: {} });
+    expect(await countCalls(forgedSignature)).toEqual({ status: 401, calls: {} });
   });
 
   it('POST /customers/{id}/actions: customer, the award transaction (counter, profile, entry); past the limit the same, refused', async () => {

@@ -94,6 +94,8 @@ describe('GET /shopper/member', () => {
     expect(attributes).not.toHaveProperty('email');
     expect(attributes.redeemable_reward_ids).toEqual(expect.arrayContaining(['five-off', 'ten-percent']));
     expect(attributes.redeemable_reward_ids).not.toContain('welcome-gift');
+    // Order #1342's points are pending.
+    expect(attributes.pending_points).toBe(400);
   });
 
   it('answers an excluded customer as a member with loyalty_status excluded and nothing redeemable', async () => {

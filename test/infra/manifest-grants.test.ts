@@ -2,7 +2,7 @@
 // narrow grants need no stack code, a grant only the flusher may hold is refused anywhere else, and each
 // function's construct id comes from the entry's one name.
 import type { Template } from 'aws-cdk-lib/assertions';
-import { type Route, ROUTES } from '../../shared/http/routes';
+import { type Route, ROUTES, SHOPPER_ROUTES } from '../../shared/http/routes';
 import { synthStack } from '../support/synth-stack';
 
 jest.setTimeout(180_000);
@@ -60,6 +60,23 @@ describe('functions granted from their manifest entry', () => {
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [expect.any(String), expect.any(String)] } },
       }),
     );
+  });
+
+  it("grants each shopper function least privilege: its table access, the shops' Shopify secrets to read, nothing else", () => {
+    const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+    for (const route of SHOPPER_ROUTES) {
+      const id = Object.keys(functions).find((key) => functions[key]!.Properties.Description === `${route.method} ${route.path}`)!;
+      const statements = statementsOf(template, id);
+      const actions = statements.flatMap((statement) => [statement.Action].flat() as string[]);
+
+      expect(actions).toContain('dynamodb:GetItem');
+      expect(actions.some((action) => writes.includes(action))).toBe(route.table === 'write');
+      expect(actions).toContain('secretsmanager:GetSecretValue');
+      // No event bus, no queue, no authorizer cache.
+      expect(actions.filter((action) => /^(events|sqs|apigateway)/.test(action))).toEqual([]);
+      const secrets = statements.filter((statement) => [statement.Action].flat().includes('secretsmanager:GetSecretValue'));
+      expect(JSON.stringify(secrets.map((statement) => statement.Resource))).toContain('loyalty/shopify/*');
+    }
   });
 
   it("refuses the flusher's grants on any other entry", () => {

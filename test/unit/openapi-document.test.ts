@@ -1,5 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
-import { ROUTES, THROTTLE_LIMITS } from '../../shared/http/routes';
+import { ROUTES, SHOPPER_ROUTES, THROTTLE_LIMITS } from '../../shared/http/routes';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 
 const document = buildOpenApiDocument();
@@ -54,6 +54,41 @@ describe('OpenAPI document', () => {
       ]!;
       expect(operation.parameters.some((p) => p.name === 'Idempotency-Key')).toBe(route.scope === 'full');
     }
+  });
+});
+
+describe('the shopper routes in the OpenAPI document', () => {
+  type Operation = { operationId: string; security: unknown[]; description: string; responses: Record<string, { headers?: object }> };
+  const operationOf = (path: string, method: string) => (document.paths[path] as Record<string, Operation>)[method.toLowerCase()]!;
+
+  it('documents each with the app proxy signature or the session token, never the API key, and its method throttle', () => {
+    expect(document.components.securitySchemes).toMatchObject({
+      appProxySignature: { type: 'apiKey', in: 'query', name: 'signature' },
+      customerSessionToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+    });
+    for (const route of SHOPPER_ROUTES) {
+      const operation = operationOf(route.path, route.method);
+      expect(operation.operationId).toBe(route.name);
+      expect(operation.security).toEqual([{ appProxySignature: [] }, { customerSessionToken: [] }]);
+      expect(operation.description).toContain(`Rate limit: ${route.throttle.rateLimit} requests per second for all shoppers together`);
+      for (const status of ['200', '401', '429', '500'].filter((code) => code !== '200' || route.method === 'GET')) {
+        expect(operation.responses[status]?.headers).toHaveProperty('Access-Control-Allow-Origin');
+      }
+    }
+  });
+
+  it('documents the preflight of each shopper path without security', () => {
+    for (const path of new Set(SHOPPER_ROUTES.map((route) => route.path))) {
+      const preflight = operationOf(path, 'OPTIONS');
+      expect(preflight.security).toEqual([]);
+      expect(Object.keys(preflight.responses)).toEqual(['204']);
+    }
+  });
+
+  it('refuses a shopper route that has no documentation', () => {
+    expect(() => buildOpenApiDocument(ROUTES, [{ ...SHOPPER_ROUTES[0]!, name: 'undocumented' as never }])).toThrow(
+      'Shopper route undocumented has no OpenAPI documentation',
+    );
   });
 });
 

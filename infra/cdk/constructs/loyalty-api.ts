@@ -223,7 +223,7 @@ export class LoyaltyApi extends Construct {
     for (const [path, resource] of resources) {
       const allowed = [...props.routes, ...props.webhooks, ...(props.shopperRoutes ?? [])]
         .filter((route) => route.path === path)
-        .map((route) => route.method)
+        .map((route): string => route.method)
         .concat(shopperPaths.has(path) ? ['OPTIONS'] : [])
         .join(', ');
       const headers: Record<string, string> = {
