@@ -20,10 +20,11 @@ jest.setTimeout(120_000);
 const SCREENSHOTS = process.env.STOREFRONT_SCREENSHOTS ?? join(tmpdir(), 'storefront-screenshots');
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const DEMO_KEY = 'demo_full_key';
-/** Demo members (config/demo.json): Ada 1001, Grace 1002; 1009..1012 are platform customers only. */
+/** Demo members (config/demo.json): Ada 1001, Grace 1002, 1006 excluded; 1009..1012 are platform customers only. */
 const MEMBER = '1001';
 const KEYBOARD_MEMBER = '1002';
 const NON_MEMBER = '1009';
+const EXCLUDED_MEMBER = '1006';
 
 /** The demo configuration, its shop given a Dev Dashboard app (the app proxy signs with its secret). */
 function demoWithApp(): unknown {
@@ -221,6 +222,22 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
     expect(after.body.data.attributes.current_points).toBe(before.body.data.attributes.current_points - 500);
     const rewards = await api().get(`/v1/customers/${KEYBOARD_MEMBER}/reward-history`);
     expect(JSON.stringify(rewards.body.data)).toContain(discountCode);
+    await context.close();
+  });
+
+  it('tells an excluded member so, with nothing to redeem, on a phone-sized screen', async () => {
+    const { context, page } = await shopper(EXCLUDED_MEMBER);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openPanel(page);
+    const dialog = panel(page);
+    await expect(dialog.getByText('Your account does not take part in the rewards program.').isVisible()).resolves.toBe(true);
+    await expect(dialog.getByRole('button', { name: /^Redeem/ }).count()).resolves.toBe(0);
+    // The panel fits the screen's width.
+    const box = await dialog.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await shoot(page, '10-excluded-phone');
+    expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });
 
