@@ -61,8 +61,8 @@ export const BENCH_ROUTES = {
     },
   ],
   // The storefront's member panel, beside GET customer: the session token verified (the shop's domain and
-  // app secret cached per warm function), the member, and one Query of the ledger's newest end on its
-  // local index (the pending points and the open batches, for the points expiring first).
+  // app secret cached per warm function), then at once the member and one Query of the ledger's newest end
+  // on its local index (the pending points and the open batches, for the points expiring first).
   shopperMember: [
     {
       name: 'GET /shopper/member',
@@ -83,7 +83,7 @@ export const BENCH_ROUTES = {
       minimumCalls: { GetItemCommand: 1 },
     },
   ],
-  // The member, then each history's first page and its count at once (the merge needs both totals).
+  // The member and each history's first page and its count, all at once (the merge needs both totals).
   shopperActivity: [
     {
       name: 'GET /shopper/member/activity',

@@ -147,8 +147,14 @@ const LEDGER_PAGE = 50;
  * first (pending and rejected), then the given ones newest first. With `batchesFrom`, it reads on through
  * the open batches down to the one holding that position of the member's line (points before it are all
  * consumed, so no older batch has points left); without, it stops at the first given entry. Usually one call.
+ * `batchesFrom` may still be on its way (the member's profile, read at the same time): it is awaited only
+ * once the first given entry is reached.
  */
-export async function readLedgerHead(shopId: string, customerId: string, batchesFrom: number | null): Promise<LedgerHead> {
+export async function readLedgerHead(
+  shopId: string,
+  customerId: string,
+  batchesFrom: number | Promise<number> | null,
+): Promise<LedgerHead> {
   const head: LedgerHead = { pending: [], batches: [] };
   let startKey: Record<string, unknown> | undefined;
   const notGivenOnly = batchesFrom === null;
@@ -174,7 +180,7 @@ export async function readLedgerHead(shopId: string, customerId: string, batches
       const entry = { ...earningEntryOf(item), ...batchFields(item) } as LedgerEntry & { batch_closed?: boolean };
       if (entry.status !== 'approved' || entry.points <= 0 || !entry.points_expiry_at || entry.batch_closed) continue;
       head.batches.push(entry);
-      if ((entry.batch_offset ?? 0) <= batchesFrom) return head;
+      if ((entry.batch_offset ?? 0) <= (await batchesFrom)) return head;
     }
   } while (startKey);
   return head;

@@ -2,7 +2,7 @@
 // the /v1 routes answer with (a rule's points as GET /v1/earning-rules prices them, a purchase's
 // validations as POST /v1/rewards/{id}/purchase runs them), read for the verified shopper only.
 import { getCustomer } from '../data/customer-repository';
-import { readLedgerHead } from '../data/history-repository';
+import { type LedgerHead, readLedgerHead } from '../data/history-repository';
 import type { CustomerRecord } from '../domain/customer';
 import { batchPositionOf, consumedPoints, expiringPoints, inactivityDeadline } from '../domain/points-ledger';
 import type { Reward, ShopCatalog, VipTier } from '../domain/shop';
@@ -97,9 +97,31 @@ export function redeemableRewards(shop: ShopCatalog, record: CustomerRecord): st
  * at its deadline), from one read of the ledger's newest end.
  */
 export async function memberView(shop: ShopCatalog, record: CustomerRecord): Promise<MemberView> {
+  const batchMode = shop.settings.earning_settings?.points_expiry?.mode === 'batch';
+  return viewOf(shop, record, await readLedgerHead(record.shop_id, record.platform_customer_id, batchMode ? consumedPoints(record) : null));
+}
+
+/**
+ * The signed-in shopper's member page, or null for a guest or a customer who has not joined: the member
+ * and the ledger's newest end are read at once (the ledger read waits for the profile only where it must
+ * know how many points are spent), so the page costs one round trip more than its profile at most.
+ */
+export async function shopperMemberView(shop: ShopCatalog, customerId: string | null): Promise<MemberView | null> {
+  if (customerId === null) return null;
+  const shopId = shop.settings.id;
+  const batchMode = shop.settings.earning_settings?.points_expiry?.mode === 'batch';
+  const member = shopperMember(shopId, customerId);
+  // No member: no ledger either; stop at the first batch met.
+  const consumed = member.then((record) => (record ? consumedPoints(record) : Number.MAX_SAFE_INTEGER));
+  // The profile's failure is answered through `member` below; the ledger read may never need `consumed`.
+  consumed.catch(() => undefined);
+  const [record, head] = await Promise.all([member, readLedgerHead(shopId, customerId, batchMode ? consumed : null)]);
+  return record ? viewOf(shop, record, head) : null;
+}
+
+function viewOf(shop: ShopCatalog, record: CustomerRecord, head: LedgerHead): MemberView {
   const expiry = shop.settings.earning_settings?.points_expiry ?? null;
   const batchMode = expiry?.mode === 'batch' && record.current_points > 0;
-  const head = await readLedgerHead(record.shop_id, record.platform_customer_id, batchMode ? consumedPoints(record) : null);
   let pointsExpiring: MemberView['pointsExpiring'] = null;
   if (batchMode) {
     for (const batch of head.batches) {
