@@ -5,7 +5,7 @@
 // shop's app secret (shared/platform/app-proxy-signature.ts, the one implementation the twin signs with).
 import { appProxySignature } from '../platform/app-proxy-signature';
 import { timingSafeEqual } from 'node:crypto';
-import type { AppCredentials } from './session-token';
+import { type AppCredentials, SHOP_DOMAIN } from './session-token';
 
 /** How far the proxy's `timestamp` may be from now, either way. */
 export const APP_PROXY_WINDOW_SECONDS = 90;
@@ -44,6 +44,8 @@ export async function verifyAppProxy(
     return refused(`The app proxy timestamp is more than ${APP_PROXY_WINDOW_SECONDS} seconds from now`);
   }
   const shopDomain = shops[0]!.toLowerCase();
+  // Nothing that is no shop domain is looked up (nor made into a key of the table).
+  if (!SHOP_DOMAIN.test(shopDomain)) return refused("The app proxy's shop is not a shop domain");
   const app = await appOf(shopDomain);
   if ('refused' in app) return refused(app.refused);
   const expected = Buffer.from(appProxySignature(pairs, app.clientSecret), 'hex');

@@ -11,7 +11,8 @@ export const SESSION_TOKEN_LEEWAY_SECONDS = 10;
 export const SESSION_TOKEN_LIFETIME_SECONDS = 5 * 60;
 
 const CUSTOMER_GID = /^gid:\/\/shopify\/Customer\/(\d{1,20})$/;
-const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+/** A shop's platform domain, as the app proxy's `shop` and the token's `dest` name it (bounded: it becomes a table key). */
+export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,99}\.myshopify\.com$/;
 
 /** The app of the shop a token names: its client id (the audience) and secret (the signing key). */
 export interface AppCredentials {

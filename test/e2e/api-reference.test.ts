@@ -2,8 +2,8 @@
 // rendered from the twin's own OpenAPI document, and the page fetches nothing from off the machine.
 import type { Browser } from 'playwright-core';
 import type { Twin } from '../../infra/local/twin';
-import { ROUTES } from '../../shared/http/routes';
-import { ROUTE_DOCS } from '../../shared/openapi/openapi-document';
+import { ROUTES, SHOPPER_ROUTES } from '../../shared/http/routes';
+import { ROUTE_DOCS, SHOPPER_ROUTE_DOCS } from '../../shared/openapi/openapi-document';
 import { e2eConfig } from '../fixtures/e2e-config';
 import { headlessBrowserUnavailable, launchHeadlessBrowser } from '../support/headless-browser';
 import { startTestTwin } from '../support/twin';
@@ -41,9 +41,15 @@ describeInBrowser(`the API reference at /docs${unavailable ? ` [SKIPPED: ${unava
 
     expect(response?.status()).toBe(200);
     expect(rendered.sort((a, b) => a.operation.localeCompare(b.operation))).toEqual(
-      ROUTES.map((route) => ({ operation: `${route.method} ${route.path}`, summary: ROUTE_DOCS[route.name].summary })).sort((a, b) =>
-        a.operation.localeCompare(b.operation),
-      ),
+      [
+        ...ROUTES.map((route) => ({ operation: `${route.method} ${route.path}`, summary: ROUTE_DOCS[route.name].summary })),
+        ...SHOPPER_ROUTES.map((route) => ({ operation: `${route.method} ${route.path}`, summary: SHOPPER_ROUTE_DOCS[route.name].summary })),
+        // The shopper paths' CORS preflights.
+        ...[...new Set(SHOPPER_ROUTES.map((route) => route.path))].map((path) => ({
+          operation: `OPTIONS ${path}`,
+          summary: 'CORS preflight',
+        })),
+      ].sort((a, b) => a.operation.localeCompare(b.operation)),
     );
     expect(requested.filter((url) => new URL(url).hostname !== '127.0.0.1')).toEqual([]);
     expect(requested).toEqual(expect.arrayContaining([`${twin.url}/docs/swagger-ui-bundle.js`, `${twin.url}/openapi.json`]));

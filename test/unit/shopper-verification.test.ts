@@ -88,6 +88,11 @@ describe('verifyAppProxy', () => {
       false,
     );
     expect((await verifyAppProxy(appProxyQueryPairs(`${VECTOR}&shop=${DOMAIN}`), hush, at)).verified).toBe(false);
+    const long = `${'x'.repeat(3000)}.myshopify.com`;
+    expect(await verifyAppProxy(appProxyQueryPairs(VECTOR.replace(`shop=${DOMAIN}`, `shop=${long}`)), hush, at)).toEqual({
+      verified: false,
+      reason: "The app proxy's shop is not a shop domain",
+    });
     expect(await verifyAppProxy(appProxyQueryPairs(VECTOR.replace(/&signature=.*$/, '')), hush, at)).toEqual({
       verified: false,
       reason: 'The app proxy signature is missing',
