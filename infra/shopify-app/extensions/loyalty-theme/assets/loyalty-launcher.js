@@ -320,10 +320,11 @@
   }
 
   function redeem(reward, cost, button) {
+    var redeemed = null;
     busy(button, true);
     api('POST', '/rewards/' + encodeURIComponent(reward.id) + '/redeem', reward.flexible ? { points: cost } : {})
       .then(function (answer) {
-        state.code = answer.data.attributes;
+        state.code = redeemed = answer.data.attributes;
         return Promise.all([api('GET', '/member'), api('GET', '/member/activity?page%5Bsize%5D=5')]);
       })
       .then(function (answers) {
@@ -334,6 +335,12 @@
         body.querySelector('.loy-copy button').focus();
       })
       .catch(function (error) {
+        // The code is the shopper's even when the refresh after it failed: show it.
+        if (redeemed) {
+          render();
+          say(fmt(T.redeemed, { reward: redeemed.reward_name, code: redeemed.discount_code }));
+          return;
+        }
         busy(button, false);
         say(error.message);
       });
