@@ -282,4 +282,20 @@ export default tseslint.config(
     files: ['jest.config.js', 'test/support/esbuild-transform.js'],
     languageOptions: { globals: { module: 'writable', require: 'readonly', __filename: 'readonly' } },
   },
+  {
+    // The theme app extension's scripts run in the shopper's browser, as plain scripts (no module).
+    files: ['infra/shopify-app/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        navigator: 'readonly',
+        crypto: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        Intl: 'readonly',
+      },
+    },
+  },
 );

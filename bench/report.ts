@@ -10,6 +10,7 @@ import type { InProcessFigures } from './in-process';
 import type { FloodFigures } from './key-flood';
 import type { JobsSection } from './jobs-by-shop-size';
 import type { ScaleFigures } from './list-by-shop-size';
+import type { StorefrontFigures } from './storefront';
 import type { DepthFigures } from './list-depth';
 import type { EndpointFigures } from './load';
 import type { BurstFigures } from './webhook-burst';
@@ -35,6 +36,8 @@ export interface BenchResults {
   sections?: SectionTiming[];
   /** The machine's load average (1, 5 and 15 minutes) when the run ended. */
   loadAverage?: number[];
+  /** The theme app extension's bytes and the storefront page with and without it (docs/performance.md#storefront). */
+  storefront?: StorefrontFigures | null;
   /** `--only one-customer`: the writes of one customer (docs/performance.md#one-hot-customer). */
   oneCustomer?: EndpointFigures[];
   /** `--only list-depth` (docs/performance.md#customer-list-depth). */

@@ -7,7 +7,7 @@
 // docs/performance.md); each section's time goes to stderr and results.json. Prints tables and writes
 // bench/results.json and bench/latency.svg. This file reads the flags and runs the sections in order;
 // each section is its own module. `--only webhook-burst`, `key-flood`, `jobs`, `list-depth`,
-// `list-by-shop-size`, `one-customer` or `import` runs that section alone at its full sizes (each starts what it needs).
+// `list-by-shop-size`, `one-customer`, `import` or `storefront` runs that section alone at its full sizes (each starts what it needs).
 import '../infra/local/local-env';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +35,7 @@ import {
   writeResults,
 } from './report';
 import { twinDynamoDbStats } from './twin-control';
+import { printStorefront, storefrontBench, type StorefrontFigures } from './storefront';
 import { startTwinProcess, TWIN_TABLE } from './twin-process';
 import { benchSizes, sectionPlan, sectionTimer } from './sections';
 import { webhookBurst, type BurstFigures } from './webhook-burst';
@@ -61,6 +62,8 @@ const { values: options } = parseArgs({
     'skip-flood': { type: 'boolean', default: false },
     'jobs-members': { type: 'string' },
     'skip-jobs': { type: 'boolean', default: false },
+    'skip-storefront': { type: 'boolean', default: false },
+    'storefront-loads': { type: 'string', default: '9' },
     'walk-before-up-to': { type: 'string', default: '10000' },
     'import-rows': { type: 'string', default: '20000,100000' },
     'import-concurrency': { type: 'string', default: '32' },
@@ -88,7 +91,17 @@ const RESULTS_FILE = join(PROJECT_ROOT, 'bench', 'results.json');
 /** Cold starts per bundle (their median): 5 by default, 15 with --full. */
 const BUNDLE_ROUNDS = Number(options['bundle-rounds'] ?? (options.full ? 15 : 5));
 /** The sections `--only` can run alone. */
-const SECTIONS = ['endpoints', 'webhook-burst', 'key-flood', 'jobs', 'list-depth', 'list-by-shop-size', 'one-customer', 'import'];
+const SECTIONS = [
+  'endpoints',
+  'webhook-burst',
+  'key-flood',
+  'jobs',
+  'list-depth',
+  'list-by-shop-size',
+  'one-customer',
+  'import',
+  'storefront',
+];
 const IMPORT = {
   rows: (options['import-rows'] ?? '').split(',').map(Number),
   concurrencies: (options['import-concurrency'] ?? '').split(',').map(Number),
@@ -139,9 +152,26 @@ async function burstSection(): Promise<BurstFigures> {
   return burst;
 }
 
+/** The theme app extension's bytes and the demo storefront's load with and without it (docs/performance.md#storefront). */
+async function storefrontSection(platformUrl: string): Promise<StorefrontFigures> {
+  const figures = await storefrontBench(`${platformUrl}/storefront/demo/`, Number(options['storefront-loads']));
+  printStorefront(figures);
+  return figures;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   checkFlags();
+  if (options.only === 'storefront') {
+    const own = await startTwinProcess();
+    try {
+      mergeResults({ at: new Date().toISOString(), storefront: await storefrontSection(own.platformUrl) });
+    } finally {
+      own.process.kill('SIGINT');
+    }
+    console.log(`\nwritten: bench/results.json (storefront; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
   if (options.only === 'list-depth') {
     // The list at depth, before and after (docs/performance.md#customer-list-depth), in-process.
     mergeResults({
@@ -314,6 +344,9 @@ async function main(): Promise<void> {
       printBundleTable(bundles);
     }
 
+    let storefront: StorefrontFigures | null = null;
+    if (twin && plan.includes('storefront')) storefront = await timer.run('storefront', () => storefrontSection(twin.platformUrl));
+
     let flood: FloodFigures | null = null;
     if (plan.includes('key-flood')) flood = await timer.run('key-flood', () => floodSection(url));
 
@@ -353,6 +386,7 @@ async function main(): Promise<void> {
       jobs,
       sections: timer.timings,
       loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
+      storefront,
     });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {

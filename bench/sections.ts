@@ -42,6 +42,7 @@ export interface BenchFlags {
   /** A section run alone keeps the full sizes (`--only jobs` is the jobs at 1 000 and 10 000 members). */
   only?: string;
   'skip-bundles'?: boolean;
+  'skip-storefront'?: boolean;
   'skip-flood'?: boolean;
   'skip-burst'?: boolean;
   'skip-jobs'?: boolean;
@@ -67,6 +68,7 @@ export function sectionPlan(flags: BenchFlags): string[] {
     'endpoints',
     ...(ownTwin ? ['get-item-ratio', 'in-process', ...scales.map((n) => `list-by-shop-size ${n}`)] : []),
     ...(flags['skip-bundles'] ? [] : ['bundles']),
+    ...(ownTwin && !flags['skip-storefront'] ? ['storefront'] : []),
     ...(ownTwin && !flags['skip-flood'] ? ['key-flood'] : []),
     ...(ownTwin && !flags['skip-burst'] ? ['webhook-burst'] : []),
     ...(flags['skip-jobs'] ? [] : jobSizes.map((n) => `jobs ${n}`)),

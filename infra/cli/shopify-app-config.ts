@@ -4,6 +4,7 @@
 // webhook processor follows too, so the file never asks for less (or more) than the service uses.
 import {
   SHOPIFY_ACCESS_SCOPES,
+  SHOPIFY_APP_PROXY,
   SHOPIFY_COMPLIANCE_TOPICS,
   SHOPIFY_WEBHOOK_API_VERSION,
   SHOPIFY_WEBHOOK_TOPICS,
@@ -14,6 +15,10 @@ export const DEFAULT_APP_NAME = 'Loyalty API';
 export const MAX_APP_NAME_LENGTH = 30;
 /** The path of the webhook route in the stack (shared/http/routes.ts); what precedes it is the API's base URL. */
 const WEBHOOK_PATH = '/webhooks/shopify';
+/** The app proxy: the storefront's `/apps/loyalty/{rest}` reaches `{api}/shopper/{rest}`, signed by Shopify. */
+export const APP_PROXY = SHOPIFY_APP_PROXY;
+/** The app's home in Shopify's admin (`GET /admin`, embedded). */
+const ADMIN_PATH = '/admin';
 
 /** An argument Shopify would refuse (or that cannot be what was meant); the message says which and why. */
 export class AppConfigError extends Error {
@@ -41,7 +46,7 @@ export function shopifyAppToml(input: AppConfigInput): string {
   const webhookUrl = checkWebhookUrl(input.webhookUrl);
   const clientId = checkClientId(input.clientId);
   const name = checkAppName(input.appName ?? DEFAULT_APP_NAME);
-  const applicationUrl = applicationUrlOf(webhookUrl);
+  const apiUrl = apiBaseUrlOf(webhookUrl);
   const topics = SHOPIFY_WEBHOOK_TOPICS.map((entry) => entry.topic);
   const lines = [
     '# shopify.app.toml of the loyalty API, written by `npx loyalty shopify-app-config`.',
@@ -52,12 +57,13 @@ export function shopifyAppToml(input: AppConfigInput): string {
       : []),
     `client_id = ${str(clientId)}`,
     `name = ${str(name)}`,
-    // Shopify requires an app URL. The app has no pages of its own (embedded = false): the API's base
-    // URL names what the app is; opening the app from the store admin shows the API's refusal, nothing more.
-    `application_url = ${str(applicationUrl)}`,
-    'embedded = false',
+    // The app's home inside Shopify's admin, loaded in its iframe with an ID token.
+    `application_url = ${str(`${apiUrl}${ADMIN_PATH}`)}`,
+    'embedded = true',
     '',
     '[access_scopes]',
+    // The theme app extension and the app proxy need no scope; the customer account extension's session
+    // token names the customer (`sub`) because the app has protected customer data access (docs/deploy.md).
     ...SHOPIFY_ACCESS_SCOPES.map((entry) => `# ${entry.scope}: ${entry.why}`),
     `scopes = ${str(appScopes())}`,
     '',
@@ -65,7 +71,13 @@ export function shopifyAppToml(input: AppConfigInput): string {
     // service never runs the authorization code grant (it uses the client credentials grant), so
     // nothing is ever redirected here.
     '[auth]',
-    `redirect_urls = [ ${str(applicationUrl)} ]`,
+    `redirect_urls = [ ${str(apiUrl)} ]`,
+    '',
+    // The storefront's /apps/loyalty/... reaches the shopper routes, signed (SURFACES-CONTRACT.md).
+    '[app_proxy]',
+    `url = ${str(`${apiUrl}${APP_PROXY.path}`)}`,
+    `prefix = ${str(APP_PROXY.prefix)}`,
+    `subpath = ${str(APP_PROXY.subpath)}`,
     '',
     '[webhooks]',
     `api_version = ${str(SHOPIFY_WEBHOOK_API_VERSION)}`,
@@ -128,7 +140,7 @@ function checkAppName(value: string): string {
 }
 
 /** The API's base URL when the webhook URL is the stack's route (`…/prod/webhooks/shopify`), else its origin. */
-export function applicationUrlOf(webhookUrl: string): string {
+export function apiBaseUrlOf(webhookUrl: string): string {
   const url = new URL(webhookUrl);
   const path = url.pathname.replace(/\/+$/, '');
   return path.endsWith(WEBHOOK_PATH) ? `${url.origin}${path.slice(0, -WEBHOOK_PATH.length)}` : url.origin;

@@ -52,6 +52,8 @@ function parseCommandLine() {
 function printBanner(twin: Twin): void {
   // The first line is a contract (CONFIG-FORMAT.md): tools wait for it.
   console.log(`Loyalty API listening on ${twin.url}`);
+  // Each shop's storefront with the theme app extension; sign in at …/account/login (docs/storefront.md).
+  for (const shop of twin.shops) console.log(`Storefront of ${shop.shopId}: ${twin.simulator.storefrontUrl(shop.shopId)}`);
   console.log(`API reference: ${twin.url}/docs (OpenAPI document: ${twin.url}/openapi.json)`);
   console.log(`Platform simulator on ${twin.platformUrl} (PUT /_faults, GET /_discount_codes)`);
   console.log(`DynamoDB: ${twin.dynamodbEndpoint}, table ${twin.tableName}`);

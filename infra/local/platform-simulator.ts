@@ -13,6 +13,7 @@ import { createGraphqlEndpoint } from './simulator-graphql';
 import { methodNotAllowed, serve } from './simulator-http';
 import { sendJson } from './http-server';
 import { createOrderControls } from './simulator-order-controls';
+import { createSimulatedStorefront } from './simulated-storefront';
 import { createWebhookDeliveries, type DeliveryOutcome, type WebhookDelivery } from './webhook-deliveries';
 
 export type { FaultMode, FaultModes, FaultSettings } from './simulator-faults';
@@ -62,6 +63,10 @@ export interface PlatformSimulator {
   addCustomer(shopId: string, customer: SimulatedCustomer): void;
   /** Points deliveries at the twin once its port is known (or null to stop sending). */
   setWebhookUrl(url: string | null): void;
+  /** Where the storefronts' app proxy forwards (`{api}/shopper`), once the twin's port is known. */
+  setAppProxyUrl(url: string | null): void;
+  /** A shop's storefront: `{url}/storefront/{shop id}/`. */
+  storefrontUrl(shopId: string): string;
   /** Sends any topic (e.g. customers/redact) signed as the shop's deliveries are, and waits for the answer. */
   deliverWebhook(shopId: string, topic: string, payload: unknown): Promise<DeliveryOutcome>;
   webhooks(): WebhookDelivery[];
@@ -82,6 +87,8 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   const deliveries = createWebhookDeliveries({ url: options.webhookUrl ?? null, now, timeoutMs: options.deliveryTimeoutMs });
   const graphql = createGraphqlEndpoint({ shops, codes, orders }, faults, oauth);
   const orderControls = createOrderControls(shops, orders, deliveries);
+  let appProxyUrl: string | null = null;
+  const storefront = createSimulatedStorefront({ shops, appProxyUrl: () => appProxyUrl, realNow: options.realNow ?? Date.now });
   const sessionTokens = createSessionTokens(shops, options.realNow);
 
   const server = await serve(
@@ -97,6 +104,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
         return sendJson(res, 200, { discount_codes: codes.list() });
       }
       if (await orderControls.handle(req, res, pathname)) return;
+      if (await storefront.handle(req, res, pathname)) return;
       const shop = GRAPHQL_PATH.exec(pathname)?.[1];
       if (shop !== undefined) return graphql(req, res, decodeURIComponent(shop));
       sendJson(res, 404, { errors: 'Not Found' });
@@ -118,6 +126,10 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
     whenHeld: (count) => faults.whenHeld(count),
     addCustomer: (shopId, customer) => shops.addCustomer(shopId, customer),
     setWebhookUrl: (url) => deliveries.setUrl(url),
+    setAppProxyUrl: (url) => {
+      appProxyUrl = url;
+    },
+    storefrontUrl: (shopId) => `${server.url}/storefront/${encodeURIComponent(shopId)}/`,
     deliverWebhook: (shopId, topic, payload) => deliveries.deliver(shops.identity(shopId), topic, payload),
     webhooks: () => deliveries.list(),
     // A request held by the `hang` fault would otherwise keep its connection (and the stop) waiting.

@@ -7,6 +7,8 @@ import type { ShopWebhookIdentity } from './webhook-deliveries';
 
 export interface SimulatedShop {
   customers: SimulatedCustomer[];
+  /** The shop's name, as its storefront shows it; default the shop id. */
+  name?: string;
   /** Default `<shop id>.myshopify.com`. */
   shop_domain?: string;
   /** Default as in the configuration file: the client secret, else `<shop id>-webhook-secret`. */
@@ -31,6 +33,8 @@ export interface SimulatedShops {
   shopsWithClientId(clientId: string): string[];
   identity(shopId: string): ShopWebhookIdentity;
   currency(shopId: string): string;
+  /** The shop's name (its storefront's `shop.name`). */
+  name(shopId: string): string;
   customer(shopId: string, customerId: string): SimulatedCustomer | undefined;
   /** The shop's customers in id order (none for an unknown shop). */
   customers(shopId: string): SimulatedCustomer[];
@@ -42,6 +46,7 @@ interface ShopState {
   identity: ShopWebhookIdentity;
   credentials: ClientCredentials | null;
   currency: string;
+  name: string;
   customers: Map<string, SimulatedCustomer>;
 }
 
@@ -60,6 +65,7 @@ export function createSimulatedShops(shops: Record<string, SimulatedShop>): Simu
       },
       credentials: shop.client_id && shop.client_secret ? { clientId: shop.client_id, clientSecret: shop.client_secret } : null,
       currency: shop.currency ?? 'USD',
+      name: shop.name ?? shopId,
       customers: new Map(shop.customers.map((customer) => [customer.id, { ...customer }])),
     };
     states.set(shopId, state);
@@ -82,6 +88,7 @@ export function createSimulatedShops(shops: Record<string, SimulatedShop>): Simu
     shopsWithClientId: (clientId) => [...states].flatMap(([shopId, shop]) => (shop.credentials?.clientId === clientId ? [shopId] : [])),
     identity: (shopId) => ({ ...state(shopId).identity }),
     currency: (shopId) => state(shopId).currency,
+    name: (shopId) => state(shopId).name,
     customer: (shopId, customerId) => states.get(shopId)?.customers.get(customerId),
     customers: (shopId) =>
       [...(states.get(shopId)?.customers.values() ?? [])].sort((a, b) => a.id.length - b.id.length || a.id.localeCompare(b.id)),

@@ -15,6 +15,7 @@ import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/http/routes';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
+import { SHOPIFY_APP_PROXY } from '../../shared/platform/shopify-app';
 import { setDeliveryQueue } from '../../shared/webhooks/delivery-queue';
 import { now as clockNow, nowIso, setClock } from '../../shared/runtime/clock';
 import { onApiKeyChange } from '../../shared/data/api-key-changes';
@@ -150,6 +151,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
           shop.id,
           {
             customers: shop.platform.customers,
+            name: shop.name,
             shop_domain: shop.platform.shop_domain,
             webhook_secret: shop.platform.webhook_secret,
             // A Dev Dashboard app: the simulator grants tokens for this pair and takes no others.
@@ -270,6 +272,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     });
     stops.push(async () => unregister());
     simulator.setWebhookUrl(`${gateway.url}${WEBHOOKS[0]!.path}`);
+    // The app proxy's url in shopify.app.toml: `{api}/shopper`.
+    simulator.setAppProxyUrl(`${gateway.url}${SHOPIFY_APP_PROXY.path}`);
     stops.push(async () => setClock(null));
     stops.push(async () => resetDocumentClient());
 

@@ -32,6 +32,13 @@ export const SHOPIFY_ACCESS_SCOPES = [
 
 export const SHOPIFY_WEBHOOK_API_VERSION = SHOPIFY_API_VERSION;
 
+/**
+ * The app proxy (SURFACES-CONTRACT.md): the storefront's `/{prefix}/{subpath}/{rest}` reaches
+ * `{api}{path}/{rest}`, signed by Shopify. shopify.app.toml, the twin's storefront and the theme app
+ * extension's script all use it.
+ */
+export const SHOPIFY_APP_PROXY = { prefix: 'apps', subpath: 'loyalty', path: '/shopper' } as const;
+
 export function isHandledTopic(topic: string): topic is ShopifyWebhookTopic | ShopifyComplianceTopic {
   return SHOPIFY_WEBHOOK_TOPICS.some((entry) => entry.topic === topic) || (SHOPIFY_COMPLIANCE_TOPICS as readonly string[]).includes(topic);
 }

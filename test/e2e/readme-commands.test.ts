@@ -75,7 +75,7 @@ const DEPLOY_ONLY: Record<string, string> = {
   'npx cdk deploy -c alarmEmail=ops@your-store.com': 'needs an AWS account; `cdk synth` of the same app runs in test/infra/synth.test.ts',
   'aws secretsmanager create-secret --name loyalty/shopify/my-shop --secret-string \'{"shop_domain":"my-shop.myshopify.com","client_id":"...","client_secret":"..."}\'':
     "needs an AWS account and a Shopify shop; the secret's fields are read in test/unit/platform-secrets.test.ts and test/unit/webhook-secrets.test.ts",
-  'npx loyalty shopify-app-config --stack LoyaltyApi --client-id <Client ID> > shopify.app.toml':
+  'npx loyalty shopify-app-config --stack LoyaltyApi --client-id <Client ID> > infra/shopify-app/shopify.app.toml':
     'needs a deployed stack; the command runs with a mocked stack and with --webhook-url in test/unit/shopify-app-config-cli.test.ts, and its file is parsed and checked field by field in test/unit/shopify-app-config.test.ts',
   'npm run account-extension -- --stack LoyaltyApi':
     "needs a deployed stack (its ApiUrl output); the output's reading, the file it writes and the bundles it measures are tested in test/unit/account-extension-bundle.test.ts",

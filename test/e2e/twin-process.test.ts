@@ -117,12 +117,19 @@ describe('npm start as a child process', () => {
     const events = (await (await fetch(`${url}/_events`)).json()) as { events: Array<{ type: string }> };
     const platformUrl = /Platform simulator on (\S+)/.exec(npm.output())![1]!;
     const codes = (await (await fetch(`${platformUrl}/_discount_codes`)).json()) as { discount_codes: Array<{ customer_id: string }> };
+    // The banner names the demo storefront beside the API, and it serves the page with the app embed.
+    const storefront = /Storefront of demo: (\S+)/.exec(npm.output())![1]!;
+    const page = await fetch(storefront);
+    const pageText = await page.text();
 
     process.kill(twinPid, 'SIGKILL');
     await npm.exited;
 
     expect(events.events.map((event) => event.type)).toContain('points.adjusted');
     expect(codes.discount_codes).toEqual([expect.objectContaining({ customer_id: '1001' })]);
+    expect(storefront).toBe(`${platformUrl}/storefront/demo/`);
+    expect(page.status).toBe(200);
+    expect(pageText).toContain('id="loyalty-embed"');
     await expectNothingLeft();
   });
 

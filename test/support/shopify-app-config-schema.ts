@@ -1,6 +1,6 @@
 // Shopify's rules for the parts of shopify.app.toml that `loyalty shopify-app-config` writes, transcribed
 // from the zod schemas bundled in @shopify/cli 4.8.2 (modules branding, app_home, app_access and webhooks,
-// and the base app schema). No package on the registry carries that schema in a form this project can
+// app_proxy, and the base app schema). No package on the registry carries that schema in a form this project can
 // load (docs/decisions.md), so the tests hold the generated file to this transcription.
 import { z } from 'zod';
 
@@ -80,6 +80,19 @@ const webhooks = z
   });
 
 /**
+ * The app_proxy module: `url` a valid http(s) URL, `subpath` and `prefix` strings. Shopify's admin allows
+ * only the prefixes `apps`, `a`, `community` and `tools`, and a subpath of letters, digits, `-` and `_`;
+ * the transcription holds those too, so a typo fails here rather than at deploy.
+ */
+const appProxy = z
+  .object({
+    url: validUrl(false),
+    subpath: z.string().regex(/^[A-Za-z0-9_-]+$/),
+    prefix: z.enum(['apps', 'a', 'community', 'tools']),
+  })
+  .strict();
+
+/**
  * The app configuration. Shopify passes unknown top-level keys through; this transcription refuses them,
  * so a misspelt key in the generated file fails the tests instead of being ignored at deploy.
  */
@@ -107,6 +120,7 @@ export const shopifyAppConfigSchema = z
       })
       .optional(),
     auth: z.object({ redirect_urls: z.array(validUrl(false)) }),
+    app_proxy: appProxy.optional(),
     webhooks,
   })
   .strict();

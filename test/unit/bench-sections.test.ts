@@ -13,6 +13,7 @@ describe('the default bench', () => {
       'in-process',
       'list-by-shop-size 1000',
       'bundles',
+      'storefront',
       'key-flood',
       'webhook-burst',
       'jobs 1000',

@@ -1,10 +1,14 @@
 // The generated shopify.app.toml, parsed as TOML and checked field by field against the service's one
 // list of scopes and topics (shared/platform/shopify-app.ts) and against Shopify's configuration rules.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'smol-toml';
+import { THEME_EXTENSION_DIR } from '../../infra/local/storefront-theme';
 import {
+  APP_PROXY,
   AppConfigError,
   appScopes,
-  applicationUrlOf,
+  apiBaseUrlOf,
   DEFAULT_APP_NAME,
   MAX_APP_NAME_LENGTH,
   shopifyAppToml,
@@ -34,6 +38,7 @@ interface AppToml {
   embedded: boolean;
   access_scopes: { scopes: string };
   auth: { redirect_urls: string[] };
+  app_proxy: { url: string; prefix: string; subpath: string };
   webhooks: { api_version: string; subscriptions: Subscription[] };
 }
 
@@ -44,17 +49,38 @@ describe('shopify.app.toml', () => {
   const toml = generated();
 
   it('holds exactly the keys and sections Shopify reads, nothing else', () => {
-    expect(Object.keys(toml).sort()).toEqual(['access_scopes', 'application_url', 'auth', 'client_id', 'embedded', 'name', 'webhooks']);
+    expect(Object.keys(toml).sort()).toEqual([
+      'access_scopes',
+      'app_proxy',
+      'application_url',
+      'auth',
+      'client_id',
+      'embedded',
+      'name',
+      'webhooks',
+    ]);
+    expect(Object.keys(toml.app_proxy).sort()).toEqual(['prefix', 'subpath', 'url']);
     expect(Object.keys(toml.access_scopes)).toEqual(['scopes']);
     expect(Object.keys(toml.webhooks).sort()).toEqual(['api_version', 'subscriptions']);
   });
 
-  it('names the app by its Client ID and name, with no pages of its own', () => {
+  it("names the app by its Client ID and name, its home the API's embedded /admin page", () => {
     expect(toml.client_id).toBe(CLIENT_ID);
     expect(toml.name).toBe(DEFAULT_APP_NAME);
-    expect(toml.application_url).toBe(API_URL);
-    expect(toml.embedded).toBe(false);
+    expect(toml.application_url).toBe(`${API_URL}/admin`);
+    expect(toml.embedded).toBe(true);
     expect(toml.auth.redirect_urls).toEqual([API_URL]);
+  });
+
+  it("proxies the storefront's /apps/loyalty to the API's /shopper routes", () => {
+    expect(toml.app_proxy).toEqual({ url: `${API_URL}/shopper`, prefix: 'apps', subpath: 'loyalty' });
+    expect(APP_PROXY).toEqual({ prefix: 'apps', subpath: 'loyalty', path: '/shopper' });
+  });
+
+  it("calls the app proxy's prefix and subpath from the theme app extension", () => {
+    const embed = readFileSync(join(THEME_EXTENSION_DIR, 'blocks', 'loyalty-launcher.liquid'), 'utf8');
+
+    expect(embed).toContain(`/${toml.app_proxy.prefix}/${toml.app_proxy.subpath}"`);
   });
 
   it('asks for exactly the scopes the service uses, in one comma-separated string', () => {
@@ -127,6 +153,10 @@ describe('shopify.app.toml', () => {
     expect(broken((copy) => delete copy.webhooks.subscriptions[0]!.topics)).toBe(false);
     expect(broken((copy) => copy.webhooks.subscriptions.push({ topics: ['orders/paid'], uri: WEBHOOK_URL }))).toBe(false);
     expect(broken((copy) => Object.assign(copy, { acces_scopes: {} }))).toBe(false);
+    expect(broken((copy) => (copy.app_proxy.prefix = 'loyalty'))).toBe(false);
+    expect(broken((copy) => (copy.app_proxy.subpath = 'loyalty/points'))).toBe(false);
+    expect(broken((copy) => (copy.app_proxy.url = 'ftp://abc123.example/prod/shopper'))).toBe(false);
+    expect(broken((copy) => Object.assign(copy.app_proxy, { path: '/x' }))).toBe(false);
   });
 });
 
@@ -168,12 +198,13 @@ describe('shopify.app.toml inputs', () => {
     const toml = generated({ webhookUrl: `${WEBHOOK_URL}/` });
 
     expect(toml.webhooks.subscriptions.map((entry) => entry.uri)).toEqual([WEBHOOK_URL, WEBHOOK_URL]);
-    expect(toml.application_url).toBe(API_URL);
+    expect(toml.application_url).toBe(`${API_URL}/admin`);
+    expect(toml.app_proxy.url).toBe(`${API_URL}/shopper`);
   });
 
   it("takes the API's base URL as the app URL, or the origin for a URL that is not the stack's route", () => {
-    expect(applicationUrlOf(WEBHOOK_URL)).toBe(API_URL);
-    expect(applicationUrlOf('https://loyalty.example.com/webhooks/shopify')).toBe('https://loyalty.example.com');
-    expect(applicationUrlOf('https://hooks.example.com/shopify/in')).toBe('https://hooks.example.com');
+    expect(apiBaseUrlOf(WEBHOOK_URL)).toBe(API_URL);
+    expect(apiBaseUrlOf('https://loyalty.example.com/webhooks/shopify')).toBe('https://loyalty.example.com');
+    expect(apiBaseUrlOf('https://hooks.example.com/shopify/in')).toBe('https://hooks.example.com');
   });
 });

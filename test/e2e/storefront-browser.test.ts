@@ -1,0 +1,264 @@
+// The theme app extension in a real headless Chromium, against the twin's storefront (Liquid-rendered
+// theme page, the CDN's assets, the signed app proxy to the shopper routes): a guest, a non-member who
+// joins, a member who redeems and copies the code, the same with the keyboard alone, and an axe-core
+// audit of every state. Each state is saved as a PNG (STOREFRONT_SCREENSHOTS, default a temp folder).
+import { mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Twin } from '../../infra/local/twin';
+import { DEMO_CONFIG } from '../../infra/local/twin';
+import { headlessBrowserUnavailable, launchHeadlessBrowser } from '../support/headless-browser';
+import { apiClient, startTestTwin } from '../support/twin';
+
+const unavailable = headlessBrowserUnavailable();
+const describeInBrowser = unavailable ? describe.skip : describe;
+if (unavailable) console.warn(`The storefront browser test is SKIPPED: ${unavailable}.`);
+
+jest.setTimeout(120_000);
+
+const SCREENSHOTS = process.env.STOREFRONT_SCREENSHOTS ?? join(tmpdir(), 'storefront-screenshots');
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const DEMO_KEY = 'demo_full_key';
+/** Demo members (config/demo.json): Ada 1001, Grace 1002, 1006 excluded; 1009..1012 are platform customers only. */
+const MEMBER = '1001';
+const KEYBOARD_MEMBER = '1002';
+const NON_MEMBER = '1009';
+const EXCLUDED_MEMBER = '1006';
+
+/** The demo configuration, its shop given a Dev Dashboard app (the app proxy signs with its secret). */
+function demoWithApp(): unknown {
+  const config = JSON.parse(readFileSync(DEMO_CONFIG, 'utf8')) as { shops: Array<{ id: string; platform: Record<string, unknown> }> };
+  for (const shop of config.shops) {
+    shop.platform.client_id ??= `${shop.id}-client-id`;
+    shop.platform.client_secret ??= `${shop.id}-client-secret`;
+  }
+  return config;
+}
+
+/** axe-core from node_modules, run on the page as it is: the serious and critical findings. */
+async function seriousViolations(page: Page): Promise<Array<{ id: string; impact: string; targets: string[] }>> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  // As text: this project compiles without the DOM's types.
+  const violations = (await page.evaluate(
+    'axe.run(document).then((result) => ({ passes: result.passes.length, violations: result.violations }))',
+  )) as { passes: number; violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> };
+  expect(violations.passes).toBeGreaterThan(10);
+  return violations.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({ id: violation.id, impact: violation.impact, targets: violation.nodes.map((node) => node.target.join(' ')) }));
+}
+
+describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [SKIPPED: ${unavailable}]` : ''}`, () => {
+  let twin: Twin;
+  let browser: Browser;
+  let storefront: string;
+  let origin: string;
+  const api = () => apiClient(twin.url, DEMO_KEY);
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    [twin, browser] = await Promise.all([startTestTwin(demoWithApp(), { throttling: false }), launchHeadlessBrowser()]);
+    storefront = twin.simulator.storefrontUrl('demo');
+    origin = new URL(storefront).origin;
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await twin?.stop();
+  });
+
+  /** A fresh browser profile, signed in as `customerId` through the storefront's login (or a guest). */
+  async function shopper(customerId: string | null): Promise<{ context: BrowserContext; page: Page; requested: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 860 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    const page = await context.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    if (customerId !== null) {
+      const response = await page.goto(`${storefront}account/login?customer_id=${customerId}`);
+      expect(response?.url()).toBe(storefront);
+    } else {
+      await page.goto(storefront);
+    }
+    return { context, page, requested };
+  }
+
+  const panel = (page: Page) => page.getByRole('dialog', { name: /Rewards/ });
+  const live = (page: Page) => page.getByRole('status');
+  /** The live region announces exactly this (it is set a moment after the change, so wait for it). */
+  const expectAnnounced = async (page: Page, text: string) => {
+    await live(page).filter({ hasText: text }).waitFor();
+    expect(await live(page).textContent()).toBe(text);
+  };
+  const shoot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+
+  /** Opens the panel as a person would and waits for its content; an error the panel shows fails here, named. */
+  async function openPanel(page: Page): Promise<void> {
+    await page.getByRole('button', { name: 'Rewards', exact: true }).click();
+    await panel(page).waitFor({ state: 'visible' });
+    await page.waitForSelector('.loy-body[aria-busy="false"]');
+    const error = page.locator('.loy-error');
+    if ((await error.count()) > 0) throw new Error(`the panel shows an error: ${await error.textContent()}`);
+  }
+
+  it('shows a guest the program and a sign-in prompt, fetching nothing until the panel opens', async () => {
+    const { context, page, requested } = await shopper(null);
+    await page.waitForLoadState('load');
+    // Before the launcher is used: the page alone, neither the panel's assets nor a call.
+    expect(requested).toEqual([storefront]);
+    await shoot(page, '01-guest-closed');
+
+    await openPanel(page);
+    const dialog = panel(page);
+    await expect(dialog.getByRole('link', { name: 'Sign in' }).getAttribute('href')).resolves.toBe('/storefront/demo/account/login');
+    await dialog.getByText(/Sign in or create an account to join/).waitFor();
+    await dialog.getByRole('heading', { name: 'Ways to earn' }).waitFor();
+    await dialog.getByRole('heading', { name: 'Rewards', exact: true }).waitFor();
+    await dialog.getByText('$5 off').first().waitFor();
+    // A guest can redeem nothing.
+    await expect(dialog.getByRole('button', { name: /^Redeem/ }).count()).resolves.toBe(0);
+    expect(requested.filter((url) => new URL(url).hostname !== '127.0.0.1')).toEqual([]);
+    await shoot(page, '02-guest-open');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('lets a signed-in non-member join and shows the signup points the API gave', async () => {
+    const { context, page } = await shopper(NON_MEMBER);
+    await openPanel(page);
+    const dialog = panel(page);
+    await dialog.getByText(/You are not a member/).waitFor();
+    await shoot(page, '03-non-member');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await dialog.getByRole('button', { name: 'Join now' }).click();
+    await page.waitForSelector('[data-loyalty-balance]');
+    const member = await api().get(`/v1/customers/${NON_MEMBER}`);
+    expect(member.status).toBe(200);
+    const history = await api().get(`/v1/customers/${NON_MEMBER}/earning-history`);
+    const signups = history.body.data.filter((entry: { attributes: { action: string } }) => entry.attributes.action === 'signup');
+    expect(signups).toHaveLength(1);
+    const points = signups[0].attributes.points as number;
+    expect(points).toBeGreaterThan(0);
+    await expectAnnounced(page, `Welcome! You earned ${points} points for joining.`);
+    await expect(page.locator('[data-loyalty-balance]').getAttribute('data-loyalty-balance')).resolves.toBe(
+      String(member.body.data.attributes.current_points),
+    );
+    await dialog.getByRole('heading', { name: 'Recent activity' }).waitFor();
+    await shoot(page, '04-joined');
+    await context.close();
+  });
+
+  it('shows a member the balance the API reports, redeems a reward, shows and copies the code, which the reward history holds', async () => {
+    const before = await api().get(`/v1/customers/${MEMBER}`);
+    const { context, page } = await shopper(MEMBER);
+    await openPanel(page);
+    const dialog = panel(page);
+    await expect(page.locator('[data-loyalty-balance]').getAttribute('data-loyalty-balance')).resolves.toBe(
+      String(before.body.data.attributes.current_points),
+    );
+    await dialog.getByText(/Hello Ada/).waitFor();
+    await expect(dialog.getByLabel('Your referral link').inputValue()).resolves.toMatch(/^https?:\/\//);
+    await shoot(page, '05-member');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await dialog.getByRole('button', { name: /^Redeem \$5 off for 500 points$/ }).click();
+    const code = dialog.getByLabel('Your discount code');
+    await code.waitFor();
+    const discountCode = await code.inputValue();
+    expect(discountCode).toMatch(/\S{6,}/);
+    await expectAnnounced(page, `You redeemed $5 off. Your code is ${discountCode}.`);
+    await dialog.getByRole('button', { name: 'Copy code' }).click();
+    await expectAnnounced(page, 'Code copied to the clipboard.');
+    await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(discountCode);
+    await shoot(page, '06-redeemed');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const after = await api().get(`/v1/customers/${MEMBER}`);
+    expect(after.body.data.attributes.current_points).toBe(before.body.data.attributes.current_points - 500);
+    await expect(page.locator('[data-loyalty-balance]').getAttribute('data-loyalty-balance')).resolves.toBe(
+      String(after.body.data.attributes.current_points),
+    );
+    const rewards = await api().get(`/v1/customers/${MEMBER}/reward-history`);
+    expect(rewards.status).toBe(200);
+    expect(JSON.stringify(rewards.body.data)).toContain(discountCode);
+    await context.close();
+  });
+
+  it('does the same with the keyboard alone: Tab to the launcher, Enter, Tab to Redeem, Enter, copy, Escape', async () => {
+    const before = await api().get(`/v1/customers/${KEYBOARD_MEMBER}`);
+    const { context, page } = await shopper(KEYBOARD_MEMBER);
+    const focused = () =>
+      page.evaluate(
+        "(() => { const a = document.activeElement; return { label: (a && (a.getAttribute('aria-label') || a.textContent.trim())) || '', inDialog: !!(a && a.closest('dialog')) }; })()",
+      ) as Promise<{ label: string; inDialog: boolean }>;
+    const tabTo = async (label: RegExp, limit = 60) => {
+      for (let i = 0; i < limit; i += 1) {
+        await page.keyboard.press('Tab');
+        if (label.test((await focused()).label)) return;
+      }
+      throw new Error(`Tab never reached ${label}`);
+    };
+
+    await tabTo(/^Rewards$/);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.loy-body[aria-busy="false"]');
+    await expect(page.evaluate('document.activeElement.id')).resolves.toBe('loyalty-title');
+    // Tab stays in the open panel, round and round.
+    for (let i = 0; i < 40; i += 1) {
+      await page.keyboard.press('Tab');
+      expect((await focused()).inDialog).toBe(true);
+    }
+    await tabTo(/^Redeem \$5 off for 500 points$/);
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Your discount code').waitFor();
+    // Focus moves to the code's copy button; Enter copies.
+    await expect(focused()).resolves.toEqual({ label: 'Copy code', inDialog: true });
+    await page.keyboard.press('Enter');
+    const discountCode = await page.getByLabel('Your discount code').inputValue();
+    await expectAnnounced(page, 'Code copied to the clipboard.');
+    await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(discountCode);
+    await shoot(page, '07-keyboard-redeemed');
+
+    await page.keyboard.press('Escape');
+    await panel(page).waitFor({ state: 'hidden' });
+    // The dialog's close event (a task after Escape) returns the focus and resets aria-expanded.
+    await page.waitForSelector('.loy-launcher[aria-expanded="false"]');
+    await expect(focused()).resolves.toEqual({ label: 'Rewards', inDialog: false });
+    await expect(page.getByRole('button', { name: 'Rewards', exact: true }).getAttribute('aria-expanded')).resolves.toBe('false');
+    await shoot(page, '08-keyboard-closed');
+
+    const after = await api().get(`/v1/customers/${KEYBOARD_MEMBER}`);
+    expect(after.body.data.attributes.current_points).toBe(before.body.data.attributes.current_points - 500);
+    const rewards = await api().get(`/v1/customers/${KEYBOARD_MEMBER}/reward-history`);
+    expect(JSON.stringify(rewards.body.data)).toContain(discountCode);
+    await context.close();
+  });
+
+  it('tells an excluded member so, with nothing to redeem, on a phone-sized screen', async () => {
+    const { context, page } = await shopper(EXCLUDED_MEMBER);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openPanel(page);
+    const dialog = panel(page);
+    await dialog.getByText('Your account does not take part in the rewards program.').waitFor();
+    await expect(dialog.getByRole('button', { name: /^Redeem/ }).count()).resolves.toBe(0);
+    // The panel fits the screen's width.
+    const box = await dialog.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await shoot(page, '10-excluded-phone');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the points a product earns on its page, without a call', async () => {
+    const { context, page, requested } = await shopper(null);
+    await page.goto(`${storefront}products/merino-scarf?variant=41003`);
+    // $94.00 at the block's default 5 points per $1.
+    await page.getByText('Earn 470 points with this purchase').waitFor();
+    expect(requested.filter((url) => url.includes('/apps/loyalty'))).toEqual([]);
+    await shoot(page, '09-product');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
