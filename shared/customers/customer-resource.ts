@@ -2,7 +2,7 @@
 import type { CustomerRecord } from '../domain/customer';
 import { formatMinorUnits } from '../domain/money';
 import { referralUrl } from '../domain/referral';
-import type { ShopCatalog } from '../domain/shop';
+import type { ShopCatalog, VipSettings, VipTier } from '../domain/shop';
 import { primaryThreshold, resolveTier } from '../domain/tiers';
 
 export interface CustomerViewOptions {
@@ -33,14 +33,7 @@ export function customerResource(record: CustomerRecord, shop: ShopCatalog, opti
       anniversary_date: record.anniversary_date,
       referral_url: referralUrl(settings.referral_base_url, record.referral_code),
       referral_code: record.referral_code,
-      vip_tier: tier && {
-        id: tier.id,
-        name: tier.name,
-        threshold: primaryThreshold(tier, settings.vip_settings),
-        points_multiplier: tier.points_multiplier,
-        badge_image_url: tier.badge_image_url,
-        badge_color: tier.badge_color,
-      },
+      vip_tier: tier && vipTierAttributes(tier, settings.vip_settings),
       created_at: record.created_at,
       updated_at: record.updated_at,
     },
@@ -64,5 +57,17 @@ export function anniversaryResource(record: CustomerRecord) {
       email: record.email,
       anniversary_date: record.anniversary_date,
     },
+  };
+}
+
+/** A tier as the customer object shows it (`vip_tier`), also on the shopper's own page. */
+export function vipTierAttributes(tier: VipTier, vipSettings: VipSettings) {
+  return {
+    id: tier.id,
+    name: tier.name,
+    threshold: primaryThreshold(tier, vipSettings),
+    points_multiplier: tier.points_multiplier,
+    badge_image_url: tier.badge_image_url,
+    badge_color: tier.badge_color,
   };
 }

@@ -2,6 +2,19 @@
 // the OpenAPI document and the e2e validation catch any drift between code, document and spec.
 import { z } from 'zod';
 
+/** A tier as the customer object shows it, and the shopper's own page. */
+const customerVipTierSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    threshold: z.number(),
+    points_multiplier: z.number(),
+    badge_image_url: z.string().nullable(),
+    badge_color: z.string(),
+  })
+  .strict()
+  .nullable();
+
 const int = z.number().int();
 const timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const date = z.string();
@@ -37,17 +50,7 @@ export const customerSchema = resource(
       anniversary_date: date.nullable(),
       referral_url: z.string(),
       referral_code: z.string(),
-      vip_tier: z
-        .object({
-          id: z.string(),
-          name: z.string(),
-          threshold: z.number(),
-          points_multiplier: z.number(),
-          badge_image_url: z.string().nullable(),
-          badge_color: z.string(),
-        })
-        .strict()
-        .nullable(),
+      vip_tier: customerVipTierSchema,
       created_at: timestamp,
       updated_at: timestamp,
     })
@@ -272,17 +275,7 @@ export const shopperMemberSchema = resource(
       lifetime_points: int,
       pending_points: int,
       loyalty_status: z.enum(['member', 'excluded']),
-      vip_tier: z
-        .object({
-          id: z.string(),
-          name: z.string(),
-          threshold: z.number(),
-          points_multiplier: z.number(),
-          badge_image_url: z.string().nullable(),
-          badge_color: z.string(),
-        })
-        .strict()
-        .nullable(),
+      vip_tier: customerVipTierSchema,
       next_tier: z.object({ id: z.string(), name: z.string(), threshold: z.number(), remaining: z.number() }).strict().nullable(),
       referral_url: z.string(),
       referral_code: z.string(),

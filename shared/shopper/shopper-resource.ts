@@ -5,6 +5,7 @@ import type { PurchaseRecord } from '../domain/history';
 import { referralUrl } from '../domain/referral';
 import type { ShopCatalog } from '../domain/shop';
 import { primaryThreshold } from '../domain/tiers';
+import { vipTierAttributes } from '../customers/customer-resource';
 import { pageMeta } from '../http/query';
 import type { ActivityLine, ActivityPage } from './shopper-activity';
 import type { MemberView, ShopperProgram } from './shopper-program';
@@ -74,14 +75,7 @@ export function memberDocument(shop: ShopCatalog, loggedIn: boolean, view: Membe
         lifetime_points: record.lifetime_points,
         pending_points: view.pendingPoints,
         loyalty_status: record.status,
-        vip_tier: tier && {
-          id: tier.id,
-          name: tier.name,
-          threshold: primaryThreshold(tier, settings.vip_settings),
-          points_multiplier: tier.points_multiplier,
-          badge_image_url: tier.badge_image_url,
-          badge_color: tier.badge_color,
-        },
+        vip_tier: tier && vipTierAttributes(tier, settings.vip_settings),
         next_tier: nextTier && {
           id: nextTier.tier.id,
           name: nextTier.tier.name,
