@@ -2,7 +2,7 @@
 // the shop's client secret, shared/platform/app-proxy-signature.ts) or with a customer session token from
 // the platform simulator's POST /_session_tokens.
 import { signAppProxyQuery } from '../../shared/platform/app-proxy-signature';
-import type { ApiResponse } from './twin';
+import { type ApiResponse, sendJson } from './twin';
 
 export const DEMO_APP = { clientId: 'demo-app-client-id', clientSecret: 'demo-app-client-secret', domain: 'demo.myshopify.com' };
 
@@ -40,21 +40,8 @@ export function proxyQuery(options: ProxyOptions = {}): string {
   return signAppProxyQuery(pairs, options.secret ?? DEMO_APP.clientSecret);
 }
 
-async function send(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<ApiResponse> {
-  const response = await fetch(url, {
-    method,
-    headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
-    ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // an empty body (OPTIONS) or text: the test says what it expected
-  }
-  return { status: response.status, headers: response.headers, body: parsed };
-}
+const send = (url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<ApiResponse> =>
+  sendJson(url, method, headers, body);
 
 /** A request through the app proxy: `path` below /shopper, e.g. `/member`. */
 export function viaProxy(

@@ -36,31 +36,37 @@ export interface ApiResponse {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
 }
 
+/** One request: the body sent as JSON when given, the answer parsed as JSON when it is JSON, else kept as text. */
+export async function sendJson(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  options: { timeoutMs?: number } = {},
+): Promise<ApiResponse> {
+  const response = await fetch(url, {
+    method,
+    ...(options.timeoutMs ? { signal: AbortSignal.timeout(options.timeoutMs) } : {}),
+    headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // an empty body or text: the test says what it expected
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+}
+
 /**
  * A tiny client: JSON in, JSON out, the key sent as the bare Authorization header. With `timeoutMs`, a request
  * not answered in time rejects with a `TimeoutError`.
  */
 export function apiClient(baseUrl: string, key?: string, options: { timeoutMs?: number } = {}) {
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      ...(options.timeoutMs ? { signal: AbortSignal.timeout(options.timeoutMs) } : {}),
-      headers: {
-        ...(key !== undefined ? { Authorization: key } : {}),
-        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-        ...headers,
-      },
-      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-    });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // leave as text; the test will say what it expected
-    }
-    return { status: response.status, headers: response.headers, body: parsed };
-  };
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> =>
+    sendJson(`${baseUrl}${path}`, method, { ...(key !== undefined ? { Authorization: key } : {}), ...headers }, body, options);
   return {
     get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
     post: (path: string, body?: unknown, headers?: Record<string, string>) => call('POST', path, body, headers),
