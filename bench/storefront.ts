@@ -5,7 +5,7 @@
 // figures here are the lab metrics behind them, medians of N loads. Then the panel's first opening
 // (click to content, through the app proxy) once the page has loaded. A few seconds in all.
 import type { Browser, Page } from 'playwright-core';
-import { themeExtensionWeight } from '../infra/local/storefront-theme';
+import { themeExtensionWeight } from '../infra/local/simulator/storefront-theme';
 import { launchHeadlessBrowser } from '../test/support/headless-browser';
 import { median } from './statistics';
 

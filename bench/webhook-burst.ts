@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { webhookHeaders, type ShopWebhookIdentity } from '../infra/local/webhook-deliveries';
+import { webhookHeaders, type ShopWebhookIdentity } from '../infra/local/simulator/webhook-deliveries';
 import { resetDocumentClient } from '../shared/data/client';
 import { getCustomer } from '../shared/data/customer-repository';
 import { countAll } from '../shared/data/items';

@@ -24,7 +24,7 @@ import { authorizerCache, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from './authori
 import { DEFAULT_LOCAL_TABLE, ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { ControlError, startGateway, type Gateway } from './gateway';
 import { inProcessQueue, type InProcessQueue } from './in-process-queue';
-import { startPlatformSimulator, type PlatformSimulator } from './platform-simulator';
+import { startPlatformSimulator, type PlatformSimulator } from './simulator/platform-simulator';
 import { registerTwin } from './twin-registry';
 import { twinShopSecrets } from './twin-shop-secrets';
 import { assertPortsAvailable, namePortError, type NamedPort } from './port-check';

@@ -1,8 +1,8 @@
 // Matching an export's rows through the platform: platformCustomerDirectory against the platform
 // simulator's Admin GraphQL (nodes(ids:) in batches, customers(query:) with OR-ed e-mail phrases), as a
 // CLI run against the twin reaches it through the simulator's URL, throttled answers included.
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
-import { parseCustomerEmailQuery } from '../../infra/local/simulator-resolvers';
+import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
+import { parseCustomerEmailQuery } from '../../infra/local/simulator/simulator-resolvers';
 import { platformCustomerDirectory } from '../../shared/import/customer-directory';
 import { matchRows } from '../../shared/import/match-rows';
 import { readImportFile } from '../../shared/import/read-import-file';

@@ -13,7 +13,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../infra/cli/main';
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
+import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { parseConfig } from '../../shared/config/schema';
 import { setRawClientHook } from '../../shared/data/client';
 import { getCustomer } from '../../shared/data/customer-repository';

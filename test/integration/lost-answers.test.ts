@@ -2,7 +2,7 @@
 // below the SDK's retry middleware): the SDK retries, as it does in AWS, and the write must have its effect once and
 // be reported as done. A path that fails here and lives in a file being changed elsewhere is written as
 // `it.failing`, naming the defect: it turns red once the defect is fixed, and then becomes an ordinary test.
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
+import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createCustomer, getCustomer, updateCustomer } from '../../shared/data/customer-repository';
 import { claimIdempotencyKey, completeIdempotencyKey, readIdempotencyRecord } from '../../shared/data/idempotency-repository';
 import { queryAll } from '../../shared/data/items';

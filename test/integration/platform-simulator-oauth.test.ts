@@ -2,7 +2,7 @@
 // grant on both paths, the Admin API refusing what is not a shop's own unexpired token, tokens that live in
 // real time (not the domain clock), the token list and its mass expiry, and the access_denied fault.
 import { createHmac } from 'node:crypto';
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
+import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createShopifyPlatform } from '../../shared/platform/shopify';
 import { discountCodeBasicInput } from '../../shared/platform/shopify-discount-codes';
 import { discountCodeInput } from '../fixtures/discount-code-input';

@@ -3,7 +3,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
+import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { orderFromWebhook } from '../../shared/platform/order-from-webhook';
 import { refundFromWebhook } from '../../shared/platform/refund-from-webhook';
 import { PlatformError, PlatformUnavailableError, type DiscountCodeInput, type Platform } from '../../shared/platform/port';

@@ -1,4 +1,4 @@
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
+import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { queryAll } from '../../shared/data/items';
 import { keys } from '../../shared/data/keys';

@@ -9,7 +9,7 @@ import { claimIdempotencyKey } from '../../shared/data/idempotency-repository';
 import { requestHash } from '../../shared/http/idempotency';
 import { adjustPoints } from '../../shared/points/adjust-points';
 import { parseAdjustPointsBody } from '../../shared/points/points-requests';
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
+import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { queryAll } from '../../shared/data/items';
 import { keys } from '../../shared/data/keys';

@@ -4,7 +4,7 @@
 // without Set-Cookie), checked against a stand-in for the API that records what reached it.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/platform-simulator';
+import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { appProxyQueryPairs, hasValidAppProxySignature } from '../../shared/platform/app-proxy-signature';
 
 const SECRET = 'shop-app-secret';

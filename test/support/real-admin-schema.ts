@@ -23,7 +23,7 @@ import {
   typeFromAST,
   validate,
 } from 'graphql';
-import { applyShopifyScalarRules } from '../../infra/local/shopify-admin-schema';
+import { applyShopifyScalarRules } from '../../infra/local/simulator/shopify-admin-schema';
 import { SHOPIFY_API_VERSION } from '../../shared/platform/shopify-api-version';
 
 export const REAL_ADMIN_SCHEMA_FILE = join(__dirname, '..', 'fixtures', 'shopify-admin', `admin_${SHOPIFY_API_VERSION}.json.gz`);

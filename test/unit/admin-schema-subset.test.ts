@@ -1,4 +1,4 @@
-// The simulator's hand-copied SDL (infra/local/shopify-admin-2026-10.graphql, with the currency codes its loader
+// The simulator's hand-copied SDL (infra/local/simulator/shopify-admin-2026-10.graphql, with the currency codes its loader
 // adds) must be a true subset of Shopify's real Admin API schema: every type, field, argument, input field, enum
 // value, interface and union member it declares exists in the real schema with the same kind, type (nullability
 // and list wrapping included) and default. And nothing the real API requires may be missing from it, so a
@@ -18,7 +18,7 @@ import {
   isScalarType,
   isUnionType,
 } from 'graphql';
-import { shopifyAdminSchema } from '../../infra/local/shopify-admin-schema';
+import { shopifyAdminSchema } from '../../infra/local/simulator/shopify-admin-schema';
 import { SHOPIFY_API_VERSION } from '../../shared/platform/shopify-api-version';
 import { realAdminSchema } from '../support/real-admin-schema';
 

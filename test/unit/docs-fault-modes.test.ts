@@ -1,8 +1,8 @@
 // docs/local-twin.md lists exactly the keys `PUT /_faults` accepts and exactly its fault modes, so the page
-// cannot fall behind the simulator (infra/local/simulator-faults.ts).
+// cannot fall behind the simulator (infra/local/simulator/simulator-faults.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FAULT_MODES, faultsBodySchema } from '../../infra/local/simulator-faults';
+import { FAULT_MODES, faultsBodySchema } from '../../infra/local/simulator/simulator-faults';
 
 const page = readFileSync(join(__dirname, '..', '..', 'docs', 'local-twin.md'), 'utf8');
 /** The `PUT /_faults` item of the platform simulator's control endpoints, up to the next one. */

@@ -1,5 +1,5 @@
 import { parse, validate } from 'graphql';
-import { shopifyAdminSchema } from '../../infra/local/shopify-admin-schema';
+import { shopifyAdminSchema } from '../../infra/local/simulator/shopify-admin-schema';
 import { PlatformError, PlatformRefusedError, PlatformUnavailableError, type DiscountCodeInput } from '../../shared/platform/port';
 import { metrics } from '../../shared/observability/powertools';
 import { createShopifyPlatform, type ShopifyPlatformOptions } from '../../shared/platform/shopify';

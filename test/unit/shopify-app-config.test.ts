@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
-import { THEME_EXTENSION_DIR } from '../../infra/local/storefront-theme';
+import { THEME_EXTENSION_DIR } from '../../infra/local/simulator/storefront-theme';
 import {
   APP_PROXY,
   AppConfigError,

@@ -10,8 +10,8 @@
 // there is no customer payload to compare.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { restOrderPayload, restRefundPayload } from '../../infra/local/rest-order-payloads';
-import { createSimulatedOrders, type SimulatedOrder } from '../../infra/local/simulated-orders';
+import { restOrderPayload, restRefundPayload } from '../../infra/local/simulator/rest-order-payloads';
+import { createSimulatedOrders, type SimulatedOrder } from '../../infra/local/simulator/simulated-orders';
 
 type JsonType = 'number' | 'string' | 'boolean' | 'null' | 'object' | 'array';
 

@@ -14,7 +14,7 @@ import {
   THEME_EXTENSION_DIR,
   translate,
   type StorefrontGlobals,
-} from '../../infra/local/storefront-theme';
+} from '../../infra/local/simulator/storefront-theme';
 
 const KB = 1024;
 const JS_BUDGET = 10 * KB;

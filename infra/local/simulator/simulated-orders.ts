@@ -3,7 +3,7 @@
 // returning the lines' money or another sum (the difference a refund discrepancy, as Shopify records it);
 // cancelled. Each change is stamped with the injected clock. Amounts are kept in minor units so refunds add
 // up to the cent.
-import { formatMinorUnits, minorDigits } from '../../shared/domain/money';
+import { formatMinorUnits, minorDigits } from '../../../shared/domain/money';
 import { BadRequest, NotFound } from './simulator-http';
 
 export interface SimulatedCustomer {

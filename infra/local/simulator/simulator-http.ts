@@ -3,7 +3,7 @@
 // says what its endpoints do.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import { BodyTooLarge, listen, readBody, sendJson, type RequestHandler, type RunningServer } from './http-server';
+import { BodyTooLarge, listen, readBody, sendJson, type RequestHandler, type RunningServer } from '../http-server';
 
 /** Bad control input: answered 400 with `{ error }`. */
 export class BadRequest extends Error {}

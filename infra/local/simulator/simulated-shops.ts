@@ -1,7 +1,7 @@
 // The shops the simulator knows: their customers, the domain and webhook secret their deliveries carry, the
 // currency their orders are in and, for a Dev Dashboard app, its client credentials. Defaults follow the
 // configuration file's, so a test can name just customers.
-import { defaultShopDomain, defaultWebhookSecret } from '../../shared/config/shop-schema';
+import { defaultShopDomain, defaultWebhookSecret } from '../../../shared/config/shop-schema';
 import type { SimulatedCustomer } from './simulated-orders';
 import type { ShopWebhookIdentity } from './webhook-deliveries';
 

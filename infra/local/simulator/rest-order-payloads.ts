@@ -3,8 +3,8 @@
 // as JSON numbers, money as decimal strings except a refund line's `subtotal` and `total_tax` (JSON numbers,
 // as Shopify writes them), every `*_set` as shop and presentment money. test/unit/simulator-payload-shapes.test.ts
 // compares them with Shopify's samples field by field.
-import { formatMinorUnits } from '../../shared/domain/money';
-import { customerGid } from '../../shared/platform/shopify-ids';
+import { formatMinorUnits } from '../../../shared/domain/money';
+import { customerGid } from '../../../shared/platform/shopify-ids';
 import {
   financialStatus,
   lineSubtotal,

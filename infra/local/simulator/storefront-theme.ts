@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Liquid, RenderTag, type Context, type Emitter, type Parser, type TagToken, type Template, type TopLevelToken } from 'liquidjs';
 
-export const THEME_EXTENSION_DIR = resolve(__dirname, '..', 'shopify-app', 'extensions', 'loyalty-theme');
+export const THEME_EXTENSION_DIR = resolve(__dirname, '..', '..', 'shopify-app', 'extensions', 'loyalty-theme');
 export const THEME_DIR = resolve(__dirname, 'storefront-theme');
 
 interface SettingSchema {

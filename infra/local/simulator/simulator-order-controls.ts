@@ -8,7 +8,7 @@ import { restOrderPayload, restRefundPayload } from './rest-order-payloads';
 import { CREATABLE_PAYMENT_STATUSES, type SimulatedOrder, type SimulatedOrders } from './simulated-orders';
 import type { SimulatedShops } from './simulated-shops';
 import { BadRequest, methodNotAllowed, parseWith, readJson } from './simulator-http';
-import { sendJson } from './http-server';
+import { sendJson } from '../http-server';
 import type { DeliveryOutcome, WebhookDeliveries } from './webhook-deliveries';
 
 const AMOUNT = /^\d{1,12}(?:\.\d+)?$/;

@@ -4,8 +4,8 @@
 // (storefront-app-proxy.ts). Under /storefront/{shop id}/ and /cdn/ on the simulator's origin.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { SHOPIFY_APP_PROXY } from '../../shared/platform/shopify-app';
-import { sendJson } from './http-server';
+import { SHOPIFY_APP_PROXY } from '../../../shared/platform/shopify-app';
+import { sendJson } from '../http-server';
 import { methodNotAllowed } from './simulator-http';
 import type { SimulatedShops } from './simulated-shops';
 import { forwardAppProxy } from './storefront-app-proxy';

@@ -1,7 +1,7 @@
 // The discount codes the simulator holds, per shop: created, found by their text (case-insensitively, as
 // Shopify matches them) and deleted, with the user errors Shopify gives for a blank, taken or untargeted code.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { idFromGid } from '../../shared/platform/shopify-ids';
+import { idFromGid } from '../../../shared/platform/shopify-ids';
 
 export interface SimulatedDiscountCode {
   shop: string;

@@ -2,7 +2,7 @@
 // webhook secret, Shopify's headers, one POST awaited to its answer, and every attempt recorded so that a
 // delivery can be sent again byte for byte (same headers, same body) and listed with the status it got.
 import { createHmac, randomUUID } from 'node:crypto';
-import { SHOPIFY_API_VERSION } from '../../shared/platform/shopify-api-version';
+import { SHOPIFY_API_VERSION } from '../../../shared/platform/shopify-api-version';
 import { NotFound } from './simulator-http';
 
 export interface ShopWebhookIdentity {

@@ -5,8 +5,8 @@
 // domain clock, so moving PUT /_clock does not expire them.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SHOPIFY_ACCESS_SCOPES } from '../../shared/platform/shopify-app';
-import { readBody, sendJson } from './http-server';
+import { SHOPIFY_ACCESS_SCOPES } from '../../../shared/platform/shopify-app';
+import { readBody, sendJson } from '../http-server';
 import type { SimulatedShops } from './simulated-shops';
 import { methodNotAllowed } from './simulator-http';
 

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { methodNotAllowed, parseWith, readJson } from './simulator-http';
-import { sendJson } from './http-server';
+import { sendJson } from '../http-server';
 
 /**
  * `ok` answers; `error` fails (a query with a top-level INTERNAL_SERVER_ERROR, a mutation with an

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSchema, GraphQLError, type GraphQLSchema, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
-import { SHOPIFY_API_VERSION } from '../../shared/platform/shopify-api-version';
+import { SHOPIFY_API_VERSION } from '../../../shared/platform/shopify-api-version';
 
 export const SHOPIFY_ADMIN_SDL_FILE = join(__dirname, `shopify-admin-${SHOPIFY_API_VERSION}.graphql`);
 

@@ -18,7 +18,7 @@ import { shopifyAdminSchema } from './shopify-admin-schema';
 import { INVALID_TOKEN_BODY, type SimulatedOAuth } from './simulated-oauth';
 import { accessDeniedError, responseKey } from './simulator-access-denied';
 import type { FaultArea, Faults } from './simulator-faults';
-import { readBody, sendJson } from './http-server';
+import { readBody, sendJson } from '../http-server';
 import { createRootValue, type ResolverContext, type ResolverDeps } from './simulator-resolvers';
 
 const AREAS: Record<string, FaultArea> = {

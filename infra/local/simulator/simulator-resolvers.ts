@@ -1,8 +1,8 @@
 // The simulator's answers to the Admin GraphQL subset: root resolvers over the simulated customers, discount
 // codes and orders, and the GraphQL views of them (graphql's default resolvers walk the rest).
 import { GraphQLError } from 'graphql';
-import { formatMinorUnits } from '../../shared/domain/money';
-import { customerGid, idFromGid } from '../../shared/platform/shopify-ids';
+import { formatMinorUnits } from '../../../shared/domain/money';
+import { customerGid, idFromGid } from '../../../shared/platform/shopify-ids';
 import { matchesDateFilter, parseOrderSearchQuery } from './order-search-query';
 import type { BasicCodeInput, DiscountUserError, SimulatedDiscountCode, SimulatedDiscountCodes } from './simulated-discount-codes';
 import {

@@ -2,7 +2,7 @@
 // client credentials grant for shops that carry an app's client_id, their customer session tokens, order
 // controls that deliver signed webhooks to the twin, fault injection (requests left hanging are dropped on
 // stop) and a list of created codes.
-import { SHOPIFY_API_VERSION } from '../../shared/platform/shopify-api-version';
+import { SHOPIFY_API_VERSION } from '../../../shared/platform/shopify-api-version';
 import { createSimulatedDiscountCodes, type SimulatedDiscountCode } from './simulated-discount-codes';
 import { createSimulatedOrders, type SimulatedCustomer } from './simulated-orders';
 import { createSimulatedShops, type SimulatedShop } from './simulated-shops';
@@ -11,7 +11,7 @@ import { createSessionTokens } from './simulated-session-tokens';
 import { createFaults, type FaultSettings } from './simulator-faults';
 import { createGraphqlEndpoint } from './simulator-graphql';
 import { methodNotAllowed, serve } from './simulator-http';
-import { sendJson } from './http-server';
+import { sendJson } from '../http-server';
 import { createOrderControls } from './simulator-order-controls';
 import { createSimulatedStorefront } from './simulated-storefront';
 import { createWebhookDeliveries, type DeliveryOutcome, type WebhookDelivery } from './webhook-deliveries';
