@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { AUTHORIZER, ROUTES, SCHEDULED_JOBS } from '../shared/http/routes';
+import { AUTHORIZER, ROUTES, SCHEDULED_JOBS } from '../shared/runtime/entry-points';
 import { PROJECT_ROOT } from '../infra/local/twin';
 import { lambdaBundleOptions } from './lambda-bundle';
 import { median } from './statistics';

@@ -3,7 +3,7 @@
 // Keyed by the route manifest's names, so a route added without an entry here fails to compile.
 // test/e2e/dynamodb-calls.test.ts holds every endpoint to these figures; the bench prints them next
 // to what it counts under load.
-import type { RouteName, ShopperRouteName } from '../shared/http/routes';
+import type { RouteName, ShopperRouteName } from '../shared/runtime/entry-points';
 import { LISTED_REFERRER, listedReferralsRow, type PreparedRow, REFUND_FALLBACK_PATH, referralRow, refundRow } from './prepared-rows';
 
 export type DynamoDbCalls = Partial<

@@ -4,7 +4,7 @@
 // tool through the twin's gateway, which API Gateway replaces in the cloud.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { join } from 'node:path';
-import { AUTHORIZER, ROUTES } from '../shared/http/routes';
+import { AUTHORIZER, ROUTES } from '../shared/runtime/entry-points';
 import { gatewayEvents, lambdaContext, type AuthorizerHandler, type ProxyHandler } from '../infra/local/gateway';
 import { PROJECT_ROOT } from '../infra/local/twin';
 import { resetEnv } from '../shared/runtime/env';

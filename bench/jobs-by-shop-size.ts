@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTable, localClient, startDynamoDbLocal } from '../infra/local/dynamodb-local';
 import { type DueJob, runDueJob } from '../shared/calendar/due-job';
-import { SCHEDULED_JOBS } from '../shared/http/routes';
+import { SCHEDULED_JOBS } from '../shared/runtime/entry-points';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../shared/data/dynamodb-stats';
 import { setClock } from '../shared/runtime/clock';
 import { ITEMS_PER_MEMBER, JOBS_NOW, seedDueWorkShop } from './due-work-shop';

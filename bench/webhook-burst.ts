@@ -11,7 +11,7 @@ import { resetDocumentClient } from '../shared/data/client';
 import { getCustomer } from '../shared/data/customer-repository';
 import { countAll } from '../shared/data/items';
 import { keys } from '../shared/data/keys';
-import { WEBHOOKS } from '../shared/http/routes';
+import { WEBHOOKS } from '../shared/runtime/entry-points';
 import { resetEnv } from '../shared/runtime/env';
 import { endStateMismatches, expectedEndState, type BurstOrder, type BurstRule, type MemberFigures } from './burst-end-state';
 import { percentile, totalCalls } from './statistics';

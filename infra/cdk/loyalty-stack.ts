@@ -36,7 +36,7 @@ import {
   type ShopperRoute,
   WEBHOOKS,
   type WebhookRoute,
-} from '../../shared/http/routes';
+} from '../../shared/runtime/entry-points';
 
 export interface LoyaltyStackProps extends StackProps {
   /** Secrets Manager name prefix of the per-shop Shopify credentials (`<prefix><shop>`). */
@@ -78,7 +78,7 @@ export const JOB_TARGET_RETRIES = { retryAttempts: 2, maxEventAge: Duration.minu
 /** Records per processor invocation and how long SQS may wait to fill a batch. */
 export const DELIVERY_BATCH = { batchSize: 10, maxBatchingWindow: Duration.seconds(1) };
 
-/** The manifest's Shopify webhook (shared/http/routes.ts): its URL is the `ShopifyWebhookUrl` output. */
+/** The manifest's Shopify webhook (shared/runtime/entry-points.ts): its URL is the `ShopifyWebhookUrl` output. */
 const SHOPIFY_WEBHOOK = 'receiveShopifyWebhook';
 
 const constructId = (prefix: string, name: string) => `${prefix}${pascalCase(name)}`;

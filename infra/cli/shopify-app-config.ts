@@ -13,7 +13,7 @@ import {
 export const DEFAULT_APP_NAME = 'Loyalty API';
 /** Shopify's configuration schema refuses longer app names (`name`, at most 30 characters). */
 export const MAX_APP_NAME_LENGTH = 30;
-/** The path of the webhook route in the stack (shared/http/routes.ts); what precedes it is the API's base URL. */
+/** The path of the webhook route in the stack (shared/runtime/entry-points.ts); what precedes it is the API's base URL. */
 const WEBHOOK_PATH = '/webhooks/shopify';
 /** The app proxy: the storefront's `/apps/loyalty/{rest}` reaches `{api}/shopper/{rest}`, signed by Shopify. */
 export const APP_PROXY = SHOPIFY_APP_PROXY;

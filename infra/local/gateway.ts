@@ -21,7 +21,7 @@ import {
   THROTTLE_LIMITS,
   WEBHOOK_THROTTLE,
   type WebhookRoute,
-} from '../../shared/http/routes';
+} from '../../shared/runtime/entry-points';
 import { headerValue, JSON_HEADERS } from '../../shared/http/headers';
 import { echoed } from '../../shared/domain/errors';
 import type { AuthorizerCache } from './authorizer-cache';

@@ -13,7 +13,7 @@ import { resetEventPublisher } from '../../shared/events/domain-events';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
-import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/http/routes';
+import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { SHOPIFY_APP_PROXY } from '../../shared/platform/shopify-app';
 import { setDeliveryQueue } from '../../shared/webhooks/delivery-queue';
@@ -31,7 +31,7 @@ import { assertPortsAvailable, namePortError, type NamedPort } from './port-chec
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
 
-/** A scheduled job's handler module: beside `handler`, one run of the job (shared/http/routes.ts). */
+/** A scheduled job's handler module: beside `handler`, one run of the job (shared/runtime/entry-points.ts). */
 const jobModules = new Map<string, Promise<{ run(): Promise<unknown> }>>();
 function jobModule(handler: string): Promise<{ run(): Promise<unknown> }> {
   let module = jobModules.get(handler);

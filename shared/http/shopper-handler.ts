@@ -16,7 +16,7 @@ import { withIdempotency } from './middleware/idempotency';
 import { jsonBody } from './middleware/json-body';
 import { logContext } from './middleware/log-context';
 import { decodePathParameter } from './middleware/path-parameters';
-import { SHOPPER_CORS_HEADERS } from './routes';
+import { SHOPPER_CORS_HEADERS } from '../runtime/entry-points';
 
 /** The verified shopper: the shop, and the signed-in customer (null for a guest). Nothing else names them. */
 export interface Shopper {

@@ -6,5 +6,5 @@ export const SERVICE = 'loyalty-api';
  * with the route's manifest name as its only other dimension: what the routes' error alarms count.
  */
 export const SERVER_ERRORS_METRIC = 'ServerErrors';
-/** The dimension of SERVER_ERRORS_METRIC naming the route (its `name` in shared/http/routes.ts). */
+/** The dimension of SERVER_ERRORS_METRIC naming the route (its `name` in shared/runtime/entry-points.ts). */
 export const ROUTE_DIMENSION = 'Route';

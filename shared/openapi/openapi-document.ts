@@ -10,7 +10,7 @@ import {
   THROTTLE_LIMITS,
   type Route,
   type RouteName,
-} from '../http/routes';
+} from '../runtime/entry-points';
 import { ACTIVITY_PAGE, redeemBodySchema } from '../shopper/shopper-requests';
 import { earnActionBodySchema } from '../actions/action-requests';
 import { enrollBodySchema, updateBodySchema } from '../customers/customer-requests';

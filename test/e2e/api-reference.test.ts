@@ -2,7 +2,7 @@
 // rendered from the twin's own OpenAPI document, and the page fetches nothing from off the machine.
 import type { Browser } from 'playwright-core';
 import type { Twin } from '../../infra/local/twin';
-import { ROUTES, SHOPPER_ROUTES } from '../../shared/http/routes';
+import { ROUTES, SHOPPER_ROUTES } from '../../shared/runtime/entry-points';
 import { ROUTE_DOCS, SHOPPER_ROUTE_DOCS } from '../../shared/openapi/openapi-document';
 import { e2eConfig } from '../fixtures/e2e-config';
 import { headlessBrowserUnavailable, launchHeadlessBrowser } from '../support/headless-browser';

@@ -2,7 +2,7 @@
 // content types at every route. Never a 5XX, always the error envelope, nothing written when refused.
 import fc from 'fast-check';
 import type { Twin } from '../../infra/local/twin';
-import { ROUTES, type Route } from '../../shared/http/routes';
+import { ROUTES, type Route } from '../../shared/runtime/entry-points';
 import { ROUTE_DOCS } from '../../shared/openapi/openapi-document';
 import { KEYS, e2eConfig } from '../fixtures/e2e-config';
 import { scanAll } from '../support/test-table';

@@ -1,6 +1,6 @@
 // Real responses of every route, success and errors, validated against the OpenAPI document.
 import type { Twin } from '../../infra/local/twin';
-import { ROUTES } from '../../shared/http/routes';
+import { ROUTES } from '../../shared/runtime/entry-points';
 import { KEYS, e2eConfig } from '../fixtures/e2e-config';
 import { openApiValidator } from '../support/openapi-validator';
 import { PURCHASE_KEYS, purchaseConfig } from '../fixtures/purchase-config';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
-import { SHOPPER_ROUTES } from '../../shared/http/routes';
+import { SHOPPER_ROUTES } from '../../shared/runtime/entry-points';
 import { bare, DEMO_APP, proxyQuery, sessionToken, viaProxy, withToken } from '../support/shopper';
 import { apiClient, type ApiResponse, expectError, startTestTwin } from '../support/twin';
 

@@ -1,6 +1,6 @@
 // Real answers of every shopper route, successes and refusals, validated against the OpenAPI document.
 import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
-import { SHOPPER_ROUTES } from '../../shared/http/routes';
+import { SHOPPER_ROUTES } from '../../shared/runtime/entry-points';
 import { openApiValidator } from '../support/openapi-validator';
 import { sessionToken, viaProxy, withToken } from '../support/shopper';
 import { type ApiResponse, startTestTwin } from '../support/twin';

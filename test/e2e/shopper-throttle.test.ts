@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { startGateway, type Gateway } from '../../infra/local/gateway';
 import { RateLimiter } from '../../infra/local/rate-limiter';
-import { SHOPPER_ROUTES, SHOPPER_THROTTLE } from '../../shared/http/routes';
+import { SHOPPER_ROUTES, SHOPPER_THROTTLE } from '../../shared/runtime/entry-points';
 import { expectError } from '../support/twin';
 
 let gateway: Gateway;

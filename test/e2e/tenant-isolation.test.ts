@@ -1,6 +1,6 @@
 // A key of one shop never reads or writes another shop's data, on every route.
 import type { Twin } from '../../infra/local/twin';
-import { ROUTES } from '../../shared/http/routes';
+import { ROUTES } from '../../shared/runtime/entry-points';
 import { KEYS, e2eConfig } from '../fixtures/e2e-config';
 import { apiClient, expectError, startTestTwin, type ApiResponse } from '../support/twin';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { bundle } from '../../bench/bundles';
-import { AUTHORIZER, QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, WEBHOOKS } from '../../shared/http/routes';
+import { AUTHORIZER, QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, WEBHOOKS } from '../../shared/runtime/entry-points';
 
 const ROOT = join(__dirname, '..', '..');
 let dir: string;

@@ -6,7 +6,7 @@ import { JOB_RUN_RETRIES } from '../../infra/cdk/constructs/failed-job-runs';
 import { DEFAULT_FULL_RATE_KEYS, stageThrottle } from '../../infra/cdk/constructs/loyalty-api';
 import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/webhook-delivery-queue';
 import { DETAILS, envelope } from '../../shared/http/errors';
-import { QUEUE_CONSUMERS, SCHEDULED_JOBS, THROTTLE_LIMITS, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/http/routes';
+import { QUEUE_CONSUMERS, SCHEDULED_JOBS, THROTTLE_LIMITS, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/runtime/entry-points';
 import { synthAppWithContext, synthStack } from '../support/synth-stack';
 
 jest.setTimeout(180_000);

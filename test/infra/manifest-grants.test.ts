@@ -2,7 +2,7 @@
 // narrow grants need no stack code, a grant only the flusher may hold is refused anywhere else, and each
 // function's construct id comes from the entry's one name.
 import type { Template } from 'aws-cdk-lib/assertions';
-import { type Route, ROUTES, SHOPPER_ROUTES } from '../../shared/http/routes';
+import { type Route, ROUTES, SHOPPER_ROUTES } from '../../shared/runtime/entry-points';
 import { synthStack } from '../support/synth-stack';
 
 jest.setTimeout(180_000);

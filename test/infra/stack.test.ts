@@ -12,7 +12,7 @@ import {
   THROTTLE_LIMITS,
   WEBHOOK_THROTTLE,
   WEBHOOKS,
-} from '../../shared/http/routes';
+} from '../../shared/runtime/entry-points';
 import { synthAppWithContext, synthStack } from '../support/synth-stack';
 import { EMAIL_MATCH_SET_PARTITIONS, LIST_BOUNDARY_PARTITIONS } from '../../shared/data/keys';
 

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/http/routes';
+import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
 
 jest.setTimeout(240_000);
 

@@ -1,7 +1,7 @@
 // The bench's requests are filed under the routes that serve them, so the manifest's type check on
 // its list (a route without an entry fails to compile) means what it says.
 import { BENCH_ENDPOINTS, BENCH_ROUTES } from '../../bench/endpoints';
-import { ROUTES, SHOPPER_ROUTES } from '../../shared/http/routes';
+import { ROUTES, SHOPPER_ROUTES } from '../../shared/runtime/entry-points';
 
 const pathPattern = (template: string) => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
 

@@ -12,7 +12,7 @@ import {
   SCHEDULED_JOBS,
   SHOPPER_ROUTES,
   WEBHOOKS,
-} from '../../shared/http/routes';
+} from '../../shared/runtime/entry-points';
 
 const ROOT = join(__dirname, '..', '..');
 

@@ -1,5 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
-import { ROUTES, SHOPPER_ROUTES, THROTTLE_LIMITS } from '../../shared/http/routes';
+import { ROUTES, SHOPPER_ROUTES, THROTTLE_LIMITS } from '../../shared/runtime/entry-points';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 
 const document = buildOpenApiDocument();

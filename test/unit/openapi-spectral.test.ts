@@ -3,7 +3,7 @@
 import { Document, Spectral, type ISpectralDiagnostic, type RulesetDefinition } from '@stoplight/spectral-core';
 import { Json } from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
-import { ROUTES } from '../../shared/http/routes';
+import { ROUTES } from '../../shared/runtime/entry-points';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 
 /** `extends: spectral:oas` in a ruleset file means the ruleset's recommended rules, as here. */

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { scopeAllows } from '../../shared/domain/api-key';
-import { ENTRY_POINTS, requiredScope, ROUTES } from '../../shared/http/routes';
+import { ENTRY_POINTS, requiredScope, ROUTES } from '../../shared/runtime/entry-points';
 
 const ROOT = join(__dirname, '..', '..');
 

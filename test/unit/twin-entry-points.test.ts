@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { apiReferenceEndpoints, ROOT_INDEX } from '../../infra/local/api-reference-endpoints';
 import { startGateway, type Gateway } from '../../infra/local/gateway';
-import { ROUTES } from '../../shared/http/routes';
+import { ROUTES } from '../../shared/runtime/entry-points';
 
 let gateway: Gateway;
 

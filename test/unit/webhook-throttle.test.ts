@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startGateway, type Gateway } from '../../infra/local/gateway';
 import { RateLimiter } from '../../infra/local/rate-limiter';
 import { DETAILS, envelope } from '../../shared/http/errors';
-import { ROUTES, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/http/routes';
+import { ROUTES, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/runtime/entry-points';
 import { received } from '../fixtures/accepting-webhook-handler';
 
 let gateway: Gateway;

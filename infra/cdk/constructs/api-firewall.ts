@@ -4,7 +4,7 @@ import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { DETAILS, envelope } from '../../../shared/http/errors';
-import { THROTTLE_LIMITS } from '../../../shared/http/routes';
+import { THROTTLE_LIMITS } from '../../../shared/runtime/entry-points';
 
 /** The window the rate-based rule counts requests in, per source IP. */
 export const FIREWALL_WINDOW_SECONDS = 300;

@@ -10,7 +10,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { EntryPoint } from '../../../shared/http/routes';
+import type { EntryPoint } from '../../../shared/runtime/entry-points';
 import { LoyaltyFunction } from './loyalty-function';
 
 /** The stream filter: API key items only (`pk` = `KEY#<hash>`); customers, orders and listings never flush. */

@@ -33,7 +33,7 @@ import {
   THROTTLE_LIMITS,
   WEBHOOK_THROTTLE,
   type WebhookRoute,
-} from '../../../shared/http/routes';
+} from '../../../shared/runtime/entry-points';
 
 export interface LoyaltyApiProps {
   routes: readonly Route[];

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import type { TableAccess } from '../../../shared/http/routes';
+import type { TableAccess } from '../../../shared/runtime/entry-points';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ROUTE_TIMEOUT_SECONDS } from '../../../shared/http/routes';
+import { ROUTE_TIMEOUT_SECONDS } from '../../../shared/runtime/entry-points';
 
 export const PROJECT_ROOT = join(__dirname, '..', '..', '..');
 

@@ -25,7 +25,7 @@ import { Construct } from 'constructs';
 import type { BusinessMetric } from '../../../shared/observability/powertools';
 import { ROUTE_DIMENSION, SERVER_ERRORS_METRIC, SERVICE } from '../../../shared/observability/service';
 import { pascalCase } from './names';
-import { ROUTES } from '../../../shared/http/routes';
+import { ROUTES } from '../../../shared/runtime/entry-points';
 
 export const METRICS_NAMESPACE = 'LoyaltyApi';
 /** Age of the oldest queued webhook delivery at which the processor is behind: past a few redeliveries of one message. */

@@ -11,7 +11,7 @@ import { DomainError } from '../../domain/errors';
 import { countServerError, logger, maskEmailsIn } from '../../observability/powertools';
 import { ApiError, toErrorResponse } from '../errors';
 import { JSON_HEADERS } from '../headers';
-import { ROUTES, SHOPPER_ROUTES } from '../routes';
+import { ROUTES, SHOPPER_ROUTES } from '../../runtime/entry-points';
 
 export type OutcomeLevel = 'INFO' | 'WARN' | 'ERROR';
 

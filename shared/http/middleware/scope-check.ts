@@ -4,7 +4,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { scopeAllows } from '../../domain/api-key';
 import { DETAILS, forbidden } from '../errors';
-import { requiredScope } from '../routes';
+import { requiredScope } from '../../runtime/entry-points';
 import { callerFrom } from './caller';
 
 export const scopeCheck = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
