@@ -5,23 +5,15 @@
 // refusal means. A feature never sees a condition, an update expression or a key: it sees which named
 // write was refused, and the item as it stood when the refusal came back.
 import { randomUUID } from 'node:crypto';
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { DomainEvent } from '../domain/events';
 import { documentClient } from './client';
 import { cancellationReasons, cancelledItem } from './dynamodb-errors';
+import { committedEvent, recordEvent } from './items/domain-event';
 import type { Item } from './items/item-type';
+import type { Write } from './write';
 
-/** One request of a TransactWriteItems call, as the SDK takes it. Only item modules and `commit` build or read one. */
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** One named write of a transaction: opaque to the features, which pass it on to `commit` untouched. */
-export interface Write {
-  /** What the write does, in the domain's words ("deduct points"); a refusal names it. */
-  readonly name: string;
-  readonly request: TransactItem;
-}
-
-/** A named write; item modules make them, nothing else does. */
-export const namedWrite = (name: string, request: TransactItem): Write => ({ name, request });
+export { namedWrite, type TransactItem, type Write } from './write';
 
 /** DynamoDB's limit of writes in one transaction. */
 export const TRANSACTION_LIMIT = 100;
@@ -42,6 +34,12 @@ export type CommitOutcome = { readonly committed: true } | { readonly committed:
 
 export interface CommitOptions {
   /**
+   * The domain events of the change: each is recorded in the same transaction (items/domain-event.ts), so
+   * it exists if and only if the change committed; the table's stream delivers it. They count toward
+   * the 100-write limit.
+   */
+  readonly events?: readonly DomainEvent[];
+  /**
    * The request token: by default one per call, so an SDK retry of a commit whose answer was lost is a
    * no-op instead of a refusal. A caller that retries one attempt across calls passes its own.
    */
@@ -51,7 +49,8 @@ export interface CommitOptions {
 const COMMITTED: CommitOutcome = { committed: true };
 
 /** Commits `writes` as one transaction, all or none; a refusal says which named write was refused and why. */
-export async function commit(writes: readonly Write[], options: CommitOptions = {}): Promise<CommitOutcome> {
+export async function commit(changes: readonly Write[], options: CommitOptions = {}): Promise<CommitOutcome> {
+  const writes = [...changes, ...(options.events ?? []).map((event) => recordEvent(committedEvent(event)))];
   if (writes.length === 0) return COMMITTED;
   if (writes.length > TRANSACTION_LIMIT) {
     throw new Error(`A transaction takes at most ${TRANSACTION_LIMIT} writes; ${writes.length} were given (${describe(writes)})`);

@@ -1,7 +1,41 @@
-// The domain events a member's changes produce, as marketing integrations receive them; where they are
-// published is the event adapter's (shared/events/domain-events.ts).
+// The domain events a member's changes produce, as marketing integrations receive them
+// (../../docs/events.md, EVENTS-CONTRACT.md). An event is committed in the transaction of its change
+// (shared/data/commit.ts, `events`), which gives it its `id` and `notify`; the table's stream delivers it.
 
-export interface PointsAdjustedEvent {
+/** What an e-mail needs about the member, without another read: the profile after the change. */
+export interface MemberFacts {
+  email: string;
+  first_name: string;
+  /** The balance after the change. */
+  points_balance: number;
+  tier: { id: string; name: string } | null;
+}
+
+/** The member facts of `record` (the profile after the change), its tier named from the shop's tiers. */
+export function memberFacts(
+  record: { email: string; first_name: string; current_points: number; vip_tier_id: string | null },
+  tiers: ReadonlyArray<{ id: string; name: string }>,
+): MemberFacts {
+  const tier = record.vip_tier_id === null ? undefined : tiers.find((candidate) => candidate.id === record.vip_tier_id);
+  return {
+    email: record.email,
+    first_name: record.first_name,
+    points_balance: record.current_points,
+    tier: tier ? { id: tier.id, name: tier.name } : null,
+  };
+}
+
+/** What every event may carry besides its type's own fields; `id` and `notify` are set when it is committed. */
+export interface EventCommon extends Partial<Omit<MemberFacts, 'email'>> {
+  /** The member's address (`referral.created` alone carries the referred friend's: docs/earning-engine.md). */
+  email?: string | null;
+  /** Unique and stable: a redelivery carries the same id. */
+  id?: string;
+  /** False when the change came with `send_email: false`; otherwise true. */
+  notify?: boolean;
+}
+
+export interface PointsAdjustedEvent extends EventCommon {
   type: 'points.adjusted';
   shop_id: string;
   customer_id: string;
@@ -15,7 +49,7 @@ export interface PointsAdjustedEvent {
   occurred_at: string;
 }
 
-export interface TierChangedEvent {
+export interface TierChangedEvent extends EventCommon {
   type: 'tier.changed';
   shop_id: string;
   customer_id: string;
@@ -29,7 +63,7 @@ export interface TierChangedEvent {
  * What orders, referrals (the referrer's award, and a referred friend's code), privacy requests, customer merges and a redemption's refund publish
  * (docs/earning-engine.md lists the fields of each).
  */
-export interface EarningEvent {
+export interface EarningEvent extends EventCommon {
   type:
     | 'points.pending'
     | 'points.approved'
@@ -42,7 +76,11 @@ export interface EarningEvent {
     | 'referral.created'
     | 'referral.completed'
     | 'customer.data_requested'
-    | 'customer.merged';
+    | 'customer.merged'
+    | 'customer.enrolled'
+    | 'customer.erased'
+    | 'reward.purchased'
+    | 'points.earned';
   shop_id: string;
   customer_id: string;
   occurred_at: string;
@@ -50,3 +88,10 @@ export interface EarningEvent {
 }
 
 export type DomainEvent = PointsAdjustedEvent | TierChangedEvent | EarningEvent;
+
+/** An event as committed and delivered: with its id and whether it may start an e-mail. */
+export type CommittedEvent = DomainEvent & { id: string; notify: boolean };
+
+/** `notify` as the contract carries it from the change's `send_email` (absent: true). */
+export const notifyOf = (event: DomainEvent): boolean =>
+  event.notify ?? (typeof (event as { send_email?: unknown }).send_email === 'boolean' ? (event as { send_email: boolean }).send_email : true);

@@ -5,6 +5,7 @@ import { apiKeyTypes } from './api-key';
 import { birthdayTimerType } from './birthday-timer';
 import { customerListBoundaryType } from './customer-list-boundary';
 import { customerProfileType } from './customer-profile';
+import { domainEventType } from './domain-event';
 import { earningEntryType } from './earning-entry';
 import { emailGramTypes } from './email-gram';
 import { erasureTombstoneType } from './erasure-tombstone';
@@ -38,6 +39,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   ...referralTypes,
   ...friendReferralTypes,
   idempotencyRecordType,
+  domainEventType,
   webhookEventType,
   erasureTombstoneType,
   customerListBoundaryType,
