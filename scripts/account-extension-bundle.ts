@@ -11,6 +11,11 @@ import { stackOutputs } from '../infra/cli/targets';
 
 export const EXTENSION_DIR = resolve(__dirname, '..', 'infra', 'shopify-app', 'extensions', 'loyalty-account');
 export const SERVICE_URL_FILE = join(EXTENSION_DIR, 'src', 'service-url.ts');
+/** The admin block on Shopify's customer page: its own extension, the same service URL written beside it. */
+export const ADMIN_EXTENSION_DIR = resolve(__dirname, '..', 'infra', 'shopify-app', 'extensions', 'loyalty-admin');
+export const ADMIN_SERVICE_URL_FILE = join(ADMIN_EXTENSION_DIR, 'src', 'service-url.ts');
+/** Every extension's copy of the service URL: `--stack`/`--service-url` writes them all. */
+export const SERVICE_URL_FILES = [SERVICE_URL_FILE, ADMIN_SERVICE_URL_FILE] as const;
 
 /** The targets of shopify.extension.toml, their entry modules and Shopify's limit on each compressed bundle. */
 export const ACCOUNT_TARGETS = [
@@ -23,8 +28,18 @@ export const ACCOUNT_TARGETS = [
   },
 ] as const;
 
+/** The admin extension's target: Shopify's limit on an admin UI extension's compressed bundle is 64 KB. */
+export const ADMIN_TARGETS = [
+  {
+    target: 'admin.customer-details.block.render',
+    handle: 'loyalty-customer-block',
+    module: 'src/CustomerBlock.tsx',
+    limitBytes: 64 * 1024,
+  },
+] as const;
+
 export interface AccountBundle {
-  target: (typeof ACCOUNT_TARGETS)[number]['target'];
+  target: (typeof ACCOUNT_TARGETS)[number]['target'] | (typeof ADMIN_TARGETS)[number]['target'];
   handle: string;
   code: string;
   bytes: number;
@@ -59,6 +74,19 @@ export function checkServiceUrl(serviceUrl: string): string {
 
 /** Bundles every target; with `serviceUrl`, the build calls that service instead of src/service-url.ts's. */
 export async function bundleAccountExtension(options: { serviceUrl?: string } = {}): Promise<AccountBundle[]> {
+  return bundleTargets(EXTENSION_DIR, ACCOUNT_TARGETS, options);
+}
+
+/** The admin block bundled as Shopify's CLI bundles it. */
+export async function bundleAdminExtension(options: { serviceUrl?: string } = {}): Promise<AccountBundle[]> {
+  return bundleTargets(ADMIN_EXTENSION_DIR, ADMIN_TARGETS, options);
+}
+
+async function bundleTargets(
+  dir: string,
+  targets: ReadonlyArray<{ target: AccountBundle['target']; handle: string; module: string; limitBytes: number }>,
+  options: { serviceUrl?: string },
+): Promise<AccountBundle[]> {
   const plugins: Plugin[] = [];
   if (options.serviceUrl !== undefined) {
     const contents = serviceUrlModule(options.serviceUrl);
@@ -70,10 +98,10 @@ export async function bundleAccountExtension(options: { serviceUrl?: string } = 
     });
   }
   return Promise.all(
-    ACCOUNT_TARGETS.map(async (entry) => {
+    targets.map(async (entry) => {
       const result = await build({
-        entryPoints: [join(EXTENSION_DIR, entry.module)],
-        absWorkingDir: EXTENSION_DIR,
+        entryPoints: [join(dir, entry.module)],
+        absWorkingDir: dir,
         bundle: true,
         minify: true,
         format: 'esm',

@@ -1,10 +1,19 @@
 // `npm run account-extension -- [--stack NAME [--region R] | --service-url URL]`: points the customer
-// account extensions at a service (writes infra/shopify-app/extensions/loyalty-account/src/service-url.ts,
-// which Shopify's CLI builds into them at `shopify app deploy`), then bundles them and prints each
-// target's size against Shopify's limit. Without an option it only bundles and measures.
+// account extensions and the admin block at a service (writes src/service-url.ts of
+// infra/shopify-app/extensions/loyalty-account and loyalty-admin, which Shopify's CLI builds into them at
+// `shopify app deploy`), then bundles them and prints each target's size against Shopify's limit.
+// Without an option it only bundles and measures.
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bundleAccountExtension, currentServiceUrl, readStackApiUrl, writeServiceUrl } from './account-extension-bundle';
+import {
+  bundleAccountExtension,
+  bundleAdminExtension,
+  currentServiceUrl,
+  readStackApiUrl,
+  SERVICE_URL_FILES,
+  writeServiceUrl,
+} from './account-extension-bundle';
 
 async function stackApiUrl(stack: string, region: string | undefined): Promise<string> {
   const client = new CloudFormationClient(region ? { region } : {});
@@ -22,9 +31,13 @@ async function main(): Promise<void> {
   });
   if (values.stack !== undefined && values['service-url'] !== undefined) throw new Error('pass --stack or --service-url, not both');
   const serviceUrl = values.stack !== undefined ? await stackApiUrl(values.stack, values.region) : values['service-url'];
-  if (serviceUrl !== undefined) console.log(`service URL written to src/service-url.ts: ${await writeServiceUrl(serviceUrl)}`);
-  else console.log(`service URL (src/service-url.ts): ${await currentServiceUrl()}`);
-  for (const bundle of await bundleAccountExtension()) {
+  if (serviceUrl !== undefined) {
+    for (const file of SERVICE_URL_FILES)
+      console.log(`service URL written to ${relative(process.cwd(), file)}: ${await writeServiceUrl(serviceUrl, file)}`);
+  } else {
+    for (const file of SERVICE_URL_FILES) console.log(`service URL (${relative(process.cwd(), file)}): ${await currentServiceUrl(file)}`);
+  }
+  for (const bundle of [...(await bundleAccountExtension()), ...(await bundleAdminExtension())]) {
     const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
     console.log(`${bundle.target}: ${kb(bundle.bytes)} minified, ${kb(bundle.gzipBytes)} gzip (Shopify's limit ${kb(bundle.limitBytes)})`);
   }
