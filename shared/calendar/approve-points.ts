@@ -4,7 +4,7 @@
 import { writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer } from '../data/customer-repository';
 import { dueTimeOf } from '../data/due-work';
-import { earningEntryItem } from '../data/items/earning-entry';
+import { approvePendingEntry, leaveApprovalWork, postponeEntryDue } from '../data/items/earning-entry';
 import { withoutKeys } from '../data/items';
 import { type ItemKey } from '../data/keys';
 import { addDays } from '../domain/dates';
@@ -13,7 +13,6 @@ import { giveBatches, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
 import type { DomainEvent } from '../events/domain-events';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem, tidy } from './due-job';
-import { leaveDue, moveDue } from './member-figures';
 
 export const approvePointsJob: DueJob = {
   name: 'points_approval',
@@ -28,14 +27,14 @@ async function approveEntry(key: ItemKey, { shop, shopId, now, customerId }: Due
   const entry = withoutKeys<LedgerEntry>(item);
   // Rejected or already approved meanwhile, or the member is gone: it only has to leave the approval work.
   if (entry.status !== 'pending' || !entry.points_due_at || !customer) {
-    return tidy({ shopId, customerId, updates: [leaveDue(shopId, key, 'approval')] });
+    return tidy({ shopId, customerId, writes: [leaveApprovalWork(shopId, key)] });
   }
   if (dueTimeOf(String(item.due_at)) > now) return { changed: false };
 
   // Excluded members' points are frozen: the entry waits, and is looked at again a day later.
   if (customer.record.status !== 'member') {
-    const later = moveDue(shopId, key, 'approval', 'approval', addDays(now, 1), entry.id);
-    return tidy({ shopId, customerId, updates: [later] });
+    const later = postponeEntryDue(shopId, key, entry, 'approval', addDays(now, 1));
+    return tidy({ shopId, customerId, writes: [later] });
   }
 
   const settings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
@@ -43,22 +42,12 @@ async function approveEntry(key: ItemKey, { shop, shopId, now, customerId }: Due
   const move = movePoints(customer.record, { points: entry.points, lifetime: entry.points, send_email: true, now }, tierProgramOf(shop));
   const ledger = giveBatches(customer.record, move.next, [approved], settings, now);
   const next = ledger.entries[0]!;
-  const stored = earningEntryItem(shopId, customerId, next);
-  const { pk: _pk, sk: _sk, ...fields } = stored;
   const written = await writeCalendarChange({
     shopId,
     customerId,
     customer: { current: customer, next: ledger.record },
-    updates: [
-      {
-        key,
-        set: fields,
-        remove: stored.due_pk === undefined ? ['due_pk', 'due_at'] : [],
-        // Still pending with the points read: an order refund that shrank or rejected it meanwhile wins.
-        condition: '#status = :pending AND #points = :points',
-        values: { ':pending': 'pending', ':points': entry.points },
-      },
-    ],
+    // Still pending with the points read: an order refund that shrank or rejected it meanwhile wins.
+    writes: [approvePendingEntry(shopId, customerId, next, entry.points)],
   });
   if (!written) return undefined;
   const events: DomainEvent[] = [

@@ -2,10 +2,10 @@
 // (29 February on 28 February in other years), at most 7 days late. Each member's birthday timer says
 // when to look; the award, the member's awarded year and the timer's next date change in one
 // transaction conditional on the profile's version, with an entry id fixed per member, rule and year.
-import { birthdayTimerItem } from '../data/items/birthday-timer';
-import { type ItemUpdate, readItem, writeCalendarChange } from '../data/calendar-repository';
+import { moveBirthdayTimer, removeBirthdayTimer } from '../data/items/birthday-timer';
+import { readItem, writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer } from '../data/customer-repository';
-import { type ItemKey, keys } from '../data/keys';
+import type { ItemKey } from '../data/keys';
 import { approvedEntry, type EarningEntry } from '../domain/history';
 import { addDays } from '../domain/dates';
 import { movePoints, tierProgramOf } from '../domain/member-points';
@@ -33,7 +33,7 @@ async function awardBirthday(key: ItemKey, { shop, shopId, at, now, customerId }
   const dateOfBirth = customer?.record.date_of_birth ?? null;
   // Gone, or the date was cleared: the timer goes too.
   if (!customer || dateOfBirth === null) {
-    return tidy({ shopId, customerId, deletes: [keys.birthdayTimer(shopId, customerId)] });
+    return tidy({ shopId, customerId, writes: [removeBirthdayTimer(shopId, customerId)] });
   }
   const record = customer.record;
   const decision = birthdayDecision(dateOfBirth, record.birthday_awarded_year ?? null, today);
@@ -42,7 +42,7 @@ async function awardBirthday(key: ItemKey, { shop, shopId, at, now, customerId }
     // Within the 7 days a rule may still be switched on or the member included again: look again tomorrow.
     const next = decision.award ? addDays(`${today}T00:00:00.000Z`, 1).slice(0, 10) : decision.next;
     if (String(timer.due_at ?? '').startsWith(`${next}#`)) return { changed: false };
-    return tidy({ shopId, customerId, updates: [moveTimer(shopId, customerId, timer.due_at, next)] });
+    return tidy({ shopId, customerId, writes: [moveBirthdayTimer(shopId, customerId, timer.due_at, next)] });
   }
 
   const context = {
@@ -73,7 +73,7 @@ async function awardBirthday(key: ItemKey, { shop, shopId, at, now, customerId }
     customerId,
     customer: { current: customer, next: ledger.record },
     newEntries: ledger.entries,
-    updates: [moveTimer(shopId, customerId, timer.due_at, decision.next)],
+    writes: [moveBirthdayTimer(shopId, customerId, timer.due_at, decision.next)],
   });
   if (!written) return undefined;
   const base = { shop_id: shopId, customer_id: customerId, occurred_at: now };
@@ -88,15 +88,4 @@ async function awardBirthday(key: ItemKey, { shop, shopId, at, now, customerId }
     ...move.events,
   ];
   return { changed: true, events };
-}
-
-/** The timer's next day, if nobody rewrote it since it was read (a date of birth changed meanwhile wins). */
-function moveTimer(shopId: string, customerId: string, readDueAt: unknown, day: string): ItemUpdate {
-  const { due_pk, due_at } = birthdayTimerItem(shopId, customerId, day) as { due_pk: string; due_at: string };
-  return {
-    key: keys.birthdayTimer(shopId, customerId),
-    set: { due_pk, due_at },
-    condition: '#due_at = :read',
-    values: { ':read': readDueAt },
-  };
 }

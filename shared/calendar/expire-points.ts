@@ -6,6 +6,7 @@ import { writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer, type StoredCustomer } from '../data/customer-repository';
 import { dueTimeOf, type DueKind } from '../data/due-work';
 import { withoutKeys } from '../data/items';
+import { closeBatch, postponeEntryDue } from '../data/items/earning-entry';
 import type { ItemKey } from '../data/keys';
 import { approvedEntry, type EarningEntry } from '../domain/history';
 import { addDays } from '../domain/dates';
@@ -14,7 +15,7 @@ import { batchPositionOf, expiringPoints, inactivityDeadline, type LedgerEntry }
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { orderEntryId } from '../orders/order-state';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem, tidy } from './due-job';
-import { keepDeadline, leaveDue, memberEvent, moveDue } from './member-figures';
+import { keepDeadline, memberEvent } from './member-figures';
 
 /** The `action` of an entry that removes expired points. */
 export const EXPIRY_ACTION = 'expiry';
@@ -53,10 +54,9 @@ async function expireBatch(key: ItemKey, { shop, shopId, now, customerId, kind }
   const settings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
   // Gone, or the shop no longer expires batches: the batch leaves the due work without expiring.
   if (!customer || settings.points_expiry?.mode !== 'batch') {
-    const close = leaveDue(shopId, key, kind as DueKind, { batch_closed: true });
-    return tidy({ shopId, customerId, updates: [close] });
+    return tidy({ shopId, customerId, writes: [closeBatch(shopId, key, kind as DueKind)] });
   }
-  if (customer.record.status !== 'member') return frozen(shopId, customer, key, kind as DueKind, batch.points_expiry_at, batch.id, now);
+  if (customer.record.status !== 'member') return frozen(shopId, customer, key, kind as DueKind, batch, now);
 
   const removed = expiringPoints(customer.record, batchPositionOf(batch));
   const move = movePoints(customer.record, { points: -removed, lifetime: 0, send_email: true, now }, tierProgramOf(shop));
@@ -68,7 +68,7 @@ async function expireBatch(key: ItemKey, { shop, shopId, now, customerId, kind }
     // Written even when nothing is left, so the decision holds against any concurrent change of the member.
     customer: { current: customer, next: removed > 0 ? next : { ...customer.record } },
     newEntries: removed > 0 ? [entry] : [],
-    updates: [leaveDue(shopId, key, kind as DueKind, { batch_closed: true, expired_points: removed, updated_at: now })],
+    writes: [closeBatch(shopId, key, kind as DueKind, { expired_points: removed, updated_at: now })],
   });
   if (!written) return undefined;
   if (removed === 0) return { changed: false };
@@ -117,7 +117,8 @@ async function expireInactive({ shop, shopId, now, customerId }: DueJobContext):
 }
 
 /** An excluded member's batch waits a day (exclusion suspends expiry; it does not move the batch's date). */
-async function frozen(shopId: string, customer: StoredCustomer, key: ItemKey, kind: DueKind, expiry: string, id: string, now: string) {
-  const later = moveDue(shopId, key, kind, kind, addDays(now, 1) > expiry ? addDays(now, 1) : expiry, id);
-  return tidy({ shopId, customerId: customer.record.platform_customer_id, updates: [later] });
+async function frozen(shopId: string, customer: StoredCustomer, key: ItemKey, kind: DueKind, batch: LedgerEntry, now: string) {
+  const expiry = batch.points_expiry_at!;
+  const later = postponeEntryDue(shopId, key, batch, kind, addDays(now, 1) > expiry ? addDays(now, 1) : expiry);
+  return tidy({ shopId, customerId: customer.record.platform_customer_id, writes: [later] });
 }

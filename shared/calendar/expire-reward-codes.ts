@@ -3,9 +3,9 @@
 import { writeCalendarChange } from '../data/calendar-repository';
 import type { ItemKey } from '../data/keys';
 import { withoutKeys } from '../data/items';
+import { expireRewardCode, leaveCodeExpiryWork } from '../data/items/reward-entry';
 import type { RewardEntry } from '../domain/history';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
-import { leaveDue } from './member-figures';
 
 export const expireRewardCodesJob: DueJob = {
   name: 'reward_code_expiry',
@@ -20,15 +20,10 @@ async function expireCode(key: ItemKey, { shopId, now, customerId }: DueJobConte
   if (entry.status === 'active' && entry.expires_at && entry.expires_at > now) return { changed: false };
   const expires = entry.status === 'active';
   // Used or refunded meanwhile: it only leaves the due work. Active: expired, if still active.
-  const update = leaveDue(shopId, key, 'code', expires ? { status: 'expired', updated_at: now } : {});
   const written = await writeCalendarChange({
     shopId,
     customerId,
-    updates: [
-      expires
-        ? { ...update, condition: `${update.condition} AND #status = :active`, values: { ...update.values, ':active': 'active' } }
-        : update,
-    ],
+    writes: [expires ? expireRewardCode(shopId, key, now) : leaveCodeExpiryWork(shopId, key)],
   });
   if (!written) return undefined;
   if (!expires) return { changed: false };

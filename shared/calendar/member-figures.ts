@@ -1,43 +1,9 @@
-// What the jobs share when they change a member: the member events they publish, and the item updates
-// that take an item out of the due-work index or move it. Their points moves are the domain's
-// (shared/domain/member-points.ts).
-import type { DueKind } from '../data/due-work';
-import { dueAttributes } from '../data/due-work';
-import type { ItemUpdate } from '../data/calendar-repository';
+// What the jobs share when they change a member: the member events they publish, and the profile's
+// deadline kept true. Their points moves are the domain's (shared/domain/member-points.ts); the writes on
+// the due items are their item modules' (shared/data/items/).
 import type { StoredCustomer } from '../data/customer-repository';
 import { type DueOutcome, tidy } from './due-job';
-import type { ItemKey } from '../data/keys';
-import { keys } from '../data/keys';
 import type { DomainEvent } from '../events/domain-events';
-
-/** Takes an item out of the due-work index, if it is still in the partition the job read it from. */
-export function leaveDue(shopId: string, key: ItemKey, kind: DueKind, set: Record<string, unknown> = {}): ItemUpdate {
-  return {
-    key,
-    set,
-    remove: ['due_pk', 'due_at'],
-    condition: '#due_pk = :duePk',
-    values: { ':duePk': keys.dueWork(shopId, kind) },
-  };
-}
-
-/** Moves an item to another due time (and kind), if it is still where the job read it. */
-export function moveDue(
-  shopId: string,
-  key: ItemKey,
-  from: DueKind,
-  to: DueKind,
-  at: string,
-  id: string,
-  set: Record<string, unknown> = {},
-): ItemUpdate {
-  return {
-    key,
-    set: { ...set, ...dueAttributes(shopId, to, at, id) },
-    condition: '#due_pk = :duePk',
-    values: { ':duePk': keys.dueWork(shopId, from) },
-  };
-}
 
 /** An event about one member's points or codes, stamped with the run's time. */
 export function memberEvent(

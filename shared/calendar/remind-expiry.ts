@@ -5,12 +5,13 @@
 import { writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer } from '../data/customer-repository';
 import { withoutKeys } from '../data/items';
+import { markBatchReminded } from '../data/items/earning-entry';
 import type { ItemKey } from '../data/keys';
 import { addDays } from '../domain/dates';
 import { batchPositionOf, batchRemaining, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type EarningSettings } from '../domain/shop';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
-import { keepDeadline, memberEvent, moveDue } from './member-figures';
+import { keepDeadline, memberEvent } from './member-figures';
 
 const settingsOf = (settings: EarningSettings | undefined) => settings ?? DEFAULT_EARNING_SETTINGS;
 
@@ -36,8 +37,7 @@ async function remindBatch(key: ItemKey, { shopId, now, customerId }: DueJobCont
   if (!expiry || expiry <= now) return { changed: false };
   if (!customer || customer.record.status !== 'member') return { changed: false };
   const points = batchRemaining(customer.record, batchPositionOf(batch));
-  const sent = moveDue(shopId, key, 'batch-remind', 'batch-expire', expiry, batch.id, { expiry_reminded: true });
-  if (!(await writeCalendarChange({ shopId, customerId, updates: [sent] }))) return undefined;
+  if (!(await writeCalendarChange({ shopId, customerId, writes: [markBatchReminded(shopId, key, batch)] }))) return undefined;
   // A batch already spent needs no reminder; it still waits for its date, where nothing is left to expire.
   if (points === 0) return { changed: false };
   return {

@@ -1,19 +1,18 @@
 // Member orders: the order item (merged state and applied effects) in the customer's partition, the
 // order -> customer lookup, and the one transaction that applies an order's effects together with the
 // customer's figures, its entries and the rewards its codes used, conditional on both versions.
-import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
-import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
+import { commit, committedUnlessRefused } from './commit';
 import { batchGet, type Item, queryAll } from './items';
 import { customerKey, customerPk, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
-import { earningEntryItem, earningEntryKey } from './items/earning-entry';
-import { orderCustomerItem, orderCustomerKey, orderItem, orderKey, orderOf } from './items/order';
-import { referralAwardItem, referralCodeKey } from './items/referral';
-import { REWARD_ENTRY_PREFIX, rewardEntryKey } from './items/reward-entry';
-import { memberProfilePut, transactUnlessChanged } from './transactions';
+import { earningEntryKey, type PendingEntryRevision, recordEarningEntry, revisePendingEntry } from './items/earning-entry';
+import { writeMemberFigures } from './items/member-figures';
+import { orderCustomerKey, orderKey, orderOf, recordOrderCustomer, writeOrder } from './items/order';
+import { RECORD_REFERRAL_AWARD, recordReferralAward, referralCodeKey } from './items/referral';
+import { REWARD_ENTRY_PREFIX, useRewardCode } from './items/reward-entry';
 
 export interface StoredOrder<T> {
   record: T;
@@ -83,7 +82,7 @@ export interface OrderEffectsWrite {
   /** The order item as read (null: first time seen) and its next content. */
   order: { version: number | null; next: Record<string, unknown> };
   newEntries: EarningEntry[];
-  pendingChanges: Array<{ entry_id: string; status: 'pending' | 'rejected'; points: number; base_points: number }>;
+  pendingChanges: PendingEntryRevision[];
   usedRewards: Array<{ id: string; redeemedAt: string }>;
   now: string;
 }
@@ -91,67 +90,17 @@ export interface OrderEffectsWrite {
 /** Applies the order's effects in one transaction; false when another writer changed the profile or the order first. */
 export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boolean> {
   const { shopId, customerId, orderId, now } = write;
-  const table = tableName();
-  const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [];
-  if (write.customer) items.push(memberProfilePut(write.customer.current, write.customer.next));
-  const orderVersion = write.order.version;
-  items.push({
-    Put: {
-      TableName: table,
-      Item: orderItem(shopId, customerId, orderId, write.order.next, (orderVersion ?? 0) + 1),
-      ...(orderVersion === null
-        ? { ConditionExpression: 'attribute_not_exists(pk)' }
-        : {
-            ConditionExpression: '#version = :version',
-            ExpressionAttributeNames: { '#version': 'version' },
-            ExpressionAttributeValues: { ':version': orderVersion },
-          }),
-    },
-  });
-  if (orderVersion === null) {
-    items.push({ Put: { TableName: table, Item: orderCustomerItem(shopId, orderId, customerId) } });
-  }
-  for (const entry of write.newEntries) {
-    items.push({
-      Put: { TableName: table, Item: earningEntryItem(shopId, customerId, entry), ConditionExpression: 'attribute_not_exists(pk)' },
-    });
-  }
-  for (const change of write.pendingChanges) {
-    items.push({
-      Update: {
-        TableName: table,
-        Key: earningEntryKey(shopId, customerId, change.entry_id),
-        // A rejected entry leaves the approval job's due work.
-        UpdateExpression: `SET #status = :status, points = :points, base_points = :base, earn_points = :points, updated_at = :now${
-          change.status === 'rejected' ? ' REMOVE due_pk, due_at' : ''
-        }`,
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':status': change.status,
-          ':points': change.points,
-          ':base': change.base_points,
-          ':now': now,
-          ':pending': 'pending',
-        },
-      },
-    });
-  }
-  for (const reward of write.usedRewards) {
-    items.push({
-      Update: {
-        TableName: table,
-        Key: rewardEntryKey(shopId, customerId, reward.id),
-        // A used code leaves the code-expiry job's due work. The condition is the one a redemption's refund
-        // writes under: of an order using the code and its refund, only one commits.
-        UpdateExpression: 'SET #status = :used, discount_code_redeemed_at = :at, updated_at = :now REMOVE due_pk, due_at',
-        ConditionExpression: '#status = :active AND (attribute_not_exists(is_refunded) OR is_refunded = :false)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':used': 'used', ':active': 'active', ':false': false, ':at': reward.redeemedAt, ':now': now },
-      },
-    });
-  }
-  return transactUnlessChanged(items);
+  const firstSeen = write.order.version === null;
+  return committedUnlessRefused([
+    ...(write.customer ? [writeMemberFigures(write.customer.current, write.customer.next)] : []),
+    writeOrder(shopId, customerId, orderId, write.order.next, write.order.version),
+    ...(firstSeen ? [recordOrderCustomer(shopId, orderId, customerId)] : []),
+    ...write.newEntries.map((entry) => recordEarningEntry(shopId, customerId, entry)),
+    // A rejected entry leaves the approval job's due work.
+    ...write.pendingChanges.map((change) => revisePendingEntry(shopId, customerId, change, now)),
+    // A used code leaves the code-expiry job's due work; of an order using the code and its refund, only one commits.
+    ...write.usedRewards.map((reward) => useRewardCode(shopId, customerId, reward.id, reward.redeemedAt, now)),
+  ]);
 }
 
 /** The member a referral code belongs to, or null for a code no member has. */
@@ -173,37 +122,13 @@ export async function writeReferralAward(
   orderId: string,
   entries: EarningEntry[],
 ): Promise<ReferralWriteOutcome> {
-  const table = tableName();
   const shopId = next.shop_id;
-  try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        ClientRequestToken: randomUUID(),
-        TransactItems: [
-          {
-            Put: {
-              TableName: table,
-              Item: referralAwardItem(shopId, referredId, next.platform_customer_id, orderId),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          memberProfilePut(referrer, next),
-          ...entries.map((entry) => ({
-            Put: {
-              TableName: table,
-              Item: earningEntryItem(shopId, next.platform_customer_id, entry),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          })),
-        ],
-      }),
-    );
-    return 'written';
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons?.[0] === 'ConditionalCheckFailed') return 'already_awarded';
-    if (reasons && reasons.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) return 'conflict';
-    if (isTransactionConflict(error)) return 'conflict';
-    throw error;
-  }
+  const outcome = await commit([
+    recordReferralAward(shopId, referredId, next.platform_customer_id, orderId),
+    writeMemberFigures(referrer, next),
+    ...entries.map((entry) => recordEarningEntry(shopId, next.platform_customer_id, entry)),
+  ]);
+  if (outcome.committed) return 'written';
+  const { refusal } = outcome;
+  return refusal.kind === 'condition' && refusal.failed.includes(RECORD_REFERRAL_AWARD) ? 'already_awarded' : 'conflict';
 }

@@ -3,20 +3,22 @@
 // entries. Conditions name exactly what the commit's arithmetic read, so writes of other fields (a PUT of
 // the date of birth, a reminder's flag) do not refuse it, and the entry's own condition (it must not
 // exist) makes applying a request twice impossible whatever the queue holds.
-import { randomUUID } from 'node:crypto';
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AdjustmentReceipt, CustomerRecord, QueuedAdjustment } from '../domain/customer';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { QueuedAdjustment } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
-import { cancellationReasons, cancelledItem, isTransactionConflict, type Refusal as RefusalOf, refusalOf } from './dynamodb-errors';
-import { customerKey, profileDue, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
-import { earningEntryItem } from './items/earning-entry';
+import { commit } from './commit';
+import { type Refusal as RefusalOf, refusalOf } from './dynamodb-errors';
+import { customerKey, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
+import { recordEarningEntry, recordEntryName } from './items/earning-entry';
+import {
+  APPLY_QUEUED_ADJUSTMENTS,
+  applyQueuedAdjustments,
+  POINTS_QUEUE as QUEUE,
+  type QueuedAdjustmentsApplied,
+} from './items/member-figures';
 
 type Refusal = RefusalOf<StoredCustomer>;
-
-/** The profile attribute holding the queue, and the one holding the last commit's receipts. */
-const QUEUE = 'points_queue';
-const RECEIPTS = 'points_receipts';
 
 export type EnqueueResult = { queued: true; current: StoredCustomer } | ({ queued: false } & Refusal);
 
@@ -80,16 +82,9 @@ export async function withdrawAdjustment(
   }
 }
 
-export interface QueueCommitWrite {
-  /** The profile as read: the commit's arithmetic started from these figures. */
-  read: StoredCustomer;
-  /** The figures after every applied request. */
-  next: CustomerRecord;
-  /** Ids of the queue's first requests, in order, that leave it now (applied or dropped). */
-  removedIds: readonly string[];
+export interface QueueCommitWrite extends QueuedAdjustmentsApplied {
   /** The audit entries of the applied requests. */
   entries: readonly EarningEntry[];
-  receipts: readonly AdjustmentReceipt[];
 }
 
 export type CommitResult =
@@ -98,110 +93,27 @@ export type CommitResult =
   | ({ written: false; alreadyApplied: string[] } & Refusal);
 
 /**
- * One transaction: the profile's new figures, only while every figure the arithmetic read is unchanged, the
- * customer is still a member and the queue still starts with `removedIds`; those requests leave the queue;
- * each applied request's entry is put, only if it does not exist yet. Nothing is written otherwise.
+ * One transaction: the queue's first requests applied to the profile's figures ("apply queued
+ * adjustments", items/member-figures.ts) and each applied request's entry recorded, only if it does not
+ * exist yet. Nothing is written otherwise.
  */
 export async function commitAdjustments(write: QueueCommitWrite): Promise<CommitResult> {
   const { read, next } = write;
   if (write.removedIds.length === 0) throw new RangeError('A commit takes at least one request off the queue');
-  const names: Record<string, string> = { '#status': 'status', '#version': 'version', '#queue': QUEUE, '#id': 'id' };
-  const values: Record<string, unknown> = { ':member': 'member', ':one': 1 };
-  const conditions = ['attribute_exists(pk)', '#status = :member'];
-  const sets: string[] = [];
-  const removes: string[] = [];
-  const name = (attribute: string) => {
-    const key = `#a${Object.keys(names).length}`;
-    names[key] = attribute;
-    return key;
-  };
-  const value = (v: unknown) => {
-    const key = `:v${Object.keys(values).length}`;
-    values[key] = v;
-    return key;
-  };
-  // What the arithmetic read: the balance (floor at zero), the tier's inputs, the batch line, the inactivity
-  // deadline and its reminder (the due-work attributes follow from them).
-  const pinned = read.record as unknown as Record<string, unknown>;
-  for (const attribute of [
-    'current_points',
-    'lifetime_points',
-    'total_spend',
-    'orders_count',
-    'points_batch_total',
-    'points_expire_at',
-    'points_expiry_reminded_for',
-  ]) {
-    const held = pinned[attribute];
-    const path = name(attribute);
-    if (held === undefined || held === null) {
-      conditions.push(`(attribute_not_exists(${path}) OR attribute_type(${path}, ${value('NULL')}))`);
-    } else {
-      conditions.push(`${path} = ${value(held)}`);
-    }
+  const shopId = next.shop_id;
+  const customerId = next.platform_customer_id;
+  const outcome = await commit([
+    applyQueuedAdjustments(write),
+    ...write.entries.map((entry) => recordEarningEntry(shopId, customerId, entry)),
+  ]);
+  if (outcome.committed) return { written: true };
+  const { refusal } = outcome;
+  if (refusal.kind === 'conflict') return { written: false, alreadyApplied: [], conflict: true };
+  const alreadyApplied = write.entries.filter((entry) => refusal.failed.includes(recordEntryName(entry.id))).map((entry) => entry.id);
+  if (refusal.failed.includes(APPLY_QUEUED_ADJUSTMENTS)) {
+    const old = refusal.current(APPLY_QUEUED_ADJUSTMENTS);
+    return { written: false, alreadyApplied, conflict: false, current: old ? storedCustomerOf(old) : null };
   }
-  write.removedIds.forEach((id, index) => {
-    conditions.push(`#queue[${index}].#id = ${value(id)}`);
-    removes.push(`#queue[${index}]`);
-  });
-  const figures = next as unknown as Record<string, unknown>;
-  for (const attribute of [
-    'current_points',
-    'lifetime_points',
-    'vip_tier_id',
-    'updated_at',
-    'points_batch_total',
-    'points_last_activity_at',
-    'points_expire_at',
-  ]) {
-    if (figures[attribute] !== undefined) sets.push(`${name(attribute)} = ${value(figures[attribute])}`);
-  }
-  sets.push(`${name(RECEIPTS)} = ${value(write.receipts)}`);
-  const due = profileDue(next);
-  if (due) sets.push(`${name('due_pk')} = ${value(due.due_pk)}`, `${name('due_at')} = ${value(due.due_at)}`);
-  else removes.push(name('due_pk'), name('due_at'));
-
-  try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        // One token per attempt: the SDK's retry of a call whose answer was lost is then a no-op, not a refusal.
-        ClientRequestToken: randomUUID(),
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: customerKey(next.shop_id, next.platform_customer_id),
-              UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD #version :one`,
-              ConditionExpression: conditions.join(' AND '),
-              ExpressionAttributeNames: names,
-              ExpressionAttributeValues: values,
-              // The profile as it is now comes back with a refusal: the next attempt needs no read.
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-          ...write.entries.map((entry) => ({
-            Put: {
-              TableName: tableName(),
-              Item: earningEntryItem(next.shop_id, next.platform_customer_id, entry),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          })),
-        ],
-      }),
-    );
-    return { written: true };
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    const alreadyApplied = (reasons ?? []).flatMap((code, index) =>
-      index > 0 && code === 'ConditionalCheckFailed' ? [write.entries[index - 1]!.id] : [],
-    );
-    if (reasons && reasons[0] === 'ConditionalCheckFailed') {
-      const old = cancelledItem(error, 0);
-      return { written: false, alreadyApplied, conflict: false, current: old ? storedCustomerOf(old) : null };
-    }
-    if (isTransactionConflict(error)) return { written: false, alreadyApplied, conflict: true };
-    // Only entries refused: the profile as read is still current, and the next attempt drops those requests.
-    if (alreadyApplied.length > 0) return { written: false, alreadyApplied, conflict: false, current: read };
-    throw error;
-  }
+  // Only entries refused: the profile as read is still current, and the next attempt drops those requests.
+  return { written: false, alreadyApplied, conflict: false, current: read };
 }

@@ -4,7 +4,10 @@ import type { CustomerRecord } from '../../domain/customer';
 import { nextBirthdayCheck } from '../../domain/points-ledger';
 import { customerPk } from './customer-profile';
 import { dueAttributes, DUE_ATTRIBUTES } from './due';
+import { tableName } from '../client';
+import { namedWrite, type Write } from '../write';
 import { type Item, type ItemKey, type ItemType } from './item-type';
+import { updateRequest } from './update';
 
 /** Prefix of a member's timer items (the birthday's is the one there is). */
 export const TIMER_PREFIX = 'TIMER#';
@@ -40,4 +43,20 @@ export function birthdayTimerChange(
   if (next.date_of_birth === null) return { delete: birthdayTimerKey(shopId, customerId) };
   const day = nextBirthdayCheck(next.date_of_birth, next.birthday_awarded_year ?? null, today);
   return { put: birthdayTimerItem(shopId, customerId, day) };
+}
+
+// ---- named writes of the birthday job ----------------------------------------------------------------
+
+/** The timer's next day, if nobody rewrote it since it was read (a date of birth changed meanwhile wins). */
+export function moveBirthdayTimer(shopId: string, customerId: string, readDueAt: unknown, day: string): Write {
+  const { pk, sk, customer_id: _customer, ...due } = birthdayTimerItem(shopId, customerId, day);
+  return namedWrite(
+    'move the birthday timer',
+    updateRequest({ pk: String(pk), sk: String(sk) }, { set: due, condition: '#due_at = :read', values: { ':read': readDueAt } }),
+  );
+}
+
+/** The timer of a member gone, or whose date of birth was cleared. */
+export function removeBirthdayTimer(shopId: string, customerId: string): Write {
+  return namedWrite('remove the birthday timer', { Delete: { TableName: tableName(), Key: birthdayTimerKey(shopId, customerId) } });
 }

@@ -41,3 +41,15 @@ export function dueUpdate(due: DueAttributes | null): DueUpdate {
   if (!due) return { set: null, remove: 'due_pk, due_at', values: {} };
   return { set: 'due_pk = :duePk, due_at = :dueAt', remove: null, values: { ':duePk': due.due_pk, ':dueAt': due.due_at } };
 }
+
+/**
+ * The due-work part of an item module's update (items/update.ts) that leaves the item with `due`: both
+ * attributes set, or both removed when nothing is due. Item modules pass it what their derive gives.
+ */
+export function dueChange(due: DueAttributes | null): { set: Partial<DueAttributes>; remove: string[] } {
+  return due ? { set: { due_pk: due.due_pk, due_at: due.due_at }, remove: [] } : { set: {}, remove: [...DUE_ATTRIBUTES] };
+}
+
+/** The condition that the item is still in the due-work partition of `kind` (where the job read it). */
+export const STILL_DUE = '#due_pk = :duePk';
+export const stillDueValues = (shopId: string, kind: DueKind) => ({ ':duePk': duePartition(shopId, kind) });

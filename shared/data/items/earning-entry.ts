@@ -1,11 +1,15 @@
 // The earning history entry item (`EARN#<id>` in the customer's partition): its sparse local-index
 // attributes (created, points, given), its due work (its approval while pending, its reminder and expiry
-// while an open batch), the item written for an entry and the entry read back.
+// while an open batch), the item written for an entry and the entry read back, and the writes the
+// features make on it, by name: record an entry, revise or approve a pending one, leave the approval
+// work, postpone what is due, close a batch, mark a batch reminded.
 import type { EarningEntry } from '../../domain/history';
 import type { LedgerEntry } from '../../domain/points-ledger';
+import { namedWrite, type Write } from '../write';
 import { customerPk } from './customer-profile';
-import { type DueAttributes, dueAttributes, DUE_ATTRIBUTES } from './due';
+import { type DueAttributes, dueAttributes, DUE_ATTRIBUTES, dueChange, type DueKind, STILL_DUE, stillDueValues } from './due';
 import { type Item, type ItemKey, type ItemType, recordOf } from './item-type';
+import { putNewRequest, updateRequest } from './update';
 
 export const EARNING_ENTRY_PREFIX = 'EARN#';
 
@@ -32,11 +36,17 @@ export interface EntryDueState {
   batch_closed?: boolean;
 }
 
-/** What is due on an earning entry: its approval while pending, its reminder and expiry while an open batch. */
-export function entryDue(shopId: string, entry: LedgerEntry & EntryDueState): DueAttributes | null {
-  if (entry.status === 'pending' && entry.points_due_at) return dueAttributes(shopId, 'approval', entry.points_due_at, entry.id);
+/**
+ * What is due on an earning entry (the one derive of its due work, for puts and updates alike): its
+ * approval while pending, its reminder and expiry while an open batch. `postponedTo` is a later time the
+ * job looks at it again (an excluded member's points wait); by default the entry's own date.
+ */
+export function entryDue(shopId: string, entry: LedgerEntry & EntryDueState, postponedTo?: string): DueAttributes | null {
+  if (entry.status === 'pending' && entry.points_due_at) {
+    return dueAttributes(shopId, 'approval', postponedTo ?? entry.points_due_at, entry.id);
+  }
   if (entry.status === 'approved' && entry.points > 0 && entry.points_expiry_at && !entry.batch_closed) {
-    return dueAttributes(shopId, entry.expiry_reminded ? 'batch-expire' : 'batch-remind', entry.points_expiry_at, entry.id);
+    return dueAttributes(shopId, entry.expiry_reminded ? 'batch-expire' : 'batch-remind', postponedTo ?? entry.points_expiry_at, entry.id);
   }
   return null;
 }
@@ -54,3 +64,119 @@ export function earningEntryItem(shopId: string, customerId: string, entry: Earn
 }
 
 export const earningEntryOf = (item: Item): EarningEntry => recordOf<EarningEntry>(item, earningEntryType);
+
+// ---- named writes ------------------------------------------------------------------------------------
+
+/** The name of the write that records the entry `id`: a refusal of it means the entry exists already. */
+export const recordEntryName = (id: string) => `record earning entry ${id}`;
+
+/** Records a new entry; refused if it exists (an entry id is never written twice). */
+export function recordEarningEntry(shopId: string, customerId: string, entry: EarningEntry): Write {
+  return namedWrite(recordEntryName(entry.id), putNewRequest(earningEntryItem(shopId, customerId, entry)));
+}
+
+/** A pending entry's next figures by an order's change (still pending, or rejected: then it leaves the approval work). */
+export interface PendingEntryRevision {
+  entry_id: string;
+  status: 'pending' | 'rejected';
+  points: number;
+  base_points: number;
+}
+
+/** Revises a pending entry, only while it is still pending. */
+export function revisePendingEntry(shopId: string, customerId: string, revision: PendingEntryRevision, now: string): Write {
+  // Still pending: its approval date stays, and so does its due work. Rejected: nothing is due any more.
+  const due = revision.status === 'rejected' ? dueChange(null) : { set: {}, remove: [] };
+  return namedWrite(
+    'revise a pending earning entry',
+    updateRequest(earningEntryKey(shopId, customerId, revision.entry_id), {
+      set: {
+        status: revision.status,
+        points: revision.points,
+        base_points: revision.base_points,
+        earn_points: revision.points,
+        updated_at: now,
+        ...due.set,
+      },
+      remove: due.remove,
+      condition: '#status = :pending',
+      values: { ':pending': 'pending' },
+    }),
+  );
+}
+
+/**
+ * Writes the approved entry over the pending one, only while it is still pending with the points read
+ * (an order refund that shrank or rejected it meanwhile wins).
+ */
+export function approvePendingEntry(shopId: string, customerId: string, approved: EarningEntry, readPoints: number): Write {
+  const { pk, sk, ...fields } = earningEntryItem(shopId, customerId, approved);
+  const due = dueChange(entryDue(shopId, approved));
+  return namedWrite(
+    'approve a pending earning entry',
+    updateRequest(
+      { pk: String(pk), sk: String(sk) },
+      {
+        set: { ...fields, ...due.set },
+        remove: due.remove,
+        condition: '#status = :pending AND #points = :points',
+        values: { ':pending': 'pending', ':points': readPoints },
+      },
+    ),
+  );
+}
+
+/** Takes an entry out of the approval work (no longer pending, or its member is gone), if it is still there. */
+export function leaveApprovalWork(shopId: string, key: ItemKey): Write {
+  const due = dueChange(null);
+  return namedWrite(
+    'leave the approval work',
+    updateRequest(key, { set: due.set, remove: due.remove, condition: STILL_DUE, values: stillDueValues(shopId, 'approval') }),
+  );
+}
+
+/** The job looks at the entry (read in the partition of `kind`) again at `at`, if it is still where it was read. */
+export function postponeEntryDue(shopId: string, key: ItemKey, entry: LedgerEntry & EntryDueState, kind: DueKind, at: string): Write {
+  const due = dueChange(entryDue(shopId, entry, at));
+  return namedWrite(
+    'postpone the due work of an earning entry',
+    updateRequest(key, { set: due.set, remove: due.remove, condition: STILL_DUE, values: stillDueValues(shopId, kind) }),
+  );
+}
+
+/**
+ * Closes a batch (expired, or not to expire after all): it leaves the due work for good, if it is still
+ * in the partition of `kind`; `fields` records what expired.
+ */
+export function closeBatch(
+  shopId: string,
+  key: ItemKey,
+  kind: DueKind,
+  fields: { expired_points?: number; updated_at?: string } = {},
+): Write {
+  // A closed batch has nothing due (entryDue): its due work goes.
+  const due = dueChange(null);
+  return namedWrite(
+    'close a points batch',
+    updateRequest(key, {
+      set: { batch_closed: true, ...fields, ...due.set },
+      remove: due.remove,
+      condition: STILL_DUE,
+      values: stillDueValues(shopId, kind),
+    }),
+  );
+}
+
+/** The batch's reminder went out: it moves from its reminder to its expiry, if it still waits for its reminder. */
+export function markBatchReminded(shopId: string, key: ItemKey, batch: LedgerEntry & EntryDueState): Write {
+  const due = dueChange(entryDue(shopId, { ...batch, expiry_reminded: true }));
+  return namedWrite(
+    'mark a batch reminded',
+    updateRequest(key, {
+      set: { expiry_reminded: true, ...due.set },
+      remove: due.remove,
+      condition: STILL_DUE,
+      values: stillDueValues(shopId, 'batch-remind'),
+    }),
+  );
+}

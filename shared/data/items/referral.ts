@@ -1,6 +1,8 @@
 // The referral items: the guard that makes a referral code unique within a shop (and names its owner),
 // and the award guard that credits a referrer once per referred customer.
+import { namedWrite, type Write } from '../write';
 import { type Item, type ItemKey, type ItemType } from './item-type';
+import { putNewRequest } from './update';
 
 export const referralCodeKey = (shopId: string, code: string): ItemKey => ({ pk: `SHOP#${shopId}#REF#${code}`, sk: 'REF' });
 
@@ -25,3 +27,10 @@ export const referralAwardItem = (shopId: string, referredId: string, referrerId
   referrer_id: referrerId,
   order_id: orderId,
 });
+
+/** The name of the award guard's write: a refusal of it means the referred customer's award was made. */
+export const RECORD_REFERRAL_AWARD = 'record the referral award';
+
+/** The award guard of `referredId`, refused if the award was made already. */
+export const recordReferralAward = (shopId: string, referredId: string, referrerId: string, orderId: string): Write =>
+  namedWrite(RECORD_REFERRAL_AWARD, putNewRequest(referralAwardItem(shopId, referredId, referrerId, orderId)));

@@ -4,8 +4,10 @@
 // for an entry and the entry read back.
 import type { RewardEntry, RewardStatus } from '../../domain/history';
 import { customerPk } from './customer-profile';
-import { type DueAttributes, dueAttributes, DUE_ATTRIBUTES } from './due';
+import { namedWrite, type Write } from '../write';
+import { type DueAttributes, dueAttributes, DUE_ATTRIBUTES, dueChange, STILL_DUE, stillDueValues } from './due';
 import { type Item, type ItemKey, type ItemType, recordOf } from './item-type';
+import { updateRequest } from './update';
 
 export const REWARD_ENTRY_PREFIX = 'REDEEM#';
 
@@ -55,4 +57,47 @@ export const rewardEntryOf = (item: Item): RewardEntry => recordOf<RewardEntry>(
 /** A visible entry read back; null for an entry still in an internal status. */
 export function visibleRewardEntryOf(item: Item): RewardEntry | null {
   return (VISIBLE_REWARD_STATUSES as readonly unknown[]).includes(item.status) ? rewardEntryOf(item) : null;
+}
+
+// ---- named writes of the order and the code-expiry job -----------------------------------------------
+// A used or expired code has nothing due (rewardDue): these writes take it out of the due work.
+
+/**
+ * An order used the entry's code: it becomes `used`, only while active and not refunded (the condition a
+ * redemption's refund writes under: of an order using the code and its refund, only one commits).
+ */
+export function useRewardCode(shopId: string, customerId: string, id: string, redeemedAt: string, now: string): Write {
+  const due = dueChange(null);
+  return namedWrite(
+    'use a reward code',
+    updateRequest(rewardEntryKey(shopId, customerId, id), {
+      set: { status: 'used', discount_code_redeemed_at: redeemedAt, updated_at: now, ...due.set },
+      remove: due.remove,
+      condition: '#status = :active AND (attribute_not_exists(#is_refunded) OR #is_refunded = :false)',
+      values: { ':active': 'active', ':false': false },
+    }),
+  );
+}
+
+/** The code's end date passed: the entry becomes `expired`, if it is still active and in the code-expiry work. */
+export function expireRewardCode(shopId: string, key: ItemKey, now: string): Write {
+  const due = dueChange(null);
+  return namedWrite(
+    'expire a reward code',
+    updateRequest(key, {
+      set: { status: 'expired', updated_at: now, ...due.set },
+      remove: due.remove,
+      condition: `${STILL_DUE} AND #status = :active`,
+      values: { ...stillDueValues(shopId, 'code'), ':active': 'active' },
+    }),
+  );
+}
+
+/** A code used or refunded meanwhile only leaves the code-expiry work, if it is still there. */
+export function leaveCodeExpiryWork(shopId: string, key: ItemKey): Write {
+  const due = dueChange(null);
+  return namedWrite(
+    'leave the code expiry work',
+    updateRequest(key, { set: due.set, remove: due.remove, condition: STILL_DUE, values: stillDueValues(shopId, 'code') }),
+  );
 }

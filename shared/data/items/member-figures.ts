@@ -1,0 +1,109 @@
+// The profile writes of a points change, by name: the member's next figures put at the version read
+// ("write the member's figures"), and the queue's first requests applied to the balance ("apply queued
+// adjustments", pinned to exactly the figures the arithmetic read). The profile's due work follows from
+// its figures through `profileDue` (customer-profile.ts), for the put and the update alike.
+import type { AdjustmentReceipt, CustomerRecord } from '../../domain/customer';
+import { tableName } from '../client';
+import { memberProfilePut } from '../transactions';
+import { namedWrite, type Write } from '../write';
+import { customerKey, profileDue, type StoredCustomer } from './customer-profile';
+
+/** The profile attribute holding the queue, and the one holding the last commit's receipts. */
+export const POINTS_QUEUE = 'points_queue';
+export const POINTS_RECEIPTS = 'points_receipts';
+
+export const WRITE_MEMBER_FIGURES = "write the member's figures";
+
+/** The profile's next figures, only if it is still at the version read and still a member. */
+export const writeMemberFigures = (current: StoredCustomer, next: CustomerRecord): Write =>
+  namedWrite(WRITE_MEMBER_FIGURES, memberProfilePut(current, next));
+
+export const APPLY_QUEUED_ADJUSTMENTS = 'apply queued adjustments';
+
+export interface QueuedAdjustmentsApplied {
+  /** The profile as read: the arithmetic started from these figures. */
+  read: StoredCustomer;
+  /** The figures after every applied request. */
+  next: CustomerRecord;
+  /** Ids of the queue's first requests, in order, that leave it now (applied or dropped). */
+  removedIds: readonly string[];
+  receipts: readonly AdjustmentReceipt[];
+}
+
+/**
+ * The profile's new figures, only while every figure the arithmetic read is unchanged, the customer is
+ * still a member and the queue still starts with `removedIds`; those requests leave the queue. The
+ * profile as it is comes back with a refusal: the next attempt needs no read.
+ */
+export function applyQueuedAdjustments(write: QueuedAdjustmentsApplied): Write {
+  const { read, next } = write;
+  const names: Record<string, string> = { '#status': 'status', '#version': 'version', '#queue': POINTS_QUEUE, '#id': 'id' };
+  const values: Record<string, unknown> = { ':member': 'member', ':one': 1 };
+  const conditions = ['attribute_exists(pk)', '#status = :member'];
+  const sets: string[] = [];
+  const removes: string[] = [];
+  const name = (attribute: string) => {
+    const key = `#a${Object.keys(names).length}`;
+    names[key] = attribute;
+    return key;
+  };
+  const value = (v: unknown) => {
+    const key = `:v${Object.keys(values).length}`;
+    values[key] = v;
+    return key;
+  };
+  // What the arithmetic read: the balance (floor at zero), the tier's inputs, the batch line, the inactivity
+  // deadline and its reminder (the due-work attributes follow from them).
+  const pinned = read.record as unknown as Record<string, unknown>;
+  for (const attribute of [
+    'current_points',
+    'lifetime_points',
+    'total_spend',
+    'orders_count',
+    'points_batch_total',
+    'points_expire_at',
+    'points_expiry_reminded_for',
+  ]) {
+    const held = pinned[attribute];
+    const path = name(attribute);
+    if (held === undefined || held === null) {
+      conditions.push(`(attribute_not_exists(${path}) OR attribute_type(${path}, ${value('NULL')}))`);
+    } else {
+      conditions.push(`${path} = ${value(held)}`);
+    }
+  }
+  write.removedIds.forEach((id, index) => {
+    conditions.push(`#queue[${index}].#id = ${value(id)}`);
+    removes.push(`#queue[${index}]`);
+  });
+  const figures = next as unknown as Record<string, unknown>;
+  for (const attribute of [
+    'current_points',
+    'lifetime_points',
+    'vip_tier_id',
+    'updated_at',
+    'points_batch_total',
+    'points_last_activity_at',
+    'points_expire_at',
+  ]) {
+    if (figures[attribute] !== undefined) sets.push(`${name(attribute)} = ${value(figures[attribute])}`);
+  }
+  sets.push(`${name(POINTS_RECEIPTS)} = ${value(write.receipts)}`);
+  // The due work as the profile's one derive gives it for the next figures.
+  const due = profileDue(next);
+  for (const [attribute, derived] of Object.entries({ due_pk: due?.due_pk, due_at: due?.due_at })) {
+    if (derived === undefined) removes.push(name(attribute));
+    else sets.push(`${name(attribute)} = ${value(derived)}`);
+  }
+  return namedWrite(APPLY_QUEUED_ADJUSTMENTS, {
+    Update: {
+      TableName: tableName(),
+      Key: customerKey(next.shop_id, next.platform_customer_id),
+      UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD #version :one`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  });
+}
