@@ -2,6 +2,8 @@
 // birth, due in the due-work index on the next day the birthday job looks at the member.
 import type { CustomerRecord } from '../../domain/customer';
 import { nextBirthdayCheck } from '../../domain/points-ledger';
+import { tableName } from '../client';
+import { namedWrite, type Write } from '../write';
 import { customerPk } from './customer-profile';
 import { dueAttributes, DUE_ATTRIBUTES } from './due';
 import { type Item, type ItemKey, type ItemType } from './item-type';
@@ -41,3 +43,7 @@ export function birthdayTimerChange(
   const day = nextBirthdayCheck(next.date_of_birth, next.birthday_awarded_year ?? null, today);
   return { put: birthdayTimerItem(shopId, customerId, day) };
 }
+
+/** The member's timer removed (with the member). */
+export const removeBirthdayTimer = (shopId: string, customerId: string): Write =>
+  namedWrite('remove the birthday timer', { Delete: { TableName: tableName(), Key: birthdayTimerKey(shopId, customerId) } });

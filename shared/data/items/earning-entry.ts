@@ -3,6 +3,8 @@
 // while an open batch), the item written for an entry and the entry read back.
 import type { EarningEntry } from '../../domain/history';
 import type { LedgerEntry } from '../../domain/points-ledger';
+import { tableName } from '../client';
+import { namedWrite, type Write } from '../write';
 import { customerPk } from './customer-profile';
 import { type DueAttributes, dueAttributes, DUE_ATTRIBUTES } from './due';
 import { type Item, type ItemKey, type ItemType, recordOf } from './item-type';
@@ -54,3 +56,14 @@ export function earningEntryItem(shopId: string, customerId: string, entry: Earn
 }
 
 export const earningEntryOf = (item: Item): EarningEntry => recordOf<EarningEntry>(item, earningEntryType);
+
+/** A new entry, only if it does not exist (a retry of the same change writes it once). */
+export function recordEarningEntry(shopId: string, customerId: string, entry: EarningEntry): Write {
+  return namedWrite('record an earning entry', {
+    Put: { TableName: tableName(), Item: earningEntryItem(shopId, customerId, entry), ConditionExpression: 'attribute_not_exists(pk)' },
+  });
+}
+
+/** The entry deleted (an import's entry, taken back with the import). */
+export const removeEarningEntry = (shopId: string, customerId: string, id: string): Write =>
+  namedWrite('remove an earning entry', { Delete: { TableName: tableName(), Key: earningEntryKey(shopId, customerId, id) } });

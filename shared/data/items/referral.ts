@@ -1,5 +1,7 @@
 // The referral items: the guard that makes a referral code unique within a shop (and names its owner),
-// and the award guard that credits a referrer once per referred customer.
+// and the award guard that credits a referrer once per referred customer; the guard's named writes.
+import { tableName } from '../client';
+import { namedWrite, type Write } from '../write';
 import { type Item, type ItemKey, type ItemType } from './item-type';
 
 export const referralCodeKey = (shopId: string, code: string): ItemKey => ({ pk: `SHOP#${shopId}#REF#${code}`, sk: 'REF' });
@@ -25,3 +27,13 @@ export const referralAwardItem = (shopId: string, referredId: string, referrerId
   referrer_id: referrerId,
   order_id: orderId,
 });
+
+/** A new member's referral code taken, only if no one holds it. */
+export const guardReferralCode = (shopId: string, code: string, customerId: string): Write =>
+  namedWrite('guard the referral code', {
+    Put: { TableName: tableName(), Item: referralCodeItem(shopId, code, customerId), ConditionExpression: 'attribute_not_exists(pk)' },
+  });
+
+/** A removed member's referral code given up. */
+export const releaseReferralCode = (shopId: string, code: string): Write =>
+  namedWrite('release the referral code', { Delete: { TableName: tableName(), Key: referralCodeKey(shopId, code) } });
