@@ -1,11 +1,12 @@
 // The operators' side of API keys: listing a shop's keys, revoking one, and tying it to its API Gateway
 // usage-plan key. Each change updates the key item and its listing item in one transaction.
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { UnknownApiKeyError, type ApiKeySummary, type KeyScope, type KeyStatus, type UsageKey } from '../domain/api-key';
 import { publishApiKeyChanges } from './api-key-changes';
 import { documentClient, tableName } from './client';
 import { queryAll } from './items';
-import { API_KEY_LISTING_PREFIX, apiKeyKey, apiKeyListingKey } from './items/api-key';
+import { commit } from './commit';
+import { API_KEY_LISTING_PREFIX, type ApiKeyChange, apiKeyListingKey, changeApiKeyWrites } from './items/api-key';
 import { shopPk } from './items/item-type';
 
 /** The shop's keys, oldest first. */
@@ -26,67 +27,26 @@ export async function listApiKeys(shopId: string): Promise<ApiKeySummary[]> {
  */
 export async function revokeApiKey(shopId: string, keyId: string): Promise<{ key: ApiKeySummary; wasActive: boolean }> {
   const listing = await readListing(shopId, keyId);
-  await updateKeyPair(shopId, keyId, listing.keyHash, {
-    key: { expression: 'SET #status = :revoked', names: { '#status': 'status' }, values: { ':revoked': 'revoked' } },
-    listing: { expression: 'SET #status = :revoked', names: { '#status': 'status' }, values: { ':revoked': 'revoked' } },
-  });
+  await changeKeyPair(shopId, keyId, listing.keyHash, { revoke: true });
   return { key: { ...listing.summary, status: 'revoked' }, wasActive: listing.summary.status === 'active' };
 }
 
 /** Ties a key to its API Gateway usage-plan key, or unties it (null) once that key is disabled. */
 export async function setUsageKey(shopId: string, keyId: string, usage: UsageKey | null): Promise<void> {
   const listing = await readListing(shopId, keyId);
-  await updateKeyPair(shopId, keyId, listing.keyHash, {
-    key: {
-      expression: 'SET usage_identifier_key = :value, usage_key_id = :id',
-      values: { ':value': usage?.value ?? null, ':id': usage?.id ?? null },
-    },
-    listing: { expression: 'SET usage_key_id = :id', values: { ':id': usage?.id ?? null } },
-  });
-}
-
-interface KeyUpdate {
-  expression: string;
-  names?: Record<string, string>;
-  values: Record<string, unknown>;
+  await changeKeyPair(shopId, keyId, listing.keyHash, { usage });
 }
 
 /**
- * Updates an existing key and its listing in one transaction: the key item only while it still belongs
+ * Changes an existing key and its listing in one transaction: the key item only while it still belongs
  * to the shop, the listing only while it exists, so a write never creates half a key.
  */
-async function updateKeyPair(
-  shopId: string,
-  keyId: string,
-  keyHash: string,
-  update: { key: KeyUpdate; listing: KeyUpdate },
-): Promise<void> {
-  await documentClient().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Update: {
-            TableName: tableName(),
-            Key: apiKeyKey(keyHash),
-            UpdateExpression: update.key.expression,
-            ConditionExpression: 'shop_id = :shop',
-            ...(update.key.names ? { ExpressionAttributeNames: update.key.names } : {}),
-            ExpressionAttributeValues: { ...update.key.values, ':shop': shopId },
-          },
-        },
-        {
-          Update: {
-            TableName: tableName(),
-            Key: apiKeyListingKey(shopId, keyId),
-            UpdateExpression: update.listing.expression,
-            ConditionExpression: 'attribute_exists(pk)',
-            ...(update.listing.names ? { ExpressionAttributeNames: update.listing.names } : {}),
-            ExpressionAttributeValues: update.listing.values,
-          },
-        },
-      ],
-    }),
-  );
+async function changeKeyPair(shopId: string, keyId: string, keyHash: string, change: ApiKeyChange): Promise<void> {
+  const outcome = await commit(changeApiKeyWrites(shopId, keyId, keyHash, change));
+  if (!outcome.committed) {
+    const why = outcome.refusal.kind === 'condition' ? `refused by '${outcome.refusal.failed.join("', '")}'` : 'held by another write';
+    throw new Error(`Key '${keyId}' of shop '${shopId}' was not changed: ${why}`);
+  }
   publishApiKeyChanges([keyHash]);
 }
 

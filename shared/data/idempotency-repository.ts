@@ -8,12 +8,13 @@
 // entry), so it can finish the work instead of doing it again. Each claim has its own `claim_id`: only
 // the current claimant can record progress, complete or release the key.
 import { createHash, randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { now as clockNow } from '../runtime/clock';
 import { documentClient, tableName } from './client';
-import { idempotencyRecordKey } from './items/idempotency-record';
+import { CLAIMANT_CONDITION, claimantValues, idempotencyRecordKey, recordProgressOnClaim } from './items/idempotency-record';
 import { TTL_ATTRIBUTE } from './table';
+import type { Write } from './write';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
@@ -170,28 +171,11 @@ export async function readIdempotencyRecord(scope: IdempotencyScope): Promise<Id
   return (result.Item as IdempotencyRecord | undefined) ?? null;
 }
 
-/** Only the current claimant of the key, still in progress, may write to its record. */
-const CLAIMANT_CONDITION = '#status = :inProgress AND request_hash = :hash AND claim_id = :claim';
-const claimantValues = (claim: IdempotencyClaim) => ({ ':inProgress': 'in_progress', ':hash': claim.requestHash, ':claim': claim.claimId });
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
 /**
  * Records `progress` on the claim, for a transaction that does the work it describes: the write and its
  * record commit together, and both fail if another invocation has taken the claim over.
  */
-export function recordProgressItem(claim: IdempotencyClaim, progress: IdempotencyProgress): TransactItem {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: recordKey(claim.scope),
-      UpdateExpression: 'SET progress = :progress',
-      ConditionExpression: CLAIMANT_CONDITION,
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':progress': progress, ...claimantValues(claim) },
-    },
-  };
-}
+export const recordProgressItem = (claim: IdempotencyClaim, progress: IdempotencyProgress): Write => recordProgressOnClaim(claim, progress);
 
 /**
  * Stores the first response; only the request that holds the claim can. A refusal is not an error: the

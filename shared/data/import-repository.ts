@@ -2,31 +2,38 @@
 // import's record, a chunk at a time), one transaction per member that writes the member and the
 // import's record of it together (refused as a whole when the record exists: a member is imported once
 // per import), the undo of one member in one transaction, and the import's header.
-import { randomUUID } from 'node:crypto';
-import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
-import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
+import { commit, namedWrite, type Write } from './commit';
 import { BATCH_ATTEMPTS, batchDelete, forEachPartitionPage, type Item } from './items';
-import { birthdayTimerKey } from './items/birthday-timer';
-import { customerItem, customerKey, normalisedEmail, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
-import { earningEntryItem, earningEntryKey } from './items/earning-entry';
-import { emailPostingKeys } from './items/email-gram';
-import { erasureTombstoneKey } from './items/erasure-tombstone';
+import { removeBirthdayTimer } from './items/birthday-timer';
 import {
+  createProfile,
+  customerKey,
+  normalisedEmail,
+  removeProfileAtVersion,
+  storedCustomerOf,
+  type StoredCustomer,
+} from './items/customer-profile';
+import { recordEarningEntry, removeEarningEntry } from './items/earning-entry';
+import { emailPostingKeys } from './items/email-gram';
+import { noErasureTombstone } from './items/erasure-tombstone';
+import {
+  forgetImportedMember,
   IMPORT_SHARDS,
   importHeaderItem,
   importHeaderKey,
   type ImportHeader,
   type ImportMemberRecord,
-  importRecordItem,
   importRecordKey,
   importRecordPartition,
+  recordImportedMember,
 } from './items/import-record';
-import { referralCodeItem, referralCodeKey } from './items/referral';
-import { birthdayTimerWrites, profilePutAtVersion, type TransactItem } from './transactions';
+import { guardReferralCode, releaseReferralCode } from './items/referral';
+import { birthdayTimerWrites, profilePutAtVersion } from './transactions';
 
 export type { ImportHeader, ImportMemberRecord };
 
@@ -117,68 +124,39 @@ export async function writeImportedMember(write: ImportMemberWrite): Promise<Imp
   if (current && normalisedEmail(current.record.email) !== normalisedEmail(next.email)) {
     throw new Error('An import never changes an address: its e-mail search postings would not follow');
   }
-  const items: TransactItem[] = [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: importRecordItem(shopId, importId, { ...write.record, version }),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    {
-      Put: {
-        TableName: tableName(),
-        Item: customerItem(next, version),
-        ...(current
-          ? {
-              ConditionExpression: '#version = :version',
-              ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ':version': current.version },
-            }
-          : { ConditionExpression: 'attribute_not_exists(pk)' }),
-      },
-    },
+  const record = recordImportedMember(shopId, importId, { ...write.record, version });
+  const profile = current
+    ? namedWrite('write the profile at its version', profilePutAtVersion(current, next))
+    : createProfile(next, version);
+  const referralCode = current ? null : guardReferralCode(shopId, next.referral_code, customerId);
+  const earned = entry ? recordEarningEntry(shopId, customerId, entry) : null;
+  // A new member only while no erasure tombstone stands (customers/redact).
+  const notErased = current ? null : noErasureTombstone(shopId, customerId);
+  const writes = [
+    record,
+    profile,
+    ...(referralCode ? [referralCode] : []),
+    ...(earned ? [earned] : []),
+    ...birthdayTimer(next, current ? current.record.date_of_birth : null),
+    ...(notErased ? [notErased] : []),
   ];
-  if (!current) {
-    items.push({
-      Put: {
-        TableName: tableName(),
-        Item: referralCodeItem(shopId, next.referral_code, customerId),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    });
-  }
-  if (entry) {
-    items.push({
-      Put: { TableName: tableName(), Item: earningEntryItem(shopId, customerId, entry), ConditionExpression: 'attribute_not_exists(pk)' },
-    });
-  }
-  items.push(...birthdayTimerWrites(next, current ? current.record.date_of_birth : null));
-  // A new member only while no erasure tombstone stands (customers/redact): last, at a known place.
-  if (!current) {
-    items.push({
-      ConditionCheck: {
-        TableName: tableName(),
-        Key: erasureTombstoneKey(shopId, customerId),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    });
-  }
-  try {
-    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
-    return 'written';
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons?.[0] === 'ConditionalCheckFailed') return 'already_imported';
-    if (!current && reasons?.[items.length - 1] === 'ConditionalCheckFailed') return 'erased';
-    if (reasons?.[1] === 'ConditionalCheckFailed') return 'changed';
-    if (!current && reasons?.[2] === 'ConditionalCheckFailed') return 'referral_code_taken';
-    // The import's entry exists without its record: only the record's own write puts it, so it was imported.
-    if (entry && reasons?.some((reason, index) => index > 1 && reason === 'ConditionalCheckFailed')) return 'already_imported';
-    if (isTransactionConflict(error)) return 'changed';
-    throw error;
-  }
+  const outcome = await commit(writes);
+  if (outcome.committed) return 'written';
+  const { refusal } = outcome;
+  if (refusal.kind === 'conflict') return 'changed';
+  const refused = (write: Write | null) => write !== null && refusal.failed.includes(write.name);
+  if (refused(record)) return 'already_imported';
+  if (refused(notErased)) return 'erased';
+  if (refused(profile)) return 'changed';
+  if (refused(referralCode)) return 'referral_code_taken';
+  // The import's entry exists without its record: only the record's own write puts it, so it was imported.
+  if (refused(earned)) return 'already_imported';
+  throw new Error(`The import of member ${customerId} was refused by '${refusal.failed.join("', '")}'`);
 }
+
+/** The birthday timer's writes that follow the date of birth (`birthdayTimerWrites`), named. */
+const birthdayTimer = (next: CustomerRecord, previousDate: string | null): Write[] =>
+  birthdayTimerWrites(next, previousDate).map((request) => namedWrite('follow the date of birth', request));
 
 /** Writes the import's header unless it exists (a re-run keeps the first run's). */
 export async function putImportHeader(header: ImportHeader): Promise<void> {
@@ -249,46 +227,33 @@ export type UndoMemberOutcome = 'written' | 'already_undone' | 'changed';
 export async function undoImportedMember(write: UndoMemberWrite): Promise<UndoMemberOutcome> {
   const { shopId, importId, record } = write;
   const customerId = record.customer_id;
-  const items: TransactItem[] = [
-    {
-      Delete: {
-        TableName: tableName(),
-        Key: importRecordKey(shopId, importId, customerId),
-        ConditionExpression: 'attribute_exists(pk)',
-      },
-    },
-  ];
-  const entryDelete = (): TransactItem[] =>
-    record.entry_id ? [{ Delete: { TableName: tableName(), Key: earningEntryKey(shopId, customerId, record.entry_id) } }] : [];
+  const forget = forgetImportedMember(shopId, importId, customerId);
+  const entryRemoval = record.entry_id ? [removeEarningEntry(shopId, customerId, record.entry_id)] : [];
+  let profile: Write | null = null;
+  const writes: Write[] = [forget];
   if (write.kind === 'remove') {
     const { current } = write;
-    items.push(
-      {
-        Delete: {
-          TableName: tableName(),
-          Key: customerKey(shopId, customerId),
-          ConditionExpression: '#version = :version',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':version': current.version },
-        },
-      },
-      { Delete: { TableName: tableName(), Key: referralCodeKey(shopId, current.record.referral_code) } },
-      ...entryDelete(),
-      ...(current.record.date_of_birth ? [{ Delete: { TableName: tableName(), Key: birthdayTimerKey(shopId, customerId) } }] : []),
+    profile = removeProfileAtVersion(current);
+    writes.push(
+      profile,
+      releaseReferralCode(shopId, current.record.referral_code),
+      ...entryRemoval,
+      ...(current.record.date_of_birth ? [removeBirthdayTimer(shopId, customerId)] : []),
     );
   } else if (write.kind === 'restore') {
     const { current, next } = write;
-    items.push(profilePutAtVersion(current, next), ...entryDelete(), ...birthdayTimerWrites(next, current.record.date_of_birth));
+    profile = namedWrite('write the profile at its version', profilePutAtVersion(current, next));
+    writes.push(profile, ...entryRemoval, ...birthdayTimer(next, current.record.date_of_birth));
   } else {
-    items.push(...entryDelete());
+    writes.push(...entryRemoval);
   }
-  try {
-    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons?.[0] === 'ConditionalCheckFailed') return 'already_undone';
-    if (reasons?.[1] === 'ConditionalCheckFailed' || isTransactionConflict(error)) return 'changed';
-    throw error;
+  const outcome = await commit(writes);
+  if (!outcome.committed) {
+    const { refusal } = outcome;
+    if (refusal.kind === 'conflict') return 'changed';
+    if (refusal.failed.includes(forget.name)) return 'already_undone';
+    if (profile && refusal.failed.includes(profile.name)) return 'changed';
+    throw new Error(`The undo of member ${customerId} was refused by '${refusal.failed.join("', '")}'`);
   }
   // A removed member's postings go after its profile: left behind by a stop, they match nothing.
   if (write.kind === 'remove') await batchDelete(emailPostingKeys(shopId, customerId, normalisedEmail(write.current.record.email)));

@@ -6,32 +6,36 @@
 // becomes `active`; a code that could not be created takes the whole write back. The mailbox guard is keyed
 // by the mailbox's keyed hash under the shop's key (one item in the shop's partition, read once per warm
 // function), so the friend's address lives only in the referral item, which customers/redact clears.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { FriendReferral } from '../domain/referral';
 import { documentClient, tableName } from './client';
-import { cancellationReasons, isConditionalCheckFailed, isTransactionConflict, writtenUnlessRefused } from './dynamodb-errors';
+import { commit, type Write } from './commit';
 import { countAll, queryAll } from './items';
 import { customerPk } from './items/customer-profile';
 import {
-  FRIEND_COUNT,
+  activateFriendReferralWrite,
+  completeFriendReferralWrite,
+  countFriendOfDay,
+  eraseFriendAddress,
   FRIEND_EMAIL_HASH_KEY,
   FRIEND_REFERRAL_PREFIX,
-  friendCodeItem,
   friendCodeKey,
-  friendCountKey,
-  friendCountTtl,
   friendEmailHashKeyKey,
-  friendEmailItem,
   friendEmailKey,
-  friendReferralItem,
   friendReferralKey,
   friendReferralOf,
   type FriendReferralRef,
+  guardFriendCode,
+  guardFriendMailbox,
+  recordFriendReferral,
   refOf,
+  releaseFriendGuard,
+  storeFriendEmailHashKey,
+  uncountFriendOfDay,
+  withdrawIssuingReferral,
 } from './items/friend-referral';
-import { TTL_ATTRIBUTE } from './table';
-import type { TransactItem } from './transactions';
+import { writeAlone } from './single-write';
 
 export type { FriendReferralRef } from './items/friend-referral';
 
@@ -76,21 +80,10 @@ async function readOrCreateHashKey(shopId: string): Promise<Buffer> {
   const found = await read(false);
   if (found) return found;
   const fresh = randomBytes(32);
-  try {
-    await documentClient().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...friendEmailHashKeyKey(shopId), [FRIEND_EMAIL_HASH_KEY]: fresh.toString('base64') },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return fresh;
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const written = await read(true);
-    if (!written) throw new Error(`The mailbox hash key of shop ${shopId} could not be read`);
-    return written;
-  }
+  if (await writeAlone(storeFriendEmailHashKey(shopId, fresh))) return fresh;
+  const written = await read(true);
+  if (!written) throw new Error(`The mailbox hash key of shop ${shopId} could not be read`);
+  return written;
 }
 
 /** The sort key of a referral in its referrer's partition. */
@@ -102,7 +95,7 @@ export interface FriendReferralWrite {
   day: string;
   maxPerDay: number;
   /** Recorded on the request's Idempotency-Key claim in the same transaction. */
-  checkpoint?: TransactItem;
+  checkpoint?: Write;
 }
 
 export type FriendReferralWriteOutcome =
@@ -119,52 +112,24 @@ export type FriendReferralWriteOutcome =
 
 export async function writeFriendReferral(write: FriendReferralWrite): Promise<FriendReferralWriteOutcome> {
   const { referral, day, maxPerDay, checkpoint } = write;
-  const items: TransactItem[] = [
-    { Put: { TableName: tableName(), Item: friendEmailItem(referral), ConditionExpression: 'attribute_not_exists(pk)' } },
-    {
-      Update: {
-        TableName: tableName(),
-        Key: friendCountKey(referral.shop_id, referral.referrer_platform_customer_id, day),
-        UpdateExpression: 'ADD #count :one SET #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
-        ExpressionAttributeNames: { '#count': FRIEND_COUNT, '#ttl': TTL_ATTRIBUTE },
-        ExpressionAttributeValues: { ':one': 1, ':max': maxPerDay, ':ttl': friendCountTtl(day) },
-      },
-    },
-    { Put: { TableName: tableName(), Item: friendReferralItem(referral), ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: tableName(), Item: friendCodeItem(referral), ConditionExpression: 'attribute_not_exists(pk)' } },
-    ...(checkpoint ? [checkpoint] : []),
-  ];
-  try {
-    // One token per attempt: the SDK's retry of a call whose answer was lost is then a no-op, not a refusal.
-    await documentClient().send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
-    return 'written';
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons?.[2] === 'ConditionalCheckFailed') return 'already_written';
-    if (checkpoint && reasons?.[4] === 'ConditionalCheckFailed') return 'superseded';
-    if (reasons?.[0] === 'ConditionalCheckFailed') return 'already_referred';
-    if (reasons?.[1] === 'ConditionalCheckFailed') return 'cap_reached';
-    if (isTransactionConflict(error)) return 'conflict';
-    throw error;
-  }
+  const mailbox = guardFriendMailbox(referral);
+  const count = countFriendOfDay(referral, day, maxPerDay);
+  const record = recordFriendReferral(referral);
+  // One token per attempt (commit's own): the SDK's retry of a call whose answer was lost is then a no-op, not a refusal.
+  const outcome = await commit([mailbox, count, record, guardFriendCode(referral), ...(checkpoint ? [checkpoint] : [])]);
+  if (outcome.committed) return 'written';
+  const { refusal } = outcome;
+  if (refusal.kind === 'conflict') return 'conflict';
+  if (refusal.failed.includes(record.name)) return 'already_written';
+  if (checkpoint && refusal.failed.includes(checkpoint.name)) return 'superseded';
+  if (refusal.failed.includes(mailbox.name)) return 'already_referred';
+  if (refusal.failed.includes(count.name)) return 'cap_reached';
+  throw new Error(`A referral was refused by '${refusal.failed.join("', '")}'`);
 }
 
 /** The referral's code exists on the platform: `issuing` becomes `active`. False when it is not `issuing`. */
 export async function activateFriendReferral(referral: FriendReferral, platformDiscountId: string): Promise<boolean> {
-  const ref = refOf(referral);
-  return writtenUnlessRefused(
-    documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: friendReferralKey(referral.shop_id, ref.referrer_id, ref.referral_sk),
-        UpdateExpression: 'SET #status = :active, platform_discount_id = :id',
-        ConditionExpression: '#status = :issuing',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':active': 'active', ':issuing': 'issuing', ':id': platformDiscountId },
-      }),
-    ),
-  );
+  return writeAlone(activateFriendReferralWrite(referral, platformDiscountId));
 }
 
 /**
@@ -172,54 +137,15 @@ export async function activateFriendReferral(referral: FriendReferral, platformD
  * its place in the day's count, in one transaction. False when it is no longer `issuing`.
  */
 export async function cancelFriendReferral(referral: FriendReferral, day: string): Promise<boolean> {
-  const ref = refOf(referral);
-  try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: tableName(),
-              Key: friendReferralKey(referral.shop_id, ref.referrer_id, ref.referral_sk),
-              ConditionExpression: '#status = :issuing',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':issuing': 'issuing' },
-            },
-          },
-          {
-            Delete: {
-              TableName: tableName(),
-              Key: friendEmailKey(referral.shop_id, referral.email_key),
-              ConditionExpression: 'referral_id = :id',
-              ExpressionAttributeValues: { ':id': referral.id },
-            },
-          },
-          {
-            Delete: {
-              TableName: tableName(),
-              Key: friendCodeKey(referral.shop_id, referral.discount_code),
-              ConditionExpression: 'referral_id = :id',
-              ExpressionAttributeValues: { ':id': referral.id },
-            },
-          },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: friendCountKey(referral.shop_id, ref.referrer_id, day),
-              UpdateExpression: 'ADD #count :minus',
-              ConditionExpression: '#count > :zero',
-              ExpressionAttributeNames: { '#count': FRIEND_COUNT },
-              ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (cancellationReasons(error)?.includes('ConditionalCheckFailed')) return false;
-    throw error;
-  }
+  const outcome = await commit([
+    withdrawIssuingReferral(referral),
+    releaseFriendGuard(referral, 'mailbox'),
+    releaseFriendGuard(referral, 'code'),
+    uncountFriendOfDay(referral, day),
+  ]);
+  if (outcome.committed) return true;
+  if (outcome.refusal.kind === 'condition') return false;
+  throw new Error(`The referral ${referral.id} could not be taken back: another write held one of its items`);
 }
 
 export async function getFriendReferral(shopId: string, referrerId: string, referralSk: string): Promise<FriendReferral | null> {
@@ -275,17 +201,7 @@ export async function redactFriendReferral(shopId: string, ref: FriendReferralRe
   if (legacyGuardKey !== undefined) {
     await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: friendEmailKey(shopId, legacyGuardKey) }));
   }
-  return writtenUnlessRefused(
-    documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: friendReferralKey(shopId, ref.referrer_id, ref.referral_sk),
-        UpdateExpression: 'REMOVE email, canonical_email SET email_redacted_at = if_not_exists(email_redacted_at, :at)',
-        ConditionExpression: 'id = :id AND (attribute_exists(email) OR attribute_exists(canonical_email))',
-        ExpressionAttributeValues: { ':id': ref.referral_id, ':at': at },
-      }),
-    ),
-  );
+  return writeAlone(eraseFriendAddress(shopId, ref, at));
 }
 
 /**
@@ -297,24 +213,7 @@ export async function completeFriendReferral(
   ref: FriendReferralRef,
   completion: { friendId: string; orderId: string; at: string },
 ): Promise<boolean> {
-  return writtenUnlessRefused(
-    documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: friendReferralKey(shopId, ref.referrer_id, ref.referral_sk),
-        UpdateExpression: 'SET #status = :completed, completed_at = :at, friend_platform_customer_id = :friend, order_id = :order',
-        ConditionExpression: '#status = :active',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':completed': 'completed',
-          ':active': 'active',
-          ':at': completion.at,
-          ':friend': completion.friendId,
-          ':order': completion.orderId,
-        },
-      }),
-    ),
-  );
+  return writeAlone(completeFriendReferralWrite(shopId, ref, completion));
 }
 
 /** One page of a referrer's referrals, newest first, and how many there are (`issuing` ones are not shown). */

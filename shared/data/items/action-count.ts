@@ -2,8 +2,10 @@
 // has earned one action rule in one period of its limit (`lifetime`, `day#2025-05-17`, `week#2025-W20`,
 // `month#2025-05`, `year#2025`). An award increments it in the award's own transaction, conditional on
 // staying within the limit. A calendar period's counter leaves through the table's TTL a week after the
-// period; the lifetime counter stays.
+// period; the lifetime counter stays. Its named write counts an award within the limit.
+import { tableName } from '../client';
 import { TTL_ATTRIBUTE } from '../table';
+import { namedWrite, type Write } from '../write';
 import { customerPk } from './customer-profile';
 import { type ItemKey, type ItemType } from './item-type';
 
@@ -31,3 +33,25 @@ export const actionCountType: ItemType = {
   indexed: [TTL_ATTRIBUTE],
   derived: [TTL_ATTRIBUTE],
 };
+
+/**
+ * One more award of the rule in the period ending at `endsAt` (null: the lifetime), only while the member
+ * has earned it fewer than `times` times in it; a calendar period's counter carries its TTL.
+ */
+export function countActionAward(
+  shopId: string,
+  customerId: string,
+  counter: { ruleId: string; period: string; endsAt: string | null; times: number },
+): Write {
+  const ttl = actionCountTtl(counter.endsAt);
+  return namedWrite('count an action award', {
+    Update: {
+      TableName: tableName(),
+      Key: actionCountKey(shopId, customerId, counter.ruleId, counter.period),
+      UpdateExpression: `ADD #count :one${ttl === null ? '' : ' SET #ttl = :ttl'}`,
+      ConditionExpression: 'attribute_not_exists(#count) OR #count < :times',
+      ExpressionAttributeNames: { '#count': ACTION_COUNT, ...(ttl === null ? {} : { '#ttl': TTL_ATTRIBUTE }) },
+      ExpressionAttributeValues: { ':one': 1, ':times': counter.times, ...(ttl === null ? {} : { ':ttl': ttl }) },
+    },
+  });
+}

@@ -2,10 +2,10 @@
 // birth, due in the due-work index on the next day the birthday job looks at the member.
 import type { CustomerRecord } from '../../domain/customer';
 import { nextBirthdayCheck } from '../../domain/points-ledger';
-import { customerPk } from './customer-profile';
-import { dueAttributes, DUE_ATTRIBUTES } from './due';
 import { tableName } from '../client';
 import { namedWrite, type Write } from '../write';
+import { customerPk } from './customer-profile';
+import { dueAttributes, DUE_ATTRIBUTES } from './due';
 import { type Item, type ItemKey, type ItemType } from './item-type';
 import { updateRequest } from './update';
 

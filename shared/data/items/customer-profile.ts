@@ -2,6 +2,8 @@
 // the member shares), the list and e-mail index attributes, its place in the due-work index (the
 // inactivity deadline), the item written for a record and the record read back from an item.
 import type { CustomerRecord, LoyaltyStatus } from '../../domain/customer';
+import { tableName } from '../client';
+import { namedWrite, type Write } from '../write';
 import { type DueAttributes, dueAttributes, dueUpdate, type DueUpdate, DUE_ATTRIBUTES } from './due';
 import { type Item, type ItemKey, type ItemType, recordOf } from './item-type';
 
@@ -87,3 +89,21 @@ export interface StoredCustomer {
 export function storedCustomerOf(item: Item): StoredCustomer {
   return { record: recordOf<CustomerRecord>(item, customerProfileType), version: Number(item.version ?? 0) };
 }
+
+/** A new member's profile at `version`, only if there is none. */
+export const createProfile = (record: CustomerRecord, version: number): Write =>
+  namedWrite('create the profile', {
+    Put: { TableName: tableName(), Item: customerItem(record, version), ConditionExpression: 'attribute_not_exists(pk)' },
+  });
+
+/** The profile removed, only while it is still at the version read. */
+export const removeProfileAtVersion = (current: StoredCustomer): Write =>
+  namedWrite('remove the profile', {
+    Delete: {
+      TableName: tableName(),
+      Key: customerKey(current.record.shop_id, current.record.platform_customer_id),
+      ConditionExpression: '#version = :version',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':version': current.version },
+    },
+  });

@@ -5,6 +5,7 @@
 // work, postpone what is due, close a batch, mark a batch reminded.
 import type { EarningEntry } from '../../domain/history';
 import type { LedgerEntry } from '../../domain/points-ledger';
+import { tableName } from '../client';
 import { namedWrite, type Write } from '../write';
 import { customerPk } from './customer-profile';
 import { type DueAttributes, dueAttributes, DUE_ATTRIBUTES, dueChange, type DueKind, STILL_DUE, stillDueValues } from './due';
@@ -180,3 +181,6 @@ export function markBatchReminded(shopId: string, key: ItemKey, batch: LedgerEnt
     }),
   );
 }
+/** The entry deleted (an import's entry, taken back with the import). */
+export const removeEarningEntry = (shopId: string, customerId: string, id: string): Write =>
+  namedWrite('remove an earning entry', { Delete: { TableName: tableName(), Key: earningEntryKey(shopId, customerId, id) } });

@@ -3,9 +3,11 @@
 // mailbox referred once per shop (keyed by the mailbox's keyed hash, never the address, under the shop's
 // key kept in the shop's partition), the guard that finds a referral by its discount code (an order paid
 // with the code counts as referred by it), and the referrer's counter of friends per UTC day, which
-// leaves through the table's TTL a week after its day.
+// leaves through the table's TTL a week after its day. The named writes of a referral's life follow.
 import type { FriendReferral } from '../../domain/referral';
+import { tableName } from '../client';
 import { TTL_ATTRIBUTE } from '../table';
+import { namedWrite, type Write } from '../write';
 import { customerPk } from './customer-profile';
 import { type Item, type ItemKey, type ItemType, recordOf, shopPk } from './item-type';
 
@@ -99,3 +101,135 @@ export const friendCodeItem = (referral: FriendReferral): Item => ({
 });
 
 export const friendReferralOf = (item: Item): FriendReferral => recordOf<FriendReferral>(item, {});
+
+// ---- named writes ---------------------------------------------------------------------------------------
+
+const createOnly = (name: string, item: Item): Write =>
+  namedWrite(name, { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
+
+/** The mailbox's guard: one referral per mailbox and shop. */
+export const guardFriendMailbox = (referral: FriendReferral): Write => createOnly('guard the mailbox', friendEmailItem(referral));
+
+/** The referral itself, in `issuing` until its code exists; only if it does not exist. */
+export const recordFriendReferral = (referral: FriendReferral): Write => createOnly('record the referral', friendReferralItem(referral));
+
+/** The guard that finds the referral by its discount code. */
+export const guardFriendCode = (referral: FriendReferral): Write => createOnly('guard the code', friendCodeItem(referral));
+
+/** One more friend of the referrer on the UTC day, only while under `maxPerDay`; the counter leaves by TTL. */
+export function countFriendOfDay(referral: FriendReferral, day: string, maxPerDay: number): Write {
+  return namedWrite("count the referrer's friend of the day", {
+    Update: {
+      TableName: tableName(),
+      Key: friendCountKey(referral.shop_id, referral.referrer_platform_customer_id, day),
+      UpdateExpression: 'ADD #count :one SET #ttl = :ttl',
+      ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
+      ExpressionAttributeNames: { '#count': FRIEND_COUNT, '#ttl': TTL_ATTRIBUTE },
+      ExpressionAttributeValues: { ':one': 1, ':max': maxPerDay, ':ttl': friendCountTtl(day) },
+    },
+  });
+}
+
+/** The referral's code exists on the platform: `issuing` becomes `active`. */
+export function activateFriendReferralWrite(referral: FriendReferral, platformDiscountId: string): Write {
+  const ref = refOf(referral);
+  return namedWrite('activate the referral', {
+    Update: {
+      TableName: tableName(),
+      Key: friendReferralKey(referral.shop_id, ref.referrer_id, ref.referral_sk),
+      UpdateExpression: 'SET #status = :active, platform_discount_id = :id',
+      ConditionExpression: '#status = :issuing',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':active': 'active', ':issuing': 'issuing', ':id': platformDiscountId },
+    },
+  });
+}
+
+/** A referral whose code could not be created taken back, only while still `issuing`. */
+export function withdrawIssuingReferral(referral: FriendReferral): Write {
+  const ref = refOf(referral);
+  return namedWrite('withdraw the issuing referral', {
+    Delete: {
+      TableName: tableName(),
+      Key: friendReferralKey(referral.shop_id, ref.referrer_id, ref.referral_sk),
+      ConditionExpression: '#status = :issuing',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':issuing': 'issuing' },
+    },
+  });
+}
+
+/** A guard of the referral (mailbox or code) deleted, only while it still points at this referral. */
+export function releaseFriendGuard(referral: FriendReferral, guard: 'mailbox' | 'code'): Write {
+  const key =
+    guard === 'mailbox' ? friendEmailKey(referral.shop_id, referral.email_key) : friendCodeKey(referral.shop_id, referral.discount_code);
+  return namedWrite(`release the ${guard} guard`, {
+    Delete: {
+      TableName: tableName(),
+      Key: key,
+      ConditionExpression: 'referral_id = :id',
+      ExpressionAttributeValues: { ':id': referral.id },
+    },
+  });
+}
+
+/** The referral's place in its referrer's count of the day given back, only while it is positive. */
+export function uncountFriendOfDay(referral: FriendReferral, day: string): Write {
+  return namedWrite("give the referrer's friend of the day back", {
+    Update: {
+      TableName: tableName(),
+      Key: friendCountKey(referral.shop_id, referral.referrer_platform_customer_id, day),
+      UpdateExpression: 'ADD #count :minus',
+      ConditionExpression: '#count > :zero',
+      ExpressionAttributeNames: { '#count': FRIEND_COUNT },
+      ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+    },
+  });
+}
+
+/**
+ * The friend's first paid order counted as referred by the referral: `completed`, once, only while it is
+ * `active` (a replay changes nothing).
+ */
+export function completeFriendReferralWrite(
+  shopId: string,
+  ref: FriendReferralRef,
+  completion: { friendId: string; orderId: string; at: string },
+): Write {
+  return namedWrite('complete the referral', {
+    Update: {
+      TableName: tableName(),
+      Key: friendReferralKey(shopId, ref.referrer_id, ref.referral_sk),
+      UpdateExpression: 'SET #status = :completed, completed_at = :at, friend_platform_customer_id = :friend, order_id = :order',
+      ConditionExpression: '#status = :active',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':completed': 'completed',
+        ':active': 'active',
+        ':at': completion.at,
+        ':friend': completion.friendId,
+        ':order': completion.orderId,
+      },
+    },
+  });
+}
+
+/**
+ * The friend's address erased from the referral (`email` and `canonical_email` removed), once: only while
+ * it is this referral and still holds an address.
+ */
+export function eraseFriendAddress(shopId: string, ref: FriendReferralRef, at: string): Write {
+  return namedWrite("erase the friend's address", {
+    Update: {
+      TableName: tableName(),
+      Key: friendReferralKey(shopId, ref.referrer_id, ref.referral_sk),
+      UpdateExpression: 'REMOVE email, canonical_email SET email_redacted_at = if_not_exists(email_redacted_at, :at)',
+      ConditionExpression: 'id = :id AND (attribute_exists(email) OR attribute_exists(canonical_email))',
+      ExpressionAttributeValues: { ':id': ref.referral_id, ':at': at },
+    },
+  });
+}
+
+/** The shop's key of the mailbox hashes, written once: concurrent first referrals agree on one key. */
+export const storeFriendEmailHashKey = (shopId: string, key: Buffer): Write =>
+  createOnly("store the shop's mailbox hash key", { ...friendEmailHashKeyKey(shopId), [FRIEND_EMAIL_HASH_KEY]: key.toString('base64') });

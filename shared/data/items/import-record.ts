@@ -2,8 +2,10 @@
 // it ran with, when, whether it was undone) and one record per member it changed, under the import's
 // partitions sharded by customer (`SHOP#<shop>#IMPORT#<id>#<shard>` / `<customer id>`): what it did to the
 // member (created or updated, the points it moved, the values it replaced), written in the member's own
-// transaction. `undo` reads the shards alone, never the shop.
+// transaction by its named writes. `undo` reads the shards alone, never the shop.
 import { createHash } from 'node:crypto';
+import { tableName } from '../client';
+import { namedWrite, type Write } from '../write';
 import { shopPk, type Item, type ItemKey, type ItemType } from './item-type';
 
 /**
@@ -84,3 +86,15 @@ export const importRecordItem = (shopId: string, importId: string, record: Impor
   ...importRecordKey(shopId, importId, record.customer_id),
   ...record,
 });
+
+/** The import's record of a member, only if there is none: a member is imported once per import. */
+export const recordImportedMember = (shopId: string, importId: string, record: ImportMemberRecord): Write =>
+  namedWrite("record the member's import", {
+    Put: { TableName: tableName(), Item: importRecordItem(shopId, importId, record), ConditionExpression: 'attribute_not_exists(pk)' },
+  });
+
+/** The import's record of a member deleted, only while it exists: an undo takes a member back once. */
+export const forgetImportedMember = (shopId: string, importId: string, customerId: string): Write =>
+  namedWrite("forget the member's import", {
+    Delete: { TableName: tableName(), Key: importRecordKey(shopId, importId, customerId), ConditionExpression: 'attribute_exists(pk)' },
+  });

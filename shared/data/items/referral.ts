@@ -1,5 +1,6 @@
 // The referral items: the guard that makes a referral code unique within a shop (and names its owner),
-// and the award guard that credits a referrer once per referred customer.
+// and the award guard that credits a referrer once per referred customer; the guards' named writes.
+import { tableName } from '../client';
 import { namedWrite, type Write } from '../write';
 import { type Item, type ItemKey, type ItemType } from './item-type';
 import { putNewRequest } from './update';
@@ -34,3 +35,12 @@ export const RECORD_REFERRAL_AWARD = 'record the referral award';
 /** The award guard of `referredId`, refused if the award was made already. */
 export const recordReferralAward = (shopId: string, referredId: string, referrerId: string, orderId: string): Write =>
   namedWrite(RECORD_REFERRAL_AWARD, putNewRequest(referralAwardItem(shopId, referredId, referrerId, orderId)));
+/** A new member's referral code taken, only if no one holds it. */
+export const guardReferralCode = (shopId: string, code: string, customerId: string): Write =>
+  namedWrite('guard the referral code', {
+    Put: { TableName: tableName(), Item: referralCodeItem(shopId, code, customerId), ConditionExpression: 'attribute_not_exists(pk)' },
+  });
+
+/** A removed member's referral code given up. */
+export const releaseReferralCode = (shopId: string, code: string): Write =>
+  namedWrite('release the referral code', { Delete: { TableName: tableName(), Key: referralCodeKey(shopId, code) } });

@@ -1,11 +1,13 @@
 // The reward history entry item (`REDEEM#<id>` in the customer's partition), which is also the purchase the
 // saga writes: its sparse local-index attributes (created, points spent), its due work (an active code's
-// expiry), its place in the unsettled purchases index while the saga has not settled it, the item written
-// for an entry and the entry read back.
-import type { RewardEntry, RewardStatus } from '../../domain/history';
-import { customerPk } from './customer-profile';
+// expiry), its place in the unsettled purchases index while the saga has not settled it, all derived by one
+// `deriveRewardEntry` that puts and updates share; the item written for an entry, the entry read back, and
+// the saga's named writes of it (record the pending purchase, activate, refund, leave the reconciler's index).
+import type { PurchaseRecord, RewardEntry, RewardStatus } from '../../domain/history';
+import { tableName } from '../client';
 import { namedWrite, type Write } from '../write';
-import { type DueAttributes, dueAttributes, DUE_ATTRIBUTES, dueChange, STILL_DUE, stillDueValues } from './due';
+import { customerPk } from './customer-profile';
+import { dueAttributes, DUE_ATTRIBUTES, dueChange, STILL_DUE, stillDueValues } from './due';
 import { type Item, type ItemKey, type ItemType, recordOf } from './item-type';
 import { updateRequest } from './update';
 
@@ -34,22 +36,39 @@ export const rewardEntryType: ItemType = {
  */
 export const VISIBLE_REWARD_STATUSES: readonly RewardStatus[] = ['active', 'used', 'expired'];
 
-/** An active code with an end date is due to expire then. */
-export function rewardDue(shopId: string, entry: Pick<RewardEntry, 'id' | 'status' | 'expires_at'>): DueAttributes | null {
-  return entry.status === 'active' && entry.expires_at ? dueAttributes(shopId, 'code', entry.expires_at, entry.id) : null;
-}
+/** An entry as far as its derived attributes go: a visible entry, or a purchase of the saga. */
+type DerivedFrom = Pick<RewardEntry, 'id' | 'expires_at' | 'created_at' | 'updated_at' | 'points_spent' | 'is_refunded'> & {
+  status: PurchaseRecord['status'];
+  code_cleanup?: boolean;
+};
 
-/** A purchase not settled yet, in the reconciler's index since `since` (oldest first). */
-export const unsettledAttributes = (since: string) => ({ unsettled_pk: UNSETTLED_PURCHASES, unsettled_since: since });
+/** The attributes an update may change: the index places that follow the status. */
+const PLACES = [...DUE_ATTRIBUTES, ...UNSETTLED_ATTRIBUTES] as const;
 
-export function rewardEntryItem(shopId: string, customerId: string, entry: RewardEntry): Item {
+/**
+ * Every derived attribute of an entry, from its own fields: its place in the local indexes, its due work (an
+ * active, unrefunded code with an end date waits for the code-expiry job) and its place in the reconciler's
+ * index (a pending purchase since it was made; a refunded one whose code may still exist since its refund).
+ * An absent place is `undefined`: a put leaves it out, an update removes it.
+ */
+export function deriveRewardEntry(shopId: string, entry: DerivedFrom): Record<string, string | number | undefined> {
+  const due =
+    entry.status === 'active' && !entry.is_refunded && entry.expires_at ? dueAttributes(shopId, 'code', entry.expires_at, entry.id) : null;
+  const unsettledSince =
+    entry.status === 'pending' ? entry.created_at : entry.status === 'refunded' && entry.code_cleanup ? entry.updated_at : undefined;
   return {
-    ...rewardEntryKey(shopId, customerId, entry.id),
-    ...entry,
     redeem_created_at: entry.created_at,
     redeem_points_spent: entry.points_spent,
-    ...rewardDue(shopId, entry),
+    due_pk: due?.due_pk,
+    due_at: due?.due_at,
+    unsettled_pk: unsettledSince === undefined ? undefined : UNSETTLED_PURCHASES,
+    unsettled_since: unsettledSince,
   };
+}
+
+export function rewardEntryItem(shopId: string, customerId: string, entry: RewardEntry | PurchaseRecord): Item {
+  const derived = Object.entries(deriveRewardEntry(shopId, entry)).filter(([, value]) => value !== undefined);
+  return { ...rewardEntryKey(shopId, customerId, entry.id), ...entry, ...Object.fromEntries(derived) };
 }
 
 export const rewardEntryOf = (item: Item): RewardEntry => recordOf<RewardEntry>(item, rewardEntryType);
@@ -60,7 +79,7 @@ export function visibleRewardEntryOf(item: Item): RewardEntry | null {
 }
 
 // ---- named writes of the order and the code-expiry job -----------------------------------------------
-// A used or expired code has nothing due (rewardDue): these writes take it out of the due work.
+// A used or expired code has nothing due (deriveRewardEntry): these writes take it out of the due work.
 
 /**
  * An order used the entry's code: it becomes `used`, only while active and not refunded (the condition a
@@ -100,4 +119,134 @@ export function leaveCodeExpiryWork(shopId: string, key: ItemKey): Write {
     'leave the code expiry work',
     updateRequest(key, { set: due.set, remove: due.remove, condition: STILL_DUE, values: stillDueValues(shopId, 'code') }),
   );
+}
+
+// ---- the saga's writes ------------------------------------------------------------------------------
+
+/** A purchase's new pending entry, in the reconciler's index from its creation; only if it does not exist. */
+export function recordPendingPurchase(purchase: PurchaseRecord): Write {
+  return namedWrite('record the pending purchase', {
+    Put: {
+      TableName: tableName(),
+      Item: rewardEntryItem(purchase.shop_id, purchase.customer_id, purchase),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  });
+}
+
+/** pending -> active with the platform's discount id: it leaves the reconciler's index and waits for its code's expiry. */
+export function activateRewardEntry(purchase: PurchaseRecord, platformDiscountId: string, now: string): Write {
+  return namedWrite(
+    'activate a reward entry',
+    entryUpdate(
+      purchase.shop_id,
+      purchase.customer_id,
+      purchase,
+      { status: 'active', platform_discount_id: platformDiscountId, updated_at: now },
+      { status: 'pending' },
+    ),
+  );
+}
+
+/**
+ * pending -> refunded. With `codeMayExist` the entry stays in the reconciler's index (since now) until the
+ * code is known to be gone.
+ */
+export function refundPendingPurchase(purchase: PurchaseRecord, reason: string, codeMayExist: boolean, now: string): Write {
+  return namedWrite(
+    'refund a pending purchase',
+    entryUpdate(
+      purchase.shop_id,
+      purchase.customer_id,
+      purchase,
+      {
+        status: 'refunded',
+        is_refunded: true,
+        refund_reason: reason,
+        updated_at: now,
+        ...(codeMayExist ? { code_cleanup: true } : {}),
+      },
+      { status: 'pending' },
+    ),
+  );
+}
+
+/** The code of a refunded purchase is confirmed gone from the platform: it leaves the reconciler's index. */
+export function leaveUnsettledPurchases(purchase: PurchaseRecord, now: string): Write {
+  return namedWrite(
+    'leave the unsettled purchases',
+    entryUpdate(
+      purchase.shop_id,
+      purchase.customer_id,
+      { ...purchase, status: 'refunded' },
+      { code_cleanup: false, updated_at: now },
+      { status: 'refunded', code_cleanup: true },
+    ),
+  );
+}
+
+/**
+ * An active, unused and unrefunded entry is refunded (`is_refunded`; its status stays): it leaves the
+ * code-expiry job's due work. The condition is the one the order that uses its code writes under (`active`,
+ * never refunded): of the two, only one commits. A refusal answers the entry as it is now.
+ */
+export function refundActiveRewardEntry(shopId: string, customerId: string, entry: DerivedFrom, now: string): Write {
+  const write = entryUpdate(
+    shopId,
+    customerId,
+    entry,
+    { is_refunded: true, refund_reason: 'refunded_by_request', updated_at: now },
+    { status: 'active' },
+    { notRefunded: true, returnOld: true },
+  );
+  return namedWrite('refund an active reward entry', write);
+}
+
+/**
+ * An update of the entry from `entry` (as read) to `entry` with `changes`: the changed fields and the
+ * derived places that follow (set, or removed), conditional on the fields `expected` (and, with
+ * `notRefunded`, on the entry not being refunded).
+ */
+function entryUpdate(
+  shopId: string,
+  customerId: string,
+  entry: DerivedFrom,
+  changes: Record<string, unknown>,
+  expected: Record<string, unknown>,
+  options: { notRefunded?: boolean; returnOld?: boolean } = {},
+): Write['request'] {
+  const derived = deriveRewardEntry(shopId, { ...entry, ...changes } as DerivedFrom);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const name = (attribute: string) => {
+    names[`#${attribute}`] = attribute;
+    return `#${attribute}`;
+  };
+  const sets = [
+    ...Object.entries(changes),
+    ...PLACES.flatMap((place) => (derived[place] === undefined ? [] : [[place, derived[place]]])),
+  ].map(([attribute, value]) => {
+    values[`:${attribute as string}`] = value;
+    return `${name(attribute as string)} = :${attribute as string}`;
+  });
+  const removes = PLACES.filter((place) => derived[place] === undefined).map(name);
+  const conditions = Object.entries(expected).map(([attribute, value]) => {
+    values[`:was_${attribute}`] = value;
+    return `${name(attribute)} = :was_${attribute}`;
+  });
+  if (options.notRefunded) {
+    values[':no'] = false;
+    conditions.push(`(attribute_not_exists(${name('is_refunded')}) OR ${name('is_refunded')} = :no)`);
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: rewardEntryKey(shopId, customerId, entry.id),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ...(options.returnOld ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
+    },
+  };
 }
