@@ -3,6 +3,8 @@
 // while an open batch), the item written for an entry and the entry read back.
 import type { EarningEntry } from '../../domain/history';
 import type { LedgerEntry } from '../../domain/points-ledger';
+import { tableName } from '../client';
+import { namedWrite, type Write } from '../write';
 import { customerPk } from './customer-profile';
 import { type DueAttributes, dueAttributes, DUE_ATTRIBUTES } from './due';
 import { type Item, type ItemKey, type ItemType, recordOf } from './item-type';
@@ -51,6 +53,13 @@ export function earningEntryItem(shopId: string, customerId: string, entry: Earn
     // Its approval while pending, its reminder and expiry while a batch: what the jobs find it by.
     ...entryDue(shopId, entry),
   };
+}
+
+/** A new earning entry recorded: only if no entry has its id. */
+export function recordEarningEntry(shopId: string, customerId: string, entry: EarningEntry): Write {
+  return namedWrite('record an earning entry', {
+    Put: { TableName: tableName(), Item: earningEntryItem(shopId, customerId, entry), ConditionExpression: 'attribute_not_exists(pk)' },
+  });
 }
 
 export const earningEntryOf = (item: Item): EarningEntry => recordOf<EarningEntry>(item, earningEntryType);
