@@ -4,7 +4,7 @@ import { CreateTableCommand, ResourceInUseException } from '@aws-sdk/client-dyna
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startDynamoDbLocal, localClient } from '../infra/local/dynamodb-local';
 import { documentClient, resetDocumentClient } from '../shared/data/client';
-import { listCustomers, type CustomerListQuery } from '../shared/data/customer-repository';
+import { listCustomers, type CustomerListQuery } from '../shared/data/customer-list';
 import { dynamoDbStats, resetDynamoDbStats } from '../shared/data/dynamodb-stats';
 import { keys } from '../shared/data/keys';
 import { readShopCounters } from '../shared/data/shop-repository';

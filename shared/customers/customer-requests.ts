@@ -6,7 +6,7 @@ import { DOMAIN_DETAILS } from '../domain/errors';
 import { badRequest } from '../http/errors';
 import { parseBody } from '../http/validation';
 import { parseFilters, parsePage, parseSort } from '../http/query';
-import type { CustomerListQuery } from '../data/customer-repository';
+import type { CustomerListQuery } from '../data/customer-list';
 import type { LoyaltyStatus } from '../domain/customer';
 
 export const enrollBodySchema = z.object({

@@ -4,11 +4,10 @@ import {
   createCustomer,
   findCustomerByEmail,
   getCustomer,
-  listCustomers as queryCustomers,
-  type CustomerListQuery,
   type StoredCustomer,
   updateCustomer as writeCustomerChanges,
 } from '../data/customer-repository';
+import { type CustomerListQuery, listCustomers as queryCustomers } from '../data/customer-list';
 import { readShopCounters, type ShopCounters } from '../data/shop-repository';
 import { type CustomerRecord, type MemberChanges, newMemberRecord } from '../domain/customer';
 import { nowIso } from '../runtime/clock';

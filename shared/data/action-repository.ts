@@ -5,11 +5,10 @@
 // counter's condition, not a read before the write, is what refuses them.
 import type { CustomerRecord } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
-import { commit, namedWrite } from './commit';
+import { commit } from './commit';
 import { countActionAward } from './items/action-count';
-import { storedCustomerOf, type StoredCustomer } from './items/customer-profile';
+import { storedCustomerOf, type StoredCustomer, writeMemberFigures } from './items/customer-profile';
 import { recordEarningEntry } from './items/earning-entry';
-import { memberProfilePut } from './transactions';
 
 export interface ActionAwardWrite {
   /** The profile as read, and its figures after the award. */
@@ -34,9 +33,8 @@ export async function writeActionAward(write: ActionAwardWrite): Promise<ActionA
   const shopId = next.shop_id;
   const customerId = next.platform_customer_id;
   const counter = countActionAward(shopId, customerId, write.counter);
-  const profile = memberProfilePut(current, next);
   // The profile as it is now comes back with a refusal: the next attempt needs no read.
-  const member = namedWrite('write the member profile', { Put: { ...profile.Put!, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } });
+  const member = writeMemberFigures(current, next, { returnOld: true });
   const entry = recordEarningEntry(shopId, customerId, write.entry);
   const outcome = await commit([counter, member, entry]);
   if (outcome.committed) return { written: true };

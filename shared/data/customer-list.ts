@@ -1,13 +1,26 @@
-// One page of a shop's customer list at any depth: read from whichever end of the index partitions is
-// nearer, or from a page boundary a previous request remembered (docs/performance.md#customer-list-depth).
+// The shop's sorted customer list (`listCustomers`): one page at any depth, read from whichever end of the
+// index partitions is nearer, or from a page boundary a previous request remembered
+// (docs/performance.md#customer-list-depth); with an e-mail filter, the search (email-search.ts) and its
+// remembered matches (email-match-set.ts). And the walks and counts over a shop's whole list.
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
+import { type CustomerRecord, LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
 import { logger } from '../observability/powertools';
 import { documentClient, tableName } from './client';
-import { batchGet, QUERY_CALL_LIMIT, type Item } from './items';
+import { readRememberedSlice, rememberMatchSet, searchName } from './email-match-set';
+import { evaluateEmailSearch } from './email-search';
+import { batchGet, countAll, QUERY_CALL_LIMIT, type Item } from './items';
 import { customerListBoundaryKey } from './items/customer-list-boundary';
-import { customerListPartition, customerOfKey } from './items/customer-profile';
+import { customerKey, customerListPartition, customerOfKey, normalisedEmail, storedCustomerOf } from './items/customer-profile';
 import { GLOBAL_INDEXES, TTL_ATTRIBUTE } from './table';
+
+export type CustomerSortField = 'created_at' | 'points' | 'lifetime_points' | 'redeemed_points';
+
+const SORT_INDEX: Record<CustomerSortField, { indexName: string; attribute: string }> = {
+  created_at: { indexName: GLOBAL_INDEXES.customersByCreatedAt.indexName, attribute: 'created_at' },
+  points: { indexName: GLOBAL_INDEXES.customersByPoints.indexName, attribute: 'current_points' },
+  lifetime_points: { indexName: GLOBAL_INDEXES.customersByLifetimePoints.indexName, attribute: 'lifetime_points' },
+  redeemed_points: { indexName: GLOBAL_INDEXES.customersByRedeemedPoints.indexName, attribute: 'redeemed_points' },
+};
 
 /**
  * How long a remembered boundary is used. A walk asks for its next page within seconds; a short life
@@ -258,4 +271,106 @@ export async function* shopMemberIdPages(shopId: string, pageSize: number): Asyn
       startKey = page.LastEvaluatedKey;
     } while (startKey);
   }
+}
+
+export interface CustomerListQuery {
+  sort: CustomerSortField;
+  descending: boolean;
+  /** Only these statuses (both when omitted). */
+  status?: LoyaltyStatus;
+  /** Lower-case substring the e-mail must contain. */
+  emailContains?: string;
+  offset: number;
+  limit: number;
+}
+
+export interface CustomerListPage {
+  records: CustomerRecord[];
+  /** Total matches, or null when the caller must take it from the shop counters. */
+  total: number | null;
+  /** Index entries the Queries read (what depth costs; the bench reports it). */
+  entriesRead: number;
+}
+
+export interface CustomerListOptions {
+  /** Entries in the listed partitions (the shop counters); unknown on a first page, which needs none. */
+  total?: number;
+  /** Use and keep remembered page boundaries (off only to compare pages in tests and the bench). */
+  boundaryMemory?: boolean;
+  /** Use and keep remembered e-mail search matches (off only to compare pages in tests and the bench). */
+  matchMemory?: boolean;
+}
+
+/**
+ * One page of a shop's customers in the requested order. Each loyalty status is its own index
+ * partition, already sorted by DynamoDB. Without an e-mail filter the page's keys come from the
+ * nearer end of the partitions or a remembered boundary (`customer-list.ts`), then its profiles from
+ * one BatchGet. With an e-mail filter the search is evaluated whole (`evaluateEmailSearch`), which gives
+ * the exact total, and its ordered matches are remembered for its other pages (`email-match-set.ts`),
+ * which read their slice of them and its profiles only.
+ */
+export async function listCustomers(
+  shopId: string,
+  query: CustomerListQuery,
+  options: CustomerListOptions = {},
+): Promise<CustomerListPage> {
+  const { indexName, attribute } = SORT_INDEX[query.sort];
+  const statuses = listStatuses(query.status);
+  if (query.emailContains === undefined) {
+    const page = await readListPage(
+      {
+        shopId,
+        indexName,
+        attribute,
+        descending: query.descending,
+        statuses,
+        listName: `${query.status ?? 'all'}#${query.sort}#${query.descending ? 'desc' : 'asc'}`,
+        offset: query.offset,
+        limit: query.limit,
+        total: options.total ?? Infinity,
+      },
+      options.boundaryMemory ?? true,
+    );
+    const [items] = await Promise.all([batchGet(page.keys), page.remembered]);
+    return { records: items.map((item) => storedCustomerOf(item).record), total: null, entriesRead: page.entriesRead };
+  }
+
+  const memory = options.matchMemory ?? true;
+  const search = searchName({ emailContains: query.emailContains, status: query.status, sort: query.sort, descending: query.descending });
+  // Past the first page, the set an earlier page of the same search remembered: its slice's profiles only.
+  const remembered = memory && query.offset > 0 ? await readRememberedSlice(shopId, search, query.offset, query.limit) : null;
+  if (remembered) {
+    const items = await batchGet(remembered.ids.map((id) => customerKey(shopId, id)));
+    const records = items
+      .map((item) => storedCustomerOf(item).record)
+      // A member who no longer matches (a new address or status) is left out, as is one erased or merged away.
+      .filter((record) => statuses.includes(record.status) && normalisedEmail(record.email).includes(query.emailContains!));
+    return { records, total: remembered.total, entriesRead: 0 };
+  }
+
+  const matches = await evaluateEmailSearch(shopId, query, indexName, attribute, statuses);
+  const pageIds = matches.ids.slice(query.offset, query.offset + query.limit);
+  // The ordered set, for the search's other pages (a search of one page has none).
+  const rememberSet = memory && matches.ids.length > query.limit ? rememberMatchSet(shopId, search, matches.ids) : Promise.resolve();
+  const [items] = await Promise.all([
+    matches.profiles
+      ? Promise.resolve(pageIds.map((id) => matches.profiles!.get(id)!))
+      : batchGet(pageIds.map((id) => customerKey(shopId, id))),
+    rememberSet,
+  ]);
+  return { records: items.map((item) => storedCustomerOf(item).record), total: matches.ids.length, entriesRead: matches.entriesRead };
+}
+
+/** Counts a shop's customers per status from the list index (used after bulk imports). */
+export async function countCustomers(shopId: string): Promise<Record<LoyaltyStatus, number>> {
+  const [member, excluded] = await Promise.all(
+    LOYALTY_STATUSES.map((status) =>
+      countAll({
+        IndexName: GLOBAL_INDEXES.customersByCreatedAt.indexName,
+        KeyConditionExpression: 'list_pk = :pk',
+        ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status) },
+      }),
+    ),
+  );
+  return { member: member!, excluded: excluded! };
 }

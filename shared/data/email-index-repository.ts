@@ -2,17 +2,17 @@
 // new shop, whose every member gets postings from its enrolment on, and by the backfill once a shop's
 // earlier members have theirs), the postings of members enrolled in bulk, and the backfill's walk over a shop's members, which writes each member's
 // postings as its profile has them. Every write is idempotent, so a stopped backfill is simply run again.
-import { BatchWriteCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { BATCH_BACKOFF, CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
+import { commit } from './commit';
 import { documentClient, tableName } from './client';
 import { shopMemberIdPages } from './customer-list';
-import { cancellationReasons, isTransactionConflict } from './dynamodb-errors';
 import { emailIndexReady } from './email-search';
 import { BATCH_ATTEMPTS, batchDelete, batchGet, readItem } from './items';
-import { customerKey, normalisedEmail } from './items/customer-profile';
-import { emailIndexMarkerKey, emailPostingItems, emailPostingKeys } from './items/email-gram';
+import { checkProfileAddress, customerKey, normalisedEmail } from './items/customer-profile';
+import { emailIndexMarkerItem, emailPostingItems, emailPostingKeys, markEmailIndexed, postAddress } from './items/email-gram';
 import type { Item } from './items/item-type';
-import { shopSettingsKey } from './items/shop';
+import { checkNewShop } from './items/shop';
 
 export { emailIndexReady };
 
@@ -22,27 +22,16 @@ export { emailIndexReady };
  * that already exists (members from before the index, perhaps) is left to the backfill. True when written.
  */
 export async function markNewShopIndexed(shopId: string, now: string): Promise<boolean> {
-  try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { ConditionCheck: { TableName: tableName(), Key: shopSettingsKey(shopId), ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: tableName(), Item: { ...emailIndexMarkerKey(shopId), completed_at: now, by: 'new shop' } } },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
-    throw error;
-  }
+  const newShop = checkNewShop(shopId);
+  const outcome = await commit([newShop, markEmailIndexed(shopId, now, 'new shop')]);
+  if (outcome.committed) return true;
+  if (outcome.refusal.kind === 'condition' && outcome.refusal.failed.includes(newShop.name)) return false;
+  throw new Error(`Marking the e-mail index of new shop ${shopId}: the transaction was in conflict with another`);
 }
 
 /** Writes the shop's index marker: every member the shop had before the index now has its postings. */
 export async function markEmailIndexComplete(shopId: string, now: string): Promise<void> {
-  await documentClient().send(
-    new PutCommand({ TableName: tableName(), Item: { ...emailIndexMarkerKey(shopId), completed_at: now, by: 'backfill' } }),
-  );
+  await documentClient().send(new PutCommand({ TableName: tableName(), Item: emailIndexMarkerItem(shopId, now, 'backfill') }));
 }
 
 /**
@@ -117,32 +106,13 @@ async function postMember(shopId: string, first: Item): Promise<number | null> {
   const written = await retryUntil(MEMBER_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<number | null | undefined> => {
     if (!profile) return null;
     const emailLc = normalisedEmail(String(profile.email ?? ''));
-    const postings = emailPostingItems(shopId, customerId, emailLc);
+    const postings = postAddress(shopId, customerId, emailLc);
     if (postings.length === 0) return 0;
-    try {
-      await documentClient().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              ConditionCheck: {
-                TableName: tableName(),
-                Key: customerKey(shopId, customerId),
-                ConditionExpression: 'email_lc = :emailLc',
-                ExpressionAttributeValues: { ':emailLc': emailLc },
-              },
-            },
-            ...postings.map((item) => ({ Put: { TableName: tableName(), Item: item } })),
-          ],
-        }),
-      );
-      return postings.length;
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (!reasons && !isTransactionConflict(error)) throw error;
-      // The address changed (or another write was under way): read the profile again.
-      profile = await readItem(customerKey(shopId, customerId));
-      return undefined;
-    }
+    const outcome = await commit([checkProfileAddress(shopId, customerId, emailLc), ...postings]);
+    if (outcome.committed) return postings.length;
+    // The address changed (or another write was under way): read the profile again.
+    profile = await readItem(customerKey(shopId, customerId));
+    return undefined;
   });
   if (written === undefined) throw new Error(`The address of customer ${customerId} kept changing; run the backfill again`);
   return written;

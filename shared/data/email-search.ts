@@ -5,8 +5,10 @@
 // (a query shorter than a gram, a shop whose index marker is not written yet, grams common enough that
 // the list index's scan costs less): the caller then scans, which answers the same.
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { type CustomerRecord, LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
 import { documentClient, tableName } from './client';
-import { type Item, QUERY_CALL_LIMIT, queryAll } from './items';
+import { batchGetAll, type Item, QUERY_CALL_LIMIT, queryAll } from './items';
+import { customerKey, customerListPartition, customerOfKey, normalisedEmail, storedCustomerOf } from './items/customer-profile';
 import { emailGramPartition, emailIndexMarkerKey, GRAM_LENGTH, gramsOf, longEmailPartition } from './items/email-gram';
 import { counterAttribute, shopCountersKey } from './items/shop';
 
@@ -196,4 +198,124 @@ async function readOn(pk: string, startKey: Record<string, unknown>): Promise<It
     key = page.LastEvaluatedKey;
   }
   return items;
+}
+
+// ---- a search evaluated whole, in the list's order ------------------------------------------------------
+
+export interface EmailSearchMatches {
+  /** The matching customer ids in the list's order. */
+  ids: string[];
+  /** Their profiles, when the evaluation read them. */
+  profiles: Map<string, Item> | null;
+  entriesRead: number;
+}
+
+/**
+ * Every match of an e-mail search, in order: through the e-mail index when it can answer (its matches'
+ * profiles give the order, the status filter and the total), else by reading every key of the
+ * partitions (the filter runs on the index's projected e-mail).
+ */
+export async function evaluateEmailSearch(
+  shopId: string,
+  query: { emailContains?: string; descending: boolean },
+  indexName: string,
+  attribute: string,
+  statuses: readonly LoyaltyStatus[],
+): Promise<EmailSearchMatches> {
+  const emailContains = query.emailContains!;
+  const indexed = await findByEmailIndex(shopId, emailContains, () => shopMemberCount(shopId));
+  if (indexed) {
+    const profiles = await batchGetAll(indexed.ids.map((id) => customerKey(shopId, id)));
+    const matched = profiles
+      .map((item) => ({ item, record: storedCustomerOf(item).record }))
+      // The profile's own address decides: a posting is only where to look.
+      .filter(({ record }) => statuses.includes(record.status) && normalisedEmail(record.email).includes(emailContains))
+      .sort((a, b) => compareRecords(attribute as keyof CustomerRecord, query.descending)(a.record, b.record));
+    return {
+      ids: matched.map(({ record }) => record.platform_customer_id),
+      profiles: new Map(matched.map(({ item, record }) => [record.platform_customer_id, item])),
+      entriesRead: indexed.entriesRead + profiles.length,
+    };
+  }
+
+  const partitions = await Promise.all(statuses.map((status) => scanListPartition(shopId, status, indexName, attribute, emailContains)));
+  const entries = partitions.flat().map((item) => ({
+    id: customerOfKey({ pk: String(item.pk) }),
+    status: statusOfListPartition(String(item.list_pk)),
+    value: item[attribute] as string | number,
+  }));
+  // Sorted once, in the order the index's matches get (sort value, status, customer id).
+  entries.sort(compareEntries(query.descending));
+  return { ids: entries.map((entry) => entry.id), profiles: null, entriesRead: partitions.reduce((sum, items) => sum + items.length, 0) };
+}
+
+/**
+ * The entries of one list partition whose projected address contains `emailContains`, each with its
+ * key, status partition and sort value only. A bounded number of entries per call: DynamoDB Local
+ * reads `Limit` rows for every call, so a filtered read without one made each call re-read the rest
+ * of the partition (docs/performance.md#e-mail-search); on DynamoDB a call reads at most 1 MB anyway.
+ */
+async function scanListPartition(
+  shopId: string,
+  status: LoyaltyStatus,
+  indexName: string,
+  attribute: string,
+  emailContains: string,
+): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page: QueryCommandOutput = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: indexName,
+        KeyConditionExpression: 'list_pk = :pk',
+        FilterExpression: 'contains(email_lc, :email)',
+        ProjectionExpression: 'pk, list_pk, #value',
+        ExpressionAttributeNames: { '#value': attribute },
+        ExpressionAttributeValues: { ':pk': customerListPartition(shopId, status), ':email': emailContains },
+        ExclusiveStartKey: startKey,
+        Limit: QUERY_CALL_LIMIT,
+      }),
+    );
+    items.push(...((page.Items ?? []) as Item[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+const statusOfListPartition = (listPk: string) => listPk.slice(listPk.lastIndexOf('#') + 1) as LoyaltyStatus;
+
+interface ListEntry {
+  id: string;
+  status: LoyaltyStatus;
+  value: string | number;
+}
+
+/** `compareRecords` over list entries. */
+function compareEntries(descending: boolean): (a: ListEntry, b: ListEntry) => number {
+  const direction = descending ? -1 : 1;
+  return (a, b) => {
+    if (a.value !== b.value) return a.value < b.value ? -direction : direction;
+    if (a.status !== b.status) return LOYALTY_STATUSES.indexOf(a.status) - LOYALTY_STATUSES.indexOf(b.status);
+    return a.id === b.id ? 0 : a.id < b.id ? -direction : direction;
+  };
+}
+
+/**
+ * The list's order for records found through the e-mail index: the sort attribute, then the status
+ * (members first, as the merged partitions), then the customer id, all in the list's direction.
+ */
+export function compareRecords(attribute: keyof CustomerRecord, descending: boolean): (a: CustomerRecord, b: CustomerRecord) => number {
+  const direction = descending ? -1 : 1;
+  const rank = (record: CustomerRecord) => LOYALTY_STATUSES.indexOf(record.status);
+  return (a, b) => {
+    const x = a[attribute] as string | number;
+    const y = b[attribute] as string | number;
+    if (x !== y) return x < y ? -direction : direction;
+    if (a.status !== b.status) return rank(a) - rank(b);
+    const p = a.platform_customer_id;
+    const q = b.platform_customer_id;
+    return p === q ? 0 : p < q ? -direction : direction;
+  };
 }

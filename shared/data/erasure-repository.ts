@@ -2,24 +2,24 @@
 // that name it, the shop counters moved in the profile's own transaction) or a whole shop; and the read of
 // everything held about a member for a data request. Every step is idempotent, so a redelivery finishes a
 // half-done erasure and otherwise changes nothing.
-import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { publishApiKeyChanges } from './api-key-changes';
+import { commit } from './commit';
 import { documentClient, tableName } from './client';
 import { shopMemberIdPages } from './customer-list';
-import { cancellationReasons, isTransactionConflict, writtenUnlessRefused } from './dynamodb-errors';
-import { emailPostingChange } from './items/email-gram';
+import { writtenUnlessRefused } from './dynamodb-errors';
+import { followAddress } from './items/email-gram';
 import { batchDelete, batchGet, forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
-import { erasureTombstoneItem, erasureTombstoneKey, erasureTombstonesPartition } from './items/erasure-tombstone';
+import { erasureTombstoneKey, erasureTombstonePut, erasureTombstonesPartition } from './items/erasure-tombstone';
 import { API_KEY_LISTING_PREFIX, apiKeyKey } from './items/api-key';
-import { customerKey, customerPk, storedCustomerOf } from './items/customer-profile';
+import { customerKey, customerPk, deleteProfileAtVersion, storedCustomerOf } from './items/customer-profile';
 import { EARNING_ENTRY_PREFIX } from './items/earning-entry';
 import { FRIEND_REFERRAL_PREFIX, friendCodeKey, friendEmailKey } from './items/friend-referral';
 import { ORDER_PREFIX, orderCustomerKey, orderIdOf } from './items/order';
-import { referralAwardKey, referralCodeKey } from './items/referral';
+import { forgetReferralAward, releaseReferralCode } from './items/referral';
 import { REWARD_ENTRY_PREFIX } from './items/reward-entry';
-import { counterAttribute, shopCountersKey, shopDomainKey, shopPk, shopRegistryKey } from './items/shop';
+import { countInShop, shopDomainKey, shopPk, shopRegistryKey } from './items/shop';
 import { webhookEventsPartition } from './items/webhook-event';
 
 /** Items read or deleted per page, so a member with a long history or a large shop never sits in memory whole. */
@@ -66,55 +66,24 @@ async function deleteProfile(shopId: string, customerId: string): Promise<boolea
     if (!item) return false;
     const stored = storedCustomerOf(item);
     const { record, version } = stored;
-    const table = tableName();
-    try {
-      await documentClient().send(
-        new TransactWriteCommand({
-          ClientRequestToken: randomUUID(),
-          TransactItems: [
-            {
-              Delete: {
-                TableName: table,
-                Key: customerKey(shopId, customerId),
-                ConditionExpression: '#version = :version',
-                ExpressionAttributeNames: { '#version': 'version' },
-                ExpressionAttributeValues: { ':version': version },
-              },
-            },
-            {
-              Update: {
-                TableName: table,
-                Key: shopCountersKey(shopId),
-                UpdateExpression: 'ADD #count :minus',
-                ExpressionAttributeNames: { '#count': counterAttribute(record.status) },
-                ExpressionAttributeValues: { ':minus': -1 },
-              },
-            },
-            {
-              // Only the member's own guard: a code imported twice must not free another member's code.
-              Delete: {
-                TableName: table,
-                Key: referralCodeKey(shopId, record.referral_code),
-                ConditionExpression: 'attribute_not_exists(pk) OR customer_id = :me',
-                ExpressionAttributeValues: { ':me': customerId },
-              },
-            },
-            { Delete: { TableName: table, Key: referralAwardKey(shopId, customerId) } },
-            // The e-mail search postings go with the profile: a search never finds an erased member.
-            ...emailPostingChange(shopId, customerId, record.email, null).delete.map((key) => ({ Delete: { TableName: table, Key: key } })),
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (reasons?.[2] === 'ConditionalCheckFailed' && reasons[0] !== 'ConditionalCheckFailed') {
-        throw new Error(`The referral code guard of customer ${customerId} belongs to another customer`);
-      }
-      if (reasons && reasons.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) return undefined;
-      if (isTransactionConflict(error)) return undefined;
-      throw error;
+    const profile = deleteProfileAtVersion(shopId, customerId, version);
+    const guard = releaseReferralCode(shopId, record.referral_code, customerId);
+    const outcome = await commit([
+      profile,
+      countInShop(shopId, record.status, -1),
+      // Only the member's own guard: a code imported twice must not free another member's code.
+      guard,
+      forgetReferralAward(shopId, customerId),
+      // The e-mail search postings go with the profile: a search never finds an erased member.
+      ...followAddress(shopId, customerId, record.email, null),
+    ]);
+    if (outcome.committed) return true;
+    const { refusal } = outcome;
+    if (refusal.kind === 'condition' && refusal.failed.includes(guard.name) && !refusal.failed.includes(profile.name)) {
+      throw new Error(`The referral code guard of customer ${customerId} belongs to another customer`);
     }
+    // The profile changed (or another transaction held an item): read it again.
+    return undefined;
   });
   if (outcome === undefined) throw new Error(`The profile of customer ${customerId} kept changing; erasure not finished`);
   return outcome;
@@ -127,15 +96,7 @@ async function deleteProfile(shopId: string, customerId: string): Promise<boolea
  * id in its key and the time; no name, e-mail or figure. Idempotent: a redelivery keeps the first one as it is.
  */
 export async function putErasureTombstone(shopId: string, customerId: string, erasedAt: string): Promise<void> {
-  await writtenUnlessRefused(
-    documentClient().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: erasureTombstoneItem(shopId, customerId, erasedAt),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  await writtenUnlessRefused(documentClient().send(new PutCommand(erasureTombstonePut(shopId, customerId, erasedAt))));
 }
 
 /**

@@ -7,20 +7,21 @@ import type { CustomerRecord } from '../domain/customer';
 import type { EarningEntry } from '../domain/history';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
-import { commit, namedWrite, type Write } from './commit';
+import { commit, type Write } from './commit';
 import { BATCH_ATTEMPTS, batchDelete, forEachPartitionPage, type Item } from './items';
 import { removeBirthdayTimer } from './items/birthday-timer';
 import {
-  createProfile,
+  enrolProfile,
   customerKey,
   normalisedEmail,
-  removeProfileAtVersion,
+  deleteProfileAtVersion,
+  writeProfileAtVersion,
   storedCustomerOf,
   type StoredCustomer,
 } from './items/customer-profile';
 import { recordEarningEntry, removeEarningEntry } from './items/earning-entry';
 import { emailPostingKeys } from './items/email-gram';
-import { noErasureTombstone } from './items/erasure-tombstone';
+import { checkNotErased } from './items/erasure-tombstone';
 import {
   forgetImportedMember,
   IMPORT_SHARDS,
@@ -32,8 +33,8 @@ import {
   importRecordPartition,
   recordImportedMember,
 } from './items/import-record';
-import { guardReferralCode, releaseReferralCode } from './items/referral';
-import { birthdayTimerWrites, profilePutAtVersion } from './transactions';
+import { claimReferralCode, dropReferralCode } from './items/referral';
+import { followBirthday } from './items/birthday-timer';
 
 export type { ImportHeader, ImportMemberRecord };
 
@@ -125,13 +126,11 @@ export async function writeImportedMember(write: ImportMemberWrite): Promise<Imp
     throw new Error('An import never changes an address: its e-mail search postings would not follow');
   }
   const record = recordImportedMember(shopId, importId, { ...write.record, version });
-  const profile = current
-    ? namedWrite('write the profile at its version', profilePutAtVersion(current, next))
-    : createProfile(next, version);
-  const referralCode = current ? null : guardReferralCode(shopId, next.referral_code, customerId);
+  const profile = current ? writeProfileAtVersion(current, next) : enrolProfile(next);
+  const referralCode = current ? null : claimReferralCode(shopId, next.referral_code, customerId);
   const earned = entry ? recordEarningEntry(shopId, customerId, entry) : null;
   // A new member only while no erasure tombstone stands (customers/redact).
-  const notErased = current ? null : noErasureTombstone(shopId, customerId);
+  const notErased = current ? null : checkNotErased(shopId, customerId);
   const writes = [
     record,
     profile,
@@ -155,8 +154,7 @@ export async function writeImportedMember(write: ImportMemberWrite): Promise<Imp
 }
 
 /** The birthday timer's writes that follow the date of birth (`birthdayTimerWrites`), named. */
-const birthdayTimer = (next: CustomerRecord, previousDate: string | null): Write[] =>
-  birthdayTimerWrites(next, previousDate).map((request) => namedWrite('follow the date of birth', request));
+const birthdayTimer = (next: CustomerRecord, previousDate: string | null): Write[] => followBirthday(next, previousDate);
 
 /** Writes the import's header unless it exists (a re-run keeps the first run's). */
 export async function putImportHeader(header: ImportHeader): Promise<void> {
@@ -233,16 +231,16 @@ export async function undoImportedMember(write: UndoMemberWrite): Promise<UndoMe
   const writes: Write[] = [forget];
   if (write.kind === 'remove') {
     const { current } = write;
-    profile = removeProfileAtVersion(current);
+    profile = deleteProfileAtVersion(shopId, customerId, current.version);
     writes.push(
       profile,
-      releaseReferralCode(shopId, current.record.referral_code),
+      dropReferralCode(shopId, current.record.referral_code),
       ...entryRemoval,
       ...(current.record.date_of_birth ? [removeBirthdayTimer(shopId, customerId)] : []),
     );
   } else if (write.kind === 'restore') {
     const { current, next } = write;
-    profile = namedWrite('write the profile at its version', profilePutAtVersion(current, next));
+    profile = writeProfileAtVersion(current, next);
     writes.push(profile, ...entryRemoval, ...birthdayTimer(next, current.record.date_of_birth));
   } else {
     writes.push(...entryRemoval);

@@ -6,63 +6,46 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import type { LedgerEntry, LineSide } from '../domain/points-ledger';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
-import { documentClient, tableName } from './client';
+import { committedUnlessRefused, TRANSACTION_LIMIT, type Write } from './commit';
+import { documentClient } from './client';
 import { isConditionalCheckFailed, isTransactionConflict } from './dynamodb-errors';
 import { forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
-import { customerItem, customerKey, customerPk, type StoredCustomer } from './items/customer-profile';
-import { dueAttributes } from './items/due';
-import { EARNING_ENTRY_PREFIX, entryDue, type EntryDueState } from './items/earning-entry';
-import { BATCH_PREFIX, IMPORT_BATCH_ID, importBatchKey, mergedImportBatchKey } from './items/import-batch';
-import { TIMER_PREFIX } from './items/birthday-timer';
-import type { ItemKey } from './items/item-type';
+import { followBirthday, TIMER_PREFIX } from './items/birthday-timer';
 import {
-  FRIEND_COUNT,
-  FRIEND_COUNT_PREFIX,
-  FRIEND_REFERRAL_PREFIX,
-  friendCodeItem,
-  friendCountTtl,
-  friendEmailItem,
-  friendReferralOf,
-} from './items/friend-referral';
-import { INCOMING_MERGE_PREFIX, incomingMergeKey, incomingMergeOf, mergedIntoKey } from './items/merge';
-import { ORDER_PREFIX, orderCustomerItem, orderIdOf } from './items/order';
-import { REDEMPTION_COUNT_PREFIX, REDEMPTIONS } from './items/redemption-count';
-import { referralCodeItem, referralCodeKey } from './items/referral';
-import { counterAttribute, shopCountersKey } from './items/shop';
-import { TTL_ATTRIBUTE } from './table';
-import { birthdayTimerWrites, emailPostingWrites, type TransactItem, transactUnlessChanged } from './transactions';
+  customerKey,
+  customerPk,
+  deleteProfileAtVersion,
+  enrolProfile,
+  type StoredCustomer,
+  writeProfileAtVersion,
+} from './items/customer-profile';
+import { EARNING_ENTRY_PREFIX, type EntryDueState } from './items/earning-entry';
+import { followAddress } from './items/email-gram';
+import { FRIEND_COUNT_PREFIX } from './items/friend-referral';
+import { BATCH_PREFIX } from './items/import-batch';
+import {
+  clearIncomingMerge,
+  copyMovedItem,
+  deleteMovedOriginal,
+  finishMerge,
+  foldCount,
+  followMovedItem,
+  INCOMING_MERGE_PREFIX,
+  incomingMergeOf,
+  markIncomingMerge,
+  type MergeRecord,
+  mergedIntoKey,
+  movedItem,
+  recordMerge,
+  type RelaidBatch,
+  relayBatchUpdate,
+  relayKeptBatch,
+} from './items/merge';
+import { REDEMPTION_COUNT_PREFIX } from './items/redemption-count';
+import { releaseReferralCode } from './items/referral';
+import { countInShop } from './items/shop';
 
-/** `merged`: two members became one; `moved`: the kept customer became the deleted one's member; `nothing`: no member to fold. */
-export type MergeKind = 'merged' | 'moved' | 'nothing';
-
-/** An open batch's place on the kept member's line after the merge, and what puts it back in the due work. */
-export interface RelaidBatch {
-  /** The batch's key in the partition it came from. */
-  sk: string;
-  id: string;
-  from: LineSide;
-  batch_offset: number;
-  batch_points: number;
-  points_expiry_at: string;
-  expiry_reminded: boolean;
-}
-
-/**
- * The merge record, in the deleted customer's partition: which customer it went into (later merges into the
- * deleted id follow it there), whether its items are still moving, the batches it re-laid and the events
- * it publishes once it is done. Its existence is what makes a merge happen once.
- */
-export interface MergeRecord {
-  shop_id: string;
-  kept_id: string;
-  deleted_id: string;
-  kind: MergeKind;
-  state: 'moving' | 'done';
-  batches: RelaidBatch[];
-  /** Domain events, published by whichever call finishes the merge. */
-  events: Array<Record<string, unknown>>;
-  created_at: string;
-}
+export type { MergeKind, MergeRecord, RelaidBatch } from './items/merge';
 
 /** An open batch as stored: the entry (or imported batch) and the item itself. */
 export interface OpenBatch {
@@ -71,8 +54,7 @@ export interface OpenBatch {
   item: Item;
 }
 
-/** DynamoDB's limit of writes per TransactWriteItems call. */
-export const TRANSACTION_LIMIT = 100;
+export { TRANSACTION_LIMIT };
 /** History items moved at once within a page. */
 const MOVE_CONCURRENCY = 8;
 const PAGE_SIZE = 100;
@@ -119,17 +101,7 @@ export async function readOpenBatches(shopId: string, customerId: string): Promi
 
 /** Records a merge that folds nothing (no member to fold): later merges into the deleted id still follow it. */
 export async function writeMergeRecord(record: MergeRecord): Promise<boolean> {
-  return transactUnlessChanged([mergeRecordPut(record)]);
-}
-
-function mergeRecordPut(record: MergeRecord): TransactItem {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: { ...mergedIntoKey(record.shop_id, record.deleted_id), ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  return committedUnlessRefused([recordMerge(record)]);
 }
 
 export interface MergeCommit {
@@ -158,132 +130,38 @@ export const sourceKey = (from: LineSide, sk: string) => `${from}|${sk}`;
  */
 export async function commitMerge(commit: MergeCommit): Promise<boolean> {
   const { record, kept, deleted } = commit;
-  const table = tableName();
   const shopId = record.shop_id;
   const moved = kept.current === null;
-  const items: TransactItem[] = [
-    {
-      Put: {
-        TableName: table,
-        Item: customerItem(kept.next, (kept.current?.version ?? 0) + 1),
-        ...(kept.current
-          ? {
-              ConditionExpression: '#version = :version',
-              ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ':version': kept.current.version },
-            }
-          : { ConditionExpression: 'attribute_not_exists(pk)' }),
-      },
-    },
-    {
-      Delete: {
-        TableName: table,
-        Key: customerKey(shopId, record.deleted_id),
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': deleted.version },
-      },
-    },
-    referralGuardWrite(shopId, deleted.record, moved ? record.kept_id : null),
-    mergeRecordPut(record),
-    {
-      Put: {
-        TableName: table,
-        Item: {
-          ...incomingMergeKey(shopId, record.kept_id, record.deleted_id),
-          deleted_id: record.deleted_id,
-          created_at: record.created_at,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    ...birthdayTimerWrites(kept.next, moved ? null : kept.current!.record.date_of_birth),
+  const writes: Write[] = [
+    kept.current ? writeProfileAtVersion(kept.current, kept.next) : enrolProfile(kept.next),
+    deleteProfileAtVersion(shopId, record.deleted_id, deleted.version),
+    // Merged, the deleted member's code is freed; moved, its guard names the kept customer, who now holds it.
+    releaseReferralCode(shopId, deleted.record.referral_code, deleted.record.platform_customer_id, moved ? record.kept_id : null),
+    recordMerge(record),
+    markIncomingMerge(record),
+    ...followBirthday(kept.next, moved ? null : kept.current!.record.date_of_birth),
     // The e-mail search postings follow both profiles: the deleted one's go, the kept one's follow its address.
-    ...emailPostingWrites(shopId, record.deleted_id, deleted.record.email, null),
-    ...emailPostingWrites(shopId, record.kept_id, kept.current?.record.email ?? null, kept.next.email),
+    ...followAddress(shopId, record.deleted_id, deleted.record.email, null),
+    ...followAddress(shopId, record.kept_id, kept.current?.record.email ?? null, kept.next.email),
   ];
   // Moved, the member keeps its status and its count; merged, the shop has one member fewer.
-  if (!moved) {
-    items.push({
-      Update: {
-        TableName: table,
-        Key: shopCountersKey(shopId),
-        UpdateExpression: 'ADD #count :minus',
-        ExpressionAttributeNames: { '#count': counterAttribute(deleted.record.status) },
-        ExpressionAttributeValues: { ':minus': -1 },
-      },
-    });
-  }
-  let room = (commit.limit ?? TRANSACTION_LIMIT) - items.length;
+  if (!moved) writes.push(countInShop(shopId, deleted.record.status, -1));
+  let room = (commit.limit ?? TRANSACTION_LIMIT) - writes.length;
   const soonestFirst = [...record.batches].sort((a, b) => a.points_expiry_at.localeCompare(b.points_expiry_at));
   for (const batch of soonestFirst) {
     const source = commit.sources.get(sourceKey(batch.from, batch.sk));
-    const writes = source ? relaidBatchWrites(record, batch, source) : [];
-    if (writes.length === 0 || writes.length > room) continue;
-    items.push(...writes);
-    room -= writes.length;
+    const relaid = source ? relaidBatchWrites(record, batch, source) : [];
+    if (relaid.length === 0 || relaid.length > room) continue;
+    writes.push(...relaid);
+    room -= relaid.length;
   }
-  return transactUnlessChanged(items);
-}
-
-/** Merged: the deleted member's code is freed. Moved: its guard names the kept customer, who now holds the code. */
-function referralGuardWrite(shopId: string, deleted: CustomerRecord, newOwner: string | null): TransactItem {
-  const key = referralCodeKey(shopId, deleted.referral_code);
-  // Only the member's own guard: a code imported twice must not free or take another member's code.
-  const condition = {
-    ConditionExpression: 'attribute_not_exists(pk) OR customer_id = :me',
-    ExpressionAttributeValues: { ':me': deleted.platform_customer_id },
-  };
-  if (newOwner === null) return { Delete: { TableName: tableName(), Key: key, ...condition } };
-  return { Put: { TableName: tableName(), Item: referralCodeItem(shopId, deleted.referral_code, newOwner), ...condition } };
+  return committedUnlessRefused(writes);
 }
 
 /** A re-laid batch inside the merge transaction: updated in place (kept) or moved (deleted), if still as read. */
-function relaidBatchWrites(record: MergeRecord, batch: RelaidBatch, source: OpenBatch): TransactItem[] {
-  const unchanged = unchangedCondition(source.item);
-  if (batch.from === 'kept') {
-    const update = relayUpdate(record, batch);
-    return [
-      {
-        Update: {
-          ...update,
-          ConditionExpression: `${update.ConditionExpression} AND ${unchanged.expression}`,
-          ExpressionAttributeNames: unchanged.names,
-          ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...unchanged.values },
-        },
-      },
-    ];
-  }
-  const copy = movedItem(record, source.item, batch);
-  return [
-    { Put: { TableName: tableName(), Item: copy, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Delete: sourceDelete(source.item, unchanged) },
-  ];
-}
-
-/**
- * Puts one of the kept member's open batches at its place on the merged line, unless this merge already
- * did. Whatever a job did to it between the merge's transaction and this write (seeing it at its old place,
- * the job took it for spent) is undone: it is open again, reminded as it was when the merge read it.
- */
-function relayUpdate(record: MergeRecord, batch: RelaidBatch) {
-  const due = dueAttributes(record.shop_id, batch.expiry_reminded ? 'batch-expire' : 'batch-remind', batch.points_expiry_at, batch.id);
-  return {
-    TableName: tableName(),
-    Key: { pk: customerPk(record.shop_id, record.kept_id), sk: batch.sk },
-    UpdateExpression:
-      'SET batch_offset = :offset, batch_points = :points, merge_layout = :merge, expiry_reminded = :reminded, ' +
-      'due_pk = :duePk, due_at = :dueAt REMOVE batch_closed, expired_points',
-    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(merge_layout) OR merge_layout <> :merge)',
-    ExpressionAttributeValues: {
-      ':offset': batch.batch_offset,
-      ':points': batch.batch_points,
-      ':merge': record.deleted_id,
-      ':reminded': batch.expiry_reminded,
-      ':duePk': due.due_pk,
-      ':dueAt': due.due_at,
-    } as Record<string, unknown>,
-  };
+function relaidBatchWrites(record: MergeRecord, batch: RelaidBatch, source: OpenBatch): Write[] {
+  if (batch.from === 'kept') return [relayKeptBatch(record, batch, source.item)];
+  return [copyMovedItem(movedItem(record, source.item, batch)), deleteMovedOriginal(source.item)];
 }
 
 /** Re-lays the kept member's open batches the merge transaction had no room for (each once per merge). */
@@ -294,7 +172,7 @@ export async function relayKeptBatches(record: MergeRecord): Promise<void> {
       kept.slice(start, start + MOVE_CONCURRENCY).map(async (batch) => {
         const relaid = await retryUntil(MOVE_ATTEMPTS, CONTENTION_BACKOFF, async () => {
           try {
-            await documentClient().send(new UpdateCommand(relayUpdate(record, batch)));
+            await documentClient().send(new UpdateCommand(relayBatchUpdate(record, batch)));
             return true;
           } catch (error) {
             // Refused: this merge already re-laid it (in its transaction or an earlier call), or it is gone.
@@ -334,7 +212,7 @@ async function moveItem(record: MergeRecord, first: Item, relaid: ReadonlyMap<st
   const outcome = await retryUntil(MOVE_ATTEMPTS, CONTENTION_BACKOFF, async (index): Promise<boolean | undefined> => {
     const source = index === 0 ? first : await readItem(key);
     if (!source) return false;
-    if (await transactUnlessChanged(moveWrites(record, source, relaid.get(sk)))) return true;
+    if (await committedUnlessRefused(moveWrites(record, source, relaid.get(sk)))) return true;
     // Refused: the original changed or went (read it again), or, for a copied item, the copy may be there already.
     if (!copies(sk)) return undefined;
     const copy = movedItem(record, source, relaid.get(sk));
@@ -343,7 +221,7 @@ async function moveItem(record: MergeRecord, first: Item, relaid: ReadonlyMap<st
     if (target.moved_from !== record.deleted_id) {
       throw new Error(`Merging customer ${record.deleted_id} into ${record.kept_id}: ${String(copy.sk)} exists in both`);
     }
-    return (await transactUnlessChanged([{ Delete: sourceDelete(source, null) }, ...lookupWrites(record, copy)])) || undefined;
+    return (await committedUnlessRefused([deleteMovedOriginal(source, false), ...followMovedItem(record, copy)])) || undefined;
   });
   if (outcome === undefined) throw new Error(`Merging customer ${record.deleted_id}: ${sk} kept changing; not moved`);
   return outcome;
@@ -357,127 +235,15 @@ const copies = (sk: string) =>
   !sk.startsWith(FRIEND_COUNT_PREFIX);
 
 /** The writes that move one item: by kind, as its copy's place and its lookups require. */
-function moveWrites(record: MergeRecord, source: Item, batch: RelaidBatch | undefined): TransactItem[] {
+function moveWrites(record: MergeRecord, source: Item, batch: RelaidBatch | undefined): Write[] {
   const sk = String(source.sk);
-  const unchanged = unchangedCondition(source);
   // Its own marker of merges into it, finished before this merge began, and its birthday timer (the kept member's is written by the merge).
-  if (sk.startsWith(TIMER_PREFIX) || sk.startsWith(INCOMING_MERGE_PREFIX)) return [{ Delete: sourceDelete(source, unchanged) }];
-  if (sk.startsWith(REDEMPTION_COUNT_PREFIX)) {
-    const count = Number(source[REDEMPTIONS] ?? 0);
-    return [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: { pk: customerPk(record.shop_id, record.kept_id), sk },
-          UpdateExpression: 'ADD redemptions :count',
-          ExpressionAttributeValues: { ':count': count },
-        },
-      },
-      { Delete: sourceDelete(source, unchanged) },
-    ];
-  }
-  // A referrer's friends of one UTC day: one person, one cap, so the kept member's count of that day grows.
-  if (sk.startsWith(FRIEND_COUNT_PREFIX)) {
-    return [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: { pk: customerPk(record.shop_id, record.kept_id), sk },
-          UpdateExpression: 'ADD #count :count SET #ttl = :ttl',
-          ExpressionAttributeNames: { '#count': FRIEND_COUNT, '#ttl': TTL_ATTRIBUTE },
-          ExpressionAttributeValues: {
-            ':count': Number(source[FRIEND_COUNT] ?? 0),
-            ':ttl': friendCountTtl(sk.slice(FRIEND_COUNT_PREFIX.length)),
-          },
-        },
-      },
-      { Delete: sourceDelete(source, unchanged) },
-    ];
-  }
+  if (sk.startsWith(TIMER_PREFIX) || sk.startsWith(INCOMING_MERGE_PREFIX)) return [deleteMovedOriginal(source)];
+  // A count (redemptions of a reward, friends of a day) is added to the kept member's.
+  if (sk.startsWith(REDEMPTION_COUNT_PREFIX) || sk.startsWith(FRIEND_COUNT_PREFIX))
+    return [foldCount(record, source), deleteMovedOriginal(source)];
   const copy = movedItem(record, source, batch);
-  return [
-    { Put: { TableName: tableName(), Item: copy, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Delete: sourceDelete(source, unchanged) },
-    ...lookupWrites(record, copy),
-  ];
-}
-
-/**
- * The lookups that follow a moved item: an order's order -> customer lookup, so a later refund finds the
- * kept member; a referred friend's guards (by mailbox hash, by code), so the friend's order completes the
- * referral where it now is and the mailbox stays referred once.
- */
-function lookupWrites(record: MergeRecord, copy: Item): TransactItem[] {
-  const sk = String(copy.sk);
-  if (sk.startsWith(FRIEND_REFERRAL_PREFIX)) {
-    const referral = friendReferralOf(copy);
-    return [
-      ...(typeof referral.email_key === 'string' ? [{ Put: { TableName: tableName(), Item: friendEmailItem(referral) } }] : []),
-      { Put: { TableName: tableName(), Item: friendCodeItem(referral) } },
-    ];
-  }
-  if (!sk.startsWith(ORDER_PREFIX)) return [];
-  return [{ Put: { TableName: tableName(), Item: orderCustomerItem(record.shop_id, orderIdOf(sk), record.kept_id) } }];
-}
-
-/**
- * The item as it belongs in the kept member's partition: its key and customer id, the moved-from mark, an
- * imported batch under a key of its own, a re-laid batch at its new place (open again: only a job that saw
- * it after its member was gone closed it), and an entry's due work derived again from its fields (a job
- * that found its member gone took it out).
- */
-function movedItem(record: MergeRecord, source: Item, batch: RelaidBatch | undefined): Item {
-  const { shop_id: shopId, kept_id: keptId, deleted_id: deletedId } = record;
-  const imported = source.sk === importBatchKey(shopId, deletedId).sk;
-  const key: ItemKey = imported
-    ? mergedImportBatchKey(shopId, keptId, deletedId)
-    : { pk: customerPk(shopId, keptId), sk: String(source.sk) };
-  let item: Item = { ...source, ...key, moved_from: deletedId };
-  if (imported) item.id = `${IMPORT_BATCH_ID}-${deletedId}`;
-  if (typeof source.customer_id === 'string') item.customer_id = keptId;
-  // A referral the deleted member made is the kept member's now (its code as the friend was given it stays).
-  if (key.sk.startsWith(FRIEND_REFERRAL_PREFIX)) item.referrer_platform_customer_id = keptId;
-  if (!key.sk.startsWith(EARNING_ENTRY_PREFIX) && !key.sk.startsWith(BATCH_PREFIX)) return item;
-  if (batch) {
-    const { batch_closed: _closed, expired_points: _expired, ...open } = item;
-    item = { ...open, batch_offset: batch.batch_offset, batch_points: batch.batch_points, merge_layout: deletedId };
-  }
-  const { due_pk: _duePk, due_at: _dueAt, ...rest } = item;
-  return { ...rest, ...entryDue(shopId, withoutKeys<LedgerEntry & EntryDueState>(rest)) };
-}
-
-interface Condition {
-  expression: string;
-  names: Record<string, string>;
-  values: Record<string, unknown>;
-}
-
-/** True while the item still has the state it was read with (its due work, last update, version, status, count). */
-function unchangedCondition(item: Item): Condition {
-  const parts = ['attribute_exists(pk)'];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  ['due_at', 'updated_at', 'version', 'status', 'redemptions', FRIEND_COUNT].forEach((attribute, index) => {
-    names[`#u${index}`] = attribute;
-    if (item[attribute] === undefined) parts.push(`attribute_not_exists(#u${index})`);
-    else {
-      values[`:u${index}`] = item[attribute];
-      parts.push(`#u${index} = :u${index}`);
-    }
-  });
-  return { expression: parts.join(' AND '), names, values };
-}
-
-function sourceDelete(source: Item, unchanged: Condition | null) {
-  const key = { pk: String(source.pk), sk: String(source.sk) };
-  if (!unchanged) return { TableName: tableName(), Key: key };
-  return {
-    TableName: tableName(),
-    Key: key,
-    ConditionExpression: unchanged.expression,
-    ExpressionAttributeNames: unchanged.names,
-    ...(Object.keys(unchanged.values).length ? { ExpressionAttributeValues: unchanged.values } : {}),
-  };
+  return [copyMovedItem(copy), deleteMovedOriginal(source), ...followMovedItem(record, copy)];
 }
 
 /**
@@ -485,17 +251,5 @@ function sourceDelete(source: Item, unchanged: Condition | null) {
  * (it publishes the merge's events).
  */
 export async function completeMerge(record: MergeRecord): Promise<boolean> {
-  return transactUnlessChanged([
-    {
-      Update: {
-        TableName: tableName(),
-        Key: mergedIntoKey(record.shop_id, record.deleted_id),
-        UpdateExpression: 'SET #state = :done',
-        ConditionExpression: '#state = :moving',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':done': 'done', ':moving': 'moving' },
-      },
-    },
-    { Delete: { TableName: tableName(), Key: incomingMergeKey(record.shop_id, record.kept_id, record.deleted_id) } },
-  ]);
+  return committedUnlessRefused([finishMerge(record), clearIncomingMerge(record)]);
 }

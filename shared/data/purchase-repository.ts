@@ -6,9 +6,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import type { EarningEntry, PurchaseRecord } from '../domain/history';
 import { documentClient, tableName } from './client';
-import { commit, namedWrite, type Write } from './commit';
+import { commit, type Write } from './commit';
 import { type Item, queryAll } from './items';
-import type { StoredCustomer } from './items/customer-profile';
+import { type StoredCustomer, writeMemberFigures } from './items/customer-profile';
 import { recordEarningEntry } from './items/earning-entry';
 import { type BalanceLeft, deductPoints, givePointsBack, spendsWholeBalance } from './items/purchase-points';
 import { countRedemption, giveRedemptionBack } from './items/redemption-count';
@@ -23,7 +23,6 @@ import {
 } from './items/reward-entry';
 import { writeAlone } from './single-write';
 import { GLOBAL_INDEXES } from './table';
-import { memberProfilePut } from './transactions';
 import { retryUntil } from '../runtime/retry';
 
 /** `superseded`: the request's Idempotency-Key claim was taken over by a retry; nothing was written. */
@@ -190,7 +189,7 @@ export async function writeRedemptionRefund(write: RedemptionRefundWrite): Promi
   const entry = refundActiveRewardEntry(shopId, customerId, purchase, now);
   const writes = [
     entry,
-    namedWrite('write the member profile', memberProfilePut(customer, next)),
+    writeMemberFigures(customer, next),
     recordEarningEntry(shopId, customerId, write.entry),
     ...(purchase.counted ? [giveRedemptionBack(shopId, customerId, purchase.reward_id)] : []),
     ...(write.checkpoint ? [write.checkpoint] : []),

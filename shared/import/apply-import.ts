@@ -3,7 +3,7 @@
 // transaction per member with bounded concurrency. A member this import already wrote is left alone
 // ("unchanged"), so a second run changes nothing and a run stopped half-way continues where it stopped. A
 // dry run reads the same and writes nothing. No domain event is published (docs/decisions.md).
-import { countCustomers } from '../data/customer-repository';
+import { countCustomers } from '../data/customer-list';
 import { deleteEmailPostings, putEmailPostings } from '../data/email-index-repository';
 import { erasedCustomerIds } from '../data/erasure-repository';
 import {

@@ -4,7 +4,8 @@
 // changed since is removed with everything the import wrote for it; any other member gets the imported
 // points taken back (what was spent since is reported, never taken) and the values the import set
 // restored unless they changed since.
-import { countCustomers, getCustomer } from '../data/customer-repository';
+import { getCustomer } from '../data/customer-repository';
+import { countCustomers } from '../data/customer-list';
 import {
   forEachImportRecord,
   type ImportMemberRecord,

@@ -5,7 +5,8 @@
 // flight, the e-mail postings of the chunk's new members batched before their enrolments.
 import { putApiKey } from '../data/api-key-repository';
 import { hashApiKey } from '../domain/api-key';
-import { countCustomers, createCustomer, enrolledCustomerIds } from '../data/customer-repository';
+import { createCustomer, enrolledCustomerIds } from '../data/customer-repository';
+import { countCustomers } from '../data/customer-list';
 import { deleteEmailPostings, markNewShopIndexed, putEmailPostings } from '../data/email-index-repository';
 import { erasedCustomerIds } from '../data/erasure-repository';
 import { earningEntryItem } from '../data/items/earning-entry';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configApply } from '../../infra/cli/commands';
 import { memberProgressOf } from '../../infra/cli/main';
-import { countCustomers } from '../../shared/data/customer-repository';
+import { countCustomers } from '../../shared/data/customer-list';
 import { createTestTable } from '../support/test-table';
 
 const MEMBERS = 100;

@@ -1,7 +1,8 @@
 // The customer list at depth: pages read from the far end and from remembered boundaries are the
 // pages the list has always served, and what a walk sees when members change under it.
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { listCustomers as listPage, updateCustomer, type CustomerSortField } from '../../shared/data/customer-repository';
+import { listCustomers as listPage, type CustomerSortField } from '../../shared/data/customer-list';
+import { updateCustomer } from '../../shared/data/customer-repository';
 import { customerItem } from '../../shared/data/items/customer-profile';
 import { readListPage } from '../../shared/data/customer-list';
 import { documentClient, tableName } from '../../shared/data/client';

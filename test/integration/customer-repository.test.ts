@@ -1,11 +1,5 @@
-import {
-  createCustomer,
-  findCustomerByEmail,
-  getCustomer,
-  listCustomers,
-  updateCustomer,
-  type CustomerSortField,
-} from '../../shared/data/customer-repository';
+import { createCustomer, findCustomerByEmail, getCustomer, updateCustomer } from '../../shared/data/customer-repository';
+import { listCustomers, type CustomerSortField } from '../../shared/data/customer-list';
 import { readShopCounters } from '../../shared/data/shop-repository';
 import type { CustomerRecord } from '../../shared/domain/customer';
 import { customerRecord } from '../fixtures/customer-record';

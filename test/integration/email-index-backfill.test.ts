@@ -4,7 +4,7 @@
 // command again, and a shop applied for the first time is marked complete at once.
 import { emailIndexBackfill } from '../../infra/cli/commands';
 import { main } from '../../infra/cli/main';
-import { type CustomerListQuery, listCustomers } from '../../shared/data/customer-repository';
+import { type CustomerListQuery, listCustomers } from '../../shared/data/customer-list';
 import { backfillShopPostings, markNewShopIndexed } from '../../shared/data/email-index-repository';
 import { findByEmailIndex, forgetEmailIndexReadiness } from '../../shared/data/email-search';
 import { customerItem } from '../../shared/data/items/customer-profile';

@@ -4,7 +4,8 @@
 // never fails the page; and what a walk sees when members change under it (docs/performance.md#e-mail-search).
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../../shared/data/client';
-import { createCustomer, type CustomerListQuery, getCustomer, listCustomers, updateCustomer } from '../../shared/data/customer-repository';
+import { createCustomer, getCustomer, updateCustomer } from '../../shared/data/customer-repository';
+import { type CustomerListQuery, listCustomers } from '../../shared/data/customer-list';
 import { markEmailIndexComplete } from '../../shared/data/email-index-repository';
 import { MATCH_SET_TTL_SECONDS, readRememberedSlice, rememberMatchSet, searchName } from '../../shared/data/email-match-set';
 import { forgetEmailIndexReadiness } from '../../shared/data/email-search';

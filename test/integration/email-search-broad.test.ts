@@ -3,7 +3,8 @@
 // them; the DynamoDB calls of a broad first page and of a selective search are pinned; and the scan
 // answers in the index's order (sort value, then status, then customer id), so that the pages and
 // totals of a search are the same whichever way it was answered.
-import { compareRecords, type CustomerListQuery, type CustomerSortField, listCustomers } from '../../shared/data/customer-repository';
+import { type CustomerListQuery, type CustomerSortField, listCustomers } from '../../shared/data/customer-list';
+import { compareRecords } from '../../shared/data/email-search';
 import { documentClient } from '../../shared/data/client';
 import { markEmailIndexComplete } from '../../shared/data/email-index-repository';
 import { candidateBudget, FIRST_PAGE, findByEmailIndex, forgetEmailIndexReadiness } from '../../shared/data/email-search';

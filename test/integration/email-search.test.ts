@@ -4,15 +4,9 @@
 // once the shop's marker is written, and the scan answers queries shorter than a gram and grams too
 // common for the index, with the same pages and totals.
 import fc from 'fast-check';
-import {
-  compareRecords,
-  createCustomer,
-  type CustomerListQuery,
-  type CustomerSortField,
-  getCustomer,
-  listCustomers,
-  updateCustomer,
-} from '../../shared/data/customer-repository';
+import { createCustomer, getCustomer, updateCustomer } from '../../shared/data/customer-repository';
+import { type CustomerListQuery, type CustomerSortField, listCustomers } from '../../shared/data/customer-list';
+import { compareRecords } from '../../shared/data/email-search';
 import { markEmailIndexComplete } from '../../shared/data/email-index-repository';
 import { findByEmailIndex, forgetEmailIndexReadiness, probedGrams } from '../../shared/data/email-search';
 import { eraseCustomer } from '../../shared/data/erasure-repository';

@@ -2,6 +2,7 @@
 // birth, due in the due-work index on the next day the birthday job looks at the member.
 import type { CustomerRecord } from '../../domain/customer';
 import { nextBirthdayCheck } from '../../domain/points-ledger';
+import { nowIso } from '../../runtime/clock';
 import { tableName } from '../client';
 import { namedWrite, type Write } from '../write';
 import { customerPk } from './customer-profile';
@@ -59,4 +60,16 @@ export function moveBirthdayTimer(shopId: string, customerId: string, readDueAt:
 /** The timer of a member gone, or whose date of birth was cleared. */
 export function removeBirthdayTimer(shopId: string, customerId: string): Write {
   return namedWrite('remove the birthday timer', { Delete: { TableName: tableName(), Key: birthdayTimerKey(shopId, customerId) } });
+}
+
+/**
+ * The birthday timer follows the date of birth: written when a date is set or changed, deleted when it is
+ * cleared (the profile becomes `next`, its date was `previousDate`), so the birthday job finds the member on
+ * the right day without reading anyone else.
+ */
+export function followBirthday(next: CustomerRecord, previousDate: string | null): Write[] {
+  const change = birthdayTimerChange(next, previousDate, nowIso().slice(0, 10));
+  if (!change) return [];
+  if ('delete' in change) return [namedWrite('clear the birthday timer', { Delete: { TableName: tableName(), Key: change.delete } })];
+  return [namedWrite('set the birthday timer', { Put: { TableName: tableName(), Item: change.put } })];
 }

@@ -1,7 +1,8 @@
 // The customer profile item: its key (`SHOP#<shop>#C#<customer>` / `PROFILE`, the partition every item of
 // the member shares), the list and e-mail index attributes, its place in the due-work index (the
 // inactivity deadline), the item written for a record and the record read back from an item.
-import type { CustomerRecord, LoyaltyStatus } from '../../domain/customer';
+import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { CustomerRecord, LoyaltyStatus, MemberChanges } from '../../domain/customer';
 import { tableName } from '../client';
 import { namedWrite, type Write } from '../write';
 import { type DueAttributes, dueAttributes, dueUpdate, type DueUpdate, DUE_ATTRIBUTES } from './due';
@@ -68,15 +69,26 @@ export function profileDue(
 /** The due-work part of an update of the profile that leaves it as `next`: what `profileDue` derives for a put. */
 export const profileDueUpdate = (next: Parameters<typeof profileDue>[0]): DueUpdate => dueUpdate(profileDue(next));
 
+/**
+ * The profile's derived attributes: its list partition (by status), the e-mail index attributes and the
+ * inactivity deadline's due work. Every put of the profile takes them from here, and so does the update
+ * of the member's own fields (its address).
+ */
+export function deriveProfile(record: CustomerRecord): Item {
+  return {
+    list_pk: customerListPartition(record.shop_id, record.status),
+    ...emailAttributes(record.shop_id, record.email),
+    // An inactive balance waits in the due-work index for its reminder and its expiry.
+    ...profileDue(record),
+  };
+}
+
 /** The stored item of a customer: the record plus its key and index attributes. */
 export function customerItem(record: CustomerRecord, version: number): Item {
   return {
     ...customerKey(record.shop_id, record.platform_customer_id),
     ...record,
-    list_pk: customerListPartition(record.shop_id, record.status),
-    ...emailAttributes(record.shop_id, record.email),
-    // An inactive balance waits in the due-work index for its reminder and its expiry.
-    ...profileDue(record),
+    ...deriveProfile(record),
     version,
   };
 }
@@ -90,20 +102,152 @@ export function storedCustomerOf(item: Item): StoredCustomer {
   return { record: recordOf<CustomerRecord>(item, customerProfileType), version: Number(item.version ?? 0) };
 }
 
-/** A new member's profile at `version`, only if there is none. */
-export const createProfile = (record: CustomerRecord, version: number): Write =>
-  namedWrite('create the profile', {
-    Put: { TableName: tableName(), Item: customerItem(record, version), ConditionExpression: 'attribute_not_exists(pk)' },
-  });
+// ---- named writes ----------------------------------------------------------------------------------
 
-/** The profile removed, only while it is still at the version read. */
-export const removeProfileAtVersion = (current: StoredCustomer): Write =>
-  namedWrite('remove the profile', {
-    Delete: {
+/** A new member's profile, written only if the customer has none. */
+export function enrolProfile(record: CustomerRecord): Write {
+  return namedWrite('enrol the member', {
+    Put: { TableName: tableName(), Item: customerItem(record, 1), ConditionExpression: 'attribute_not_exists(pk)' },
+  });
+}
+
+/**
+ * The profile's next version, written only if it is still at the version read (whatever its status);
+ * `returnOld`: a refusal carries the profile as it then stood.
+ */
+export function writeProfileAtVersion(current: StoredCustomer, next: CustomerRecord, options: { returnOld?: boolean } = {}): Write {
+  return namedWrite('write the profile at its version', {
+    Put: {
       TableName: tableName(),
-      Key: customerKey(current.record.shop_id, current.record.platform_customer_id),
+      Item: customerItem(next, current.version + 1),
       ConditionExpression: '#version = :version',
       ExpressionAttributeNames: { '#version': 'version' },
       ExpressionAttributeValues: { ':version': current.version },
+      ...(options.returnOld ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
     },
   });
+}
+
+/**
+ * The member's next figures, written only if the profile is still at the version read and still a member.
+ * The points writes that use it never change the address: the e-mail search postings stay as they are.
+ */
+export function writeMemberFigures(current: StoredCustomer, next: CustomerRecord, options: { returnOld?: boolean } = {}): Write {
+  if (normalisedEmail(next.email) !== normalisedEmail(current.record.email)) {
+    throw new Error('A points write must not change the address: its e-mail search postings would not follow');
+  }
+  return namedWrite("write the member's figures", {
+    Put: {
+      TableName: tableName(),
+      Item: customerItem(next, current.version + 1),
+      ConditionExpression: '#version = :version AND #status = :member',
+      ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
+      ExpressionAttributeValues: { ':version': current.version, ':member': 'member' },
+      ...(options.returnOld ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
+    },
+  });
+}
+
+/** The profile deleted, only if it is still at the version read. */
+export function deleteProfileAtVersion(shopId: string, customerId: string, version: number): Write {
+  return namedWrite('delete the profile', {
+    Delete: {
+      TableName: tableName(),
+      Key: customerKey(shopId, customerId),
+      ConditionExpression: '#version = :version',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':version': version },
+    },
+  });
+}
+
+/** Holds only while the member's normalised address is still `emailLc` (its postings are derived from it). */
+export function checkProfileAddress(shopId: string, customerId: string, emailLc: string): Write {
+  return namedWrite("check the member's address", {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: customerKey(shopId, customerId),
+      ConditionExpression: 'email_lc = :emailLc',
+      ExpressionAttributeValues: { ':emailLc': emailLc },
+    },
+  });
+}
+
+/** The UpdateItem of a member's own fields (`memberFieldsUpdate`). */
+export type MemberFieldsUpdate = UpdateCommandInput & {
+  Key: ItemKey;
+  UpdateExpression: string;
+  ConditionExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+  ReturnValuesOnConditionCheckFailure: 'ALL_OLD';
+};
+
+/**
+ * The update of a member's own fields (the anniversary date, names, the platform's e-mail and time),
+ * conditioned only on what decided that no other item changes: the status and the date of birth as read
+ * (`record`). The address's derived attributes follow it as `deriveProfile` derives them for a put.
+ * `addressAsRead`: also conditioned on the address it replaces (the postings deleted beside it are that
+ * address's).
+ */
+export function memberFieldsUpdate(
+  record: CustomerRecord,
+  changes: MemberChanges,
+  now: string,
+  options: { addressAsRead?: boolean } = {},
+): MemberFieldsUpdate {
+  const names: Record<string, string> = { '#version': 'version', '#updated': 'updated_at' };
+  const values: Record<string, unknown> = { ':one': 1, ':now': now };
+  const sets = ['#updated = :now'];
+  const removes: string[] = [];
+  const conditions = ['attribute_exists(pk)'];
+  const set = (attribute: string, value: unknown) => {
+    const index = sets.length;
+    names[`#f${index}`] = attribute;
+    values[`:f${index}`] = value;
+    sets.push(`#f${index} = :f${index}`);
+  };
+  if (changes.status !== undefined) {
+    names['#status'] = 'status';
+    values[':status'] = record.status;
+    conditions.push('#status = :status');
+  }
+  if (changes.date_of_birth !== undefined) {
+    names['#birth'] = 'date_of_birth';
+    if (record.date_of_birth === null) {
+      values[':null'] = 'NULL';
+      conditions.push('(attribute_not_exists(#birth) OR attribute_type(#birth, :null))');
+    } else {
+      values[':birth'] = record.date_of_birth;
+      conditions.push('#birth = :birth');
+    }
+  }
+  for (const field of ['anniversary_date', 'first_name', 'last_name', 'platform_updated_at'] as const) {
+    if (changes[field] !== undefined) set(field, changes[field]);
+  }
+  if (changes.email !== undefined) {
+    const { email_lc: lower, email_pk: emailPk } = emailAttributes(record.shop_id, changes.email);
+    set('email', changes.email);
+    set('email_lc', lower);
+    if (emailPk) set('email_pk', emailPk);
+    else removes.push('email_pk');
+  }
+  if (options.addressAsRead) {
+    names['#emailLc'] = 'email_lc';
+    values[':emailLc'] = normalisedEmail(record.email);
+  }
+  return {
+    TableName: tableName(),
+    Key: customerKey(record.shop_id, record.platform_customer_id),
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''} ADD #version :one`,
+    ConditionExpression: [...conditions, ...(options.addressAsRead ? ['#emailLc = :emailLc'] : [])].join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+}
+
+/** `memberFieldsUpdate` as a write of a transaction (a new address, whose postings change beside it). */
+export function changeMemberFields(record: CustomerRecord, changes: MemberChanges, now: string): Write {
+  return namedWrite("change the member's fields", { Update: memberFieldsUpdate(record, changes, now, { addressAsRead: true }) });
+}

@@ -5,6 +5,8 @@
 // long-address partition instead, which every indexed search reads whole. The postings follow the
 // profile in the same transaction, so the index is exact; the shop's index marker says its members
 // written before the index existed have theirs too (the backfill writes it).
+import { tableName } from '../client';
+import { namedWrite, type Write } from '../write';
 import { normalisedEmail } from './customer-profile';
 import { type Item, type ItemKey, type ItemType, shopPk } from './item-type';
 
@@ -74,8 +76,40 @@ export function emailPostingChange(shopId: string, customerId: string, before: s
   return { put, delete: old.filter((key) => !kept.has(`${key.pk}|${key.sk}`)) };
 }
 
+/**
+ * The e-mail search postings follow the address: the writes from `before` to `after` (null: no profile),
+ * for the transaction that writes the profile, so the index never disagrees with it.
+ */
+export function followAddress(shopId: string, customerId: string, before: string | null, after: string | null): Write[] {
+  const change = emailPostingChange(shopId, customerId, before, after);
+  return [
+    ...change.delete.map((key) => namedWrite('remove an e-mail posting', { Delete: { TableName: tableName(), Key: key } })),
+    ...change.put.map((item) => namedWrite('post an e-mail gram', { Put: { TableName: tableName(), Item: item } })),
+  ];
+}
+
+/** Every posting of a member's normalised address, put again (the backfill: idempotent). */
+export function postAddress(shopId: string, customerId: string, emailLc: string): Write[] {
+  return emailPostingItems(shopId, customerId, emailLc).map((item) =>
+    namedWrite('post an e-mail gram', { Put: { TableName: tableName(), Item: item } }),
+  );
+}
+
 /** The shop's index marker: present once every member enrolled before the index existed has its postings. */
 export const emailIndexMarkerKey = (shopId: string): ItemKey => ({ pk: shopPk(shopId), sk: 'EMAIL_INDEX' });
+
+/** The shop's index marker written: `by` says what completed it (a new shop, the backfill). */
+export function markEmailIndexed(shopId: string, now: string, by: 'new shop' | 'backfill'): Write {
+  return namedWrite('mark the e-mail index complete', {
+    Put: { TableName: tableName(), Item: emailIndexMarkerItem(shopId, now, by) },
+  });
+}
+
+export const emailIndexMarkerItem = (shopId: string, now: string, by: 'new shop' | 'backfill'): Item => ({
+  ...emailIndexMarkerKey(shopId),
+  completed_at: now,
+  by,
+});
 
 export const emailGramTypes: readonly ItemType[] = [
   { name: 'e-mail search posting (one per distinct trigram of the address)', key: emailGramKey('<shop>', '<gram>', '<customer id>') },

@@ -25,12 +25,25 @@ export const erasureTombstoneType: ItemType = {
   key: erasureTombstoneKey('<shop>', '<platform id>'),
 };
 
-/** A check that no erasure tombstone of the customer stands: a write that brings a member back is refused while one does. */
-export const noErasureTombstone = (shopId: string, customerId: string): Write =>
-  namedWrite('check no erasure tombstone stands', {
+/** Holds only while no erasure tombstone of the customer stands: a write that brings a member back is refused while one does. */
+export function checkNotErased(shopId: string, customerId: string): Write {
+  return namedWrite('check the customer is not erased', {
     ConditionCheck: {
       TableName: tableName(),
       Key: erasureTombstoneKey(shopId, customerId),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   });
+}
+
+/** The tombstone cleared: the customer is enrolled anew. */
+export function clearTombstone(shopId: string, customerId: string): Write {
+  return namedWrite('clear the erasure tombstone', { Delete: { TableName: tableName(), Key: erasureTombstoneKey(shopId, customerId) } });
+}
+
+/** The tombstone's conditional put (a redelivery keeps the first one as it is), as a single-item PutItem. */
+export const erasureTombstonePut = (shopId: string, customerId: string, erasedAt: string) => ({
+  TableName: tableName(),
+  Item: erasureTombstoneItem(shopId, customerId, erasedAt),
+  ConditionExpression: 'attribute_not_exists(pk)',
+});

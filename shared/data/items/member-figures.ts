@@ -4,9 +4,8 @@
 // its figures through `profileDue` (customer-profile.ts), for the put and the update alike.
 import type { AdjustmentReceipt, CustomerRecord } from '../../domain/customer';
 import { tableName } from '../client';
-import { memberProfilePut } from '../transactions';
 import { namedWrite, type Write } from '../write';
-import { customerKey, profileDue, type StoredCustomer } from './customer-profile';
+import { customerKey, profileDue, type StoredCustomer, writeMemberFigures } from './customer-profile';
 
 /** The profile attribute holding the queue, and the one holding the last commit's receipts. */
 export const POINTS_QUEUE = 'points_queue';
@@ -14,9 +13,8 @@ export const POINTS_RECEIPTS = 'points_receipts';
 
 export const WRITE_MEMBER_FIGURES = "write the member's figures";
 
-/** The profile's next figures, only if it is still at the version read and still a member. */
-export const writeMemberFigures = (current: StoredCustomer, next: CustomerRecord): Write =>
-  namedWrite(WRITE_MEMBER_FIGURES, memberProfilePut(current, next));
+/** The profile's next figures, only if it is still at the version read and still a member (customer-profile.ts). */
+export { writeMemberFigures };
 
 export const APPLY_QUEUED_ADJUSTMENTS = 'apply queued adjustments';
 

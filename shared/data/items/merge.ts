@@ -1,8 +1,28 @@
 // The customer merge items (docs/earning-engine.md#customer-merges): the merge record in the deleted
 // customer's partition (which customer it went into, and the merge's progress) and the marker in the kept
-// member's partition while the merge still moves items into it.
+// member's partition while the merge still moves items into it; the merge's named writes, those of the
+// items it moves (copy, fold a count, delete the original as read, follow the lookups) included.
+import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { LedgerEntry, LineSide } from '../../domain/points-ledger';
+import { tableName } from '../client';
+import { TTL_ATTRIBUTE } from '../table';
+import { namedWrite, type TransactItem, type Write } from '../write';
 import { customerPk } from './customer-profile';
-import { type ItemKey, type ItemType } from './item-type';
+import { dueAttributes } from './due';
+import { EARNING_ENTRY_PREFIX, entryDue, type EntryDueState } from './earning-entry';
+import {
+  FRIEND_COUNT,
+  FRIEND_COUNT_PREFIX,
+  FRIEND_REFERRAL_PREFIX,
+  friendCodeItem,
+  friendCountTtl,
+  friendEmailItem,
+  friendReferralOf,
+} from './friend-referral';
+import { BATCH_PREFIX, IMPORT_BATCH_ID, importBatchKey, mergedImportBatchKey } from './import-batch';
+import { type Item, type ItemKey, type ItemType } from './item-type';
+import { ORDER_PREFIX, orderCustomerItem, orderIdOf } from './order';
+import { REDEMPTIONS } from './redemption-count';
 
 export const mergedIntoKey = (shopId: string, customerId: string): ItemKey => ({ pk: customerPk(shopId, customerId), sk: 'MERGED' });
 
@@ -20,3 +40,253 @@ export const mergeTypes: readonly ItemType[] = [
   { name: 'customer merge record ([earning-engine.md](earning-engine.md#customer-merges))', key: mergedIntoKey('<shop>', '<deleted id>') },
   { name: 'customer merge marker (while the merge moves items)', key: incomingMergeKey('<shop>', '<kept id>', '<deleted id>') },
 ];
+
+// ---- the merge's records and named writes ---------------------------------------------------------------
+
+/** `merged`: two members became one; `moved`: the kept customer became the deleted one's member; `nothing`: no member to fold. */
+export type MergeKind = 'merged' | 'moved' | 'nothing';
+
+/** An open batch's place on the kept member's line after the merge, and what puts it back in the due work. */
+export interface RelaidBatch {
+  /** The batch's key in the partition it came from. */
+  sk: string;
+  id: string;
+  from: LineSide;
+  batch_offset: number;
+  batch_points: number;
+  points_expiry_at: string;
+  expiry_reminded: boolean;
+}
+
+/**
+ * The merge record, in the deleted customer's partition: which customer it went into (later merges into the
+ * deleted id follow it there), whether its items are still moving, the batches it re-laid and the events
+ * it publishes once it is done. Its existence is what makes a merge happen once.
+ */
+export interface MergeRecord {
+  shop_id: string;
+  kept_id: string;
+  deleted_id: string;
+  kind: MergeKind;
+  state: 'moving' | 'done';
+  batches: RelaidBatch[];
+  /** Domain events, published by whichever call finishes the merge. */
+  events: Array<Record<string, unknown>>;
+  created_at: string;
+}
+
+/** The merge record written, only if the deleted customer has none: a merge happens once. */
+export function recordMerge(record: MergeRecord): Write {
+  return namedWrite('record the merge', {
+    Put: {
+      TableName: tableName(),
+      Item: { ...mergedIntoKey(record.shop_id, record.deleted_id), ...record },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  });
+}
+
+/** The kept partition's marker while the merge moves items into it. */
+export function markIncomingMerge(record: MergeRecord): Write {
+  return namedWrite('mark the incoming merge', {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...incomingMergeKey(record.shop_id, record.kept_id, record.deleted_id),
+        deleted_id: record.deleted_id,
+        created_at: record.created_at,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  });
+}
+
+/** The merge marked done, only if it is still moving: one call finishes it. */
+export function finishMerge(record: MergeRecord): Write {
+  return namedWrite('finish the merge', {
+    Update: {
+      TableName: tableName(),
+      Key: mergedIntoKey(record.shop_id, record.deleted_id),
+      UpdateExpression: 'SET #state = :done',
+      ConditionExpression: '#state = :moving',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':done': 'done', ':moving': 'moving' },
+    },
+  });
+}
+
+/** The kept partition's marker taken away. */
+export function clearIncomingMerge(record: MergeRecord): Write {
+  return namedWrite('clear the incoming merge', {
+    Delete: { TableName: tableName(), Key: incomingMergeKey(record.shop_id, record.kept_id, record.deleted_id) },
+  });
+}
+
+/**
+ * The UpdateItem that puts one of the kept member's open batches at its place on the merged line, unless
+ * this merge already did. Whatever a job did to it between the merge's transaction and this write (seeing it
+ * at its old place, the job took it for spent) is undone: it is open again, reminded as it was when the
+ * merge read it, and due again as an open batch is (its reminder, or its expiry once reminded).
+ */
+export function relayBatchUpdate(
+  record: MergeRecord,
+  batch: RelaidBatch,
+): UpdateCommandInput & { ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> } {
+  const due = dueAttributes(record.shop_id, batch.expiry_reminded ? 'batch-expire' : 'batch-remind', batch.points_expiry_at, batch.id);
+  return {
+    TableName: tableName(),
+    Key: { pk: customerPk(record.shop_id, record.kept_id), sk: batch.sk },
+    UpdateExpression:
+      'SET batch_offset = :offset, batch_points = :points, merge_layout = :merge, expiry_reminded = :reminded, ' +
+      'due_pk = :duePk, due_at = :dueAt REMOVE batch_closed, expired_points',
+    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(merge_layout) OR merge_layout <> :merge)',
+    ExpressionAttributeValues: {
+      ':offset': batch.batch_offset,
+      ':points': batch.batch_points,
+      ':merge': record.deleted_id,
+      ':reminded': batch.expiry_reminded,
+      ':duePk': due.due_pk,
+      ':dueAt': due.due_at,
+    },
+  };
+}
+
+/** A condition that holds while an item still has the state it was read with. */
+interface Unchanged {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/** True while the item still has the state it was read with (its due work, last update, version, status, count). */
+function unchangedCondition(item: Item): Unchanged {
+  const parts = ['attribute_exists(pk)'];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  ['due_at', 'updated_at', 'version', 'status', 'redemptions', FRIEND_COUNT].forEach((attribute, index) => {
+    names[`#u${index}`] = attribute;
+    if (item[attribute] === undefined) parts.push(`attribute_not_exists(#u${index})`);
+    else {
+      values[`:u${index}`] = item[attribute];
+      parts.push(`#u${index} = :u${index}`);
+    }
+  });
+  return { expression: parts.join(' AND '), names, values };
+}
+
+/** One of the kept member's open batches re-laid inside the merge transaction, if still as read. */
+export function relayKeptBatch(record: MergeRecord, batch: RelaidBatch, source: Item): Write {
+  const unchanged = unchangedCondition(source);
+  const update = relayBatchUpdate(record, batch);
+  return namedWrite('re-lay a kept batch', {
+    Update: {
+      ...update,
+      ConditionExpression: `${update.ConditionExpression} AND ${unchanged.expression}`,
+      ExpressionAttributeNames: unchanged.names,
+      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...unchanged.values },
+    } as NonNullable<TransactItem['Update']>,
+  });
+}
+
+/** The original of a moved item deleted: only while unchanged since read, or (`asRead` false) whatever it is now. */
+export function deleteMovedOriginal(source: Item, asRead = true): Write {
+  const key = { pk: String(source.pk), sk: String(source.sk) };
+  if (!asRead) return namedWrite('delete the moved original', { Delete: { TableName: tableName(), Key: key } });
+  const unchanged = unchangedCondition(source);
+  return namedWrite('delete the moved original', {
+    Delete: {
+      TableName: tableName(),
+      Key: key,
+      ConditionExpression: unchanged.expression,
+      ExpressionAttributeNames: unchanged.names,
+      ...(Object.keys(unchanged.values).length ? { ExpressionAttributeValues: unchanged.values } : {}),
+    },
+  });
+}
+
+/** The copy of a moved item in the kept partition, only if it is not there yet. */
+export function copyMovedItem(copy: Item): Write {
+  return namedWrite('copy the moved item', {
+    Put: { TableName: tableName(), Item: copy, ConditionExpression: 'attribute_not_exists(pk)' },
+  });
+}
+
+/** A deleted member's count item (its redemptions of a reward, its friends of a day) added to the kept member's. */
+export function foldCount(record: MergeRecord, source: Item): Write {
+  const sk = String(source.sk);
+  const Key = { pk: customerPk(record.shop_id, record.kept_id), sk };
+  if (sk.startsWith(FRIEND_COUNT_PREFIX)) {
+    // A referrer's friends of one UTC day: one person, one cap, so the kept member's count of that day grows.
+    return namedWrite("add the deleted member's friends of the day", {
+      Update: {
+        TableName: tableName(),
+        Key,
+        UpdateExpression: 'ADD #count :count SET #ttl = :ttl',
+        ExpressionAttributeNames: { '#count': FRIEND_COUNT, '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: {
+          ':count': Number(source[FRIEND_COUNT] ?? 0),
+          ':ttl': friendCountTtl(sk.slice(FRIEND_COUNT_PREFIX.length)),
+        },
+      },
+    });
+  }
+  return namedWrite("add the deleted member's redemptions", {
+    Update: {
+      TableName: tableName(),
+      Key,
+      UpdateExpression: 'ADD redemptions :count',
+      ExpressionAttributeValues: { ':count': Number(source[REDEMPTIONS] ?? 0) },
+    },
+  });
+}
+
+/**
+ * The lookups that follow a moved item: an order's order -> customer lookup, so a later refund finds the
+ * kept member; a referred friend's guards (by mailbox hash, by code), so the friend's order completes the
+ * referral where it now is and the mailbox stays referred once.
+ */
+export function followMovedItem(record: MergeRecord, copy: Item): Write[] {
+  const sk = String(copy.sk);
+  if (sk.startsWith(FRIEND_REFERRAL_PREFIX)) {
+    const referral = friendReferralOf(copy);
+    return [
+      ...(typeof referral.email_key === 'string'
+        ? [namedWrite("move the friend's mailbox guard", { Put: { TableName: tableName(), Item: friendEmailItem(referral) } })]
+        : []),
+      namedWrite("move the friend's code guard", { Put: { TableName: tableName(), Item: friendCodeItem(referral) } }),
+    ];
+  }
+  if (!sk.startsWith(ORDER_PREFIX)) return [];
+  return [
+    namedWrite('point the order at the kept member', {
+      Put: { TableName: tableName(), Item: orderCustomerItem(record.shop_id, orderIdOf(sk), record.kept_id) },
+    }),
+  ];
+}
+
+/**
+ * The item as it belongs in the kept member's partition: its key and customer id, the moved-from mark, an
+ * imported batch under a key of its own, a re-laid batch at its new place (open again: only a job that saw
+ * it after its member was gone closed it), and an entry's due work derived again from its fields by the
+ * entry's own derivation (a job that found its member gone took it out).
+ */
+export function movedItem(record: MergeRecord, source: Item, batch: RelaidBatch | undefined): Item {
+  const { shop_id: shopId, kept_id: keptId, deleted_id: deletedId } = record;
+  const imported = source.sk === importBatchKey(shopId, deletedId).sk;
+  const key: ItemKey = imported
+    ? mergedImportBatchKey(shopId, keptId, deletedId)
+    : { pk: customerPk(shopId, keptId), sk: String(source.sk) };
+  let item: Item = { ...source, ...key, moved_from: deletedId };
+  if (imported) item.id = `${IMPORT_BATCH_ID}-${deletedId}`;
+  if (typeof source.customer_id === 'string') item.customer_id = keptId;
+  // A referral the deleted member made is the kept member's now (its code as the friend was given it stays).
+  if (key.sk.startsWith(FRIEND_REFERRAL_PREFIX)) item.referrer_platform_customer_id = keptId;
+  if (!key.sk.startsWith(EARNING_ENTRY_PREFIX) && !key.sk.startsWith(BATCH_PREFIX)) return item;
+  if (batch) {
+    const { batch_closed: _closed, expired_points: _expired, ...open } = item;
+    item = { ...open, batch_offset: batch.batch_offset, batch_points: batch.batch_points, merge_layout: deletedId };
+  }
+  const { due_pk: _duePk, due_at: _dueAt, ...rest } = item;
+  // Its fields only are read: the keys and the other index attributes beside them change nothing.
+  return { ...rest, ...entryDue(shopId, rest as unknown as LedgerEntry & EntryDueState) };
+}

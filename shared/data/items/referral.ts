@@ -23,6 +23,31 @@ export const referralCodeItem = (shopId: string, code: string, customerId: strin
   customer_id: customerId,
 });
 
+/** A new member's referral code claimed: only if no one holds it. */
+export function claimReferralCode(shopId: string, code: string, customerId: string): Write {
+  return namedWrite('claim the referral code', {
+    Put: { TableName: tableName(), Item: referralCodeItem(shopId, code, customerId), ConditionExpression: 'attribute_not_exists(pk)' },
+  });
+}
+
+/**
+ * A member's referral code freed (`newOwner` null) or handed to another customer; only the member's own
+ * guard (or none): a code imported twice must not free or take another member's code.
+ */
+export function releaseReferralCode(shopId: string, code: string, ownerId: string, newOwner: string | null = null): Write {
+  const condition = { ConditionExpression: 'attribute_not_exists(pk) OR customer_id = :me', ExpressionAttributeValues: { ':me': ownerId } };
+  const key = referralCodeKey(shopId, code);
+  if (newOwner === null) return namedWrite('free the referral code', { Delete: { TableName: tableName(), Key: key, ...condition } });
+  return namedWrite('hand the referral code over', {
+    Put: { TableName: tableName(), Item: referralCodeItem(shopId, code, newOwner), ...condition },
+  });
+}
+
+/** The award guard of the referral this customer completed, deleted. */
+export function forgetReferralAward(shopId: string, referredId: string): Write {
+  return namedWrite('forget the referral award', { Delete: { TableName: tableName(), Key: referralAwardKey(shopId, referredId) } });
+}
+
 export const referralAwardItem = (shopId: string, referredId: string, referrerId: string, orderId: string): Item => ({
   ...referralAwardKey(shopId, referredId),
   referrer_id: referrerId,
@@ -35,12 +60,7 @@ export const RECORD_REFERRAL_AWARD = 'record the referral award';
 /** The award guard of `referredId`, refused if the award was made already. */
 export const recordReferralAward = (shopId: string, referredId: string, referrerId: string, orderId: string): Write =>
   namedWrite(RECORD_REFERRAL_AWARD, putNewRequest(referralAwardItem(shopId, referredId, referrerId, orderId)));
-/** A new member's referral code taken, only if no one holds it. */
-export const guardReferralCode = (shopId: string, code: string, customerId: string): Write =>
-  namedWrite('guard the referral code', {
-    Put: { TableName: tableName(), Item: referralCodeItem(shopId, code, customerId), ConditionExpression: 'attribute_not_exists(pk)' },
-  });
 
-/** A removed member's referral code given up. */
-export const releaseReferralCode = (shopId: string, code: string): Write =>
-  namedWrite('release the referral code', { Delete: { TableName: tableName(), Key: referralCodeKey(shopId, code) } });
+/** A removed member's referral code given up, whoever holds it (an import's member, taken back with the import). */
+export const dropReferralCode = (shopId: string, code: string): Write =>
+  namedWrite('drop the referral code', { Delete: { TableName: tableName(), Key: referralCodeKey(shopId, code) } });

@@ -4,6 +4,8 @@
 // read back.
 import type { LoyaltyStatus } from '../../domain/customer';
 import type { Campaign, EarningRule, Reward, ShopCatalog, ShopSettings, VipTier } from '../../domain/shop';
+import { tableName } from '../client';
+import { namedWrite, type Write } from '../write';
 import { type Item, type ItemKey, type ItemType, recordOf, shopPk } from './item-type';
 
 export { shopPk };
@@ -46,6 +48,39 @@ const COUNTER_ATTRIBUTE: Record<LoyaltyStatus, string> = { member: 'member_count
 /** The shop counters' attribute of a loyalty status. */
 export function counterAttribute(status: LoyaltyStatus): string {
   return COUNTER_ATTRIBUTE[status];
+}
+
+/** The shop counters: `delta` more (or fewer) customers of `status`. */
+export function countInShop(shopId: string, status: LoyaltyStatus, delta: number): Write {
+  return namedWrite('count the customer in the shop', {
+    Update: {
+      TableName: tableName(),
+      Key: shopCountersKey(shopId),
+      UpdateExpression: 'ADD #count :delta',
+      ExpressionAttributeNames: { '#count': counterAttribute(status) },
+      ExpressionAttributeValues: { ':delta': delta },
+    },
+  });
+}
+
+/** The shop counters: one customer moves from status `from` to `to`. */
+export function moveInShopCounts(shopId: string, from: LoyaltyStatus, to: LoyaltyStatus): Write {
+  return namedWrite("move the customer's count in the shop", {
+    Update: {
+      TableName: tableName(),
+      Key: shopCountersKey(shopId),
+      UpdateExpression: 'ADD #from :minus, #to :plus',
+      ExpressionAttributeNames: { '#from': counterAttribute(from), '#to': counterAttribute(to) },
+      ExpressionAttributeValues: { ':minus': -1, ':plus': 1 },
+    },
+  });
+}
+
+/** Holds only while the shop has no settings yet: a new shop. */
+export function checkNewShop(shopId: string): Write {
+  return namedWrite('check the shop is new', {
+    ConditionCheck: { TableName: tableName(), Key: shopSettingsKey(shopId), ConditionExpression: 'attribute_not_exists(pk)' },
+  });
 }
 
 /** The items of a shop's configuration. */
