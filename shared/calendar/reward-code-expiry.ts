@@ -7,7 +7,7 @@ import type { RewardEntry } from '../domain/history';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
 import { leaveDue } from './member-figures';
 
-export const expireRewardCodesJob: DueJob = {
+export const rewardCodeExpiryJob: DueJob = {
   name: 'reward_code_expiry',
   kinds: (_shop, now) => [{ kind: 'code', until: now.toISOString() }],
   handle: expireCode,

@@ -15,7 +15,7 @@ import type { DomainEvent } from '../events/domain-events';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem, tidy } from './due-job';
 import { leaveDue, moveDue } from './member-figures';
 
-export const approvePointsJob: DueJob = {
+export const pointsApprovalJob: DueJob = {
   name: 'points_approval',
   kinds: (_shop, now) => [{ kind: 'approval', until: now.toISOString() }],
   handle: approveEntry,
