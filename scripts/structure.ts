@@ -422,6 +422,127 @@ export function largestDataFiles(count = 5): Array<{ file: string; lines: number
     .slice(0, count);
 }
 
+// ---- deterministic ids -----------------------------------------------------------------------------------
+
+/** The one module that derives a deterministic id (a digest written as an id or a code). */
+export const ID_HELPER = 'shared/domain/deterministic-id.ts';
+const ID_HELPER_FUNCTIONS = new Set(['deterministicId', 'deterministicShard']);
+
+/**
+ * Where ids and codes are hashed: `byHand`, every `createHash(…)` call outside the helper module (a digest
+ * built and formatted in place); `helper`, every call of the helper's `deterministicId(…)` or
+ * `deterministicShard(…)`. Keyed digests (`createHmac`: signatures, the mailbox pseudonym) are neither.
+ */
+export function deterministicIdSites(files: Source[]): { byHand: Place[]; helper: Place[] } {
+  const byHand: Place[] = [];
+  const helper: Place[] = [];
+  for (const source of files) {
+    if (source.path === ID_HELPER) continue;
+    const file = syntaxOf(source);
+    eachNode(file, (node) => {
+      if (!ts.isCallExpression(node)) return;
+      const name = nameOf(node.expression);
+      if (name === 'createHash') byHand.push(placeOf(file, node));
+      else if (ID_HELPER_FUNCTIONS.has(name ?? '')) helper.push(placeOf(file, node));
+    });
+  }
+  return { byHand, helper };
+}
+
+// ---- job names -----------------------------------------------------------------------------------------
+
+/** A function of the manifest that is no API route: a scheduled job, the queue consumer, the cache flusher. */
+export interface NamedJob {
+  kind: 'scheduledJob' | 'queueConsumer' | 'authorizerCacheFlusher';
+  name: string;
+  handler: string;
+}
+
+/** `points_approval` and `processWebhookDeliveries` as a file name: `points-approval`, `process-webhook-deliveries`. */
+export function fileNameOf(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/_/g, '-')
+    .toLowerCase();
+}
+
+/** The same as an identifier: `pointsApproval`, `processWebhookDeliveries`. */
+export function identifierOf(name: string): string {
+  return fileNameOf(name).replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+export interface JobNameMismatch {
+  name: string;
+  handler: string;
+  problem: string;
+}
+
+/**
+ * Jobs whose name differs across the manifest, the files and the export. The rule: the handler file is
+ * `<name as a file name>.ts`. A scheduled job's handler imports `<name as an identifier>Job` from the feature
+ * module `shared/<feature>/<name as a file name>.ts` (`points_approval`: `functions/jobs/points-approval.ts`
+ * imports `pointsApprovalJob` from `shared/calendar/points-approval.ts`); the queue consumer and the cache
+ * flusher, whose work is the function's own (a batch of messages, one flush), export `<name as an
+ * identifier>` from the handler file. `read` answers a file's text from the root, undefined if absent.
+ */
+export function jobNameMismatches(jobs: NamedJob[], read: (path: string) => string | undefined): JobNameMismatch[] {
+  return jobs.flatMap(({ kind, name, handler }) => {
+    const problems: string[] = [];
+    const file = fileNameOf(name);
+    if (posix.basename(handler) !== `${file}.ts`) problems.push(`handler file is not ${file}.ts`);
+    const text = read(handler);
+    if (text === undefined) problems.push('handler file does not exist');
+    else {
+      const syntax = syntaxOf({ path: handler, text });
+      if (kind === 'scheduledJob') {
+        const expected = `${identifierOf(name)}Job`;
+        const imported = syntax.statements.some(
+          (statement) =>
+            ts.isImportDeclaration(statement) &&
+            ts.isStringLiteral(statement.moduleSpecifier) &&
+            posix.join(posix.dirname(handler), statement.moduleSpecifier.text).startsWith('shared/') &&
+            posix.basename(statement.moduleSpecifier.text) === file &&
+            statement.importClause?.namedBindings !== undefined &&
+            ts.isNamedImports(statement.importClause.namedBindings) &&
+            statement.importClause.namedBindings.elements.some((element) => element.name.text === expected && !element.propertyName),
+        );
+        if (!imported) problems.push(`does not import ${expected} from a feature module shared/…/${file}.ts`);
+      } else {
+        const expected = identifierOf(name);
+        const exported = syntax.statements.some(
+          (statement) =>
+            ts.canHaveModifiers(statement) &&
+            (ts.getModifiers(statement) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword) &&
+            ((ts.isFunctionDeclaration(statement) && statement.name?.text === expected) ||
+              (ts.isVariableStatement(statement) &&
+                statement.declarationList.declarations.some((declaration) => nameOf(declaration.name) === expected))),
+        );
+        if (!exported) problems.push(`does not export ${expected}`);
+      }
+    }
+    return problems.map((problem) => ({ name, handler, problem }));
+  });
+}
+
+/** The manifest's scheduled jobs, queue consumers and cache flusher. */
+export async function manifestJobs(): Promise<NamedJob[]> {
+  const { ENTRY_POINTS } = await import('../shared/runtime/entry-points');
+  return ENTRY_POINTS.flatMap(({ kind, entry }) =>
+    kind === 'scheduledJob' || kind === 'queueConsumer' || kind === 'authorizerCacheFlusher'
+      ? [{ kind, name: entry.name, handler: entry.handler }]
+      : [],
+  );
+}
+
+/** A file's text from the root, or undefined when there is none. */
+export function readFromRoot(path: string): string | undefined {
+  try {
+    return readFileSync(join(ROOT, path), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /** The figures of issue 39's reshaping of the data layer, read from the tree. */
 export function dataLayerFigures() {
   const application = sources('shared', 'functions', 'infra');
@@ -450,6 +571,8 @@ async function main(): Promise<void> {
     tierChangedBuilders: tierChangedBuilders(),
     authorizer: await authorizerBundle(),
     dataLayer: dataLayerFigures(),
+    deterministicIds: deterministicIdSites(sources('shared')),
+    jobNames: { jobs: (await manifestJobs()).length, mismatches: jobNameMismatches(await manifestJobs(), readFromRoot) },
   };
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(figures, null, 2));
@@ -466,6 +589,13 @@ async function main(): Promise<void> {
     `\nAuthorizer bundle: ${(bytes / 1024).toFixed(1)} KiB, ${modules} modules (${projectModules} of the project); data layer: ${dataModules.join(', ')}`,
   );
   printDataLayer(figures.dataLayer);
+  const { byHand, helper } = figures.deterministicIds;
+  console.log(`\nDeterministic-id sites: ${helper.length} through ${ID_HELPER}, ${byHand.length} hashed by hand (createHash)`);
+  for (const place of byHand) console.log(`- ${place.file}:${place.line}`);
+  const { jobs, mismatches } = figures.jobNames;
+  const jobsDiffering = new Set(mismatches.map((mismatch) => mismatch.name)).size;
+  console.log(`\nJob names that differ across manifest/file/export: ${jobsDiffering} of ${jobs}`);
+  for (const mismatch of mismatches) console.log(`- ${mismatch.name} (${mismatch.handler}): ${mismatch.problem}`);
 }
 
 function printDataLayer(data: ReturnType<typeof dataLayerFigures>): void {

@@ -11,7 +11,7 @@ import { resetDocumentClient } from '../../shared/data/client';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../../shared/data/dynamodb-stats';
 import { resetEventPublisher } from '../../shared/events/domain-events';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
-import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
+import { purchaseReconcilerJob } from '../../shared/purchases/purchase-reconciler';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
@@ -218,7 +218,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       host,
       control: {
         'GET /_events': async () => ({ events: await readEvents(eventsLogFile) }),
-        'POST /_reconcile': () => reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 }),
+        'POST /_reconcile': () => purchaseReconcilerJob({ platformFor: platformForShop, settleAfterMs: 0 }),
         'GET /_clock': async () => ({ now: nowIso() }),
         'PUT /_clock': async (body) => {
           setClock(parseClockBody(body));

@@ -4,7 +4,7 @@
 // reads the set's head and the chunk or two of ids its slice is in instead of evaluating the search
 // again. A cache: a set that is missing, expired, or whose chunks are not the head's evaluation is not
 // used, and a failed write is logged and costs the next page its shortcut, never this page.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../observability/powertools';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
@@ -12,6 +12,7 @@ import { documentClient, tableName } from './client';
 import { BATCH_ATTEMPTS, batchGet, type Item } from './items';
 import { emailMatchChunkKey, emailMatchHeadKey, IDS_PER_CHUNK } from './items/email-match-set';
 import { TTL_ATTRIBUTE } from './table';
+import { deterministicId } from '../domain/deterministic-id';
 
 /**
  * How long a remembered set is used. A walk asks for its next page within seconds; a set holds who
@@ -34,7 +35,7 @@ export interface SearchOf {
 /** Names a search within its shop: a digest, so that any query makes a key of fixed length. */
 export function searchName(search: SearchOf): string {
   const parts = [search.emailContains, search.status ?? 'all', search.sort, search.descending ? 'desc' : 'asc'];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 32);
+  return deterministicId({ json: parts }, { as: 'base64url', length: 32 });
 }
 
 export interface RememberedSlice {

@@ -7,7 +7,7 @@
 // and request takes the claim over, with the `progress` the stopped one recorded (a purchase's reserved
 // entry), so it can finish the work instead of doing it again. Each claim has its own `claim_id`: only
 // the current claimant can record progress, complete or release the key.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { now as clockNow } from '../runtime/clock';
@@ -15,6 +15,7 @@ import { documentClient, tableName } from './client';
 import { CLAIMANT_CONDITION, claimantValues, idempotencyRecordKey, recordProgressOnClaim } from './items/idempotency-record';
 import { TTL_ATTRIBUTE } from './table';
 import type { Write } from './write';
+import { deterministicId } from '../domain/deterministic-id';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
@@ -56,12 +57,9 @@ export interface IdempotencyClaim {
  * An id for the work of a request, the same for every attempt with that key and request (a retry that
  * takes over, or one after a release): work keyed by it (a points adjustment's entry) is done once.
  */
-function idempotentWorkId(scope: IdempotencyScope, requestHash: string): string {
+export function idempotentWorkId(scope: IdempotencyScope, requestHash: string): string {
   const { shopId, route, idempotencyKey } = scope;
-  const hex = createHash('sha256')
-    .update(JSON.stringify([shopId, route, idempotencyKey, requestHash]))
-    .digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  return deterministicId({ json: [shopId, route, idempotencyKey, requestHash] }, { as: 'uuid' });
 }
 
 const recordKey = (scope: IdempotencyScope) => idempotencyRecordKey(scope.shopId, scope.route, scope.idempotencyKey);

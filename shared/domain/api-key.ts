@@ -1,6 +1,6 @@
 // API keys as the domain knows them: scopes, statuses, what operators see, and the hash that is the
 // only form in which a key is ever stored. Pure: no AWS.
-import { createHash } from 'node:crypto';
+import { deterministicId } from './deterministic-id';
 
 /** `full` keys may write; `read` keys may only read. Routes name the scope they require. */
 export type KeyScope = 'full' | 'read';
@@ -70,7 +70,7 @@ export function isWellFormedApiKey(value: string): boolean {
 }
 
 export function hashApiKey(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return deterministicId({ text: value }, { as: 'hex', length: 64 });
 }
 
 /** The public id of a key: 48 bits of its hash, unique enough per shop and useless for guessing the key. */

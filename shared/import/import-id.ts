@@ -1,7 +1,7 @@
 // An import's id: a short digest of everything that decides what it writes (the file's bytes, the shop,
 // `--from`, `--mode` and the customer export's bytes), so running the same import again finds its own
 // records and changes nothing, and a different file or option is a different import.
-import { createHash } from 'node:crypto';
+import { deterministicId } from '../domain/deterministic-id';
 import type { ImportMode, ImportSource } from './import-row';
 
 /** Hex characters of an import id: 64 bits, no collision between a shop's imports in practice. */
@@ -17,20 +17,14 @@ export interface ImportIdentity {
 }
 
 export function importIdOf(identity: ImportIdentity): string {
-  const hash = createHash('sha256');
   // Each part length-prefixed, so no two different identities hash the same bytes.
-  const part = (value: Buffer | string) => {
-    const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
-    hash.update(`${bytes.length}:`);
-    hash.update(bytes);
-  };
-  part(identity.shopId);
-  part(identity.from);
-  part(identity.mode);
-  part(identity.file);
-  part(identity.customers ?? '');
-  hash.update(identity.customers === null ? 'no-customers' : 'customers');
-  return hash.digest('hex').slice(0, IMPORT_ID_LENGTH);
+  return deterministicId(
+    {
+      lengthPrefixed: [identity.shopId, identity.from, identity.mode, identity.file, identity.customers ?? ''],
+      suffix: identity.customers === null ? 'no-customers' : 'customers',
+    },
+    { as: 'hex', length: IMPORT_ID_LENGTH },
+  );
 }
 
 /** An import id as an operator types it: 16 lower-case hex characters. */

@@ -4,10 +4,10 @@
 // wins); the effects are then
 // recomputed from that state and compared with what was already applied, so a replay changes nothing.
 import { addDays } from '../domain/dates';
-import { createHash } from 'node:crypto';
 import type { EarningEntry } from '../domain/history';
 import type { Campaign, EarningRule, EarningSettings, LoyaltyMode, VipSettings, VipTier } from '../domain/shop';
 import { earningRulePoints } from '../domain/earning-rule-points';
+import { deterministicId } from '../domain/deterministic-id';
 
 export interface OrderRefundFact {
   /** Minor units the refund takes from the eligible amount (its lines less its refund discrepancies). */
@@ -243,8 +243,7 @@ export const NOTHING_APPLIED: AppliedEffects = { rules: {}, spend: 0, order_coun
 
 /** A deterministic entry id per shop, order, rule and effect: a conditional put of it can never duplicate. */
 export function orderEntryId(shopId: string, orderId: string, ruleId: string, seq: number): string {
-  const hex = createHash('sha256').update(`${shopId}\u0000${orderId}\u0000${ruleId}\u0000${seq}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return deterministicId({ joined: [shopId, orderId, ruleId, seq] }, { as: 'uuid-5' });
 }
 
 /** An entry an order writes; a take-back also records how much it asked for when the balance had less. */

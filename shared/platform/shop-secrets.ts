@@ -4,11 +4,11 @@
 // secret is picked up; the twin registers it from its configuration file in process. It is never stored in
 // the table and never logged.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { env } from '../runtime/env';
 import { traceAwsClient } from '../observability/tracing';
 import { PlatformError } from './port';
+import { deterministicId } from '../domain/deterministic-id';
 
 const SECRET_TTL_MS = 5 * 60 * 1000;
 
@@ -54,7 +54,7 @@ let client: SecretsManagerClient | undefined;
 const cache = new Map<string, { secret: ShopSecret; expiresAt: number }>();
 
 function fingerprintOf(...parts: string[]): string {
-  return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 16);
+  return deterministicId({ joined: parts }, { as: 'hex', length: 16 });
 }
 
 /** The secret's fields as credentials, or a message naming what is wrong (never a value). */

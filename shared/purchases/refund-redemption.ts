@@ -4,7 +4,6 @@
 // `reward_refund` entry (a batch of its own in batch expiry mode) and the redemption count; `reward.refunded`
 // is published after the commit. The entry's condition is the one an order using the code writes under, so
 // the code ends either used or refunded, never both.
-import { createHash } from 'node:crypto';
 import { getCustomer } from '../data/customer-repository';
 import { type IdempotencyClaim, recordProgressItem } from '../data/idempotency-repository';
 import { getPurchase, writeRedemptionRefund } from '../data/purchase-repository';
@@ -22,6 +21,7 @@ import { nowIso } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { resolveCustomerId } from '../customers/customer-service';
 import { VISIBLE_REWARD_STATUSES } from '../data/items/reward-entry';
+import { deterministicId } from '../domain/deterministic-id';
 
 /** The earning-history action of the entry that gives a redemption's points back. */
 export const REWARD_REFUND_ACTION = 'reward_refund';
@@ -42,8 +42,7 @@ const entryNotFound = (id: string) => notFound(`Reward history entry '${echoed(i
 
 /** The id of the entry that gives a redemption's points back: one per redemption, whoever writes it. */
 export function rewardRefundEntryId(shopId: string, rewardEntryId: string): string {
-  const hex = createHash('sha256').update(`reward-refund\u0000${shopId}\u0000${rewardEntryId}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return deterministicId({ joined: ['reward-refund', shopId, rewardEntryId] }, { as: 'uuid-5' });
 }
 
 /**

@@ -14,7 +14,7 @@
 // the code is looked up and deleted when it may exist, and 2 is taken back (503, nothing left). A stop
 // between 2 and 4 leaves an `issuing` referral, never listed: a retry with the same Idempotency-Key takes
 // the claim over and finishes it (the code is found, or created, by its value).
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { findCustomerByEmail, getCustomer, type StoredCustomer } from '../data/customer-repository';
 import { type IdempotencyClaim, recordProgressItem } from '../data/idempotency-repository';
 import { findReferralCodeOwner } from '../data/order-repository';
@@ -38,6 +38,7 @@ import { type Platform, PlatformError, PlatformRefusedError, PlatformUnavailable
 import { nowIso } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import type { CreateReferralInput } from './referral-requests';
+import { deterministicId } from '../domain/deterministic-id';
 
 export const FRIEND_CODE_FAILED = "Failed to create the friend's discount code. Nothing was recorded.";
 
@@ -57,14 +58,9 @@ export interface ReferralOptions extends ReferralHooks {
   claim?: IdempotencyClaim;
 }
 
-const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-
 /** The friend's code, derived from the referral's random id: unguessable, and the same for every retry. */
 export function friendCodeFor(referralId: string): string {
-  const digest = createHash('sha256').update(`loyalty-friend:${referralId}`).digest();
-  let code = '';
-  for (let i = 0; i < 12; i += 1) code += ALPHABET[digest[i]! % ALPHABET.length];
-  return `FRIEND-${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8)}`;
+  return deterministicId({ text: `loyalty-friend:${referralId}` }, { as: 'code', prefix: 'FRIEND', length: 12 });
 }
 
 const WRITE_ATTEMPTS = 30;

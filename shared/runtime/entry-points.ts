@@ -360,7 +360,7 @@ export const QUEUE_CONSUMERS: readonly QueueConsumer[] = [
   // merge into a customer who was no member, read the customer.
   {
     name: 'processWebhookDeliveries',
-    handler: 'functions/webhooks/process-deliveries.ts',
+    handler: 'functions/webhooks/process-webhook-deliveries.ts',
     table: 'write',
     uses: ['platform', 'events'],
     timeoutSeconds: 30,
@@ -385,7 +385,7 @@ export interface ScheduledJob extends EntryPoint {
 export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   {
     name: 'order_reconciliation',
-    handler: 'functions/jobs/reconcile-orders.ts',
+    handler: 'functions/jobs/order-reconciliation.ts',
     cadence: 'rate(15 minutes)',
     table: 'write',
     uses: ['platform', 'events'],
@@ -395,7 +395,7 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   // its timeout, and the next run goes on where one stopped.
   {
     name: 'points_approval',
-    handler: 'functions/jobs/approve-points.ts',
+    handler: 'functions/jobs/points-approval.ts',
     cadence: 'rate(1 hour)',
     table: 'write',
     uses: ['events'],
@@ -403,7 +403,7 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   },
   {
     name: 'points_expiry',
-    handler: 'functions/jobs/expire-points.ts',
+    handler: 'functions/jobs/points-expiry.ts',
     cadence: 'rate(1 hour)',
     table: 'write',
     uses: ['events'],
@@ -411,7 +411,7 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   },
   {
     name: 'expiry_reminders',
-    handler: 'functions/jobs/remind-expiry.ts',
+    handler: 'functions/jobs/expiry-reminders.ts',
     cadence: 'rate(1 day)',
     table: 'write',
     uses: ['events'],
@@ -419,7 +419,7 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   },
   {
     name: 'reward_code_expiry',
-    handler: 'functions/jobs/expire-reward-codes.ts',
+    handler: 'functions/jobs/reward-code-expiry.ts',
     cadence: 'rate(1 hour)',
     table: 'write',
     uses: ['events'],
@@ -427,7 +427,7 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   },
   {
     name: 'birthdays',
-    handler: 'functions/jobs/award-birthdays.ts',
+    handler: 'functions/jobs/birthdays.ts',
     // Just after midnight UTC: birthdays are UTC calendar days.
     cadence: 'cron(5 0 * * ? *)',
     table: 'write',
@@ -436,7 +436,7 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   },
   {
     name: 'purchase_reconciler',
-    handler: 'functions/jobs/reconcile-purchases.ts',
+    handler: 'functions/jobs/purchase-reconciler.ts',
     cadence: 'rate(5 minutes)',
     table: 'write',
     uses: ['platform'],
@@ -457,7 +457,7 @@ export const AUTHORIZER: EntryPoint = {
  */
 export const AUTHORIZER_CACHE_FLUSHER: EntryPoint = {
   name: 'authorizerCacheFlusher',
-  handler: 'functions/auth/flush-authorizer-cache.ts',
+  handler: 'functions/auth/authorizer-cache-flusher.ts',
   table: 'none',
   uses: ['authorizerCache'],
   grants: ['keyStream'],

@@ -3,7 +3,7 @@
 // acknowledged (no partial batch failure, so no redelivery loop).
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Twin } from '../../infra/local/twin';
-import { handler } from '../../functions/webhooks/process-deliveries';
+import { handler } from '../../functions/webhooks/process-webhook-deliveries';
 import { apiClient, startTestTwin } from '../support/twin';
 import { platformControls } from '../support/orders';
 

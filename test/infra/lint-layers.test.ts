@@ -49,7 +49,7 @@ const PROBES: Record<string, { source: string; refused: boolean; rule?: string }
     rule: 'feature order',
   },
   'shared/orders/zz-lint-probe-order.ts': {
-    source: "import { approvePointsJob } from '../calendar/approve-points';\nexport const probe = approvePointsJob;\n",
+    source: "import { pointsApprovalJob } from '../calendar/points-approval';\nexport const probe = pointsApprovalJob;\n",
     refused: true,
     rule: 'feature order',
   },

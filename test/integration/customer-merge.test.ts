@@ -4,10 +4,10 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { approvePointsJob } from '../../shared/calendar/approve-points';
+import { pointsApprovalJob } from '../../shared/calendar/points-approval';
 import { runDueJob } from '../../shared/calendar/due-job';
-import { expirePointsJob } from '../../shared/calendar/expire-points';
-import { remindExpiryJob } from '../../shared/calendar/remind-expiry';
+import { pointsExpiryJob } from '../../shared/calendar/points-expiry';
+import { expiryRemindersJob } from '../../shared/calendar/expiry-reminders';
 import { mergeMembers, type MergeHooks } from '../../shared/customers/merge-customers';
 import { createCustomer, findCustomerByEmail, getCustomer } from '../../shared/data/customer-repository';
 import { listEarningEntries, listRewardEntries } from '../../shared/data/history-repository';
@@ -426,9 +426,9 @@ describe('the points calendar after a merge', () => {
     await mergeMembers(shop, '41', '42', noPlatform);
 
     setClock(new Date('2027-01-14T23:00:00.000Z'));
-    expect(await runDueJob(approvePointsJob, { shopIds: ['pending'] })).toMatchObject({ changed: 0 });
+    expect(await runDueJob(pointsApprovalJob, { shopIds: ['pending'] })).toMatchObject({ changed: 0 });
     setClock(new Date('2027-01-15T00:00:00.000Z'));
-    expect(await runDueJob(approvePointsJob, { shopIds: ['pending'] })).toMatchObject({ changed: 1 });
+    expect(await runDueJob(pointsApprovalJob, { shopIds: ['pending'] })).toMatchObject({ changed: 1 });
 
     expect((await profile(shop, '41'))!.current_points).toBe(60);
     expect(events(shop, 'points.approved')).toEqual([expect.objectContaining({ customer_id: '41', points: 60 })]);
@@ -459,8 +459,8 @@ describe('the points calendar after a merge', () => {
 
       const run = async (at: string) => {
         setClock(new Date(at));
-        await runDueJob(remindExpiryJob, { shopIds: [shopId] });
-        await runDueJob(expirePointsJob, { shopIds: [shopId] });
+        await runDueJob(expiryRemindersJob, { shopIds: [shopId] });
+        await runDueJob(pointsExpiryJob, { shopIds: [shopId] });
         return (await profile(shop, '51'))!.current_points;
       };
       expect(await run('2027-01-29T00:00:00.000Z')).toBe(120);
@@ -506,11 +506,11 @@ describe('the points calendar after a merge', () => {
         'process stopped',
       );
       // Both batches are past their date: the job sees the kept one at its old place (spent), the other with its member gone.
-      await runDueJob(expirePointsJob, { shopIds: [`window-${side}`] });
+      await runDueJob(pointsExpiryJob, { shopIds: [`window-${side}`] });
       expect((await profile(shop, '61'))!.current_points).toBe(180);
 
       expect(await mergeMembers(shop, '61', '62', noPlatform)).toBe('already_merged');
-      await runDueJob(expirePointsJob, { shopIds: [`window-${side}`] });
+      await runDueJob(pointsExpiryJob, { shopIds: [`window-${side}`] });
 
       expect((await profile(shop, '61'))!.current_points).toBe(0);
       const expired = events(shop, 'points.expired');

@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { approvePointsJob } from '../../shared/calendar/approve-points';
+import { pointsApprovalJob } from '../../shared/calendar/points-approval';
 import { runDueJob } from '../../shared/calendar/due-job';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { earningEntryItem } from '../../shared/data/items/earning-entry';
@@ -71,11 +71,11 @@ describe('due jobs', () => {
     await seed('resume', 12);
     setClock(new Date('2027-04-02T00:00:00.000Z'));
 
-    const first = await runDueJob(approvePointsJob, { shopIds: ['resume'], pageSize: 5, maxItems: 5 });
+    const first = await runDueJob(pointsApprovalJob, { shopIds: ['resume'], pageSize: 5, maxItems: 5 });
     expect(first).toMatchObject({ due: 5, changed: 5, more: true });
-    const second = await runDueJob(approvePointsJob, { shopIds: ['resume'], pageSize: 5 });
+    const second = await runDueJob(pointsApprovalJob, { shopIds: ['resume'], pageSize: 5 });
     expect(second).toMatchObject({ changed: 7, more: false, failed: 0 });
-    const third = await runDueJob(approvePointsJob, { shopIds: ['resume'] });
+    const third = await runDueJob(pointsApprovalJob, { shopIds: ['resume'] });
     // Only what is due is read: the twelve entries due next month are not.
     expect(third).toMatchObject({ due: 0, changed: 0 });
     expect(await balances('resume', 12)).toEqual(Array(12).fill(10));
@@ -86,8 +86,8 @@ describe('due jobs', () => {
     setClock(new Date('2027-04-02T00:00:00.000Z'));
 
     const runs = await Promise.all([
-      runDueJob(approvePointsJob, { shopIds: ['race'], pageSize: 3, concurrency: 4 }),
-      runDueJob(approvePointsJob, { shopIds: ['race'], pageSize: 3, concurrency: 4 }),
+      runDueJob(pointsApprovalJob, { shopIds: ['race'], pageSize: 3, concurrency: 4 }),
+      runDueJob(pointsApprovalJob, { shopIds: ['race'], pageSize: 3, concurrency: 4 }),
     ]);
     expect(runs[0]!.changed + runs[1]!.changed).toBe(10);
     expect(await balances('race', 10)).toEqual(Array(10).fill(10));
@@ -105,13 +105,13 @@ describe('due jobs', () => {
     setClock(new Date('2027-04-02T00:00:00.000Z'));
     const context = { getRemainingTimeInMillis: () => 60_000 };
 
-    const summary = await scheduledJobHandler(approvePointsJob)({}, context as never);
+    const summary = await scheduledJobHandler(pointsApprovalJob)({}, context as never);
     expect(summary).toMatchObject({ changed: 3, failed: 0 });
     expect(await balances('scheduled', 3)).toEqual([10, 10, 10]);
 
     // A registered shop without its configuration: the run goes on for the others, then fails so the alarm fires.
     await putShopIdentity('ghost', 'ghost.myshopify.com');
-    await expect(scheduledJobHandler(approvePointsJob)({}, context as never)).rejects.toThrow(
+    await expect(scheduledJobHandler(pointsApprovalJob)({}, context as never)).rejects.toThrow(
       'points_approval: 1 shops could not be processed',
     );
   });

@@ -7,7 +7,7 @@ import { toErrorResponse } from '../../shared/http/errors';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { type Platform, PlatformError } from '../../shared/platform/port';
 import { purchaseReward, type PurchaseHooks } from '../../shared/purchases/purchase-reward';
-import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
+import { purchaseReconcilerJob } from '../../shared/purchases/purchase-reconciler';
 import { customerRecord } from '../fixtures/customer-record';
 import { reward, shopCatalog } from '../fixtures/shop-catalog';
 import { responseFailureOf } from '../support/failure';
@@ -51,7 +51,7 @@ const entries = (id: string) =>
 const codesOf = (id: string) => simulator.discountCodes().filter((code) => code.customer_id === id);
 const buy = (id: string, rewardId = 'five-off', hooks?: PurchaseHooks) =>
   purchaseReward(catalog, rewardId, { customerIdentifier: id, points: null }, platformForShop(SHOP), hooks);
-const reconcile = () => reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 });
+const reconcile = () => purchaseReconcilerJob({ platformFor: platformForShop, settleAfterMs: 0 });
 const failure = (promise: Promise<unknown>) => responseFailureOf(promise);
 
 describe('purchase saga', () => {

@@ -17,7 +17,7 @@ import { putShopCatalog } from '../../shared/data/shop-repository';
 import type { PurchaseRecord } from '../../shared/domain/history';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import type { PurchaseHooks } from '../../shared/purchases/purchase-reward';
-import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
+import { purchaseReconcilerJob } from '../../shared/purchases/purchase-reconciler';
 import { now, setClock } from '../../shared/runtime/clock';
 import { customerRecord } from '../fixtures/customer-record';
 import { reward, shopCatalog } from '../fixtures/shop-catalog';
@@ -168,7 +168,7 @@ describe('a purchase stopped mid-flight and retried with the same Idempotency-Ke
     const id = await member(250);
     const reserved = await stoppedAt('afterCode', id, 'stopped-activated');
     pastTheExpiry();
-    await reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 });
+    await purchaseReconcilerJob({ platformFor: platformForShop, settleAfterMs: 0 });
     expect(await purchases(id)).toEqual([expect.objectContaining({ id: reserved.id, status: 'active' })]);
 
     const retry = await invoke(id, 'stopped-activated');
@@ -184,7 +184,7 @@ describe('a purchase stopped mid-flight and retried with the same Idempotency-Ke
     const slow: PurchaseHooks = {
       afterCode: async () => {
         pastTheExpiry();
-        await reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 });
+        await purchaseReconcilerJob({ platformFor: platformForShop, settleAfterMs: 0 });
       },
     };
 
@@ -200,7 +200,7 @@ describe('a purchase stopped mid-flight and retried with the same Idempotency-Ke
     const id = await member(250);
     const reserved = await stoppedAt('afterReserve', id, 'stopped-refunded');
     pastTheExpiry();
-    await reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 });
+    await purchaseReconcilerJob({ platformFor: platformForShop, settleAfterMs: 0 });
     expect(await profile(id)).toMatchObject({ current_points: 250, redeemed_points: 0 });
 
     const retry = await invoke(id, 'stopped-refunded');

@@ -23,7 +23,7 @@ it('logs a message it could not process at ERROR, and reports only that one as f
         return { topic: 'orders/paid', outcome: 'applied' };
       },
     }));
-    const { handler } = await import('../../functions/webhooks/process-deliveries');
+    const { handler } = await import('../../functions/webhooks/process-webhook-deliveries');
     const event: SQSEvent = { Records: [record('m-ok', 'works'), record('m-failed', 'fails')] };
     return handler(event, context);
   });

@@ -1,6 +1,6 @@
 // Reconciliation never asks Shopify for orders further back than the app can see (SHOPIFY-CONTRACT.md, "Order
 // history depth"): 60 days without read_all_orders, and it says which window it could not read.
-import { reconcileFrom } from '../../shared/orders/reconcile-orders';
+import { reconcileFrom } from '../../shared/orders/order-reconciliation';
 
 const START = new Date('2027-06-01T00:00:00.000Z');
 

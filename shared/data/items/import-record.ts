@@ -3,10 +3,10 @@
 // partitions sharded by customer (`SHOP#<shop>#IMPORT#<id>#<shard>` / `<customer id>`): what it did to the
 // member (created or updated, the points it moved, the values it replaced), written in the member's own
 // transaction by its named writes. `undo` reads the shards alone, never the shop.
-import { createHash } from 'node:crypto';
 import { tableName } from '../client';
 import { namedWrite, type Write } from '../write';
 import { shopPk, type Item, type ItemKey, type ItemType } from './item-type';
+import { deterministicShard } from '../../domain/deterministic-id';
 
 /**
  * Partitions the member records of one import are spread over. A record is written in a transaction
@@ -21,7 +21,7 @@ export const importHeaderKey = (shopId: string, importId: string): ItemKey => ({
 
 /** The shard of a member's record: a hash of its id, so any run of the import finds the same one. */
 export function importShardOf(customerId: string): number {
-  return createHash('sha256').update(customerId).digest().readUInt16BE(0) % IMPORT_SHARDS;
+  return deterministicShard({ text: customerId }, IMPORT_SHARDS);
 }
 
 export const importRecordPartition = (shopId: string, importId: string, shard: number) =>

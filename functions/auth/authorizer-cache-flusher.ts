@@ -6,8 +6,11 @@ import { flushStageAuthorizerCache } from '../../shared/events/authorizer-cache'
 import { eventHandler } from '../../shared/observability/event-handler';
 import { logger } from '../../shared/observability/powertools';
 
-export const handler = eventHandler(async (event: DynamoDBStreamEvent): Promise<void> => {
+/** The flusher's work: one flush for a batch of key changes. */
+export async function authorizerCacheFlusher(event: DynamoDBStreamEvent): Promise<void> {
   // One flush covers the whole batch: the cache is flushed per stage, never per key.
   const stage = await flushStageAuthorizerCache();
   logger.info('Authorizer cache flushed', { ...stage, keyChanges: event.Records.length });
-});
+}
+
+export const handler = eventHandler(authorizerCacheFlusher);

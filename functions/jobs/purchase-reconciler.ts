@@ -1,8 +1,8 @@
-// Scheduled every few minutes: settles purchases left pending by a crash (see reconcile-purchases.ts).
+// Scheduled every few minutes: settles purchases left pending by a crash (see shared/purchases/purchase-reconciler.ts).
 import { eventHandler } from '../../shared/observability/event-handler';
 import { logger } from '../../shared/observability/powertools';
 import { platformForShop } from '../../shared/platform/platform-for-shop';
-import { reconcilePurchases, type ReconcileSummary } from '../../shared/purchases/reconcile-purchases';
+import { purchaseReconcilerJob, type ReconcileSummary } from '../../shared/purchases/purchase-reconciler';
 
 export const handler = eventHandler(async (): Promise<ReconcileSummary> => {
   const summary = await run();
@@ -14,5 +14,5 @@ export const handler = eventHandler(async (): Promise<ReconcileSummary> => {
 
 /** One run: the handler's, and the twin's POST /_jobs/run. */
 export function run() {
-  return reconcilePurchases({ platformFor: platformForShop });
+  return purchaseReconcilerJob({ platformFor: platformForShop });
 }

@@ -14,7 +14,7 @@ import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
 import type { DomainEvent } from '../events/domain-events';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem, tidy } from './due-job';
 
-export const approvePointsJob: DueJob = {
+export const pointsApprovalJob: DueJob = {
   name: 'points_approval',
   kinds: (_shop, now) => [{ kind: 'approval', until: now.toISOString() }],
   handle: approveEntry,

@@ -30,7 +30,7 @@ export interface ReconcileOptions {
   now?: Date;
 }
 
-export async function reconcilePurchases(options: ReconcileOptions): Promise<ReconcileSummary> {
+export async function purchaseReconcilerJob(options: ReconcileOptions): Promise<ReconcileSummary> {
   const now = options.now ?? clockNow();
   const before = new Date(now.getTime() - (options.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS)).toISOString();
   const purchases = await listUnsettledPurchases(before);

@@ -36,7 +36,11 @@ export interface OrderReconcileSummary {
   disconnected: number;
 }
 
-export async function reconcileOrders({ platformFor }: { platformFor: (shopId: string) => Platform }): Promise<OrderReconcileSummary> {
+export async function orderReconciliationJob({
+  platformFor,
+}: {
+  platformFor: (shopId: string) => Platform;
+}): Promise<OrderReconcileSummary> {
   const start = now();
   const summary: OrderReconcileSummary = { shops: 0, orders: 0, applied: 0, failed: 0, disconnected: 0 };
   for (const shopId of await listShopIds()) {

@@ -20,7 +20,7 @@ import { keepDeadline, memberEvent } from './member-figures';
 /** The `action` of an entry that removes expired points. */
 export const EXPIRY_ACTION = 'expiry';
 
-export const expirePointsJob: DueJob = {
+export const pointsExpiryJob: DueJob = {
   name: 'points_expiry',
   // A batch whose reminder never went out (the clock jumped past it) expires all the same.
   kinds: (_shop, now) =>

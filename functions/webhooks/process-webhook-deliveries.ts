@@ -24,6 +24,8 @@ const recordHandler = async (record: SQSRecord) => {
   }
 };
 
-export const handler = eventHandler(async (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, recordHandler, processor, { context }),
-);
+/** The consumer's work: one batch of the queue, its failed messages reported back. */
+export const processWebhookDeliveries = async (event: SQSEvent, context: Context) =>
+  processPartialResponse(event, recordHandler, processor, { context });
+
+export const handler = eventHandler(processWebhookDeliveries);

@@ -7,7 +7,7 @@ import { expireRewardCode, leaveCodeExpiryWork } from '../data/items/reward-entr
 import type { RewardEntry } from '../domain/history';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
 
-export const expireRewardCodesJob: DueJob = {
+export const rewardCodeExpiryJob: DueJob = {
   name: 'reward_code_expiry',
   kinds: (_shop, now) => [{ kind: 'code', until: now.toISOString() }],
   handle: expireCode,

@@ -15,7 +15,7 @@ import { keepDeadline, memberEvent } from './member-figures';
 
 const settingsOf = (settings: EarningSettings | undefined) => settings ?? DEFAULT_EARNING_SETTINGS;
 
-export const remindExpiryJob: DueJob = {
+export const expiryRemindersJob: DueJob = {
   name: 'expiry_reminders',
   // The partitions are sorted by the expiry itself: what expires within the reminder window is due now.
   kinds: (shop, now) => {

@@ -1,8 +1,8 @@
-// Scheduled: catches up orders whose webhooks were missed (see shared/orders/reconcile-orders.ts).
+// Scheduled: catches up orders whose webhooks were missed (see shared/orders/order-reconciliation.ts).
 import { eventHandler } from '../../shared/observability/event-handler';
 import { logger } from '../../shared/observability/powertools';
 import { platformForShop } from '../../shared/platform/platform-for-shop';
-import { reconcileOrders, type OrderReconcileSummary } from '../../shared/orders/reconcile-orders';
+import { orderReconciliationJob, type OrderReconcileSummary } from '../../shared/orders/order-reconciliation';
 
 export const handler = eventHandler(async (): Promise<OrderReconcileSummary> => {
   const summary = await run();
@@ -14,5 +14,5 @@ export const handler = eventHandler(async (): Promise<OrderReconcileSummary> => 
 
 /** One run: the handler's, and the twin's POST /_jobs/run. */
 export function run() {
-  return reconcileOrders({ platformFor: platformForShop });
+  return orderReconciliationJob({ platformFor: platformForShop });
 }

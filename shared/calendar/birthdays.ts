@@ -19,7 +19,7 @@ import { type DueJob, type DueJobContext, type DueOutcome, tidy } from './due-jo
 
 export const BIRTHDAY_ACTION = 'birthday';
 
-export const awardBirthdaysJob: DueJob = {
+export const birthdaysJob: DueJob = {
   name: 'birthdays',
   // Birthdays are calendar days (UTC): everything due up to today.
   kinds: (_shop, now) => [{ kind: 'birthday', until: now.toISOString().slice(0, 10) }],
