@@ -27,8 +27,7 @@ export const TRANSACTION_LIMIT = 100;
  * DynamoDB raised them.
  */
 export type Refusal =
-  | { readonly kind: 'condition'; readonly failed: readonly string[]; current(name: string): Item | null }
-  | { readonly kind: 'conflict' };
+  { readonly kind: 'condition'; readonly failed: readonly string[]; current(name: string): Item | null } | { readonly kind: 'conflict' };
 
 export type CommitOutcome = { readonly committed: true } | { readonly committed: false; readonly refusal: Refusal };
 

@@ -94,4 +94,5 @@ export type CommittedEvent = DomainEvent & { id: string; notify: boolean };
 
 /** `notify` as the contract carries it from the change's `send_email` (absent: true). */
 export const notifyOf = (event: DomainEvent): boolean =>
-  event.notify ?? (typeof (event as { send_email?: unknown }).send_email === 'boolean' ? (event as { send_email: boolean }).send_email : true);
+  event.notify ??
+  (typeof (event as { send_email?: unknown }).send_email === 'boolean' ? (event as { send_email: boolean }).send_email : true);
