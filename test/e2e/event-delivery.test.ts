@@ -141,6 +141,24 @@ it('keeps events back while the bus refuses, answers GET /_events at once meanwh
   expect(after.indexOf(held[0]!.id)).toBeLessThan(after.indexOf(held[1]!.id));
 });
 
+it('delivers every committed event id at least once while the bus goes from refusing to accepting and back', async () => {
+  const events = Array.from({ length: 24 }, (_, n) => earned('5001', n));
+  for (const [n, event] of events.entries()) {
+    // Four commits at a time, the bus refusing every other group.
+    if (n % 4 === 0) await setBus(n % 8 === 0 ? 'error' : 'ok');
+    await commit([change(randomUUID())], { events: [event] });
+  }
+  await setBus('ok');
+
+  const listedIds = new Set(
+    (await eventually(listed, (all) => events.every((event) => all.some((listedEvent) => listedEvent.id === event.id)), 30_000)).map(
+      (event) => event.id,
+    ),
+  );
+
+  expect(events.filter((event) => !listedIds.has(event.id)).map((event) => event.id)).toEqual([]);
+});
+
 it('refuses a bus fault mode it does not know, naming the modes', async () => {
   const response = await fetch(`${twin.platformUrl}/_faults`, { method: 'PUT', body: JSON.stringify({ bus: 'throttled' }) });
 
