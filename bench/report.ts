@@ -15,6 +15,7 @@ import type { DepthFigures } from './list-depth';
 import type { EndpointFigures } from './load';
 import type { BurstFigures } from './webhook-burst';
 import type { SectionTiming } from './sections';
+import type { EventDeliveryFigures } from './event-delivery';
 
 /** Everything one run measured, as bench/results.json holds it. */
 export interface BenchResults {
@@ -44,6 +45,8 @@ export interface BenchResults {
   listDepth?: DepthFigures[];
   /** `--only import` (docs/performance.md#import). */
   import?: ImportSection;
+  /** Commit to the bus on the twin (docs/performance.md#event-delivery). */
+  eventDelivery?: EventDeliveryFigures | null;
 }
 
 /** A table cell: right-aligned in 8 characters. */

@@ -36,6 +36,7 @@ import {
 } from './report';
 import { twinDynamoDbStats } from './twin-control';
 import { printStorefront, storefrontBench, type StorefrontFigures } from './storefront';
+import { eventDeliveryBench, printEventDelivery, type EventDeliveryFigures } from './event-delivery';
 import { startTwinProcess, TWIN_TABLE } from './twin-process';
 import { benchSizes, sectionPlan, sectionTimer } from './sections';
 import { webhookBurst, type BurstFigures } from './webhook-burst';
@@ -61,6 +62,7 @@ const { values: options } = parseArgs({
     'flood-legitimate-rate': { type: 'string', default: '20' },
     'skip-flood': { type: 'boolean', default: false },
     'jobs-members': { type: 'string' },
+    'skip-events': { type: 'boolean', default: false },
     'skip-jobs': { type: 'boolean', default: false },
     'skip-storefront': { type: 'boolean', default: false },
     'storefront-loads': { type: 'string', default: '9' },
@@ -101,6 +103,7 @@ const SECTIONS = [
   'one-customer',
   'import',
   'storefront',
+  'event-delivery',
 ];
 const IMPORT = {
   rows: (options['import-rows'] ?? '').split(',').map(Number),
@@ -162,6 +165,14 @@ async function storefrontSection(platformUrl: string): Promise<StorefrontFigures
 async function main(): Promise<void> {
   const started = performance.now();
   checkFlags();
+  if (options.only === 'event-delivery') {
+    const figures = await eventDeliveryBench();
+    printEventDelivery(figures);
+    if (figures.missing > 0) process.exitCode = 1;
+    mergeResults({ at: new Date().toISOString(), eventDelivery: figures });
+    console.log(`\nwritten: bench/results.json (event delivery; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
   if (options.only === 'storefront') {
     const own = await startTwinProcess();
     try {
@@ -368,6 +379,13 @@ async function main(): Promise<void> {
             mismatches: jobSizes.flatMap((size) => size.mismatches),
           };
 
+    let eventDelivery: EventDeliveryFigures | null = null;
+    if (plan.includes('event-delivery')) {
+      eventDelivery = await timer.run('event-delivery', () => eventDeliveryBench());
+      printEventDelivery(eventDelivery);
+      if (eventDelivery.missing > 0) process.exitCode = 1;
+    }
+
     console.error(`\n${timer.summary().join('\n')}`);
     writeResults({
       at: new Date().toISOString(),
@@ -387,6 +405,7 @@ async function main(): Promise<void> {
       sections: timer.timings,
       loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
       storefront,
+      eventDelivery,
     });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {

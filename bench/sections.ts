@@ -46,6 +46,7 @@ export interface BenchFlags {
   'skip-flood'?: boolean;
   'skip-burst'?: boolean;
   'skip-jobs'?: boolean;
+  'skip-events'?: boolean;
 }
 
 /** The list's shop sizes and the jobs' shop sizes the flags ask for. */
@@ -72,6 +73,8 @@ export function sectionPlan(flags: BenchFlags): string[] {
     ...(ownTwin && !flags['skip-flood'] ? ['key-flood'] : []),
     ...(ownTwin && !flags['skip-burst'] ? ['webhook-burst'] : []),
     ...(flags['skip-jobs'] ? [] : jobSizes.map((n) => `jobs ${n}`)),
+    // A twin of its own in the bench's process: last, so the environment it sets reaches no other section.
+    ...(flags['skip-events'] ? [] : ['event-delivery']),
   ];
 }
 

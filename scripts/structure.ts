@@ -453,7 +453,7 @@ export function deterministicIdSites(files: Source[]): { byHand: Place[]; helper
 
 /** A function of the manifest that is no API route: a scheduled job, the queue consumer, the cache flusher. */
 export interface NamedJob {
-  kind: 'scheduledJob' | 'queueConsumer' | 'authorizerCacheFlusher';
+  kind: 'scheduledJob' | 'queueConsumer' | 'authorizerCacheFlusher' | 'eventDelivery';
   name: string;
   handler: string;
 }
@@ -524,11 +524,11 @@ export function jobNameMismatches(jobs: NamedJob[], read: (path: string) => stri
   });
 }
 
-/** The manifest's scheduled jobs, queue consumers and cache flusher. */
+/** The manifest's scheduled jobs, queue consumers, cache flusher and event delivery. */
 export async function manifestJobs(): Promise<NamedJob[]> {
   const { ENTRY_POINTS } = await import('../shared/runtime/entry-points');
   return ENTRY_POINTS.flatMap(({ kind, entry }) =>
-    kind === 'scheduledJob' || kind === 'queueConsumer' || kind === 'authorizerCacheFlusher'
+    kind === 'scheduledJob' || kind === 'queueConsumer' || kind === 'authorizerCacheFlusher' || kind === 'eventDelivery'
       ? [{ kind, name: entry.name, handler: entry.handler }]
       : [],
   );

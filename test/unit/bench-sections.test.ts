@@ -17,6 +17,7 @@ describe('the default bench', () => {
       'key-flood',
       'webhook-burst',
       'jobs 1000',
+      'event-delivery',
     ]);
   });
 

@@ -3,12 +3,14 @@
 // (`points_approval`: functions/jobs/points-approval.ts importing `pointsApprovalJob` from
 // shared/calendar/points-approval.ts). Walks the manifest, so a new job that breaks the rule fails here.
 import { fileNameOf, identifierOf, jobNameMismatches, manifestJobs, readFromRoot } from '../../scripts/structure';
-import { AUTHORIZER_CACHE_FLUSHER, QUEUE_CONSUMERS, SCHEDULED_JOBS } from '../../shared/runtime/entry-points';
+import { AUTHORIZER_CACHE_FLUSHER, EVENT_DELIVERY, QUEUE_CONSUMERS, SCHEDULED_JOBS } from '../../shared/runtime/entry-points';
 
 describe('job names', () => {
   it('walks every scheduled job, queue consumer and the cache flusher of the manifest', async () => {
     const names = (await manifestJobs()).map((job) => job.name);
-    expect(names.sort()).toEqual([...SCHEDULED_JOBS, ...QUEUE_CONSUMERS, AUTHORIZER_CACHE_FLUSHER].map((entry) => entry.name).sort());
+    expect(names.sort()).toEqual(
+      [...SCHEDULED_JOBS, ...QUEUE_CONSUMERS, AUTHORIZER_CACHE_FLUSHER, EVENT_DELIVERY].map((entry) => entry.name).sort(),
+    );
   });
 
   it('finds each job named alike in the manifest, its handler file and its export', async () => {
