@@ -3,7 +3,7 @@
 // queued request applied in order (balance floored at zero, lifetime points, tier, batches) with its audit
 // entry, in one conditional transaction. Racing adjustments of one customer are combined by whichever
 // writer commits first instead of refusing each other; the others find their result on the profile the
-// refusal returns. Events after the commit, published by the writer that committed.
+// refusal returns. The events of the applied requests are committed in the same transaction.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StoredCustomer } from '../data/customer-repository';
@@ -13,7 +13,8 @@ import type { AdjustmentReceipt, QueuedAdjustment } from '../domain/customer';
 import { customerNotFound, DOMAIN_DETAILS, DomainError, failed, notPermitted } from '../domain/errors';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveCustomerId } from '../customers/customer-service';
-import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
+import { withMemberFacts } from '../domain/events';
+import type { DomainEvent } from '../events/domain-events';
 import { countMetric, logger } from '../observability/powertools';
 import { nowIso } from '../runtime/clock';
 import { backoffDelay, CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
@@ -141,9 +142,9 @@ export async function adjustPoints(
       removedIds: queue.map((queued) => queued.id),
       entries: commit.applied.map((applied) => applied.entry),
       receipts: receiptsOf(commit),
+      events: commit.applied.flatMap((applied) => eventsOf(shop, customerId, applied)),
     });
     if (result.written) {
-      await publishAfterCommit(commit.applied.flatMap((applied) => eventsOf(shopId, customerId, applied)));
       countMetric('PointsAdjusted', commit.applied.length);
       if (commit.dropped.length > 0)
         logger.warn('Points adjustments left the queue unapplied (abandoned, or applied already)', {
@@ -212,11 +213,12 @@ export async function adjustPoints(
   throw failed('The points adjustment could not be applied. Please try again.');
 }
 
-function eventsOf(shopId: string, customerId: string, { request, change, entry }: AppliedAdjustment): DomainEvent[] {
-  return [
+/** A request's events, with the member facts of the profile after it. */
+function eventsOf(shop: ShopCatalog, customerId: string, { request, change, entry }: AppliedAdjustment): DomainEvent[] {
+  const events: DomainEvent[] = [
     {
       type: 'points.adjusted',
-      shop_id: shopId,
+      shop_id: shop.settings.id,
       customer_id: customerId,
       requested_adjustment: request.adjustment,
       adjustment: change.applied,
@@ -229,4 +231,5 @@ function eventsOf(shopId: string, customerId: string, { request, change, entry }
     },
     ...change.tierEvents,
   ];
+  return withMemberFacts(events, change.next, shop.tiers);
 }
