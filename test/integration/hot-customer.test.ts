@@ -60,7 +60,7 @@ type TierEvent = TierChangedEvent;
 
 /** The events the member's changes committed with them. */
 const eventsOf = async (shopId: string, customerId: string) =>
-  (await committedEvents(shopId)).filter((event): event is AdjustedEvent | TierEvent => event.customer_id === customerId);
+  (await committedEvents(shopId)).filter((event) => event.customer_id === customerId) as Array<AdjustedEvent | TierEvent>;
 
 const entriesOf = (shopId: string, customerId: string) =>
   queryAll({
