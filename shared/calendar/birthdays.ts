@@ -12,6 +12,7 @@ import { movePoints, tierProgramOf } from '../domain/member-points';
 import { birthdayDecision, giveBatches } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
+import { withMemberFacts } from '../domain/events';
 import type { DomainEvent } from '../events/domain-events';
 import { orderEntryId } from '../orders/order-state';
 import { activeCampaign, earningRulePoints } from '../domain/earning-rule-points';
@@ -68,18 +69,11 @@ async function awardBirthday(key: ItemKey, { shop, shopId, at, now, customerId }
   const move = movePoints(record, { points, lifetime: points, send_email: true, now }, tierProgramOf(shop));
   const after = { ...move.next, birthday_awarded_year: decision.year };
   const ledger = giveBatches(record, after, entries, shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS, now);
-  const written = await writeCalendarChange({
-    shopId,
-    customerId,
-    customer: { current: customer, next: ledger.record },
-    newEntries: ledger.entries,
-    writes: [moveBirthdayTimer(shopId, customerId, timer.due_at, decision.next)],
-  });
-  if (!written) return undefined;
   const base = { shop_id: shopId, customer_id: customerId, occurred_at: now };
+  // An approved entry created directly: `points.earned` (EVENTS-CONTRACT.md), with the fields of today's event.
   const events: DomainEvent[] = [
     ...entries.map((entry): DomainEvent => ({
-      type: 'points.approved',
+      type: 'points.earned',
       ...base,
       earning_history_entry_id: entry.id,
       action: BIRTHDAY_ACTION,
@@ -87,5 +81,14 @@ async function awardBirthday(key: ItemKey, { shop, shopId, at, now, customerId }
     })),
     ...move.events,
   ];
-  return { changed: true, events };
+  const written = await writeCalendarChange({
+    shopId,
+    customerId,
+    customer: { current: customer, next: ledger.record },
+    newEntries: ledger.entries,
+    writes: [moveBirthdayTimer(shopId, customerId, timer.due_at, decision.next)],
+    events: withMemberFacts(events, ledger.record, shop.tiers),
+  });
+  if (!written) return undefined;
+  return { changed: true };
 }

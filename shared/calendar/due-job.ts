@@ -9,8 +9,6 @@ import type { ItemKey } from '../data/keys';
 import { listShopIds } from '../data/shop-repository';
 import { failed } from '../domain/errors';
 import type { ShopCatalog } from '../domain/shop';
-import type { DomainEvent } from '../events/domain-events';
-import { publishAfterCommit } from '../events/domain-events';
 import { logger } from '../observability/powertools';
 import { now as clockNow } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
@@ -30,8 +28,8 @@ export interface JobSummary {
   more: boolean;
 }
 
-/** What handling one due item decided: the change written (with its events), or nothing to do. */
-export type DueOutcome = { changed: boolean; events?: DomainEvent[] };
+/** What handling one due item decided: a change written (its events committed with it), or nothing to do. */
+export type DueOutcome = { changed: boolean };
 
 export interface DueJobContext {
   shop: ShopCatalog;
@@ -104,7 +102,6 @@ export async function runDueJob(job: DueJob, options: RunOptions = {}): Promise<
 async function handleOne(job: DueJob, key: ItemKey, context: DueJobContext): Promise<DueOutcome> {
   const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, () => job.handle(key, context));
   if (!outcome) throw failed(`${job.name}: ${key.sk} kept changing under the job`);
-  if (outcome.events?.length) await publishAfterCommit(outcome.events);
   return outcome;
 }
 

@@ -9,6 +9,7 @@ import { markBatchReminded } from '../data/items/earning-entry';
 import type { ItemKey } from '../data/keys';
 import { addDays } from '../domain/dates';
 import { batchPositionOf, batchRemaining, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
+import { withMemberFacts } from '../domain/events';
 import { DEFAULT_EARNING_SETTINGS, type EarningSettings } from '../domain/shop';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
 import { keepDeadline, memberEvent } from './member-figures';
@@ -28,7 +29,7 @@ export const expiryRemindersJob: DueJob = {
   handle: (key, context) => (context.kind === 'batch-remind' ? remindBatch(key, context) : remindInactive(context)),
 };
 
-async function remindBatch(key: ItemKey, { shopId, now, customerId }: DueJobContext): Promise<DueOutcome | undefined> {
+async function remindBatch(key: ItemKey, { shop, shopId, now, customerId }: DueJobContext): Promise<DueOutcome | undefined> {
   const [item, customer] = await Promise.all([readDueItem(key), getCustomer(shopId, customerId, true)]);
   if (!item) return { changed: false };
   const batch = withoutKeys<LedgerEntry>(item);
@@ -37,19 +38,20 @@ async function remindBatch(key: ItemKey, { shopId, now, customerId }: DueJobCont
   if (!expiry || expiry <= now) return { changed: false };
   if (!customer || customer.record.status !== 'member') return { changed: false };
   const points = batchRemaining(customer.record, batchPositionOf(batch));
-  if (!(await writeCalendarChange({ shopId, customerId, writes: [markBatchReminded(shopId, key, batch)] }))) return undefined;
   // A batch already spent needs no reminder; it still waits for its date, where nothing is left to expire.
-  if (points === 0) return { changed: false };
-  return {
-    changed: true,
-    events: [
-      memberEvent('points.expiring_soon', shopId, customerId, now, {
-        points,
-        points_expiry_at: expiry,
-        earning_history_entry_id: batch.id,
-      }),
-    ],
-  };
+  const events =
+    points === 0
+      ? []
+      : [
+          memberEvent('points.expiring_soon', shopId, customerId, now, {
+            points,
+            points_expiry_at: expiry,
+            earning_history_entry_id: batch.id,
+          }),
+        ];
+  const reminded = { shopId, customerId, writes: [markBatchReminded(shopId, key, batch)] };
+  if (!(await writeCalendarChange({ ...reminded, events: withMemberFacts(events, customer.record, shop.tiers) }))) return undefined;
+  return { changed: points > 0 };
 }
 
 async function remindInactive({ shop, shopId, now, customerId }: DueJobContext): Promise<DueOutcome | undefined> {
@@ -65,15 +67,19 @@ async function remindInactive({ shop, shopId, now, customerId }: DueJobContext):
     return keepDeadline(customer, deadline);
   }
   const next = { ...record, points_expire_at: deadline, points_expiry_reminded_for: deadline };
-  if (!(await writeCalendarChange({ shopId, customerId, customer: { current: customer, next } }))) return undefined;
-  return {
-    changed: true,
-    events: [
-      memberEvent('points.expiring_soon', shopId, customerId, now, {
-        points: record.current_points,
-        points_expiry_at: deadline,
-        reason: 'inactivity',
-      }),
-    ],
-  };
+  const events = [
+    memberEvent('points.expiring_soon', shopId, customerId, now, {
+      points: record.current_points,
+      points_expiry_at: deadline,
+      reason: 'inactivity',
+    }),
+  ];
+  const written = await writeCalendarChange({
+    shopId,
+    customerId,
+    customer: { current: customer, next },
+    events: withMemberFacts(events, next, shop.tiers),
+  });
+  if (!written) return undefined;
+  return { changed: true };
 }

@@ -11,6 +11,7 @@ import { addDays } from '../domain/dates';
 import { movePoints, tierProgramOf } from '../domain/member-points';
 import { giveBatches, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
+import { withMemberFacts } from '../domain/events';
 import type { DomainEvent } from '../events/domain-events';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem, tidy } from './due-job';
 
@@ -42,14 +43,6 @@ async function approveEntry(key: ItemKey, { shop, shopId, now, customerId }: Due
   const move = movePoints(customer.record, { points: entry.points, lifetime: entry.points, send_email: true, now }, tierProgramOf(shop));
   const ledger = giveBatches(customer.record, move.next, [approved], settings, now);
   const next = ledger.entries[0]!;
-  const written = await writeCalendarChange({
-    shopId,
-    customerId,
-    customer: { current: customer, next: ledger.record },
-    // Still pending with the points read: an order refund that shrank or rejected it meanwhile wins.
-    writes: [approvePendingEntry(shopId, customerId, next, entry.points)],
-  });
-  if (!written) return undefined;
   const events: DomainEvent[] = [
     {
       type: 'points.approved',
@@ -65,5 +58,14 @@ async function approveEntry(key: ItemKey, { shop, shopId, now, customerId }: Due
     },
     ...move.events,
   ];
-  return { changed: true, events };
+  const written = await writeCalendarChange({
+    shopId,
+    customerId,
+    customer: { current: customer, next: ledger.record },
+    // Still pending with the points read: an order refund that shrank or rejected it meanwhile wins.
+    writes: [approvePendingEntry(shopId, customerId, next, entry.points)],
+    events: withMemberFacts(events, ledger.record, shop.tiers),
+  });
+  if (!written) return undefined;
+  return { changed: true };
 }

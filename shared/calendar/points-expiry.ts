@@ -13,6 +13,7 @@ import { addDays } from '../domain/dates';
 import { movePoints, tierProgramOf } from '../domain/member-points';
 import { batchPositionOf, expiringPoints, inactivityDeadline, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
+import { withMemberFacts } from '../domain/events';
 import { orderEntryId } from '../orders/order-state';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem, tidy } from './due-job';
 import { keepDeadline, memberEvent } from './member-figures';
@@ -62,6 +63,15 @@ async function expireBatch(key: ItemKey, { shop, shopId, now, customerId, kind }
   const move = movePoints(customer.record, { points: -removed, lifetime: 0, send_email: true, now }, tierProgramOf(shop));
   const next = move.next;
   const entry = { ...expiryEntry(shop, customerId, `batch:${batch.id}`, removed, now), expired_batch_id: batch.id };
+  const events = [
+    memberEvent('points.expired', shopId, customerId, now, {
+      points: removed,
+      earning_history_entry_id: entry.id,
+      batch_entry_id: batch.id,
+      points_expiry_at: batch.points_expiry_at,
+    }),
+    ...move.events,
+  ];
   const written = await writeCalendarChange({
     shopId,
     customerId,
@@ -69,21 +79,10 @@ async function expireBatch(key: ItemKey, { shop, shopId, now, customerId, kind }
     customer: { current: customer, next: removed > 0 ? next : { ...customer.record } },
     newEntries: removed > 0 ? [entry] : [],
     writes: [closeBatch(shopId, key, kind as DueKind, { expired_points: removed, updated_at: now })],
+    events: removed > 0 ? withMemberFacts(events, next, shop.tiers) : [],
   });
   if (!written) return undefined;
-  if (removed === 0) return { changed: false };
-  return {
-    changed: true,
-    events: [
-      memberEvent('points.expired', shopId, customerId, now, {
-        points: removed,
-        earning_history_entry_id: entry.id,
-        batch_entry_id: batch.id,
-        points_expiry_at: batch.points_expiry_at,
-      }),
-      ...move.events,
-    ],
-  };
+  return { changed: removed > 0 };
 }
 
 async function expireInactive({ shop, shopId, now, customerId }: DueJobContext): Promise<DueOutcome | undefined> {
@@ -100,20 +99,24 @@ async function expireInactive({ shop, shopId, now, customerId }: DueJobContext):
   const entry = expiryEntry(shop, customerId, `inactivity:${deadline}`, removed, now);
   const move = movePoints(record, { points: -removed, lifetime: 0, send_email: true, now }, tierProgramOf(shop));
   const next = { ...move.next, points_expire_at: null };
-  const written = await writeCalendarChange({ shopId, customerId, customer: { current: customer, next }, newEntries: [entry] });
+  const events = [
+    memberEvent('points.expired', shopId, customerId, now, {
+      points: removed,
+      earning_history_entry_id: entry.id,
+      points_expiry_at: deadline,
+      reason: 'inactivity',
+    }),
+    ...move.events,
+  ];
+  const written = await writeCalendarChange({
+    shopId,
+    customerId,
+    customer: { current: customer, next },
+    newEntries: [entry],
+    events: withMemberFacts(events, next, shop.tiers),
+  });
   if (!written) return undefined;
-  return {
-    changed: true,
-    events: [
-      memberEvent('points.expired', shopId, customerId, now, {
-        points: removed,
-        earning_history_entry_id: entry.id,
-        points_expiry_at: deadline,
-        reason: 'inactivity',
-      }),
-      ...move.events,
-    ],
-  };
+  return { changed: true };
 }
 
 /** An excluded member's batch waits a day (exclusion suspends expiry; it does not move the batch's date). */

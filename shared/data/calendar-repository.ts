@@ -3,6 +3,7 @@
 // existing, due items conditional on still being in the state the job read: the item modules' named
 // writes), so a job run twice, or two runs at once, change a member once.
 import type { CustomerRecord } from '../domain/customer';
+import type { DomainEvent } from '../domain/events';
 import type { LedgerEntry } from '../domain/points-ledger';
 import { committedUnlessRefused, type Write } from './commit';
 import type { StoredCustomer } from './items/customer-profile';
@@ -21,13 +22,18 @@ export interface CalendarChange {
   newEntries?: LedgerEntry[];
   /** The item modules' named writes on the due items (an entry approved, a batch closed, a timer moved). */
   writes?: Write[];
+  /** The change's events, committed with it. */
+  events?: readonly DomainEvent[];
 }
 
 /** Writes the change in one transaction; false when something changed since it was read (the caller reads again). */
 export async function writeCalendarChange(change: CalendarChange): Promise<boolean> {
-  return committedUnlessRefused([
-    ...(change.customer ? [writeMemberFigures(change.customer.current, change.customer.next)] : []),
-    ...(change.newEntries ?? []).map((entry) => recordEarningEntry(change.shopId, change.customerId, entry)),
-    ...(change.writes ?? []),
-  ]);
+  return committedUnlessRefused(
+    [
+      ...(change.customer ? [writeMemberFigures(change.customer.current, change.customer.next)] : []),
+      ...(change.newEntries ?? []).map((entry) => recordEarningEntry(change.shopId, change.customerId, entry)),
+      ...(change.writes ?? []),
+    ],
+    { events: change.events },
+  );
 }

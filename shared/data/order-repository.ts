@@ -3,6 +3,7 @@
 // customer's figures, its entries and the rewards its codes used, conditional on both versions.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
+import type { DomainEvent } from '../domain/events';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { commit, committedUnlessRefused } from './commit';
@@ -85,22 +86,27 @@ export interface OrderEffectsWrite {
   pendingChanges: PendingEntryRevision[];
   usedRewards: Array<{ id: string; redeemedAt: string }>;
   now: string;
+  /** The order's events, committed with its effects. */
+  events?: readonly DomainEvent[];
 }
 
 /** Applies the order's effects in one transaction; false when another writer changed the profile or the order first. */
 export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boolean> {
   const { shopId, customerId, orderId, now } = write;
   const firstSeen = write.order.version === null;
-  return committedUnlessRefused([
-    ...(write.customer ? [writeMemberFigures(write.customer.current, write.customer.next)] : []),
-    writeOrder(shopId, customerId, orderId, write.order.next, write.order.version),
-    ...(firstSeen ? [recordOrderCustomer(shopId, orderId, customerId)] : []),
-    ...write.newEntries.map((entry) => recordEarningEntry(shopId, customerId, entry)),
-    // A rejected entry leaves the approval job's due work.
-    ...write.pendingChanges.map((change) => revisePendingEntry(shopId, customerId, change, now)),
-    // A used code leaves the code-expiry job's due work; of an order using the code and its refund, only one commits.
-    ...write.usedRewards.map((reward) => useRewardCode(shopId, customerId, reward.id, reward.redeemedAt, now)),
-  ]);
+  return committedUnlessRefused(
+    [
+      ...(write.customer ? [writeMemberFigures(write.customer.current, write.customer.next)] : []),
+      writeOrder(shopId, customerId, orderId, write.order.next, write.order.version),
+      ...(firstSeen ? [recordOrderCustomer(shopId, orderId, customerId)] : []),
+      ...write.newEntries.map((entry) => recordEarningEntry(shopId, customerId, entry)),
+      // A rejected entry leaves the approval job's due work.
+      ...write.pendingChanges.map((change) => revisePendingEntry(shopId, customerId, change, now)),
+      // A used code leaves the code-expiry job's due work; of an order using the code and its refund, only one commits.
+      ...write.usedRewards.map((reward) => useRewardCode(shopId, customerId, reward.id, reward.redeemedAt, now)),
+    ],
+    { events: write.events },
+  );
 }
 
 /** The member a referral code belongs to, or null for a code no member has. */
@@ -121,13 +127,17 @@ export async function writeReferralAward(
   referredId: string,
   orderId: string,
   entries: EarningEntry[],
+  events: readonly DomainEvent[] = [],
 ): Promise<ReferralWriteOutcome> {
   const shopId = next.shop_id;
-  const outcome = await commit([
-    recordReferralAward(shopId, referredId, next.platform_customer_id, orderId),
-    writeMemberFigures(referrer, next),
-    ...entries.map((entry) => recordEarningEntry(shopId, next.platform_customer_id, entry)),
-  ]);
+  const outcome = await commit(
+    [
+      recordReferralAward(shopId, referredId, next.platform_customer_id, orderId),
+      writeMemberFigures(referrer, next),
+      ...entries.map((entry) => recordEarningEntry(shopId, next.platform_customer_id, entry)),
+    ],
+    { events },
+  );
   if (outcome.committed) return 'written';
   const { refusal } = outcome;
   return refusal.kind === 'condition' && refusal.failed.includes(RECORD_REFERRAL_AWARD) ? 'already_awarded' : 'conflict';

@@ -5,6 +5,7 @@
 // exist) makes applying a request twice impossible whatever the queue holds.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { QueuedAdjustment } from '../domain/customer';
+import type { DomainEvent } from '../domain/events';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { commit } from './commit';
@@ -85,6 +86,8 @@ export async function withdrawAdjustment(
 export interface QueueCommitWrite extends QueuedAdjustmentsApplied {
   /** The audit entries of the applied requests. */
   entries: readonly EarningEntry[];
+  /** The events of the applied requests, committed with them (none without the change, none lost after it). */
+  events?: readonly DomainEvent[];
 }
 
 export type CommitResult =
@@ -102,10 +105,10 @@ export async function commitAdjustments(write: QueueCommitWrite): Promise<Commit
   if (write.removedIds.length === 0) throw new RangeError('A commit takes at least one request off the queue');
   const shopId = next.shop_id;
   const customerId = next.platform_customer_id;
-  const outcome = await commit([
-    applyQueuedAdjustments(write),
-    ...write.entries.map((entry) => recordEarningEntry(shopId, customerId, entry)),
-  ]);
+  const outcome = await commit(
+    [applyQueuedAdjustments(write), ...write.entries.map((entry) => recordEarningEntry(shopId, customerId, entry))],
+    { events: write.events },
+  );
   if (outcome.committed) return { written: true };
   const { refusal } = outcome;
   if (refusal.kind === 'conflict') return { written: false, alreadyApplied: [], conflict: true };

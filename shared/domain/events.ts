@@ -96,3 +96,13 @@ export type CommittedEvent = DomainEvent & { id: string; notify: boolean };
 export const notifyOf = (event: DomainEvent): boolean =>
   event.notify ??
   (typeof (event as { send_email?: unknown }).send_email === 'boolean' ? (event as { send_email: boolean }).send_email : true);
+
+/** The events of one change, each with the member facts of the profile after it (`memberFacts`). */
+export const withMemberFacts = <E extends DomainEvent>(
+  events: readonly E[],
+  record: Parameters<typeof memberFacts>[0],
+  tiers: Parameters<typeof memberFacts>[1],
+): E[] => {
+  const facts = memberFacts(record, tiers);
+  return events.map((event) => ({ ...event, ...facts }));
+};

@@ -1,7 +1,7 @@
 // Applies what the platform says about an order (a paid, refunded or cancelled snapshot, or one refund) to
 // the member: merge into the order's state, plan the difference from what was applied, write it in one
 // transaction conditional on the profile's and the order's versions, retry from a fresh read on a lost
-// race, publish the events after the commit. The same state applied twice computes nothing and writes nothing.
+// race; the events are committed in that transaction. The same state applied twice computes nothing and writes nothing.
 import {
   activeRewardEntriesWithCodes,
   earningEntryStatuses,
@@ -25,7 +25,8 @@ import { minorDigits } from '../domain/money';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
 import { giveBatches } from '../domain/points-ledger';
-import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
+import { withMemberFacts } from '../domain/events';
+import type { DomainEvent } from '../events/domain-events';
 import { logger } from '../observability/powertools';
 import { refundTakes } from '../platform/eligible-amount';
 import type { PlatformOrder, PlatformRefund } from '../platform/port';
@@ -143,7 +144,7 @@ async function applyChange(
 ): Promise<ApplyOutcome> {
   const shopId = shop.settings.id;
   const earningSettings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
-  let committed: { record: OrderRecord; events: DomainEvent[] } | undefined;
+  let committed: { record: OrderRecord } | undefined;
   // The order as last read: an unchanged replay needs no second read to retry the referral below.
   let lastRead: OrderRecord | undefined;
   let owner: string | null = null;
@@ -218,6 +219,7 @@ async function applyChange(
     const move = plan.empty ? null : moveOf(shop, customer.record, plan, now);
     const ledger = move ? giveBatches(customer.record, move.next, plan.newEntries, earningSettings, now) : null;
     const nextCustomer = ledger?.record ?? null;
+    const events = [...eventsOf(shop, customer.record, plan, usedRewards, now), ...(move?.events ?? [])];
     const written = await writeOrderEffects({
       shopId,
       customerId,
@@ -228,15 +230,15 @@ async function applyChange(
       pendingChanges: plan.pendingChanges,
       usedRewards: usedRewards.map(({ id, redeemedAt }) => ({ id, redeemedAt })),
       now,
+      events: withMemberFacts(events, nextCustomer ?? customer.record, shop.tiers),
     });
     if (!written) return undefined;
-    committed = { record, events: [...eventsOf(shop, customer.record, plan, usedRewards, now), ...(move?.events ?? [])] };
+    committed = { record };
     return plan.empty && usedRewards.length === 0 && order ? 'state_updated' : 'applied';
   });
   if (outcome === 'elsewhere') return applyChange(shop, owner!, orderId, merge);
   if (outcome === undefined) throw failed(`Order ${orderId} could not be applied after repeated write conflicts`);
   if (committed) {
-    await publishAfterCommit(committed.events);
     logger.info('Order applied', { order: orderId, customer: customerId, applied: committed.record.applied });
   }
   // The referral is the referrer's, in its own transaction, made once by a guard item: also retried on replays

@@ -9,7 +9,8 @@ import { movePoints, tierProgramOf } from '../domain/member-points';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { giveBatches } from '../domain/points-ledger';
 import { resolveTier } from '../domain/tiers';
-import { publishAfterCommit, type DomainEvent } from '../events/domain-events';
+import { withMemberFacts } from '../domain/events';
+import type { DomainEvent } from '../events/domain-events';
 import { activeCampaign, earningRulePoints } from '../domain/earning-rule-points';
 import { now as clockNow } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
@@ -34,7 +35,6 @@ export async function awardReferrer(shop: ShopCatalog, referredId: string, refer
   if (rules.length === 0) return 'no_rule';
   if (referrerId === referredId) return 'self_referral';
 
-  let events: DomainEvent[] = [];
   const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<ReferralOutcome | undefined> => {
     const referrer = await getCustomer(shopId, referrerId, true);
     if (!referrer || referrer.record.status !== 'member') return 'referrer_not_member';
@@ -64,13 +64,11 @@ export async function awardReferrer(shop: ShopCatalog, referredId: string, refer
     const move = movePoints(referrer.record, { points, lifetime: points, send_email: true, now }, tierProgramOf(shop));
     const ledger = giveBatches(referrer.record, move.next, entries, shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS, now);
     const next = ledger.record;
-    const written = await writeReferralAward(referrer, next, referredId, orderId, ledger.entries);
-    if (written === 'conflict') return undefined;
-    if (written === 'already_awarded') return 'already_awarded';
     const base = { shop_id: shopId, customer_id: referrerId, occurred_at: now };
-    events = [
+    // Approved entries created directly: `points.earned` (EVENTS-CONTRACT.md), with the fields of today's event.
+    const events: DomainEvent[] = [
       ...entries.map((entry): DomainEvent => ({
-        type: 'points.approved',
+        type: 'points.earned',
         ...base,
         earning_history_entry_id: entry.id,
         action: 'referral',
@@ -79,9 +77,18 @@ export async function awardReferrer(shop: ShopCatalog, referredId: string, refer
       { type: 'referral.completed', ...base, referred_customer_id: referredId, order_id: orderId, points },
       ...move.events,
     ];
+    const written = await writeReferralAward(
+      referrer,
+      next,
+      referredId,
+      orderId,
+      ledger.entries,
+      withMemberFacts(events, next, shop.tiers),
+    );
+    if (written === 'conflict') return undefined;
+    if (written === 'already_awarded') return 'already_awarded';
     return 'awarded';
   });
   if (outcome === undefined) throw failed(`The referral award for customer ${referredId} could not be written`);
-  await publishAfterCommit(events);
   return outcome;
 }

@@ -3,8 +3,8 @@
 // queued request applied in order (balance floored at zero, lifetime points, tier, batches) with its audit
 // entry, in one conditional transaction. Racing adjustments of one customer are combined by whichever
 // writer commits first instead of refusing each other; the others find their result on the profile the
-// refusal returns. Events after the commit, published by the writer that committed. What the writer knows and
-// does next is an explicit state (adjustment-state.ts): this function performs its steps against the table.
+// refusal returns. The events of the applied requests are committed in the same transaction. What the writer
+// knows and does next is an explicit state (adjustment-state.ts): this function performs its steps against the table.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getEarningEntry } from '../data/history-repository';
@@ -12,7 +12,8 @@ import { commitAdjustments, enqueueAdjustment, withdrawAdjustment } from '../dat
 import { customerNotFound, DOMAIN_DETAILS, DomainError, failed, notPermitted } from '../domain/errors';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveCustomerId } from '../customers/customer-service';
-import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
+import { withMemberFacts } from '../domain/events';
+import type { DomainEvent } from '../events/domain-events';
 import { countMetric, logger } from '../observability/powertools';
 import { nowIso } from '../runtime/clock';
 import { backoffDelay, CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
@@ -122,9 +123,9 @@ export async function adjustPoints(
       removedIds: queue.map((queued) => queued.id),
       entries: planned.applied.map((applied) => applied.entry),
       receipts: receiptsOf(planned),
+      events: planned.applied.flatMap((applied) => eventsOf(shop, customerId, applied)),
     });
     if (!result.written) return { type: 'committed', result, mine: null };
-    await publishAfterCommit(planned.applied.flatMap((applied) => eventsOf(shopId, customerId, applied)));
     countMetric('PointsAdjusted', planned.applied.length);
     if (planned.dropped.length > 0)
       logger.warn('Points adjustments left the queue unapplied (abandoned, or applied already)', {
@@ -185,11 +186,12 @@ export async function adjustPoints(
 
 const stuck = (state: AdjustmentState) => new Error(`Points adjustment ${state.request.id} could be neither applied nor withdrawn`);
 
-function eventsOf(shopId: string, customerId: string, { request, change, entry }: AppliedAdjustment): DomainEvent[] {
-  return [
+/** A request's events, with the member facts of the profile after it. */
+function eventsOf(shop: ShopCatalog, customerId: string, { request, change, entry }: AppliedAdjustment): DomainEvent[] {
+  const events: DomainEvent[] = [
     {
       type: 'points.adjusted',
-      shop_id: shopId,
+      shop_id: shop.settings.id,
       customer_id: customerId,
       requested_adjustment: request.adjustment,
       adjustment: change.applied,
@@ -202,4 +204,5 @@ function eventsOf(shopId: string, customerId: string, { request, change, entry }
     },
     ...change.tierEvents,
   ];
+  return withMemberFacts(events, change.next, shop.tiers);
 }

@@ -1,6 +1,6 @@
 // The clock-driven jobs against DynamoDB Local: a run stopped half-way is finished by the next run, two
 // runs at once approve each entry once, and due work not yet due is not read at all.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pointsApprovalJob } from '../../shared/calendar/points-approval';
@@ -14,6 +14,7 @@ import { resetEventPublisher } from '../../shared/events/domain-events';
 import { setClock } from '../../shared/runtime/clock';
 import { customerRecord } from '../fixtures/customer-record';
 import { shopCatalog } from '../fixtures/shop-catalog';
+import { committedEvents } from '../support/committed-events';
 import { createTestTable } from '../support/test-table';
 
 jest.setTimeout(120_000);
@@ -91,11 +92,7 @@ describe('due jobs', () => {
     ]);
     expect(runs[0]!.changed + runs[1]!.changed).toBe(10);
     expect(await balances('race', 10)).toEqual(Array(10).fill(10));
-    const approved = readFileSync(eventsFile, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { type: string; shop_id: string })
-      .filter((event) => event.type === 'points.approved' && event.shop_id === 'race');
+    const approved = (await committedEvents('race')).filter((event) => event.type === 'points.approved');
     expect(approved).toHaveLength(10);
   });
 

@@ -2,7 +2,7 @@
 // updates of one member at once all succeed, and what they wrote is exactly what one-at-a-time writes
 // would have written in some order: balance, lifetime points, tier and its events, one audit entry per
 // adjustment, the batch line, the inactivity deadline and its due work, the updated fields.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -23,6 +23,7 @@ import { commitOfQueue, receiptsOf } from '../../shared/points/points-change';
 import { customerRecord } from '../fixtures/customer-record';
 import { shopCatalog, vipTier } from '../fixtures/shop-catalog';
 import type { PointsAdjustedEvent, TierChangedEvent } from '../../shared/domain/events';
+import { committedEvents } from '../support/committed-events';
 import { createTestTable } from '../support/test-table';
 
 jest.setTimeout(60_000);
@@ -57,12 +58,9 @@ afterAll(async () => {
 type AdjustedEvent = PointsAdjustedEvent;
 type TierEvent = TierChangedEvent;
 
-const eventsOf = (shopId: string, customerId: string) =>
-  readFileSync(eventsFile, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as AdjustedEvent | TierEvent)
-    .filter((event) => event.shop_id === shopId && event.customer_id === customerId);
+/** The events the member's changes committed with them. */
+const eventsOf = async (shopId: string, customerId: string) =>
+  (await committedEvents(shopId)).filter((event) => event.customer_id === customerId) as Array<AdjustedEvent | TierEvent>;
 
 const entriesOf = (shopId: string, customerId: string) =>
   queryAll({
@@ -136,7 +134,7 @@ describe.each([
 
     const requested = [...deductions, ...additions, notCounted];
     const stored = (await getCustomer(shopId, customerId, true))!.record;
-    const events = eventsOf(shopId, customerId);
+    const events = await eventsOf(shopId, customerId);
     const adjustedEvents = events.filter((event): event is AdjustedEvent => event.type === 'points.adjusted');
 
     // One event per request; an order exists in which every before/after and lifetime follows from the last.

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
@@ -14,6 +14,7 @@ import { resetEventPublisher } from '../../shared/events/domain-events';
 import { adjustPoints } from '../../shared/points/adjust-points';
 import { customerRecord } from '../fixtures/customer-record';
 import { shopCatalog, vipTier } from '../fixtures/shop-catalog';
+import { committedEvents } from '../support/committed-events';
 import { createTestTable } from '../support/test-table';
 
 // Sixty writers racing for one item on DynamoDB Local take seconds, not milliseconds.
@@ -45,11 +46,8 @@ afterAll(async () => {
   await table.drop();
 });
 
-const events = () =>
-  readFileSync(eventsFile, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { type: string; customer_id: string });
+/** The events the adjustments committed with their changes. */
+const events = () => committedEvents(SHOP);
 const auditEntries = (customerId: string) =>
   queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :earn)',
@@ -74,7 +72,7 @@ describe('points adjustment on DynamoDB', () => {
     expect(entries.every((e) => e.status === 'approved' && e.action === 'manual_adjustment')).toBe(true);
     const befores = results.map((r) => r.change.before).sort((a, b) => a - b);
     expect(new Set(befores).size).toBe(60); // each saw a different balance: they were serialised
-    expect(events().filter((e) => e.type === 'points.adjusted' && e.customer_id === '1')).toHaveLength(60);
+    expect((await events()).filter((e) => e.type === 'points.adjusted' && e.customer_id === '1')).toHaveLength(60);
   });
 
   it('keeps the balance exact under simultaneous additions and deductions', async () => {
@@ -124,7 +122,7 @@ describe('points adjustment on DynamoDB', () => {
 
     await adjustPoints(catalog, '4', input(10));
 
-    expect(events().filter((e) => e.type === 'tier.changed' && e.customer_id === '4')).toEqual([
+    expect((await events()).filter((e) => e.type === 'tier.changed' && e.customer_id === '4')).toEqual([
       expect.objectContaining({ from_tier_id: null, to_tier_id: 'gold', send_email: true }),
     ]);
   });

@@ -115,7 +115,7 @@ describe('adjust points failures', () => {
     expect(publishAfterCommit).not.toHaveBeenCalled();
   });
 
-  it('publishes the adjustment once the write commits', async () => {
+  it('commits the adjustment with its events, in the write that applies it, and publishes nothing after it', async () => {
     queuedProfile({ platform_customer_id: '1', current_points: 5 });
     jest
       .mocked(commitAdjustments)
@@ -125,8 +125,9 @@ describe('adjust points failures', () => {
     const result = await adjustPoints(shop, '1', { ...input, send_email: false });
 
     expect(result.change.after).toBe(15);
-    expect(publishAfterCommit).toHaveBeenCalledTimes(1);
-    expect(jest.mocked(publishAfterCommit).mock.calls[0]![0]).toEqual([
+    expect(publishAfterCommit).not.toHaveBeenCalled();
+    expect(commitAdjustments).toHaveBeenCalledTimes(2);
+    expect(jest.mocked(commitAdjustments).mock.calls[1]![0].events).toEqual([
       expect.objectContaining({
         type: 'points.adjusted',
         customer_id: '1',
@@ -134,6 +135,8 @@ describe('adjust points failures', () => {
         points_before: 5,
         points_after: 15,
         send_email: false,
+        // The member's facts after the change travel with the event.
+        points_balance: 15,
       }),
     ]);
   });

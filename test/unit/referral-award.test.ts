@@ -1,4 +1,4 @@
-// The referrer's award with the repositories replaced: the figures written and the events published,
+// The referrer's award with the repositories replaced: the figures written and the events committed with them,
 // the tier event measured like every other points move, from the tier the referrer's figures reached
 // before the award under the shop's tiers as they are now (not the tier stored under older ones).
 import type { CustomerRecord } from '../../shared/domain/customer';
@@ -42,7 +42,9 @@ function referrer(overrides: Partial<CustomerRecord>) {
 async function award() {
   const outcome = await awardReferral(shop, 'new1', 'REFR1', 'order-1');
   const written = jest.mocked(writeReferralAward).mock.calls[0]?.[1];
-  const events = jest.mocked(publishAfterCommit).mock.calls[0]?.[0] ?? [];
+  // The events are committed in the award's own transaction; nothing is published after it.
+  expect(publishAfterCommit).not.toHaveBeenCalled();
+  const events = jest.mocked(writeReferralAward).mock.calls[0]?.[5] ?? [];
   return { outcome, written, tierEvents: events.filter((event) => event.type === 'tier.changed') };
 }
 
@@ -71,6 +73,11 @@ describe('referral award', () => {
         to_tier_id: 'silver',
         send_email: true,
         occurred_at: NOW,
+        // The referrer's facts after the award.
+        email: 'customerr1@example.com',
+        first_name: 'Test',
+        points_balance: 250,
+        tier: { id: 'silver', name: 'silver' },
       },
     ]);
   });
