@@ -4,6 +4,7 @@
 // e-mail search are customer-list.ts and email-search.ts.
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord, MemberChanges } from '../domain/customer';
+import type { DomainEvent } from '../domain/events';
 import type { EarningEntry } from '../domain/history';
 import { commit, type Refusal as CommitRefusal, type Write } from './commit';
 import { documentClient, tableName } from './client';
@@ -80,6 +81,8 @@ export async function createCustomer(
      * stands. Any other enrolment is the customer enrolled anew and clears the tombstone in the same transaction.
      */
     unlessErased?: boolean;
+    /** The enrolment's domain events, committed with it (commit.ts): they exist if and only if it did. */
+    events?: readonly DomainEvent[];
   } = {},
 ): Promise<CreateCustomerOutcome> {
   const { shop_id: shopId, platform_customer_id: customerId } = record;
@@ -97,7 +100,7 @@ export async function createCustomer(
     ...(options.entries ?? []).map((entry) => recordEarningEntry(shopId, customerId, entry)),
     // An erasure holds against an import.
     tombstone,
-  ]);
+  ], { events: options.events });
   if (outcome.committed) return 'created';
   const { refusal } = outcome;
   if (refusal.kind === 'condition') {

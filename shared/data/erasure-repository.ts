@@ -3,6 +3,7 @@
 // everything held about a member for a data request. Every step is idempotent, so a redelivery finishes a
 // half-done erasure and otherwise changes nothing.
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { DomainEvent } from '../domain/events';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { publishApiKeyChanges } from './api-key-changes';
 import { commit } from './commit';
@@ -43,8 +44,12 @@ export interface CustomerErasure {
  * is deleted page by page, each order's order -> customer lookup before the order item that names it and
  * each referred friend's two guards before the referral: the referrals the member made go with the member.
  */
-export async function eraseCustomer(shopId: string, customerId: string): Promise<CustomerErasure> {
-  const profileDeleted = await deleteProfile(shopId, customerId);
+export async function eraseCustomer(
+  shopId: string,
+  customerId: string,
+  options: { events?: readonly DomainEvent[] } = {},
+): Promise<CustomerErasure> {
+  const profileDeleted = await deleteProfile(shopId, customerId, options.events ?? []);
   // Each order's order -> customer lookup goes before the order item that names it, and each referred
   // friend's guards (by mailbox hash, by code) before the referral they point at.
   const itemsDeleted = await deletePartition(customerPk(shopId, customerId), 'pk, sk, email_key, discount_code', (items) =>
@@ -60,7 +65,8 @@ export async function eraseCustomer(shopId: string, customerId: string): Promise
   return { profileDeleted, itemsDeleted };
 }
 
-async function deleteProfile(shopId: string, customerId: string): Promise<boolean> {
+/** The profile's transaction; `events` commit with it (a redelivery that finds no profile commits none). */
+async function deleteProfile(shopId: string, customerId: string, events: readonly DomainEvent[]): Promise<boolean> {
   const outcome = await retryUntil(PROFILE_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<boolean | undefined> => {
     const item = await readItem(customerKey(shopId, customerId));
     if (!item) return false;
@@ -76,7 +82,7 @@ async function deleteProfile(shopId: string, customerId: string): Promise<boolea
       forgetReferralAward(shopId, customerId),
       // The e-mail search postings go with the profile: a search never finds an erased member.
       ...followAddress(shopId, customerId, record.email, null),
-    ]);
+    ], { events });
     if (outcome.committed) return true;
     const { refusal } = outcome;
     if (refusal.kind === 'condition' && refusal.failed.includes(guard.name) && !refusal.failed.includes(profile.name)) {
@@ -103,6 +109,14 @@ export async function putErasureTombstone(shopId: string, customerId: string, er
  * Which of these customers (at most 100) have an erasure tombstone standing. An eventually consistent read is
  * enough: the write that would enrol one checks the tombstone in its own transaction.
  */
+/**
+ * Events that describe no change of the table (a data request's answer): committed alone, so they are
+ * delivered as every other event is, by the stream.
+ */
+export async function commitEvents(events: readonly DomainEvent[]): Promise<void> {
+  await commit([], { events });
+}
+
 export async function erasedCustomerIds(shopId: string, customerIds: readonly string[]): Promise<Set<string>> {
   const tombstones = new Set((await batchGet(customerIds.map((id) => erasureTombstoneKey(shopId, id)))).map((item) => item.sk));
   return new Set(customerIds.filter((id) => tombstones.has(erasureTombstoneKey(shopId, id).sk)));

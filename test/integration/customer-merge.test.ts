@@ -27,6 +27,7 @@ import { setClock } from '../../shared/runtime/clock';
 import { customerRecord } from '../fixtures/customer-record';
 import { shopCatalog, vipTier } from '../fixtures/shop-catalog';
 import { customerItems } from '../support/orders';
+import { committedEvents } from '../support/committed-events';
 import { createTestTable } from '../support/test-table';
 
 jest.setTimeout(120_000);
@@ -129,13 +130,16 @@ const figures = (record: CustomerRecord | null) =>
     orders_count: record.orders_count,
   };
 
+/** The events published after their commit (the file) and those committed with their change (the table). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- events are loose JSON
-const events = (shop: ShopCatalog, type?: string): any[] =>
-  readFileSync(eventsFile, 'utf8')
+const events = async (shop: ShopCatalog, type?: string): Promise<any[]> => [
+  ...readFileSync(eventsFile, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line))
-    .filter((event) => event.shop_id === shop.settings.id && (type === undefined || event.type === type));
+    .filter((event) => event.shop_id === shop.settings.id && (type === undefined || event.type === type)),
+  ...(await committedEvents(shop.settings.id, type)),
+];
 
 const earningHistory = async (shop: ShopCatalog, id: string) =>
   (await listEarningEntries(shop.settings.id, id, { sort: 'created_at', descending: false, offset: 0, limit: 500 })).entries;
@@ -212,7 +216,7 @@ describe('a merge of two members', () => {
     expect((await findCustomerByEmail('two', 'customer1@example.com'))?.record.platform_customer_id).toBe('1');
     expect(await readShopCounters('two')).toEqual({ member: 1, excluded: 0 });
 
-    const customerMerged = events(shop, 'customer.merged');
+    const customerMerged = (await events(shop, 'customer.merged'));
     expect(customerMerged).toEqual([
       expect.objectContaining({
         customer_id: '1',
@@ -223,7 +227,7 @@ describe('a merge of two members', () => {
         orders_count: 2,
       }),
     ]);
-    expect(events(shop, 'tier.changed')).toEqual([expect.objectContaining({ customer_id: '1', from_tier_id: null, to_tier_id: 'silver' })]);
+    expect((await events(shop, 'tier.changed'))).toEqual([expect.objectContaining({ customer_id: '1', from_tier_id: null, to_tier_id: 'silver' })]);
   });
 
   it("shows the deleted member's histories, orders and redemptions under the kept member; only the merge record stays behind", async () => {
@@ -250,7 +254,7 @@ describe('a merge of two members', () => {
     expect(figures(await profile(shop, '1'))).toMatchObject({ current_points: 270, orders_count: 3 });
     expect((await earningHistory(shop, '1')).map((entry) => entry.order_id)).toEqual(['5001', '5002', '5003']);
     expect(await readShopCounters('at-once')).toEqual({ member: 1, excluded: 0 });
-    expect(events(shop, 'customer.merged')).toHaveLength(1);
+    expect((await events(shop, 'customer.merged'))).toHaveLength(1);
   });
 
   it.each<[string, string, (stop: () => never) => MergeHooks]>([
@@ -289,7 +293,7 @@ describe('a merge of two members', () => {
     expect((await customerItems(shopId, '1')).find((item) => item.sk === 'REDEEMCOUNT#five-off')?.redemptions).toBe(3);
     expect((await customerItems(shopId, '2')).map((item) => item.sk)).toEqual(['MERGED']);
     expect(await readShopCounters(shopId)).toEqual({ member: 1, excluded: 0 });
-    expect(events(shop, 'customer.merged')).toHaveLength(1);
+    expect((await events(shop, 'customer.merged'))).toHaveLength(1);
   });
 });
 
@@ -336,7 +340,7 @@ describe('a member merged into a customer who is no member', () => {
     expect((await findCustomerByEmail('move', 'kept@example.com'))?.record.platform_customer_id).toBe('11');
     expect(await readShopCounters('move')).toEqual({ member: 1, excluded: 0 });
     expect((await customerItems('move', '11')).some((item) => item.sk === 'TIMER#birthday')).toBe(true);
-    expect(events(shop, 'customer.merged')).toEqual([
+    expect((await events(shop, 'customer.merged'))).toEqual([
       expect.objectContaining({ customer_id: '11', deleted_customer_id: '12', merge: 'moved' }),
     ]);
   });
@@ -370,7 +374,7 @@ describe('merges where the deleted customer is no member', () => {
     expect(await getCustomer('no-member', '21', true)).toEqual(before);
     expect(await profile(shop, '23')).toBeNull();
     expect(await readShopCounters('no-member')).toEqual({ member: 1, excluded: 0 });
-    expect(events(shop, 'customer.merged')).toEqual([]);
+    expect((await events(shop, 'customer.merged'))).toEqual([]);
   });
 });
 
@@ -431,7 +435,7 @@ describe('the points calendar after a merge', () => {
     expect(await runDueJob(approvePointsJob, { shopIds: ['pending'] })).toMatchObject({ changed: 1 });
 
     expect((await profile(shop, '41'))!.current_points).toBe(60);
-    expect(events(shop, 'points.approved')).toEqual([expect.objectContaining({ customer_id: '41', points: 60 })]);
+    expect((await events(shop, 'points.approved'))).toEqual([expect.objectContaining({ customer_id: '41', points: 60 })]);
   });
 
   it.each([
@@ -471,13 +475,13 @@ describe('the points calendar after a merge', () => {
 
       const entryOf = async (orderId: string) => (await earningHistory(shop, '51')).find((entry) => entry.order_id === orderId)!.id;
       expect(
-        events(shop, 'points.expiring_soon').map((event) => [event.customer_id, event.earning_history_entry_id, event.points]),
+        (await events(shop, 'points.expiring_soon')).map((event) => [event.customer_id, event.earning_history_entry_id, event.points]),
       ).toEqual([
         ['51', await entryOf('10002'), 30],
         ['51', await entryOf('10003'), 50],
         ['51', await entryOf('10004'), 40],
       ]);
-      expect(events(shop, 'points.expired').map((event) => [event.customer_id, event.batch_entry_id, event.points])).toEqual([
+      expect((await events(shop, 'points.expired')).map((event) => [event.customer_id, event.batch_entry_id, event.points])).toEqual([
         ['51', await entryOf('10002'), 30],
         ['51', await entryOf('10003'), 50],
         ['51', await entryOf('10004'), 40],
@@ -513,7 +517,7 @@ describe('the points calendar after a merge', () => {
       await runDueJob(expirePointsJob, { shopIds: [`window-${side}`] });
 
       expect((await profile(shop, '61'))!.current_points).toBe(0);
-      const expired = events(shop, 'points.expired');
+      const expired = (await events(shop, 'points.expired'));
       expect(expired.every((event) => event.customer_id === '61')).toBe(true);
       expect(expired.reduce((sum, event) => sum + event.points, 0)).toBe(180);
     },
