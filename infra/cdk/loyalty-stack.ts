@@ -16,6 +16,7 @@ import { ApiFirewall } from './constructs/api-firewall';
 import { FailedJobRuns, JOB_RUN_RETRIES } from './constructs/failed-job-runs';
 import { DEFAULT_FULL_RATE_KEYS, LoyaltyApi, stageThrottle } from './constructs/loyalty-api';
 import { AuthorizerCacheFlusher } from './constructs/authorizer-cache-flusher';
+import { EventDelivery } from './constructs/event-delivery';
 import { LoyaltyFunction } from './constructs/loyalty-function';
 import { LoyaltyTable } from './constructs/loyalty-table';
 import { METRICS_NAMESPACE, Observability } from './constructs/observability';
@@ -25,6 +26,7 @@ import { pascalCase } from './constructs/names';
 import {
   AUTHORIZER,
   AUTHORIZER_CACHE_FLUSHER,
+  EVENT_DELIVERY,
   type EntryPoint,
   QUEUE_CONSUMERS,
   type QueueConsumer,
@@ -103,7 +105,7 @@ export class LoyaltyStack extends Stack {
     const jobs = props.scheduledJobs ?? SCHEDULED_JOBS;
 
     const { table } = new LoyaltyTable(this, 'Data');
-    const bus = new EventBus(this, 'Events', { description: 'Loyalty domain events (points.adjusted, tier.changed)' });
+    const bus = new EventBus(this, 'Events', { description: 'Loyalty domain events, delivered from the table stream (docs/events.md)' });
     // The webhook delivery queue; its visibility timeout follows the slowest consumer's timeout. Its construct id
     // is the one it was first deployed under ('OrderEvents'): a new id would be new logical ids, and an update
     // would replace both queues and their policies, losing the deliveries in flight (docs/decisions.md).
@@ -166,6 +168,7 @@ export class LoyaltyStack extends Stack {
       if (uses.includes('authorizerCache') || entry.grants?.includes('keyStream')) {
         throw new Error(`${entry.name}: the authorizer cache and the key stream are granted by the authorizer cache flusher only`);
       }
+      if (entry.grants?.includes('eventStream')) throw new Error(`${entry.name}: the event stream is granted by the event delivery only`);
       return fn.fn;
     };
 
@@ -235,6 +238,8 @@ export class LoyaltyStack extends Stack {
             logRetention,
           })
         : undefined;
+    // The table's stream carries each committed domain event to the bus, at least once (docs/events.md).
+    const eventDelivery = new EventDelivery(this, 'EventDelivery', { entry: EVENT_DELIVERY, table, bus, environment, logRetention });
     const observability = new Observability(this, 'Observability', {
       api: api.api,
       accessLogs: api.accessLogs,
@@ -247,7 +252,9 @@ export class LoyaltyStack extends Stack {
         undeliveredEvents,
         ...(failedJobRuns ? { failedJobRuns } : {}),
         ...(flusher ? { authorizerCacheFlushes: flusher.failures } : {}),
+        eventDeliveries: eventDelivery.failures,
       },
+      eventDelivery: eventDelivery.fn,
       ...(flusher ? { authorizerCacheFlusher: flusher.fn } : {}),
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
     });

@@ -65,6 +65,10 @@ export function acknowledgeNagFindings(stack: LoyaltyStack): void {
     ['OrderEvents/DeadLetter/Resource', 'the webhook delivery queue'],
     ['FailedJobRuns/Queue/Resource', "the scheduled jobs' asynchronous invocations (their on-failure destination)"],
     ['AuthorizerCacheFlusher/Failures/Resource', 'the authorizer-cache flusher (key changes whose flush failed after every retry)'],
+    [
+      'EventDelivery/Failures/Resource',
+      'the event delivery (batches of domain events the bus refused for as long as the stream kept them)',
+    ],
   ] as const;
   for (const [path, of] of deadLetterQueues) {
     if (!stack.node.tryFindChild(path.split('/')[0]!)) continue;
@@ -142,6 +146,21 @@ export function acknowledgeNagFindings(stack: LoyaltyStack): void {
     );
   }
   // The authorizer-cache flusher (when the cache is on) is invoked by the table's stream, synchronously per batch.
+  // The event delivery likewise, from the same stream.
+  const delivery = stack.node.tryFindChild('EventDelivery');
+  if (delivery) {
+    NagSuppressions.addResourceSuppressions(
+      delivery,
+      [
+        {
+          id: 'Serverless-LambdaDLQ',
+          reason:
+            "Invoked by a DynamoDB stream event source mapping, not asynchronously: a batch the bus keeps refusing is handed again until its records are older than the stream keeps them, then described on the mapping's on-failure destination (the delivery's Failures queue, alarmed); a DeadLetterConfig only applies to asynchronous invocations.",
+        },
+      ],
+      true,
+    );
+  }
   const flusher = stack.node.tryFindChild('AuthorizerCacheFlusher');
   if (flusher) {
     NagSuppressions.addResourceSuppressions(

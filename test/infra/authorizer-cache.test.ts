@@ -32,8 +32,9 @@ describe('authorizer cache', () => {
     });
   });
 
-  it('streams the keys of changed items and feeds only API key items to the flusher, with retries and an on-failure queue', () => {
-    template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'KEYS_ONLY' } });
+  it('streams changed items and feeds only API key items to the flusher, with retries and an on-failure queue', () => {
+    // The new image for the event delivery; the flusher's filter and handler read only the keys.
+    template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
     const id = flusherId(template)!;
     const mapping = resources(template, 'AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties.FunctionName.Ref === id)?.[1];
 

@@ -26,8 +26,8 @@ jest.setTimeout(180_000);
 const { template } = synthStack();
 const resources = (type: string) => Object.entries(template.findResources(type));
 const PARTNER_SOURCE = 'aws.partner/shopify.com/123456/loyalty';
-/** Every function of the manifest besides the routes, the authorizer and the authorizer-cache flusher. */
-const OTHER_FUNCTIONS = WEBHOOKS.length + SHOPPER_ROUTES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 2;
+/** Every function of the manifest besides the routes: the authorizer, the authorizer-cache flusher and the event delivery. */
+const OTHER_FUNCTIONS = WEBHOOKS.length + SHOPPER_ROUTES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 3;
 
 type Properties = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -9,8 +9,8 @@ import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } fro
 jest.setTimeout(240_000);
 
 const ROOT = join(__dirname, '..', '..');
-/** Routes, webhooks, queue consumers, scheduled jobs, the authorizer and the authorizer-cache flusher. */
-const FUNCTIONS = ROUTES.length + WEBHOOKS.length + SHOPPER_ROUTES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 2;
+/** Routes, webhooks, queue consumers, scheduled jobs, the authorizer, the authorizer-cache flusher and the event delivery. */
+const FUNCTIONS = ROUTES.length + WEBHOOKS.length + SHOPPER_ROUTES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 3;
 
 function directorySize(dir: string): number {
   return readdirSync(dir).reduce((sum, name) => {

@@ -8,6 +8,7 @@ import {
   LOCAL_INDEXES,
   PARTITION_KEY,
   SORT_KEY,
+  STREAM_VIEW_TYPE,
   TTL_ATTRIBUTE,
   type IndexKey,
 } from '../../../shared/data/table';
@@ -28,8 +29,9 @@ export class LoyaltyTable extends Construct {
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
       encryption: TableEncryption.AWS_MANAGED,
-      // Keys only: the authorizer-cache flusher needs to know that a key item changed, not what it holds.
-      stream: StreamViewType.KEYS_ONLY,
+      // The new image: the event delivery reads the domain event an insertion carries (docs/events.md); the
+      // authorizer-cache flusher reads only the keys of the same records.
+      stream: StreamViewType[STREAM_VIEW_TYPE],
     });
     for (const index of Object.values(GLOBAL_INDEXES) as GlobalIndexDefinition[]) {
       const projection =

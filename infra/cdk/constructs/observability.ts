@@ -30,6 +30,8 @@ import { ROUTES } from '../../../shared/runtime/entry-points';
 export const METRICS_NAMESPACE = 'LoyaltyApi';
 /** Age of the oldest queued webhook delivery at which the processor is behind: past a few redeliveries of one message. */
 export const OLDEST_DELIVERY_ALARM_SECONDS = 15 * 60;
+/** Committed domain events waiting at the event delivery longer than this are behind (its iterator age). */
+export const EVENT_DELIVERY_BEHIND_MS = 60_000;
 /** Business metrics the handlers emit through Powertools Metrics (names shared with shared/observability). */
 export const BUSINESS_METRICS = [
   'PointsAdjusted',
@@ -68,6 +70,8 @@ export interface ObservabilityProps {
   alarmEmail?: string;
   /** The stream-fed authorizer-cache flusher: one failed flush means a revoked key may still pass until the TTL. */
   authorizerCacheFlusher?: IFunction;
+  /** The stream-fed event delivery: its iterator age says how far behind the bus is the table's events. */
+  eventDelivery?: IFunction;
 }
 
 export class Observability extends Construct {
@@ -197,6 +201,27 @@ export class Observability extends Construct {
         props.authorizerCacheFlusher.metricErrors({ period: Duration.minutes(5) }) as Metric,
         1,
         'A flush of the authorizer cache after an API key change failed (retried; see docs/operate.md)',
+      );
+    }
+    if (props.eventDelivery) {
+      alarm(
+        'EventDeliveryErrors',
+        props.eventDelivery.metricErrors({ period: Duration.minutes(5) }) as Metric,
+        1,
+        'The event delivery failed an invocation (its batch is handed again; see docs/operate.md)',
+      );
+      // The age of the newest record the function has taken: events wait this long for the bus.
+      alarm(
+        'EventDeliveryBehind',
+        new Metric({
+          namespace: 'AWS/Lambda',
+          metricName: 'IteratorAge',
+          dimensionsMap: { FunctionName: props.eventDelivery.functionName },
+          statistic: 'Maximum',
+          period: Duration.minutes(5),
+        }),
+        EVENT_DELIVERY_BEHIND_MS,
+        `Committed domain events waited ${EVENT_DELIVERY_BEHIND_MS / 1000} s or more for the event bus (retried; see docs/operate.md)`,
       );
     }
     const deadLetterDepths = Object.entries(props.deadLetterQueues).map(([name, queue]) => {
