@@ -149,19 +149,25 @@ function enrolmentEvents(
   const { shop_id: shopId, platform_customer_id: customerId } = record;
   const facts = memberFacts(record, shop?.tiers ?? []);
   return [
-    { type: 'customer.enrolled', shop_id: shopId, customer_id: customerId, occurred_at: now, source, ...facts },
-    ...entries.map(
-      (entry): DomainEvent => ({
-        type: 'points.approved',
-        shop_id: shopId,
-        customer_id: customerId,
-        occurred_at: now,
-        earning_history_entry_id: entry.id,
-        action: 'signup',
-        points: entry.points,
-        ...facts,
-      }),
-    ),
+    {
+      type: 'customer.enrolled',
+      shop_id: shopId,
+      customer_id: customerId,
+      occurred_at: now,
+      source,
+      enrolled_at: record.created_at,
+      ...facts,
+    },
+    ...entries.map((entry): DomainEvent => ({
+      type: 'points.approved',
+      shop_id: shopId,
+      customer_id: customerId,
+      occurred_at: now,
+      earning_history_entry_id: entry.id,
+      action: 'signup',
+      points: entry.points,
+      ...facts,
+    })),
   ];
 }
 

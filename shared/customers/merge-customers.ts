@@ -212,7 +212,7 @@ async function planMove(shop: ShopCatalog, keptId: string, deleted: StoredCustom
   // The kept customer becomes a member by the merge.
   const events = withFacts(shop, next, [
     mergedEvent(next, deleted.record, 'moved', now),
-    { type: 'customer.enrolled', shop_id: shopId, customer_id: keptId, occurred_at: now, source: 'merge' },
+    { type: 'customer.enrolled', shop_id: shopId, customer_id: keptId, occurred_at: now, source: 'merge', enrolled_at: next.created_at },
   ]);
   return {
     record: mergeRecord(shopId, keptId, deleted.record.platform_customer_id, 'moved', open, events, now),

@@ -89,18 +89,21 @@ export async function createCustomer(
   const enrol = enrolProfile(record);
   const claim = claimReferralCode(shopId, record.referral_code, customerId);
   const tombstone = options.unlessErased ? checkNotErased(shopId, customerId) : clearTombstone(shopId, customerId);
-  const outcome = await commit([
-    enrol,
-    claim,
-    ...(options.countInShop === false ? [] : [countInShop(shopId, record.status, 1)]),
-    ...followBirthday(record, null),
-    // The e-mail search postings of the address.
-    ...(options.emailPostingsWritten ? [] : followAddress(shopId, customerId, null, record.email)),
-    // Entries awarded on enrolment (signup points) commit with the profile or not at all.
-    ...(options.entries ?? []).map((entry) => recordEarningEntry(shopId, customerId, entry)),
-    // An erasure holds against an import.
-    tombstone,
-  ], { events: options.events });
+  const outcome = await commit(
+    [
+      enrol,
+      claim,
+      ...(options.countInShop === false ? [] : [countInShop(shopId, record.status, 1)]),
+      ...followBirthday(record, null),
+      // The e-mail search postings of the address.
+      ...(options.emailPostingsWritten ? [] : followAddress(shopId, customerId, null, record.email)),
+      // Entries awarded on enrolment (signup points) commit with the profile or not at all.
+      ...(options.entries ?? []).map((entry) => recordEarningEntry(shopId, customerId, entry)),
+      // An erasure holds against an import.
+      tombstone,
+    ],
+    { events: options.events },
+  );
   if (outcome.committed) return 'created';
   const { refusal } = outcome;
   if (refusal.kind === 'condition') {

@@ -74,15 +74,18 @@ async function deleteProfile(shopId: string, customerId: string, events: readonl
     const { record, version } = stored;
     const profile = deleteProfileAtVersion(shopId, customerId, version);
     const guard = releaseReferralCode(shopId, record.referral_code, customerId);
-    const outcome = await commit([
-      profile,
-      countInShop(shopId, record.status, -1),
-      // Only the member's own guard: a code imported twice must not free another member's code.
-      guard,
-      forgetReferralAward(shopId, customerId),
-      // The e-mail search postings go with the profile: a search never finds an erased member.
-      ...followAddress(shopId, customerId, record.email, null),
-    ], { events });
+    const outcome = await commit(
+      [
+        profile,
+        countInShop(shopId, record.status, -1),
+        // Only the member's own guard: a code imported twice must not free another member's code.
+        guard,
+        forgetReferralAward(shopId, customerId),
+        // The e-mail search postings go with the profile: a search never finds an erased member.
+        ...followAddress(shopId, customerId, record.email, null),
+      ],
+      { events },
+    );
     if (outcome.committed) return true;
     const { refusal } = outcome;
     if (refusal.kind === 'condition' && refusal.failed.includes(guard.name) && !refusal.failed.includes(profile.name)) {

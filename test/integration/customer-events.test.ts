@@ -177,7 +177,12 @@ describe('the answer of the transaction lost after it committed (the SDK retries
   it('data request: one customer.data_requested, committed alone', async () => {
     const id = await member(10);
     faults.script('TransactWriteItems', 'dropped_after_commit');
-    const request = { shop_domain: `${SHOP}.myshopify.com`, customer: { id: Number(id), email: null }, orders_requested: [], data_request: { id: 42 } };
+    const request = {
+      shop_domain: `${SHOP}.myshopify.com`,
+      customer: { id: Number(id), email: null },
+      orders_requested: [],
+      data_request: { id: 42 },
+    };
 
     expect(await processPrivacyRequest('customers/data_request', SHOP, request)).toBe('data_published');
 

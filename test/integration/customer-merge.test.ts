@@ -216,7 +216,7 @@ describe('a merge of two members', () => {
     expect((await findCustomerByEmail('two', 'customer1@example.com'))?.record.platform_customer_id).toBe('1');
     expect(await readShopCounters('two')).toEqual({ member: 1, excluded: 0 });
 
-    const customerMerged = (await events(shop, 'customer.merged'));
+    const customerMerged = await events(shop, 'customer.merged');
     expect(customerMerged).toEqual([
       expect.objectContaining({
         customer_id: '1',
@@ -227,7 +227,9 @@ describe('a merge of two members', () => {
         orders_count: 2,
       }),
     ]);
-    expect((await events(shop, 'tier.changed'))).toEqual([expect.objectContaining({ customer_id: '1', from_tier_id: null, to_tier_id: 'silver' })]);
+    expect(await events(shop, 'tier.changed')).toEqual([
+      expect.objectContaining({ customer_id: '1', from_tier_id: null, to_tier_id: 'silver' }),
+    ]);
   });
 
   it("shows the deleted member's histories, orders and redemptions under the kept member; only the merge record stays behind", async () => {
@@ -254,7 +256,7 @@ describe('a merge of two members', () => {
     expect(figures(await profile(shop, '1'))).toMatchObject({ current_points: 270, orders_count: 3 });
     expect((await earningHistory(shop, '1')).map((entry) => entry.order_id)).toEqual(['5001', '5002', '5003']);
     expect(await readShopCounters('at-once')).toEqual({ member: 1, excluded: 0 });
-    expect((await events(shop, 'customer.merged'))).toHaveLength(1);
+    expect(await events(shop, 'customer.merged')).toHaveLength(1);
   });
 
   it.each<[string, string, (stop: () => never) => MergeHooks]>([
@@ -293,7 +295,7 @@ describe('a merge of two members', () => {
     expect((await customerItems(shopId, '1')).find((item) => item.sk === 'REDEEMCOUNT#five-off')?.redemptions).toBe(3);
     expect((await customerItems(shopId, '2')).map((item) => item.sk)).toEqual(['MERGED']);
     expect(await readShopCounters(shopId)).toEqual({ member: 1, excluded: 0 });
-    expect((await events(shop, 'customer.merged'))).toHaveLength(1);
+    expect(await events(shop, 'customer.merged')).toHaveLength(1);
   });
 });
 
@@ -340,7 +342,7 @@ describe('a member merged into a customer who is no member', () => {
     expect((await findCustomerByEmail('move', 'kept@example.com'))?.record.platform_customer_id).toBe('11');
     expect(await readShopCounters('move')).toEqual({ member: 1, excluded: 0 });
     expect((await customerItems('move', '11')).some((item) => item.sk === 'TIMER#birthday')).toBe(true);
-    expect((await events(shop, 'customer.merged'))).toEqual([
+    expect(await events(shop, 'customer.merged')).toEqual([
       expect.objectContaining({ customer_id: '11', deleted_customer_id: '12', merge: 'moved' }),
     ]);
   });
@@ -374,7 +376,7 @@ describe('merges where the deleted customer is no member', () => {
     expect(await getCustomer('no-member', '21', true)).toEqual(before);
     expect(await profile(shop, '23')).toBeNull();
     expect(await readShopCounters('no-member')).toEqual({ member: 1, excluded: 0 });
-    expect((await events(shop, 'customer.merged'))).toEqual([]);
+    expect(await events(shop, 'customer.merged')).toEqual([]);
   });
 });
 
@@ -435,7 +437,7 @@ describe('the points calendar after a merge', () => {
     expect(await runDueJob(approvePointsJob, { shopIds: ['pending'] })).toMatchObject({ changed: 1 });
 
     expect((await profile(shop, '41'))!.current_points).toBe(60);
-    expect((await events(shop, 'points.approved'))).toEqual([expect.objectContaining({ customer_id: '41', points: 60 })]);
+    expect(await events(shop, 'points.approved')).toEqual([expect.objectContaining({ customer_id: '41', points: 60 })]);
   });
 
   it.each([
@@ -517,7 +519,7 @@ describe('the points calendar after a merge', () => {
       await runDueJob(expirePointsJob, { shopIds: [`window-${side}`] });
 
       expect((await profile(shop, '61'))!.current_points).toBe(0);
-      const expired = (await events(shop, 'points.expired'));
+      const expired = await events(shop, 'points.expired');
       expect(expired.every((event) => event.customer_id === '61')).toBe(true);
       expect(expired.reduce((sum, event) => sum + event.points, 0)).toBe(180);
     },
