@@ -2,7 +2,7 @@
 // that name it, the shop counters moved in the profile's own transaction) or a whole shop; and the read of
 // everything held about a member for a data request. Every step is idempotent, so a redelivery finishes a
 // half-done erasure and otherwise changes nothing.
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent } from '../domain/events';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { publishApiKeyChanges } from './api-key-changes';
@@ -12,6 +12,7 @@ import { shopMemberIdPages } from './customer-list';
 import { writtenUnlessRefused } from './dynamodb-errors';
 import { followAddress } from './items/email-gram';
 import { batchDelete, batchGet, forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
+import { DOMAIN_EVENT_PREFIX } from './items/domain-event';
 import { erasureTombstoneKey, erasureTombstonePut, erasureTombstonesPartition } from './items/erasure-tombstone';
 import { API_KEY_LISTING_PREFIX, apiKeyKey } from './items/api-key';
 import { customerKey, customerPk, deleteProfileAtVersion, storedCustomerOf } from './items/customer-profile';
@@ -47,7 +48,8 @@ export interface CustomerErasure {
 export async function eraseCustomer(
   shopId: string,
   customerId: string,
-  options: { events?: readonly DomainEvent[] } = {},
+  /** `events`: committed with the profile's deletion. `withEventItems: false`: a shop erasure deletes them all at once. */
+  options: { events?: readonly DomainEvent[]; withEventItems?: boolean } = {},
 ): Promise<CustomerErasure> {
   const profileDeleted = await deleteProfile(shopId, customerId, options.events ?? []);
   // Each order's order -> customer lookup goes before the order item that names it, and each referred
@@ -62,7 +64,42 @@ export async function eraseCustomer(
       ];
     }),
   );
-  return { profileDeleted, itemsDeleted };
+  // The events of the member's changes still waiting out their week (their e-mail, their name), all but the
+  // `customer.erased` just committed, which holds neither and is still to be delivered.
+  const eventsDeleted = options.withEventItems === false ? 0 : await deleteEventItems(shopId, customerId);
+  return { profileDeleted, itemsDeleted: itemsDeleted + eventsDeleted };
+}
+
+/**
+ * Deletes the domain event items of a shop (of one customer of it, when named; never a `customer.erased`) that
+ * are still in the table: delivered or not, an event of an erased member must not keep their data for the
+ * rest of its week. The items have no index by shop or customer, so this is a Scan of the table filtered to
+ * them: its cost grows with the table (docs/earning-engine.md, "Privacy webhooks").
+ */
+async function deleteEventItems(shopId: string, customerId?: string): Promise<number> {
+  let deleted = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page: ScanCommandOutput = await documentClient().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression:
+          'begins_with(pk, :prefix)' + (customerId === undefined ? '' : ' AND #event.customer_id = :customer AND #event.#type <> :erased'),
+        ProjectionExpression: 'pk, sk',
+        ExpressionAttributeNames: customerId === undefined ? undefined : { '#event': 'event', '#type': 'type' },
+        ExpressionAttributeValues: {
+          ':prefix': `${DOMAIN_EVENT_PREFIX}${shopId}#`,
+          ...(customerId === undefined ? {} : { ':customer': customerId, ':erased': 'customer.erased' }),
+        },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const keys = (page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+    await batchDelete(keys);
+    deleted += keys.length;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return deleted;
 }
 
 /** The profile's transaction; `events` commit with it (a redelivery that finds no profile commits none). */
@@ -140,7 +177,9 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
   let itemsDeleted = 0;
   for await (const ids of shopMemberIdPages(shopId, PAGE_SIZE)) {
     for (let start = 0; start < ids.length; start += SHOP_ERASURE_CONCURRENCY) {
-      const erased = await Promise.all(ids.slice(start, start + SHOP_ERASURE_CONCURRENCY).map((id) => eraseCustomer(shopId, id)));
+      const erased = await Promise.all(
+        ids.slice(start, start + SHOP_ERASURE_CONCURRENCY).map((id) => eraseCustomer(shopId, id, { withEventItems: false })),
+      );
       customersErased += erased.length;
       itemsDeleted += erased.reduce((sum, one) => sum + one.itemsDeleted + (one.profileDeleted ? 1 : 0), 0);
     }
@@ -171,6 +210,7 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
   // are the erasure tombstones of its customers.
   itemsDeleted += await deletePartition(webhookEventsPartition(shopId), 'pk, sk', () => []);
   itemsDeleted += await deletePartition(erasureTombstonesPartition(shopId), 'pk, sk', () => []);
+  itemsDeleted += await deleteEventItems(shopId);
 
   // Last, so that a delivery retried after a crash still finds the shop by its domain and finishes the work;
   // only a domain that maps to this shop, whatever the payload named.
