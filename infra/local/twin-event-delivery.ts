@@ -33,6 +33,7 @@ export function streamDelivery(root: string, entry: EntryPoint): DeliverBatch {
         awsRegion: 'local',
         dynamodb: {
           ...record.dynamodb,
+          NewImage: record.dynamodb?.NewImage ? withEmptyMaps(record.dynamodb.NewImage) : undefined,
           ApproximateCreationDateTime: record.dynamodb?.ApproximateCreationDateTime
             ? record.dynamodb.ApproximateCreationDateTime.getTime() / 1000
             : undefined,
@@ -47,4 +48,25 @@ export function streamDelivery(root: string, entry: EntryPoint): DeliverBatch {
       return inserts[0]!.dynamodb?.SequenceNumber ?? null;
     }
   };
+}
+
+type Image = Record<string, unknown>;
+
+/**
+ * DynamoDB Local's stream gives an empty map attribute (`{ M: {} }`, e.g. a stored profile's empty field in a
+ * data request's answer) as a value of no known type, which the SDK reads as `{ $unknown: undefined }` and
+ * `unmarshall` refuses ("No value defined"), stopping the shard at that record for good. Such a value is the
+ * empty map it was written as; every other value is kept as it came.
+ */
+function withEmptyMaps(image: Image): Image {
+  return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, attributeValue(value)]));
+}
+
+function attributeValue(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const typed = value as { M?: Image; L?: unknown[] };
+  if (typed.M) return { M: withEmptyMaps(typed.M) };
+  if (Array.isArray(typed.L)) return { L: typed.L.map(attributeValue) };
+  const defined = Object.entries(value).filter(([key, inner]) => key !== '$unknown' && inner !== undefined);
+  return defined.length === 0 ? { M: {} } : value;
 }

@@ -19,7 +19,7 @@ import { backoffDelay, CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { approvedEntry, type EarningEntry } from '../domain/history';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
-import { publishAfterCommit } from '../events/domain-events';
+import { type DomainEvent, memberFacts } from '../domain/events';
 import { activeCampaign, earningRulePoints } from '../domain/earning-rule-points';
 
 const NUMERIC_ID = /^\d{1,20}$/;
@@ -81,6 +81,9 @@ export async function enrollCustomer(shopId: string, customerId: string, platfor
   return enrollPlatformCustomer(shopId, await fetchPlatformCustomer(platform, customerId), shop);
 }
 
+/** How a member came to be enrolled, as `customer.enrolled` says (docs/events.md). */
+export type EnrolmentSource = 'signup' | 'auto_enrolment' | 'import' | 'merge';
+
 /**
  * Automatic enrolment of a platform customer found through one of their orders: a member since that order
  * was paid. False when they are a customer no more (deleted meanwhile) or were enrolled already.
@@ -95,7 +98,7 @@ export async function autoEnrollCustomer(shop: ShopCatalog, customerId: string, 
     if (error instanceof DomainError && error.kind === 'not_found') return false;
     throw error;
   }
-  return (await enrollPlatformCustomer(shopId, customer, shop, { memberSince: paidAt })).created;
+  return (await enrollPlatformCustomer(shopId, customer, shop, { memberSince: paidAt, source: 'auto_enrolment' })).created;
 }
 
 /**
@@ -109,7 +112,7 @@ export async function enrollPlatformCustomer(
   shopId: string,
   customer: PlatformCustomer,
   shop?: ShopCatalog,
-  options: { memberSince?: string | null } = {},
+  options: { memberSince?: string | null; source?: EnrolmentSource } = {},
 ): Promise<Enrolment> {
   const customerId = customer.id;
   const now = nowIso();
@@ -118,22 +121,9 @@ export async function enrollPlatformCustomer(
   const enrolment = await retryUntil(REFERRAL_ATTEMPTS, null, async (): Promise<Enrolment | undefined> => {
     const record = newMemberRecord(shopId, { ...customer, id: customerId }, { since, now }, generateReferralCode());
     const signup = shop ? signupAward(shop, record, now) : { record, entries: [] };
-    const outcome = await createCustomer(signup.record, { entries: signup.entries });
-    if (outcome === 'created') {
-      if (signup.entries.length)
-        await publishAfterCommit(
-          signup.entries.map((entry) => ({
-            type: 'points.approved',
-            shop_id: shopId,
-            customer_id: customerId,
-            occurred_at: now,
-            earning_history_entry_id: entry.id,
-            action: 'signup',
-            points: entry.points,
-          })),
-        );
-      return { created: true, record: signup.record };
-    }
+    const events = enrolmentEvents(signup.record, signup.entries, shop, options.source ?? 'signup', now);
+    const outcome = await createCustomer(signup.record, { entries: signup.entries, events });
+    if (outcome === 'created') return { created: true, record: signup.record };
     if (outcome === 'customer_exists') {
       const winner = await getCustomer(shopId, customerId, true);
       if (winner) return { created: false, record: winner.record };
@@ -142,6 +132,43 @@ export async function enrollPlatformCustomer(
   });
   if (enrolment) return enrolment;
   throw failed('Could not enroll the customer. Please try again.');
+}
+
+/**
+ * The events an enrolment commits with the profile: `customer.enrolled` (with how), and for each signup entry,
+ * approved at once, the `points.approved` it has always published (one event per entry: a second type for the
+ * same points would start a second e-mail); each with the new member's facts.
+ */
+function enrolmentEvents(
+  record: CustomerRecord,
+  entries: readonly EarningEntry[],
+  shop: ShopCatalog | undefined,
+  source: EnrolmentSource,
+  now: string,
+): DomainEvent[] {
+  const { shop_id: shopId, platform_customer_id: customerId } = record;
+  const facts = memberFacts(record, shop?.tiers ?? []);
+  return [
+    {
+      type: 'customer.enrolled',
+      shop_id: shopId,
+      customer_id: customerId,
+      occurred_at: now,
+      source,
+      enrolled_at: record.created_at,
+      ...facts,
+    },
+    ...entries.map((entry): DomainEvent => ({
+      type: 'points.approved',
+      shop_id: shopId,
+      customer_id: customerId,
+      occurred_at: now,
+      earning_history_entry_id: entry.id,
+      action: 'signup',
+      points: entry.points,
+      ...facts,
+    })),
+  ];
 }
 
 /**

@@ -27,7 +27,7 @@ import { batchPositionOf, batchRemaining, inactivityDeadline, type LaidBatch, me
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
 import { tierEvents, tierProgramOf } from '../domain/member-points';
-import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
+import { type DomainEvent, memberFacts } from '../domain/events';
 import { logger } from '../observability/powertools';
 import type { Platform } from '../platform/port';
 import { nowIso } from '../runtime/clock';
@@ -134,9 +134,9 @@ async function finishMerge(record: MergeRecord, hooks: MergeHooks): Promise<void
   await relayKeptBatches(record);
   await hooks.afterRelayout?.();
   const moved = await moveMergedItems(record, hooks.afterPage);
+  // The call that marks it done commits the merge's events with that mark.
   if (await completeOnce(record)) {
     logger.info('Customer merge finished', { shop: record.shop_id, kept: record.kept_id, deleted: record.deleted_id, moved });
-    await publishAfterCommit(record.events as unknown as DomainEvent[]);
   }
 }
 
@@ -163,10 +163,10 @@ async function planMerge(shop: ShopCatalog, kept: StoredCustomer, deleted: Store
     { record: deleted.record, batches: deletedBatches.map(asMergeable) },
   );
   const next = mergedRecord(shop, kept.record, deleted.record, ledger.points_batch_total, now);
-  const events = [
+  const events = withFacts(shop, next, [
     mergedEvent(next, deleted.record, 'merged', now),
     ...tierEvents(kept.record, next, tierProgramOf(shop), { send_email: true, now }),
-  ];
+  ]);
   return {
     record: mergeRecord(
       shopId,
@@ -209,7 +209,11 @@ async function planMove(shop: ShopCatalog, keptId: string, deleted: StoredCustom
       const position = batchPositionOf(entry);
       return relaid({ batch: { ...entry, sk }, from: 'deleted', batch_offset: position.batch_offset, batch_points: position.points });
     });
-  const events = [mergedEvent(next, deleted.record, 'moved', now)];
+  // The kept customer becomes a member by the merge.
+  const events = withFacts(shop, next, [
+    mergedEvent(next, deleted.record, 'moved', now),
+    { type: 'customer.enrolled', shop_id: shopId, customer_id: keptId, occurred_at: now, source: 'merge', enrolled_at: next.created_at },
+  ]);
   return {
     record: mergeRecord(shopId, keptId, deleted.record.platform_customer_id, 'moved', open, events, now),
     kept: { current: null, next },
@@ -294,6 +298,12 @@ function mergedRecord(shop: ShopCatalog, kept: CustomerRecord, deleted: Customer
   const deadline = inactivityDeadline(figures, shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS);
   const tier = resolveTier(figures, shop.tiers, shop.settings.vip_settings);
   return { ...figures, points_expire_at: deadline, vip_tier_id: tier?.id ?? null };
+}
+
+/** The merge's events, each with the kept member's facts after the merge. */
+function withFacts(shop: ShopCatalog, kept: CustomerRecord, events: DomainEvent[]): DomainEvent[] {
+  const facts = memberFacts(kept, shop.tiers);
+  return events.map((event) => ({ ...event, ...facts }));
 }
 
 /** `customer.merged`: both ids, how the membership moved, and the deleted member's figures that moved with it. */

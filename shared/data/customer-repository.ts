@@ -4,6 +4,7 @@
 // e-mail search are customer-list.ts and email-search.ts.
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord, MemberChanges } from '../domain/customer';
+import type { DomainEvent } from '../domain/events';
 import type { EarningEntry } from '../domain/history';
 import { commit, type Refusal as CommitRefusal, type Write } from './commit';
 import { documentClient, tableName } from './client';
@@ -80,24 +81,29 @@ export async function createCustomer(
      * stands. Any other enrolment is the customer enrolled anew and clears the tombstone in the same transaction.
      */
     unlessErased?: boolean;
+    /** The enrolment's domain events, committed with it (commit.ts): they exist if and only if it did. */
+    events?: readonly DomainEvent[];
   } = {},
 ): Promise<CreateCustomerOutcome> {
   const { shop_id: shopId, platform_customer_id: customerId } = record;
   const enrol = enrolProfile(record);
   const claim = claimReferralCode(shopId, record.referral_code, customerId);
   const tombstone = options.unlessErased ? checkNotErased(shopId, customerId) : clearTombstone(shopId, customerId);
-  const outcome = await commit([
-    enrol,
-    claim,
-    ...(options.countInShop === false ? [] : [countInShop(shopId, record.status, 1)]),
-    ...followBirthday(record, null),
-    // The e-mail search postings of the address.
-    ...(options.emailPostingsWritten ? [] : followAddress(shopId, customerId, null, record.email)),
-    // Entries awarded on enrolment (signup points) commit with the profile or not at all.
-    ...(options.entries ?? []).map((entry) => recordEarningEntry(shopId, customerId, entry)),
-    // An erasure holds against an import.
-    tombstone,
-  ]);
+  const outcome = await commit(
+    [
+      enrol,
+      claim,
+      ...(options.countInShop === false ? [] : [countInShop(shopId, record.status, 1)]),
+      ...followBirthday(record, null),
+      // The e-mail search postings of the address.
+      ...(options.emailPostingsWritten ? [] : followAddress(shopId, customerId, null, record.email)),
+      // Entries awarded on enrolment (signup points) commit with the profile or not at all.
+      ...(options.entries ?? []).map((entry) => recordEarningEntry(shopId, customerId, entry)),
+      // An erasure holds against an import.
+      tombstone,
+    ],
+    { events: options.events },
+  );
   if (outcome.committed) return 'created';
   const { refusal } = outcome;
   if (refusal.kind === 'condition') {

@@ -2,7 +2,8 @@
 // that name it, the shop counters moved in the profile's own transaction) or a whole shop; and the read of
 // everything held about a member for a data request. Every step is idempotent, so a redelivery finishes a
 // half-done erasure and otherwise changes nothing.
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type { DomainEvent } from '../domain/events';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { publishApiKeyChanges } from './api-key-changes';
 import { commit } from './commit';
@@ -11,6 +12,7 @@ import { shopMemberIdPages } from './customer-list';
 import { writtenUnlessRefused } from './dynamodb-errors';
 import { followAddress } from './items/email-gram';
 import { batchDelete, batchGet, forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
+import { DOMAIN_EVENT_PREFIX } from './items/domain-event';
 import { erasureTombstoneKey, erasureTombstonePut, erasureTombstonesPartition } from './items/erasure-tombstone';
 import { API_KEY_LISTING_PREFIX, apiKeyKey } from './items/api-key';
 import { customerKey, customerPk, deleteProfileAtVersion, storedCustomerOf } from './items/customer-profile';
@@ -43,8 +45,13 @@ export interface CustomerErasure {
  * is deleted page by page, each order's order -> customer lookup before the order item that names it and
  * each referred friend's two guards before the referral: the referrals the member made go with the member.
  */
-export async function eraseCustomer(shopId: string, customerId: string): Promise<CustomerErasure> {
-  const profileDeleted = await deleteProfile(shopId, customerId);
+export async function eraseCustomer(
+  shopId: string,
+  customerId: string,
+  /** `events`: committed with the profile's deletion. `withEventItems: false`: a shop erasure deletes them all at once. */
+  options: { events?: readonly DomainEvent[]; withEventItems?: boolean } = {},
+): Promise<CustomerErasure> {
+  const profileDeleted = await deleteProfile(shopId, customerId, options.events ?? []);
   // Each order's order -> customer lookup goes before the order item that names it, and each referred
   // friend's guards (by mailbox hash, by code) before the referral they point at.
   const itemsDeleted = await deletePartition(customerPk(shopId, customerId), 'pk, sk, email_key, discount_code', (items) =>
@@ -57,10 +64,46 @@ export async function eraseCustomer(shopId: string, customerId: string): Promise
       ];
     }),
   );
-  return { profileDeleted, itemsDeleted };
+  // The events of the member's changes still waiting out their week (their e-mail, their name), all but the
+  // `customer.erased` just committed, which holds neither and is still to be delivered.
+  const eventsDeleted = options.withEventItems === false ? 0 : await deleteEventItems(shopId, customerId);
+  return { profileDeleted, itemsDeleted: itemsDeleted + eventsDeleted };
 }
 
-async function deleteProfile(shopId: string, customerId: string): Promise<boolean> {
+/**
+ * Deletes the domain event items of a shop (of one customer of it, when named; never a `customer.erased`) that
+ * are still in the table: delivered or not, an event of an erased member must not keep their data for the
+ * rest of its week. The items have no index by shop or customer, so this is a Scan of the table filtered to
+ * them: its cost grows with the table (docs/earning-engine.md, "Privacy webhooks").
+ */
+async function deleteEventItems(shopId: string, customerId?: string): Promise<number> {
+  let deleted = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page: ScanCommandOutput = await documentClient().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression:
+          'begins_with(pk, :prefix)' + (customerId === undefined ? '' : ' AND #event.customer_id = :customer AND #event.#type <> :erased'),
+        ProjectionExpression: 'pk, sk',
+        ExpressionAttributeNames: customerId === undefined ? undefined : { '#event': 'event', '#type': 'type' },
+        ExpressionAttributeValues: {
+          ':prefix': `${DOMAIN_EVENT_PREFIX}${shopId}#`,
+          ...(customerId === undefined ? {} : { ':customer': customerId, ':erased': 'customer.erased' }),
+        },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const keys = (page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+    await batchDelete(keys);
+    deleted += keys.length;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return deleted;
+}
+
+/** The profile's transaction; `events` commit with it (a redelivery that finds no profile commits none). */
+async function deleteProfile(shopId: string, customerId: string, events: readonly DomainEvent[]): Promise<boolean> {
   const outcome = await retryUntil(PROFILE_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<boolean | undefined> => {
     const item = await readItem(customerKey(shopId, customerId));
     if (!item) return false;
@@ -68,15 +111,18 @@ async function deleteProfile(shopId: string, customerId: string): Promise<boolea
     const { record, version } = stored;
     const profile = deleteProfileAtVersion(shopId, customerId, version);
     const guard = releaseReferralCode(shopId, record.referral_code, customerId);
-    const outcome = await commit([
-      profile,
-      countInShop(shopId, record.status, -1),
-      // Only the member's own guard: a code imported twice must not free another member's code.
-      guard,
-      forgetReferralAward(shopId, customerId),
-      // The e-mail search postings go with the profile: a search never finds an erased member.
-      ...followAddress(shopId, customerId, record.email, null),
-    ]);
+    const outcome = await commit(
+      [
+        profile,
+        countInShop(shopId, record.status, -1),
+        // Only the member's own guard: a code imported twice must not free another member's code.
+        guard,
+        forgetReferralAward(shopId, customerId),
+        // The e-mail search postings go with the profile: a search never finds an erased member.
+        ...followAddress(shopId, customerId, record.email, null),
+      ],
+      { events },
+    );
     if (outcome.committed) return true;
     const { refusal } = outcome;
     if (refusal.kind === 'condition' && refusal.failed.includes(guard.name) && !refusal.failed.includes(profile.name)) {
@@ -103,6 +149,14 @@ export async function putErasureTombstone(shopId: string, customerId: string, er
  * Which of these customers (at most 100) have an erasure tombstone standing. An eventually consistent read is
  * enough: the write that would enrol one checks the tombstone in its own transaction.
  */
+/**
+ * Events that describe no change of the table (a data request's answer): committed alone, so they are
+ * delivered as every other event is, by the stream.
+ */
+export async function commitEvents(events: readonly DomainEvent[]): Promise<void> {
+  await commit([], { events });
+}
+
 export async function erasedCustomerIds(shopId: string, customerIds: readonly string[]): Promise<Set<string>> {
   const tombstones = new Set((await batchGet(customerIds.map((id) => erasureTombstoneKey(shopId, id)))).map((item) => item.sk));
   return new Set(customerIds.filter((id) => tombstones.has(erasureTombstoneKey(shopId, id).sk)));
@@ -123,7 +177,9 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
   let itemsDeleted = 0;
   for await (const ids of shopMemberIdPages(shopId, PAGE_SIZE)) {
     for (let start = 0; start < ids.length; start += SHOP_ERASURE_CONCURRENCY) {
-      const erased = await Promise.all(ids.slice(start, start + SHOP_ERASURE_CONCURRENCY).map((id) => eraseCustomer(shopId, id)));
+      const erased = await Promise.all(
+        ids.slice(start, start + SHOP_ERASURE_CONCURRENCY).map((id) => eraseCustomer(shopId, id, { withEventItems: false })),
+      );
       customersErased += erased.length;
       itemsDeleted += erased.reduce((sum, one) => sum + one.itemsDeleted + (one.profileDeleted ? 1 : 0), 0);
     }
@@ -154,6 +210,7 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
   // are the erasure tombstones of its customers.
   itemsDeleted += await deletePartition(webhookEventsPartition(shopId), 'pk, sk', () => []);
   itemsDeleted += await deletePartition(erasureTombstonesPartition(shopId), 'pk, sk', () => []);
+  itemsDeleted += await deleteEventItems(shopId);
 
   // Last, so that a delivery retried after a crash still finds the shop by its domain and finishes the work;
   // only a domain that maps to this shop, whatever the payload named.

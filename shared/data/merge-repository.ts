@@ -4,6 +4,7 @@
 // whenever a merge stops, every item is in exactly one of the two partitions and a retry moves the rest.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
+import type { DomainEvent } from '../domain/events';
 import type { LedgerEntry, LineSide } from '../domain/points-ledger';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { committedUnlessRefused, TRANSACTION_LIMIT, type Write } from './commit';
@@ -247,9 +248,11 @@ function moveWrites(record: MergeRecord, source: Item, batch: RelaidBatch | unde
 }
 
 /**
- * Marks the merge done and takes the kept partition's marker away, once: true only for the call that did
- * (it publishes the merge's events).
+ * Marks the merge done and takes the kept partition's marker away, once, with the merge's events (recorded in
+ * the merge record when it began): true only for the call that did.
  */
 export async function completeMerge(record: MergeRecord): Promise<boolean> {
-  return committedUnlessRefused([finishMerge(record), clearIncomingMerge(record)]);
+  return committedUnlessRefused([finishMerge(record), clearIncomingMerge(record)], {
+    events: record.events as unknown as DomainEvent[],
+  });
 }

@@ -3,14 +3,15 @@
 // who was referred as a friend (POST /v1/referrals) has their address erased from that referral too, member
 // or not. docs/earning-engine.md ("Privacy webhooks") says what each keeps and why.
 import { findCustomerByEmail, getCustomer } from '../data/customer-repository';
-import { eraseCustomer, eraseShop, putErasureTombstone, readCustomerData } from '../data/erasure-repository';
+import { commitEvents, eraseCustomer, eraseShop, putErasureTombstone, readCustomerData } from '../data/erasure-repository';
 import { clearFriendEmailHashKeys, findFriendReferralByEmail, friendEmailHashKey, redactFriendReferral } from '../data/referral-repository';
+import type { CustomerRecord } from '../domain/customer';
 import { canonicalEmail, mailboxKey } from '../domain/email-identity';
-import { publishAfterCommit } from '../events/domain-events';
+import { memberFacts } from '../domain/events';
 import { logger } from '../observability/powertools';
 import { customerPrivacyRequestFromWebhook, type PrivacyCustomer, shopRedactFromWebhook } from '../platform/privacy-payloads';
 import { nowIso } from '../runtime/clock';
-import { clearShopCatalogCache } from '../shops/shop-catalog';
+import { clearShopCatalogCache, shopCatalog } from '../shops/shop-catalog';
 
 export const PRIVACY_TOPICS = ['customers/redact', 'shop/redact', 'customers/data_request'] as const;
 export type PrivacyTopic = (typeof PRIVACY_TOPICS)[number];
@@ -72,14 +73,19 @@ export async function processPrivacyRequest(topic: PrivacyTopic, shopId: string,
     if (customerId === null) return friendReferrals > 0 ? 'friend_referral_redacted' : 'not_member';
     // Before the erasure, so that a crash half-way still keeps every later import from bringing them back.
     await putErasureTombstone(shopId, customerId, nowIso());
-    const erased = await eraseCustomer(shopId, customerId);
+    // `customer.erased` commits with the profile's deletion, and carries no personal data: ids and time only.
+    const erased = await eraseCustomer(shopId, customerId, {
+      events: [{ type: 'customer.erased', shop_id: shopId, customer_id: customerId, occurred_at: nowIso(), notify: false }],
+    });
     logger.info('Customer erased', { shop: shopId, customer: customerId, friendReferrals, ...erased });
     return erased.profileDeleted || erased.itemsDeleted > 0 || friendReferrals > 0 ? 'customer_erased' : 'nothing_held';
   }
   const data = customerId === null ? null : await readCustomerData(shopId, customerId);
-  // Published even when nothing is held: the merchant answers the request either way.
-  await publishAfterCommit([
+  const profile = data?.profile as CustomerRecord | null | undefined;
+  // Committed even when nothing is held (alone: the request changes nothing): the merchant answers it either way.
+  await commitEvents([
     {
+      ...(profile ? memberFacts(profile, (await shopCatalog(shopId)).tiers) : {}),
       type: 'customer.data_requested',
       shop_id: shopId,
       customer_id: customerId ?? '',

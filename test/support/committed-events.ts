@@ -1,33 +1,34 @@
-// The domain events a change committed (shared/data/items/domain-event.ts), read straight from the table, and a
+// The domain events a change committed (`DOMAIN_EVENT#<shop>#<id>` items, shared/data/items/domain-event.ts),
+// read straight from the table (what the stream will deliver, for tests that run no stream reader), and a
 // function stopped right after its commit: the two ways the tests show that a change and its events commit
 // together or not at all.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, setRawClientHook, tableName } from '../../shared/data/client';
 import { DOMAIN_EVENT_PREFIX, eventOfItem } from '../../shared/data/items/domain-event';
 import type { CommittedEvent } from '../../shared/domain/events';
 
-/** Every event the shop's changes committed so far (consistent read of the whole test table). */
-export async function committedEvents(shopId: string): Promise<CommittedEvent[]> {
+/** Every event committed for `shopId` (of `type`, when given), oldest first by `occurred_at`, then id. */
+export async function committedEvents(shopId: string, type?: string): Promise<CommittedEvent[]> {
   const events: CommittedEvent[] = [];
-  let start: Record<string, unknown> | undefined;
+  let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient().send(
+    const page: ScanCommandOutput = await documentClient().send(
       new ScanCommand({
         TableName: tableName(),
-        ConsistentRead: true,
         FilterExpression: 'begins_with(pk, :prefix)',
         ExpressionAttributeValues: { ':prefix': `${DOMAIN_EVENT_PREFIX}${shopId}#` },
-        ...(start ? { ExclusiveStartKey: start } : {}),
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
       }),
     );
     for (const item of page.Items ?? []) {
       const event = eventOfItem(item);
-      if (event) events.push(event);
+      if (event && (type === undefined || event.type === type)) events.push(event);
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return events;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return events.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at) || a.id.localeCompare(b.id));
 }
 
 export interface StopAfterCommit {
