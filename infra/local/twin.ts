@@ -1,6 +1,6 @@
 // The local twin: DynamoDB Local (or a given endpoint), the table, the configuration file, the platform
 // simulator and the local gateway, wired the way the stack wires the cloud.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ShopProgress } from '../../shared/runtime/progress';
@@ -10,10 +10,11 @@ import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
 import { resetDocumentClient } from '../../shared/data/client';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../../shared/data/dynamodb-stats';
 import { resetEventPublisher } from '../../shared/events/domain-events';
+import { setEventBus } from '../../shared/events/event-bus';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
-import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
+import { EVENT_DELIVERY, QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { SHOPIFY_APP_PROXY } from '../../shared/platform/shopify-app';
 import { setDeliveryQueue } from '../../shared/webhooks/delivery-queue';
@@ -25,6 +26,9 @@ import { DEFAULT_LOCAL_TABLE, ensureTable, localClient, startDynamoDbLocal, type
 import { ControlError, startGateway, type Gateway } from './gateway';
 import { inProcessQueue, type InProcessQueue } from './in-process-queue';
 import { startPlatformSimulator, type PlatformSimulator } from './simulator/platform-simulator';
+import { twinBus, type TwinBus } from './twin-bus';
+import { streamDelivery } from './twin-event-delivery';
+import { startEventStreamReader, type EventStreamReader } from './twin-event-stream';
 import { registerTwin } from './twin-registry';
 import { twinShopSecrets } from './twin-shop-secrets';
 import { assertPortsAvailable, namePortError, type NamedPort } from './port-check';
@@ -86,6 +90,10 @@ export interface Twin {
   simulator: PlatformSimulator;
   /** The webhook delivery queue: its dead letters are the deliveries the processor failed on every attempt. */
   deliveryQueue: InProcessQueue;
+  /** The event bus committed events are delivered to: `subscribe(target)` hands each accepted event to a consumer. */
+  bus: Pick<TwinBus, 'subscribe' | 'list' | 'accepted'>;
+  /** The reader of the table's stream that delivers committed events to the bus. */
+  eventStream: EventStreamReader;
   stop(): Promise<void>;
 }
 
@@ -202,6 +210,19 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     const admin = localClient(endpoint);
     await ensureTable(admin, tableName);
     admin.destroy();
+    // As in the cloud: the table's stream carries each committed domain event to the bus, at least once.
+    const bus = twinBus({ file: eventsLogFile, refusing: () => simulator.faults().bus === 'error' });
+    setEventBus(bus);
+    stops.push(async () => setEventBus(undefined));
+    const eventStream = await startEventStreamReader({
+      endpoint,
+      tableName,
+      deliver: streamDelivery(PROJECT_ROOT, EVENT_DELIVERY),
+      busRefusing: () => simulator.faults().bus === 'error',
+      ...(persistDir ? { checkpointFile: join(persistDir, 'event-stream-checkpoint.json') } : {}),
+    });
+    stops.push(() => eventStream.stop());
+
     const shops = await applyConfig(config, options.onMembersProgress ? { onProgress: options.onMembersProgress } : {});
 
     // As in the cloud: every key write -> change notice -> the stage's authorizer cache flushed.
@@ -217,7 +238,11 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       port,
       host,
       control: {
-        'GET /_events': async () => ({ events: await readEvents(eventsLogFile) }),
+        // What the bus received, once the reader has handed on every change committed before this request.
+        'GET /_events': async () => {
+          await eventStream.caughtUp();
+          return { events: await bus.list() };
+        },
         'POST /_reconcile': () => reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 }),
         'GET /_clock': async () => ({ now: nowIso() }),
         'PUT /_clock': async (body) => {
@@ -289,6 +314,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       shops,
       simulator,
       deliveryQueue,
+      bus,
+      eventStream,
       stop: stopAll,
     };
   } catch (error) {
@@ -311,13 +338,4 @@ function parseClockBody(body: string | null): Date | null {
     throw new ControlError(400, '"now" must be an ISO 8601 timestamp such as "2027-01-15T00:00:00.000Z", or null');
   }
   return new Date(value);
-}
-
-/** The twin's stand-in for an EventBridge subscriber: every event published so far, oldest first. */
-async function readEvents(file: string): Promise<unknown[]> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as unknown);
 }

@@ -90,6 +90,12 @@ function projectionOf(projection: GlobalIndexDefinition['projection']) {
   return { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...projection] };
 }
 
+/**
+ * The table's stream: each item's new image, so the domain events recorded with their change
+ * (items/domain-event.ts) are delivered from the stream; the authorizer cache's flusher reads only the keys.
+ */
+export const STREAM_VIEW_TYPE = 'NEW_IMAGE' as const;
+
 /** CreateTable input for DynamoDB Local and tests (the CDK stack maps the same definitions). */
 export function createTableInput(tableName: string): CreateTableCommandInput {
   const attributes = new Map<string, KeyType>([
@@ -107,6 +113,7 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
+    StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE },
     AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
     KeySchema: [
       { AttributeName: PARTITION_KEY, KeyType: 'HASH' },

@@ -25,9 +25,10 @@ export type OutsideService = 'platform' | 'events' | 'deliveryQueue' | 'authoriz
 export type TableAccess = 'read' | 'write' | 'none';
 /**
  * Narrow grants beyond `table`: `listPageBoundaries` (a reader's one write: the customer list's short-lived
- * page boundary and remembered e-mail search items, and only their partitions), `keyStream` (the table's stream, API key items only).
+ * page boundary and remembered e-mail search items, and only their partitions), `keyStream` (the table's stream, API key items only),
+ * `eventStream` (the table's stream, domain event items only).
  */
-export type ExtraGrant = 'listPageBoundaries' | 'keyStream';
+export type ExtraGrant = 'listPageBoundaries' | 'keyStream' | 'eventStream';
 
 /** What every entry point declares, so the stack builds and grants its function from the entry alone. */
 export interface EntryPoint {
@@ -463,8 +464,20 @@ export const AUTHORIZER_CACHE_FLUSHER: EntryPoint = {
   grants: ['keyStream'],
 };
 
+/**
+ * Fed by the table's stream (domain event items only): delivers each committed domain event to the event bus
+ * (docs/events.md). The stream's second and last reader, beside the authorizer cache's flusher.
+ */
+export const EVENT_DELIVERY: EntryPoint = {
+  name: 'eventDelivery',
+  handler: 'functions/events/deliver-events.ts',
+  table: 'none',
+  uses: ['events'],
+  grants: ['eventStream'],
+};
+
 export type EntryPointKind =
-  'route' | 'webhook' | 'shopperRoute' | 'queueConsumer' | 'scheduledJob' | 'authorizer' | 'authorizerCacheFlusher';
+  'route' | 'webhook' | 'shopperRoute' | 'queueConsumer' | 'scheduledJob' | 'authorizer' | 'authorizerCacheFlusher' | 'eventDelivery';
 
 /** Every entry point of the manifest with its kind: what the stack deploys, one function each. */
 export const ENTRY_POINTS: ReadonlyArray<{ kind: EntryPointKind; entry: EntryPoint }> = [
@@ -475,6 +488,7 @@ export const ENTRY_POINTS: ReadonlyArray<{ kind: EntryPointKind; entry: EntryPoi
   ...SCHEDULED_JOBS.map((entry) => ({ kind: 'scheduledJob' as const, entry })),
   { kind: 'authorizer', entry: AUTHORIZER },
   { kind: 'authorizerCacheFlusher', entry: AUTHORIZER_CACHE_FLUSHER },
+  { kind: 'eventDelivery', entry: EVENT_DELIVERY },
 ];
 
 /** Requests per second and burst per API key, per method, for each throttle class. */

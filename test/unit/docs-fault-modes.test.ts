@@ -11,7 +11,7 @@ const item = /^- `PUT \/_faults`[\s\S]*?(?=^- `)/m.exec(page)?.[0] ?? '';
 describe('docs/local-twin.md on PUT /_faults', () => {
   it('shows every key the body takes, and no other', () => {
     // Act
-    const documented = [...item.matchAll(/"(\w+)": (?:MODE|N)\b/g)].map((match) => match[1]);
+    const documented = [...item.matchAll(/"(\w+)": (?:MODE|N|BUS)\b/g)].map((match) => match[1]);
 
     // Assert
     expect(documented.sort()).toEqual(Object.keys(faultsBodySchema.shape).sort());

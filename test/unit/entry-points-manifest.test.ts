@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   AUTHORIZER,
   AUTHORIZER_CACHE_FLUSHER,
+  EVENT_DELIVERY,
   ENTRY_POINTS,
   QUEUE_CONSUMERS,
   ROUTES,
@@ -20,9 +21,9 @@ describe('the entry-point manifest', () => {
   it('holds every entry point once, each naming a handler file that exists', () => {
     const entries = ENTRY_POINTS.map(({ entry }) => entry);
     expect(entries).toHaveLength(
-      ROUTES.length + WEBHOOKS.length + SHOPPER_ROUTES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 2,
+      ROUTES.length + WEBHOOKS.length + SHOPPER_ROUTES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 3,
     );
-    expect(entries).toEqual(expect.arrayContaining([AUTHORIZER, AUTHORIZER_CACHE_FLUSHER]));
+    expect(entries).toEqual(expect.arrayContaining([AUTHORIZER, AUTHORIZER_CACHE_FLUSHER, EVENT_DELIVERY]));
     expect(new Set(entries.map((entry) => entry.name)).size).toBe(entries.length);
     expect(entries.map((entry) => entry.handler).filter((file) => !existsSync(join(ROOT, file)))).toEqual([]);
   });
@@ -45,9 +46,11 @@ describe('the entry-point manifest', () => {
   it('grants read-only routes, the authorizer and the receiver no table writes; the flusher no table at all', () => {
     expect(ROUTES.filter((route) => route.table !== (route.scope === 'full' ? 'write' : 'read')).map((route) => route.name)).toEqual([]);
     expect([AUTHORIZER.table, WEBHOOKS[0]!.table, AUTHORIZER_CACHE_FLUSHER.table]).toEqual(['read', 'read', 'none']);
-    // Narrow grants: the customer list's page boundaries, and the flusher's key stream and cache flush.
+    // Narrow grants: the customer list's page boundaries, the flusher's key stream and cache flush, and the
+    // event delivery's stream (the stream's two readers).
     const granted = ENTRY_POINTS.flatMap(({ entry }) => (entry.grants ?? []).map((grant) => `${entry.name}: ${grant}`));
-    expect(granted).toEqual(['listCustomers: listPageBoundaries', 'authorizerCacheFlusher: keyStream']);
+    expect(granted).toEqual(['listCustomers: listPageBoundaries', 'authorizerCacheFlusher: keyStream', 'eventDelivery: eventStream']);
+    expect(EVENT_DELIVERY.table).toBe('none');
     const flushers = ENTRY_POINTS.filter(({ entry }) => entry.uses?.includes('authorizerCache')).map(({ entry }) => entry.name);
     expect(flushers).toEqual(['authorizerCacheFlusher']);
   });

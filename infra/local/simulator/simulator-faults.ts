@@ -31,9 +31,14 @@ export interface FaultModes {
 
 export type FaultArea = keyof FaultModes;
 
+/** The twin's event bus: `error` refuses every delivery (the twin's stream reader hands the events again later). */
+export const BUS_MODES = ['ok', 'error'] as const;
+export type BusMode = (typeof BUS_MODES)[number];
+
 /** What PUT /_faults sets and GET /_faults shows: the modes, and how long tokens granted from now on live. */
 export interface FaultSettings extends FaultModes {
   token_lifetime_seconds: number;
+  bus: BusMode;
 }
 
 /** Shopify's client credentials tokens: valid for 86399 seconds. */
@@ -47,6 +52,7 @@ export const faultsBodySchema = z.strictObject({
   discount_codes: faultModeSchema.optional(),
   orders: faultModeSchema.optional(),
   token_lifetime_seconds: z.int().min(1).max(MAX_TOKEN_LIFETIME_SECONDS).optional(),
+  bus: z.enum(BUS_MODES).optional(),
 });
 
 export interface Faults {
@@ -75,6 +81,7 @@ export function createFaults(): Faults {
     discount_codes: 'ok',
     orders: 'ok',
     token_lifetime_seconds: DEFAULT_TOKEN_LIFETIME_SECONDS,
+    bus: 'ok',
   };
   // Held requests wait for the next change of the settings; tests wait for a number of them to be held.
   let releases: Array<() => void> = [];
@@ -92,6 +99,7 @@ export function createFaults(): Faults {
       discount_codes: update.discount_codes ?? settings.discount_codes,
       orders: update.orders ?? settings.orders,
       token_lifetime_seconds: update.token_lifetime_seconds ?? settings.token_lifetime_seconds,
+      bus: update.bus ?? settings.bus,
     };
     return { ...settings };
   };
@@ -106,7 +114,8 @@ export function createFaults(): Faults {
         faultsBodySchema,
         await readJson(req),
         `Invalid fault settings (each of customers, discount_codes, orders is one of ${FAULT_MODES.join(', ')}; ` +
-          `token_lifetime_seconds is a whole number of seconds from 1 to ${MAX_TOKEN_LIFETIME_SECONDS})`,
+          `token_lifetime_seconds is a whole number of seconds from 1 to ${MAX_TOKEN_LIFETIME_SECONDS}; ` +
+          `bus is one of ${BUS_MODES.join(', ')})`,
       );
       sendJson(res, 200, set(update));
     },
