@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
+import type { DomainEvent } from '../domain/events';
 import type { EarningEntry, PurchaseRecord } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { commit, namedWrite, type Write } from './commit';
@@ -93,9 +94,23 @@ export async function getPurchase(shopId: string, customerId: string, id: string
   return (result.Item as PurchaseRecord | undefined) ?? null;
 }
 
-/** pending -> active with the platform's discount id; false when someone else settled it first. */
-export async function activatePurchase(purchase: PurchaseRecord, platformDiscountId: string, now: string): Promise<boolean> {
-  return writeAlone(activateRewardEntry(purchase, platformDiscountId, now));
+/**
+ * pending -> active with the platform's discount id; false when someone else settled it first. `events`
+ * (the purchase's `reward.purchased`) commit with the activation, or not at all: with any, the activation is
+ * a transaction instead of a single update.
+ */
+export async function activatePurchase(
+  purchase: PurchaseRecord,
+  platformDiscountId: string,
+  now: string,
+  events: readonly DomainEvent[] = [],
+): Promise<boolean> {
+  const activation = activateRewardEntry(purchase, platformDiscountId, now);
+  if (events.length === 0) return writeAlone(activation);
+  const outcome = await commit([activation], { events });
+  if (outcome.committed) return true;
+  if (outcome.refusal.kind === 'condition' && outcome.refusal.failed.includes(activation.name)) return false;
+  throw new Error(`The activation of purchase ${purchase.id} was held by another write`);
 }
 
 /**
@@ -162,6 +177,8 @@ export interface RedemptionRefundWrite {
   now: string;
   /** An Idempotency-Key's progress record: commits with the refund, or nothing does. */
   checkpoint?: Write;
+  /** The refund's domain events: committed with it, or not at all. */
+  events?: readonly DomainEvent[];
 }
 
 /**
@@ -195,7 +212,7 @@ export async function writeRedemptionRefund(write: RedemptionRefundWrite): Promi
     ...(purchase.counted ? [giveRedemptionBack(shopId, customerId, purchase.reward_id)] : []),
     ...(write.checkpoint ? [write.checkpoint] : []),
   ];
-  const outcome = await commit(writes);
+  const outcome = await commit(writes, { events: write.events ?? [] });
   if (outcome.committed) return { outcome: 'refunded' };
   const { refusal } = outcome;
   if (refusal.kind === 'conflict') return { outcome: 'conflict' };
