@@ -30,6 +30,7 @@ import {
   guardFriendCode,
   guardFriendMailbox,
   recordFriendReferral,
+  referralCreatedEventKey,
   refOf,
   releaseFriendGuard,
   storeFriendEmailHashKey,
@@ -214,6 +215,8 @@ export async function redactFriendReferral(shopId: string, ref: FriendReferralRe
   if (legacyGuardKey !== undefined) {
     await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: friendEmailKey(shopId, legacyGuardKey) }));
   }
+  // The referral's event, delivered within seconds of its commit, holds the address too until its TTL.
+  await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: referralCreatedEventKey(shopId, { id: ref.referral_id }) }));
   return writeAlone(eraseFriendAddress(shopId, ref, at));
 }
 

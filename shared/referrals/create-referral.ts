@@ -28,6 +28,7 @@ import {
   writeFriendReferral,
 } from '../data/referral-repository';
 import { addDays } from '../domain/dates';
+import { referralCreatedEventId } from '../data/items/friend-referral';
 import { canonicalEmail, mailboxKey } from '../domain/email-identity';
 import { DOMAIN_DETAILS, failed, unavailable, unprocessable } from '../domain/errors';
 import type { FriendReferral } from '../domain/referral';
@@ -246,6 +247,7 @@ async function issueFriendCode(
   // as `friend_email` (docs/earning-engine.md).
   const created: DomainEvent = {
     type: 'referral.created',
+    id: referralCreatedEventId(referral.id),
     shop_id: referral.shop_id,
     customer_id: referral.referrer_platform_customer_id,
     occurred_at: referral.created_at,
