@@ -107,10 +107,16 @@ export async function activatePurchase(
 ): Promise<boolean> {
   const activation = activateRewardEntry(purchase, platformDiscountId, now);
   if (events.length === 0) return writeAlone(activation);
-  const outcome = await commit([activation], { events });
-  if (outcome.committed) return true;
-  if (outcome.refusal.kind === 'condition' && outcome.refusal.failed.includes(activation.name)) return false;
-  throw new Error(`The activation of purchase ${purchase.id} was held by another write`);
+  // A transaction: another one holding the entry (a reconciler's) is waited out, not taken for a refusal.
+  const activated = await retryUntil(ACTIVATION_ATTEMPTS, REFUND_BACKOFF, async (): Promise<boolean | undefined> => {
+    const outcome = await commit([activation], { events });
+    if (outcome.committed) return true;
+    if (outcome.refusal.kind === 'condition' && outcome.refusal.failed.includes(activation.name)) return false;
+    return undefined;
+  });
+  if (activated === undefined)
+    throw new Error(`The activation of purchase ${purchase.id} was held by other writes ${ACTIVATION_ATTEMPTS} times`);
+  return activated;
 }
 
 /**
@@ -146,6 +152,7 @@ export async function refundPurchase(purchase: PurchaseRecord, reason: string, c
 }
 
 const REFUND_ATTEMPTS = 22;
+const ACTIVATION_ATTEMPTS = 10;
 const REFUND_BACKOFF = { baseMs: 5, capMs: 200 };
 
 /** The code of a refunded purchase is confirmed gone from the platform: leave the reconciler's index. */
