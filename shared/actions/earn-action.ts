@@ -14,7 +14,7 @@ import { approvedEntry, type EarningEntry } from '../domain/history';
 import { movePoints, tierProgramOf } from '../domain/member-points';
 import { giveBatches } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type EarningRule, type ShopCatalog } from '../domain/shop';
-import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
+import { type DomainEvent, memberFacts } from '../domain/events';
 import { earningRuleContext, earningRulePoints } from '../domain/earning-rule-points';
 import { now as clockNow } from '../runtime/clock';
 import { CONTENTION_BACKOFF, backoffDelay, retryUntil } from '../runtime/retry';
@@ -76,7 +76,6 @@ export async function earnAction(
     throw unprocessable('Action Limit Reached', `Customer has reached the limit of '${action}': ${describeLimit(limit)}`);
   };
 
-  let events: DomainEvent[] = [];
   let conflicts = 0;
   let wait = false;
   const award = await retryUntil(
@@ -104,19 +103,24 @@ export async function earnAction(
       const move = movePoints(record, { points: priced.points, lifetime: priced.points, send_email: true, now }, tierProgramOf(shop));
       const ledger = giveBatches(record, move.next, [entry], earningSettings, now);
       const period = limitPeriod(limit, at);
-      const outcome = await writeActionAward({
-        customer: { current: stored, next: ledger.record },
-        entry: ledger.entries[0]!,
-        counter: { ruleId: rule.id, period: period.key, endsAt: period.endsAt, times: limit.times },
-      });
-      if (outcome.written) {
-        const base = { shop_id: shopId, customer_id: customerId, occurred_at: now };
-        events = [
-          { type: 'points.approved', ...base, earning_history_entry_id: entry.id, action: rule.action, points: entry.points },
+      // The award's events, committed with it: each with the member as the award leaves it.
+      const facts = memberFacts(ledger.record, shop.tiers);
+      const base = { shop_id: shopId, customer_id: customerId, occurred_at: now };
+      const events = (
+        [
+          { type: 'points.earned' as const, ...base, earning_history_entry_id: entry.id, action: rule.action, points: entry.points },
           ...move.events,
-        ];
-        return { customerId, entry: ledger.entries[0]! };
-      }
+        ] as DomainEvent[]
+      ).map((event): DomainEvent => ({ ...event, ...facts }));
+      const outcome = await writeActionAward(
+        {
+          customer: { current: stored, next: ledger.record },
+          entry: ledger.entries[0]!,
+          counter: { ruleId: rule.id, period: period.key, endsAt: period.endsAt, times: limit.times },
+        },
+        events,
+      );
+      if (outcome.written) return { customerId, entry: ledger.entries[0]! };
       if (outcome.reason === 'limit_reached') return refused();
       if (outcome.reason === 'already_written') return written();
       if (outcome.reason === 'changed') {
@@ -128,6 +132,5 @@ export async function earnAction(
     },
   );
   if (!award) throw failed('The action could not be recorded. Please try again.');
-  await publishAfterCommit(events);
   return award;
 }

@@ -4,6 +4,7 @@
 // entry only if it does not exist. Past the limit nothing is written, however many requests race: the
 // counter's condition, not a read before the write, is what refuses them.
 import type { CustomerRecord } from '../domain/customer';
+import type { DomainEvent } from '../domain/events';
 import type { EarningEntry } from '../domain/history';
 import { commit } from './commit';
 import { countActionAward } from './items/action-count';
@@ -28,7 +29,8 @@ export type ActionAwardOutcome =
   | { written: false; reason: 'changed'; current: StoredCustomer | null }
   | { written: false; reason: 'conflict' };
 
-export async function writeActionAward(write: ActionAwardWrite): Promise<ActionAwardOutcome> {
+/** `events`: the award's domain events, committed with it (they exist if and only if the award does). */
+export async function writeActionAward(write: ActionAwardWrite, events: readonly DomainEvent[] = []): Promise<ActionAwardOutcome> {
   const { current, next } = write.customer;
   const shopId = next.shop_id;
   const customerId = next.platform_customer_id;
@@ -36,7 +38,7 @@ export async function writeActionAward(write: ActionAwardWrite): Promise<ActionA
   // The profile as it is now comes back with a refusal: the next attempt needs no read.
   const member = writeMemberFigures(current, next, { returnOld: true });
   const entry = recordEarningEntry(shopId, customerId, write.entry);
-  const outcome = await commit([counter, member, entry]);
+  const outcome = await commit([counter, member, entry], { events });
   if (outcome.committed) return { written: true };
   const { refusal } = outcome;
   if (refusal.kind === 'conflict') return { written: false, reason: 'conflict' };

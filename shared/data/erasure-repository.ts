@@ -17,7 +17,7 @@ import { erasureTombstoneKey, erasureTombstonePut, erasureTombstonesPartition } 
 import { API_KEY_LISTING_PREFIX, apiKeyKey } from './items/api-key';
 import { customerKey, customerPk, deleteProfileAtVersion, storedCustomerOf } from './items/customer-profile';
 import { EARNING_ENTRY_PREFIX } from './items/earning-entry';
-import { FRIEND_REFERRAL_PREFIX, friendCodeKey, friendEmailKey } from './items/friend-referral';
+import { FRIEND_REFERRAL_PREFIX, friendCodeKey, friendEmailKey, referralCreatedEventKey } from './items/friend-referral';
 import { ORDER_PREFIX, orderCustomerKey, orderIdOf } from './items/order';
 import { forgetReferralAward, releaseReferralCode } from './items/referral';
 import { REWARD_ENTRY_PREFIX } from './items/reward-entry';
@@ -59,6 +59,8 @@ export async function eraseCustomer(
       if (item.sk.startsWith(ORDER_PREFIX)) return [orderCustomerKey(shopId, orderIdOf(item.sk))];
       if (!item.sk.startsWith(FRIEND_REFERRAL_PREFIX)) return [];
       return [
+        // The referral's event, which holds the friend's address until its TTL.
+        referralCreatedEventKey(shopId, item),
         ...(typeof item.email_key === 'string' ? [friendEmailKey(shopId, item.email_key)] : []),
         ...(typeof item.discount_code === 'string' ? [friendCodeKey(shopId, item.discount_code)] : []),
       ];

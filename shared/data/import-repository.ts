@@ -4,6 +4,7 @@
 // per import), the undo of one member in one transaction, and the import's header.
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
+import type { DomainEvent } from '../domain/events';
 import type { EarningEntry } from '../domain/history';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
@@ -98,6 +99,8 @@ export interface ImportMemberWrite {
   next: CustomerRecord;
   entry: EarningEntry | null;
   record: Omit<ImportMemberRecord, 'version'>;
+  /** The member's domain events of the import: committed with it, or not at all. */
+  events?: readonly DomainEvent[];
 }
 
 export type ImportMemberOutcome =
@@ -139,7 +142,7 @@ export async function writeImportedMember(write: ImportMemberWrite): Promise<Imp
     ...birthdayTimer(next, current ? current.record.date_of_birth : null),
     ...(notErased ? [notErased] : []),
   ];
-  const outcome = await commit(writes);
+  const outcome = await commit(writes, { events: write.events ?? [] });
   if (outcome.committed) return 'written';
   const { refusal } = outcome;
   if (refusal.kind === 'conflict') return 'changed';

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
+import type { DomainEvent } from '../domain/events';
 import type { EarningEntry, PurchaseRecord } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { commit, type Write } from './commit';
@@ -92,9 +93,29 @@ export async function getPurchase(shopId: string, customerId: string, id: string
   return (result.Item as PurchaseRecord | undefined) ?? null;
 }
 
-/** pending -> active with the platform's discount id; false when someone else settled it first. */
-export async function activatePurchase(purchase: PurchaseRecord, platformDiscountId: string, now: string): Promise<boolean> {
-  return writeAlone(activateRewardEntry(purchase, platformDiscountId, now));
+/**
+ * pending -> active with the platform's discount id; false when someone else settled it first. `events`
+ * (the purchase's `reward.purchased`) commit with the activation, or not at all: with any, the activation is
+ * a transaction instead of a single update.
+ */
+export async function activatePurchase(
+  purchase: PurchaseRecord,
+  platformDiscountId: string,
+  now: string,
+  events: readonly DomainEvent[] = [],
+): Promise<boolean> {
+  const activation = activateRewardEntry(purchase, platformDiscountId, now);
+  if (events.length === 0) return writeAlone(activation);
+  // A transaction: another one holding the entry (a reconciler's) is waited out, not taken for a refusal.
+  const activated = await retryUntil(ACTIVATION_ATTEMPTS, REFUND_BACKOFF, async (): Promise<boolean | undefined> => {
+    const outcome = await commit([activation], { events });
+    if (outcome.committed) return true;
+    if (outcome.refusal.kind === 'condition' && outcome.refusal.failed.includes(activation.name)) return false;
+    return undefined;
+  });
+  if (activated === undefined)
+    throw new Error(`The activation of purchase ${purchase.id} was held by other writes ${ACTIVATION_ATTEMPTS} times`);
+  return activated;
 }
 
 /**
@@ -130,6 +151,7 @@ export async function refundPurchase(purchase: PurchaseRecord, reason: string, c
 }
 
 const REFUND_ATTEMPTS = 22;
+const ACTIVATION_ATTEMPTS = 10;
 const REFUND_BACKOFF = { baseMs: 5, capMs: 200 };
 
 /** The code of a refunded purchase is confirmed gone from the platform: leave the reconciler's index. */
@@ -161,6 +183,8 @@ export interface RedemptionRefundWrite {
   now: string;
   /** An Idempotency-Key's progress record: commits with the refund, or nothing does. */
   checkpoint?: Write;
+  /** The refund's domain events: committed with it, or not at all. */
+  events?: readonly DomainEvent[];
 }
 
 /**
@@ -194,7 +218,7 @@ export async function writeRedemptionRefund(write: RedemptionRefundWrite): Promi
     ...(purchase.counted ? [giveRedemptionBack(shopId, customerId, purchase.reward_id)] : []),
     ...(write.checkpoint ? [write.checkpoint] : []),
   ];
-  const outcome = await commit(writes);
+  const outcome = await commit(writes, { events: write.events ?? [] });
   if (outcome.committed) return { outcome: 'refunded' };
   const { refusal } = outcome;
   if (refusal.kind === 'conflict') return { outcome: 'conflict' };

@@ -8,6 +8,7 @@
 // function), so the friend's address lives only in the referral item, which customers/redact clears.
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DomainEvent } from '../domain/events';
 import type { FriendReferral } from '../domain/referral';
 import { documentClient, tableName } from './client';
 import { commit, type Write } from './commit';
@@ -29,6 +30,7 @@ import {
   guardFriendCode,
   guardFriendMailbox,
   recordFriendReferral,
+  referralCreatedEventKey,
   refOf,
   releaseFriendGuard,
   storeFriendEmailHashKey,
@@ -127,9 +129,21 @@ export async function writeFriendReferral(write: FriendReferralWrite): Promise<F
   throw new Error(`A referral was refused by '${refusal.failed.join("', '")}'`);
 }
 
-/** The referral's code exists on the platform: `issuing` becomes `active`. False when it is not `issuing`. */
-export async function activateFriendReferral(referral: FriendReferral, platformDiscountId: string): Promise<boolean> {
-  return writeAlone(activateFriendReferralWrite(referral, platformDiscountId));
+/**
+ * The referral's code exists on the platform: `issuing` becomes `active`. False when it is not `issuing`.
+ * `events` (its `referral.created`) commit with the activation, or not at all.
+ */
+export async function activateFriendReferral(
+  referral: FriendReferral,
+  platformDiscountId: string,
+  events: readonly DomainEvent[] = [],
+): Promise<boolean> {
+  const activation = activateFriendReferralWrite(referral, platformDiscountId);
+  if (events.length === 0) return writeAlone(activation);
+  const outcome = await commit([activation], { events });
+  if (outcome.committed) return true;
+  if (outcome.refusal.kind === 'condition' && outcome.refusal.failed.includes(activation.name)) return false;
+  throw new Error(`The activation of referral ${referral.id} was held by another write`);
 }
 
 /**
@@ -201,6 +215,8 @@ export async function redactFriendReferral(shopId: string, ref: FriendReferralRe
   if (legacyGuardKey !== undefined) {
     await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: friendEmailKey(shopId, legacyGuardKey) }));
   }
+  // The referral's event, delivered within seconds of its commit, holds the address too until its TTL.
+  await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: referralCreatedEventKey(shopId, { id: ref.referral_id }) }));
   return writeAlone(eraseFriendAddress(shopId, ref, at));
 }
 

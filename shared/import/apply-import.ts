@@ -2,7 +2,7 @@
 // time (one consistent BatchGetItem for the members' profiles and this import's records of them), then one
 // transaction per member with bounded concurrency. A member this import already wrote is left alone
 // ("unchanged"), so a second run changes nothing and a run stopped half-way continues where it stopped. A
-// dry run reads the same and writes nothing. No domain event is published (docs/decisions.md).
+// dry run reads the same and writes nothing. Each member's events commit with it, and start no e-mail (docs/decisions.md).
 import { countCustomers } from '../data/customer-list';
 import { deleteEmailPostings, putEmailPostings } from '../data/email-index-repository';
 import { erasedCustomerIds } from '../data/erasure-repository';
@@ -14,6 +14,7 @@ import {
   writeImportedMember,
 } from '../data/import-repository';
 import { setShopCounters } from '../data/shop-repository';
+import { type DomainEvent, memberFacts } from '../domain/events';
 import { tierProgramOf } from '../domain/member-points';
 import { generateReferralCode } from '../domain/referral';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
@@ -155,6 +156,36 @@ export async function applyImport(rows: ReadRows, options: ApplyImportOptions): 
 }
 
 /**
+ * The member's events of the import, committed with it: `customer.enrolled` (source `import`) for a member
+ * it enrols and `points.earned` for the entry it writes, each with the member as the import leaves it. They
+ * never start an e-mail (`send_email: false`): the balance is the standing the member had in the other app.
+ */
+function importEvents(plan: MemberPlan, context: PlanContext): DomainEvent[] {
+  const base = {
+    shop_id: context.shopId,
+    customer_id: plan.next.platform_customer_id,
+    occurred_at: context.now,
+    send_email: false,
+    import_id: context.importId,
+    ...memberFacts(plan.next, context.program.tiers),
+  };
+  return [
+    ...(plan.created ? [{ type: 'customer.enrolled' as const, ...base, source: 'import' }] : []),
+    ...(plan.entry
+      ? [
+          {
+            type: 'points.earned' as const,
+            ...base,
+            earning_history_entry_id: plan.entry.id,
+            action: plan.entry.action,
+            points: plan.entry.points,
+          },
+        ]
+      : []),
+  ];
+}
+
+/**
  * One member: nothing when this import's record of it exists; else its plan, written in one transaction,
  * planned again from the profile as it is now when another writer got there first.
  */
@@ -184,6 +215,7 @@ async function importMember(
       next: plan.next,
       entry: plan.entry,
       record: plan.record,
+      events: importEvents(plan, context),
     });
     if (written === 'written') return { kind: plan.created ? 'created' : 'updated', plan };
     if (written === 'erased') {

@@ -4,11 +4,13 @@
 // request) never settle one purchase twice.
 import { activatePurchase, listUnsettledPurchases, markCodeCleaned, refundPurchase } from '../data/purchase-repository';
 import { type PurchaseRecord } from '../domain/history';
+import type { ShopCatalog } from '../domain/shop';
 import { now as clockNow, nowIso } from '../runtime/clock';
 import { countMetric, logger } from '../observability/powertools';
 import type { Platform } from '../platform/port';
 import { isConnected } from '../shops/connected-platform';
 import { shopCatalog } from '../shops/shop-catalog';
+import { rewardPurchasedEvent, storedMemberFacts } from './purchase-reward';
 
 /** Purchases younger than this may still be in flight in a request; leave them alone. */
 export const DEFAULT_SETTLE_AFTER_MS = 2 * 60 * 1000;
@@ -46,11 +48,12 @@ export async function purchaseReconcilerJob(options: ReconcileOptions): Promise<
   for (const purchase of purchases) {
     try {
       // An uninstalled app has no access to the store: the purchase waits, unsettled, for the reconnection.
-      if (!isConnected(await shopCatalog(purchase.shop_id))) {
+      const shop = await shopCatalog(purchase.shop_id);
+      if (!isConnected(shop)) {
         summary.skipped += 1;
         continue;
       }
-      await settle(purchase, options.platformFor(purchase.shop_id), summary);
+      await settle(purchase, options.platformFor(purchase.shop_id), summary, shop.tiers);
     } catch (error) {
       summary.failed += 1;
       logger.error('Purchase not settled', { purchaseId: purchase.id, shop: purchase.shop_id, error: error as Error });
@@ -59,11 +62,18 @@ export async function purchaseReconcilerJob(options: ReconcileOptions): Promise<
   return summary;
 }
 
-async function settle(purchase: PurchaseRecord, platform: Platform, summary: ReconcileSummary): Promise<void> {
+/** A purchase whose code exists activated, its `reward.purchased` committed with it (the member as stored now). */
+async function activateWithEvent(purchase: PurchaseRecord, discountId: string, tiers: ShopCatalog['tiers']): Promise<boolean> {
+  const member = await storedMemberFacts(purchase, tiers);
+  const now = nowIso();
+  return activatePurchase(purchase, discountId, now, member ? [rewardPurchasedEvent(purchase, member, now)] : []);
+}
+
+async function settle(purchase: PurchaseRecord, platform: Platform, summary: ReconcileSummary, tiers: ShopCatalog['tiers']): Promise<void> {
   const existing = await platform.findDiscountCode(purchase.discount_code);
   if (purchase.status === 'pending') {
     const settled = existing
-      ? await activatePurchase(purchase, existing.id, nowIso())
+      ? await activateWithEvent(purchase, existing.id, tiers)
       : await refundPurchase(purchase, 'reconciled_without_code', false, nowIso());
     if (!settled) summary.skipped += 1;
     else if (existing) summary.activated += 1;

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { getCustomer } from '../data/customer-repository';
 import { activatePurchase, getPurchase, refundPurchase, reservePurchase } from '../data/purchase-repository';
 import { type IdempotencyClaim, recordProgressItem } from '../data/idempotency-repository';
+import { type DomainEvent, type MemberFacts, memberFacts } from '../domain/events';
 import { type PurchaseRecord } from '../domain/history';
 import { nowIso } from '../runtime/clock';
 import type { ShopCatalog } from '../domain/shop';
@@ -54,7 +55,7 @@ export async function purchaseReward(
 ): Promise<PurchaseRecord> {
   const shopId = shop.settings.id;
   const { claim } = options;
-  const resumed = claim?.resumed ? await resumePurchase(shopId, claim.resumed as unknown as PurchaseProgress, platform) : null;
+  const resumed = claim?.resumed ? await resumePurchase(shop, claim.resumed as unknown as PurchaseProgress, platform) : null;
   if (resumed) return resumed;
   let customer = (await resolveCustomer(shopId, input.customerIdentifier)).record;
 
@@ -111,19 +112,47 @@ export async function purchaseReward(
   if (!purchase) throw failed('The purchase could not be completed. Please try again.');
 
   await options.afterReserve?.(purchase);
-  return issueCode(purchase, platform, options, false);
+  // The member as the reservation left it: the record it was planned against, the points spent.
+  const member = memberFacts({ ...customer, current_points: customer.current_points - purchase.points_spent }, shop.tiers);
+  return issueCode(purchase, platform, options, false, member);
+}
+
+/**
+ * The purchase's event, committed with its activation: every redemption a shopper can use is announced once,
+ * with the member as the purchase left it (`member`).
+ */
+export function rewardPurchasedEvent(purchase: PurchaseRecord, member: MemberFacts, now: string): DomainEvent {
+  return {
+    type: 'reward.purchased',
+    shop_id: purchase.shop_id,
+    customer_id: purchase.customer_id,
+    occurred_at: now,
+    reward_history_entry_id: purchase.id,
+    reward_id: purchase.reward_id,
+    reward_name: purchase.reward_name,
+    points_spent: purchase.points_spent,
+    discount_code: purchase.discount_code,
+    expires_at: purchase.expires_at,
+    ...member,
+  };
+}
+
+/** The member facts of a purchase's member as stored now (a resumed or reconciled purchase: the reservation is in it). */
+export async function storedMemberFacts(purchase: PurchaseRecord, tiers: ShopCatalog['tiers']): Promise<MemberFacts | null> {
+  const stored = await getCustomer(purchase.shop_id, purchase.customer_id, true);
+  return stored ? memberFacts(stored.record, tiers) : null;
 }
 
 /**
  * A purchase a stopped invocation reserved under the same Idempotency-Key: an active one is the answer;
  * a pending one is finished; null when there is none or it was refunded (the caller buys afresh).
  */
-async function resumePurchase(shopId: string, progress: PurchaseProgress, platform: Platform): Promise<PurchaseRecord | null> {
-  const purchase = await getPurchase(shopId, progress.customer_id, progress.purchase_id);
+async function resumePurchase(shop: ShopCatalog, progress: PurchaseProgress, platform: Platform): Promise<PurchaseRecord | null> {
+  const purchase = await getPurchase(shop.settings.id, progress.customer_id, progress.purchase_id);
   if (!purchase) return null;
   countMetric('PurchasesResumed');
   if (purchase.status === 'active') return purchase;
-  if (purchase.status === 'pending') return issueCode(purchase, platform, {}, true);
+  if (purchase.status === 'pending') return issueCode(purchase, platform, {}, true, await storedMemberFacts(purchase, shop.tiers));
   return null;
 }
 
@@ -132,7 +161,13 @@ async function resumePurchase(shopId: string, progress: PurchaseProgress, platfo
  * purchase): the stopped invocation may have created the code already, so it is looked up before one
  * is created.
  */
-async function issueCode(purchase: PurchaseRecord, platform: Platform, hooks: PurchaseHooks, lookFirst: boolean): Promise<PurchaseRecord> {
+async function issueCode(
+  purchase: PurchaseRecord,
+  platform: Platform,
+  hooks: PurchaseHooks,
+  lookFirst: boolean,
+  member: MemberFacts | null,
+): Promise<PurchaseRecord> {
   let platformDiscountId: string;
   try {
     const existing = lookFirst ? await platform.findDiscountCode(purchase.discount_code) : null;
@@ -166,7 +201,9 @@ async function issueCode(purchase: PurchaseRecord, platform: Platform, hooks: Pu
 
   await hooks.afterCode?.(purchase);
 
-  if (!(await activatePurchase(purchase, platformDiscountId, nowIso()))) {
+  const now = nowIso();
+  const events = member ? [rewardPurchasedEvent(purchase, member, now)] : [];
+  if (!(await activatePurchase(purchase, platformDiscountId, now, events))) {
     // Settled by someone else while we were away: the reconciler (after minutes) or a retry that took
     // this request's key over. Activated with this code: that is this purchase. Refunded: the code must
     // not stay usable.

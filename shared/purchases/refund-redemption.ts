@@ -9,12 +9,11 @@ import { type IdempotencyClaim, recordProgressItem } from '../data/idempotency-r
 import { getPurchase, writeRedemptionRefund } from '../data/purchase-repository';
 import type { CustomerRecord } from '../domain/customer';
 import { customerNotFound, DOMAIN_DETAILS, echoed, failed, notFound, notPermitted, unavailable, unprocessable } from '../domain/errors';
-import type { DomainEvent } from '../domain/events';
+import { type DomainEvent, memberFacts } from '../domain/events';
 import { approvedEntry, type EarningEntry, type PurchaseRecord, type RewardEntry } from '../domain/history';
 import { movePoints, tierProgramOf } from '../domain/member-points';
 import { giveBatches } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
-import { publishAfterCommit } from '../events/domain-events';
 import { countMetric } from '../observability/powertools';
 import { type Platform, PlatformError, PlatformRefusedError, PlatformUnavailableError } from '../platform/port';
 import { nowIso } from '../runtime/clock';
@@ -104,7 +103,7 @@ export async function refundRedemption(
 
   const earningSettings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
   const checkpoint = claim ? recordProgressItem(claim, { refunded_entry_id: entryId, customer_id: customerId }) : undefined;
-  let committed: { entry: VisiblePurchase; events: DomainEvent[] } | undefined;
+  let committed: { entry: VisiblePurchase; events: readonly DomainEvent[] } | undefined;
   const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, async (attempt): Promise<'refunded' | undefined> => {
     if (attempt > 0 || !customer) {
       customer = await getCustomer(shopId, customerId, true);
@@ -130,27 +129,13 @@ export async function refundRedemption(
     const figures: CustomerRecord = { ...move.next, redeemed_points: Math.max(0, current.record.redeemed_points - points) };
     // The points come back as a batch of their own at the end of the line (batch mode: with its own expiry).
     const ledger = giveBatches(current.record, figures, [entry], earningSettings, now);
-    const written = await writeRedemptionRefund({
-      customer: current,
-      next: ledger.record,
-      purchase: purchase,
-      entry: { ...ledger.entries[0]!, reward_history_entry_id: purchase.id } as EarningEntry,
-      now,
-      ...(checkpoint ? { checkpoint } : {}),
-    });
-    if (written.outcome === 'conflict') return undefined;
-    if (written.outcome === 'superseded') throw failed('The refund was taken over by a retry of the same request.');
-    if (written.outcome === 'entry_changed') {
-      // Used by an order, expired or refunded since it was read: the answer says which.
-      if (!visible(written.current)) throw entryNotFound(entryId);
-      throw refundRefusal(written.current, now) ?? failed('The refund could not be completed. Please try again.');
-    }
     const refunded: VisiblePurchase = { ...purchase, is_refunded: true, updated_at: now };
-    committed = {
-      entry: refunded,
-      events: [
+    // The refund's events, committed with it: each with the member as the refund leaves it.
+    const facts = memberFacts(ledger.record, shop.tiers);
+    const events = (
+      [
         {
-          type: 'reward.refunded',
+          type: 'reward.refunded' as const,
           shop_id: shopId,
           customer_id: customerId,
           occurred_at: now,
@@ -162,12 +147,28 @@ export async function refundRedemption(
           current_points: ledger.record.current_points,
         },
         ...move.events,
-      ],
-    };
+      ] as DomainEvent[]
+    ).map((event): DomainEvent => ({ ...event, ...facts }));
+    const written = await writeRedemptionRefund({
+      customer: current,
+      next: ledger.record,
+      purchase: purchase,
+      entry: { ...ledger.entries[0]!, reward_history_entry_id: purchase.id } as EarningEntry,
+      now,
+      ...(checkpoint ? { checkpoint } : {}),
+      events,
+    });
+    if (written.outcome === 'conflict') return undefined;
+    if (written.outcome === 'superseded') throw failed('The refund was taken over by a retry of the same request.');
+    if (written.outcome === 'entry_changed') {
+      // Used by an order, expired or refunded since it was read: the answer says which.
+      if (!visible(written.current)) throw entryNotFound(entryId);
+      throw refundRefusal(written.current, now) ?? failed('The refund could not be completed. Please try again.');
+    }
+    committed = { entry: refunded, events };
     return 'refunded';
   });
   if (outcome === undefined || !committed) throw failed('The refund could not be completed. Please try again.');
-  await publishAfterCommit(committed.events);
   countMetric('RedemptionsRefunded');
   return committed.entry;
 }

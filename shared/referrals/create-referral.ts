@@ -28,11 +28,12 @@ import {
   writeFriendReferral,
 } from '../data/referral-repository';
 import { addDays } from '../domain/dates';
+import { referralCreatedEventId } from '../data/items/friend-referral';
 import { canonicalEmail, mailboxKey } from '../domain/email-identity';
 import { DOMAIN_DETAILS, failed, unavailable, unprocessable } from '../domain/errors';
 import type { FriendReferral } from '../domain/referral';
 import type { ReferralSettings, Reward, ShopCatalog } from '../domain/shop';
-import { publishAfterCommit } from '../events/domain-events';
+import { type DomainEvent, type MemberFacts, memberFacts } from '../domain/events';
 import { countMetric } from '../observability/powertools';
 import { type Platform, PlatformError, PlatformRefusedError, PlatformUnavailableError } from '../platform/port';
 import { nowIso } from '../runtime/clock';
@@ -90,7 +91,7 @@ export async function createReferral(
   const { settings, reward } = friendReward(shop);
   const { claim } = options;
   if (claim?.resumed) {
-    const resumed = await resumeReferral(shopId, claim.resumed as unknown as ReferralProgress, platform);
+    const resumed = await resumeReferral(shop, claim.resumed as unknown as ReferralProgress, platform);
     if (resumed) return resumed;
   }
 
@@ -176,7 +177,7 @@ export async function createReferral(
   if (!referral) throw failed('The referral could not be recorded. Please try again.');
 
   if (!referral.resume) await options.afterWrite?.(referral.referral);
-  return issueFriendCode(referral.referral, referral.day, platform, referral.resume);
+  return issueFriendCode(referral.referral, referral.day, platform, referral.resume, memberFacts(referrer.record, shop.tiers));
 }
 
 /**
@@ -194,16 +195,23 @@ async function stalledReferral(shopId: string, emailKey: string, referrerId: str
 }
 
 /** A referral a stopped invocation wrote under the same Idempotency-Key: finished, or null to start afresh. */
-async function resumeReferral(shopId: string, progress: ReferralProgress, platform: Platform): Promise<FriendReferral | null> {
-  const referral = await getFriendReferral(shopId, progress.referrer_id, progress.referral_sk);
+async function resumeReferral(shop: ShopCatalog, progress: ReferralProgress, platform: Platform): Promise<FriendReferral | null> {
+  const referral = await getFriendReferral(shop.settings.id, progress.referrer_id, progress.referral_sk);
   if (!referral) return null;
   countMetric('ReferralsResumed');
   if (referral.status !== 'issuing') return referral;
-  return issueFriendCode(referral, progress.day, platform, true);
+  const referrer = await getCustomer(shop.settings.id, progress.referrer_id, true);
+  return issueFriendCode(referral, progress.day, platform, true, referrer ? memberFacts(referrer.record, shop.tiers) : null);
 }
 
 /** 3 and 4: the code on the platform, then the referral `active`; a failure takes the referral back. */
-async function issueFriendCode(referral: FriendReferral, day: string, platform: Platform, lookFirst: boolean): Promise<FriendReferral> {
+async function issueFriendCode(
+  referral: FriendReferral,
+  day: string,
+  platform: Platform,
+  lookFirst: boolean,
+  referrer: MemberFacts | null,
+): Promise<FriendReferral> {
   let platformDiscountId: string;
   try {
     const existing = lookFirst ? await platform.findDiscountCode(referral.discount_code) : null;
@@ -231,27 +239,29 @@ async function issueFriendCode(referral: FriendReferral, day: string, platform: 
     throw error instanceof PlatformUnavailableError ? unavailable(DOMAIN_DETAILS.platformUnreachable) : failed(FRIEND_CODE_FAILED);
   }
 
-  if (!(await activateFriendReferral(referral, platformDiscountId))) {
+  // The referral's event, committed with its activation: the referrer's member facts, the friend's address
+  // as `friend_email` (docs/earning-engine.md).
+  const created: DomainEvent = {
+    type: 'referral.created',
+    id: referralCreatedEventId(referral.id),
+    shop_id: referral.shop_id,
+    customer_id: referral.referrer_platform_customer_id,
+    occurred_at: referral.created_at,
+    referral_id: referral.id,
+    referral_code: referral.referral_code,
+    friend_email: referral.email,
+    discount_code: referral.discount_code,
+    reward_id: referral.reward_id,
+    expires_at: referral.expires_at,
+    ...referrer,
+  };
+  if (!(await activateFriendReferral(referral, platformDiscountId, [created]))) {
     // Activated by a retry that took this request's key over with the same code: that is this referral.
     const settled = await getFriendReferral(referral.shop_id, referral.referrer_platform_customer_id, referralSortKey(referral));
     if (settled && settled.status !== 'issuing') return settled;
     throw failed(FRIEND_CODE_FAILED);
   }
   countMetric('ReferralsCreated');
-  await publishAfterCommit([
-    {
-      type: 'referral.created',
-      shop_id: referral.shop_id,
-      customer_id: referral.referrer_platform_customer_id,
-      occurred_at: referral.created_at,
-      referral_id: referral.id,
-      referral_code: referral.referral_code,
-      email: referral.email,
-      discount_code: referral.discount_code,
-      reward_id: referral.reward_id,
-      expires_at: referral.expires_at,
-    },
-  ]);
   return { ...referral, status: 'active', platform_discount_id: platformDiscountId };
 }
 

@@ -116,7 +116,7 @@ describe('POST /v1/customers/{identifier}/actions', () => {
     const published = (await events()).filter((e) => e.earning_history_entry_id === response.body.data.id);
     expect(published).toEqual([
       expect.objectContaining({
-        type: 'points.approved',
+        type: 'points.earned',
         shop_id: 'e2e',
         customer_id: '1001',
         action: 'follow_on_instagram',

@@ -104,7 +104,7 @@ describe('POST /v1/referrals', () => {
         customer_id: '1001',
         referral_id: data.id,
         referral_code: code,
-        email: 'Friend.Zero@Example.com',
+        friend_email: 'Friend.Zero@Example.com',
         discount_code: attributes.discount_code,
         reward_id: 'welcome',
         expires_at: attributes.expires_at,

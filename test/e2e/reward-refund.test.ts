@@ -136,6 +136,12 @@ describe('POST /v1/customers/{identifier}/reward-history/{id}/refund', () => {
         points: 500,
         earning_history_entry_id: entry.id,
         current_points: 10_000,
+        id: expect.any(String),
+        notify: true,
+        email: 'refund5001@example.com',
+        first_name: 'R',
+        points_balance: 10_000,
+        tier: null,
       },
     ]);
   });

@@ -209,13 +209,14 @@ describe('a write whose answer is lost after it committed, retried by the SDK', 
 
   // The UpdateItem pending -> active commits, its answer is lost, and the SDK's retry is refused by
   // `#status = :pending`: the request reads the entry again, finds it active with its code, and succeeds.
-  it('purchase activation (UpdateItem, conditional on pending): the purchase succeeds with its code', async () => {
+  it('purchase activation (TransactWriteItems with its reward.purchased, conditional on pending): the purchase succeeds with its code', async () => {
     const id = await member(300);
-    faults.script('UpdateItem', 'dropped_after_commit');
+    // The reservation goes through; the activation's answer is lost.
+    faults.script('TransactWriteItems', null, 'dropped_after_commit');
 
     const purchase = await buy(id);
 
-    expect(lost()).toEqual({ UpdateItem: 1 });
+    expect(lost()).toEqual({ TransactWriteItems: 1 });
     expect(codesOf(id).map((code) => code.code)).toEqual([purchase.discount_code]);
   });
 

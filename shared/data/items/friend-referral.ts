@@ -9,6 +9,7 @@ import { tableName } from '../client';
 import { TTL_ATTRIBUTE } from '../table';
 import { namedWrite, type Write } from '../write';
 import { customerPk } from './customer-profile';
+import { domainEventKey } from './domain-event';
 import { type Item, type ItemKey, type ItemType, recordOf, shopPk } from './item-type';
 
 export const FRIEND_REFERRAL_PREFIX = 'FRIEND#';
@@ -69,6 +70,16 @@ export const friendReferralTypes: readonly ItemType[] = [
     derived: [TTL_ATTRIBUTE],
   },
 ];
+
+/**
+ * The id of a referral's `referral.created` event, one per referral: the event carries the friend's address,
+ * and its item is found by key when the friend or the referrer is erased.
+ */
+export const referralCreatedEventId = (referralId: string) => `referral-created-${referralId}`;
+
+/** The item of a referral's `referral.created` event, from the referral's id or its sort key. */
+export const referralCreatedEventKey = (shopId: string, referral: { id: string } | { sk: string }): ItemKey =>
+  domainEventKey(shopId, referralCreatedEventId('id' in referral ? referral.id : referral.sk.slice(referral.sk.lastIndexOf('#') + 1)));
 
 /** Where a guard points: the referral's partition and sort key. */
 export interface FriendReferralRef {
