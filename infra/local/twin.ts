@@ -9,7 +9,8 @@ import { resetEnv, type Env } from '../../shared/runtime/env';
 import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
 import { resetDocumentClient } from '../../shared/data/client';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../../shared/data/dynamodb-stats';
-import { resetEventPublisher } from '../../shared/events/domain-events';
+import { jsonLinesPublisher, resetEventPublisher, setEventPublisher, type DomainEvent } from '../../shared/events/domain-events';
+import { resetKlaviyoConsumer, setKlaviyoRefusals } from '../../shared/klaviyo/klaviyo-consumer';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
@@ -24,6 +25,8 @@ import { authorizerCache, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from './authori
 import { DEFAULT_LOCAL_TABLE, ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { ControlError, startGateway, type Gateway } from './gateway';
 import { inProcessQueue, type InProcessQueue } from './in-process-queue';
+import { type DeliveredEvent, klaviyoQueue, klaviyoRefusals, klaviyoTarget, type KlaviyoTarget } from './klaviyo-target';
+import { createHash } from 'node:crypto';
 import { startPlatformSimulator, type PlatformSimulator } from './simulator/platform-simulator';
 import { registerTwin } from './twin-registry';
 import { twinShopSecrets } from './twin-shop-secrets';
@@ -86,6 +89,10 @@ export interface Twin {
   simulator: PlatformSimulator;
   /** The webhook delivery queue: its dead letters are the deliveries the processor failed on every attempt. */
   deliveryQueue: InProcessQueue;
+  /** The Klaviyo rule's target: the queue of the events for Klaviyo, `idle()` once it has worked them all. */
+  klaviyo: KlaviyoTarget;
+  /** What the simulator's Klaviyo refused (the refusals queue; GET /_klaviyo/queue). */
+  klaviyoRefused(): unknown[];
   stop(): Promise<void>;
 }
 
@@ -165,6 +172,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       now: clockNow,
       ...(options.webhookDeliveryTimeoutMs ? { deliveryTimeoutMs: options.webhookDeliveryTimeoutMs } : {}),
       ...(persistDir ? { codesFile: join(persistDir, 'platform-discount-codes.json') } : {}),
+      klaviyoKeys: config.shops.flatMap((shop) => (shop.integrations.klaviyo ? [shop.integrations.klaviyo.private_key] : [])),
     }).catch((error: unknown) => {
       throw namePortError(error, platformPort);
     });
@@ -174,6 +182,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = endpoint;
     process.env.PLATFORM_BASE_URL = simulator.url;
+    process.env.KLAVIYO_BASE_URL = simulator.klaviyoUrl;
     process.env.AWS_REGION ??= 'us-east-1';
     let eventsLogFile: string;
     if (persistDir) {
@@ -192,10 +201,28 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     resetPlatforms();
     // Credentials and webhook secrets stay in process (in the cloud: Secrets Manager), never in the table.
     registerLocalShopSecrets(twinShopSecrets(config));
-    const deliveryQueue = inProcessQueue(PROJECT_ROOT, QUEUE_CONSUMERS[0]!);
+    const deliveryQueue = inProcessQueue(PROJECT_ROOT, consumerOf('webhookDeliveries'));
     setDeliveryQueue(deliveryQueue);
+    // The Klaviyo rule's target and its consumer, pointed at the simulator's Klaviyo (KLAVIYO_BASE_URL).
+    const refusals = klaviyoRefusals();
+    setKlaviyoRefusals(refusals);
+    resetKlaviyoConsumer();
+    const klaviyo = klaviyoTarget(klaviyoQueue(PROJECT_ROOT, consumerOf('klaviyo')));
+    // The events published today reach the Klaviyo target beside the events file. When the twin's bus (a stream
+    // reader over DynamoDB Local) delivers them instead, it calls `klaviyo(delivered)` and this bridge goes.
+    const events = jsonLinesPublisher(eventsLogFile);
+    setEventPublisher({
+      publish: async (published) => {
+        await events.publish(published);
+        klaviyo(published.map(deliveredEvent));
+      },
+    });
     stops.push(async () => {
+      // Nothing of this twin's Klaviyo queue is left working once it has stopped.
+      await klaviyo.idle();
       setDeliveryQueue(undefined);
+      setKlaviyoRefusals(undefined);
+      setEventPublisher(undefined);
       registerLocalShopSecrets(null);
     });
 
@@ -218,6 +245,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       host,
       control: {
         'GET /_events': async () => ({ events: await readEvents(eventsLogFile) }),
+        // The Klaviyo queue's two dead-letter queues: what Klaviyo refused, and what was never delivered.
+        'GET /_klaviyo/queue': async () => ({ refused: refusals.list(), dead_letters: klaviyo.queue.deadLetters() }),
         'POST /_reconcile': () => reconcilePurchases({ platformFor: platformForShop, settleAfterMs: 0 }),
         'GET /_clock': async () => ({ now: nowIso() }),
         'PUT /_clock': async (body) => {
@@ -289,12 +318,33 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       shops,
       simulator,
       deliveryQueue,
+      klaviyo,
+      klaviyoRefused: () => refusals.list(),
       stop: stopAll,
     };
   } catch (error) {
     await stopAll();
     throw error;
   }
+}
+
+/** The manifest's consumer of one queue. */
+function consumerOf(queue: 'webhookDeliveries' | 'klaviyo') {
+  const consumer = QUEUE_CONSUMERS.find((entry) => (entry.queue ?? 'webhookDeliveries') === queue);
+  if (!consumer) throw new Error(`The manifest has no consumer of the ${queue} queue`);
+  return consumer;
+}
+
+/**
+ * An event published today as the bus would deliver it. Today's events carry no `id` nor `notify` yet (the
+ * commit path adds them, EVENTS-CONTRACT.md): until then the id is the digest of the event's JSON (the same
+ * event gives the same id) and `notify` is its `send_email`.
+ */
+function deliveredEvent(event: DomainEvent): DeliveredEvent {
+  const fields = event as unknown as Record<string, unknown>;
+  const id = typeof fields.id === 'string' ? fields.id : createHash('sha256').update(JSON.stringify(event)).digest('hex').slice(0, 32);
+  const notify = typeof fields.notify === 'boolean' ? fields.notify : fields.send_email !== false;
+  return { id, type: event.type, detail: { ...event, id, notify } };
 }
 
 /** PUT /_clock's body: `{ "now": ISO timestamp }` holds the clock there, `{ "now": null }` returns to real time. */

@@ -31,8 +31,16 @@ export interface FaultModes {
 
 export type FaultArea = keyof FaultModes;
 
-/** What PUT /_faults sets and GET /_faults shows: the modes, and how long tokens granted from now on live. */
+/**
+ * The simulator's Klaviyo (simulated-klaviyo.ts): `ok`; `throttled` answers 429 with `Retry-After: 1`; `error`
+ * answers 503 with Klaviyo's error body; `unreachable` drops the connection.
+ */
+export const KLAVIYO_FAULT_MODES = ['ok', 'throttled', 'error', 'unreachable'] as const satisfies readonly FaultMode[];
+export type KlaviyoFaultMode = (typeof KLAVIYO_FAULT_MODES)[number];
+
+/** What PUT /_faults sets and GET /_faults shows: the modes, Klaviyo's, and how long tokens granted from now on live. */
 export interface FaultSettings extends FaultModes {
+  klaviyo: KlaviyoFaultMode;
   token_lifetime_seconds: number;
 }
 
@@ -46,6 +54,7 @@ export const faultsBodySchema = z.strictObject({
   customers: faultModeSchema.optional(),
   discount_codes: faultModeSchema.optional(),
   orders: faultModeSchema.optional(),
+  klaviyo: z.enum(KLAVIYO_FAULT_MODES).optional(),
   token_lifetime_seconds: z.int().min(1).max(MAX_TOKEN_LIFETIME_SECONDS).optional(),
 });
 
@@ -74,6 +83,7 @@ export function createFaults(): Faults {
     customers: 'ok',
     discount_codes: 'ok',
     orders: 'ok',
+    klaviyo: 'ok',
     token_lifetime_seconds: DEFAULT_TOKEN_LIFETIME_SECONDS,
   };
   // Held requests wait for the next change of the settings; tests wait for a number of them to be held.
@@ -91,6 +101,7 @@ export function createFaults(): Faults {
       customers: update.customers ?? settings.customers,
       discount_codes: update.discount_codes ?? settings.discount_codes,
       orders: update.orders ?? settings.orders,
+      klaviyo: update.klaviyo ?? settings.klaviyo,
       token_lifetime_seconds: update.token_lifetime_seconds ?? settings.token_lifetime_seconds,
     };
     return { ...settings };
@@ -106,6 +117,7 @@ export function createFaults(): Faults {
         faultsBodySchema,
         await readJson(req),
         `Invalid fault settings (each of customers, discount_codes, orders is one of ${FAULT_MODES.join(', ')}; ` +
+          `klaviyo is one of ${KLAVIYO_FAULT_MODES.join(', ')}; ` +
           `token_lifetime_seconds is a whole number of seconds from 1 to ${MAX_TOKEN_LIFETIME_SECONDS})`,
       );
       sendJson(res, 200, set(update));
