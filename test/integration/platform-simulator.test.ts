@@ -66,7 +66,7 @@ afterAll(async () => {
   await simulator.stop();
 });
 
-const CALM = { customers: 'ok', discount_codes: 'ok', orders: 'ok', token_lifetime_seconds: 86399 } as const;
+const CALM = { customers: 'ok', discount_codes: 'ok', orders: 'ok', klaviyo: 'ok', token_lifetime_seconds: 86399 } as const;
 
 afterEach(() => {
   simulator.setFaults(CALM);
@@ -329,7 +329,7 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
       status: 200,
       body: { ...CALM, customers: 'error', discount_codes: 'unreachable', token_lifetime_seconds: 60 },
     });
-    expect(third.body).toEqual({ customers: 'error', discount_codes: 'unreachable', orders: 'access_denied', token_lifetime_seconds: 60 });
+    expect(third.body).toEqual({ customers: 'error', discount_codes: 'unreachable', orders: 'access_denied', klaviyo: 'ok', token_lifetime_seconds: 60 });
     expect(current).toEqual(third.body);
   });
 
