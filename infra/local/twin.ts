@@ -27,6 +27,7 @@ import { ControlError, startGateway, type Gateway } from './gateway';
 import { inProcessQueue, type InProcessQueue } from './in-process-queue';
 import { type DeliveredEvent, klaviyoQueue, klaviyoRefusals, klaviyoTarget, type KlaviyoTarget } from './klaviyo-target';
 import { createHash } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { startPlatformSimulator, type PlatformSimulator } from './simulator/platform-simulator';
 import { registerTwin } from './twin-registry';
 import { twinShopSecrets } from './twin-shop-secrets';
@@ -218,8 +219,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       },
     });
     stops.push(async () => {
-      // Nothing of this twin's Klaviyo queue is left working once it has stopped.
-      await klaviyo.idle();
+      // The Klaviyo queue's work in flight may finish (a few seconds at most: a throttled Klaviyo is not waited out).
+      await Promise.race([klaviyo.idle(), delay(5000, undefined, { ref: false })]);
       setDeliveryQueue(undefined);
       setKlaviyoRefusals(undefined);
       setEventPublisher(undefined);

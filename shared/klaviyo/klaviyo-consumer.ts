@@ -1,7 +1,15 @@
 // The Klaviyo consumer's wiring: one client per warm function (its token buckets live as long as it), the
 // shop's key from its secret, the refusals queue (SQS in the cloud, KLAVIYO_REFUSED_QUEUE_URL; in process in
 // the twin, which registers its own), and one queued message handled end to end.
-import { accountRateLimiter, KLAVIYO_BASE_URL, klaviyoClient, realTime, type KlaviyoClient, type Waiter } from '../events/klaviyo-client';
+import {
+  accountRateLimiter,
+  KLAVIYO_BACKOFF,
+  KLAVIYO_BASE_URL,
+  klaviyoClient,
+  realTime,
+  type KlaviyoClient,
+  type Waiter,
+} from '../events/klaviyo-client';
 import { type MessageQueue, sqsQueue } from '../events/sqs-queue';
 import { logger } from '../observability/powertools';
 import { klaviyoKeyForShop } from '../platform/shop-secrets';
@@ -46,6 +54,7 @@ export function klaviyoDeliveryDeps(options: { waiter?: Waiter; client?: Klaviyo
       baseUrl: env().KLAVIYO_BASE_URL ?? KLAVIYO_BASE_URL,
       waiter,
       limiter: accountRateLimiter({ waiter, share: 1 / KLAVIYO_CONSUMER_CONCURRENCY }),
+      backoff: { ...KLAVIYO_BACKOFF, baseMs: env().KLAVIYO_RETRY_BASE_MS },
     });
   return {
     client,
