@@ -15,7 +15,11 @@ import { nowIso } from '../runtime/clock';
 import { memberView } from '../shopper/shopper-program';
 import { KLAVIYO_METRICS, type LoyaltyEvent } from './loyalty-event';
 
-/** What the refusals queue holds: the event, the request refused and Klaviyo's own error body (never the key). */
+/**
+ * What the refusals queue holds: the request refused, Klaviyo's own error body (never the key), and the event
+ * itself as `detail`, so that a refusal moved back to the Klaviyo queue (once its cause is fixed) is read
+ * as the event again.
+ */
 export interface KlaviyoRefusal {
   event_id: string;
   type: string;
@@ -25,6 +29,7 @@ export interface KlaviyoRefusal {
   status: number;
   errors: KlaviyoError[];
   refused_at: string;
+  detail: LoyaltyEvent;
 }
 
 export interface KlaviyoDeliveryDeps {
@@ -123,6 +128,7 @@ export async function deliverToKlaviyo(event: LoyaltyEvent, deps: KlaviyoDeliver
       status: error.status,
       errors: error.errors,
       refused_at: nowIso(),
+      detail: event,
     });
     countMetric('KlaviyoRefused');
     // A refusal is not this service's failure: a WARN, with Klaviyo's words, never the key.

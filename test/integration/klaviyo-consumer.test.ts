@@ -10,7 +10,7 @@ import { putShopCatalog } from '../../shared/data/shop-repository';
 import { accountRateLimiter, klaviyoClient, KlaviyoUnavailable, type Waiter } from '../../shared/events/klaviyo-client';
 import type { KlaviyoRefusal } from '../../shared/klaviyo/klaviyo-delivery';
 import { klaviyoDeliveryDeps, processKlaviyoMessage, setKlaviyoRefusals } from '../../shared/klaviyo/klaviyo-consumer';
-import type { LoyaltyEvent } from '../../shared/klaviyo/loyalty-event';
+import { readQueuedEvent, type LoyaltyEvent } from '../../shared/klaviyo/loyalty-event';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { customerRecord } from '../fixtures/customer-record';
 import { shopCatalog } from '../fixtures/shop-catalog';
@@ -260,8 +260,11 @@ describe('the Klaviyo consumer against the simulator', () => {
         status: 400,
         errors: [expect.objectContaining({ status: 400, code: 'invalid', detail: 'Invalid email address', source: { pointer: '/data/attributes/email' } })],
         refused_at: expect.any(String),
+        detail: bad,
       },
     ]);
+    // Moved back to the Klaviyo queue (once the cause is fixed), a refusal is read as its event again.
+    expect(readQueuedEvent(JSON.stringify(refused[0]))).toEqual(bad);
     expect(metrics.some((record) => record.KlaviyoRefused === 1)).toBe(true);
     expect(logs.find((line) => line.message === 'Klaviyo refused an event')).toMatchObject({ level: 'WARN', status: 400 });
     expect(JSON.stringify({ logs, metrics, refused })).not.toContain(KEY);
