@@ -65,6 +65,8 @@ export function acknowledgeNagFindings(stack: LoyaltyStack): void {
     ['OrderEvents/DeadLetter/Resource', 'the webhook delivery queue'],
     ['FailedJobRuns/Queue/Resource', "the scheduled jobs' asynchronous invocations (their on-failure destination)"],
     ['AuthorizerCacheFlusher/Failures/Resource', 'the authorizer-cache flusher (key changes whose flush failed after every retry)'],
+    ['Klaviyo/DeadLetter/Resource', 'the Klaviyo queue (events not delivered to Klaviyo after every receive)'],
+    ['Klaviyo/Refused/Resource', "the Klaviyo consumer (the events Klaviyo refused, each with Klaviyo's error body)"],
   ] as const;
   for (const [path, of] of deadLetterQueues) {
     if (!stack.node.tryFindChild(path.split('/')[0]!)) continue;

@@ -4,7 +4,8 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { twinShopSecrets } from '../../infra/local/twin-shop-secrets';
-import { ConfigError, parseConfig } from '../../shared/config/schema';
+import { ConfigError } from '../../shared/config/config-errors';
+import { parseConfig } from '../../shared/config/schema';
 import { clearShopSecrets, klaviyoKeyForShop, registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { useEnvironment } from '../support/environment';
 

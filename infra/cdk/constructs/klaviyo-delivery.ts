@@ -11,10 +11,13 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../../../shared/events/domain-events';
 import { KLAVIYO_EVENT_TYPES } from '../../../shared/klaviyo/loyalty-event';
-import { VISIBILITY_TIMEOUT_FACTOR } from './webhook-delivery-queue';
+import { MAX_RECEIVE_COUNT, VISIBILITY_TIMEOUT_FACTOR } from './webhook-delivery-queue';
 
-/** Receives of one event before it is parked: with the consumer's own retries, a Klaviyo outage of about an hour. */
-export const KLAVIYO_MAX_RECEIVE_COUNT = 10;
+/**
+ * Receives of one event before it is parked, as every queue of the stack: five, twelve minutes apart (the
+ * visibility timeout), so with the consumer's own retries a Klaviyo outage of about an hour.
+ */
+export const KLAVIYO_MAX_RECEIVE_COUNT = MAX_RECEIVE_COUNT;
 /** Records per consumer invocation and how long SQS may wait to fill a batch. */
 export const KLAVIYO_BATCH = { batchSize: 10, maxBatchingWindow: Duration.seconds(2) };
 
