@@ -78,7 +78,10 @@ export async function klaviyoRequestsPerEvent(shopId: string, customerId: string
       events: sent.length,
       requestsPerEvent: first.requests / sent.length,
       kinds,
-      redelivery: { requestsPerEvent: (again.requests - first.requests) / sent.length, recorded: again.events.length - first.events.length },
+      redelivery: {
+        requestsPerEvent: (again.requests - first.requests) / sent.length,
+        recorded: again.events.length - first.events.length,
+      },
       p50Ms: percentile(sorted, 50),
       p99Ms: percentile(sorted, 99),
       refused: refused.length,
@@ -95,7 +98,9 @@ export function printKlaviyo(figures: KlaviyoFigures): void {
   console.log(`\nKlaviyo requests per event (${figures.events} events, the consumer in process against the simulator's Klaviyo)`);
   console.log('kind                              events  requests/event  Klaviyo events/event');
   for (const row of figures.kinds) {
-    console.log(`${row.kind.padEnd(34)}${String(row.events).padStart(6)}  ${row.requestsPerEvent.toFixed(2).padStart(14)}  ${row.recordedPerEvent.toFixed(2).padStart(20)}`);
+    console.log(
+      `${row.kind.padEnd(34)}${String(row.events).padStart(6)}  ${row.requestsPerEvent.toFixed(2).padStart(14)}  ${row.recordedPerEvent.toFixed(2).padStart(20)}`,
+    );
   }
   console.log(
     `all: ${figures.requestsPerEvent.toFixed(2)} requests/event, consumer p50 ${figures.p50Ms.toFixed(1)} ms, p99 ${figures.p99Ms.toFixed(1)} ms; ` +

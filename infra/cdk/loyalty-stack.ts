@@ -206,7 +206,11 @@ export class LoyaltyStack extends Stack {
       // most KLAVIYO_CONSUMER_CONCURRENCY at once, each within its share of an account's steady rate.
       fn.addEventSource(
         fromKlaviyo
-          ? new SqsEventSource(klaviyo!.queue, { ...KLAVIYO_BATCH, reportBatchItemFailures: true, maxConcurrency: KLAVIYO_CONSUMER_CONCURRENCY })
+          ? new SqsEventSource(klaviyo!.queue, {
+              ...KLAVIYO_BATCH,
+              reportBatchItemFailures: true,
+              maxConcurrency: KLAVIYO_CONSUMER_CONCURRENCY,
+            })
           : new SqsEventSource(deliveries.queue, { ...DELIVERY_BATCH, reportBatchItemFailures: true }),
       );
       workers.set(entry.name, fn);

@@ -73,7 +73,9 @@ export function inProcessQueue<Message = WebhookDelivery>(
       const messageId = randomUUID();
       for (let receive = 1; receive <= maxReceives; receive += 1) if (await invoke(message, messageId, receive)) return;
       dead.push(message);
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Message moved to the dead-letter list', consumer: consumer.name, ...describe(message) }));
+      console.error(
+        JSON.stringify({ level: 'ERROR', message: 'Message moved to the dead-letter list', consumer: consumer.name, ...describe(message) }),
+      );
     },
     deadLetters: () => [...dead],
   };

@@ -101,7 +101,10 @@ export function accountRateLimiter(options: { waiter: Waiter; share: number; bur
   return {
     take(account, path) {
       const turn = queue.then(async () => {
-        const states = [bucket(`${account}`, KLAVIYO_STEADY_PER_MINUTE.account), bucket(`${account} ${path}`, KLAVIYO_STEADY_PER_MINUTE[path])];
+        const states = [
+          bucket(`${account}`, KLAVIYO_STEADY_PER_MINUTE.account),
+          bucket(`${account} ${path}`, KLAVIYO_STEADY_PER_MINUTE[path]),
+        ];
         for (;;) {
           const now = options.waiter.now();
           for (const state of states) refill(state, now);

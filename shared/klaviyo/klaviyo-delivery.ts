@@ -43,9 +43,7 @@ export interface KlaviyoDeliveryDeps {
 }
 
 export type KlaviyoOutcome =
-  | { sent: 'profile' | 'profile and event' }
-  | { skipped: 'no key' | 'no member' | 'no e-mail' }
-  | { refused: KlaviyoPath; status: number };
+  { sent: 'profile' | 'profile and event' } | { skipped: 'no key' | 'no member' | 'no e-mail' } | { refused: KlaviyoPath; status: number };
 
 /** The profile properties of the contract, from the member's item and ledger (read now, after the change). */
 export async function profileProperties(shop: ShopCatalog, record: CustomerRecord): Promise<Record<string, unknown>> {
@@ -79,7 +77,16 @@ export function profileImportBody(email: string, event: LoyaltyEvent, firstName:
 
 /** The event's own fields as the Klaviyo event's properties: everything but the member's identity. */
 function eventProperties(event: LoyaltyEvent): Record<string, unknown> {
-  const { id: _id, shop_id: _shop, customer_id: _customer, occurred_at: _at, notify: _notify, email: _email, send_email: _send, ...rest } = event;
+  const {
+    id: _id,
+    shop_id: _shop,
+    customer_id: _customer,
+    occurred_at: _at,
+    notify: _notify,
+    email: _email,
+    send_email: _send,
+    ...rest
+  } = event;
   return { ...rest, event_id: event.id };
 }
 
@@ -113,7 +120,12 @@ export async function deliverToKlaviyo(event: LoyaltyEvent, deps: KlaviyoDeliver
   const notify = event.notify ?? true;
   try {
     const properties = await profileProperties(shop, record);
-    await deps.client.post(key, '/api/profile-import', profileImportBody(email, event, event.first_name ?? record.first_name, properties), deps.deadline());
+    await deps.client.post(
+      key,
+      '/api/profile-import',
+      profileImportBody(email, event, event.first_name ?? record.first_name, properties),
+      deps.deadline(),
+    );
     if (!metric || !notify) return { sent: 'profile' };
     await deps.client.post(key, '/api/events', eventBody(email, event, metric), deps.deadline());
     return { sent: 'profile and event' };
@@ -132,7 +144,14 @@ export async function deliverToKlaviyo(event: LoyaltyEvent, deps: KlaviyoDeliver
     });
     countMetric('KlaviyoRefused');
     // A refusal is not this service's failure: a WARN, with Klaviyo's words, never the key.
-    logger.warn('Klaviyo refused an event', { eventId: event.id, type: event.type, shopId: event.shop_id, request: error.path, status: error.status, errors: error.errors });
+    logger.warn('Klaviyo refused an event', {
+      eventId: event.id,
+      type: event.type,
+      shopId: event.shop_id,
+      request: error.path,
+      status: error.status,
+      errors: error.errors,
+    });
     return { refused: error.path, status: error.status };
   }
 }

@@ -58,6 +58,7 @@ export function readQueuedEvent(body: string): LoyaltyEvent | string {
   const envelope = queuedEventSchema.safeParse(parsed);
   if (!envelope.success) return 'the message is not an EventBridge event';
   const event = loyaltyEventSchema.safeParse(envelope.data.detail);
-  if (!event.success) return `the event is not a loyalty event: ${event.error.issues.map((issue) => `${issue.path.join('.') || 'detail'} ${issue.message}`).join('; ')}`;
+  if (!event.success)
+    return `the event is not a loyalty event: ${event.error.issues.map((issue) => `${issue.path.join('.') || 'detail'} ${issue.message}`).join('; ')}`;
   return event.data;
 }

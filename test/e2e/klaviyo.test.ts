@@ -20,7 +20,15 @@ beforeAll(async () => {
   const shop = config.shops[0]! as Record<string, unknown>;
   shop.integrations = { klaviyo: { private_key: KLAVIYO_KEY } };
   shop.earning_rules = [
-    { id: 'purchase', name: 'Place an order', action: 'purchase', category: 'purchase', points_to_give: 2, customer_facing_label: '2 points per $1', created_at: '2025-01-01T00:00:00.000Z' },
+    {
+      id: 'purchase',
+      name: 'Place an order',
+      action: 'purchase',
+      category: 'purchase',
+      points_to_give: 2,
+      customer_facing_label: '2 points per $1',
+      created_at: '2025-01-01T00:00:00.000Z',
+    },
   ];
   twin = await startTestTwin(config, { throttling: false, environment: { KLAVIYO_RETRY_BASE_MS: '5' } });
   api = apiClient(twin.url, KEYS.full);
@@ -43,7 +51,8 @@ async function setKlaviyo(mode: string): Promise<void> {
 const eventsFor = async (customerId: string, metric: string) =>
   (await klaviyo()).events.filter((event) => event.profile.external_id === customerId && event.metric.name === metric);
 const profileOf = async (customerId: string) => (await klaviyo()).profiles.find((profile) => profile.external_id === customerId);
-const balanceOf = async (customerId: string) => (await api.get(`/v1/customers/${customerId}`)).body.data.attributes.current_points as number;
+const balanceOf = async (customerId: string) =>
+  (await api.get(`/v1/customers/${customerId}`)).body.data.attributes.current_points as number;
 
 describe('Klaviyo through the twin', () => {
   it("an order's points reach Klaviyo as a Loyalty Points Earned event and as the profile's balance", async () => {
@@ -51,12 +60,18 @@ describe('Klaviyo through the twin', () => {
     expect(webhook?.status).toBe(200);
     const balance = await balanceOf('1002');
 
-    const [earned] = await eventually(() => eventsFor('1002', 'Loyalty Points Earned'), (found) => found.length > 0);
+    const [earned] = await eventually(
+      () => eventsFor('1002', 'Loyalty Points Earned'),
+      (found) => found.length > 0,
+    );
     expect(earned).toMatchObject({
       profile: { email: 'customer1002@example.com', external_id: '1002' },
       properties: expect.objectContaining({ type: 'points.approved', action: 'purchase', points: 2, order_id: String(order.id) }),
     });
-    const profile = await eventually(() => profileOf('1002'), (found) => found?.properties['Loyalty Points Balance'] === balance);
+    const profile = await eventually(
+      () => profileOf('1002'),
+      (found) => found?.properties['Loyalty Points Balance'] === balance,
+    );
     expect(profile?.properties['Loyalty Points Balance']).toBe(balance);
   });
 
@@ -87,7 +102,13 @@ describe('Klaviyo through the twin', () => {
     expect(await eventsFor('1004', 'Loyalty Points Adjusted')).toEqual([]);
     await setKlaviyo('ok');
 
-    expect(await eventually(() => eventsFor('1004', 'Loyalty Points Adjusted'), (found) => found.length > 0, 30_000)).toHaveLength(1);
+    expect(
+      await eventually(
+        () => eventsFor('1004', 'Loyalty Points Adjusted'),
+        (found) => found.length > 0,
+        30_000,
+      ),
+    ).toHaveLength(1);
     expect(twin.klaviyo.queue.deadLetters()).toEqual([]);
   });
 
@@ -104,7 +125,11 @@ describe('Klaviyo through the twin', () => {
     await twin.klaviyo.idle();
     const queue = (await sendJson(`${twin.url}/_klaviyo/queue`, 'GET', {})).body;
     expect(queue.dead_letters).toHaveLength(3);
-    expect(queue.dead_letters[0]).toMatchObject({ 'detail-type': 'points.adjusted', source: 'loyalty-api', detail: { customer_id: '1005' } });
+    expect(queue.dead_letters[0]).toMatchObject({
+      'detail-type': 'points.adjusted',
+      source: 'loyalty-api',
+      detail: { customer_id: '1005' },
+    });
     expect(queue.refused).toEqual([]);
     expect(await eventsFor('1005', 'Loyalty Points Adjusted')).toEqual([]);
   });

@@ -54,7 +54,11 @@ describe('the Klaviyo delivery in the stack', () => {
       Queues: [{ Ref: queueId }],
       PolicyDocument: {
         Statement: Match.arrayWith([
-          Match.objectLike({ Action: Match.arrayWith(['sqs:SendMessage']), Principal: { Service: 'events.amazonaws.com' }, Condition: { ArnEquals: Match.anyValue() } }),
+          Match.objectLike({
+            Action: Match.arrayWith(['sqs:SendMessage']),
+            Principal: { Service: 'events.amazonaws.com' },
+            Condition: { ArnEquals: Match.anyValue() },
+          }),
         ]),
       },
     });
@@ -73,7 +77,9 @@ describe('the Klaviyo delivery in the stack', () => {
     for (const id of [queueId, deadLetterId, refusedId]) {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: id }],
-        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+        PolicyDocument: {
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+        },
       });
     }
   });
@@ -99,7 +105,9 @@ describe('the Klaviyo delivery in the stack', () => {
     const statements = statementsOf(consumerId);
     const actions = actionsOf(statements);
 
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'secretsmanager:GetSecretValue', 'sqs:ReceiveMessage']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'secretsmanager:GetSecretValue', 'sqs:ReceiveMessage']),
+    );
     for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'events:PutEvents']) expect(actions).not.toContain(write);
     const sends = statements.filter((statement) => actionsOf([statement]).includes('sqs:SendMessage'));
     expect(sends.map((statement) => statement.Resource)).toEqual([{ 'Fn::GetAtt': [refusedId, 'Arn'] }]);
@@ -120,7 +128,11 @@ describe('the Klaviyo delivery in the stack', () => {
           JSON.stringify(alarm.Dimensions) === JSON.stringify([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id, 'QueueName'] } }]),
       );
     for (const id of [deadLetterId, refusedId]) {
-      expect(onQueue(id)).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', AlarmActions: [{ Ref: expect.stringMatching(/^ObservabilityAlarmTopic/) }] });
+      expect(onQueue(id)).toMatchObject({
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        AlarmActions: [{ Ref: expect.stringMatching(/^ObservabilityAlarmTopic/) }],
+      });
     }
     expect(alarms.some((alarm) => alarm.MetricName === 'Errors' && JSON.stringify(alarm.Dimensions).includes(consumerId))).toBe(true);
   });

@@ -258,7 +258,14 @@ describe('the Klaviyo consumer against the simulator', () => {
         customer_id: '1001',
         request: '/api/profile-import',
         status: 400,
-        errors: [expect.objectContaining({ status: 400, code: 'invalid', detail: 'Invalid email address', source: { pointer: '/data/attributes/email' } })],
+        errors: [
+          expect.objectContaining({
+            status: 400,
+            code: 'invalid',
+            detail: 'Invalid email address',
+            source: { pointer: '/data/attributes/email' },
+          }),
+        ],
         refused_at: expect.any(String),
         detail: bad,
       },
@@ -295,7 +302,10 @@ describe('the Klaviyo consumer against the simulator', () => {
       // batch whose every record failed is thrown whole, and SQS delivers it again.
       const down = await handler({ Records: [record(event(), 'down')] }, fakeContext(6_000)).catch((error: Error) => error.name);
       simulator.setFaults({ klaviyo: 'ok' });
-      const wrongKey = await handler({ Records: [record(event({ shop_id: 'nokey', customer_id: '2001', email: 'bob@example.com' }), 'key')] }, fakeContext(30_000));
+      const wrongKey = await handler(
+        { Records: [record(event({ shop_id: 'nokey', customer_id: '2001', email: 'bob@example.com' }), 'key')] },
+        fakeContext(30_000),
+      );
       return { down, wrongKey };
     });
 

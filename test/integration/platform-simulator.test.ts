@@ -329,7 +329,13 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
       status: 200,
       body: { ...CALM, customers: 'error', discount_codes: 'unreachable', token_lifetime_seconds: 60 },
     });
-    expect(third.body).toEqual({ customers: 'error', discount_codes: 'unreachable', orders: 'access_denied', klaviyo: 'ok', token_lifetime_seconds: 60 });
+    expect(third.body).toEqual({
+      customers: 'error',
+      discount_codes: 'unreachable',
+      orders: 'access_denied',
+      klaviyo: 'ok',
+      token_lifetime_seconds: 60,
+    });
     expect(current).toEqual(third.body);
   });
 

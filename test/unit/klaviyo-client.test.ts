@@ -39,7 +39,12 @@ describe('the Klaviyo client', () => {
     // Arrange
     const clock = testClock();
     const sent: Array<{ at: number; url: string; init: RequestInit }> = [];
-    const client = klaviyoClient({ baseUrl: 'https://k.test', waiter: clock, limiter: accountRateLimiter({ waiter: clock, share: 0.5 }), fetch: countingFetch(clock, sent) });
+    const client = klaviyoClient({
+      baseUrl: 'https://k.test',
+      waiter: clock,
+      limiter: accountRateLimiter({ waiter: clock, share: 0.5 }),
+      fetch: countingFetch(clock, sent),
+    });
 
     // Act: far more than a minute's worth, as fast as the client lets them go.
     for (let i = 0; i < 800; i += 1) await client.post('pk_a', '/api/profile-import', {}, Number.MAX_SAFE_INTEGER);
@@ -59,13 +64,19 @@ describe('the Klaviyo client', () => {
     const clock = testClock();
     const sent: Array<{ at: number; url: string; init: RequestInit }> = [];
     const clients = [0, 1].map(() =>
-      klaviyoClient({ baseUrl: 'https://k.test', waiter: clock, limiter: accountRateLimiter({ waiter: clock, share: 0.5 }), fetch: countingFetch(clock, sent) }),
+      klaviyoClient({
+        baseUrl: 'https://k.test',
+        waiter: clock,
+        limiter: accountRateLimiter({ waiter: clock, share: 0.5 }),
+        fetch: countingFetch(clock, sent),
+      }),
     );
 
     // Act
     await Promise.all(
       clients.map(async (client) => {
-        for (let i = 0; i < 3000; i += 1) await client.post('pk_same', i % 5 === 0 ? '/api/profile-import' : '/api/events', {}, Number.MAX_SAFE_INTEGER);
+        for (let i = 0; i < 3000; i += 1)
+          await client.post('pk_same', i % 5 === 0 ? '/api/profile-import' : '/api/events', {}, Number.MAX_SAFE_INTEGER);
       }),
     );
 
@@ -79,14 +90,26 @@ describe('the Klaviyo client', () => {
     const seen: RequestInit[] = [];
     const refusing = (async (_url: string, init: RequestInit) => {
       seen.push(init);
-      return new Response(JSON.stringify({ errors: [{ id: 'e1', status: 400, code: 'invalid', title: 'Invalid input.', detail: 'bad', source: { pointer: '/data' } }] }), {
-        status: 400,
-      });
+      return new Response(
+        JSON.stringify({
+          errors: [{ id: 'e1', status: 400, code: 'invalid', title: 'Invalid input.', detail: 'bad', source: { pointer: '/data' } }],
+        }),
+        {
+          status: 400,
+        },
+      );
     }) as unknown as typeof fetch;
-    const client = klaviyoClient({ baseUrl: 'https://k.test/', waiter: clock, limiter: accountRateLimiter({ waiter: clock, share: 1 }), fetch: refusing });
+    const client = klaviyoClient({
+      baseUrl: 'https://k.test/',
+      waiter: clock,
+      limiter: accountRateLimiter({ waiter: clock, share: 1 }),
+      fetch: refusing,
+    });
 
     // Act
-    const failure = await client.post('pk_secret_1', '/api/events', { data: { type: 'event' } }, Number.MAX_SAFE_INTEGER).catch((error: unknown) => error);
+    const failure = await client
+      .post('pk_secret_1', '/api/events', { data: { type: 'event' } }, Number.MAX_SAFE_INTEGER)
+      .catch((error: unknown) => error);
 
     // Assert
     expect(seen[0]!.headers).toEqual({
@@ -97,7 +120,9 @@ describe('the Klaviyo client', () => {
     });
     expect(seen[0]!.body).toBe('{"data":{"type":"event"}}');
     expect(failure).toBeInstanceOf(KlaviyoRefused);
-    expect((failure as KlaviyoRefused).errors).toEqual([{ id: 'e1', status: 400, code: 'invalid', title: 'Invalid input.', detail: 'bad', source: { pointer: '/data' } }]);
+    expect((failure as KlaviyoRefused).errors).toEqual([
+      { id: 'e1', status: 400, code: 'invalid', title: 'Invalid input.', detail: 'bad', source: { pointer: '/data' } },
+    ]);
     expect(JSON.stringify(failure) + String(failure)).not.toContain('pk_secret_1');
   });
 

@@ -30,7 +30,9 @@ describe("a shop's Klaviyo key", () => {
   it("is the secret's klaviyo_private_key in the cloud, and none when the secret has none", async () => {
     secrets
       .on(GetSecretValueCommand, { SecretId: 'loyalty/shopify/with' })
-      .resolves({ SecretString: JSON.stringify({ shop_domain: 'with.myshopify.com', access_token: 'shpat_x', klaviyo_private_key: 'pk_cloud_1234' }) })
+      .resolves({
+        SecretString: JSON.stringify({ shop_domain: 'with.myshopify.com', access_token: 'shpat_x', klaviyo_private_key: 'pk_cloud_1234' }),
+      })
       .on(GetSecretValueCommand, { SecretId: 'loyalty/shopify/without' })
       .resolves({ SecretString: JSON.stringify({ shop_domain: 'without.myshopify.com', access_token: 'shpat_y' }) });
 

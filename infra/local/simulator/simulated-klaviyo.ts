@@ -68,7 +68,8 @@ function objectAt(value: unknown, pointer: string): Record<string, unknown> {
 }
 
 function typeOf(data: Record<string, unknown>, pointer: string, expected: string): void {
-  if (data.type !== expected) throw new Invalid(`${pointer}/type`, `The type '${String(data.type)}' is not valid here: expected '${expected}'.`);
+  if (data.type !== expected)
+    throw new Invalid(`${pointer}/type`, `The type '${String(data.type)}' is not valid here: expected '${expected}'.`);
 }
 
 /** A profile's identifiers, checked as Klaviyo checks them: at least one, and an e-mail that is one. */
@@ -97,7 +98,10 @@ export interface SimulatedKlaviyo {
 
 /** `keys`: the private keys the configuration's shops hold, each an account of its own. */
 export function createSimulatedKlaviyo(options: { keys: () => ReadonlySet<string>; faults: Faults }): SimulatedKlaviyo {
-  const accounts = new Map<string, { profiles: Array<RecordedKlaviyoProfile & { id: string }>; events: RecordedKlaviyoEvent[]; seen: Set<string> }>();
+  const accounts = new Map<
+    string,
+    { profiles: Array<RecordedKlaviyoProfile & { id: string }>; events: RecordedKlaviyoEvent[]; seen: Set<string> }
+  >();
   let requests = 0;
   const accountOf = (key: string) => {
     let account = accounts.get(key);
@@ -140,7 +144,12 @@ export function createSimulatedKlaviyo(options: { keys: () => ReadonlySet<string
         data: {
           type: 'profile',
           id: profile.id,
-          attributes: { email: profile.email, external_id: profile.external_id, first_name: profile.first_name, properties: profile.properties },
+          attributes: {
+            email: profile.email,
+            external_id: profile.external_id,
+            first_name: profile.first_name,
+            properties: profile.properties,
+          },
           links: { self: `https://a.klaviyo.com/api/profiles/${profile.id}/` },
         },
       },
@@ -161,7 +170,10 @@ export function createSimulatedKlaviyo(options: { keys: () => ReadonlySet<string
     }
     const profileData = objectAt(objectAt(attributes.profile, '/data/attributes/profile').data, '/data/attributes/profile/data');
     typeOf(profileData, '/data/attributes/profile/data', 'profile');
-    const ids = identifiers(objectAt(profileData.attributes, '/data/attributes/profile/data/attributes'), '/data/attributes/profile/data/attributes');
+    const ids = identifiers(
+      objectAt(profileData.attributes, '/data/attributes/profile/data/attributes'),
+      '/data/attributes/profile/data/attributes',
+    );
     const time = attributes.time ?? new Date().toISOString();
     if (typeof time !== 'string' || Number.isNaN(Date.parse(time))) throw new Invalid('/data/attributes/time', 'Invalid datetime.');
     const uniqueId = attributes.unique_id ?? randomUUID();
@@ -211,7 +223,9 @@ export function createSimulatedKlaviyo(options: { keys: () => ReadonlySet<string
         return true;
       }
       if (req.method !== 'POST') {
-        sendJson(res, 405, error(405, 'method_not_allowed', 'Method not allowed.', `Method "${req.method}" not allowed.`), { Allow: 'POST' });
+        sendJson(res, 405, error(405, 'method_not_allowed', 'Method not allowed.', `Method "${req.method}" not allowed.`), {
+          Allow: 'POST',
+        });
         return true;
       }
       const text = await readBody(req);
@@ -222,20 +236,40 @@ export function createSimulatedKlaviyo(options: { keys: () => ReadonlySet<string
         return true;
       }
       if (mode === 'error') {
-        sendJson(res, 503, error(503, 'service_unavailable', 'Service unavailable.', 'The service is temporarily unavailable. Please try again later.'));
+        sendJson(
+          res,
+          503,
+          error(503, 'service_unavailable', 'Service unavailable.', 'The service is temporarily unavailable. Please try again later.'),
+        );
         return true;
       }
       const key = /^Klaviyo-API-Key (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (!key || !options.keys().has(key)) {
-        sendJson(res, 401, error(401, 'not_authenticated', 'Authentication credentials were not provided.', 'Missing or invalid private key.'));
+        sendJson(
+          res,
+          401,
+          error(401, 'not_authenticated', 'Authentication credentials were not provided.', 'Missing or invalid private key.'),
+        );
         return true;
       }
       if (!req.headers.revision) {
         sendJson(res, 400, error(400, 'invalid', 'Invalid input.', 'The revision header is required.', '/headers/revision'));
         return true;
       }
-      if (!(req.headers['content-type'] ?? '').startsWith('application/vnd.api+json') && !(req.headers['content-type'] ?? '').startsWith('application/json')) {
-        sendJson(res, 415, error(415, 'unsupported_media_type', 'Unsupported media type.', `Unsupported media type "${req.headers['content-type'] ?? ''}" in request.`));
+      if (
+        !(req.headers['content-type'] ?? '').startsWith('application/vnd.api+json') &&
+        !(req.headers['content-type'] ?? '').startsWith('application/json')
+      ) {
+        sendJson(
+          res,
+          415,
+          error(
+            415,
+            'unsupported_media_type',
+            'Unsupported media type.',
+            `Unsupported media type "${req.headers['content-type'] ?? ''}" in request.`,
+          ),
+        );
         return true;
       }
       let body: unknown;
