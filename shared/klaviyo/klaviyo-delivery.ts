@@ -113,19 +113,16 @@ export async function deliverToKlaviyo(event: LoyaltyEvent, deps: KlaviyoDeliver
   // An erased member, or an event about someone who is no member: no profile to follow.
   if (!stored) return { skipped: 'no member' };
   const record = stored.record;
-  const email = (event.email ?? record.email) || null;
+  // The member's address as it is now: the profile is the member's, whatever address an event names (a
+  // `referral.created` names the referred friend's; an address may have changed since the event).
+  const email = record.email || null;
   if (!email) return { skipped: 'no e-mail' };
   const shop = await deps.shop(event.shop_id);
   const metric = KLAVIYO_METRICS[event.type];
   const notify = event.notify ?? true;
   try {
     const properties = await profileProperties(shop, record);
-    await deps.client.post(
-      key,
-      '/api/profile-import',
-      profileImportBody(email, event, event.first_name ?? record.first_name, properties),
-      deps.deadline(),
-    );
+    await deps.client.post(key, '/api/profile-import', profileImportBody(email, event, record.first_name, properties), deps.deadline());
     if (!metric || !notify) return { sent: 'profile' };
     await deps.client.post(key, '/api/events', eventBody(email, event, metric), deps.deadline());
     return { sent: 'profile and event' };

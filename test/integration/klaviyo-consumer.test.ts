@@ -42,6 +42,8 @@ beforeAll(async () => {
     );
   }
   await createCustomer(customerRecord({ shop_id: 'nokey', platform_customer_id: '2001', email: 'bob@example.com' }));
+  // An address Klaviyo refuses (no top-level domain).
+  await createCustomer(customerRecord({ shop_id: SHOP, platform_customer_id: '1004', email: 'ada@example' }));
 });
 afterAll(async () => {
   registerLocalShopSecrets(null);
@@ -163,6 +165,18 @@ describe('the Klaviyo consumer against the simulator', () => {
     expect(eventsOf(twice.id)).toHaveLength(1);
   });
 
+  it("names the member's profile by the member's own address, whatever address the event carries", async () => {
+    const other = event({ customer_id: '1003', email: 'friend@example.com', first_name: 'Friend' });
+
+    await processKlaviyoMessage(message(other), depsOn(testClock()));
+
+    expect(eventsOf(other.id).map((recorded) => recorded.profile)).toEqual([{ email: 'alan@example.com', external_id: '1003' }]);
+    expect(simulator.klaviyo().profiles.filter((profile) => profile.external_id === '1003')).toEqual([
+      expect.objectContaining({ email: 'alan@example.com', first_name: 'Alan' }),
+    ]);
+    expect(simulator.klaviyo().profiles.some((profile) => profile.email === 'friend@example.com')).toBe(false);
+  });
+
   it('sends nothing for a shop without a key, nor for an event that names no member', async () => {
     const before = simulator.klaviyo().requests;
 
@@ -223,7 +237,7 @@ describe('the Klaviyo consumer against the simulator', () => {
   it('parks what Klaviyo refuses with its error body and counts it, and the rest of the batch goes through, the key in no log line', async () => {
     const good = event({ customer_id: '1003', email: 'alan@example.com' });
     // Klaviyo refuses an address that is not one.
-    const bad = event({ email: 'ada@example' });
+    const bad = event({ customer_id: '1004', email: 'ada@example' });
     const unreadable = { type: 'points.approved' };
     const batch: SQSEvent = {
       Records: [bad, good, unreadable].map((detail, index) => ({
@@ -255,7 +269,7 @@ describe('the Klaviyo consumer against the simulator', () => {
         event_id: bad.id,
         type: 'points.approved',
         shop_id: SHOP,
-        customer_id: '1001',
+        customer_id: '1004',
         request: '/api/profile-import',
         status: 400,
         errors: [
