@@ -75,6 +75,14 @@ export function klaviyoTarget(queue: InProcessQueue<EventBridgeEnvelope>): Klavi
   return target;
 }
 
+/**
+ * The target as a subscriber of the twin's bus, which hands over one delivered event at a time (the event
+ * itself, with its `id` and `type`): `bus.subscribe(klaviyoSubscriber(target))`.
+ */
+export function klaviyoSubscriber(target: KlaviyoTarget): (event: { id: string; type: string }) => void {
+  return (event) => target([{ id: event.id, type: event.type, detail: event }]);
+}
+
 /** The twin's refusals queue: what Klaviyo refused, kept in process (GET /_klaviyo/refused). */
 export function klaviyoRefusals(): { send(message: KlaviyoRefusal): Promise<void>; list(): KlaviyoRefusal[] } {
   const refused: KlaviyoRefusal[] = [];
