@@ -81,6 +81,5 @@ export async function processKlaviyoMessage(body: string, given?: KlaviyoDeliver
     logger.warn('Klaviyo consumer: message dropped', { reason: event });
     return { unreadable: event };
   }
-  deps ??= klaviyoDeliveryDeps();
-  return deliverToKlaviyo(event, given ?? deps);
+  return deliverToKlaviyo(event, given ?? (deps ??= klaviyoDeliveryDeps()));
 }
