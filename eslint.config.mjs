@@ -20,6 +20,7 @@ const FEATURES = [
   'import',
   'shopper',
   'delivery',
+  'klaviyo',
 ];
 const shared = (...folders) => folders.map((folder) => `../${folder}/*`);
 /** Code outside the domain library: nothing in shared/ may reach it. */
@@ -45,6 +46,7 @@ const FEATURE_ORDER = [
   'webhooks',
   'calendar',
   'shopper',
+  'klaviyo',
 ];
 const unordered = FEATURES.filter((feature) => !FEATURE_ORDER.includes(feature));
 if (unordered.length > 0) throw new Error(`eslint.config.mjs: give ${unordered.join(', ')} a place in FEATURE_ORDER`);

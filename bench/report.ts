@@ -1,4 +1,5 @@
 // What the bench prints as tables and what it leaves behind: bench/results.json and bench/latency.svg.
+import type { KlaviyoFigures } from './klaviyo';
 import type { ImportSection } from './import';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,6 +40,8 @@ export interface BenchResults {
   loadAverage?: number[];
   /** The theme app extension's bytes and the storefront page with and without it (docs/performance.md#storefront). */
   storefront?: StorefrontFigures | null;
+  /** Klaviyo requests per event, by kind, and a redelivery's (docs/performance.md#klaviyo). */
+  klaviyo?: KlaviyoFigures | null;
   /** `--only one-customer`: the writes of one customer (docs/performance.md#one-hot-customer). */
   oneCustomer?: EndpointFigures[];
   /** `--only list-depth` (docs/performance.md#customer-list-depth). */

@@ -37,6 +37,7 @@ import {
 import { twinDynamoDbStats } from './twin-control';
 import { printStorefront, storefrontBench, type StorefrontFigures } from './storefront';
 import { eventDeliveryBench, printEventDelivery, type EventDeliveryFigures } from './event-delivery';
+import { klaviyoRequestsPerEvent, printKlaviyo, type KlaviyoFigures } from './klaviyo';
 import { startTwinProcess, TWIN_TABLE } from './twin-process';
 import { benchSizes, sectionPlan, sectionTimer } from './sections';
 import { webhookBurst, type BurstFigures } from './webhook-burst';
@@ -65,6 +66,7 @@ const { values: options } = parseArgs({
     'skip-events': { type: 'boolean', default: false },
     'skip-jobs': { type: 'boolean', default: false },
     'skip-storefront': { type: 'boolean', default: false },
+    'skip-klaviyo': { type: 'boolean', default: false },
     'storefront-loads': { type: 'string', default: '9' },
     'walk-before-up-to': { type: 'string', default: '10000' },
     'import-rows': { type: 'string', default: '20000,100000' },
@@ -104,6 +106,7 @@ const SECTIONS = [
   'import',
   'storefront',
   'event-delivery',
+  'klaviyo',
 ];
 const IMPORT = {
   rows: (options['import-rows'] ?? '').split(',').map(Number),
@@ -162,6 +165,14 @@ async function storefrontSection(platformUrl: string): Promise<StorefrontFigures
   return figures;
 }
 
+/** Klaviyo requests per event (docs/performance.md#klaviyo): the bench process must point at the twin's table. */
+async function klaviyoSection(): Promise<KlaviyoFigures> {
+  const figures = await klaviyoRequestsPerEvent('demo', '1001');
+  printKlaviyo(figures);
+  if (figures.refused > 0 || figures.redelivery.recorded > 0) process.exitCode = 1;
+  return figures;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   checkFlags();
@@ -171,6 +182,18 @@ async function main(): Promise<void> {
     if (figures.missing > 0) process.exitCode = 1;
     mergeResults({ at: new Date().toISOString(), eventDelivery: figures });
     console.log(`\nwritten: bench/results.json (event delivery; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
+  if (options.only === 'klaviyo') {
+    const own = await startTwinProcess();
+    try {
+      process.env.TABLE_NAME = TWIN_TABLE;
+      process.env.DYNAMODB_ENDPOINT = own.dynamodb;
+      mergeResults({ at: new Date().toISOString(), klaviyo: await klaviyoSection() });
+    } finally {
+      own.process.kill('SIGINT');
+    }
+    console.log(`\nwritten: bench/results.json (klaviyo; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
     return;
   }
   if (options.only === 'storefront') {
@@ -358,6 +381,9 @@ async function main(): Promise<void> {
     let storefront: StorefrontFigures | null = null;
     if (twin && plan.includes('storefront')) storefront = await timer.run('storefront', () => storefrontSection(twin.platformUrl));
 
+    let klaviyo: KlaviyoFigures | null = null;
+    if (twin && plan.includes('klaviyo')) klaviyo = await timer.run('klaviyo', () => klaviyoSection());
+
     let flood: FloodFigures | null = null;
     if (plan.includes('key-flood')) flood = await timer.run('key-flood', () => floodSection(url));
 
@@ -406,6 +432,7 @@ async function main(): Promise<void> {
       loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
       storefront,
       eventDelivery,
+      klaviyo,
     });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {

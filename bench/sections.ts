@@ -43,6 +43,7 @@ export interface BenchFlags {
   only?: string;
   'skip-bundles'?: boolean;
   'skip-storefront'?: boolean;
+  'skip-klaviyo'?: boolean;
   'skip-flood'?: boolean;
   'skip-burst'?: boolean;
   'skip-jobs'?: boolean;
@@ -70,6 +71,7 @@ export function sectionPlan(flags: BenchFlags): string[] {
     ...(ownTwin ? ['get-item-ratio', 'in-process', ...scales.map((n) => `list-by-shop-size ${n}`)] : []),
     ...(flags['skip-bundles'] ? [] : ['bundles']),
     ...(ownTwin && !flags['skip-storefront'] ? ['storefront'] : []),
+    ...(ownTwin && !flags['skip-klaviyo'] ? ['klaviyo'] : []),
     ...(ownTwin && !flags['skip-flood'] ? ['key-flood'] : []),
     ...(ownTwin && !flags['skip-burst'] ? ['webhook-burst'] : []),
     ...(flags['skip-jobs'] ? [] : jobSizes.map((n) => `jobs ${n}`)),

@@ -21,6 +21,8 @@ import { LoyaltyFunction } from './constructs/loyalty-function';
 import { LoyaltyTable } from './constructs/loyalty-table';
 import { METRICS_NAMESPACE, Observability } from './constructs/observability';
 import { WebhookDeliveryQueue } from './constructs/webhook-delivery-queue';
+import { KLAVIYO_BATCH, KlaviyoDelivery } from './constructs/klaviyo-delivery';
+import { KLAVIYO_CONSUMER_CONCURRENCY } from '../../shared/klaviyo/klaviyo-consumer';
 import { ShopifyEventSource } from './constructs/shopify-event-source';
 import { pascalCase } from './constructs/names';
 import {
@@ -109,7 +111,10 @@ export class LoyaltyStack extends Stack {
     // The webhook delivery queue; its visibility timeout follows the slowest consumer's timeout. Its construct id
     // is the one it was first deployed under ('OrderEvents'): a new id would be new logical ids, and an update
     // would replace both queues and their policies, losing the deliveries in flight (docs/decisions.md).
-    const consumerTimeout = Duration.seconds(Math.max(1, ...consumers.map((entry) => entry.timeoutSeconds)));
+    const queueOf = (entry: QueueConsumer) => entry.queue ?? 'webhookDeliveries';
+    const timeoutOf = (queue: string) =>
+      Duration.seconds(Math.max(1, ...consumers.filter((entry) => queueOf(entry) === queue).map((entry) => entry.timeoutSeconds)));
+    const consumerTimeout = timeoutOf('webhookDeliveries');
     const deliveries = new WebhookDeliveryQueue(this, 'OrderEvents', { consumerTimeout });
     // Events that EventBridge could not hand to their target (schedules, the partner source) after its retries.
     const undeliveredEvents = new Queue(this, 'UndeliveredEvents', {
@@ -117,6 +122,10 @@ export class LoyaltyStack extends Stack {
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
+    // The bus's loyalty events for Klaviyo: their own queue and consumer, so Klaviyo's outages never slow the API.
+    const klaviyo = consumers.some((entry) => queueOf(entry) === 'klaviyo')
+      ? new KlaviyoDelivery(this, 'Klaviyo', { bus, consumerTimeout: timeoutOf('klaviyo'), undeliveredEvents })
+      : undefined;
     // Job runs that still failed after Lambda's retries (the jobs are invoked asynchronously).
     const failedJobRuns = jobs.length > 0 ? new FailedJobRuns(this, 'FailedJobRuns').queue : undefined;
 
@@ -141,17 +150,24 @@ export class LoyaltyStack extends Stack {
     /** One function of the manifest, with its table access, exactly the outside services it uses and its grants. */
     const manifestFunction = (entry: EntryPoint, description: string, timeoutSeconds?: number, onFailure?: Queue) => {
       const uses = entry.uses ?? [];
+      if (uses.includes('klaviyo') && !klaviyo) throw new Error(`${entry.name}: uses Klaviyo, but no consumer reads the Klaviyo queue`);
       const fn = new LoyaltyFunction(this, constructId('Fn', entry.name), {
         entry: entry.handler,
         description,
-        environment: uses.includes('deliveryQueue')
-          ? { ...environment, WEBHOOK_DELIVERY_QUEUE_URL: deliveries.queue.queueUrl }
-          : environment,
+        environment: {
+          ...environment,
+          ...(uses.includes('deliveryQueue') ? { WEBHOOK_DELIVERY_QUEUE_URL: deliveries.queue.queueUrl } : {}),
+          ...(uses.includes('klaviyo') && klaviyo ? { KLAVIYO_REFUSED_QUEUE_URL: klaviyo.refusedQueue.queueUrl } : {}),
+        },
         logRetention,
         ...(timeoutSeconds ? { timeout: Duration.seconds(timeoutSeconds) } : {}),
         ...(onFailure ? { asyncRetries: { ...JOB_RUN_RETRIES, onFailure } } : {}),
       }).bindTable(table, entry.table);
-      if (uses.includes('platform')) fn.fn.addToRolePolicy(readShopifySecrets);
+      // The Klaviyo key is a field of the shop's Shopify secret.
+      if (uses.includes('platform') || uses.includes('klaviyo')) fn.fn.addToRolePolicy(readShopifySecrets);
+      if (uses.includes('klaviyo') && klaviyo) {
+        fn.fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [klaviyo.refusedQueue.queueArn] }));
+      }
       if (uses.includes('events')) bus.grantPutEventsTo(fn.fn);
       if (uses.includes('deliveryQueue')) fn.fn.addToRolePolicy(sendDeliveries);
       // The customer list's page boundaries and remembered e-mail searches (short-lived items,
@@ -183,9 +199,23 @@ export class LoyaltyStack extends Stack {
 
     const workers = new Map<string, IFunction>();
     for (const entry of consumers) {
-      const fn = manifestFunction(entry, `Consumes the webhook delivery queue (${entry.name})`, entry.timeoutSeconds);
-      // Partial batch failures: only the records that failed return to the queue.
-      fn.addEventSource(new SqsEventSource(deliveries.queue, { ...DELIVERY_BATCH, reportBatchItemFailures: true }));
+      const fromKlaviyo = queueOf(entry) === 'klaviyo';
+      const fn = manifestFunction(
+        entry,
+        fromKlaviyo ? `Sends loyalty events to Klaviyo (${entry.name})` : `Consumes the webhook delivery queue (${entry.name})`,
+        entry.timeoutSeconds,
+      );
+      // Partial batch failures: only the records that failed return to the queue. The Klaviyo consumer runs at
+      // most KLAVIYO_CONSUMER_CONCURRENCY at once, each within its share of an account's steady rate.
+      fn.addEventSource(
+        fromKlaviyo
+          ? new SqsEventSource(klaviyo!.queue, {
+              ...KLAVIYO_BATCH,
+              reportBatchItemFailures: true,
+              maxConcurrency: KLAVIYO_CONSUMER_CONCURRENCY,
+            })
+          : new SqsEventSource(deliveries.queue, { ...DELIVERY_BATCH, reportBatchItemFailures: true }),
+      );
       workers.set(entry.name, fn);
       this.queueConsumerFunctions.push(fn);
     }
@@ -253,6 +283,7 @@ export class LoyaltyStack extends Stack {
         ...(failedJobRuns ? { failedJobRuns } : {}),
         ...(flusher ? { authorizerCacheFlushes: flusher.failures } : {}),
         eventDeliveries: eventDelivery.failures,
+        ...(klaviyo ? { klaviyoDeliveries: klaviyo.deadLetterQueue, klaviyoRefused: klaviyo.refusedQueue } : {}),
       },
       eventDelivery: eventDelivery.fn,
       ...(flusher ? { authorizerCacheFlusher: flusher.fn } : {}),

@@ -69,6 +69,8 @@ export function acknowledgeNagFindings(stack: LoyaltyStack): void {
       'EventDelivery/Failures/Resource',
       'the event delivery (batches of domain events the bus refused for as long as the stream kept them)',
     ],
+    ['Klaviyo/DeadLetter/Resource', 'the Klaviyo queue (events not delivered to Klaviyo after every receive)'],
+    ['Klaviyo/Refused/Resource', "the Klaviyo consumer (the events Klaviyo refused, each with Klaviyo's error body)"],
   ] as const;
   for (const [path, of] of deadLetterQueues) {
     if (!stack.node.tryFindChild(path.split('/')[0]!)) continue;

@@ -1,26 +1,42 @@
-// The twin's webhook delivery queue: instead of SQS, the processor handler is invoked at once with an SQS-shaped
-// event and awaited, so a webhook's effects are visible as soon as the delivery was answered. A message the
-// processor reports as failed is retried as SQS would, then set aside like a dead-letter queue.
+// The twin's queues: instead of SQS, the consumer's handler is invoked at once with an SQS-shaped event and
+// awaited, so a webhook's effects are visible as soon as the delivery was answered (the Klaviyo queue's
+// sender does not wait: infra/local/klaviyo-target.ts). A message the consumer reports as failed is retried
+// as SQS would, then set aside like a dead-letter queue.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { DeliveryQueue } from '../../shared/webhooks/delivery-queue';
+import type { MessageQueue } from '../../shared/events/sqs-queue';
 import type { WebhookDelivery } from '../../shared/webhooks/queued-delivery';
 import { lambdaContext } from './gateway';
 
 type ConsumerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
-export interface InProcessQueue extends DeliveryQueue {
+export interface InProcessQueue<Message = WebhookDelivery> extends MessageQueue<Message> {
   /** Messages that failed every attempt (the twin's dead-letter queue). */
-  deadLetters(): WebhookDelivery[];
+  deadLetters(): Message[];
 }
 
 const MAX_RECEIVES = 3;
 
-export function inProcessQueue(root: string, consumer: { name: string; handler: string; timeoutSeconds: number }): InProcessQueue {
+export interface InProcessQueueOptions<Message> {
+  /** What the dead-letter log line says of a message (default: a webhook delivery's topic and id). */
+  describe?: (message: Message) => Record<string, unknown>;
+  /** Receives before a message is set aside (default 3). */
+  maxReceives?: number;
+}
+
+export function inProcessQueue<Message = WebhookDelivery>(
+  root: string,
+  consumer: { name: string; handler: string; timeoutSeconds: number },
+  options: InProcessQueueOptions<Message> = {},
+): InProcessQueue<Message> {
   let module: Promise<{ handler: unknown }> | undefined;
-  const dead: WebhookDelivery[] = [];
-  const invoke = async (message: WebhookDelivery, messageId: string, receiveCount: number): Promise<boolean> => {
+  const dead: Message[] = [];
+  const maxReceives = options.maxReceives ?? MAX_RECEIVES;
+  const describe =
+    options.describe ??
+    ((message: Message) => ({ topic: (message as WebhookDelivery).topic, webhookId: (message as WebhookDelivery).webhookId }));
+  const invoke = async (message: Message, messageId: string, receiveCount: number): Promise<boolean> => {
     module ??= import(join(root, consumer.handler)) as Promise<{ handler: unknown }>;
     const handler = (await module).handler as ConsumerHandler;
     const event: SQSEvent = {
@@ -38,7 +54,7 @@ export function inProcessQueue(root: string, consumer: { name: string; handler: 
           messageAttributes: {},
           md5OfBody: '',
           eventSource: 'aws:sqs',
-          eventSourceARN: 'arn:aws:sqs:local:000000000000:webhook-deliveries',
+          eventSourceARN: `arn:aws:sqs:local:000000000000:${consumer.name}`,
           awsRegion: 'local',
         },
       ],
@@ -47,7 +63,7 @@ export function inProcessQueue(root: string, consumer: { name: string; handler: 
       const result = await handler(event, lambdaContext(consumer.name, randomUUID(), consumer.timeoutSeconds));
       return !(result && result.batchItemFailures.length > 0);
     } catch (error) {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Delivery processor failed', error: String(error) }));
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Queue consumer failed', consumer: consumer.name, error: String(error) }));
       return false;
     }
   };
@@ -55,15 +71,10 @@ export function inProcessQueue(root: string, consumer: { name: string; handler: 
     async send(message) {
       // One message id for every receive of the message, as SQS keeps it.
       const messageId = randomUUID();
-      for (let receive = 1; receive <= MAX_RECEIVES; receive += 1) if (await invoke(message, messageId, receive)) return;
+      for (let receive = 1; receive <= maxReceives; receive += 1) if (await invoke(message, messageId, receive)) return;
       dead.push(message);
       console.error(
-        JSON.stringify({
-          level: 'ERROR',
-          message: 'Webhook delivery moved to the dead-letter list',
-          topic: message.topic,
-          webhookId: message.webhookId,
-        }),
+        JSON.stringify({ level: 'ERROR', message: 'Message moved to the dead-letter list', consumer: consumer.name, ...describe(message) }),
       );
     },
     deadLetters: () => [...dead],

@@ -6,7 +6,7 @@
 import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
 import { type LocalShopSecret, registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 
-/** Each shop's secret as the twin holds it: the webhook key, and a Dev Dashboard app's client id and secret. */
+/** Each shop's secret as the twin holds it: the webhook key, a Dev Dashboard app's client id and secret, its Klaviyo key. */
 export function twinShopSecrets(config: ConfigFile): Record<string, LocalShopSecret> {
   return Object.fromEntries(
     config.shops.map((shop) => [
@@ -14,6 +14,7 @@ export function twinShopSecrets(config: ConfigFile): Record<string, LocalShopSec
       {
         webhook_secret: shop.platform.webhook_secret,
         ...(shop.platform.client_id ? { client_id: shop.platform.client_id, client_secret: shop.platform.client_secret } : {}),
+        ...(shop.integrations.klaviyo ? { klaviyo_private_key: shop.integrations.klaviyo.private_key } : {}),
       },
     ]),
   );

@@ -11,6 +11,7 @@ import { resetDocumentClient } from '../../shared/data/client';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../../shared/data/dynamodb-stats';
 import { resetEventPublisher } from '../../shared/events/domain-events';
 import { setEventBus } from '../../shared/events/event-bus';
+import { resetKlaviyoConsumer, setKlaviyoRefusals } from '../../shared/klaviyo/klaviyo-consumer';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { purchaseReconcilerJob } from '../../shared/purchases/purchase-reconciler';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
@@ -25,6 +26,8 @@ import { authorizerCache, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from './authori
 import { DEFAULT_LOCAL_TABLE, ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { ControlError, startGateway, type Gateway } from './gateway';
 import { inProcessQueue, type InProcessQueue } from './in-process-queue';
+import { klaviyoQueue, klaviyoRefusals, klaviyoSubscriber, klaviyoTarget, type KlaviyoTarget } from './klaviyo-target';
+import { setTimeout as delay } from 'node:timers/promises';
 import { startPlatformSimulator, type PlatformSimulator } from './simulator/platform-simulator';
 import { twinBus, type TwinBus } from './twin-bus';
 import { streamDelivery } from './twin-event-delivery';
@@ -94,6 +97,10 @@ export interface Twin {
   bus: Pick<TwinBus, 'subscribe' | 'list' | 'accepted'>;
   /** The reader of the table's stream that delivers committed events to the bus. */
   eventStream: EventStreamReader;
+  /** The Klaviyo rule's target: the queue of the events for Klaviyo, `idle()` once it has worked them all. */
+  klaviyo: KlaviyoTarget;
+  /** What the simulator's Klaviyo refused (the refusals queue; GET /_klaviyo/queue). */
+  klaviyoRefused(): unknown[];
   stop(): Promise<void>;
 }
 
@@ -173,6 +180,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       now: clockNow,
       ...(options.webhookDeliveryTimeoutMs ? { deliveryTimeoutMs: options.webhookDeliveryTimeoutMs } : {}),
       ...(persistDir ? { codesFile: join(persistDir, 'platform-discount-codes.json') } : {}),
+      klaviyoKeys: config.shops.flatMap((shop) => (shop.integrations.klaviyo ? [shop.integrations.klaviyo.private_key] : [])),
     }).catch((error: unknown) => {
       throw namePortError(error, platformPort);
     });
@@ -182,6 +190,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = endpoint;
     process.env.PLATFORM_BASE_URL = simulator.url;
+    process.env.KLAVIYO_BASE_URL = simulator.klaviyoUrl;
     process.env.AWS_REGION ??= 'us-east-1';
     let eventsLogFile: string;
     if (persistDir) {
@@ -200,10 +209,18 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     resetPlatforms();
     // Credentials and webhook secrets stay in process (in the cloud: Secrets Manager), never in the table.
     registerLocalShopSecrets(twinShopSecrets(config));
-    const deliveryQueue = inProcessQueue(PROJECT_ROOT, QUEUE_CONSUMERS[0]!);
+    const deliveryQueue = inProcessQueue(PROJECT_ROOT, consumerOf('webhookDeliveries'));
     setDeliveryQueue(deliveryQueue);
+    // The Klaviyo rule's target and its consumer, pointed at the simulator's Klaviyo (KLAVIYO_BASE_URL).
+    const refusals = klaviyoRefusals();
+    setKlaviyoRefusals(refusals);
+    resetKlaviyoConsumer();
+    const klaviyo = klaviyoTarget(klaviyoQueue(PROJECT_ROOT, consumerOf('klaviyo')));
     stops.push(async () => {
+      // The Klaviyo queue's work in flight may finish (a few seconds at most: a throttled Klaviyo is not waited out).
+      await Promise.race([klaviyo.idle(), delay(5000, undefined, { ref: false })]);
       setDeliveryQueue(undefined);
+      setKlaviyoRefusals(undefined);
       registerLocalShopSecrets(null);
     });
 
@@ -214,6 +231,9 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     const bus = twinBus({ file: eventsLogFile, refusing: () => simulator.faults().bus === 'error' });
     setEventBus(bus);
     stops.push(async () => setEventBus(undefined));
+    // As the stack's rule on the bus: every delivered event reaches the Klaviyo queue.
+    const unsubscribeKlaviyo = bus.subscribe(klaviyoSubscriber(klaviyo));
+    stops.push(async () => unsubscribeKlaviyo());
     const eventStream = await startEventStreamReader({
       endpoint,
       tableName,
@@ -243,6 +263,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
           await eventStream.caughtUp();
           return { events: await bus.list() };
         },
+        // The Klaviyo queue's two dead-letter queues: what Klaviyo refused, and what was never delivered.
+        'GET /_klaviyo/queue': async () => ({ refused: refusals.list(), dead_letters: klaviyo.queue.deadLetters() }),
         'POST /_reconcile': () => purchaseReconcilerJob({ platformFor: platformForShop, settleAfterMs: 0 }),
         'GET /_clock': async () => ({ now: nowIso() }),
         'PUT /_clock': async (body) => {
@@ -316,12 +338,21 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       deliveryQueue,
       bus,
       eventStream,
+      klaviyo,
+      klaviyoRefused: () => refusals.list(),
       stop: stopAll,
     };
   } catch (error) {
     await stopAll();
     throw error;
   }
+}
+
+/** The manifest's consumer of one queue. */
+function consumerOf(queue: 'webhookDeliveries' | 'klaviyo') {
+  const consumer = QUEUE_CONSUMERS.find((entry) => (entry.queue ?? 'webhookDeliveries') === queue);
+  if (!consumer) throw new Error(`The manifest has no consumer of the ${queue} queue`);
+  return consumer;
 }
 
 /** PUT /_clock's body: `{ "now": ISO timestamp }` holds the clock there, `{ "now": null }` returns to real time. */

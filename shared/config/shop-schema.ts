@@ -255,6 +255,18 @@ export const referralSettingsSchema = z.strictObject({
   max_friends_per_day: positiveCount().default(20),
 });
 
+/**
+ * Marketing integrations the twin connects a shop to (in the cloud the key is in the shop's secret instead):
+ * Klaviyo's private API key, `pk_` and its characters (docs/events.md#klaviyo).
+ */
+export const integrationsSchema = z.strictObject({
+  klaviyo: z
+    .strictObject({
+      private_key: z.string().regex(/^pk_[A-Za-z0-9_-]{4,}$/, 'must be a Klaviyo private API key such as "pk_abc123..."'),
+    })
+    .optional(),
+});
+
 export const shopFieldsSchema = z.strictObject({
   id: z.string().regex(SHOP_ID, 'must be 1-64 characters from a-z 0-9 -'),
   name: text(),
@@ -271,6 +283,7 @@ export const shopFieldsSchema = z.strictObject({
   vip_tiers: z.array(vipTierSchema).default([]),
   rewards: z.array(rewardSchema).default([]),
   platform: platformSchema.prefault({}),
+  integrations: integrationsSchema.default({}),
   members: z.array(memberSchema).default([]),
 });
 

@@ -64,6 +64,11 @@ export function resetEventPublisher(): void {
   publisher = undefined;
 }
 
+/** Twin only: the publisher the twin's subscribers hear from (undefined returns to the environment's). */
+export function setEventPublisher(next: EventPublisher | undefined): void {
+  publisher = next;
+}
+
 /**
  * Publishes after the write has committed. A publish failure cannot undo the write, so it is logged
  * (the request still succeeds) rather than turned into an error the caller would retry.

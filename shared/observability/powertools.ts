@@ -19,7 +19,8 @@ export type BusinessMetric =
   | 'PurchasesResumed'
   | 'RedemptionsRefunded'
   | 'ReferralsCreated'
-  | 'ReferralsResumed';
+  | 'ReferralsResumed'
+  | 'KlaviyoRefused';
 
 /**
  * Flushes the request's business metrics as one EMF record after the handler (also on errors).

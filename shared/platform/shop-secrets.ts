@@ -27,6 +27,8 @@ export interface ShopSecret {
   webhookSecrets: string[];
   /** Changes whenever the credentials do (a rotation): tokens of the old ones are not reused. Not a secret. */
   fingerprint: string;
+  /** The shop's Klaviyo private API key (`klaviyo_private_key`), or null: without one nothing is sent to Klaviyo. */
+  klaviyoPrivateKey: string | null;
 }
 
 const text = () => z.string().check(z.minLength(1));
@@ -38,6 +40,7 @@ const secretSchema = z.object({
   access_token: z.optional(text()),
   webhook_secret: z.optional(text()),
   previous_webhook_secret: z.optional(z.nullable(text())),
+  klaviyo_private_key: z.optional(z.nullable(text())),
 });
 
 type SecretFields = z.infer<typeof secretSchema>;
@@ -47,6 +50,8 @@ export interface LocalShopSecret {
   client_id?: string;
   client_secret?: string;
   webhook_secret: string;
+  /** `integrations.klaviyo.private_key` of the shop's configuration. */
+  klaviyo_private_key?: string;
 }
 
 let local: Map<string, ShopSecret> | undefined;
@@ -77,7 +82,8 @@ export function shopSecretOf(fields: SecretFields | LocalShopSecret, shopDomain:
       : credentials.kind === 'client_credentials'
         ? fingerprintOf(shopDomain ?? '', credentials.clientId, credentials.clientSecret)
         : fingerprintOf(shopDomain ?? '', credentials.accessToken);
-  return { shopDomain, credentials, webhookSecrets: secrets, fingerprint };
+  const klaviyoPrivateKey = fields.klaviyo_private_key ?? null;
+  return { shopDomain, credentials, webhookSecrets: secrets, fingerprint, klaviyoPrivateKey };
 }
 
 /** Twin only: the shops' credentials from the configuration file; null returns to Secrets Manager. */
@@ -143,6 +149,16 @@ export async function webhookSecretsForShop(shopId: string): Promise<string[]> {
   if (secrets.length === 0)
     throw new PlatformError(`The Shopify secret of shop '${shopId}' has no valid webhook_secret (nor client_secret)`);
   return secrets;
+}
+
+/**
+ * The shop's Klaviyo private key, or null when it has none (nothing is sent). In the cloud the
+ * `klaviyo_private_key` field of the shop's Shopify secret; in the twin its configuration's
+ * `integrations.klaviyo.private_key`. A shop the twin does not hold has none.
+ */
+export async function klaviyoKeyForShop(shopId: string): Promise<string | null> {
+  if (localShopSecret(shopId) === null) return null;
+  return (await readShopSecret(shopId)).klaviyoPrivateKey;
 }
 
 /** Forgets cached secrets (tests, and the twin when it points at a new simulator). */

@@ -18,9 +18,10 @@ export type ThrottleClass = 'strict' | 'standard';
 /**
  * Outside services an entry point calls, so the stack grants exactly those: `platform` (the shop's Shopify
  * secret: access token and webhook secrets), `events` (the domain event bus), `deliveryQueue` (sending to
- * the webhook delivery queue), `authorizerCache` (flushing the stage's authorizer cache).
+ * the webhook delivery queue), `authorizerCache` (flushing the stage's authorizer cache), `klaviyo` (Klaviyo's
+ * API with the key of the shop's secret, and sending to the queue of what Klaviyo refused).
  */
-export type OutsideService = 'platform' | 'events' | 'deliveryQueue' | 'authorizerCache';
+export type OutsideService = 'platform' | 'events' | 'deliveryQueue' | 'authorizerCache' | 'klaviyo';
 /** The table through the function's role: reading, reading and writing, or none (the flusher reads its stream). */
 export type TableAccess = 'read' | 'write' | 'none';
 /**
@@ -350,10 +351,18 @@ export const ROUTE_TIMEOUT_SECONDS = 10;
  */
 export const WEBHOOK_THROTTLE = { rateLimit: 100, burstLimit: 200 };
 
-/** Queue consumers: the receiver's verified deliveries are applied here, once each. */
+/**
+ * The queue a consumer reads: `webhookDeliveries` (the receiver's verified deliveries, applied once each), or
+ * `klaviyo` (the bus's loyalty events, by rule, sent on to Klaviyo).
+ */
+export type ConsumedQueue = 'webhookDeliveries' | 'klaviyo';
+
+/** Queue consumers, each of one queue. */
 export interface QueueConsumer extends EntryPoint {
   /** The function's timeout; the queue's visibility timeout is six times this. */
   timeoutSeconds: number;
+  /** Default `webhookDeliveries`. */
+  queue?: ConsumedQueue;
 }
 
 export const QUEUE_CONSUMERS: readonly QueueConsumer[] = [
@@ -365,6 +374,16 @@ export const QUEUE_CONSUMERS: readonly QueueConsumer[] = [
     table: 'write',
     uses: ['platform', 'events'],
     timeoutSeconds: 30,
+  },
+  // The Klaviyo queue's consumer: its own queue and function, so that Klaviyo's outages never slow the API.
+  // It reads the member (the figures an event lacks) and the shop's secret (its Klaviyo key).
+  {
+    name: 'deliverKlaviyoEvents',
+    handler: 'functions/klaviyo/deliver-events.ts',
+    table: 'read',
+    uses: ['klaviyo'],
+    timeoutSeconds: 120,
+    queue: 'klaviyo',
   },
 ];
 

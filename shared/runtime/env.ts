@@ -36,6 +36,12 @@ const envSchema = z.object({
   API_STAGE_NAME: z.optional(text()),
   /** How long a warm function reuses a shop's configuration (rules, tiers, rewards) before re-reading it. */
   SHOP_CONFIG_TTL_SECONDS: count(30, z.gte(0)),
+  /** Klaviyo's API (default https://a.klaviyo.com); the twin points it at the simulator's `/klaviyo`. */
+  KLAVIYO_BASE_URL: z.optional(z.url()),
+  /** The Klaviyo client's first backoff step after a 5XX or a lost connection (ms; tests shorten it). */
+  KLAVIYO_RETRY_BASE_MS: count(250, z.refine(Number.isInteger, 'expected an integer'), z.gte(0)),
+  /** Cloud, Klaviyo consumer only: the queue of what Klaviyo refused (a 4XX other than 429). */
+  KLAVIYO_REFUSED_QUEUE_URL: z.optional(z.url()),
 });
 
 export type Env = z.infer<typeof envSchema>;

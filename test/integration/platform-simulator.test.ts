@@ -66,7 +66,7 @@ afterAll(async () => {
   await simulator.stop();
 });
 
-const CALM = { customers: 'ok', discount_codes: 'ok', orders: 'ok', token_lifetime_seconds: 86399, bus: 'ok' } as const;
+const CALM = { customers: 'ok', discount_codes: 'ok', orders: 'ok', klaviyo: 'ok', token_lifetime_seconds: 86399, bus: 'ok' } as const;
 
 afterEach(() => {
   simulator.setFaults(CALM);
@@ -333,6 +333,7 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
       customers: 'error',
       discount_codes: 'unreachable',
       orders: 'access_denied',
+      klaviyo: 'ok',
       token_lifetime_seconds: 60,
       bus: 'ok',
     });

@@ -14,6 +14,7 @@ describe('the default bench', () => {
       'list-by-shop-size 1000',
       'bundles',
       'storefront',
+      'klaviyo',
       'key-flood',
       'webhook-burst',
       'jobs 1000',

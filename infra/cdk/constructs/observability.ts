@@ -41,6 +41,7 @@ export const BUSINESS_METRICS = [
   'PurchasesReconciled',
   'RedemptionsRefunded',
   'ReferralsCreated',
+  'KlaviyoRefused',
 ] as const satisfies readonly BusinessMetric[];
 /**
  * Shopify refused a call (ACCESS_DENIED, or 403) because the store has not granted a scope or protected

@@ -14,6 +14,7 @@ import { methodNotAllowed, serve } from './simulator-http';
 import { sendJson } from '../http-server';
 import { createOrderControls } from './simulator-order-controls';
 import { createSimulatedStorefront } from './simulated-storefront';
+import { createSimulatedKlaviyo, type KlaviyoRecords } from './simulated-klaviyo';
 import { createWebhookDeliveries, type DeliveryOutcome, type WebhookDelivery } from './webhook-deliveries';
 
 export type { FaultMode, FaultModes, FaultSettings } from './simulator-faults';
@@ -22,6 +23,7 @@ export type { SimulatedDiscountCode } from './simulated-discount-codes';
 export type { SimulatedCustomer } from './simulated-orders';
 export type { SimulatedShop } from './simulated-shops';
 export type { WebhookDelivery } from './webhook-deliveries';
+export type { KlaviyoRecords, RecordedKlaviyoEvent, RecordedKlaviyoProfile } from './simulated-klaviyo';
 
 export interface PlatformSimulatorOptions {
   /** 0 picks a free port. */
@@ -41,6 +43,8 @@ export interface PlatformSimulatorOptions {
   deliveryTimeoutMs?: number;
   /** Keep the created discount codes in this JSON file across restarts (the twin's `--persist`). */
   codesFile?: string;
+  /** The Klaviyo private keys the configuration's shops hold: each an account of the simulator's Klaviyo. */
+  klaviyoKeys?: readonly string[];
 }
 
 export interface PlatformSimulator {
@@ -70,6 +74,10 @@ export interface PlatformSimulator {
   /** Sends any topic (e.g. customers/redact) signed as the shop's deliveries are, and waits for the answer. */
   deliverWebhook(shopId: string, topic: string, payload: unknown): Promise<DeliveryOutcome>;
   webhooks(): WebhookDelivery[];
+  /** The simulator's Klaviyo base URL (`{url}/klaviyo`), where the twin points the Klaviyo consumer. */
+  klaviyoUrl: string;
+  /** What the simulator's Klaviyo recorded (GET /_klaviyo). */
+  klaviyo(): KlaviyoRecords;
   stop(): Promise<void>;
 }
 
@@ -90,6 +98,8 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   let appProxyUrl: string | null = null;
   const storefront = createSimulatedStorefront({ shops, appProxyUrl: () => appProxyUrl, realNow: options.realNow ?? Date.now });
   const sessionTokens = createSessionTokens(shops, options.realNow);
+  const klaviyoKeys = new Set(options.klaviyoKeys ?? []);
+  const klaviyo = createSimulatedKlaviyo({ keys: () => klaviyoKeys, faults });
 
   const server = await serve(
     async (req, res) => {
@@ -103,6 +113,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
         if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
         return sendJson(res, 200, { discount_codes: codes.list() });
       }
+      if (await klaviyo.handle(req, res, pathname)) return;
       if (await orderControls.handle(req, res, pathname)) return;
       if (await storefront.handle(req, res, pathname)) return;
       const shop = GRAPHQL_PATH.exec(pathname)?.[1];
@@ -132,6 +143,8 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
     storefrontUrl: (shopId) => `${server.url}/storefront/${encodeURIComponent(shopId)}/`,
     deliverWebhook: (shopId, topic, payload) => deliveries.deliver(shops.identity(shopId), topic, payload),
     webhooks: () => deliveries.list(),
+    klaviyoUrl: `${server.url}/klaviyo`,
+    klaviyo: () => klaviyo.records(),
     // A request held by the `hang` fault would otherwise keep its connection (and the stop) waiting.
     stop: async () => {
       faults.dropHung();

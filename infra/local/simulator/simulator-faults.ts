@@ -35,8 +35,16 @@ export type FaultArea = keyof FaultModes;
 export const BUS_MODES = ['ok', 'error'] as const;
 export type BusMode = (typeof BUS_MODES)[number];
 
-/** What PUT /_faults sets and GET /_faults shows: the modes, and how long tokens granted from now on live. */
+/**
+ * The simulator's Klaviyo (simulated-klaviyo.ts): `ok`; `throttled` answers 429 with `Retry-After: 1`; `error`
+ * answers 503 with Klaviyo's error body; `unreachable` drops the connection.
+ */
+export const KLAVIYO_FAULT_MODES = ['ok', 'throttled', 'error', 'unreachable'] as const satisfies readonly FaultMode[];
+export type KlaviyoFaultMode = (typeof KLAVIYO_FAULT_MODES)[number];
+
+/** What PUT /_faults sets and GET /_faults shows: the modes, Klaviyo's, the bus's, and how long tokens granted from now on live. */
 export interface FaultSettings extends FaultModes {
+  klaviyo: KlaviyoFaultMode;
   token_lifetime_seconds: number;
   bus: BusMode;
 }
@@ -51,6 +59,7 @@ export const faultsBodySchema = z.strictObject({
   customers: faultModeSchema.optional(),
   discount_codes: faultModeSchema.optional(),
   orders: faultModeSchema.optional(),
+  klaviyo: z.enum(KLAVIYO_FAULT_MODES).optional(),
   token_lifetime_seconds: z.int().min(1).max(MAX_TOKEN_LIFETIME_SECONDS).optional(),
   bus: z.enum(BUS_MODES).optional(),
 });
@@ -80,6 +89,7 @@ export function createFaults(): Faults {
     customers: 'ok',
     discount_codes: 'ok',
     orders: 'ok',
+    klaviyo: 'ok',
     token_lifetime_seconds: DEFAULT_TOKEN_LIFETIME_SECONDS,
     bus: 'ok',
   };
@@ -98,6 +108,7 @@ export function createFaults(): Faults {
       customers: update.customers ?? settings.customers,
       discount_codes: update.discount_codes ?? settings.discount_codes,
       orders: update.orders ?? settings.orders,
+      klaviyo: update.klaviyo ?? settings.klaviyo,
       token_lifetime_seconds: update.token_lifetime_seconds ?? settings.token_lifetime_seconds,
       bus: update.bus ?? settings.bus,
     };
@@ -114,6 +125,7 @@ export function createFaults(): Faults {
         faultsBodySchema,
         await readJson(req),
         `Invalid fault settings (each of customers, discount_codes, orders is one of ${FAULT_MODES.join(', ')}; ` +
+          `klaviyo is one of ${KLAVIYO_FAULT_MODES.join(', ')}; ` +
           `token_lifetime_seconds is a whole number of seconds from 1 to ${MAX_TOKEN_LIFETIME_SECONDS}; ` +
           `bus is one of ${BUS_MODES.join(', ')})`,
       );

@@ -1,0 +1,332 @@
+// The Klaviyo consumer against the simulator's Klaviyo, with the member on DynamoDB Local: an event's metric
+// and the profile's figures, `notify: false`, a redelivery recorded once, and Klaviyo's limits (a 429 waited
+// out, a 503 and a dropped connection retried, a 400 parked with its error body and counted, never holding up
+// the rest of a batch). The client waits on a test clock that moves instead of sleeping; the key is never in
+// a log line.
+import type { SQSEvent } from 'aws-lambda';
+import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
+import { createCustomer } from '../../shared/data/customer-repository';
+import { putShopCatalog } from '../../shared/data/shop-repository';
+import { accountRateLimiter, klaviyoClient, KlaviyoUnavailable, type Waiter } from '../../shared/events/klaviyo-client';
+import type { KlaviyoRefusal } from '../../shared/klaviyo/klaviyo-delivery';
+import { klaviyoDeliveryDeps, processKlaviyoMessage, setKlaviyoRefusals } from '../../shared/klaviyo/klaviyo-consumer';
+import { readQueuedEvent, type LoyaltyEvent } from '../../shared/klaviyo/loyalty-event';
+import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
+import { customerRecord } from '../fixtures/customer-record';
+import { shopCatalog } from '../fixtures/shop-catalog';
+import { captured, fakeContext } from '../support/lambda-fakes';
+import { createTestTable } from '../support/test-table';
+
+jest.setTimeout(60_000);
+
+const SHOP = 'kshop';
+const KEY = 'pk_test_kshop_0123456789abcdef';
+let simulator: PlatformSimulator;
+let table: Awaited<ReturnType<typeof createTestTable>>;
+let refused: KlaviyoRefusal[];
+
+const secrets = { [SHOP]: { webhook_secret: 'whsec', klaviyo_private_key: KEY }, nokey: { webhook_secret: 'whsec2' } };
+
+beforeAll(async () => {
+  simulator = await startPlatformSimulator({ shops: {}, klaviyoKeys: [KEY] });
+  table = await createTestTable({ environment: { KLAVIYO_BASE_URL: simulator.klaviyoUrl } });
+  await putShopCatalog(shopCatalog(SHOP));
+  await putShopCatalog(shopCatalog('nokey'));
+  for (const [id, email, name] of [
+    ['1001', 'ada@example.com', 'Ada'],
+    ['1002', 'grace@example.com', 'Grace'],
+    ['1003', 'alan@example.com', 'Alan'],
+  ] as const) {
+    await createCustomer(
+      customerRecord({ shop_id: SHOP, platform_customer_id: id, email, first_name: name, current_points: 1240, lifetime_points: 2000 }),
+    );
+  }
+  await createCustomer(customerRecord({ shop_id: 'nokey', platform_customer_id: '2001', email: 'bob@example.com' }));
+  // An address Klaviyo refuses (no top-level domain).
+  await createCustomer(customerRecord({ shop_id: SHOP, platform_customer_id: '1004', email: 'ada@example' }));
+});
+afterAll(async () => {
+  registerLocalShopSecrets(null);
+  setKlaviyoRefusals(undefined);
+  await simulator.stop();
+  await table.drop();
+});
+beforeEach(() => {
+  registerLocalShopSecrets(secrets);
+  refused = [];
+  setKlaviyoRefusals({ send: async (message) => void refused.push(message) });
+  simulator.setFaults({ klaviyo: 'ok' });
+});
+
+/** A clock that moves only when the client waits; `onSleep` hears each wait with the time waited so far. */
+function testClock(onSleep: (waitedMs: number, sleeps: number) => void = () => undefined): Waiter & { waited(): number; sleeps(): number } {
+  const start = Date.parse('2026-11-27T10:00:00.000Z');
+  let now = start;
+  let sleeps = 0;
+  return {
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms;
+      sleeps += 1;
+      onSleep(now - start, sleeps);
+    },
+    waited: () => now - start,
+    sleeps: () => sleeps,
+  };
+}
+
+function depsOn(waiter: Waiter) {
+  const client = klaviyoClient({
+    baseUrl: simulator.klaviyoUrl,
+    waiter,
+    limiter: accountRateLimiter({ waiter, share: 0.5 }),
+    backoff: { baseMs: 250, capMs: 8000, jitter: 'none' },
+  });
+  return klaviyoDeliveryDeps({ waiter, client });
+}
+
+let sequence = 0;
+function event(overrides: Partial<LoyaltyEvent> & Record<string, unknown> = {}): LoyaltyEvent {
+  sequence += 1;
+  return {
+    id: `evt-${sequence}-${Date.now()}`,
+    type: 'points.approved',
+    shop_id: SHOP,
+    customer_id: '1001',
+    occurred_at: '2026-11-27T10:00:00.000Z',
+    notify: true,
+    email: 'ada@example.com',
+    first_name: 'Ada',
+    points_balance: 1240,
+    tier: null,
+    earning_history_entry_id: 'entry-1',
+    points: 40,
+    ...overrides,
+  };
+}
+
+const message = (detail: unknown) => JSON.stringify({ version: '0', id: 'eb-1', 'detail-type': 'x', source: 'loyalty-api', detail });
+const eventsOf = (id: string) => simulator.klaviyo().events.filter((recorded) => recorded.unique_id === id);
+
+describe('the Klaviyo consumer against the simulator', () => {
+  it('sends an approved-points event as one Klaviyo event and the profile with its balance', async () => {
+    const approved = event();
+
+    const outcome = await processKlaviyoMessage(message(approved), depsOn(testClock()));
+
+    expect(outcome).toEqual({ sent: 'profile and event' });
+    expect(eventsOf(approved.id)).toEqual([
+      {
+        metric: { name: 'Loyalty Points Earned' },
+        profile: { email: 'ada@example.com', external_id: '1001' },
+        properties: expect.objectContaining({ points: 40, earning_history_entry_id: 'entry-1', event_id: approved.id }),
+        time: approved.occurred_at,
+        unique_id: approved.id,
+      },
+    ]);
+    const profile = simulator.klaviyo().profiles.find((candidate) => candidate.email === 'ada@example.com');
+    expect(profile).toEqual({
+      email: 'ada@example.com',
+      external_id: '1001',
+      first_name: 'Ada',
+      properties: {
+        'Loyalty Points Balance': 1240,
+        'Loyalty Lifetime Points': 2000,
+        'Loyalty Pending Points': 0,
+        'Loyalty Tier': null,
+        'Loyalty Status': 'member',
+        'Loyalty Referral URL': 'https://kshop.example/?ref=REF1001',
+        'Loyalty Points Expiring': 0,
+        'Loyalty Points Expiring At': null,
+      },
+    });
+  });
+
+  it('with notify false updates the profile and sends no Klaviyo event', async () => {
+    const quiet = event({ notify: false, customer_id: '1002', email: 'grace@example.com' });
+    const before = simulator.klaviyo().requests;
+
+    const outcome = await processKlaviyoMessage(message(quiet), depsOn(testClock()));
+
+    expect(outcome).toEqual({ sent: 'profile' });
+    expect(simulator.klaviyo().requests - before).toBe(1);
+    expect(eventsOf(quiet.id)).toEqual([]);
+    expect(simulator.klaviyo().profiles.find((profile) => profile.external_id === '1002')?.properties['Loyalty Points Balance']).toBe(1240);
+  });
+
+  it('records an event delivered twice once, as Klaviyo does for one unique_id', async () => {
+    const twice = event();
+    const before = simulator.klaviyo().requests;
+
+    await processKlaviyoMessage(message(twice), depsOn(testClock()));
+    await processKlaviyoMessage(message(twice), depsOn(testClock()));
+
+    expect(simulator.klaviyo().requests - before).toBe(4);
+    expect(eventsOf(twice.id)).toHaveLength(1);
+  });
+
+  it("names the member's profile by the member's own address, whatever address the event carries", async () => {
+    const other = event({ customer_id: '1003', email: 'friend@example.com', first_name: 'Friend' });
+
+    await processKlaviyoMessage(message(other), depsOn(testClock()));
+
+    expect(eventsOf(other.id).map((recorded) => recorded.profile)).toEqual([{ email: 'alan@example.com', external_id: '1003' }]);
+    expect(simulator.klaviyo().profiles.filter((profile) => profile.external_id === '1003')).toEqual([
+      expect.objectContaining({ email: 'alan@example.com', first_name: 'Alan' }),
+    ]);
+    expect(simulator.klaviyo().profiles.some((profile) => profile.email === 'friend@example.com')).toBe(false);
+  });
+
+  it('sends nothing for a shop without a key, nor for an event that names no member', async () => {
+    const before = simulator.klaviyo().requests;
+
+    const noKey = await processKlaviyoMessage(message(event({ shop_id: 'nokey', customer_id: '2001' })), depsOn(testClock()));
+    const noMember = await processKlaviyoMessage(message(event({ customer_id: '9999' })), depsOn(testClock()));
+
+    expect([noKey, noMember]).toEqual([{ skipped: 'no key' }, { skipped: 'no member' }]);
+    expect(simulator.klaviyo().requests).toBe(before);
+  });
+
+  it('waits out 10 s of throttling as Retry-After says and loses nothing', async () => {
+    simulator.setFaults({ klaviyo: 'throttled' });
+    const clock = testClock((waited) => {
+      if (waited >= 10_000) simulator.setFaults({ klaviyo: 'ok' });
+    });
+    const throttled = event();
+    const before = simulator.klaviyo().requests;
+
+    const outcome = await processKlaviyoMessage(message(throttled), depsOn(clock));
+
+    expect(outcome).toEqual({ sent: 'profile and event' });
+    expect(eventsOf(throttled.id)).toHaveLength(1);
+    // Ten 429s, each waited out for its Retry-After of 1 s, then the two requests taken.
+    expect(clock.waited()).toBe(10_000);
+    expect(simulator.klaviyo().requests - before).toBe(12);
+  });
+
+  it('retries a 503 with backoff, and leaves the event to the queue when Klaviyo stays down', async () => {
+    simulator.setFaults({ klaviyo: 'error' });
+    const recovering = testClock((_waited, sleeps) => {
+      if (sleeps === 2) simulator.setFaults({ klaviyo: 'ok' });
+    });
+    const retried = event();
+
+    expect(await processKlaviyoMessage(message(retried), depsOn(recovering))).toEqual({ sent: 'profile and event' });
+    expect(eventsOf(retried.id)).toHaveLength(1);
+    // Backoff 500 ms then 1 s (no jitter here).
+    expect(recovering.waited()).toBe(1500);
+
+    simulator.setFaults({ klaviyo: 'error' });
+    const down = event();
+    await expect(processKlaviyoMessage(message(down), depsOn(testClock()))).rejects.toThrow(KlaviyoUnavailable);
+    expect(eventsOf(down.id)).toEqual([]);
+    expect(refused).toEqual([]);
+  });
+
+  it('retries a dropped connection', async () => {
+    simulator.setFaults({ klaviyo: 'unreachable' });
+    const clock = testClock((_waited, sleeps) => {
+      if (sleeps === 1) simulator.setFaults({ klaviyo: 'ok' });
+    });
+    const dropped = event();
+
+    expect(await processKlaviyoMessage(message(dropped), depsOn(clock))).toEqual({ sent: 'profile and event' });
+    expect(eventsOf(dropped.id)).toHaveLength(1);
+  });
+
+  it('parks what Klaviyo refuses with its error body and counts it, and the rest of the batch goes through, the key in no log line', async () => {
+    const good = event({ customer_id: '1003', email: 'alan@example.com' });
+    // Klaviyo refuses an address that is not one.
+    const bad = event({ customer_id: '1004', email: 'ada@example' });
+    const unreadable = { type: 'points.approved' };
+    const batch: SQSEvent = {
+      Records: [bad, good, unreadable].map((detail, index) => ({
+        messageId: `m-${index}`,
+        receiptHandle: `r-${index}`,
+        body: message(detail),
+        attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:local:000000000000:klaviyo',
+        awsRegion: 'local',
+      })),
+    };
+
+    const { result, logs, metrics } = await captured(async () => {
+      // A fresh module registry: the function's own modules, with this file's secrets and refusals list.
+      (await import('../../shared/platform/shop-secrets')).registerLocalShopSecrets(secrets);
+      (await import('../../shared/klaviyo/klaviyo-consumer')).setKlaviyoRefusals({ send: async (message) => void refused.push(message) });
+      const { handler } = await import('../../functions/klaviyo/deliver-events');
+      return handler(batch, fakeContext(30_000));
+    });
+
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(eventsOf(good.id)).toHaveLength(1);
+    expect(eventsOf(bad.id)).toEqual([]);
+    expect(refused).toEqual([
+      {
+        event_id: bad.id,
+        type: 'points.approved',
+        shop_id: SHOP,
+        customer_id: '1004',
+        request: '/api/profile-import',
+        status: 400,
+        errors: [
+          expect.objectContaining({
+            status: 400,
+            code: 'invalid',
+            detail: 'Invalid email address',
+            source: { pointer: '/data/attributes/email' },
+          }),
+        ],
+        refused_at: expect.any(String),
+        detail: bad,
+      },
+    ]);
+    // Moved back to the Klaviyo queue (once the cause is fixed), a refusal is read as its event again.
+    expect(readQueuedEvent(JSON.stringify(refused[0]))).toEqual(bad);
+    expect(metrics.some((record) => record.KlaviyoRefused === 1)).toBe(true);
+    expect(logs.find((line) => line.message === 'Klaviyo refused an event')).toMatchObject({ level: 'WARN', status: 400 });
+    expect(JSON.stringify({ logs, metrics, refused })).not.toContain(KEY);
+    expect(JSON.stringify(logs)).not.toContain('pk_');
+  });
+
+  it('never logs the key, also when Klaviyo stays down or refuses the key', async () => {
+    simulator.setFaults({ klaviyo: 'unreachable' });
+    const { result, logs } = await captured(async () => {
+      (await import('../../shared/platform/shop-secrets')).registerLocalShopSecrets({
+        ...secrets,
+        nokey: { webhook_secret: 'whsec2', klaviyo_private_key: 'pk_unknown_to_klaviyo_123' },
+      });
+      (await import('../../shared/klaviyo/klaviyo-consumer')).setKlaviyoRefusals({ send: async (message) => void refused.push(message) });
+      const { handler } = await import('../../functions/klaviyo/deliver-events');
+      const record = (detail: unknown, id: string) => ({
+        messageId: id,
+        receiptHandle: id,
+        body: message(detail),
+        attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:local:000000000000:klaviyo',
+        awsRegion: 'local',
+      });
+      // Real time here: the invocation's deadline (6 s, less the 5 s margin) ends the retries after a second; a
+      // batch whose every record failed is thrown whole, and SQS delivers it again.
+      const down = await handler({ Records: [record(event(), 'down')] }, fakeContext(6_000)).catch((error: Error) => error.name);
+      simulator.setFaults({ klaviyo: 'ok' });
+      const wrongKey = await handler(
+        { Records: [record(event({ shop_id: 'nokey', customer_id: '2001', email: 'bob@example.com' }), 'key')] },
+        fakeContext(30_000),
+      );
+      return { down, wrongKey };
+    });
+
+    expect(result).toEqual({ down: 'FullBatchFailureError', wrongKey: { batchItemFailures: [] } });
+    expect(refused.map((refusal) => refusal.status)).toEqual([401]);
+    expect(logs.find((line) => line.message === 'Klaviyo event not delivered')).toMatchObject({ level: 'ERROR' });
+    expect(JSON.stringify(logs)).not.toContain(KEY);
+    expect(JSON.stringify([logs, refused])).not.toContain('pk_unknown_to_klaviyo_123');
+  });
+});
