@@ -36,6 +36,14 @@ const envSchema = z.object({
   API_STAGE_NAME: z.optional(text()),
   /** How long a warm function reuses a shop's configuration (rules, tiers, rewards) before re-reading it. */
   SHOP_CONFIG_TTL_SECONDS: count(30, z.gte(0)),
+  /** GET /admin: where the page loads App Bridge from (Shopify's CDN; the twin's stand-in locally). */
+  APP_BRIDGE_SCRIPT_URL: z._default(z.url(), 'https://cdn.shopify.com/shopifycloud/app-bridge.js'),
+  /** GET /admin: origins beside the shop's and admin.shopify.com that may frame the page (the twin's admin), space-separated. */
+  ADMIN_FRAME_ANCESTORS: z._default(z.string(), ''),
+  /** GET /admin: the app's script, when not admin-app.js in the function's package (the twin builds it at its start). */
+  ADMIN_APP_SCRIPT_FILE: z.optional(text()),
+  /** Set by Lambda: the function's package folder. */
+  LAMBDA_TASK_ROOT: z.optional(text()),
 });
 
 export type Env = z.infer<typeof envSchema>;
