@@ -19,6 +19,7 @@ const FEATURES = [
   'referrals',
   'import',
   'shopper',
+  'staff',
 ];
 const shared = (...folders) => folders.map((folder) => `../${folder}/*`);
 /** Code outside the domain library: nothing in shared/ may reach it. */
@@ -43,6 +44,7 @@ const FEATURE_ORDER = [
   'webhooks',
   'calendar',
   'shopper',
+  'staff',
 ];
 const unordered = FEATURES.filter((feature) => !FEATURE_ORDER.includes(feature));
 if (unordered.length > 0) throw new Error(`eslint.config.mjs: give ${unordered.join(', ')} a place in FEATURE_ORDER`);

@@ -8,6 +8,7 @@ import { createSimulatedOrders, type SimulatedCustomer } from './simulated-order
 import { createSimulatedShops, type SimulatedShop } from './simulated-shops';
 import { createSimulatedOAuth, type OAuthTokenGrant } from './simulated-oauth';
 import { createSessionTokens } from './simulated-session-tokens';
+import { createIdTokens } from './simulated-id-tokens';
 import { createFaults, type FaultSettings } from './simulator-faults';
 import { createGraphqlEndpoint } from './simulator-graphql';
 import { methodNotAllowed, serve } from './simulator-http';
@@ -90,6 +91,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   let appProxyUrl: string | null = null;
   const storefront = createSimulatedStorefront({ shops, appProxyUrl: () => appProxyUrl, realNow: options.realNow ?? Date.now });
   const sessionTokens = createSessionTokens(shops, options.realNow);
+  const idTokens = createIdTokens(shops, options.realNow);
 
   const server = await serve(
     async (req, res) => {
@@ -97,6 +99,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
       if (pathname === '/_faults') return faults.handle(req, res);
       if (pathname === '/_oauth/tokens') return oauth.handleTokens(req, res);
       if (pathname === '/_session_tokens') return sessionTokens(req, res);
+      if (pathname === '/_id_tokens') return idTokens(req, res);
       const tokenPath = ACCESS_TOKEN_PATH.exec(pathname);
       if (tokenPath) return oauth.handleGrant(req, res, tokenPath[1] === undefined ? null : decodeURIComponent(tokenPath[1]));
       if (pathname === '/_discount_codes') {
