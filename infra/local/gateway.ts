@@ -14,6 +14,7 @@ import type {
 import { DETAILS, envelope } from '../../shared/http/errors';
 import {
   AUTHORIZER,
+  type PageRoute,
   type Route,
   ROUTE_TIMEOUT_SECONDS,
   SHOPPER_CORS_HEADERS,
@@ -48,6 +49,8 @@ export interface GatewayOptions {
    * shopper), each method under its own throttle for all callers together; OPTIONS answers the CORS preflight.
    */
   shopperRoutes?: readonly ShopperRoute[];
+  /** Pages for a browser (the app's home): without the authorizer and the usage plan, each under its stage method throttle. */
+  pages?: readonly PageRoute[];
   /**
    * The stage's authorizer result cache, per Authorization value, as API Gateway keeps it with that
    * header as identity source; absent, every request runs the authorizer.
@@ -249,6 +252,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     const webhook = options.webhooks?.find((candidate) => candidate.path === url.pathname.replace(/\/+$/, ''));
     if (webhook) return dispatchWebhook(webhook, req, res, method, url, requestId);
+    const page = options.pages?.find((candidate) => candidate.path === url.pathname.replace(/\/+$/, ''));
+    if (page) return dispatchPage(page, res, method, url, req, requestId);
     const shopperMatches = matchPath((options.shopperRoutes ?? []) as unknown as Route[], url.pathname);
     if (shopperMatches.length > 0) return dispatchShopper(shopperMatches, req, res, method, url, requestId);
     const matches = matchPath(options.routes, url.pathname);
@@ -367,6 +372,24 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       requestId,
     });
     return invoke(route, events.proxy(body, null), res, requestId);
+  };
+
+  // As the stack's page methods: no authorizer, no API key, the stage's method throttle; the handler answers
+  // the page or the bounce that obtains an ID token.
+  const dispatchPage = async (route: PageRoute, res: ServerResponse, method: string, url: URL, req: IncomingMessage, requestId: string) => {
+    if (method !== route.method)
+      return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), { Allow: route.method });
+    if (limiter && !limiter.take(`page ${route.method} ${route.path}`, route.throttle)) return send(res, 429, envelope(429, DETAILS.rateLimited));
+    const events = gatewayEvents({
+      route: { ...route, scope: 'read', throttle: 'standard' },
+      method,
+      url,
+      rawHeaders: req.rawHeaders,
+      pathParameters: {},
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      requestId,
+    });
+    return invoke(route, events.proxy(null, null), res, requestId);
   };
 
   // As the stack's shopper methods: no authorizer, no API key; the stage's method throttle for each one; the

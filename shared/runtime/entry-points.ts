@@ -328,6 +328,33 @@ export type ShopperRouteName = (typeof SHOPPER_ROUTE_LIST)[number]['name'];
 export const SHOPPER_ROUTES: ReadonlyArray<ShopperRoute & { name: ShopperRouteName }> = SHOPPER_ROUTE_LIST;
 
 /**
+ * A page of the app for a person's browser (SURFACES-CONTRACT.md, "Staff routes"): HTML, outside the
+ * authorizer and the usage plan like a webhook (its handler verifies the staff member's ID token, or answers
+ * the page that obtains one), under a stage method throttle of its own.
+ */
+export interface PageRoute extends EntryPoint {
+  method: 'GET';
+  path: string;
+  /** Requests per second and burst for this method, all shops and staff together. */
+  throttle: { rateLimit: number; burstLimit: number };
+}
+
+/** The app's home in Shopify's admin: Shopify frames `{api}/admin?shop=…&host=…&embedded=1&id_token=…`. */
+export const ADMIN_PAGES: readonly PageRoute[] = [
+  {
+    name: 'adminHome',
+    method: 'GET',
+    path: '/admin',
+    handler: 'functions/admin/home.ts',
+    table: 'read',
+    // The shop's app (client id and secret) verifies the ID token and names the page's App Bridge key.
+    uses: ['platform'],
+    // A page load per staff member opening the app: a person's pace, far below the shopper reads.
+    throttle: { rateLimit: 20, burstLimit: 40 },
+  },
+];
+
+/**
  * The CORS headers of every shopper answer, and the preflight's: `OPTIONS` on a shopper path answers 204
  * with all three, without a token (the gateway answers it; no function runs).
  */
@@ -464,13 +491,14 @@ export const AUTHORIZER_CACHE_FLUSHER: EntryPoint = {
 };
 
 export type EntryPointKind =
-  'route' | 'webhook' | 'shopperRoute' | 'queueConsumer' | 'scheduledJob' | 'authorizer' | 'authorizerCacheFlusher';
+  'route' | 'webhook' | 'shopperRoute' | 'page' | 'queueConsumer' | 'scheduledJob' | 'authorizer' | 'authorizerCacheFlusher';
 
 /** Every entry point of the manifest with its kind: what the stack deploys, one function each. */
 export const ENTRY_POINTS: ReadonlyArray<{ kind: EntryPointKind; entry: EntryPoint }> = [
   ...ROUTES.map((entry) => ({ kind: 'route' as const, entry })),
   ...WEBHOOKS.map((entry) => ({ kind: 'webhook' as const, entry })),
   ...SHOPPER_ROUTES.map((entry) => ({ kind: 'shopperRoute' as const, entry })),
+  ...ADMIN_PAGES.map((entry) => ({ kind: 'page' as const, entry })),
   ...QUEUE_CONSUMERS.map((entry) => ({ kind: 'queueConsumer' as const, entry })),
   ...SCHEDULED_JOBS.map((entry) => ({ kind: 'scheduledJob' as const, entry })),
   { kind: 'authorizer', entry: AUTHORIZER },

@@ -9,6 +9,7 @@ import { createSimulatedShops, type SimulatedShop } from './simulated-shops';
 import { createSimulatedOAuth, type OAuthTokenGrant } from './simulated-oauth';
 import { createSessionTokens } from './simulated-session-tokens';
 import { createIdTokens } from './simulated-id-tokens';
+import { APP_BRIDGE_STAND_IN_PATH, createSimulatedAdmin } from './simulated-admin';
 import { createFaults, type FaultSettings } from './simulator-faults';
 import { createGraphqlEndpoint } from './simulator-graphql';
 import { methodNotAllowed, serve } from './simulator-http';
@@ -66,6 +67,12 @@ export interface PlatformSimulator {
   setWebhookUrl(url: string | null): void;
   /** Where the storefronts' app proxy forwards (`{api}/shopper`), once the twin's port is known. */
   setAppProxyUrl(url: string | null): void;
+  /** Where the admins frame the app's home (`{api}/admin`), once the twin's port is known. */
+  setAdminAppUrl(url: string | null): void;
+  /** A shop's admin with the app open: `{url}/admin/{shop id}/`. */
+  adminUrl(shopId: string): string;
+  /** App Bridge's stand-in, which the twin's /admin loads instead of Shopify's CDN. */
+  appBridgeUrl: string;
   /** A shop's storefront: `{url}/storefront/{shop id}/`. */
   storefrontUrl(shopId: string): string;
   /** Sends any topic (e.g. customers/redact) signed as the shop's deliveries are, and waits for the answer. */
@@ -92,6 +99,8 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   const storefront = createSimulatedStorefront({ shops, appProxyUrl: () => appProxyUrl, realNow: options.realNow ?? Date.now });
   const sessionTokens = createSessionTokens(shops, options.realNow);
   const idTokens = createIdTokens(shops, options.realNow);
+  let adminAppUrl: string | null = null;
+  const admin = createSimulatedAdmin({ shops, appUrl: () => adminAppUrl, realNow: options.realNow ?? Date.now });
 
   const server = await serve(
     async (req, res) => {
@@ -107,6 +116,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
         return sendJson(res, 200, { discount_codes: codes.list() });
       }
       if (await orderControls.handle(req, res, pathname)) return;
+      if (await admin.handle(req, res, pathname)) return;
       if (await storefront.handle(req, res, pathname)) return;
       const shop = GRAPHQL_PATH.exec(pathname)?.[1];
       if (shop !== undefined) return graphql(req, res, decodeURIComponent(shop));
@@ -132,6 +142,11 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
     setAppProxyUrl: (url) => {
       appProxyUrl = url;
     },
+    setAdminAppUrl: (url) => {
+      adminAppUrl = url;
+    },
+    adminUrl: (shopId) => `${server.url}/admin/${encodeURIComponent(shopId)}/`,
+    appBridgeUrl: `${server.url}${APP_BRIDGE_STAND_IN_PATH}`,
     storefrontUrl: (shopId) => `${server.url}/storefront/${encodeURIComponent(shopId)}/`,
     deliverWebhook: (shopId, topic, payload) => deliveries.deliver(shops.identity(shopId), topic, payload),
     webhooks: () => deliveries.list(),
