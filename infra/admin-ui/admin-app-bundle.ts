@@ -7,8 +7,6 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 export const ADMIN_UI_DIR = join(__dirname, 'src');
-/** The file the admin function reads its script from, beside its own bundle in the Lambda package. */
-export const ADMIN_APP_FILE_NAME = 'admin-app.js';
 
 export interface AdminAppBundle {
   code: string;

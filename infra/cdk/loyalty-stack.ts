@@ -16,6 +16,7 @@ import { ApiFirewall } from './constructs/api-firewall';
 import { FailedJobRuns, JOB_RUN_RETRIES } from './constructs/failed-job-runs';
 import { DEFAULT_FULL_RATE_KEYS, LoyaltyApi, stageThrottle } from './constructs/loyalty-api';
 import { AuthorizerCacheFlusher } from './constructs/authorizer-cache-flusher';
+import { ADMIN_APP_SCRIPT_NAME } from '../../shared/http/admin-page';
 import { LoyaltyFunction } from './constructs/loyalty-function';
 import { LoyaltyTable } from './constructs/loyalty-table';
 import { METRICS_NAMESPACE, Observability } from './constructs/observability';
@@ -33,6 +34,8 @@ import {
   SCHEDULED_JOBS,
   type ScheduledJob,
   SHOPPER_ROUTES,
+  ADMIN_PAGES,
+  type PageRoute,
   type ShopperRoute,
   WEBHOOKS,
   type WebhookRoute,
@@ -67,6 +70,8 @@ export interface LoyaltyStackProps extends StackProps {
   routes?: readonly Route[];
   webhooks?: readonly WebhookRoute[];
   shopperRoutes?: readonly ShopperRoute[];
+  /** Pages for a browser (default ADMIN_PAGES: the app's home). */
+  pages?: readonly PageRoute[];
   queueConsumers?: readonly QueueConsumer[];
   scheduledJobs?: readonly ScheduledJob[];
 }
@@ -99,6 +104,7 @@ export class LoyaltyStack extends Stack {
     const routes = props.routes ?? ROUTES;
     const webhooks = props.webhooks ?? WEBHOOKS;
     const shopperRoutes = props.shopperRoutes ?? SHOPPER_ROUTES;
+    const pages = props.pages ?? ADMIN_PAGES;
     const consumers = props.queueConsumers ?? QUEUE_CONSUMERS;
     const jobs = props.scheduledJobs ?? SCHEDULED_JOBS;
 
@@ -137,7 +143,13 @@ export class LoyaltyStack extends Stack {
     const sendDeliveries = new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [deliveries.queue.queueArn] });
 
     /** One function of the manifest, with its table access, exactly the outside services it uses and its grants. */
-    const manifestFunction = (entry: EntryPoint, description: string, timeoutSeconds?: number, onFailure?: Queue) => {
+    const manifestFunction = (
+      entry: EntryPoint,
+      description: string,
+      timeoutSeconds?: number,
+      onFailure?: Queue,
+      afterBundling?: (inputDir: string, outputDir: string) => string[],
+    ) => {
       const uses = entry.uses ?? [];
       const fn = new LoyaltyFunction(this, constructId('Fn', entry.name), {
         entry: entry.handler,
@@ -148,6 +160,7 @@ export class LoyaltyStack extends Stack {
         logRetention,
         ...(timeoutSeconds ? { timeout: Duration.seconds(timeoutSeconds) } : {}),
         ...(onFailure ? { asyncRetries: { ...JOB_RUN_RETRIES, onFailure } } : {}),
+        ...(afterBundling ? { afterBundling } : {}),
       }).bindTable(table, entry.table);
       if (uses.includes('platform')) fn.fn.addToRolePolicy(readShopifySecrets);
       if (uses.includes('events')) bus.grantPutEventsTo(fn.fn);
@@ -174,6 +187,11 @@ export class LoyaltyStack extends Stack {
     for (const route of routes) handlers.set(route.name, manifestFunction(route, `${route.method} ${route.path}`));
     for (const hook of webhooks) handlers.set(hook.name, manifestFunction(hook, `${hook.method} ${hook.path}`));
     for (const route of shopperRoutes) handlers.set(route.name, manifestFunction(route, `${route.method} ${route.path}`));
+    // A page's function ships the app's script beside its handler (admin-app.js, read at its cold start).
+    const buildAdminApp = (inputDir: string, outputDir: string) => [
+      `node --import tsx "${inputDir}/infra/admin-ui/build-admin-app.ts" "${outputDir}/${ADMIN_APP_SCRIPT_NAME}"`,
+    ];
+    for (const page of pages) handlers.set(page.name, manifestFunction(page, `${page.method} ${page.path}`, undefined, undefined, buildAdminApp));
 
     const authorizer = manifestFunction(AUTHORIZER, 'API key authorizer');
     this.synchronousFunctions.push(...handlers.values(), authorizer);
@@ -212,6 +230,7 @@ export class LoyaltyStack extends Stack {
       routes,
       webhooks,
       shopperRoutes,
+      pages,
       handlers,
       authorizer,
       logRetention,

@@ -14,7 +14,8 @@ import { platformForShop, resetPlatforms } from '../../shared/platform/platform-
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 import { ADMIN_PAGES, QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
-import { ADMIN_APP_FILE_NAME, bundleAdminApp } from '../admin-ui/admin-app-bundle';
+import { bundleAdminApp } from '../admin-ui/admin-app-bundle';
+import { ADMIN_APP_SCRIPT_NAME } from '../../shared/http/admin-page';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { SHOPIFY_APP_PROXY } from '../../shared/platform/shopify-app';
 import { setDeliveryQueue } from '../../shared/webhooks/delivery-queue';
@@ -310,7 +311,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
 async function writeAdminAppScript(stops: Array<() => Promise<void>>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'loyalty-admin-app-'));
   stops.push(() => rm(dir, { recursive: true, force: true }));
-  const file = join(dir, ADMIN_APP_FILE_NAME);
+  const file = join(dir, ADMIN_APP_SCRIPT_NAME);
   await writeFile(file, (await bundleAdminApp()).code);
   return file;
 }

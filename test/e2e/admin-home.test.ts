@@ -116,7 +116,7 @@ describe('GET /admin without a valid ID token: the bounce', () => {
   });
 
   it('refuses with 401 in the envelope when no shop of this service can be named', async () => {
-    for (const query of [{}, { shop: 'nobody.myshopify.com' }, { shop: 'legacy.myshopify.com' }, { shop: 'https://evil.example' }]) {
+    for (const query of [{} as Record<string, string>, { shop: 'nobody.myshopify.com' }, { shop: 'legacy.myshopify.com' }, { shop: 'https://evil.example' }]) {
       const response = await open(query);
       expect(response.status).toBe(401);
       expect(response.headers.get('content-type')).toBe('application/json');

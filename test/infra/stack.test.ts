@@ -12,6 +12,7 @@ import {
   THROTTLE_LIMITS,
   WEBHOOK_THROTTLE,
   WEBHOOKS,
+  ADMIN_PAGES,
 } from '../../shared/runtime/entry-points';
 import { synthAppWithContext, synthStack } from '../support/synth-stack';
 import { EMAIL_MATCH_SET_PARTITIONS, LIST_BOUNDARY_PARTITIONS } from '../../shared/data/keys';
@@ -27,7 +28,7 @@ const { template } = synthStack();
 const resources = (type: string) => Object.entries(template.findResources(type));
 const PARTNER_SOURCE = 'aws.partner/shopify.com/123456/loyalty';
 /** Every function of the manifest besides the routes, the authorizer and the authorizer-cache flusher. */
-const OTHER_FUNCTIONS = WEBHOOKS.length + SHOPPER_ROUTES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 2;
+const OTHER_FUNCTIONS = WEBHOOKS.length + SHOPPER_ROUTES.length + ADMIN_PAGES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 2;
 
 type Properties = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

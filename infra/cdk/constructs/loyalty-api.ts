@@ -27,6 +27,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { DETAILS, envelope } from '../../../shared/http/errors';
 import {
+  type PageRoute,
   type Route,
   SHOPPER_CORS_HEADERS,
   type ShopperRoute,
@@ -40,7 +41,9 @@ export interface LoyaltyApiProps {
   webhooks: readonly WebhookRoute[];
   /** The shopper routes (SURFACES-CONTRACT.md): outside the authorizer and the usage plan, like the webhooks. */
   shopperRoutes?: readonly ShopperRoute[];
-  /** One function per route, webhook and shopper route, by name. */
+  /** Pages for a browser (the app's home, SURFACES-CONTRACT.md): outside the authorizer and the usage plan too. */
+  pages?: readonly PageRoute[];
+  /** One function per route, webhook, shopper route and page, by name. */
   handlers: ReadonlyMap<string, IFunction>;
   authorizer: IFunction;
   logRetention: RetentionDays;
@@ -119,7 +122,7 @@ export class LoyaltyApi extends Construct {
             `${hook.path}/${hook.method}`,
             { throttlingRateLimit: WEBHOOK_THROTTLE.rateLimit, throttlingBurstLimit: WEBHOOK_THROTTLE.burstLimit },
           ]),
-          ...(props.shopperRoutes ?? []).map((route) => [
+          ...[...(props.shopperRoutes ?? []), ...(props.pages ?? [])].map((route) => [
             `${route.path}/${route.method}`,
             { throttlingRateLimit: route.throttle.rateLimit, throttlingBurstLimit: route.throttle.burstLimit },
           ]),
@@ -200,6 +203,21 @@ export class LoyaltyApi extends Construct {
       });
       this.methods.set(route.name, method);
     }
+    for (const page of props.pages ?? []) {
+      const handler = props.handlers.get(page.name);
+      if (!handler) throw new Error(`No function for page ${page.name}`);
+      const resource = this.api.root.resourceForPath(page.path);
+      resources.set(page.path, resource);
+      // No authorizer and no API key: Shopify's admin loads the page with an ID token in its address, which
+      // the handler verifies (or answers App Bridge's bounce page).
+      const method = resource.addMethod(page.method, new LambdaIntegration(handler), {
+        authorizationType: AuthorizationType.NONE,
+        apiKeyRequired: false,
+        operationName: page.name,
+      });
+      this.methods.set(page.name, method);
+    }
+
     // The CORS preflight of each shopper path: 204 with the contract's headers, no token, no function.
     const corsParameters = Object.fromEntries(
       Object.entries(SHOPPER_CORS_HEADERS).map(([name, value]) => [`method.response.header.${name}`, `'${value}'`]),
@@ -223,7 +241,7 @@ export class LoyaltyApi extends Construct {
 
     // Another method on a known path: 405 with Allow, as the local gateway answers.
     for (const [path, resource] of resources) {
-      const allowed = [...props.routes, ...props.webhooks, ...(props.shopperRoutes ?? [])]
+      const allowed = [...props.routes, ...props.webhooks, ...(props.shopperRoutes ?? []), ...(props.pages ?? [])]
         .filter((route) => route.path === path)
         .map((route): string => route.method)
         .concat(shopperPaths.has(path) ? ['OPTIONS'] : [])
