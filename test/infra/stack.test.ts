@@ -93,7 +93,7 @@ describe('production stack', () => {
 
   it('takes API keys from the authorizer and requires them on every manifest method', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
-    const keyless = [...WEBHOOKS, ...SHOPPER_ROUTES].map((hook) => hook.name);
+    const keyless = [...WEBHOOKS, ...SHOPPER_ROUTES, ...ADMIN_PAGES].map((hook) => hook.name);
     const methods = resources('AWS::ApiGateway::Method')
       .map(([, m]) => m.Properties)
       .filter((m) => m.HttpMethod !== 'ANY' && m.HttpMethod !== 'OPTIONS' && !keyless.includes(m.OperationName));
