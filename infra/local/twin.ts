@@ -13,7 +13,7 @@ import { resetEventPublisher } from '../../shared/events/domain-events';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
-import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
+import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, STAFF_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { SHOPIFY_APP_PROXY } from '../../shared/platform/shopify-app';
 import { setDeliveryQueue } from '../../shared/webhooks/delivery-queue';
@@ -213,6 +213,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       routes: ROUTES,
       webhooks: WEBHOOKS,
       shopperRoutes: SHOPPER_ROUTES,
+      staffRoutes: STAFF_ROUTES,
       root: PROJECT_ROOT,
       port,
       host,
