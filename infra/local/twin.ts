@@ -13,7 +13,7 @@ import { resetEventPublisher } from '../../shared/events/domain-events';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
-import { ADMIN_PAGES, QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
+import { ADMIN_PAGES, QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, STAFF_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
 import { bundleAdminApp } from '../admin-ui/admin-app-bundle';
 import { ADMIN_APP_SCRIPT_NAME } from '../../shared/http/admin-page';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
@@ -220,6 +220,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       routes: ROUTES,
       webhooks: WEBHOOKS,
       shopperRoutes: SHOPPER_ROUTES,
+      staffRoutes: STAFF_ROUTES,
       pages: ADMIN_PAGES,
       root: PROJECT_ROOT,
       port,

@@ -33,13 +33,16 @@ export class ApiError extends Error {
   readonly title: string;
   readonly detail: string;
   readonly expose = true;
+  /** Headers the answer carries besides the JSON ones (e.g. the staff routes' retry header). */
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(statusCode: number, detail: string, title?: string) {
+  constructor(statusCode: number, detail: string, title?: string, headers: Readonly<Record<string, string>> = {}) {
     super(detail);
     this.name = 'ApiError';
     this.statusCode = statusCode;
     this.title = title ?? TITLES[statusCode] ?? 'Error';
     this.detail = detail;
+    this.headers = headers;
   }
 
   toEnvelope(): ErrorEnvelope {
@@ -80,8 +83,8 @@ export function envelope(statusCode: number, detail: string, title?: string): Er
 }
 
 /** Turns anything thrown into a status and envelope; unknown errors become a bare 500 (nothing leaks). */
-export function toErrorResponse(error: unknown): { statusCode: number; body: ErrorEnvelope } {
-  if (error instanceof ApiError) return { statusCode: error.statusCode, body: error.toEnvelope() };
+export function toErrorResponse(error: unknown): { statusCode: number; body: ErrorEnvelope; headers?: Readonly<Record<string, string>> } {
+  if (error instanceof ApiError) return { statusCode: error.statusCode, body: error.toEnvelope(), headers: error.headers };
   if (error instanceof DomainError) {
     const statusCode = DOMAIN_STATUS[error.kind];
     return { statusCode, body: envelope(statusCode, error.detail, error.title) };

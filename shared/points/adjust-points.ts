@@ -11,6 +11,7 @@ import { getEarningEntry } from '../data/history-repository';
 import { commitAdjustments, enqueueAdjustment, withdrawAdjustment } from '../data/points-repository';
 import type { AdjustmentReceipt, QueuedAdjustment } from '../domain/customer';
 import { customerNotFound, DOMAIN_DETAILS, DomainError, failed, notPermitted } from '../domain/errors';
+import type { StaffActor } from '../domain/history';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveCustomerId } from '../customers/customer-service';
 import { type DomainEvent, publishAfterCommit } from '../events/domain-events';
@@ -57,6 +58,7 @@ export async function adjustPoints(
   {
     maxAttempts = MAX_ATTEMPTS,
     requestId = randomUUID(),
+    actor,
   }: {
     maxAttempts?: number;
     /**
@@ -65,6 +67,8 @@ export async function adjustPoints(
      * answered, not applied again.
      */
     requestId?: string;
+    /** The staff user who made it through /admin/api: kept on its entry. */
+    actor?: StaffActor;
   } = {},
 ): Promise<PointsAdjustment> {
   const shopId = shop.settings.id;
@@ -76,6 +80,7 @@ export async function adjustPoints(
     note: input.note,
     send_email: input.send_email,
     at: nowIso(),
+    ...(actor ? { actor } : {}),
   };
   const answer = (receipt: Omit<AdjustmentReceipt, 'id'>): PointsAdjustment => ({
     customerId,
