@@ -92,7 +92,7 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
 
   /** The shop's admin with the app open, and the app's frame once its page has rendered. */
   async function openAdmin(route?: (page: Page) => Promise<unknown>): Promise<{ page: Page; app: Frame; calls: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
     const calls: string[] = [];
     page.on('request', (request) => {
       if (new URL(request.url()).pathname.startsWith('/admin/api/')) {
@@ -186,9 +186,12 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
   it('takes the same path with the keyboard alone: search, open, adjust with a reason, exclude and include', async () => {
     const { page, app } = await openAdmin();
     const focused = () => app.evaluate('document.activeElement && (document.activeElement.getAttribute("aria-label") || document.activeElement.id || document.activeElement.textContent)');
-    // From the frame's start: the skip link, the two sections.
-    await app.locator('body').focus();
-    await page.keyboard.press('Tab');
+    // The view's heading has focus when the app opens; before it, the skip link and the two sections.
+    await expect(focused()).resolves.toBe('Overview');
+    await page.keyboard.press('Shift+Tab');
+    await expect(focused()).resolves.toBe('Customers');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
     await expect(focused()).resolves.toBe('Skip to content');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
@@ -231,7 +234,7 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     // The birthday, typed into the date field.
     await app.getByLabel('Birthday').focus();
     await page.keyboard.type('03121990');
-    await page.keyboard.press('Tab');
+    // Enter in the field submits its form, as in any form.
     await page.keyboard.press('Enter');
     await app.getByRole('status').filter({ hasText: 'Birthday set to 1990-03-12.' }).waitFor();
     const alan = await api().get('/v1/customers/1003');

@@ -281,9 +281,10 @@ describe('the actor of a staff write', () => {
     expect(one.body.data.attributes).not.toHaveProperty('actor');
     expect(validator.check('/v1/customers/{identifier}/earning-history', 'GET', 200, list.body)).toBeNull();
     expect(validator.check('/v1/customers/{identifier}/earning-history/{id}', 'GET', 200, one.body)).toBeNull();
-    // The staff answer is the /v1 answer plus the actor.
+    // The staff answer is the /v1 answer plus the actor and the adjustment's internal note.
     const staffOne = await staff(await idToken())('GET', `/v1/customers/1003/earning-history/${staffEntryId}`);
-    const { actor: _actor, ...rest } = staffOne.body.data.attributes;
+    const { actor: _actor, note, ...rest } = staffOne.body.data.attributes;
+    expect(note).toBe('goodwill');
     expect({ ...staffOne.body, data: { ...staffOne.body.data, attributes: rest } }).toEqual(one.body);
   });
 
