@@ -28,7 +28,9 @@ export const handler = observedChain<APIGatewayProxyEvent, APIGatewayProxyResult
   .handler(async (event) => {
     const query = { ...(event.queryStringParameters ?? {}) };
     const home = await openAdminHome({ query, pageUrl: pageUrl(event) });
-    const extra = env().ADMIN_FRAME_ANCESTORS.split(/\s+/).filter((origin) => origin !== '');
+    const extra = env()
+      .ADMIN_FRAME_ANCESTORS.split(/\s+/)
+      .filter((origin) => origin !== '');
     switch (home.kind) {
       case 'page':
         logger.appendKeys({ shopDomain: home.shopDomain, staff: home.userId });

@@ -191,7 +191,8 @@ export class LoyaltyStack extends Stack {
     const buildAdminApp = (inputDir: string, outputDir: string) => [
       `node --import tsx "${inputDir}/infra/admin-ui/build-admin-app.ts" "${outputDir}/${ADMIN_APP_SCRIPT_NAME}"`,
     ];
-    for (const page of pages) handlers.set(page.name, manifestFunction(page, `${page.method} ${page.path}`, undefined, undefined, buildAdminApp));
+    for (const page of pages)
+      handlers.set(page.name, manifestFunction(page, `${page.method} ${page.path}`, undefined, undefined, buildAdminApp));
 
     const authorizer = manifestFunction(AUTHORIZER, 'API key authorizer');
     this.synchronousFunctions.push(...handlers.values(), authorizer);

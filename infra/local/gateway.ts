@@ -386,8 +386,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // the page or the bounce that obtains an ID token.
   const dispatchPage = async (route: PageRoute, res: ServerResponse, method: string, url: URL, req: IncomingMessage, requestId: string) => {
     if (method !== route.method)
-      return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), { Allow: route.method });
-    if (limiter && !limiter.take(`page ${route.method} ${route.path}`, route.throttle)) return send(res, 429, envelope(429, DETAILS.rateLimited));
+      return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), {
+        Allow: route.method,
+      });
+    if (limiter && !limiter.take(`page ${route.method} ${route.path}`, route.throttle))
+      return send(res, 429, envelope(429, DETAILS.rateLimited));
     const events = gatewayEvents({
       route: { ...route, scope: 'read', throttle: 'standard' },
       method,

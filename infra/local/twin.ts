@@ -13,7 +13,15 @@ import { resetEventPublisher } from '../../shared/events/domain-events';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { reconcilePurchases } from '../../shared/purchases/reconcile-purchases';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
-import { ADMIN_PAGES, QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, STAFF_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
+import {
+  ADMIN_PAGES,
+  QUEUE_CONSUMERS,
+  ROUTES,
+  SCHEDULED_JOBS,
+  SHOPPER_ROUTES,
+  STAFF_ROUTES,
+  WEBHOOKS,
+} from '../../shared/runtime/entry-points';
 import { bundleAdminApp } from '../admin-ui/admin-app-bundle';
 import { ADMIN_APP_SCRIPT_NAME } from '../../shared/http/admin-page';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';

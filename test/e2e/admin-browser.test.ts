@@ -37,7 +37,9 @@ function demoWithApp(): unknown {
 /** axe-core run in the app's frame as it is: the serious and critical findings. */
 async function seriousViolations(frame: Frame): Promise<Array<{ id: string; impact: string; targets: string[] }>> {
   await frame.addScriptTag({ content: AXE_SOURCE });
-  const result = (await frame.evaluate('axe.run(document).then((result) => ({ passes: result.passes.length, violations: result.violations }))')) as {
+  const result = (await frame.evaluate(
+    'axe.run(document).then((result) => ({ passes: result.passes.length, violations: result.violations }))',
+  )) as {
     passes: number;
     violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
   };
@@ -123,7 +125,11 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
   it('shows the figures and the chart of the range when the service answers them', async () => {
     const { page, app } = await openAdmin((page) =>
       page.route('**/admin/api/overview?*', (route) =>
-        route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: { type: 'program_overview', id: 'demo', attributes: OVERVIEW } }) }),
+        route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({ data: { type: 'program_overview', id: 'demo', attributes: OVERVIEW } }),
+        }),
       ),
     );
     await app.getByText('Points outstanding').waitFor();
@@ -185,7 +191,10 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
 
   it('takes the same path with the keyboard alone: search, open, adjust with a reason, exclude and include', async () => {
     const { page, app } = await openAdmin();
-    const focused = () => app.evaluate('document.activeElement && (document.activeElement.getAttribute("aria-label") || document.activeElement.id || document.activeElement.textContent)');
+    const focused = () =>
+      app.evaluate(
+        'document.activeElement && (document.activeElement.getAttribute("aria-label") || document.activeElement.id || document.activeElement.textContent)',
+      );
     // The view's heading has focus when the app opens; before it, the skip link and the two sections.
     await expect(focused()).resolves.toBe('Overview');
     await page.keyboard.press('Shift+Tab');
@@ -219,7 +228,9 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await page.keyboard.press('Enter');
     await app.getByRole('status').filter({ hasText: 'Adjusted by -100 points.' }).waitFor();
     await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('600 points');
-    await expect(app.locator('table.activity tbody tr').first().locator('td').nth(4).textContent()).resolves.toBe('Duplicate award for order #1172');
+    await expect(app.locator('table.activity tbody tr').first().locator('td').nth(4).textContent()).resolves.toBe(
+      'Duplicate award for order #1172',
+    );
     // Exclude, then include again, by keyboard.
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');

@@ -34,8 +34,7 @@ afterAll(async () => {
 const HOST = Buffer.from('admin.shopify.com/store/demo').toString('base64').replace(/=+$/, '');
 const staffToken = (app = DEMO_APP, nowMs = Date.now()) =>
   mintIdToken({ clientId: app.clientId, clientSecret: app.clientSecret }, app.domain, '42', nowMs);
-const open = (query: Record<string, string>) =>
-  fetch(`${twin.url}/admin?${new URLSearchParams(query).toString()}`, { redirect: 'manual' });
+const open = (query: Record<string, string>) => fetch(`${twin.url}/admin?${new URLSearchParams(query).toString()}`, { redirect: 'manual' });
 const twinAdminOrigin = () => new URL(twin.platformUrl).origin;
 
 describe('GET /admin with a valid ID token', () => {
@@ -116,7 +115,12 @@ describe('GET /admin without a valid ID token: the bounce', () => {
   });
 
   it('refuses with 401 in the envelope when no shop of this service can be named', async () => {
-    for (const query of [{} as Record<string, string>, { shop: 'nobody.myshopify.com' }, { shop: 'legacy.myshopify.com' }, { shop: 'https://evil.example' }]) {
+    for (const query of [
+      {} as Record<string, string>,
+      { shop: 'nobody.myshopify.com' },
+      { shop: 'legacy.myshopify.com' },
+      { shop: 'https://evil.example' },
+    ]) {
       const response = await open(query);
       expect(response.status).toBe(401);
       expect(response.headers.get('content-type')).toBe('application/json');

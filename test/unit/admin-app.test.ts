@@ -3,7 +3,15 @@
 // customer page derives from the history it reads.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { bundleAdminApp } from '../../infra/admin-ui/admin-app-bundle';
-import { expiringPoints, mergeActivity, pendingPoints, rangeOf, refundable, type EarningEntry, type RewardEntry } from '../../infra/admin-ui/src/model';
+import {
+  expiringPoints,
+  mergeActivity,
+  pendingPoints,
+  rangeOf,
+  refundable,
+  type EarningEntry,
+  type RewardEntry,
+} from '../../infra/admin-ui/src/model';
 import { adminPageHtml, bouncePageHtml, frameAncestors } from '../../shared/http/admin-page';
 import { useEnvironment } from '../support/environment';
 
@@ -36,7 +44,7 @@ describe("GET /admin's HTML", () => {
     expect(html).not.toContain('<!--');
   });
 
-  it("answers the bounce with App Bridge alone", () => {
+  it('answers the bounce with App Bridge alone', () => {
     expect(bouncePageHtml('k').match(/<script/g)).toHaveLength(1);
   });
 
@@ -81,7 +89,13 @@ describe("a customer's figures from the history", () => {
     const rows = mergeActivity(
       [
         earning('a', { created_at: '2026-01-01T00:00:00.000Z', order_number: '#1001' }),
-        earning('b', { action: 'manual_adjustment', points: -20, created_at: '2026-01-03T00:00:00.000Z', note: 'Typo', actor: { type: 'staff', id: '42' } }),
+        earning('b', {
+          action: 'manual_adjustment',
+          points: -20,
+          created_at: '2026-01-03T00:00:00.000Z',
+          note: 'Typo',
+          actor: { type: 'staff', id: '42' },
+        }),
       ],
       [reward('r', { is_refunded: true })],
     );

@@ -118,13 +118,22 @@ export function CustomerPage({ id }: { id: string }) {
         </div>
       </dl>
       <div class="actions">
-        <AdjustForm onAdjust={(adjustment, note) => act(() => request('POST', `${path}/points`, { adjustment, note }), `Adjusted by ${adjustment} points.`)} />
+        <AdjustForm
+          onAdjust={(adjustment, note) =>
+            act(() => request('POST', `${path}/points`, { adjustment, note }), `Adjusted by ${adjustment} points.`)
+          }
+        />
         <StatusForm
           customer={customer}
           onStatus={(excluded) =>
-            act(() => request('PUT', path, { is_excluded: excluded }), excluded ? 'Excluded from the program.' : 'Included in the program again.')
+            act(
+              () => request('PUT', path, { is_excluded: excluded }),
+              excluded ? 'Excluded from the program.' : 'Included in the program again.',
+            )
           }
-          onBirthday={(date) => act(() => request('PUT', path, { date_of_birth: date }), date ? `Birthday set to ${date}.` : 'Birthday cleared.')}
+          onBirthday={(date) =>
+            act(() => request('PUT', path, { date_of_birth: date }), date ? `Birthday set to ${date}.` : 'Birthday cleared.')
+          }
         />
       </div>
       <Rewards
@@ -153,13 +162,17 @@ function AdjustForm({ onAdjust }: { onAdjust: (adjustment: number, note: string)
       onSubmit={async (event) => {
         event.preventDefault();
         const adjustment = Number(points);
-        if (!Number.isInteger(adjustment) || adjustment === 0) return setProblem('Enter a whole number of points other than 0 (negative deducts).');
+        if (!Number.isInteger(adjustment) || adjustment === 0)
+          return setProblem('Enter a whole number of points other than 0 (negative deducts).');
         if (reason.trim() === '') return setProblem('Give the reason: it is kept as the adjustment’s internal note.');
         setProblem('');
         setBusy(true);
         const applied = await onAdjust(adjustment, reason.trim());
         setBusy(false);
-        if (applied) (setPoints(''), setReason(''));
+        if (applied) {
+          setPoints('');
+          setReason('');
+        }
       }}
     >
       <h2 id="adjust-title">Adjust points</h2>
@@ -178,7 +191,14 @@ function AdjustForm({ onAdjust }: { onAdjust: (adjustment: number, note: string)
       </div>
       <div class="field">
         <label for="adjust-reason">Reason (internal note)</label>
-        <input id="adjust-reason" type="text" required maxLength={500} value={reason} onInput={(event) => setReason((event.target as HTMLInputElement).value)} />
+        <input
+          id="adjust-reason"
+          type="text"
+          required
+          maxLength={500}
+          value={reason}
+          onInput={(event) => setReason((event.target as HTMLInputElement).value)}
+        />
       </div>
       {problem && (
         <p role="alert" class="error">
@@ -226,7 +246,13 @@ function StatusForm({
   );
 }
 
-function Rewards({ rewards, onRefund }: { rewards: Array<Resource<RewardEntry>>; onRefund: (entry: Resource<RewardEntry>) => Promise<boolean> }) {
+function Rewards({
+  rewards,
+  onRefund,
+}: {
+  rewards: Array<Resource<RewardEntry>>;
+  onRefund: (entry: Resource<RewardEntry>) => Promise<boolean>;
+}) {
   return (
     <section aria-labelledby="rewards-title">
       <h2 id="rewards-title">Rewards</h2>
@@ -258,7 +284,11 @@ function Rewards({ rewards, onRefund }: { rewards: Array<Resource<RewardEntry>>;
                 <td>{entry.attributes.is_refunded ? 'refunded' : entry.attributes.status}</td>
                 <td>
                   {refundable(entry.attributes) && (
-                    <button type="button" onClick={() => void onRefund(entry)} aria-label={`Refund ${entry.attributes.reward_name} (${entry.attributes.discount_code})`}>
+                    <button
+                      type="button"
+                      onClick={() => void onRefund(entry)}
+                      aria-label={`Refund ${entry.attributes.reward_name} (${entry.attributes.discount_code})`}
+                    >
                       Refund
                     </button>
                   )}
@@ -299,10 +329,14 @@ function ActivityTable({ earning, rewards }: { earning: Array<Resource<EarningEn
                   {row.kind}
                   {row.detail && <span class="muted"> · {row.detail}</span>}
                 </td>
-                <td class={row.points < 0 ? 'negative' : 'positive'}>{row.points > 0 ? `+${formatPoints(row.points)}` : formatPoints(row.points)}</td>
+                <td class={row.points < 0 ? 'negative' : 'positive'}>
+                  {row.points > 0 ? `+${formatPoints(row.points)}` : formatPoints(row.points)}
+                </td>
                 <td>{row.status}</td>
                 <td>{row.note ?? ''}</td>
-                <td>{row.actor ? (row.actor.type === 'staff' ? `Staff user ${row.actor.id}` : `${row.actor.type} ${row.actor.id}`) : ''}</td>
+                <td>
+                  {row.actor ? (row.actor.type === 'staff' ? `Staff user ${row.actor.id}` : `${row.actor.type} ${row.actor.id}`) : ''}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -102,7 +102,13 @@ export function DailyChart({ daily }: { daily: Overview['daily'] }) {
         <line x1="0" x2={width} y1={middle} y2={middle} class="axis" />
         {daily.map((day, index) => (
           <g key={day.date}>
-            <rect class="issued" x={index * step} width={bar} y={middle - (day.issued / peak) * middle} height={(day.issued / peak) * middle} />
+            <rect
+              class="issued"
+              x={index * step}
+              width={bar}
+              y={middle - (day.issued / peak) * middle}
+              height={(day.issued / peak) * middle}
+            />
             <rect class="redeemed" x={index * step} width={bar} y={middle} height={(day.redeemed / peak) * middle} />
           </g>
         ))}

@@ -6,7 +6,8 @@ import { ApiError, get, type Document, type Resource } from './api';
 import { ViewHeading } from './Heading';
 import { type Customer, customerName, formatPoints } from './model';
 
-type Results = { kind: 'idle' } | { kind: 'searching' } | { kind: 'failed'; message: string } | { kind: 'found'; query: string; customers: Customer[] };
+type Results =
+  { kind: 'idle' } | { kind: 'searching' } | { kind: 'failed'; message: string } | { kind: 'found'; query: string; customers: Customer[] };
 
 const CUSTOMER_ID = /^\d{1,20}$/;
 

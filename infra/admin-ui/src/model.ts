@@ -73,7 +73,10 @@ export function actionLabel(action: string): string {
 }
 
 /** The earning and reward history merged, newest first. */
-export function mergeActivity(earning: Array<{ id: string; attributes: EarningEntry }>, rewards: Array<{ id: string; attributes: RewardEntry }>): Activity[] {
+export function mergeActivity(
+  earning: Array<{ id: string; attributes: EarningEntry }>,
+  rewards: Array<{ id: string; attributes: RewardEntry }>,
+): Activity[] {
   const earned = earning.map(({ id, attributes: entry }) => ({
     id: `earning-${id}`,
     at: entry.created_at,
@@ -108,7 +111,11 @@ export function pendingPoints(earning: readonly EarningEntry[]): number {
  */
 export function expiringPoints(earning: readonly EarningEntry[], balance: number, now: Date): { points: number; at: string } | null {
   const future = earning.filter(
-    (entry) => entry.status === 'approved' && entry.points > 0 && entry.points_expiry_at !== null && Date.parse(entry.points_expiry_at) > now.getTime(),
+    (entry) =>
+      entry.status === 'approved' &&
+      entry.points > 0 &&
+      entry.points_expiry_at !== null &&
+      Date.parse(entry.points_expiry_at) > now.getTime(),
   );
   if (future.length === 0 || balance <= 0) return null;
   const at = future.map((entry) => entry.points_expiry_at!).sort()[0]!;

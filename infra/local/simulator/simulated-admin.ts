@@ -30,7 +30,9 @@ const escapeHtml = (text: string) =>
 
 /** Shopify's `host` parameter: the admin's address for the shop, base64 without padding. */
 export function adminHost(shopDomain: string): string {
-  return Buffer.from(`admin.shopify.com/store/${shopDomain.replace(/\.myshopify\.com$/, '')}`).toString('base64').replace(/=+$/, '');
+  return Buffer.from(`admin.shopify.com/store/${shopDomain.replace(/\.myshopify\.com$/, '')}`)
+    .toString('base64')
+    .replace(/=+$/, '');
 }
 
 export function createSimulatedAdmin(options: SimulatedAdminOptions) {
@@ -41,12 +43,17 @@ export function createSimulatedAdmin(options: SimulatedAdminOptions) {
     if (!options.shops.has(shopId)) return page(res, 404, `<!doctype html><title>Not found</title><p>No shop '${escapeHtml(shopId)}'.</p>`);
     const credentials = options.shops.credentials(shopId);
     if (!credentials) {
-      return page(res, 422, `<!doctype html><title>No app</title><p>Shop '${escapeHtml(shopId)}' has legacy credentials: it has no embedded app.</p>`);
+      return page(
+        res,
+        422,
+        `<!doctype html><title>No app</title><p>Shop '${escapeHtml(shopId)}' has legacy credentials: it has no embedded app.</p>`,
+      );
     }
     const appUrl = options.appUrl();
     if (!appUrl) return page(res, 502, '<!doctype html><title>Not ready</title><p>The twin has not started its API yet.</p>');
     const user = new URL(req.url ?? '/', 'http://localhost').searchParams.get('user_id') ?? DEFAULT_STAFF_USER;
-    if (!USER_ID.test(user)) return page(res, 400, '<!doctype html><title>Bad user</title><p>user_id must be a staff user id such as 42.</p>');
+    if (!USER_ID.test(user))
+      return page(res, 400, '<!doctype html><title>Bad user</title><p>user_id must be a staff user id such as 42.</p>');
     const domain = options.shops.identity(shopId).domain;
     const token = await mintIdToken(credentials, domain, user, options.realNow());
     const frame = new URL(appUrl);
