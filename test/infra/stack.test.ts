@@ -180,7 +180,7 @@ describe('production stack', () => {
   });
 
   it('answers other methods on known paths with a 405 mock', () => {
-    const paths = new Set([...ROUTES, ...WEBHOOKS, ...SHOPPER_ROUTES].map((r) => r.path));
+    const paths = new Set([...ROUTES, ...WEBHOOKS, ...SHOPPER_ROUTES, ...ADMIN_PAGES].map((r) => r.path));
     const mocks = resources('AWS::ApiGateway::Method')
       .map(([, m]) => m.Properties)
       .filter((m) => m.HttpMethod === 'ANY');
