@@ -2,7 +2,9 @@
 // from the authorizer, a usage plan with per-method throttles, and every gateway response rewritten
 // into the spec's error envelope. Webhooks and the shopper routes are methods without authorizer or key (the
 // handler checks the platform's signature, the app proxy's or the customer session token), throttled per
-// stage method instead; `OPTIONS` on a shopper path answers the CORS preflight; a default throttle bounds the whole stage.
+// stage method instead; so are the staff routes, each /v1 route's /admin/api twin served by the route's own
+// function, which verifies the admin ID token; `OPTIONS` on a shopper path answers the CORS preflight; a default
+// throttle bounds the whole stage.
 import {
   AccessLogFormat,
   ApiKeySourceType,
@@ -30,6 +32,7 @@ import {
   type Route,
   SHOPPER_CORS_HEADERS,
   type ShopperRoute,
+  type StaffRoute,
   THROTTLE_LIMITS,
   WEBHOOK_THROTTLE,
   type WebhookRoute,
@@ -40,6 +43,11 @@ export interface LoyaltyApiProps {
   webhooks: readonly WebhookRoute[];
   /** The shopper routes (SURFACES-CONTRACT.md): outside the authorizer and the usage plan, like the webhooks. */
   shopperRoutes?: readonly ShopperRoute[];
+  /**
+   * The staff routes (SURFACES-CONTRACT.md): each /v1 route's /admin/api twin, integrated with the route's own
+   * function, outside the authorizer and the usage plan.
+   */
+  staffRoutes?: readonly StaffRoute[];
   /** One function per route, webhook and shopper route, by name. */
   handlers: ReadonlyMap<string, IFunction>;
   authorizer: IFunction;
@@ -66,6 +74,9 @@ export function stageThrottle(fullRateKeys: number): { rateLimit: number; burstL
     burstLimit: THROTTLE_LIMITS.standard.burstLimit * fullRateKeys,
   };
 }
+
+/** The operation name of a staff method: its route's, marked (`getCustomer` → `getCustomerStaff`). */
+export const staffOperationName = (staff: StaffRoute): string => `${staff.route.name}Staff`;
 
 /** API Gateway's own default and ours; every key write flushes the cache (authorizer-cache-flusher.ts). */
 export const DEFAULT_AUTHORIZER_CACHE_TTL = Duration.seconds(300);
@@ -119,7 +130,7 @@ export class LoyaltyApi extends Construct {
             `${hook.path}/${hook.method}`,
             { throttlingRateLimit: WEBHOOK_THROTTLE.rateLimit, throttlingBurstLimit: WEBHOOK_THROTTLE.burstLimit },
           ]),
-          ...(props.shopperRoutes ?? []).map((route) => [
+          ...[...(props.shopperRoutes ?? []), ...(props.staffRoutes ?? [])].map((route) => [
             `${route.path}/${route.method}`,
             { throttlingRateLimit: route.throttle.rateLimit, throttlingBurstLimit: route.throttle.burstLimit },
           ]),
@@ -200,6 +211,22 @@ export class LoyaltyApi extends Construct {
       });
       this.methods.set(route.name, method);
     }
+    for (const staff of props.staffRoutes ?? []) {
+      const handler = props.handlers.get(staff.route.name);
+      if (!handler) throw new Error(`No function for route ${staff.route.name}`);
+      const resource = this.api.root.resourceForPath(staff.path);
+      resources.set(staff.path, resource);
+      // The /v1 route's own function on a second resource: no authorizer and no API key (staff hold none). The
+      // function verifies the admin ID token before it reads anything else, so it can answer 401 with App
+      // Bridge's retry header, which a gateway response of an authorizer's refusal could not choose per cause.
+      const method = resource.addMethod(staff.method, new LambdaIntegration(handler), {
+        authorizationType: AuthorizationType.NONE,
+        apiKeyRequired: false,
+        operationName: staffOperationName(staff),
+      });
+      this.methods.set(staffOperationName(staff), method);
+    }
+
     // The CORS preflight of each shopper path: 204 with the contract's headers, no token, no function.
     const corsParameters = Object.fromEntries(
       Object.entries(SHOPPER_CORS_HEADERS).map(([name, value]) => [`method.response.header.${name}`, `'${value}'`]),
@@ -223,7 +250,7 @@ export class LoyaltyApi extends Construct {
 
     // Another method on a known path: 405 with Allow, as the local gateway answers.
     for (const [path, resource] of resources) {
-      const allowed = [...props.routes, ...props.webhooks, ...(props.shopperRoutes ?? [])]
+      const allowed = [...props.routes, ...props.webhooks, ...(props.shopperRoutes ?? []), ...(props.staffRoutes ?? [])]
         .filter((route) => route.path === path)
         .map((route): string => route.method)
         .concat(shopperPaths.has(path) ? ['OPTIONS'] : [])
