@@ -30,6 +30,7 @@ import {
   QUEUE_CONSUMERS,
   type QueueConsumer,
   type Route,
+  routeUses,
   ROUTES,
   SCHEDULED_JOBS,
   type ScheduledJob,
@@ -37,6 +38,7 @@ import {
   ADMIN_PAGES,
   type PageRoute,
   type ShopperRoute,
+  staffRoutesOf,
   WEBHOOKS,
   type WebhookRoute,
 } from '../../shared/runtime/entry-points';
@@ -184,7 +186,9 @@ export class LoyaltyStack extends Stack {
 
     // API functions (routes and webhooks): their errors alarm per function.
     const handlers = new Map<string, IFunction>();
-    for (const route of routes) handlers.set(route.name, manifestFunction(route, `${route.method} ${route.path}`));
+    // A route's function also serves its /admin/api twin, which verifies the ID token with the shop's app secret.
+    for (const route of routes)
+      handlers.set(route.name, manifestFunction({ ...route, uses: routeUses(route) }, `${route.method} ${route.path}`));
     for (const hook of webhooks) handlers.set(hook.name, manifestFunction(hook, `${hook.method} ${hook.path}`));
     for (const route of shopperRoutes) handlers.set(route.name, manifestFunction(route, `${route.method} ${route.path}`));
     // A page's function ships the app's script beside its handler (admin-app.js, read at its cold start).
@@ -231,6 +235,8 @@ export class LoyaltyStack extends Stack {
       routes,
       webhooks,
       shopperRoutes,
+      // Every route's /admin/api twin, from the same routes (SURFACES-CONTRACT.md, "Staff routes").
+      staffRoutes: staffRoutesOf(routes),
       pages,
       handlers,
       authorizer,

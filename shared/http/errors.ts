@@ -60,6 +60,8 @@ export const DETAILS = {
   // The spec's header carries the bare key; a value in OAuth's `Bearer <token>` form is told so. No double
   // quote: the stack's gateway response puts this text into its JSON template as it is.
   bearerPrefix: "Invalid API key: send the bare key in the Authorization header, without the 'Bearer ' prefix",
+  // A Shopify token (an admin ID token, a customer session token) sent to a keyed route: it authorizes its own routes only.
+  tokenNotKey: 'Invalid API key: a Shopify token authorizes /admin/api (ID token) or /shopper (session token) only; /v1 takes an API key',
   // Two keys in one request are ambiguous (API Gateway passes on the last): refused whatever each one is.
   ambiguousAuthorization: 'Send exactly one Authorization header: this request carries more than one',
   readOnlyKey: 'This API key is read-only and cannot perform write operations',

@@ -5,6 +5,7 @@
 // customer's data export, and never on /v1; an Idempotency-Key scoped to the shop and the staff user.
 import { SignJWT } from 'jose';
 import type { Twin } from '../../infra/local/twin';
+import { DETAILS } from '../../shared/http/errors';
 import { ROUTES, STAFF_API_PREFIX, STAFF_ROUTES } from '../../shared/runtime/entry-points';
 import { mintIdToken } from '../../shared/staff/id-token';
 import { RETRY_INVALID_SESSION_HEADER } from '../../shared/staff/staff-requests';
@@ -237,8 +238,8 @@ describe('ID tokens elsewhere', () => {
   it('refuses an ID token on /v1', async () => {
     const token = await idToken();
 
-    expectError(await sendJson(`${twin.url}/v1/customers/1001`, 'GET', { Authorization: `Bearer ${token}` }), 401);
-    expectError(await sendJson(`${twin.url}/v1/customers/1001`, 'GET', { Authorization: token }), 401);
+    expectError(await sendJson(`${twin.url}/v1/customers/1001`, 'GET', { Authorization: `Bearer ${token}` }), 401, DETAILS.tokenNotKey);
+    expectError(await sendJson(`${twin.url}/v1/customers/1001`, 'GET', { Authorization: token }), 401, DETAILS.tokenNotKey);
   });
 
   it('refuses an ID token on /shopper', async () => {
