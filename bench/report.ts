@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../infra/local/twin';
 import type { BundleFigures } from './bundles';
+import type { AdminAppFigures } from './admin-app';
 import { renderChart } from './chart';
 import type { RatioFigures } from './get-item-ratio';
 import type { InProcessFigures } from './in-process';
@@ -31,6 +32,8 @@ export interface BenchResults {
   inProcess: InProcessFigures | null;
   scale: ScaleFigures[];
   bundles: BundleFigures[];
+  /** The app's home's script, inlined in GET /admin's page (docs/admin.md). */
+  adminApp?: AdminAppFigures | null;
   webhookBurst: BurstFigures | null;
   keyFlood: FloodFigures | null;
   jobs: JobsSection | null;

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../infra/local/twin';
 import { measureBundles, type BundleFigures } from './bundles';
+import { type AdminAppFigures, measureAdminApp, printAdminApp } from './admin-app';
 import { importBench } from './import';
 import { BENCH_ENDPOINTS, ONE_CUSTOMER_MIX } from './endpoints';
 import { writeEndpointsConfig } from './prepared-rows';
@@ -373,9 +374,12 @@ async function main(): Promise<void> {
     }
 
     let bundles: BundleFigures[] = [];
+    let adminApp: AdminAppFigures | null = null;
     if (plan.includes('bundles')) {
       bundles = await timer.run('bundles', () => measureBundles(BUNDLE_ROUNDS));
       printBundleTable(bundles);
+      adminApp = await measureAdminApp();
+      printAdminApp(adminApp);
     }
 
     let storefront: StorefrontFigures | null = null;
@@ -425,6 +429,7 @@ async function main(): Promise<void> {
       inProcess,
       scale,
       bundles,
+      adminApp,
       webhookBurst: burst,
       keyFlood: flood,
       jobs,

@@ -34,9 +34,11 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
     const detail =
       result.reason === 'bearer'
         ? DETAILS.bearerPrefix
-        : result.reason === 'ambiguous'
-          ? DETAILS.ambiguousAuthorization
-          : DETAILS.invalidKey;
+        : result.reason === 'token'
+          ? DETAILS.tokenNotKey
+          : result.reason === 'ambiguous'
+            ? DETAILS.ambiguousAuthorization
+            : DETAILS.invalidKey;
     return { ...policy('anonymous', 'Deny', resource), context: { [DENY_DETAIL]: detail } };
   }
   return {

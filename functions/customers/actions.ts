@@ -2,7 +2,7 @@
 import { earnAction } from '../../shared/actions/earn-action';
 import { parseEarnActionBody } from '../../shared/actions/action-requests';
 import { earningHistoryResource, loyaltyModeMeta } from '../../shared/history/history-resource';
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { shopCatalog } from '../../shared/shops/shop-catalog';
 
 export const handler = createHandler(

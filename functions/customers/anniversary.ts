@@ -1,7 +1,7 @@
 // GET /v1/customers/{identifier}/anniversary.
 import { anniversaryResource } from '../../shared/customers/customer-resource';
 import { resolveCustomer } from '../../shared/customers/customer-service';
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 
 export const handler = createHandler(async ({ caller, path }) => {
   const customer = await resolveCustomer(caller.shopId, path('identifier'));

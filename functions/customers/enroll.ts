@@ -2,7 +2,7 @@
 import { customerResource } from '../../shared/customers/customer-resource';
 import { parseEnrollBody } from '../../shared/customers/customer-requests';
 import { enrollCustomer } from '../../shared/customers/customer-service';
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { connectedPlatform } from '../../shared/shops/connected-platform';
 import { shopCatalog } from '../../shared/shops/shop-catalog';
 

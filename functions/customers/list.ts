@@ -2,7 +2,7 @@
 import { customerResource } from '../../shared/customers/customer-resource';
 import { parseCustomerListQuery } from '../../shared/customers/customer-requests';
 import { listCustomers } from '../../shared/customers/customer-service';
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { pageMeta, queryParameters } from '../../shared/http/query';
 import { shopCatalog } from '../../shared/shops/shop-catalog';
 

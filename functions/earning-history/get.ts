@@ -1,5 +1,5 @@
 // GET /v1/customers/{identifier}/earning-history/{id}: one earning entry of the customer.
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { earningHistoryResource, loyaltyModeMeta } from '../../shared/history/history-resource';
 import { getEarningHistoryEntry } from '../../shared/history/history-service';
 import { shopCatalog } from '../../shared/shops/shop-catalog';
@@ -9,5 +9,8 @@ export const handler = createHandler(async ({ caller, path }) => {
     shopCatalog(caller.shopId),
     getEarningHistoryEntry(caller.shopId, path('identifier'), path('id')),
   ]);
-  return { statusCode: 200, body: { data: earningHistoryResource(entry), meta: loyaltyModeMeta(shop.settings) } };
+  return {
+    statusCode: 200,
+    body: { data: earningHistoryResource(entry, { staff: caller.actor !== undefined }), meta: loyaltyModeMeta(shop.settings) },
+  };
 });

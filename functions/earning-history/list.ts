@@ -1,5 +1,5 @@
 // GET /v1/customers/{identifier}/earning-history: one page of a customer's earning history.
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { pageMeta, queryParameters } from '../../shared/http/query';
 import { parseEarningHistoryQuery } from '../../shared/history/history-requests';
 import { earningHistoryResource } from '../../shared/history/history-resource';
@@ -10,6 +10,9 @@ export const handler = createHandler(async ({ caller, event, path }) => {
   const list = await listEarningHistory(caller.shopId, path('identifier'), listQuery);
   return {
     statusCode: 200,
-    body: { data: list.entries.map(earningHistoryResource), meta: pageMeta(list.total, page) },
+    body: {
+      data: list.entries.map((entry) => earningHistoryResource(entry, { staff: caller.actor !== undefined })),
+      meta: pageMeta(list.total, page),
+    },
   };
 });

@@ -1,5 +1,5 @@
 // GET /v1/earning-rules: earning rules with points for an optional customer.
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { queryParameters } from '../../shared/http/query';
 import { earningRulesDocument } from '../../shared/rules/earning-rule-resource';
 import { parseEarningRulesQuery } from '../../shared/rules/earning-rules-requests';

@@ -1,5 +1,5 @@
 // POST /v1/customers/{identifier}/points: add or deduct points with an audit entry.
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { adjustPoints } from '../../shared/points/adjust-points';
 import { pointsAdjustmentResource } from '../../shared/points/points-adjustment-resource';
 import { parseAdjustPointsBody } from '../../shared/points/points-requests';
@@ -10,7 +10,11 @@ export const handler = createHandler(
     const input = parseAdjustPointsBody(body);
     const shop = await shopCatalog(caller.shopId);
     // Under an Idempotency-Key every attempt of the request is the same adjustment (applied once).
-    const adjustment = await adjustPoints(shop, path('identifier'), input, idempotency ? { requestId: idempotency.workId } : {});
+    // Made by staff (/admin/api): the staff user is kept on its entry.
+    const adjustment = await adjustPoints(shop, path('identifier'), input, {
+      ...(idempotency ? { requestId: idempotency.workId } : {}),
+      ...(caller.actor ? { actor: caller.actor } : {}),
+    });
     return { statusCode: 200, body: { data: pointsAdjustmentResource(adjustment, shop.settings) } };
   },
   { jsonBody: true, idempotent: true },

@@ -1,5 +1,5 @@
 // POST /v1/referrals: a member refers a friend, who gets a single-use discount code from the shop's friend reward.
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { createReferral, type ReferralHooks } from '../../shared/referrals/create-referral';
 import { parseCreateReferralBody } from '../../shared/referrals/referral-requests';
 import { referralResource } from '../../shared/referrals/referral-resource';

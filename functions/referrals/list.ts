@@ -1,5 +1,5 @@
 // GET /v1/customers/{identifier}/referrals: one page of the friends a member referred, pending or completed.
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { pageMeta, queryParameters } from '../../shared/http/query';
 import { listReferrals } from '../../shared/referrals/list-referrals';
 import { parseReferralsQuery } from '../../shared/referrals/referral-requests';

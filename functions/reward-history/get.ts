@@ -1,5 +1,5 @@
 // GET /v1/customers/{identifier}/reward-history/{id}: one redeemed reward of the customer.
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { loyaltyModeMeta, rewardHistoryResource } from '../../shared/history/history-resource';
 import { getRewardHistoryEntry } from '../../shared/history/history-service';
 import { shopCatalog } from '../../shared/shops/shop-catalog';

@@ -1,5 +1,5 @@
 // GET /v1/customers/{identifier}/reward-history: one page of a customer's redeemed rewards.
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { pageMeta, queryParameters } from '../../shared/http/query';
 import { parseRewardHistoryQuery } from '../../shared/history/history-requests';
 import { loyaltyModeMeta, rewardHistoryResource } from '../../shared/history/history-resource';

@@ -1,5 +1,5 @@
 // POST /v1/customers/{identifier}/reward-history/{id}/refund: undo an unused redemption (code deleted, points back).
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { loyaltyModeMeta, rewardHistoryResource } from '../../shared/history/history-resource';
 import { refundRedemption } from '../../shared/purchases/refund-redemption';
 import { connectedPlatform } from '../../shared/shops/connected-platform';

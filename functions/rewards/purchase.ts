@@ -1,5 +1,5 @@
 // POST /v1/rewards/{id}/purchase: spend points on a reward and get a discount code.
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { type PurchaseHooks, purchaseReward } from '../../shared/purchases/purchase-reward';
 import { parsePurchaseBody } from '../../shared/purchases/purchase-requests';
 import { purchaseResource } from '../../shared/purchases/purchase-resource';

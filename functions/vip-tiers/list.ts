@@ -1,7 +1,7 @@
 // GET /v1/vip-tiers: every tier in one response, lowest threshold first. Query parameters are ignored:
 // the spec gives this endpoint no pagination, sorting or filters.
 import { rankTiers } from '../../shared/domain/tiers';
-import { createHandler } from '../../shared/http/handler';
+import { createHandler } from '../../shared/staff/staff-requests';
 import { vipTierListMeta, vipTierResource } from '../../shared/rules/vip-tier-resource';
 import { shopCatalog } from '../../shared/shops/shop-catalog';
 

@@ -17,6 +17,7 @@ import { FailedJobRuns, JOB_RUN_RETRIES } from './constructs/failed-job-runs';
 import { DEFAULT_FULL_RATE_KEYS, LoyaltyApi, stageThrottle } from './constructs/loyalty-api';
 import { AuthorizerCacheFlusher } from './constructs/authorizer-cache-flusher';
 import { EventDelivery } from './constructs/event-delivery';
+import { ADMIN_APP_SCRIPT_NAME } from '../../shared/http/admin-page';
 import { LoyaltyFunction } from './constructs/loyalty-function';
 import { LoyaltyTable } from './constructs/loyalty-table';
 import { METRICS_NAMESPACE, Observability } from './constructs/observability';
@@ -33,11 +34,15 @@ import {
   QUEUE_CONSUMERS,
   type QueueConsumer,
   type Route,
+  routeUses,
   ROUTES,
   SCHEDULED_JOBS,
   type ScheduledJob,
   SHOPPER_ROUTES,
+  ADMIN_PAGES,
+  type PageRoute,
   type ShopperRoute,
+  staffRoutesOf,
   WEBHOOKS,
   type WebhookRoute,
 } from '../../shared/runtime/entry-points';
@@ -71,6 +76,8 @@ export interface LoyaltyStackProps extends StackProps {
   routes?: readonly Route[];
   webhooks?: readonly WebhookRoute[];
   shopperRoutes?: readonly ShopperRoute[];
+  /** Pages for a browser (default ADMIN_PAGES: the app's home). */
+  pages?: readonly PageRoute[];
   queueConsumers?: readonly QueueConsumer[];
   scheduledJobs?: readonly ScheduledJob[];
 }
@@ -103,6 +110,7 @@ export class LoyaltyStack extends Stack {
     const routes = props.routes ?? ROUTES;
     const webhooks = props.webhooks ?? WEBHOOKS;
     const shopperRoutes = props.shopperRoutes ?? SHOPPER_ROUTES;
+    const pages = props.pages ?? ADMIN_PAGES;
     const consumers = props.queueConsumers ?? QUEUE_CONSUMERS;
     const jobs = props.scheduledJobs ?? SCHEDULED_JOBS;
 
@@ -148,7 +156,13 @@ export class LoyaltyStack extends Stack {
     const sendDeliveries = new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [deliveries.queue.queueArn] });
 
     /** One function of the manifest, with its table access, exactly the outside services it uses and its grants. */
-    const manifestFunction = (entry: EntryPoint, description: string, timeoutSeconds?: number, onFailure?: Queue) => {
+    const manifestFunction = (
+      entry: EntryPoint,
+      description: string,
+      timeoutSeconds?: number,
+      onFailure?: Queue,
+      afterBundling?: (inputDir: string, outputDir: string) => string[],
+    ) => {
       const uses = entry.uses ?? [];
       if (uses.includes('klaviyo') && !klaviyo) throw new Error(`${entry.name}: uses Klaviyo, but no consumer reads the Klaviyo queue`);
       const fn = new LoyaltyFunction(this, constructId('Fn', entry.name), {
@@ -162,6 +176,7 @@ export class LoyaltyStack extends Stack {
         logRetention,
         ...(timeoutSeconds ? { timeout: Duration.seconds(timeoutSeconds) } : {}),
         ...(onFailure ? { asyncRetries: { ...JOB_RUN_RETRIES, onFailure } } : {}),
+        ...(afterBundling ? { afterBundling } : {}),
       }).bindTable(table, entry.table);
       // The Klaviyo key is a field of the shop's Shopify secret.
       if (uses.includes('platform') || uses.includes('klaviyo')) fn.fn.addToRolePolicy(readShopifySecrets);
@@ -190,9 +205,17 @@ export class LoyaltyStack extends Stack {
 
     // API functions (routes and webhooks): their errors alarm per function.
     const handlers = new Map<string, IFunction>();
-    for (const route of routes) handlers.set(route.name, manifestFunction(route, `${route.method} ${route.path}`));
+    // A route's function also serves its /admin/api twin, which verifies the ID token with the shop's app secret.
+    for (const route of routes)
+      handlers.set(route.name, manifestFunction({ ...route, uses: routeUses(route) }, `${route.method} ${route.path}`));
     for (const hook of webhooks) handlers.set(hook.name, manifestFunction(hook, `${hook.method} ${hook.path}`));
     for (const route of shopperRoutes) handlers.set(route.name, manifestFunction(route, `${route.method} ${route.path}`));
+    // A page's function ships the app's script beside its handler (admin-app.js, read at its cold start).
+    const buildAdminApp = (inputDir: string, outputDir: string) => [
+      `node --import tsx "${inputDir}/infra/admin-ui/build-admin-app.ts" "${outputDir}/${ADMIN_APP_SCRIPT_NAME}"`,
+    ];
+    for (const page of pages)
+      handlers.set(page.name, manifestFunction(page, `${page.method} ${page.path}`, undefined, undefined, buildAdminApp));
 
     const authorizer = manifestFunction(AUTHORIZER, 'API key authorizer');
     this.synchronousFunctions.push(...handlers.values(), authorizer);
@@ -245,6 +268,9 @@ export class LoyaltyStack extends Stack {
       routes,
       webhooks,
       shopperRoutes,
+      // Every route's /admin/api twin, from the same routes (SURFACES-CONTRACT.md, "Staff routes").
+      staffRoutes: staffRoutesOf(routes),
+      pages,
       handlers,
       authorizer,
       logRetention,

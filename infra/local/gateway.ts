@@ -14,10 +14,12 @@ import type {
 import { DETAILS, envelope } from '../../shared/http/errors';
 import {
   AUTHORIZER,
+  type PageRoute,
   type Route,
   ROUTE_TIMEOUT_SECONDS,
   SHOPPER_CORS_HEADERS,
   type ShopperRoute,
+  type StaffRoute,
   THROTTLE_LIMITS,
   WEBHOOK_THROTTLE,
   type WebhookRoute,
@@ -48,6 +50,13 @@ export interface GatewayOptions {
    * shopper), each method under its own throttle for all callers together; OPTIONS answers the CORS preflight.
    */
   shopperRoutes?: readonly ShopperRoute[];
+  /** Pages for a browser (the app's home): without the authorizer and the usage plan, each under its stage method throttle. */
+  pages?: readonly PageRoute[];
+  /**
+   * The staff routes, each /v1 route's /admin/api twin: dispatched to the route's own handler without the
+   * authorizer and the usage plan (the handler verifies the admin ID token), each method under its own throttle.
+   */
+  staffRoutes?: readonly StaffRoute[];
   /**
    * The stage's authorizer result cache, per Authorization value, as API Gateway keeps it with that
    * header as identity source; absent, every request runs the authorizer.
@@ -249,8 +258,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     const webhook = options.webhooks?.find((candidate) => candidate.path === url.pathname.replace(/\/+$/, ''));
     if (webhook) return dispatchWebhook(webhook, req, res, method, url, requestId);
+    const page = options.pages?.find((candidate) => candidate.path === url.pathname.replace(/\/+$/, ''));
+    if (page) return dispatchPage(page, res, method, url, req, requestId);
     const shopperMatches = matchPath((options.shopperRoutes ?? []) as unknown as Route[], url.pathname);
     if (shopperMatches.length > 0) return dispatchShopper(shopperMatches, req, res, method, url, requestId);
+    const staffMatches = matchPath((options.staffRoutes ?? []) as unknown as Route[], url.pathname);
+    if (staffMatches.length > 0) return dispatchStaff(staffMatches, req, res, method, url, requestId);
     const matches = matchPath(options.routes, url.pathname);
     if (matches.length === 0) {
       return send(res, 404, envelope(404, `No route matches ${method} ${echoed(url.pathname)}`));
@@ -369,6 +382,27 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     return invoke(route, events.proxy(body, null), res, requestId);
   };
 
+  // As the stack's page methods: no authorizer, no API key, the stage's method throttle; the handler answers
+  // the page or the bounce that obtains an ID token.
+  const dispatchPage = async (route: PageRoute, res: ServerResponse, method: string, url: URL, req: IncomingMessage, requestId: string) => {
+    if (method !== route.method)
+      return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), {
+        Allow: route.method,
+      });
+    if (limiter && !limiter.take(`page ${route.method} ${route.path}`, route.throttle))
+      return send(res, 429, envelope(429, DETAILS.rateLimited));
+    const events = gatewayEvents({
+      route: { ...route, scope: 'read', throttle: 'standard' },
+      method,
+      url,
+      rawHeaders: req.rawHeaders,
+      pathParameters: {},
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      requestId,
+    });
+    return invoke(route, events.proxy(null, null), res, requestId);
+  };
+
   // As the stack's shopper methods: no authorizer, no API key; the stage's method throttle for each one; the
   // preflight a mock answer. Every answer of the gateway's own carries the CORS headers too.
   const dispatchShopper = async (
@@ -412,6 +446,44 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       requestId,
     });
     return invoke(route, events.proxy(body, null), res, requestId);
+  };
+
+  // As the stack's staff methods: the /v1 route's own function, on a resource of its own without the authorizer
+  // or an API key; the stage's method throttle for each one. The function verifies the ID token first.
+  const dispatchStaff = async (
+    matches: Match[],
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    url: URL,
+    requestId: string,
+  ) => {
+    const match = matches.find((candidate) => candidate.route.method === method);
+    if (!match) {
+      const allowed = matches.map((candidate) => candidate.route.method).join(', ');
+      return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${allowed}`), { Allow: allowed });
+    }
+    const staff = match.route as unknown as StaffRoute;
+    let body: string | null;
+    try {
+      body = await bodyOrNull(req);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      return send(res, 413, envelope(413, error.message));
+    }
+    if (limiter && !limiter.take(`staff ${method} ${staff.path}`, staff.throttle)) {
+      return send(res, 429, envelope(429, DETAILS.rateLimited));
+    }
+    const events = gatewayEvents({
+      route: { ...staff.route, path: staff.path },
+      method,
+      url,
+      rawHeaders: req.rawHeaders,
+      pathParameters: match.pathParameters,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      requestId,
+    });
+    return invoke(staff.route, events.proxy(body, null), res, requestId);
   };
 
   return listen(handle, options.port, options.host ?? '127.0.0.1', (error, res) => {

@@ -54,6 +54,8 @@ function printBanner(twin: Twin): void {
   console.log(`Loyalty API listening on ${twin.url}`);
   // Each shop's storefront with the theme app extension; sign in at …/account/login (docs/storefront.md).
   for (const shop of twin.shops) console.log(`Storefront of ${shop.shopId}: ${twin.simulator.storefrontUrl(shop.shopId)}`);
+  // Each shop's admin with the app's home open in its frame (docs/admin.md).
+  for (const shop of twin.shops) console.log(`Admin of ${shop.shopId}: ${twin.simulator.adminUrl(shop.shopId)}`);
   console.log(`API reference: ${twin.url}/docs (OpenAPI document: ${twin.url}/openapi.json)`);
   console.log(`Platform simulator on ${twin.platformUrl} (PUT /_faults, GET /_discount_codes)`);
   console.log(`DynamoDB: ${twin.dynamodbEndpoint}, table ${twin.tableName}`);

@@ -1,6 +1,6 @@
 // The local twin: DynamoDB Local (or a given endpoint), the table, the configuration file, the platform
 // simulator and the local gateway, wired the way the stack wires the cloud.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ShopProgress } from '../../shared/runtime/progress';
@@ -15,7 +15,18 @@ import { resetKlaviyoConsumer, setKlaviyoRefusals } from '../../shared/klaviyo/k
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { purchaseReconcilerJob } from '../../shared/purchases/purchase-reconciler';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
-import { EVENT_DELIVERY, QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
+import {
+  ADMIN_PAGES,
+  EVENT_DELIVERY,
+  QUEUE_CONSUMERS,
+  ROUTES,
+  SCHEDULED_JOBS,
+  SHOPPER_ROUTES,
+  STAFF_ROUTES,
+  WEBHOOKS,
+} from '../../shared/runtime/entry-points';
+import { bundleAdminApp } from '../admin-ui/admin-app-bundle';
+import { ADMIN_APP_SCRIPT_NAME } from '../../shared/http/admin-page';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { SHOPIFY_APP_PROXY } from '../../shared/platform/shopify-app';
 import { setDeliveryQueue } from '../../shared/webhooks/delivery-queue';
@@ -202,6 +213,11 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       stops.push(() => rm(eventsDir, { recursive: true, force: true }));
     }
     process.env.EVENTS_LOG_FILE = eventsLogFile;
+    // The app's home runs with nothing from outside: App Bridge is the simulator's stand-in, the page may be
+    // framed by the simulator's admin, and its script is built now (docs/decisions.md).
+    process.env.APP_BRIDGE_SCRIPT_URL = simulator.appBridgeUrl;
+    process.env.ADMIN_FRAME_ANCESTORS = new URL(simulator.url).origin;
+    process.env.ADMIN_APP_SCRIPT_FILE = await writeAdminAppScript(stops);
     Object.assign(process.env, options.environment);
     resetEnv();
     resetDocumentClient();
@@ -254,6 +270,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       routes: ROUTES,
       webhooks: WEBHOOKS,
       shopperRoutes: SHOPPER_ROUTES,
+      staffRoutes: STAFF_ROUTES,
+      pages: ADMIN_PAGES,
       root: PROJECT_ROOT,
       port,
       host,
@@ -321,6 +339,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     simulator.setWebhookUrl(`${gateway.url}${WEBHOOKS[0]!.path}`);
     // The app proxy's url in shopify.app.toml: `{api}/shopper`.
     simulator.setAppProxyUrl(`${gateway.url}${SHOPIFY_APP_PROXY.path}`);
+    // The app's application_url: `{api}/admin`.
+    simulator.setAdminAppUrl(`${gateway.url}${ADMIN_PAGES[0]!.path}`);
     stops.push(async () => setClock(null));
     stops.push(async () => resetDocumentClient());
 
@@ -353,6 +373,15 @@ function consumerOf(queue: 'webhookDeliveries' | 'klaviyo') {
   const consumer = QUEUE_CONSUMERS.find((entry) => (entry.queue ?? 'webhookDeliveries') === queue);
   if (!consumer) throw new Error(`The manifest has no consumer of the ${queue} queue`);
   return consumer;
+}
+
+/** The app's home's script, built into a folder of its own that the twin's stop removes; answers the file. */
+async function writeAdminAppScript(stops: Array<() => Promise<void>>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'loyalty-admin-app-'));
+  stops.push(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, ADMIN_APP_SCRIPT_NAME);
+  await writeFile(file, (await bundleAdminApp()).code);
+  return file;
 }
 
 /** PUT /_clock's body: `{ "now": ISO timestamp }` holds the clock there, `{ "now": null }` returns to real time. */

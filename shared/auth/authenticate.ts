@@ -4,7 +4,7 @@ import { hashApiKey, isWellFormedApiKey, type KeyScope } from '../domain/api-key
 
 export type Authentication =
   | { ok: true; shopId: string; scope: KeyScope; keyName: string; keyId: string; usageIdentifierKey: string | null }
-  | { ok: false; reason: 'missing' | 'invalid' | 'bearer' | 'ambiguous' };
+  | { ok: false; reason: 'missing' | 'invalid' | 'bearer' | 'token' | 'ambiguous' };
 
 /**
  * Reads the key fresh on every call. The gateway caches the authorizer's answer in front of it and drops
@@ -14,6 +14,8 @@ export type Authentication =
  */
 /** OAuth's scheme in front of a value (any case, as HTTP schemes are case-insensitive). */
 const BEARER = /^\s*bearer\s/i;
+/** A JWT (three base64url parts), bare or as a bearer: a Shopify token (an admin ID token, a customer session token), never a key. */
+const JWT = /^\s*(?:bearer\s+)?[\w-]+\.[\w-]+\.[\w-]*\s*$/i;
 
 /**
  * The request's key: every value of its Authorization headers, under any spelling. More than one is
@@ -28,7 +30,9 @@ export async function authenticateRequest(authorizations: readonly string[]): Pr
 export async function authenticate(authorization: string | undefined): Promise<Authentication> {
   if (authorization === undefined || authorization.trim() === '') return { ok: false, reason: 'missing' };
   // What cannot be a key is refused without a table read: an anonymous flood costs no DynamoDB call.
-  if (!isWellFormedApiKey(authorization)) return { ok: false, reason: BEARER.test(authorization) ? 'bearer' : 'invalid' };
+  if (!isWellFormedApiKey(authorization)) {
+    return { ok: false, reason: JWT.test(authorization) ? 'token' : BEARER.test(authorization) ? 'bearer' : 'invalid' };
+  }
   const keyHash = hashApiKey(authorization);
   const key = await findApiKey(keyHash);
   if (!key || key.status !== 'active') return { ok: false, reason: 'invalid' };

@@ -1,6 +1,12 @@
 // Earning and reward history entries as stored on the customer's partition.
 
 export type EarningStatus = 'pending' | 'approved' | 'rejected';
+
+/** Who made a write through the staff routes (`/admin/api`): the staff user the admin ID token names. */
+export interface StaffActor {
+  type: 'staff';
+  id: string;
+}
 export type RewardStatus = 'active' | 'used' | 'expired';
 
 export interface EarningEntry {
@@ -18,6 +24,8 @@ export interface EarningEntry {
   points_expiry_at: string | null;
   created_at: string;
   updated_at: string;
+  /** A manual adjustment made by staff: who (SURFACES-CONTRACT.md). Absent on every other entry. */
+  actor?: StaffActor;
 }
 
 export interface RewardEntry {

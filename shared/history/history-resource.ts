@@ -3,7 +3,12 @@
 import type { EarningEntry, RewardEntry } from '../domain/history';
 import type { ShopSettings } from '../domain/shop';
 
-export function earningHistoryResource(entry: EarningEntry) {
+/**
+ * `staff`: the answer is a staff route's (/admin/api), which also says who made an entry by hand (`actor`,
+ * on a staff adjustment's entry only) and the internal note of an adjustment (`note`, on entries that have
+ * one: staff read it in the app's home, docs/admin.md); the /v1 answer is exactly the spec's.
+ */
+export function earningHistoryResource(entry: EarningEntry, { staff = false }: { staff?: boolean } = {}) {
   return {
     type: 'earning_history_entry',
     id: entry.id,
@@ -21,9 +26,14 @@ export function earningHistoryResource(entry: EarningEntry) {
       points_expiry_at: entry.points_expiry_at,
       created_at: entry.created_at,
       updated_at: entry.updated_at,
+      ...(staff && entry.actor ? { actor: { type: entry.actor.type, id: entry.actor.id } } : {}),
+      ...(staff && typeof noteOf(entry) === 'string' ? { note: noteOf(entry) } : {}),
     },
   };
 }
+
+/** An adjustment's internal note, kept on its entry's item (read back with the entry; no other entry has one). */
+const noteOf = (entry: EarningEntry): unknown => (entry as EarningEntry & { note?: unknown }).note;
 
 export function rewardHistoryResource(entry: RewardEntry) {
   return {

@@ -33,13 +33,16 @@ export class ApiError extends Error {
   readonly title: string;
   readonly detail: string;
   readonly expose = true;
+  /** Headers the answer carries besides the JSON ones (e.g. the staff routes' retry header). */
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(statusCode: number, detail: string, title?: string) {
+  constructor(statusCode: number, detail: string, title?: string, headers: Readonly<Record<string, string>> = {}) {
     super(detail);
     this.name = 'ApiError';
     this.statusCode = statusCode;
     this.title = title ?? TITLES[statusCode] ?? 'Error';
     this.detail = detail;
+    this.headers = headers;
   }
 
   toEnvelope(): ErrorEnvelope {
@@ -57,6 +60,8 @@ export const DETAILS = {
   // The spec's header carries the bare key; a value in OAuth's `Bearer <token>` form is told so. No double
   // quote: the stack's gateway response puts this text into its JSON template as it is.
   bearerPrefix: "Invalid API key: send the bare key in the Authorization header, without the 'Bearer ' prefix",
+  // A Shopify token (an admin ID token, a customer session token) sent to a keyed route: it authorizes its own routes only.
+  tokenNotKey: 'Invalid API key: a Shopify token authorizes /admin/api (ID token) or /shopper (session token) only; /v1 takes an API key',
   // Two keys in one request are ambiguous (API Gateway passes on the last): refused whatever each one is.
   ambiguousAuthorization: 'Send exactly one Authorization header: this request carries more than one',
   readOnlyKey: 'This API key is read-only and cannot perform write operations',
@@ -80,8 +85,8 @@ export function envelope(statusCode: number, detail: string, title?: string): Er
 }
 
 /** Turns anything thrown into a status and envelope; unknown errors become a bare 500 (nothing leaks). */
-export function toErrorResponse(error: unknown): { statusCode: number; body: ErrorEnvelope } {
-  if (error instanceof ApiError) return { statusCode: error.statusCode, body: error.toEnvelope() };
+export function toErrorResponse(error: unknown): { statusCode: number; body: ErrorEnvelope; headers?: Readonly<Record<string, string>> } {
+  if (error instanceof ApiError) return { statusCode: error.statusCode, body: error.toEnvelope(), headers: error.headers };
   if (error instanceof DomainError) {
     const statusCode = DOMAIN_STATUS[error.kind];
     return { statusCode, body: envelope(statusCode, error.detail, error.title) };

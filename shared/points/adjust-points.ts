@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { getEarningEntry } from '../data/history-repository';
 import { commitAdjustments, enqueueAdjustment, withdrawAdjustment } from '../data/points-repository';
 import { customerNotFound, DOMAIN_DETAILS, DomainError, failed, notPermitted } from '../domain/errors';
+import type { StaffActor } from '../domain/history';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveCustomerId } from '../customers/customer-service';
 import { withMemberFacts } from '../domain/events';
@@ -54,6 +55,7 @@ export async function adjustPoints(
   {
     maxAttempts = MAX_ATTEMPTS,
     requestId = randomUUID(),
+    actor,
   }: {
     maxAttempts?: number;
     /**
@@ -62,6 +64,8 @@ export async function adjustPoints(
      * answered, not applied again.
      */
     requestId?: string;
+    /** The staff user who made it through /admin/api: kept on its entry. */
+    actor?: StaffActor;
   } = {},
 ): Promise<PointsAdjustment> {
   const shopId = shop.settings.id;
@@ -73,6 +77,7 @@ export async function adjustPoints(
     note: input.note,
     send_email: input.send_email,
     at: nowIso(),
+    ...(actor ? { actor } : {}),
   });
   const answer = (outcome: Outcome): PointsAdjustment => ({ customerId, change: outcome });
 

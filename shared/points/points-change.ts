@@ -137,6 +137,8 @@ export function commitOfQueue(record: CustomerRecord, queue: readonly QueuedAdju
       send_email: request.send_email,
       points_before: change.before,
       points_after: change.after,
+      // Who, when staff made it (served on /admin/api only, kept in the table and the customer's data export).
+      ...(request.actor ? { actor: request.actor } : {}),
     };
     // A positive adjustment is a batch of its own; a negative one is spending (points-ledger.ts).
     if (change.applied > 0) {

@@ -234,6 +234,67 @@ export type RouteName = (typeof ROUTE_LIST)[number]['name'];
 
 export const ROUTES: ReadonlyArray<Route & { name: RouteName }> = ROUTE_LIST;
 
+/**
+ * The staff routes' prefix (SURFACES-CONTRACT.md, "Staff routes"): `/admin/api/v1/...` mirrors every `/v1/...`
+ * route, same path below the prefix, authorized by Shopify's admin ID token instead of an API key.
+ */
+export const STAFF_API_PREFIX = '/admin/api';
+
+/**
+ * The `/admin/api` twin of a `/v1` route: served by the route's own function (one Lambda per endpoint), as an
+ * API Gateway method of its own without the key authorizer or the usage plan, the function verifying the ID
+ * token first in its chain. Staff hold no API key, so no usage plan counts them: each method has a stage
+ * method throttle of its own, all shops' staff together.
+ */
+export interface StaffRoute {
+  method: HttpMethod;
+  /** `/admin/api` + the route's path. */
+  path: string;
+  /** The `/v1` route it mirrors: its function, name, scope and grants. */
+  route: Route;
+  /** Requests per second and burst for this method, all shops and staff together. */
+  throttle: { rateLimit: number; burstLimit: number };
+}
+
+/**
+ * The staff methods' throttles. Staff are people clicking in Shopify's admin: a page asks a few reads at once,
+ * a write is one deliberate action. Well above what a support team makes, well below the stage's default.
+ */
+export const STAFF_THROTTLE = {
+  read: { rateLimit: 50, burstLimit: 100 },
+  write: { rateLimit: 20, burstLimit: 40 },
+} as const;
+
+/** The `/admin/api` twins of `routes`: every route, in the same order. */
+export function staffRoutesOf(routes: readonly Route[]): StaffRoute[] {
+  return routes.map((route) => ({
+    method: route.method,
+    path: `${STAFF_API_PREFIX}${route.path}`,
+    route,
+    throttle: route.method === 'GET' ? STAFF_THROTTLE.read : STAFF_THROTTLE.write,
+  }));
+}
+
+export const STAFF_ROUTES: readonly StaffRoute[] = staffRoutesOf(ROUTE_LIST);
+
+/** Whether an API Gateway resource (the method's path template, set by the gateway, never by the caller) is a staff route's. */
+export function isStaffResource(resource: string | null | undefined): boolean {
+  return typeof resource === 'string' && resource.startsWith(`${STAFF_API_PREFIX}/`);
+}
+
+/** The `/v1` resource a staff resource mirrors (itself for any other). */
+export function mirroredResource(resource: string): string {
+  return isStaffResource(resource) ? resource.slice(STAFF_API_PREFIX.length) : resource;
+}
+
+/**
+ * What a route's function uses: its own outside services, and the shops' Shopify secrets, since its `/admin/api`
+ * twin verifies the ID token with the shop's app secret.
+ */
+export function routeUses(route: Route): readonly OutsideService[] {
+  return route.uses?.includes('platform') ? route.uses : [...(route.uses ?? []), 'platform'];
+}
+
 /** An entry point called by the commerce platform: no API key, no usage plan; the handler authenticates it. */
 export interface WebhookRoute extends EntryPoint {
   method: 'POST';
@@ -328,6 +389,33 @@ const SHOPPER_ROUTE_LIST = [
 export type ShopperRouteName = (typeof SHOPPER_ROUTE_LIST)[number]['name'];
 
 export const SHOPPER_ROUTES: ReadonlyArray<ShopperRoute & { name: ShopperRouteName }> = SHOPPER_ROUTE_LIST;
+
+/**
+ * A page of the app for a person's browser (SURFACES-CONTRACT.md, "Staff routes"): HTML, outside the
+ * authorizer and the usage plan like a webhook (its handler verifies the staff member's ID token, or answers
+ * the page that obtains one), under a stage method throttle of its own.
+ */
+export interface PageRoute extends EntryPoint {
+  method: 'GET';
+  path: string;
+  /** Requests per second and burst for this method, all shops and staff together. */
+  throttle: { rateLimit: number; burstLimit: number };
+}
+
+/** The app's home in Shopify's admin: Shopify frames `{api}/admin?shop=…&host=…&embedded=1&id_token=…`. */
+export const ADMIN_PAGES: readonly PageRoute[] = [
+  {
+    name: 'adminHome',
+    method: 'GET',
+    path: '/admin',
+    handler: 'functions/admin/home.ts',
+    table: 'read',
+    // The shop's app (client id and secret) verifies the ID token and names the page's App Bridge key.
+    uses: ['platform'],
+    // A page load per staff member opening the app: a person's pace, far below the shopper reads.
+    throttle: { rateLimit: 20, burstLimit: 40 },
+  },
+];
 
 /**
  * The CORS headers of every shopper answer, and the preflight's: `OPTIONS` on a shopper path answers 204
@@ -496,13 +584,22 @@ export const EVENT_DELIVERY: EntryPoint = {
 };
 
 export type EntryPointKind =
-  'route' | 'webhook' | 'shopperRoute' | 'queueConsumer' | 'scheduledJob' | 'authorizer' | 'authorizerCacheFlusher' | 'eventDelivery';
+  | 'route'
+  | 'webhook'
+  | 'shopperRoute'
+  | 'page'
+  | 'queueConsumer'
+  | 'scheduledJob'
+  | 'authorizer'
+  | 'authorizerCacheFlusher'
+  | 'eventDelivery';
 
 /** Every entry point of the manifest with its kind: what the stack deploys, one function each. */
 export const ENTRY_POINTS: ReadonlyArray<{ kind: EntryPointKind; entry: EntryPoint }> = [
   ...ROUTES.map((entry) => ({ kind: 'route' as const, entry })),
   ...WEBHOOKS.map((entry) => ({ kind: 'webhook' as const, entry })),
   ...SHOPPER_ROUTES.map((entry) => ({ kind: 'shopperRoute' as const, entry })),
+  ...ADMIN_PAGES.map((entry) => ({ kind: 'page' as const, entry })),
   ...QUEUE_CONSUMERS.map((entry) => ({ kind: 'queueConsumer' as const, entry })),
   ...SCHEDULED_JOBS.map((entry) => ({ kind: 'scheduledJob' as const, entry })),
   { kind: 'authorizer', entry: AUTHORIZER },

@@ -42,6 +42,14 @@ const envSchema = z.object({
   KLAVIYO_RETRY_BASE_MS: count(250, z.refine(Number.isInteger, 'expected an integer'), z.gte(0)),
   /** Cloud, Klaviyo consumer only: the queue of what Klaviyo refused (a 4XX other than 429). */
   KLAVIYO_REFUSED_QUEUE_URL: z.optional(z.url()),
+  /** GET /admin: where the page loads App Bridge from (Shopify's CDN; the twin's stand-in locally). */
+  APP_BRIDGE_SCRIPT_URL: z._default(z.url(), 'https://cdn.shopify.com/shopifycloud/app-bridge.js'),
+  /** GET /admin: origins beside the shop's and admin.shopify.com that may frame the page (the twin's admin), space-separated. */
+  ADMIN_FRAME_ANCESTORS: z._default(z.string(), ''),
+  /** GET /admin: the app's script, when not admin-app.js in the function's package (the twin builds it at its start). */
+  ADMIN_APP_SCRIPT_FILE: z.optional(text()),
+  /** Set by Lambda: the function's package folder. */
+  LAMBDA_TASK_ROOT: z.optional(text()),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -27,8 +27,8 @@ async function shopOfDomain(shopDomain: string): Promise<string | null> {
   return shopId;
 }
 
-/** The app of the shop with this domain, or why none can have signed a shopper's request. */
-export async function shopAppOf(shopDomain: string): Promise<ShopApp | { refused: string }> {
+/** The app of the shop with this domain, or why none can have signed a shopper's request (`legacy`: the shop has no app). */
+export async function shopAppOf(shopDomain: string): Promise<ShopApp | { refused: string; legacy?: true }> {
   const shopId = await shopOfDomain(shopDomain);
   if (shopId === null) return { refused: `No shop of this service has the domain '${shopDomain}'` };
   let credentials;
@@ -36,10 +36,10 @@ export async function shopAppOf(shopDomain: string): Promise<ShopApp | { refused
     credentials = (await readShopSecret(shopId)).credentials;
   } catch (error) {
     // The twin's shop without a platform entry: no app either.
-    if (error instanceof PlatformError) return { refused: `Shop '${shopId}' ${LEGACY_CREDENTIALS_DETAIL}` };
+    if (error instanceof PlatformError) return { refused: `Shop '${shopId}' ${LEGACY_CREDENTIALS_DETAIL}`, legacy: true };
     throw error;
   }
-  if (credentials?.kind !== 'client_credentials') return { refused: `Shop '${shopId}' ${LEGACY_CREDENTIALS_DETAIL}` };
+  if (credentials?.kind !== 'client_credentials') return { refused: `Shop '${shopId}' ${LEGACY_CREDENTIALS_DETAIL}`, legacy: true };
   return { shopId, clientId: credentials.clientId, clientSecret: credentials.clientSecret };
 }
 

@@ -70,6 +70,14 @@ describe('DynamoDB calls per request on a warm function and a warm key (the desi
     });
   });
 
+  it("GET /admin/api/v1/customers/{id} with an ID token: the customer only, as on /v1 (the shop's domain and secret cached)", async () => {
+    const minted = await fetch(`${twin.platformUrl}/_id_tokens`, { method: 'POST', body: JSON.stringify({ shop: 'demo', user_id: '42' }) });
+    const { token } = (await minted.json()) as { token: string };
+    const staff = () => apiClient(twin.url, `Bearer ${token}`).get('/admin/api/v1/customers/1001');
+
+    expect(await callsOf(staff)).toEqual({ status: 200, calls: { GetItemCommand: 1 } });
+  });
+
   it('GET /earning-rules without a customer: nothing (cached key answer, cached configuration)', async () => {
     expect(await callsOf(send({ method: 'GET', path: '/v1/earning-rules', key: 'demo_read_key' }))).toEqual({
       status: 200,

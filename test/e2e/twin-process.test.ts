@@ -121,6 +121,10 @@ describe('npm start as a child process', () => {
     const storefront = /Storefront of demo: (\S+)/.exec(npm.output())![1]!;
     const page = await fetch(storefront);
     const pageText = await page.text();
+    // And the shop's admin, framing the twin's /admin with a fresh ID token.
+    const admin = /Admin of demo: (\S+)/.exec(npm.output())![1]!;
+    const adminPage = await fetch(admin);
+    const adminText = await adminPage.text();
 
     process.kill(twinPid, 'SIGKILL');
     await npm.exited;
@@ -130,6 +134,13 @@ describe('npm start as a child process', () => {
     expect(storefront).toBe(`${platformUrl}/storefront/demo/`);
     expect(page.status).toBe(200);
     expect(pageText).toContain('id="loyalty-embed"');
+    expect(admin).toBe(`${platformUrl}/admin/demo/`);
+    expect(adminPage.status).toBe(200);
+    expect(adminText).toMatch(
+      new RegExp(
+        `<iframe id="app-frame" title="Loyalty program" src="${url}/admin\\?shop=demo\\.myshopify\\.com&amp;host=[^"]+&amp;embedded=1&amp;id_token=`,
+      ),
+    );
     await expectNothingLeft();
   });
 

@@ -1,5 +1,5 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/loyalty-api';
+import { GATEWAY_RESPONSES, staffOperationName } from '../../infra/cdk/constructs/loyalty-api';
 import { DENY_DETAIL } from '../../functions/auth/authorize';
 import { ACCESS_DENIED_METRIC, OLDEST_DELIVERY_ALARM_SECONDS } from '../../infra/cdk/constructs/observability';
 import { SERVER_ERRORS_METRIC } from '../../shared/observability/service';
@@ -9,9 +9,13 @@ import {
   ROUTES,
   SCHEDULED_JOBS,
   SHOPPER_ROUTES,
+  STAFF_API_PREFIX,
+  STAFF_ROUTES,
+  STAFF_THROTTLE,
   THROTTLE_LIMITS,
   WEBHOOK_THROTTLE,
   WEBHOOKS,
+  ADMIN_PAGES,
 } from '../../shared/runtime/entry-points';
 import { synthAppWithContext, synthStack } from '../support/synth-stack';
 import { EMAIL_MATCH_SET_PARTITIONS, LIST_BOUNDARY_PARTITIONS } from '../../shared/data/keys';
@@ -26,8 +30,8 @@ jest.setTimeout(180_000);
 const { template } = synthStack();
 const resources = (type: string) => Object.entries(template.findResources(type));
 const PARTNER_SOURCE = 'aws.partner/shopify.com/123456/loyalty';
-/** Every function of the manifest besides the routes: the authorizer, the authorizer-cache flusher and the event delivery. */
-const OTHER_FUNCTIONS = WEBHOOKS.length + SHOPPER_ROUTES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 3;
+/** Every function of the manifest besides the routes: the admin pages, the authorizer, the authorizer-cache flusher and the event delivery. */
+const OTHER_FUNCTIONS = WEBHOOKS.length + SHOPPER_ROUTES.length + ADMIN_PAGES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 3;
 
 type Properties = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -92,7 +96,7 @@ describe('production stack', () => {
 
   it('takes API keys from the authorizer and requires them on every manifest method', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
-    const keyless = [...WEBHOOKS, ...SHOPPER_ROUTES].map((hook) => hook.name);
+    const keyless = [...WEBHOOKS, ...SHOPPER_ROUTES, ...ADMIN_PAGES].map((hook) => hook.name).concat(STAFF_ROUTES.map(staffOperationName));
     const methods = resources('AWS::ApiGateway::Method')
       .map(([, m]) => m.Properties)
       .filter((m) => m.HttpMethod !== 'ANY' && m.HttpMethod !== 'OPTIONS' && !keyless.includes(m.OperationName));
@@ -158,6 +162,49 @@ describe('production stack', () => {
     }
   });
 
+  it("serves each /v1 route's /admin/api twin through the route's own function, without authorizer or API key, under a stage method throttle", () => {
+    const [[, stage]] = resources('AWS::ApiGateway::Stage') as [[string, Properties]];
+    const [[, plan]] = resources('AWS::ApiGateway::UsagePlan') as [[string, Properties]];
+    const methods = resources('AWS::ApiGateway::Method').map(([, m]) => m.Properties);
+
+    expect(STAFF_ROUTES).toHaveLength(ROUTES.length);
+    for (const route of ROUTES) {
+      const staff = STAFF_ROUTES.find((candidate) => candidate.route.name === route.name)!;
+      expect(staff.path).toBe(`${STAFF_API_PREFIX}${route.path}`);
+      const [method] = methods.filter((m) => m.OperationName === staffOperationName(staff));
+      const v1 = methods.find((m) => m.OperationName === route.name)!;
+
+      expect(method).toMatchObject({ HttpMethod: route.method, AuthorizationType: 'NONE', ApiKeyRequired: false });
+      expect(method!.AuthorizerId).toBeUndefined();
+      expect(method!.Integration.Type).toBe('AWS_PROXY');
+      // One Lambda per endpoint: the twin integrates the /v1 route's function.
+      expect(method!.Integration.Uri).toEqual(v1.Integration.Uri);
+      expect(JSON.stringify(method!.Integration.Uri)).toContain(functionId(template, `${route.method} ${route.path}`));
+      const throttle = route.method === 'GET' ? STAFF_THROTTLE.read : STAFF_THROTTLE.write;
+      expect(stage.Properties.MethodSettings).toContainEqual(
+        expect.objectContaining({
+          ResourcePath: `/${staff.path.replaceAll('/', '~1')}`,
+          HttpMethod: route.method,
+          ThrottlingRateLimit: throttle.rateLimit,
+          ThrottlingBurstLimit: throttle.burstLimit,
+        }),
+      );
+      expect(Object.keys(plan.Properties.ApiStages[0].Throttle ?? {})).not.toContain(`${staff.path}/${staff.method}`);
+    }
+  });
+
+  it("lets API Gateway invoke each route function from its /admin/api resource, and grants it the shops' Shopify secrets to verify ID tokens", () => {
+    const permissions = resources('AWS::Lambda::Permission').map(([, p]) => JSON.stringify(p.Properties.SourceArn));
+    for (const staff of STAFF_ROUTES) {
+      const sourcePath = staff.path.replace(/\{[^}]+\}/g, '*');
+      expect(permissions.some((arn) => arn.includes(`/${staff.method}${sourcePath}"`))).toBe(true);
+      const statements = statementsOf(template, functionId(template, `${staff.route.method} ${staff.route.path}`));
+      expect(actionsOf(statements)).toContain('secretsmanager:GetSecretValue');
+    }
+    // No function of its own: the twins add methods, not functions.
+    expect(resources('AWS::Lambda::Function')).toHaveLength(ROUTES.length + OTHER_FUNCTIONS);
+  });
+
   it("answers OPTIONS on each shopper path with a 204 mock carrying the contract's CORS headers, without a token", () => {
     const preflights = resources('AWS::ApiGateway::Method')
       .map(([, m]) => m.Properties)
@@ -179,7 +226,7 @@ describe('production stack', () => {
   });
 
   it('answers other methods on known paths with a 405 mock', () => {
-    const paths = new Set([...ROUTES, ...WEBHOOKS, ...SHOPPER_ROUTES].map((r) => r.path));
+    const paths = new Set([...ROUTES, ...WEBHOOKS, ...SHOPPER_ROUTES, ...STAFF_ROUTES, ...ADMIN_PAGES].map((r) => r.path));
     const mocks = resources('AWS::ApiGateway::Method')
       .map(([, m]) => m.Properties)
       .filter((m) => m.HttpMethod === 'ANY');
@@ -284,7 +331,9 @@ describe('production stack', () => {
       }
       const actions = statements.filter((s) => !boundaryWrites.includes(s)).flatMap((s) => [s.Action].flat());
       for (const action of writeActions) expect(actions).not.toContain(action);
-      expect(actions).not.toContain('secretsmanager:GetSecretValue');
+      // A route's function verifies its /admin/api twin's ID token with the shop's app secret; the authorizer reads no secret.
+      if (fn.Properties.Description === 'API key authorizer') expect(actions).not.toContain('secretsmanager:GetSecretValue');
+      else expect(actions).toContain('secretsmanager:GetSecretValue');
       if (fn.Properties.Description === 'GET /v1/customers') expect(boundaryWrites).toHaveLength(1);
     }
   });

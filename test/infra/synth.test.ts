@@ -4,13 +4,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
+import { QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, SHOPPER_ROUTES, WEBHOOKS, ADMIN_PAGES } from '../../shared/runtime/entry-points';
 
 jest.setTimeout(240_000);
 
 const ROOT = join(__dirname, '..', '..');
-/** Routes, webhooks, queue consumers, scheduled jobs, the authorizer, the authorizer-cache flusher and the event delivery. */
-const FUNCTIONS = ROUTES.length + WEBHOOKS.length + SHOPPER_ROUTES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 3;
+/** Routes, webhooks, admin pages, queue consumers, scheduled jobs, the authorizer, the authorizer-cache flusher and the event delivery. */
+const FUNCTIONS =
+  ROUTES.length + WEBHOOKS.length + SHOPPER_ROUTES.length + ADMIN_PAGES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 3;
 
 function directorySize(dir: string): number {
   return readdirSync(dir).reduce((sum, name) => {

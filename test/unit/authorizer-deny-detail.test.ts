@@ -17,6 +17,8 @@ describe('the authorizer’s Deny', () => {
     ['Bearer with a key', 'Bearer demo_full_key_0123456789', DETAILS.bearerPrefix],
     ['bearer in lower case', 'bearer demo_full_key', DETAILS.bearerPrefix],
     ['a value that cannot be a key', 'not a key!', DETAILS.invalidKey],
+    ['an admin ID token, as App Bridge sends it', 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl', DETAILS.tokenNotKey],
+    ['a bare JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl', DETAILS.tokenNotKey],
   ])('names the detail for %s', async (_case, authorization, detail) => {
     // Act
     const answer = await handler(event(authorization));
@@ -29,6 +31,7 @@ describe('the authorizer’s Deny', () => {
   it('keeps the detail free of double quotes, which the gateway response template prints as they are', () => {
     expect(DETAILS.bearerPrefix).not.toContain('"');
     expect(DETAILS.invalidKey).not.toContain('"');
+    expect(DETAILS.tokenNotKey).not.toContain('"');
   });
 });
 

@@ -13,6 +13,7 @@ import {
   SCHEDULED_JOBS,
   SHOPPER_ROUTES,
   WEBHOOKS,
+  ADMIN_PAGES,
 } from '../../shared/runtime/entry-points';
 
 const ROOT = join(__dirname, '..', '..');
@@ -21,7 +22,7 @@ describe('the entry-point manifest', () => {
   it('holds every entry point once, each naming a handler file that exists', () => {
     const entries = ENTRY_POINTS.map(({ entry }) => entry);
     expect(entries).toHaveLength(
-      ROUTES.length + WEBHOOKS.length + SHOPPER_ROUTES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 3,
+      ROUTES.length + WEBHOOKS.length + SHOPPER_ROUTES.length + ADMIN_PAGES.length + QUEUE_CONSUMERS.length + SCHEDULED_JOBS.length + 3,
     );
     expect(entries).toEqual(expect.arrayContaining([AUTHORIZER, AUTHORIZER_CACHE_FLUSHER, EVENT_DELIVERY]));
     expect(new Set(entries.map((entry) => entry.name)).size).toBe(entries.length);

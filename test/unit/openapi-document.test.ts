@@ -1,5 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
-import { ROUTES, SHOPPER_ROUTES, THROTTLE_LIMITS } from '../../shared/runtime/entry-points';
+import { ROUTES, SHOPPER_ROUTES, STAFF_API_PREFIX, THROTTLE_LIMITS } from '../../shared/runtime/entry-points';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 
 const document = buildOpenApiDocument();
@@ -20,6 +20,10 @@ describe('OpenAPI document', () => {
       expect(operation?.operationId).toBe(route.name);
       for (const status of ['401', '429', '500']) expect(operation!.responses[status]).toBeDefined();
     }
+  });
+
+  it("leaves the staff routes out: the embedded app's twins of the /v1 operations, with their bodies (docs/admin.md#staff-api)", () => {
+    expect(Object.keys(document.paths).filter((path) => path.startsWith(STAFF_API_PREFIX))).toEqual([]);
   });
 
   it('refuses a route that has no documentation', () => {

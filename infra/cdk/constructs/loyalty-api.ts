@@ -2,7 +2,9 @@
 // from the authorizer, a usage plan with per-method throttles, and every gateway response rewritten
 // into the spec's error envelope. Webhooks and the shopper routes are methods without authorizer or key (the
 // handler checks the platform's signature, the app proxy's or the customer session token), throttled per
-// stage method instead; `OPTIONS` on a shopper path answers the CORS preflight; a default throttle bounds the whole stage.
+// stage method instead; so are the staff routes, each /v1 route's /admin/api twin served by the route's own
+// function, which verifies the admin ID token; `OPTIONS` on a shopper path answers the CORS preflight; a default
+// throttle bounds the whole stage.
 import {
   AccessLogFormat,
   ApiKeySourceType,
@@ -27,9 +29,11 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { DETAILS, envelope } from '../../../shared/http/errors';
 import {
+  type PageRoute,
   type Route,
   SHOPPER_CORS_HEADERS,
   type ShopperRoute,
+  type StaffRoute,
   THROTTLE_LIMITS,
   WEBHOOK_THROTTLE,
   type WebhookRoute,
@@ -40,7 +44,14 @@ export interface LoyaltyApiProps {
   webhooks: readonly WebhookRoute[];
   /** The shopper routes (SURFACES-CONTRACT.md): outside the authorizer and the usage plan, like the webhooks. */
   shopperRoutes?: readonly ShopperRoute[];
-  /** One function per route, webhook and shopper route, by name. */
+  /**
+   * The staff routes (SURFACES-CONTRACT.md): each /v1 route's /admin/api twin, integrated with the route's own
+   * function, outside the authorizer and the usage plan.
+   */
+  staffRoutes?: readonly StaffRoute[];
+  /** Pages for a browser (the app's home, SURFACES-CONTRACT.md): outside the authorizer and the usage plan too. */
+  pages?: readonly PageRoute[];
+  /** One function per route, webhook, shopper route and page, by name. */
   handlers: ReadonlyMap<string, IFunction>;
   authorizer: IFunction;
   logRetention: RetentionDays;
@@ -66,6 +77,9 @@ export function stageThrottle(fullRateKeys: number): { rateLimit: number; burstL
     burstLimit: THROTTLE_LIMITS.standard.burstLimit * fullRateKeys,
   };
 }
+
+/** The operation name of a staff method: its route's, marked (`getCustomer` → `getCustomerStaff`). */
+export const staffOperationName = (staff: StaffRoute): string => `${staff.route.name}Staff`;
 
 /** API Gateway's own default and ours; every key write flushes the cache (authorizer-cache-flusher.ts). */
 export const DEFAULT_AUTHORIZER_CACHE_TTL = Duration.seconds(300);
@@ -119,7 +133,7 @@ export class LoyaltyApi extends Construct {
             `${hook.path}/${hook.method}`,
             { throttlingRateLimit: WEBHOOK_THROTTLE.rateLimit, throttlingBurstLimit: WEBHOOK_THROTTLE.burstLimit },
           ]),
-          ...(props.shopperRoutes ?? []).map((route) => [
+          ...[...(props.shopperRoutes ?? []), ...(props.staffRoutes ?? []), ...(props.pages ?? [])].map((route) => [
             `${route.path}/${route.method}`,
             { throttlingRateLimit: route.throttle.rateLimit, throttlingBurstLimit: route.throttle.burstLimit },
           ]),
@@ -200,6 +214,36 @@ export class LoyaltyApi extends Construct {
       });
       this.methods.set(route.name, method);
     }
+    for (const staff of props.staffRoutes ?? []) {
+      const handler = props.handlers.get(staff.route.name);
+      if (!handler) throw new Error(`No function for route ${staff.route.name}`);
+      const resource = this.api.root.resourceForPath(staff.path);
+      resources.set(staff.path, resource);
+      // The /v1 route's own function on a second resource: no authorizer and no API key (staff hold none). The
+      // function verifies the admin ID token before it reads anything else, so it can answer 401 with App
+      // Bridge's retry header, which a gateway response of an authorizer's refusal could not choose per cause.
+      const method = resource.addMethod(staff.method, new LambdaIntegration(handler), {
+        authorizationType: AuthorizationType.NONE,
+        apiKeyRequired: false,
+        operationName: staffOperationName(staff),
+      });
+      this.methods.set(staffOperationName(staff), method);
+    }
+    for (const page of props.pages ?? []) {
+      const handler = props.handlers.get(page.name);
+      if (!handler) throw new Error(`No function for page ${page.name}`);
+      const resource = this.api.root.resourceForPath(page.path);
+      resources.set(page.path, resource);
+      // No authorizer and no API key: Shopify's admin loads the page with an ID token in its address, which
+      // the handler verifies (or answers App Bridge's bounce page).
+      const method = resource.addMethod(page.method, new LambdaIntegration(handler), {
+        authorizationType: AuthorizationType.NONE,
+        apiKeyRequired: false,
+        operationName: page.name,
+      });
+      this.methods.set(page.name, method);
+    }
+
     // The CORS preflight of each shopper path: 204 with the contract's headers, no token, no function.
     const corsParameters = Object.fromEntries(
       Object.entries(SHOPPER_CORS_HEADERS).map(([name, value]) => [`method.response.header.${name}`, `'${value}'`]),
@@ -223,7 +267,13 @@ export class LoyaltyApi extends Construct {
 
     // Another method on a known path: 405 with Allow, as the local gateway answers.
     for (const [path, resource] of resources) {
-      const allowed = [...props.routes, ...props.webhooks, ...(props.shopperRoutes ?? [])]
+      const allowed = [
+        ...props.routes,
+        ...props.webhooks,
+        ...(props.shopperRoutes ?? []),
+        ...(props.staffRoutes ?? []),
+        ...(props.pages ?? []),
+      ]
         .filter((route) => route.path === path)
         .map((route): string => route.method)
         .concat(shopperPaths.has(path) ? ['OPTIONS'] : [])

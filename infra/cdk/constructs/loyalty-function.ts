@@ -24,6 +24,8 @@ export interface LoyaltyFunctionProps {
   memorySize?: number;
   /** Functions invoked asynchronously (scheduled jobs): Lambda's retries, then the event and its error to `onFailure`. */
   asyncRetries?: { retryAttempts: number; maxEventAge: Duration; onFailure: IQueue };
+  /** Shell commands run after esbuild bundled the handler, given the project root and the bundle's folder. */
+  afterBundling?: (inputDir: string, outputDir: string) => string[];
 }
 
 export class LoyaltyFunction extends Construct {
@@ -63,6 +65,9 @@ export class LoyaltyFunction extends Construct {
         // The tracing switch is fixed at deploy time, so esbuild drops the X-Ray SDK from bundles that
         // cannot use it (shared/observability/tracing.ts); bench/bundles.ts builds the same way.
         define: { 'process.env.POWERTOOLS_TRACE_ENABLED': JSON.stringify(props.environment.POWERTOOLS_TRACE_ENABLED ?? 'false') },
+        ...(props.afterBundling
+          ? { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: props.afterBundling } }
+          : {}),
       },
     });
   }

@@ -8,6 +8,8 @@ import { createSimulatedOrders, type SimulatedCustomer } from './simulated-order
 import { createSimulatedShops, type SimulatedShop } from './simulated-shops';
 import { createSimulatedOAuth, type OAuthTokenGrant } from './simulated-oauth';
 import { createSessionTokens } from './simulated-session-tokens';
+import { createIdTokens } from './simulated-id-tokens';
+import { APP_BRIDGE_STAND_IN_PATH, createSimulatedAdmin } from './simulated-admin';
 import { createFaults, type FaultSettings } from './simulator-faults';
 import { createGraphqlEndpoint } from './simulator-graphql';
 import { methodNotAllowed, serve } from './simulator-http';
@@ -69,6 +71,12 @@ export interface PlatformSimulator {
   setWebhookUrl(url: string | null): void;
   /** Where the storefronts' app proxy forwards (`{api}/shopper`), once the twin's port is known. */
   setAppProxyUrl(url: string | null): void;
+  /** Where the admins frame the app's home (`{api}/admin`), once the twin's port is known. */
+  setAdminAppUrl(url: string | null): void;
+  /** A shop's admin with the app open: `{url}/admin/{shop id}/`. */
+  adminUrl(shopId: string): string;
+  /** App Bridge's stand-in, which the twin's /admin loads instead of Shopify's CDN. */
+  appBridgeUrl: string;
   /** A shop's storefront: `{url}/storefront/{shop id}/`. */
   storefrontUrl(shopId: string): string;
   /** Sends any topic (e.g. customers/redact) signed as the shop's deliveries are, and waits for the answer. */
@@ -100,6 +108,9 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   const sessionTokens = createSessionTokens(shops, options.realNow);
   const klaviyoKeys = new Set(options.klaviyoKeys ?? []);
   const klaviyo = createSimulatedKlaviyo({ keys: () => klaviyoKeys, faults });
+  const idTokens = createIdTokens(shops, options.realNow);
+  let adminAppUrl: string | null = null;
+  const admin = createSimulatedAdmin({ shops, appUrl: () => adminAppUrl, realNow: options.realNow ?? Date.now });
 
   const server = await serve(
     async (req, res) => {
@@ -107,6 +118,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
       if (pathname === '/_faults') return faults.handle(req, res);
       if (pathname === '/_oauth/tokens') return oauth.handleTokens(req, res);
       if (pathname === '/_session_tokens') return sessionTokens(req, res);
+      if (pathname === '/_id_tokens') return idTokens(req, res);
       const tokenPath = ACCESS_TOKEN_PATH.exec(pathname);
       if (tokenPath) return oauth.handleGrant(req, res, tokenPath[1] === undefined ? null : decodeURIComponent(tokenPath[1]));
       if (pathname === '/_discount_codes') {
@@ -115,6 +127,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
       }
       if (await klaviyo.handle(req, res, pathname)) return;
       if (await orderControls.handle(req, res, pathname)) return;
+      if (await admin.handle(req, res, pathname)) return;
       if (await storefront.handle(req, res, pathname)) return;
       const shop = GRAPHQL_PATH.exec(pathname)?.[1];
       if (shop !== undefined) return graphql(req, res, decodeURIComponent(shop));
@@ -140,6 +153,11 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
     setAppProxyUrl: (url) => {
       appProxyUrl = url;
     },
+    setAdminAppUrl: (url) => {
+      adminAppUrl = url;
+    },
+    adminUrl: (shopId) => `${server.url}/admin/${encodeURIComponent(shopId)}/`,
+    appBridgeUrl: `${server.url}${APP_BRIDGE_STAND_IN_PATH}`,
     storefrontUrl: (shopId) => `${server.url}/storefront/${encodeURIComponent(shopId)}/`,
     deliverWebhook: (shopId, topic, payload) => deliveries.deliver(shops.identity(shopId), topic, payload),
     webhooks: () => deliveries.list(),

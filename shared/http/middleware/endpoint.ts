@@ -53,7 +53,19 @@ export function endpoint(
       return jsonResponse(result.statusCode, result.body);
     };
     return withInvocationDeadline(remainingMs, () =>
-      options.idempotent ? withIdempotency(caller.shopId, event, body, remainingMs, respond) : respond(),
+      options.idempotent
+        ? caller.actor
+          ? // A staff request's key is the staff user's: another user's key of the same value is another request.
+            withIdempotency(
+              caller.shopId,
+              event,
+              body,
+              remainingMs,
+              respond,
+              `${event.httpMethod} ${event.resource} staff:${caller.actor.id}`,
+            )
+          : withIdempotency(caller.shopId, event, body, remainingMs, respond)
+        : respond(),
     );
   };
 }

@@ -11,7 +11,7 @@ import { DomainError } from '../../domain/errors';
 import { countServerError, logger, maskEmailsIn } from '../../observability/powertools';
 import { ApiError, toErrorResponse } from '../errors';
 import { JSON_HEADERS } from '../headers';
-import { ROUTES, SHOPPER_ROUTES } from '../../runtime/entry-points';
+import { mirroredResource, ROUTES, SHOPPER_ROUTES } from '../../runtime/entry-points';
 
 export type OutcomeLevel = 'INFO' | 'WARN' | 'ERROR';
 
@@ -29,17 +29,16 @@ export function outcomeLevel(error: unknown, statusCode: number): OutcomeLevel {
   return 'INFO';
 }
 
-/** The manifest name of the route an event is for (the ServerErrors metric's dimension). */
+/** The manifest name of the route an event is for (the ServerErrors metric's dimension); a staff route counts as the route it mirrors. */
 function routeName(event: APIGatewayProxyEvent): string {
-  return (
-    [...ROUTES, ...SHOPPER_ROUTES].find((route) => route.method === event.httpMethod && route.path === event.resource)?.name ?? 'unknown'
-  );
+  const resource = mirroredResource(event.resource ?? '');
+  return [...ROUTES, ...SHOPPER_ROUTES].find((route) => route.method === event.httpMethod && route.path === resource)?.name ?? 'unknown';
 }
 
 export const errorEnvelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   onError: async (request) => {
     const error = request.error;
-    const { statusCode, body } = toErrorResponse(error);
+    const { statusCode, body, headers } = toErrorResponse(error);
     const level = outcomeLevel(error, statusCode);
     if (!(error instanceof ApiError) && !(error instanceof DomainError)) {
       // Internals go to the log only, never into the response body.
@@ -52,6 +51,6 @@ export const errorEnvelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGa
       else logger.info('Request refused', fields);
     }
     if (level === 'ERROR') countServerError(routeName(request.event));
-    request.response = { statusCode, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
+    request.response = { statusCode, headers: { ...headers, ...JSON_HEADERS }, body: JSON.stringify(body) };
   },
 });

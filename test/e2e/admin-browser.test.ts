@@ -1,0 +1,259 @@
+// The app's home in a real headless Chromium, against the twin's admin (SURFACES-CONTRACT.md, "The twin" >
+// "The admin"): the simulator's admin page frames the twin's GET /admin with a fresh ID token and App Bridge's
+// stand-in adds `Authorization: Bearer` to the app's calls. Staff search a member by part of an e-mail, open
+// them, adjust with a reason and see the entry (its note and its actor) and the new balance, refund an unused
+// reward; the same path again with the keyboard alone; the overview without figures (the service answers 404)
+// and with them (a route double of GET /admin/api/overview). axe-core audits every screen (nothing serious or
+// critical); each screen is saved as a PNG (ADMIN_SCREENSHOTS, default a temp folder).
+import { mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
+import { headlessBrowserUnavailable, launchHeadlessBrowser } from '../support/headless-browser';
+import { apiClient, startTestTwin } from '../support/twin';
+
+const unavailable = headlessBrowserUnavailable();
+const describeInBrowser = unavailable ? describe.skip : describe;
+if (unavailable) console.warn(`The admin browser test is SKIPPED: ${unavailable}.`);
+
+jest.setTimeout(120_000);
+
+const SCREENSHOTS = process.env.ADMIN_SCREENSHOTS ?? join(tmpdir(), 'admin-screenshots');
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const DEMO_KEY = 'demo_full_key';
+const STAFF_USER = '42';
+
+/** The demo configuration, its shop given a Dev Dashboard app (the ID tokens are signed with its secret). */
+function demoWithApp(): unknown {
+  const config = JSON.parse(readFileSync(DEMO_CONFIG, 'utf8')) as { shops: Array<{ id: string; platform: Record<string, unknown> }> };
+  for (const shop of config.shops) {
+    shop.platform.client_id ??= `${shop.id}-client-id`;
+    shop.platform.client_secret ??= `${shop.id}-client-secret`;
+  }
+  return config;
+}
+
+/** axe-core run in the app's frame as it is: the serious and critical findings. */
+async function seriousViolations(frame: Frame): Promise<Array<{ id: string; impact: string; targets: string[] }>> {
+  await frame.addScriptTag({ content: AXE_SOURCE });
+  const result = (await frame.evaluate(
+    'axe.run(document).then((result) => ({ passes: result.passes.length, violations: result.violations }))',
+  )) as {
+    passes: number;
+    violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+  };
+  expect(result.passes).toBeGreaterThan(10);
+  return result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({ id: violation.id, impact: violation.impact, targets: violation.nodes.map((node) => node.target.join(' ')) }));
+}
+
+const OVERVIEW = {
+  members: { total: 8, new: 1, excluded: 1 },
+  points_outstanding: 8950,
+  points_pending: 640,
+  liability: { amount: '89.50', currency: 'USD', point_value: '0.01' },
+  in_range: {
+    issued: { purchase: 1200, signup: 200, birthday: 0, referral: 0, action: 50, manual: 250, import: 0, refund: 500 },
+    redeemed: 1500,
+    expired: 0,
+    clawed_back: 0,
+    redemptions: 2,
+    codes_used: 1,
+    member_orders: 3,
+    member_revenue: '182.40',
+    loyalty_orders: 1,
+    loyalty_revenue: '54.00',
+  },
+  redemption_rate: 0.3125,
+  repeat_purchase_rate: 0.5714,
+  daily: Array.from({ length: 30 }, (_, index) => ({
+    date: new Date(Date.UTC(2026, 9, 29 + index)).toISOString().slice(0, 10),
+    issued: (index * 37) % 220,
+    redeemed: index % 7 === 0 ? 500 : 0,
+    expired: 0,
+    new_members: index === 17 ? 1 : 0,
+    member_revenue: '0.00',
+  })),
+};
+
+describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable ? ` [SKIPPED: ${unavailable}]` : ''}`, () => {
+  let twin: Twin;
+  let browser: Browser;
+  const api = () => apiClient(twin.url, DEMO_KEY);
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    [twin, browser] = await Promise.all([startTestTwin(demoWithApp(), { throttling: false }), launchHeadlessBrowser()]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await twin?.stop();
+  });
+
+  /** The shop's admin with the app open, and the app's frame once its page has rendered. */
+  async function openAdmin(route?: (page: Page) => Promise<unknown>): Promise<{ page: Page; app: Frame; calls: string[] }> {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/admin/api/')) {
+        calls.push(`${request.method()} ${new URL(request.url()).pathname} ${request.headers().authorization ? 'bearer' : 'none'}`);
+      }
+    });
+    if (route) await route(page);
+    await page.goto(`${twin.simulator.adminUrl('demo')}?user_id=${STAFF_USER}`);
+    const app = page.frames().find((frame) => frame.url().startsWith(`${twin.url}/admin`))!;
+    expect(app).toBeDefined();
+    await app.getByRole('banner').waitFor();
+    return { page, app, calls };
+  }
+  const shoot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  const expectAccessible = async (app: Frame) => expect(await seriousViolations(app)).toEqual([]);
+
+  it('shows the overview without figures while the service has none (its 404), usable and accessible', async () => {
+    const { page, app, calls } = await openAdmin();
+    await app.getByRole('status').filter({ hasText: 'Figures not available' }).waitFor();
+    await expect(app.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Overview');
+    // App Bridge's stand-in added the staff user's fresh ID token to the app's call.
+    expect(calls[0]).toMatch(/^GET \/admin\/api\/overview bearer$/);
+    await shoot(page, '01-overview-no-figures');
+    await expectAccessible(app);
+    await page.close();
+  });
+
+  it('shows the figures and the chart of the range when the service answers them', async () => {
+    const { page, app } = await openAdmin((page) =>
+      page.route('**/admin/api/overview?*', (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({ data: { type: 'program_overview', id: 'demo', attributes: OVERVIEW } }),
+        }),
+      ),
+    );
+    await app.getByText('Points outstanding').waitFor();
+    await expect(app.locator('.figure', { hasText: 'Liability' }).locator('dd').textContent()).resolves.toBe('89.50 USD');
+    await expect(app.locator('.figure', { hasText: 'Redemption rate' }).locator('dd').textContent()).resolves.toBe('31.3 %');
+    await expect(app.locator('.figure', { hasText: 'Points issued in range' }).locator('dd').textContent()).resolves.toBe('2,200');
+    await expect(app.locator('svg rect.issued').count()).resolves.toBe(30);
+    await shoot(page, '02-overview-figures');
+    await expectAccessible(app);
+    await page.close();
+  });
+
+  it('finds a member by part of an e-mail, adjusts with a reason, shows the entry and the balance, and refunds an unused reward', async () => {
+    // Grace (1002, 950 points) buys a reward through the API: an unused code staff will refund.
+    const purchase = await api().post('/v1/rewards/five-off/purchase', { customer_identifier: '1002' });
+    expect(purchase.status).toBe(201);
+    const { page, app, calls } = await openAdmin();
+
+    await app.getByRole('link', { name: 'Customers' }).click();
+    await app.getByLabel('E-mail or customer id').fill('hopper@');
+    await app.getByRole('button', { name: 'Search' }).click();
+    await app.getByRole('status').filter({ hasText: '1 member matches “hopper@”.' }).waitFor();
+    await shoot(page, '03-search-results');
+    await expectAccessible(app);
+
+    await app.getByRole('link', { name: /Grace/ }).click();
+    await app.getByRole('heading', { level: 1, name: /Grace/ }).waitFor();
+    await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('450 points');
+    await shoot(page, '04-customer');
+    await expectAccessible(app);
+
+    await app.getByLabel('Points (negative deducts)').fill('250');
+    await app.getByLabel('Reason (internal note)').fill('Parcel arrived late');
+    await app.getByRole('button', { name: 'Adjust' }).click();
+    await app.getByRole('status').filter({ hasText: 'Adjusted by 250 points.' }).waitFor();
+    await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('700 points');
+    const entry = app.locator('table.activity tbody tr').first();
+    await expect(entry.textContent()).resolves.toContain('Adjustment');
+    await expect(entry.locator('td').nth(2).textContent()).resolves.toBe('+250');
+    await expect(entry.locator('td').nth(4).textContent()).resolves.toBe('Parcel arrived late');
+    await expect(entry.locator('td').nth(5).textContent()).resolves.toBe(`Staff user ${STAFF_USER}`);
+    await shoot(page, '05-adjusted');
+
+    const code = (purchase.body as { data: { attributes: { discount_code: string } } }).data.attributes.discount_code;
+    await app.getByRole('button', { name: `Refund $5 off (${code})` }).click();
+    await app.getByRole('status').filter({ hasText: 'Refunded $5 off: 500 points returned.' }).waitFor();
+    await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('1,200 points');
+    await expect(app.getByRole('button', { name: `Refund $5 off (${code})` }).count()).resolves.toBe(0);
+    await shoot(page, '06-refunded');
+    await expectAccessible(app);
+
+    // Every call went to /admin/api with the staff user's ID token; the API agrees with the page.
+    expect(calls.length).toBeGreaterThan(5);
+    expect(calls.filter((call) => !call.endsWith(' bearer'))).toEqual([]);
+    const grace = await api().get('/v1/customers/1002');
+    expect((grace.body as { data: { attributes: { current_points: number } } }).data.attributes.current_points).toBe(1200);
+    await page.close();
+  });
+
+  it('takes the same path with the keyboard alone: search, open, adjust with a reason, exclude and include', async () => {
+    const { page, app } = await openAdmin();
+    const focused = () =>
+      app.evaluate(
+        'document.activeElement && (document.activeElement.getAttribute("aria-label") || document.activeElement.id || document.activeElement.textContent)',
+      );
+    // The view's heading has focus when the app opens; before it, the skip link and the two sections.
+    await expect(focused()).resolves.toBe('Overview');
+    await page.keyboard.press('Shift+Tab');
+    await expect(focused()).resolves.toBe('Customers');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await expect(focused()).resolves.toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('Customers');
+    await page.keyboard.press('Enter');
+    await app.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('search-query');
+    await page.keyboard.type('turing');
+    await page.keyboard.press('Enter');
+    await app.getByRole('status').filter({ hasText: '1 member matches “turing”.' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toMatch(/Alan/);
+    await page.keyboard.press('Enter');
+    await app.getByRole('heading', { level: 1, name: /Alan/ }).waitFor();
+    await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('700 points');
+    // The heading has focus; the form's fields come after the back link's... Tab to the points field.
+    for (let tabs = 0; tabs < 10 && (await focused()) !== 'adjust-points'; tabs++) await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('adjust-points');
+    await page.keyboard.type('-100');
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('adjust-reason');
+    await page.keyboard.type('Duplicate award for order #1172');
+    await page.keyboard.press('Enter');
+    await app.getByRole('status').filter({ hasText: 'Adjusted by -100 points.' }).waitFor();
+    await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('600 points');
+    await expect(app.locator('table.activity tbody tr').first().locator('td').nth(4).textContent()).resolves.toBe(
+      'Duplicate award for order #1172',
+    );
+    // Exclude, then include again, by keyboard.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('Exclude from the program');
+    await page.keyboard.press('Enter');
+    await app.getByRole('status').filter({ hasText: 'Excluded from the program.' }).waitFor();
+    await shoot(page, '07-keyboard-excluded');
+    await expectAccessible(app);
+    await app.getByRole('button', { name: 'Include in the program' }).focus();
+    await page.keyboard.press('Enter');
+    await app.getByRole('status').filter({ hasText: 'Included in the program again.' }).waitFor();
+    // The birthday, typed into the date field.
+    await app.getByLabel('Birthday').focus();
+    await page.keyboard.type('03121990');
+    // Enter in the field submits its form, as in any form.
+    await page.keyboard.press('Enter');
+    await app.getByRole('status').filter({ hasText: 'Birthday set to 1990-03-12.' }).waitFor();
+    const alan = await api().get('/v1/customers/1003');
+    expect((alan.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({
+      current_points: 600,
+      loyalty_status: 'member',
+      date_of_birth: '1990-03-12',
+    });
+    await page.close();
+  });
+});
