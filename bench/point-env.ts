@@ -2,7 +2,6 @@
 // removed when undefined), the cached environment, document client, event publisher and shop catalogs
 // dropped; the function returned puts the variables back as they were.
 import { resetDocumentClient } from '../shared/data/client';
-import { resetEventPublisher } from '../shared/events/domain-events';
 import { resetEnv } from '../shared/runtime/env';
 import { clearShopCatalogCache } from '../shared/shops/shop-catalog';
 
@@ -15,7 +14,6 @@ export function pointEnvAt<Key extends string>(keys: readonly Key[], values: Par
     }
     resetEnv();
     resetDocumentClient();
-    resetEventPublisher();
     clearShopCatalogCache();
   };
   apply(values);

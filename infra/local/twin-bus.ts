@@ -1,6 +1,5 @@
 // The twin's event bus, EventBridge's stand-in: what the twin's stream reader delivers is (a) appended to the
-// events file that GET /_events lists (one JSON object a line; the file `publishAfterCommit`'s JSON-lines
-// publisher writes too, so events of both paths show, in delivery order) and (b) handed to each subscriber,
+// events file that GET /_events lists (one JSON object a line, in delivery order) and (b) handed to each subscriber,
 // as EventBridge hands an event to each rule's target. While the bus is faulted (`PUT /_faults` with
 // `"bus": "error"` on the simulator) it refuses every put, and the reader hands the events again later.
 import { appendFile, readFile } from 'node:fs/promises';

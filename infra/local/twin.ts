@@ -9,7 +9,6 @@ import { resetEnv, type Env } from '../../shared/runtime/env';
 import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
 import { resetDocumentClient } from '../../shared/data/client';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../../shared/data/dynamodb-stats';
-import { resetEventPublisher } from '../../shared/events/domain-events';
 import { setEventBus } from '../../shared/events/event-bus';
 import { resetKlaviyoConsumer, setKlaviyoRefusals } from '../../shared/klaviyo/klaviyo-consumer';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
@@ -221,7 +220,6 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     Object.assign(process.env, options.environment);
     resetEnv();
     resetDocumentClient();
-    resetEventPublisher();
     resetPlatforms();
     // Credentials and webhook secrets stay in process (in the cloud: Secrets Manager), never in the table.
     registerLocalShopSecrets(twinShopSecrets(config));

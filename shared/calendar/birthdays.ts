@@ -13,7 +13,7 @@ import { birthdayDecision, giveBatches } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
 import { withMemberFacts } from '../domain/events';
-import type { DomainEvent } from '../events/domain-events';
+import type { DomainEvent } from '../domain/events';
 import { orderEntryId } from '../orders/order-state';
 import { activeCampaign, earningRulePoints } from '../domain/earning-rule-points';
 import { type DueJob, type DueJobContext, type DueOutcome, tidy } from './due-job';

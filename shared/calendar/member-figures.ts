@@ -3,7 +3,7 @@
 // the due items are their item modules' (shared/data/items/).
 import type { StoredCustomer } from '../data/customer-repository';
 import { type DueOutcome, tidy } from './due-job';
-import type { DomainEvent } from '../events/domain-events';
+import type { DomainEvent } from '../domain/events';
 
 /** An event about one member's points or codes, stamped with the run's time. */
 export function memberEvent(

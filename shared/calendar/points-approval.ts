@@ -12,7 +12,7 @@ import { movePoints, tierProgramOf } from '../domain/member-points';
 import { giveBatches, type LedgerEntry } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS } from '../domain/shop';
 import { withMemberFacts } from '../domain/events';
-import type { DomainEvent } from '../events/domain-events';
+import type { DomainEvent } from '../domain/events';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem, tidy } from './due-job';
 
 export const pointsApprovalJob: DueJob = {

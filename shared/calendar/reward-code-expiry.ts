@@ -7,7 +7,7 @@ import type { ItemKey } from '../data/keys';
 import { withoutKeys } from '../data/items';
 import { expireRewardCode, leaveCodeExpiryWork } from '../data/items/reward-entry';
 import type { RewardEntry } from '../domain/history';
-import type { DomainEvent } from '../events/domain-events';
+import type { DomainEvent } from '../domain/events';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
 
 export const rewardCodeExpiryJob: DueJob = {

@@ -26,7 +26,7 @@ import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
 import { giveBatches } from '../domain/points-ledger';
 import { withMemberFacts } from '../domain/events';
-import type { DomainEvent } from '../events/domain-events';
+import type { DomainEvent } from '../domain/events';
 import { logger } from '../observability/powertools';
 import { refundTakes } from '../platform/eligible-amount';
 import type { PlatformOrder, PlatformRefund } from '../platform/port';

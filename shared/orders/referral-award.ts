@@ -10,7 +10,7 @@ import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { giveBatches } from '../domain/points-ledger';
 import { resolveTier } from '../domain/tiers';
 import { withMemberFacts } from '../domain/events';
-import type { DomainEvent } from '../events/domain-events';
+import type { DomainEvent } from '../domain/events';
 import { activeCampaign, earningRulePoints } from '../domain/earning-rule-points';
 import { now as clockNow } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';

@@ -14,7 +14,7 @@ import type { StaffActor } from '../domain/history';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveCustomerId } from '../customers/customer-service';
 import { withMemberFacts } from '../domain/events';
-import type { DomainEvent } from '../events/domain-events';
+import type { DomainEvent } from '../domain/events';
 import { countMetric, logger } from '../observability/powertools';
 import { nowIso } from '../runtime/clock';
 import { backoffDelay, CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';

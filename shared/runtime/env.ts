@@ -25,7 +25,7 @@ const envSchema = z.object({
   PLATFORM_RETRY_BASE_MS: count(100, z.refine(Number.isInteger, 'expected an integer'), z.gte(0)),
   /** EventBridge bus for domain events (cloud). */
   EVENT_BUS_NAME: z.optional(text()),
-  /** JSON-lines file for domain events (local twin). */
+  /** The twin: the JSON-lines file of what its bus took (GET /_events). */
   EVENTS_LOG_FILE: z.optional(text()),
   /** Cloud: the webhook delivery queue (SQS), where the receiver sends every verified delivery. */
   WEBHOOK_DELIVERY_QUEUE_URL: z.optional(z.url()),

@@ -19,7 +19,6 @@ import { batchPut, putShopCatalog, readShopCounters } from '../../shared/data/sh
 import type { CustomerRecord } from '../../shared/domain/customer';
 import { approvedEntry, type RewardEntry } from '../../shared/domain/history';
 import type { EarningRule, EarningSettings, ShopCatalog } from '../../shared/domain/shop';
-import { resetEventPublisher } from '../../shared/events/domain-events';
 import { applyOrder, applyRefund } from '../../shared/orders/apply-order';
 import { type Platform, type PlatformCustomer, type PlatformOrder, PlatformUnavailableError } from '../../shared/platform/port';
 import { adjustPoints } from '../../shared/points/adjust-points';
@@ -38,7 +37,6 @@ let eventsFile: string;
 beforeAll(async () => {
   eventsFile = join(mkdtempSync(join(tmpdir(), 'events-')), 'events.jsonl');
   table = await createTestTable({ environment: { EVENTS_LOG_FILE: eventsFile } });
-  resetEventPublisher();
 });
 afterEach(() => setClock(null));
 afterAll(async () => {

@@ -10,7 +10,6 @@ import { earningEntryItem } from '../../shared/data/items/earning-entry';
 import { batchPut, putShopCatalog, putShopIdentity } from '../../shared/data/shop-repository';
 import { scheduledJobHandler } from '../../shared/calendar/scheduled-job-handler';
 import type { EarningEntry } from '../../shared/domain/history';
-import { resetEventPublisher } from '../../shared/events/domain-events';
 import { setClock } from '../../shared/runtime/clock';
 import { customerRecord } from '../fixtures/customer-record';
 import { shopCatalog } from '../fixtures/shop-catalog';
@@ -26,7 +25,6 @@ let eventsFile: string;
 beforeAll(async () => {
   eventsFile = join(mkdtempSync(join(tmpdir(), 'events-')), 'events.jsonl');
   table = await createTestTable({ environment: { EVENTS_LOG_FILE: eventsFile } });
-  resetEventPublisher();
 });
 afterAll(async () => {
   setClock(null);

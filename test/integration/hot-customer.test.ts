@@ -17,7 +17,6 @@ import { updateCustomer } from '../../shared/customers/customer-service';
 import { addDays } from '../../shared/domain/dates';
 import type { EarningSettings, ShopCatalog } from '../../shared/domain/shop';
 import { resolveTier } from '../../shared/domain/tiers';
-import { resetEventPublisher } from '../../shared/events/domain-events';
 import { adjustPoints, type PointsAdjustment } from '../../shared/points/adjust-points';
 import { commitOfQueue, receiptsOf } from '../../shared/points/points-change';
 import { customerRecord } from '../fixtures/customer-record';
@@ -47,7 +46,6 @@ let eventsFile: string;
 beforeAll(async () => {
   eventsFile = join(mkdtempSync(join(tmpdir(), 'hot-events-')), 'events.jsonl');
   table = await createTestTable({ environment: { EVENTS_LOG_FILE: eventsFile } });
-  resetEventPublisher();
   await putShopCatalog(BATCH_SHOP);
   await putShopCatalog(INACTIVITY_SHOP);
 });

@@ -10,7 +10,6 @@ import { commitAdjustments, enqueueAdjustment } from '../../shared/data/points-r
 import { DEFAULT_EARNING_SETTINGS } from '../../shared/domain/shop';
 import { commitOfQueue, receiptsOf } from '../../shared/points/points-change';
 import { putShopCatalog } from '../../shared/data/shop-repository';
-import { resetEventPublisher } from '../../shared/events/domain-events';
 import { adjustPoints } from '../../shared/points/adjust-points';
 import { customerRecord } from '../fixtures/customer-record';
 import { shopCatalog, vipTier } from '../fixtures/shop-catalog';
@@ -39,7 +38,6 @@ let eventsFile: string;
 beforeAll(async () => {
   eventsFile = join(mkdtempSync(join(tmpdir(), 'events-')), 'events.jsonl');
   table = await createTestTable({ environment: { EVENTS_LOG_FILE: eventsFile } });
-  resetEventPublisher();
   await putShopCatalog(catalog);
 });
 afterAll(async () => {
