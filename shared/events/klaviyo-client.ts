@@ -5,7 +5,7 @@
 // token from the account's buckets, so one function instance never sends faster than its share of Klaviyo's
 // steady rate. The waiting reads an injectable clock (real time in Lambda), never the domain clock; the
 // private key is sent in its header and never logged, put in an error or kept as a map key.
-import { createHash } from 'node:crypto';
+import { deterministicId } from '../domain/deterministic-id';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffDelay, type Backoff } from '../runtime/retry';
 
@@ -122,7 +122,7 @@ export function accountRateLimiter(options: { waiter: Waiter; share: number; bur
 
 /** An account's name for the limiter and the logs: a digest of its key, never the key. */
 export function accountOf(privateKey: string): string {
-  return createHash('sha256').update(privateKey).digest('hex').slice(0, 12);
+  return deterministicId({ text: privateKey }, { as: 'hex', length: 12 });
 }
 
 export interface KlaviyoClientOptions {

@@ -467,7 +467,7 @@ export const QUEUE_CONSUMERS: readonly QueueConsumer[] = [
   // It reads the member (the figures an event lacks) and the shop's secret (its Klaviyo key).
   {
     name: 'deliverKlaviyoEvents',
-    handler: 'functions/klaviyo/deliver-events.ts',
+    handler: 'functions/klaviyo/deliver-klaviyo-events.ts',
     table: 'read',
     uses: ['klaviyo'],
     timeoutSeconds: 120,

@@ -257,7 +257,7 @@ describe('the Klaviyo consumer against the simulator', () => {
       // A fresh module registry: the function's own modules, with this file's secrets and refusals list.
       (await import('../../shared/platform/shop-secrets')).registerLocalShopSecrets(secrets);
       (await import('../../shared/klaviyo/klaviyo-consumer')).setKlaviyoRefusals({ send: async (message) => void refused.push(message) });
-      const { handler } = await import('../../functions/klaviyo/deliver-events');
+      const { handler } = await import('../../functions/klaviyo/deliver-klaviyo-events');
       return handler(batch, fakeContext(30_000));
     });
 
@@ -300,7 +300,7 @@ describe('the Klaviyo consumer against the simulator', () => {
         nokey: { webhook_secret: 'whsec2', klaviyo_private_key: 'pk_unknown_to_klaviyo_123' },
       });
       (await import('../../shared/klaviyo/klaviyo-consumer')).setKlaviyoRefusals({ send: async (message) => void refused.push(message) });
-      const { handler } = await import('../../functions/klaviyo/deliver-events');
+      const { handler } = await import('../../functions/klaviyo/deliver-klaviyo-events');
       const record = (detail: unknown, id: string) => ({
         messageId: id,
         receiptHandle: id,

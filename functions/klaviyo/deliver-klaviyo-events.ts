@@ -24,6 +24,8 @@ const recordHandler = async (record: SQSRecord) => {
   }
 };
 
-export const handler = eventHandler(async (event: SQSEvent, context: Context) =>
-  withInvocationDeadline(context.getRemainingTimeInMillis(), () => processPartialResponse(event, recordHandler, processor, { context })),
-);
+/** The consumer's work: one batch of the Klaviyo queue, answered as Lambda's partial batch response. */
+export const deliverKlaviyoEvents = (event: SQSEvent, context: Context) =>
+  withInvocationDeadline(context.getRemainingTimeInMillis(), () => processPartialResponse(event, recordHandler, processor, { context }));
+
+export const handler = eventHandler(deliverKlaviyoEvents);
