@@ -136,8 +136,8 @@ export async function enrollPlatformCustomer(
 
 /**
  * The events an enrolment commits with the profile: `customer.enrolled` (with how), and for each signup entry,
- * approved at once, the `points.approved` it has always published (one event per entry: a second type for the
- * same points would start a second e-mail); each with the new member's facts.
+ * approved at once, `points.earned` (EVENTS-CONTRACT.md: an approved entry created directly; one event per
+ * entry, so one e-mail); each with the new member's facts.
  */
 function enrolmentEvents(
   record: CustomerRecord,
@@ -159,7 +159,7 @@ function enrolmentEvents(
       ...facts,
     },
     ...entries.map((entry): DomainEvent => ({
-      type: 'points.approved',
+      type: 'points.earned',
       shop_id: shopId,
       customer_id: customerId,
       occurred_at: now,

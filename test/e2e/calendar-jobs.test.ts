@@ -309,6 +309,6 @@ describe('birthdays', () => {
       [250, 'approved', '2028-02-29T06:00:00.000Z'],
       [250, 'approved', '2029-02-28T06:00:00.000Z'],
     ]);
-    expect((await events('points.approved', 'cal-bday')).filter((event) => event.action === 'birthday')).toHaveLength(4);
+    expect((await events('points.earned', 'cal-bday')).filter((event) => event.action === 'birthday')).toHaveLength(4);
   });
 });

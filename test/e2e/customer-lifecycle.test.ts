@@ -88,7 +88,8 @@ describe('customers/create with auto_enroll', () => {
     expect(member.status).toBe(200);
     expect(member.body.data.attributes).toMatchObject({ email: 'bob@biller.com', first_name: 'Bob', current_points: 50 });
     expect((await api().get('/v1/customers/bob@biller.com')).body.data.id).toBe(member.body.data.id);
-    expect(await events('points.approved', '706405506930370084')).toHaveLength(1);
+    expect(await events('points.earned', '706405506930370084')).toEqual([expect.objectContaining({ action: 'signup', points: 50 })]);
+    expect(await events('points.approved', '706405506930370084')).toEqual([]);
   });
 
   it('leaves the program alone when the shop does not enrol automatically, and its orders enrol no one', async () => {
@@ -113,10 +114,8 @@ describe('an order that arrives before customers/create', () => {
     expect((await deliver('life', 'customers/create', created)).status).toBe(200);
 
     expect((await api().get('/v1/customers/5002')).body.data.attributes.current_points).toBe(170);
-    expect(await events('points.approved', '5002')).toEqual([
-      expect.objectContaining({ action: 'signup', points: 50 }),
-      expect.objectContaining({ action: 'purchase', points: 120 }),
-    ]);
+    expect(await events('points.earned', '5002')).toEqual([expect.objectContaining({ action: 'signup', points: 50 })]);
+    expect(await events('points.approved', '5002')).toEqual([expect.objectContaining({ action: 'purchase', points: 120 })]);
   });
 
   it('reconciliation enrols too, when the order webhook never came', async () => {
@@ -236,6 +235,7 @@ describe('customers/merge', () => {
     });
     expectError(await api().get('/v1/customers/5002'), 404);
     expect(await events('points.approved', '5004')).toEqual([]);
+    expect(await events('points.earned', '5004')).toEqual([]);
   });
 });
 

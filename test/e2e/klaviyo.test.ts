@@ -38,9 +38,14 @@ afterAll(async () => {
 });
 afterEach(async () => {
   await setKlaviyo('ok');
-  await twin.klaviyo.idle();
+  await settled();
 });
 
+/** Delivery is asynchronous: the stream reader has handed every committed event to the bus, and the Klaviyo queue has worked them. */
+async function settled(): Promise<void> {
+  await twin.eventStream.caughtUp();
+  await twin.klaviyo.idle();
+}
 async function klaviyo(): Promise<KlaviyoRecords> {
   return (await sendJson(`${twin.platformUrl}/_klaviyo`, 'GET', {})).body as KlaviyoRecords;
 }
@@ -77,13 +82,13 @@ describe('Klaviyo through the twin', () => {
 
   it('an adjustment with send_email false moves the balance and sends no event; with send_email true it sends one', async () => {
     expect((await api.post('/v1/customers/1003/points', { adjustment: 30, send_email: false })).status).toBe(200);
-    await twin.klaviyo.idle();
+    await settled();
 
     expect((await profileOf('1003'))?.properties['Loyalty Points Balance']).toBe(await balanceOf('1003'));
     expect(await eventsFor('1003', 'Loyalty Points Adjusted')).toEqual([]);
 
     expect((await api.post('/v1/customers/1003/points', { adjustment: 12 })).status).toBe(200);
-    await twin.klaviyo.idle();
+    await settled();
     expect(await eventsFor('1003', 'Loyalty Points Adjusted')).toEqual([
       expect.objectContaining({ properties: expect.objectContaining({ adjustment: 12 }) }),
     ]);
@@ -122,7 +127,7 @@ describe('Klaviyo through the twin', () => {
     }
     expect(answers).toEqual(Array.from({ length: 3 }, () => ({ status: 200, fast: true })));
 
-    await twin.klaviyo.idle();
+    await settled();
     const queue = (await sendJson(`${twin.url}/_klaviyo/queue`, 'GET', {})).body;
     expect(queue.dead_letters).toHaveLength(3);
     expect(queue.dead_letters[0]).toMatchObject({

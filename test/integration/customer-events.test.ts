@@ -1,5 +1,5 @@
 // The customer write paths commit their events with their change (shared/data/commit.ts, `events`): enrolment
-// (`customer.enrolled`, the signup award's `points.approved`), a merge (`customer.merged`, `tier.changed`, the moved
+// (`customer.enrolled`, the signup award's `points.earned`), a merge (`customer.merged`, `tier.changed`, the moved
 // member's `customer.enrolled`), an erasure (`customer.erased`, no personal data) and a data request
 // (`customer.data_requested`, alone). For each, the transaction's answer is lost once after DynamoDB committed it
 // (the SDK retries with the same token), and the function is stopped right after its commit and the work delivered
@@ -114,7 +114,7 @@ describe('the answer of the transaction lost after it committed (the SDK retries
   afterEach(() => faults.uninstall());
   const lost = () => faults.report().injected.dropped_after_commit ?? {};
 
-  it('enrolment: one member, one customer.enrolled and one points.approved with the new member facts', async () => {
+  it('enrolment: one member, one customer.enrolled and one points.earned with the new member facts', async () => {
     const id = String((nextId += 1));
     faults.script('TransactWriteItems', 'dropped_after_commit');
 
@@ -124,7 +124,7 @@ describe('the answer of the transaction lost after it committed (the SDK retries
     expect(enrolment.created).toBe(true);
     faults.pause();
     const events = await eventsOf(id);
-    expect(types(events)).toEqual(['customer.enrolled', 'points.approved']);
+    expect(types(events)).toEqual(['customer.enrolled', 'points.earned']);
     expect(events.find((event) => event.type === 'customer.enrolled')).toMatchObject({
       source: 'signup',
       email: `e${id}@example.com`,
@@ -133,7 +133,7 @@ describe('the answer of the transaction lost after it committed (the SDK retries
       tier: null,
       notify: true,
     });
-    expect(events.find((event) => event.type === 'points.approved')).toMatchObject({ action: 'signup', points: 50, points_balance: 50 });
+    expect(events.find((event) => event.type === 'points.earned')).toMatchObject({ action: 'signup', points: 50, points_balance: 50 });
   });
 
   it('merge: the merge marked done once, its customer.merged and tier.changed once, with the kept member facts', async () => {
@@ -207,7 +207,7 @@ describe('the function stopped right after its commit, then the work delivered a
     expect(stop.stopped()).toBe(1);
     expect((await getCustomer(SHOP, id, true))?.record.current_points).toBe(50);
     const events = await eventsOf(id);
-    expect(types(events)).toEqual(['customer.enrolled', 'points.approved']);
+    expect(types(events)).toEqual(['customer.enrolled', 'points.earned']);
     expect((await enrollPlatformCustomer(SHOP, platformCustomer(id), catalog)).created).toBe(false);
     expect(await eventsOf(id)).toEqual(events);
   });
