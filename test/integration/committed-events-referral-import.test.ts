@@ -5,10 +5,20 @@
 // - the transaction's answer lost once after DynamoDB committed it (the SDK retries with the same token): the
 //   change and its events are there once;
 // - the function stopped right after its commit (stopAfterCommit: nothing after the commit runs): the change is
-//   there with exactly its events. Were an event written by a call after the commit (as publishAfterCommit did),
-//   the stopped function would never make that call and this test would find the change without its event;
-// - the transaction never reaching DynamoDB: neither the change nor an event. Were an event written by a call
-//   of its own, before or beside the transaction, this test would find the event without its change.
+//   there with exactly its events. Were an event written by a call of its own after the change's write (as
+//   publishAfterCommit did), the stopped function would never make it and this test would find the change
+//   without its event; were it written by a call before, the stop would come after that call and the test would
+//   find the event without its change. For the referral the stop is armed once step 2 is written and comes after
+//   the next write of any kind, so an activation written alone (UpdateItem) with its event after is caught too;
+// - the transaction never reaching DynamoDB: neither the change nor an event. Were the change written by a call
+//   the faults do not hit (the activation as a lone UpdateItem) and its event by a transaction, this test would
+//   find the change without its event.
+// Checked by moving each event out of its transaction: the event committed by a second transaction right after
+// the change's, or right before it, fails the stopped test of both paths; the referral's activation written
+// alone with its event committed after fails its stopped and never-committed tests. The answer-lost tests show
+// the SDK's retry commits nothing twice; they would not see an event committed apart.
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { setRawClientHook } from '../../shared/data/client';
 import { putShopCatalog } from '../../shared/data/shop-repository';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { getFriendReferral, referralSortKey } from '../../shared/data/referral-repository';
@@ -85,6 +95,32 @@ async function eventsOf(customerId: string): Promise<CommittedEvent[]> {
 }
 const types = (events: CommittedEvent[]) => events.map((event) => event.type).sort();
 
+const WRITES = new Set(['TransactWriteItemsCommand', 'PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand']);
+
+/**
+ * stopAfterCommit for a write of any kind: the next write DynamoDB accepts never answers, so nothing the
+ * function would do after it runs, whether that write is a transaction or a single item's.
+ */
+function stopAfterNextWrite(): StopAfterCommit {
+  let signal!: () => void;
+  const stopped = new Promise<void>((resolve) => (signal = resolve));
+  let armed = true;
+  setRawClientHook((client: DynamoDBClient) =>
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        const status = (result.response as { statusCode?: number }).statusCode ?? 500;
+        if (!armed || !WRITES.has(context.commandName) || status >= 300) return result;
+        armed = false;
+        signal();
+        return new Promise<never>(() => undefined);
+      },
+      { step: 'deserialize', priority: 'low', name: 'stopAfterNextWrite' },
+    ),
+  );
+  return { stopped, remove: () => setRawClientHook(undefined) };
+}
+
 describe('a referral: referral.created commits with its activation', () => {
   async function referrer(): Promise<string> {
     const id = String((nextId += 1));
@@ -138,13 +174,13 @@ describe('a referral: referral.created commits with its activation', () => {
   it('stopped right after the activation committed: the referral active with exactly its referral.created', async () => {
     const id = await referrer();
     const { written, afterWrite } = recorder();
-    // Armed once step 2 is written, so the transaction it stops after is the activation's.
+    // Armed once step 2 is written, so the write it stops after is the activation's.
     let stop: StopAfterCommit | undefined;
     const armed = new Promise<StopAfterCommit>((resolve) => {
       void refer(id, {
         afterWrite: async (referral) => {
           await afterWrite(referral);
-          stop = stopAfterCommit();
+          stop = stopAfterNextWrite();
           resolve(stop);
         },
       });
