@@ -1,7 +1,7 @@
 // customers/merge against DynamoDB Local: two members become one and a member moves to a non-member, each
 // delivered twice, at once, and stopped half-way; orders, refunds and pending points follow the member;
 // batch expiry and reminders after a merge take the right points in the order they were given.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pointsApprovalJob } from '../../shared/calendar/points-approval';
@@ -128,16 +128,9 @@ const figures = (record: CustomerRecord | null) =>
     orders_count: record.orders_count,
   };
 
-/** The events published after their commit (the file) and those committed with their change (the table). */
+/** The events committed with their change (the table): nothing is published after a commit any more. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- events are loose JSON
-const events = async (shop: ShopCatalog, type?: string): Promise<any[]> => [
-  ...readFileSync(eventsFile, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line))
-    .filter((event) => event.shop_id === shop.settings.id && (type === undefined || event.type === type)),
-  ...(await committedEvents(shop.settings.id, type)),
-];
+const events = async (shop: ShopCatalog, type?: string): Promise<any[]> => committedEvents(shop.settings.id, type);
 
 /** The events the points calendar's jobs committed with their changes (the bus promises no order: sorted). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- events are loose JSON
