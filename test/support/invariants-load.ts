@@ -565,7 +565,8 @@ export interface EventAudit {
  * the bus's distinct ids are exactly the DOMAIN_EVENT items committed in the table (a redelivery may list one
  * twice, always the same event); every earning-history entry is named by an event's `earning_history_entry_id`,
  * every redemption that stood (not refunded by the saga, which marks it `refunded` and `is_refunded`) by a
- * `reward.purchased` and, once undone on request, a `reward.refunded`; every entry, order and member an event names exists, in the event's own shop.
+ * `reward.purchased` and, once undone on request, a `reward.refunded`; every entry, order and member an event
+ * names exists, in the event's own shop; no entry is named by two distinct events of one type.
  */
 export async function auditEvents(twin: Twin): Promise<EventAudit> {
   const answer = await fetch(`${twin.url}/_events`);
@@ -639,6 +640,18 @@ export async function auditEvents(twin: Twin): Promise<EventAudit> {
   expect(unannounced).toEqual([]);
   // A redemption the saga refunded (its code never existed) was never a reward: no event says it was bought.
   expect(redeemed.filter((item) => item.status === 'refunded' && purchased.has(key(shopOf(item), item.id)))).toEqual([]);
+
+  // Each change announced once: no entry named by two distinct events of one type (a retried change that
+  // committed again under a new event id would show here, its entry once and its event twice).
+  const announcements = new Map<string, string[]>();
+  for (const event of events) {
+    for (const field of ['earning_history_entry_id', 'reward_history_entry_id'] as const) {
+      if (event[field] === undefined) continue;
+      const at = `${event.type} ${key(event.shop_id, event[field])}`;
+      announcements.set(at, [...(announcements.get(at) ?? []), String(event.id)]);
+    }
+  }
+  expect([...announcements].filter(([, ids]) => ids.length > 1)).toEqual([]);
 
   const byType: Record<string, number> = {};
   for (const event of events) byType[event.type] = (byType[event.type] ?? 0) + 1;
