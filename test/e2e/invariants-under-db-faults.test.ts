@@ -9,8 +9,11 @@ import { dynamoDbFaults, evenRates, FAULT_KINDS, type FaultReport } from '../sup
 import {
   type ApiAnswer,
   type AuditFigures,
+  auditEvents,
   auditInvariants,
+  describeEvents,
   describeRun,
+  type EventAudit,
   enrolAll,
   LOAD_CONFIG,
   type LoadOptions,
@@ -119,14 +122,19 @@ describe('invariants under database faults', () => {
 
     const report = faults.report();
     let audit: AuditFigures | undefined;
+    let events: EventAudit | undefined;
     try {
       audit = await auditInvariants(twin, load);
+      // Every committed change has its events on the bus, none is there without its change: a lost answer or a
+      // retried transaction must neither drop an event nor deliver one whose change did not commit.
+      events = await auditEvents(twin);
     } finally {
       // Printed whether the audit holds or not: the faults that came before a failure are what explains it.
       if (LONG_MODE) {
         process.stdout.write(
           `invariants under database faults (${RATE} per kind per attempt, lost answers of writes ${LOST_WRITE_RATE}): ` +
             `${audit ? describeRun(options, load, audit, settled) : `${JSON.stringify(load.statuses)}; the audit failed (below)`}\n` +
+            `${events ? describeEvents(events) : 'the events audit failed or did not run (below)'}\n` +
             `${faultLines(report, load.answers)}\n` +
             `webhook deliveries dead-lettered: ${twin.deliveryQueue.deadLetters().length}; error lines from the twin: ${JSON.stringify(byMessage(errorLines))}\n`,
         );

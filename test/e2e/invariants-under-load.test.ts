@@ -9,8 +9,10 @@
 import type { Twin } from '../../infra/local/twin';
 import { startTestTwin } from '../support/twin';
 import {
+  auditEvents,
   auditInvariants,
   CODE_FAILED,
+  describeEvents,
   describeRun,
   enrolAll,
   LOAD_CONFIG,
@@ -48,7 +50,10 @@ describe('invariants under load', () => {
     expect(settled.jobsStatus).toBe(200);
 
     const audit = await auditInvariants(twin, load);
-    if (LONG_MODE) process.stdout.write(`invariants under load: ${describeRun(options, load, audit, settled)}\n`);
+    // Every committed change has its events on the bus, none is there without its change.
+    const events = await auditEvents(twin);
+    if (LONG_MODE)
+      process.stdout.write(`invariants under load: ${describeRun(options, load, audit, settled)}; ${describeEvents(events)}\n`);
 
     expect(load.hangs).toEqual([]);
     // 500 is expected only as the spec's code-creation failure; anything else is a bug.
@@ -71,6 +76,10 @@ describe('invariants under load', () => {
     // Every kind of order was in the mix.
     expect(Object.keys(load.platformCalls)).toEqual(
       expect.arrayContaining(['order', 'order taxes included', 'order pending', 'order authorized', 'pay', 'void', 'refund', 'cancel']),
+    );
+    // The events were there: every kind of change in the mix announced.
+    expect(Object.keys(events.byType)).toEqual(
+      expect.arrayContaining(['points.adjusted', 'points.earned', 'points.approved', 'reward.purchased', 'reward.refunded']),
     );
   });
 });

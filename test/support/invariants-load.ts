@@ -546,3 +546,128 @@ export function describeRun(
     `purchase reconciler runs ${JSON.stringify(settled.reconciled)}, then order reconciliation ${JSON.stringify(settled.jobs.order_reconciliation)}`
   );
 }
+
+export interface EventAudit {
+  /** Events listed by GET /_events, redeliveries included. */
+  listed: number;
+  /** Distinct event ids on the bus (each committed event counted once). */
+  distinct: number;
+  /** Events committed in the table (DOMAIN_EVENT items). */
+  committed: number;
+  /** Distinct events by type. */
+  byType: Record<string, number>;
+  /** History entries (earning and reward) matched to the events that announce them. */
+  entriesAnnounced: number;
+}
+
+/**
+ * Every committed change has its events on the bus, and none is there without its change (EVENTS-CONTRACT.md):
+ * the bus's distinct ids are exactly the DOMAIN_EVENT items committed in the table (a redelivery may list one
+ * twice, always the same event); every earning-history entry is named by an event's `earning_history_entry_id`,
+ * every redemption that stood (not refunded by the saga, which marks it `refunded` and `is_refunded`) by a
+ * `reward.purchased` and, once undone on request, a `reward.refunded`; every entry, order and member an event
+ * names exists, in the event's own shop; no entry is named by two distinct events of one type.
+ */
+export async function auditEvents(twin: Twin): Promise<EventAudit> {
+  const answer = await fetch(`${twin.url}/_events`);
+  expect(answer.status).toBe(200);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- events as the bus delivered them
+  const listed = ((await answer.json()) as { events: Array<Record<string, any>> }).events;
+  // Read after the bus: every event committed before the listing is in it (GET /_events waits for the reader).
+  const items = await scanAll();
+
+  expect(listed.filter((event) => typeof event.id !== 'string' || event.id === '')).toEqual([]);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const byId = new Map<string, Record<string, any>>();
+  const redelivered: string[] = [];
+  for (const event of listed) {
+    const first = byId.get(event.id);
+    if (first === undefined) byId.set(event.id, event);
+    else if (JSON.stringify(first) !== JSON.stringify(event)) redelivered.push(event.id);
+  }
+  // A redelivery is the same event, never another one under the same id.
+  expect(redelivered).toEqual([]);
+  const events = [...byId.values()];
+
+  // The table's committed events and the bus's: the same ids, none missing, none extra.
+  const committed = items.filter((item) => String(item.pk).startsWith('DOMAIN_EVENT#') && item.sk === 'DOMAIN_EVENT');
+  const committedIds = committed.map((item) => String((item.event as { id: string }).id)).sort();
+  expect(new Set(committedIds).size).toBe(committedIds.length);
+  expect({ missing_from_bus: committedIds.filter((id) => !byId.has(id)) }).toEqual({ missing_from_bus: [] });
+  const committedSet = new Set(committedIds);
+  expect({ not_committed: [...byId.keys()].filter((id) => !committedSet.has(id)) }).toEqual({ not_committed: [] });
+
+  const key = (shop: unknown, id: unknown) => `${String(shop)} ${String(id)}`;
+  const shopOf = (item: Record<string, unknown>) => String(item.shop_id ?? String(item.pk).split('#')[1]);
+  const earned = items.filter((item) => String(item.sk).startsWith('EARN#'));
+  const redeemed = items.filter((item) => String(item.sk).startsWith('REDEEM#'));
+  const earnedIds = new Set(earned.map((item) => key(shopOf(item), item.id)));
+  const redeemedById = new Map(redeemed.map((item) => [key(shopOf(item), item.id), item]));
+  const orderIds = new Set(
+    items.filter((item) => String(item.sk).startsWith('ORDER#')).map((item) => key(shopOf(item), String(item.sk).slice('ORDER#'.length))),
+  );
+  const members = new Set(items.filter((item) => item.sk === 'PROFILE').map((item) => key(shopOf(item), item.platform_customer_id)));
+
+  // Every event names what exists: its member, and the entries and order it is about.
+  const orphans = events.filter(
+    (event) =>
+      (event.type !== 'customer.erased' && !members.has(key(event.shop_id, event.customer_id))) ||
+      (event.earning_history_entry_id !== undefined && !earnedIds.has(key(event.shop_id, event.earning_history_entry_id))) ||
+      (event.reward_history_entry_id !== undefined && !redeemedById.has(key(event.shop_id, event.reward_history_entry_id))) ||
+      (event.order_id !== undefined && event.order_id !== null && !orderIds.has(key(event.shop_id, event.order_id))),
+  );
+  expect(orphans).toEqual([]);
+
+  // Every entry is announced: earning entries by their id, redemptions by their purchase and their refund.
+  const announcedEarnings = new Set(
+    events
+      .filter((event) => event.earning_history_entry_id !== undefined)
+      .map((event) => key(event.shop_id, event.earning_history_entry_id)),
+  );
+  const announcedAs = (type: string) =>
+    new Set(events.filter((event) => event.type === type).map((event) => key(event.shop_id, event.reward_history_entry_id)));
+  const purchased = announcedAs('reward.purchased');
+  const refunded = announcedAs('reward.refunded');
+  const unannounced = [
+    ...earned.filter((item) => !announcedEarnings.has(key(shopOf(item), item.id))).map((item) => ({ entry: 'earning', ...item })),
+    ...redeemed
+      .filter((item) => item.status !== 'refunded' && !purchased.has(key(shopOf(item), item.id)))
+      .map((item) => ({ entry: 'reward', missing: 'reward.purchased', ...item })),
+    ...redeemed
+      .filter((item) => item.status !== 'refunded' && item.is_refunded === true && !refunded.has(key(shopOf(item), item.id)))
+      .map((item) => ({ entry: 'reward', missing: 'reward.refunded', ...item })),
+  ];
+  expect(unannounced).toEqual([]);
+  // A redemption the saga refunded (its code never existed) was never a reward: no event says it was bought.
+  expect(redeemed.filter((item) => item.status === 'refunded' && purchased.has(key(shopOf(item), item.id)))).toEqual([]);
+
+  // Each change announced once: no entry named by two distinct events of one type (a retried change that
+  // committed again under a new event id would show here, its entry once and its event twice).
+  const announcements = new Map<string, string[]>();
+  for (const event of events) {
+    for (const field of ['earning_history_entry_id', 'reward_history_entry_id'] as const) {
+      if (event[field] === undefined) continue;
+      const at = `${event.type} ${key(event.shop_id, event[field])}`;
+      announcements.set(at, [...(announcements.get(at) ?? []), String(event.id)]);
+    }
+  }
+  expect([...announcements].filter(([, ids]) => ids.length > 1)).toEqual([]);
+
+  const byType: Record<string, number> = {};
+  for (const event of events) byType[event.type] = (byType[event.type] ?? 0) + 1;
+  return {
+    listed: listed.length,
+    distinct: events.length,
+    committed: committed.length,
+    byType,
+    entriesAnnounced: earned.length + redeemed.filter((item) => item.status !== 'refunded').length,
+  };
+}
+
+/** The long mode's line about the events: listed, distinct, committed, by type. */
+export function describeEvents(events: EventAudit): string {
+  return (
+    `events: ${events.listed} listed on the bus, ${events.distinct} distinct ids, ${events.committed} committed in the table, ` +
+    `${events.entriesAnnounced} history entries announced; by type ${JSON.stringify(events.byType)}`
+  );
+}
