@@ -5,6 +5,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { bundleAdminApp } from '../../infra/admin-ui/admin-app-bundle';
 import {
   expiringPoints,
+  initialRoute,
   mergeActivity,
   pendingPoints,
   rangeOf,
@@ -132,5 +133,16 @@ describe("a customer's figures from the history", () => {
   it("names a range's first and last UTC day", () => {
     expect(rangeOf(30, new Date('2026-11-27T23:59:00.000Z'))).toEqual({ from: '2026-10-29', to: '2026-11-27' });
     expect(rangeOf(366, new Date('2026-11-27T00:00:00.000Z'))).toEqual({ from: '2025-11-27', to: '2026-11-27' });
+  });
+});
+
+describe("the app's home's first view", () => {
+  it("opens the member the admin block's link names (customer=), unless the hash names a view", () => {
+    expect(initialRoute('', '?shop=demo.myshopify.com&customer=1001&id_token=x')).toEqual({ view: 'customer', id: '1001' });
+    expect(initialRoute('#/', '?customer=1001')).toEqual({ view: 'customer', id: '1001' });
+    expect(initialRoute('#/customers?q=ada', '?customer=1001')).toEqual({ view: 'search', query: 'ada' });
+    expect(initialRoute('#/customers/1002', '?customer=1001')).toEqual({ view: 'customer', id: '1002' });
+    expect(initialRoute('', '?shop=demo.myshopify.com')).toEqual({ view: 'overview' });
+    expect(initialRoute('', '?customer=a%26b')).toEqual({ view: 'customer', id: 'a&b' });
   });
 });

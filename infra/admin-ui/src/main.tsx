@@ -5,22 +5,12 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { CustomerPage } from './CustomerPage';
 import { OverviewView } from './OverviewView';
+import { initialRoute, routeOf, type Route } from './model';
 import { SearchView } from './SearchView';
 import styles from './styles.css';
 
-type Route = { view: 'overview' } | { view: 'search'; query: string } | { view: 'customer'; id: string };
-
-export function routeOf(hash: string): Route {
-  const path = hash.replace(/^#/, '');
-  const customer = /^\/customers\/([^/?]+)$/.exec(path);
-  if (customer) return { view: 'customer', id: decodeURIComponent(customer[1]!) };
-  const search = /^\/customers(?:\?q=(.*))?$/.exec(path);
-  if (search) return { view: 'search', query: decodeURIComponent(search[1] ?? '') };
-  return { view: 'overview' };
-}
-
 function App() {
-  const [route, setRoute] = useState<Route>(routeOf(location.hash));
+  const [route, setRoute] = useState<Route>(initialRoute(location.hash, location.search));
   useEffect(() => {
     const onHash = () => setRoute(routeOf(location.hash));
     addEventListener('hashchange', onHash);

@@ -178,3 +178,26 @@ export function rangeOf(days: number, now: Date): { from: string; to: string } {
   const from = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
   return { from, to };
 }
+
+/** The views behind the address's hash: the overview, a search, one member. */
+export type Route = { view: 'overview' } | { view: 'search'; query: string } | { view: 'customer'; id: string };
+
+/** The view a hash names (`#/`, `#/customers?q=…`, `#/customers/{id}`). */
+export function routeOf(hash: string): Route {
+  const path = hash.replace(/^#/, '');
+  const customer = /^\/customers\/([^/?]+)$/.exec(path);
+  if (customer) return { view: 'customer', id: decodeURIComponent(customer[1]!) };
+  const search = /^\/customers(?:\?q=(.*))?$/.exec(path);
+  if (search) return { view: 'search', query: decodeURIComponent(search[1] ?? '') };
+  return { view: 'overview' };
+}
+
+/**
+ * The view the page opens on: its hash's, or, without one, the member its address names with `customer=`
+ * (the admin block's link on Shopify's customer page, `app:?customer=<id>`).
+ */
+export function initialRoute(hash: string, search: string): Route {
+  const customer = new URLSearchParams(search).get('customer');
+  if (hash.replace(/^#\/?/, '') === '' && customer) return { view: 'customer', id: customer };
+  return routeOf(hash);
+}
