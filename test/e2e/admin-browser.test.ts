@@ -209,7 +209,9 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await app.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
     await page.keyboard.press('Tab');
     await expect(focused()).resolves.toBe('search-query');
-    await page.keyboard.type('turing');
+    // At a person's pace: each key waits for the field to show the one before.
+    await page.keyboard.type('turing', { delay: 40 });
+    await expect(app.evaluate('document.activeElement.value')).resolves.toBe('turing');
     await page.keyboard.press('Enter');
     await app.getByRole('status').filter({ hasText: '1 member matches “turing”.' }).waitFor();
     await page.keyboard.press('Tab');

@@ -1,10 +1,11 @@
 // A view's heading, focused when the view opens so a screen reader and the keyboard start there.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 export function ViewHeading({ children }: { children: ComponentChildren }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  // Before the view is painted: a key pressed once it shows is never taken back by a late focus.
+  useLayoutEffect(() => heading.current?.focus(), []);
   return (
     <h1 ref={heading} tabIndex={-1}>
       {children}
