@@ -20,7 +20,7 @@ const IN_FLIGHT = 32;
 const TABLE = 'bench-ceiling';
 
 export async function dynamoDbLocalCeiling(client: DynamoDBClient): Promise<CeilingFigures> {
-  await ensureTable(client, TABLE);
+  await ensureTable(client, TABLE, { stream: false });
   const item = (pk: string, sk: string) => ({ pk: { S: pk }, sk: { S: sk }, v: { S: 'x'.repeat(100) } });
   const rate = async (calls: number, itemsPerCall: number, call: (i: number) => Promise<unknown>): Promise<number> => {
     let next = 0;

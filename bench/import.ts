@@ -100,7 +100,7 @@ export async function importBench(options: ImportBenchOptions): Promise<ImportSe
     tables += 1;
     const table = `bench-import-${tables}`;
     const client = localClient(dynamodb.endpoint);
-    await ensureTable(client, table);
+    await ensureTable(client, table, { stream: false });
     client.destroy();
     return pointEnvAt(ENV_KEYS, {
       TABLE_NAME: table,

@@ -140,7 +140,7 @@ export async function jobsByShopSize(sizes: readonly number[]): Promise<JobsSect
   const eventsFile = join(folder, 'events.jsonl');
   await writeFile(eventsFile, '');
   const client = localClient(dynamodb.endpoint);
-  await ensureTable(client, TABLE);
+  await ensureTable(client, TABLE, { stream: false });
   client.destroy();
   const restoreEnv = pointEnvAt(ENV_KEYS, {
     TABLE_NAME: TABLE,

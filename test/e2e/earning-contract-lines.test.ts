@@ -3,8 +3,7 @@
 // entries under refunds, the first reconciliation window and its watermark, the clock against rate limits,
 // and reward expiry under a held clock. Nothing sleeps: the clock moves.
 import { member, shopConfig } from '../fixtures/shop-config';
-import type { Twin } from '../../infra/local/twin';
-import { apiClient, expectError, startTestTwin } from '../support/twin';
+import { apiClient, expectError, startTestTwin, type TestTwin } from '../support/twin';
 import { earningEntries, orderItems, orderWatermarkItem, platformControls, profileOf } from '../support/orders';
 
 jest.setTimeout(60_000);
@@ -106,7 +105,7 @@ const config = {
 const SHOP_IDS = config.shops.map((s) => s.id);
 const ADJUSTED = ['5502', '5503', '5504', '5505'];
 
-let twin: Twin;
+let twin: TestTwin;
 let platform: ReturnType<typeof platformControls>;
 
 beforeAll(async () => {
@@ -462,7 +461,7 @@ describe('the reconciliation watermark across a restart', () => {
     const before = (await orderWatermarkItem('gap-recon')).watermark;
     expect(before).toBe(at(1));
     const { tableName } = twin;
-    await twin.stop();
+    await twin.stop({ keepTable: true });
 
     twin = await startTestTwin(config, { tableName });
 

@@ -1,15 +1,14 @@
 // A member erased by customers/redact stays erased when the twin starts again on the same table and applies
 // its configuration file, which still lists them (as `npm start -- --persist` does); the others are kept.
-import type { Twin } from '../../infra/local/twin';
 import { shopConfig } from '../fixtures/shop-config';
-import { apiClient, startTestTwin } from '../support/twin';
+import { apiClient, startTestTwin, type TestTwin } from '../support/twin';
 
 jest.setTimeout(120_000);
 
 const KEY = 'restart_full_key_01';
 const config = { shops: [shopConfig('restart', KEY, {}, ['8001', '8002'])] };
 
-let twin: Twin | undefined;
+let twin: TestTwin | undefined;
 afterAll(async () => {
   await twin?.stop();
 });
@@ -28,7 +27,7 @@ it('keeps an erased member out of the table when the twin applies its file again
     }),
   });
   expect(((await delivered.json()) as { webhook: { status: number } }).webhook.status).toBe(200);
-  await twin.stop();
+  await twin.stop({ keepTable: true });
 
   twin = await startTestTwin(config, { tableName });
   const api = apiClient(twin.url, KEY);

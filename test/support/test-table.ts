@@ -35,7 +35,8 @@ export async function createTestTable(
   resetDocumentClient();
   clearShopCatalogCache();
   const client = localClient(endpoint);
-  await ensureTable(client, tableName);
+  // No stream: nothing reads one here, and DynamoDB Local's writes slow down with every stream record it holds.
+  await ensureTable(client, tableName, { stream: false });
   return {
     tableName,
     drop: async () => {

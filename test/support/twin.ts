@@ -1,4 +1,6 @@
 // Starts the local twin inside a test file: the run's DynamoDB Local, a fresh table, random ports.
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { localClient } from '../../infra/local/dynamodb-local';
 import { parseConfig } from '../../shared/config/schema';
 import { startTwin, type Twin, type TwinOptions } from '../../infra/local/twin';
 import { testEndpoint, uniqueTableName } from './test-table';
@@ -16,8 +18,8 @@ const TEST_ENVIRONMENT = { SHOP_CONFIG_TTL_SECONDS: '0', PLATFORM_RETRY_BASE_MS:
 export async function startTestTwin(
   config: unknown,
   options: { throttling?: boolean; environment?: TwinOptions['environment']; tableName?: string } = {},
-): Promise<Twin> {
-  return startTwin({
+): Promise<TestTwin> {
+  const twin = await startTwin({
     config: typeof config === 'string' ? config : parseConfig(config),
     port: 0,
     dynamodbEndpoint: testEndpoint(),
@@ -28,6 +30,23 @@ export async function startTestTwin(
     webhookDeliveryTimeoutMs: 60_000,
     ...(options.throttling === false ? { throttling: false } : {}),
   });
+  return {
+    ...twin,
+    // The table goes with the twin: its stream records would slow every later write to a table with a
+    // stream in the run's DynamoDB Local (see ensureTable).
+    async stop(stopOptions = {}) {
+      await twin.stop();
+      if (stopOptions.keepTable) return;
+      const client = localClient(twin.dynamodbEndpoint);
+      await client.send(new DeleteTableCommand({ TableName: twin.tableName })).catch(() => undefined);
+      client.destroy();
+    },
+  };
+}
+
+/** A test's twin: `stop({ keepTable: true })` keeps its table for a twin started on it next (`tableName`). */
+export interface TestTwin extends Twin {
+  stop(options?: { keepTable?: boolean }): Promise<void>;
 }
 
 export interface ApiResponse {
