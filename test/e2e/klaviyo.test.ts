@@ -1,5 +1,6 @@
 // Klaviyo through the twin over HTTP: an order's points and an adjustment reach the simulator's Klaviyo as
-// events and as the profile's balance; `send_email: false` moves the balance and sends no event; a throttled
+// events and as the profile's balance; `send_email: false` moves the balance and sends no event; an event
+// delivered twice is recorded once; a throttled
 // Klaviyo delays and loses nothing; one that keeps failing leaves the event in the dead-letter list; and the
 // API answers as fast and as it did while Klaviyo is down. Delivery is asynchronous: the test polls.
 import type { Twin } from '../../infra/local/twin';
@@ -93,6 +94,28 @@ describe('Klaviyo through the twin', () => {
       expect.objectContaining({ properties: expect.objectContaining({ adjustment: 12 }) }),
     ]);
     expect((await profileOf('1003'))?.properties['Loyalty Points Balance']).toBe(await balanceOf('1003'));
+  });
+
+  it('an event the bus delivers again is sent again and recorded once by the stand-in, as Klaviyo does for one unique_id', async () => {
+    expect((await api.post('/v1/customers/1006/points', { adjustment: 7, note: 'once' })).status).toBe(200);
+    await settled();
+    const delivered = (await sendJson(`${twin.url}/_events`, 'GET', {})).body.events as Array<{
+      id: string;
+      type: string;
+      customer_id?: string;
+    }>;
+    const event = delivered.find((candidate) => candidate.type === 'points.adjusted' && candidate.customer_id === '1006')!;
+    expect(event).toBeDefined();
+    const requestsBefore = (await klaviyo()).requests;
+
+    // At-least-once: a redelivery hands the same event, id and all, to the Klaviyo queue again.
+    twin.klaviyo([{ id: event.id, type: event.type, detail: event }]);
+    await settled();
+
+    const after = await klaviyo();
+    expect(after.requests).toBeGreaterThan(requestsBefore);
+    expect(after.events.filter((recorded) => recorded.unique_id === event.id)).toHaveLength(1);
+    expect(await eventsFor('1006', 'Loyalty Points Adjusted')).toHaveLength(1);
   });
 
   it('a Klaviyo throttled for 10 s delays the event and loses nothing, and the API answers as fast meanwhile', async () => {
