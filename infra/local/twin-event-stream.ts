@@ -30,7 +30,7 @@ export interface EventStreamReaderOptions {
   checkpointFile?: string;
   /** True while the bus refuses: `caughtUp()` then answers at once (what was delivered is all there is). */
   busRefusing: () => boolean;
-  /** The wait between two polls of a stream with nothing new (default 1 s; a waiter wakes it). */
+  /** The wait between two polls of a stream with nothing new (default 250 ms; a waiter wakes it). */
   idleMs?: number;
   /** The wait after a batch was refused before it is read again (default 250 ms). */
   retryMs?: number;
@@ -64,8 +64,9 @@ const RECORDS_PER_CALL = 1000;
 const DESCRIBE_EVERY_MS = 2000;
 
 export async function startEventStreamReader(options: EventStreamReaderOptions): Promise<EventStreamReader> {
-  // Idle, it looks once a second; `caughtUp()` (GET /_events, a test's wait) wakes it at once.
-  const idleMs = options.idleMs ?? 1000;
+  // Idle, it looks four times a second, as Lambda polls a DynamoDB stream's shard; `caughtUp()` (GET /_events,
+  // a test's wait) wakes it at once.
+  const idleMs = options.idleMs ?? 250;
   const retryMs = options.retryMs ?? 250;
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   const streams = new DynamoDBStreamsClient({ endpoint: options.endpoint, region: 'us-east-1', credentials });
