@@ -1,8 +1,8 @@
 // customers/merge: once the platform has merged two customers, the deleted customer's membership folds into
 // the kept customer's (figures added, histories, orders and codes moved, both lines of batches laid as one),
 // or, when only the deleted customer was a member, the kept customer becomes that member. The figures move in
-// one transaction that also writes the merge record, so a merge happens once however often it is delivered;
-// the items move afterwards, resumably, and the events go out when the last one has moved.
+// one transaction that also writes the merge record and commits the merge's events, so a merge happens once
+// however often it is delivered; the items move afterwards, resumably.
 import { getCustomer, type StoredCustomer } from '../data/customer-repository';
 import {
   commitMerge,
@@ -87,7 +87,7 @@ export async function mergeMembers(
     const now = nowIso();
     if (!deletedCustomer) {
       // Nothing to fold, but later merges into the deleted id still find where it went.
-      return (await writeMergeRecord(mergeRecord(shopId, kept, deletedId, 'nothing', [], [], now))) ? 'nothing_to_merge' : undefined;
+      return (await writeMergeRecord(mergeRecord(shopId, kept, deletedId, 'nothing', [], now))) ? 'nothing_to_merge' : undefined;
     }
     const commit = keptCustomer
       ? await planMerge(shop, keptCustomer, deletedCustomer, now)
@@ -127,14 +127,13 @@ async function finishIncomingMerges(shopId: string, customerIds: string[], hooks
 /**
  * Everything after the transaction, each step idempotent: the kept member's batches re-laid (those the
  * transaction had no room for), the deleted customer's items moved page by page, then the record marked
- * done by exactly one call, which publishes the merge's events.
+ * done by exactly one call.
  */
 async function finishMerge(record: MergeRecord, hooks: MergeHooks): Promise<void> {
   if (record.state === 'done') return;
   await relayKeptBatches(record);
   await hooks.afterRelayout?.();
   const moved = await moveMergedItems(record, hooks.afterPage);
-  // The call that marks it done commits the merge's events with that mark.
   if (await completeOnce(record)) {
     logger.info('Customer merge finished', { shop: record.shop_id, kept: record.kept_id, deleted: record.deleted_id, moved });
   }
@@ -174,11 +173,11 @@ async function planMerge(shop: ShopCatalog, kept: StoredCustomer, deleted: Store
       deleted.record.platform_customer_id,
       'merged',
       ledger.batches.map(relaid),
-      events,
       now,
     ),
     kept: { current: kept, next },
     deleted,
+    events,
     sources: sourcesOf(keptBatches, deletedBatches),
   };
 }
@@ -215,9 +214,10 @@ async function planMove(shop: ShopCatalog, keptId: string, deleted: StoredCustom
     { type: 'customer.enrolled', shop_id: shopId, customer_id: keptId, occurred_at: now, source: 'merge', enrolled_at: next.created_at },
   ]);
   return {
-    record: mergeRecord(shopId, keptId, deleted.record.platform_customer_id, 'moved', open, events, now),
+    record: mergeRecord(shopId, keptId, deleted.record.platform_customer_id, 'moved', open, now),
     kept: { current: null, next },
     deleted,
+    events,
     sources: sourcesOf([], batches),
   };
 }
@@ -251,7 +251,6 @@ function mergeRecord(
   deletedId: string,
   kind: MergeKind,
   batches: RelaidBatch[],
-  events: DomainEvent[],
   now: string,
 ): MergeRecord {
   return {
@@ -261,7 +260,6 @@ function mergeRecord(
     kind,
     state: kind === 'nothing' ? 'done' : 'moving',
     batches,
-    events: events as unknown as Array<Record<string, unknown>>,
     created_at: now,
   };
 }

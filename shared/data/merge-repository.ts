@@ -111,6 +111,8 @@ export interface MergeCommit {
   /** The kept customer as read (null: not a member yet) and its record after the merge. */
   kept: { current: StoredCustomer | null; next: CustomerRecord };
   deleted: StoredCustomer;
+  /** The merge's events, committed in its transaction with the kept member's facts after it. */
+  events: readonly DomainEvent[];
   /** The open batches read, by `from` and key, for the re-laid ones the transaction has room for. */
   sources: ReadonlyMap<string, OpenBatch>;
   /** Writes the transaction may hold (tests lower it to leave re-laid batches to the paging). */
@@ -125,7 +127,8 @@ export const sourceKey = (from: LineSide, sk: string) => `${from}|${sk}`;
  * the deleted customer: the kept profile with the summed figures (or created, when it was no member), the
  * deleted profile, its referral-code guard (deleted, or handed to the kept customer when it is moved) and
  * its count in the shop counters, the kept member's birthday timer when it takes the deleted one's date,
- * both members' e-mail search postings, the merge record and the kept partition's marker. The re-laid
+ * both members' e-mail search postings, the merge record and the kept partition's marker, and the merge's
+ * events. The re-laid
  * batches that fit go in too (soonest expiry first), each conditional on being as read, so in the usual
  * case no job ever sees a batch half merged; the others are re-laid right after. False when anything changed since it was read.
  */
@@ -147,7 +150,7 @@ export async function commitMerge(commit: MergeCommit): Promise<boolean> {
   ];
   // Moved, the member keeps its status and its count; merged, the shop has one member fewer.
   if (!moved) writes.push(countInShop(shopId, deleted.record.status, -1));
-  let room = (commit.limit ?? TRANSACTION_LIMIT) - writes.length;
+  let room = (commit.limit ?? TRANSACTION_LIMIT) - writes.length - commit.events.length;
   const soonestFirst = [...record.batches].sort((a, b) => a.points_expiry_at.localeCompare(b.points_expiry_at));
   for (const batch of soonestFirst) {
     const source = commit.sources.get(sourceKey(batch.from, batch.sk));
@@ -156,7 +159,7 @@ export async function commitMerge(commit: MergeCommit): Promise<boolean> {
     writes.push(...relaid);
     room -= relaid.length;
   }
-  return committedUnlessRefused(writes);
+  return committedUnlessRefused(writes, { events: commit.events });
 }
 
 /** A re-laid batch inside the merge transaction: updated in place (kept) or moved (deleted), if still as read. */
@@ -248,11 +251,11 @@ function moveWrites(record: MergeRecord, source: Item, batch: RelaidBatch | unde
 }
 
 /**
- * Marks the merge done and takes the kept partition's marker away, once, with the merge's events (recorded in
- * the merge record when it began): true only for the call that did.
+ * Marks the merge done and takes the kept partition's marker away, once: true only for the call that did. A
+ * record written before the merge's events were committed with its transaction carries them; they commit here.
  */
 export async function completeMerge(record: MergeRecord): Promise<boolean> {
   return committedUnlessRefused([finishMerge(record), clearIncomingMerge(record)], {
-    events: record.events as unknown as DomainEvent[],
+    events: (record.events ?? []) as unknown as DomainEvent[],
   });
 }

@@ -1,13 +1,17 @@
 // The customer write paths commit their events with their change (shared/data/commit.ts, `events`): enrolment
 // (`customer.enrolled`, the signup award's `points.earned`), a merge (`customer.merged`, `tier.changed`, the moved
 // member's `customer.enrolled`), an erasure (`customer.erased`, no personal data) and a data request
-// (`customer.data_requested`, alone). For each, the transaction's answer is lost once after DynamoDB committed it
+// (`customer.data_requested`, alone); a merge record the earlier code left moving with its events inside gets
+// them committed by the call that finishes it. For each, the transaction's answer is lost once after DynamoDB committed it
 // (the SDK retries with the same token), and the function is stopped right after its commit and the work delivered
 // again: afterwards the change is there with exactly its events, each id once, or neither is.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { mergeMembers } from '../../shared/customers/merge-customers';
 import { enrollPlatformCustomer } from '../../shared/customers/customer-service';
-import { setRawClientHook } from '../../shared/data/client';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, setRawClientHook, tableName } from '../../shared/data/client';
+import { domainEventKey } from '../../shared/data/items/domain-event';
+import { mergedIntoKey } from '../../shared/data/items/merge';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { putShopCatalog } from '../../shared/data/shop-repository';
 import type { CommittedEvent } from '../../shared/domain/events';
@@ -60,6 +64,12 @@ async function eventsOf(customerId: string): Promise<CommittedEvent[]> {
   const events = (await committedEvents(SHOP)).filter((event) => event.customer_id === customerId);
   expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
   return events;
+}
+/** Takes a customer's event items away, as if they had never been written. */
+async function deleteEventItems(customerId: string): Promise<void> {
+  for (const event of await eventsOf(customerId)) {
+    await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: domainEventKey(SHOP, event.id) }));
+  }
 }
 const types = (events: CommittedEvent[]) => events.map((event) => event.type).sort();
 
@@ -233,7 +243,7 @@ describe('the function stopped right after its commit, then the work delivered a
     expect(await eventsOf(kept)).toEqual(events);
   });
 
-  it('merge: stopped after the merge transaction itself, no event yet; the redelivery finishes it and commits them once', async () => {
+  it('merge: stopped after the merge transaction itself, the change and its events are there; the redelivery finishes the move and commits none again', async () => {
     const [kept, deleted] = [await member(20), await member(30)];
     const stop = stopAfterNextCommit();
 
@@ -242,9 +252,39 @@ describe('the function stopped right after its commit, then the work delivered a
 
     expect(stop.stopped()).toBe(1);
     expect((await getCustomer(SHOP, kept, true))?.record.current_points).toBe(50);
-    expect(await eventsOf(kept)).toEqual([]);
+    const events = await eventsOf(kept);
+    expect(types(events)).toEqual(['customer.merged']);
+    expect(events[0]).toMatchObject({ merge: 'merged', points_balance: 50 });
     expect(await mergeMembers(catalog, kept, deleted, noPlatform)).toBe('already_merged');
-    expect(types(await eventsOf(kept))).toEqual(['customer.merged']);
+    expect(await eventsOf(kept)).toEqual(events);
+  });
+
+  it('merge: a record left moving by the code that kept its events in it gets them committed once by the call that finishes it', async () => {
+    const [kept, deleted] = [await member(20), await member(30)];
+    const stop = stopAfterNextCommit();
+    await expect(mergeMembers(catalog, kept, deleted, noPlatform)).rejects.toThrow('stopped right after its commit');
+    setRawClientHook(undefined);
+    expect(stop.stopped()).toBe(1);
+    // As the earlier code left it: no event items yet, the events inside the record.
+    const committedEvents = await eventsOf(kept);
+    await deleteEventItems(kept);
+    const legacy = committedEvents.map(({ id: _id, notify: _notify, ...event }) => event);
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: mergedIntoKey(SHOP, deleted),
+        UpdateExpression: 'SET #events = :events',
+        ExpressionAttributeNames: { '#events': 'events' },
+        ExpressionAttributeValues: { ':events': legacy },
+      }),
+    );
+    expect(await eventsOf(kept)).toEqual([]);
+
+    expect(await mergeMembers(catalog, kept, deleted, noPlatform)).toBe('already_merged');
+    const events = await eventsOf(kept);
+    expect(types(events)).toEqual(['customer.merged']);
+    expect(await mergeMembers(catalog, kept, deleted, noPlatform)).toBe('already_merged');
+    expect(await eventsOf(kept)).toEqual(events);
   });
 
   it('erasure: the profile gone with its one customer.erased; the redelivery erases the rest and commits no second one', async () => {

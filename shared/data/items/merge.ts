@@ -60,8 +60,8 @@ export interface RelaidBatch {
 
 /**
  * The merge record, in the deleted customer's partition: which customer it went into (later merges into the
- * deleted id follow it there), whether its items are still moving, the batches it re-laid and the events
- * it publishes once it is done. Its existence is what makes a merge happen once.
+ * deleted id follow it there), whether its items are still moving and the batches it re-laid. Its existence
+ * is what makes a merge happen once.
  */
 export interface MergeRecord {
   shop_id: string;
@@ -70,8 +70,11 @@ export interface MergeRecord {
   kind: MergeKind;
   state: 'moving' | 'done';
   batches: RelaidBatch[];
-  /** Domain events, published by whichever call finishes the merge. */
-  events: Array<Record<string, unknown>>;
+  /**
+   * Only in records written before a merge's events were committed with its transaction: the events the call
+   * that finishes the merge commits (so a merge in flight across that change still has its events, once).
+   */
+  events?: Array<Record<string, unknown>>;
   created_at: string;
 }
 
