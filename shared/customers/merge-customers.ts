@@ -167,14 +167,7 @@ async function planMerge(shop: ShopCatalog, kept: StoredCustomer, deleted: Store
     ...tierEvents(kept.record, next, tierProgramOf(shop), { send_email: true, now }),
   ]);
   return {
-    record: mergeRecord(
-      shopId,
-      next.platform_customer_id,
-      deleted.record.platform_customer_id,
-      'merged',
-      ledger.batches.map(relaid),
-      now,
-    ),
+    record: mergeRecord(shopId, next.platform_customer_id, deleted.record.platform_customer_id, 'merged', ledger.batches.map(relaid), now),
     kept: { current: kept, next },
     deleted,
     events,
@@ -245,14 +238,7 @@ function sourcesOf(kept: OpenBatch[], deleted: OpenBatch[]): Map<string, OpenBat
   ]);
 }
 
-function mergeRecord(
-  shopId: string,
-  keptId: string,
-  deletedId: string,
-  kind: MergeKind,
-  batches: RelaidBatch[],
-  now: string,
-): MergeRecord {
+function mergeRecord(shopId: string, keptId: string, deletedId: string, kind: MergeKind, batches: RelaidBatch[], now: string): MergeRecord {
   return {
     shop_id: shopId,
     kept_id: keptId,
