@@ -27,7 +27,7 @@ export function memberFacts(
 
 /** What every event may carry besides its type's own fields; `id` and `notify` are set when it is committed. */
 export interface EventCommon extends Partial<Omit<MemberFacts, 'email'>> {
-  /** The member's address (`referral.created` alone carries the referred friend's: docs/earning-engine.md). */
+  /** The member's address (`referral.created`'s is the referrer's; the friend's is its `friend_email`: docs/earning-engine.md). */
   email?: string | null;
   /** Unique and stable: a redelivery carries the same id. */
   id?: string;

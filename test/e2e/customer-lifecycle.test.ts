@@ -88,6 +88,7 @@ describe('customers/create with auto_enroll', () => {
     expect(member.status).toBe(200);
     expect(member.body.data.attributes).toMatchObject({ email: 'bob@biller.com', first_name: 'Bob', current_points: 50 });
     expect((await api().get('/v1/customers/bob@biller.com')).body.data.id).toBe(member.body.data.id);
+    expect(await events('customer.enrolled', '706405506930370084')).toEqual([expect.objectContaining({ source: 'signup' })]);
     expect(await events('points.earned', '706405506930370084')).toEqual([expect.objectContaining({ action: 'signup', points: 50 })]);
     expect(await events('points.approved', '706405506930370084')).toEqual([]);
   });
@@ -114,6 +115,10 @@ describe('an order that arrives before customers/create', () => {
     expect((await deliver('life', 'customers/create', created)).status).toBe(200);
 
     expect((await api().get('/v1/customers/5002')).body.data.attributes.current_points).toBe(170);
+    // Enrolled by its order: once, as an automatic enrolment, a member since the order was paid.
+    expect(await events('customer.enrolled', '5002')).toEqual([
+      expect.objectContaining({ source: 'auto_enrolment', enrolled_at: expect.any(String), email: 'person5002@example.com', notify: true }),
+    ]);
     expect(await events('points.earned', '5002')).toEqual([expect.objectContaining({ action: 'signup', points: 50 })]);
     expect(await events('points.approved', '5002')).toEqual([expect.objectContaining({ action: 'purchase', points: 120 })]);
   });

@@ -1,7 +1,8 @@
 // The twin delivers committed domain events as the cloud does: recorded in their change's transaction
 // (shared/data/commit.ts), carried by the table's stream to the bus (the twin's reader over DynamoDB Local,
 // running the cloud's delivery handler), listed by GET /_events once the reader has caught up, handed to
-// the bus's subscribers, and kept back, never lost, while the bus refuses (PUT /_faults "bus").
+// the bus's subscribers, and kept back, never lost, while the bus refuses (PUT /_faults "bus"); an event's
+// occurred_at is the twin's movable clock (PUT /_clock).
 import { randomUUID } from 'node:crypto';
 import type { Twin } from '../../infra/local/twin';
 import { commit, namedWrite } from '../../shared/data/commit';
@@ -9,15 +10,16 @@ import { tableName } from '../../shared/data/client';
 import type { CommittedEvent, EarningEvent } from '../../shared/domain/events';
 import { shopConfig } from '../fixtures/shop-config';
 import { eventually } from '../support/twin-process';
-import { startTestTwin } from '../support/twin';
+import { apiClient, startTestTwin } from '../support/twin';
 
 jest.setTimeout(120_000);
 
 const SHOP = 'bus';
+const KEY = 'bus_full_key_0001';
 let twin: Twin;
 
 beforeAll(async () => {
-  twin = await startTestTwin({ shops: [shopConfig(SHOP, 'bus_full_key_0001', {}, ['5001'])] });
+  twin = await startTestTwin({ shops: [shopConfig(SHOP, KEY, {}, ['5001'])] });
 });
 afterAll(async () => {
   await twin?.stop();
@@ -157,6 +159,32 @@ it('delivers every committed event id at least once while the bus goes from refu
   );
 
   expect(events.filter((event) => !listedIds.has(event.id)).map((event) => event.id)).toEqual([]);
+});
+
+it("stamps an event's occurred_at with the twin's clock where PUT /_clock moved it, in UTC", async () => {
+  const setClock = async (now: string | null) =>
+    expect((await fetch(`${twin.url}/_clock`, { method: 'PUT', body: JSON.stringify({ now }) })).status).toBe(200);
+  // Each adjustment of its own size: its event is the one points.adjusted of that size (no other test adjusts here).
+  const adjusted = async (points: number) => {
+    const answer = await apiClient(twin.url, KEY).post('/v1/customers/5001/points', { adjustment: points, note: 'Clock' });
+    expect(answer.status).toBe(200);
+    const ofThis = (all: CommittedEvent[]) =>
+      all.filter((event) => event.type === 'points.adjusted' && event.customer_id === '5001' && event.adjustment === points);
+    return ofThis(await eventually(listed, (all) => ofThis(all).length > 0));
+  };
+
+  try {
+    await setClock('2031-01-01T00:00:00Z');
+    const first = await adjusted(17);
+    // Moved again (backwards, and with a time zone): the next event follows it.
+    await setClock('2030-06-15T14:30:00+02:00');
+    const second = await adjusted(23);
+
+    expect(first.map((event) => event.occurred_at)).toEqual(['2031-01-01T00:00:00.000Z']);
+    expect(second.map((event) => event.occurred_at)).toEqual(['2030-06-15T12:30:00.000Z']);
+  } finally {
+    await setClock(null);
+  }
 });
 
 it('refuses a bus fault mode it does not know, naming the modes', async () => {

@@ -1,8 +1,9 @@
 // Orders earn through Shopify webhooks on the twin: the simulator creates, refunds and cancels orders and
 // delivers signed webhooks; the API shows points, spend, orders and tiers move exactly once.
 import type { Twin } from '../../infra/local/twin';
-import { apiClient, startTestTwin } from '../support/twin';
+import { eventsLackingMemberFacts } from '../support/committed-events';
 import { customerItems, earningEntries, orderItems, platformControls, postWebhook, profileOf, signedHeaders } from '../support/orders';
+import { apiClient, startTestTwin } from '../support/twin';
 
 jest.setTimeout(60_000);
 
@@ -370,10 +371,20 @@ describe('rewards used, signup and referral', () => {
 
     const entry = await api().get('/v1/customers/2009/reward-history/h-active');
     expect(entry.body.data.attributes).toMatchObject({ status: 'used', discount_code_redeemed_at: order.processed_at });
-    const events = ((await (await fetch(`${twin.url}/_events`)).json()) as { events: unknown[] }).events;
-    expect(events).toContainEqual(
-      expect.objectContaining({ type: 'reward.used', shop_id: 'orders', customer_id: '2009', discount_code: 'LOYAL-USE1' }),
-    );
+    const events = ((await (await fetch(`${twin.url}/_events`)).json()) as { events: Array<Record<string, unknown>> }).events;
+    const used = events.filter((event) => event.type === 'reward.used' && event.customer_id === '2009');
+    expect(used).toEqual([
+      expect.objectContaining({ shop_id: 'orders', discount_code: 'LOYAL-USE1', reward_history_entry_id: 'h-active' }),
+    ]);
+    // With the member facts of the member as the order left them, as every event about a member.
+    const member = (await api().get('/v1/customers/2009')).body.data.attributes;
+    expect(eventsLackingMemberFacts(used)).toEqual([]);
+    expect(used[0]).toMatchObject({
+      email: member.email,
+      first_name: member.first_name,
+      points_balance: member.current_points,
+      tier: member.vip_tier ? { id: member.vip_tier.id, name: member.vip_tier.name } : null,
+    });
   });
 
   it('awards the signup rule on enrolment, approved at once', async () => {

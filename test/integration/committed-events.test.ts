@@ -199,7 +199,9 @@ describe('a purchase', () => {
         discount_code: purchase.discount_code,
         expires_at: purchase.expires_at,
         email: `m${id}@example.com`,
+        first_name: 'Test',
         points_balance: 200,
+        tier: null,
       }),
     ]);
   });

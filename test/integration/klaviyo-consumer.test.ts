@@ -1,5 +1,7 @@
-// The Klaviyo consumer against the simulator's Klaviyo, with the member on DynamoDB Local: an event's metric
-// and the profile's figures, `notify: false`, a redelivery recorded once, and Klaviyo's limits (a 429 waited
+// The Klaviyo consumer against the simulator's Klaviyo, with the member on DynamoDB Local: each mapped type's
+// metric by the contract's name and the profile-only types, the profile's figures at real values (pending,
+// expiring and when, the tier, an excluded member), no request for a member without an address,
+// `notify: false`, a redelivery recorded once, and Klaviyo's limits (a 429 waited
 // out, a 503 and a dropped connection retried, a 400 parked with its error body and counted, never holding up
 // the rest of a batch). The client waits on a test clock that moves instead of sleeping; the key is never in
 // a log line.
@@ -7,13 +9,15 @@ import type { SQSEvent } from 'aws-lambda';
 import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createCustomer } from '../../shared/data/customer-repository';
 import { putShopCatalog } from '../../shared/data/shop-repository';
+import type { EarningEntry } from '../../shared/domain/history';
+import { DEFAULT_EARNING_SETTINGS } from '../../shared/domain/shop';
 import { accountRateLimiter, klaviyoClient, KlaviyoUnavailable, type Waiter } from '../../shared/events/klaviyo-client';
 import type { KlaviyoRefusal } from '../../shared/klaviyo/klaviyo-delivery';
 import { klaviyoDeliveryDeps, processKlaviyoMessage, setKlaviyoRefusals } from '../../shared/klaviyo/klaviyo-consumer';
 import { readQueuedEvent, type LoyaltyEvent } from '../../shared/klaviyo/loyalty-event';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { customerRecord } from '../fixtures/customer-record';
-import { shopCatalog } from '../fixtures/shop-catalog';
+import { shopCatalog, vipTier } from '../fixtures/shop-catalog';
 import { captured, fakeContext } from '../support/lambda-fakes';
 import { createTestTable } from '../support/test-table';
 
@@ -21,14 +25,21 @@ jest.setTimeout(60_000);
 
 const SHOP = 'kshop';
 const KEY = 'pk_test_kshop_0123456789abcdef';
+/** A shop with a tier and points that expire by batch, in a Klaviyo account of its own. */
+const TIERED = 'ktiered';
+const TIERED_KEY = 'pk_test_ktiered_0123456789abcdef';
 let simulator: PlatformSimulator;
 let table: Awaited<ReturnType<typeof createTestTable>>;
 let refused: KlaviyoRefusal[];
 
-const secrets = { [SHOP]: { webhook_secret: 'whsec', klaviyo_private_key: KEY }, nokey: { webhook_secret: 'whsec2' } };
+const secrets = {
+  [SHOP]: { webhook_secret: 'whsec', klaviyo_private_key: KEY },
+  [TIERED]: { webhook_secret: 'whsec3', klaviyo_private_key: TIERED_KEY },
+  nokey: { webhook_secret: 'whsec2' },
+};
 
 beforeAll(async () => {
-  simulator = await startPlatformSimulator({ shops: {}, klaviyoKeys: [KEY] });
+  simulator = await startPlatformSimulator({ shops: {}, klaviyoKeys: [KEY, TIERED_KEY] });
   table = await createTestTable({ environment: { KLAVIYO_BASE_URL: simulator.klaviyoUrl } });
   await putShopCatalog(shopCatalog(SHOP));
   await putShopCatalog(shopCatalog('nokey'));
@@ -44,7 +55,75 @@ beforeAll(async () => {
   await createCustomer(customerRecord({ shop_id: 'nokey', platform_customer_id: '2001', email: 'bob@example.com' }));
   // An address Klaviyo refuses (no top-level domain).
   await createCustomer(customerRecord({ shop_id: SHOP, platform_customer_id: '1004', email: 'ada@example' }));
+  // A member the store has no address for.
+  await createCustomer(customerRecord({ shop_id: SHOP, platform_customer_id: '1005', email: '' }));
+  await putShopCatalog(
+    shopCatalog(TIERED, {
+      settings: { earning_settings: { ...DEFAULT_EARNING_SETTINGS, pending_days: 30, points_expiry: { mode: 'batch', days: 365 } } },
+      tiers: [vipTier('gold', { name: 'Gold', threshold_points: 500 })],
+    }),
+  );
+  // Members in the Gold tier by their lifetime points, 80 purchase points pending, and two batches on the line:
+  // 50 of the 300 given spent, so 150 of the first batch expire on 1 February 2027, the rest in May.
+  for (const [id, status] of [
+    ['3001', 'member'],
+    ['3002', 'excluded'],
+  ] as const) {
+    await createCustomer(
+      customerRecord({
+        shop_id: TIERED,
+        platform_customer_id: id,
+        email: `m${id}@example.com`,
+        first_name: 'Mary',
+        status,
+        current_points: 250,
+        lifetime_points: 900,
+        redeemed_points: 50,
+        points_batch_total: 300,
+        referral_code: `GOLD${id}`,
+      }),
+      { entries: [pendingEntry('p-1', 80), batchEntry('b-1', 200, 0, '2026-02-01'), batchEntry('b-2', 100, 200, '2026-05-01')] },
+    );
+  }
 });
+
+function pendingEntry(id: string, points: number): EarningEntry {
+  return {
+    id,
+    earning_rule_id: 'purchase',
+    action: 'purchase',
+    points,
+    base_points: points,
+    points_multiplier: 1,
+    status: 'pending',
+    order_id: '7001',
+    order_number: '#7001',
+    points_due_at: '2026-12-27T10:00:00.000Z',
+    points_given_at: null,
+    points_expiry_at: null,
+    created_at: '2026-11-27T10:00:00.000Z',
+    updated_at: '2026-11-27T10:00:00.000Z',
+  };
+}
+
+/** An approved entry that is a batch of the line: `offset` points given before it, expiring a year after it was given. */
+function batchEntry(id: string, points: number, offset: number, givenOn: string): EarningEntry {
+  const given = `${givenOn}T00:00:00.000Z`;
+  const entry = {
+    ...pendingEntry(id, points),
+    earning_rule_id: null,
+    action: 'manual',
+    order_id: null,
+    order_number: null,
+    status: 'approved' as const,
+    points_due_at: null,
+    points_given_at: given,
+    points_expiry_at: `${String(Number(givenOn.slice(0, 4)) + 1)}${givenOn.slice(4)}T00:00:00.000Z`,
+    created_at: given,
+    updated_at: given,
+  };
+  return { ...entry, batch_offset: offset, batch_points: points } as EarningEntry;
+}
 afterAll(async () => {
   registerLocalShopSecrets(null);
   setKlaviyoRefusals(undefined);
@@ -328,5 +407,107 @@ describe('the Klaviyo consumer against the simulator', () => {
     expect(logs.find((line) => line.message === 'Klaviyo event not delivered')).toMatchObject({ level: 'ERROR' });
     expect(JSON.stringify(logs)).not.toContain(KEY);
     expect(JSON.stringify([logs, refused])).not.toContain('pk_unknown_to_klaviyo_123');
+  });
+});
+
+describe('what each event sends to Klaviyo', () => {
+  // The contract's names (EVENTS-CONTRACT.md, "Klaviyo"), written out here: flows are built on them.
+  const METRICS: Array<[type: string, metric: string]> = [
+    ['points.approved', 'Loyalty Points Earned'],
+    ['points.earned', 'Loyalty Points Earned'],
+    ['points.adjusted', 'Loyalty Points Adjusted'],
+    ['reward.purchased', 'Loyalty Reward Redeemed'],
+    ['reward.refunded', 'Loyalty Reward Refunded'],
+    ['points.expiring_soon', 'Loyalty Points Expiring'],
+    ['points.expired', 'Loyalty Points Expired'],
+    ['tier.changed', 'Loyalty Tier Changed'],
+    ['customer.enrolled', 'Loyalty Joined'],
+    ['referral.completed', 'Loyalty Referral Completed'],
+  ];
+
+  it.each(METRICS)('%s: the profile, then one Klaviyo event of the metric %s', async (type, metric) => {
+    const sent = event({ type });
+    const before = simulator.klaviyo().requests;
+
+    const outcome = await processKlaviyoMessage(message(sent), depsOn(testClock()));
+
+    expect(outcome).toEqual({ sent: 'profile and event' });
+    expect(simulator.klaviyo().requests - before).toBe(2);
+    expect(eventsOf(sent.id)).toEqual([
+      expect.objectContaining({
+        metric: { name: metric },
+        profile: { email: 'ada@example.com', external_id: '1001' },
+        time: sent.occurred_at,
+      }),
+    ]);
+  });
+
+  it.each(['points.pending', 'points.removed', 'reward.used', 'reward.expired', 'customer.merged'])(
+    '%s: the profile only, no Klaviyo event',
+    async (type) => {
+      const sent = event({ type, customer_id: '1002', email: 'grace@example.com', points_balance: 1240 });
+      const before = simulator.klaviyo().requests;
+
+      const outcome = await processKlaviyoMessage(message(sent), depsOn(testClock()));
+
+      expect(outcome).toEqual({ sent: 'profile' });
+      expect(simulator.klaviyo().requests - before).toBe(1);
+      expect(eventsOf(sent.id)).toEqual([]);
+      expect(simulator.klaviyo().profiles.filter((profile) => profile.external_id === '1002')).toEqual([
+        expect.objectContaining({ email: 'grace@example.com', properties: expect.objectContaining({ 'Loyalty Points Balance': 1240 }) }),
+      ]);
+    },
+  );
+
+  it("puts the member's pending points, the next points to expire and when, the tier and the lifetime points on the profile", async () => {
+    const sent = event({ shop_id: TIERED, customer_id: '3001', email: 'm3001@example.com', first_name: 'Mary', points_balance: 250 });
+
+    expect(await processKlaviyoMessage(message(sent), depsOn(testClock()))).toEqual({ sent: 'profile and event' });
+
+    expect(simulator.klaviyo().profiles.filter((profile) => profile.external_id === '3001')).toEqual([
+      {
+        email: 'm3001@example.com',
+        external_id: '3001',
+        first_name: 'Mary',
+        properties: {
+          'Loyalty Points Balance': 250,
+          'Loyalty Lifetime Points': 900,
+          'Loyalty Pending Points': 80,
+          'Loyalty Tier': 'Gold',
+          'Loyalty Status': 'member',
+          'Loyalty Referral URL': `https://${TIERED}.example/?ref=GOLD3001`,
+          'Loyalty Points Expiring': 150,
+          'Loyalty Points Expiring At': '2027-02-01T00:00:00.000Z',
+        },
+      },
+    ]);
+    expect(eventsOf(sent.id)).toEqual([expect.objectContaining({ profile: { email: 'm3001@example.com', external_id: '3001' } })]);
+  });
+
+  it('an excluded member with the same figures: status excluded, no tier, the rest as they are', async () => {
+    const sent = event({ type: 'points.adjusted', shop_id: TIERED, customer_id: '3002', email: 'm3002@example.com', first_name: 'Mary' });
+
+    expect(await processKlaviyoMessage(message(sent), depsOn(testClock()))).toEqual({ sent: 'profile and event' });
+
+    expect(simulator.klaviyo().profiles.find((profile) => profile.external_id === '3002')?.properties).toEqual({
+      'Loyalty Points Balance': 250,
+      'Loyalty Lifetime Points': 900,
+      'Loyalty Pending Points': 80,
+      'Loyalty Tier': null,
+      'Loyalty Status': 'excluded',
+      'Loyalty Referral URL': `https://${TIERED}.example/?ref=GOLD3002`,
+      'Loyalty Points Expiring': 150,
+      'Loyalty Points Expiring At': '2027-02-01T00:00:00.000Z',
+    });
+  });
+
+  it('sends no request at all for a member without an e-mail address, whatever address the event carries', async () => {
+    const before = simulator.klaviyo().requests;
+
+    const outcome = await processKlaviyoMessage(message(event({ customer_id: '1005', email: 'someone@example.com' })), depsOn(testClock()));
+
+    expect(outcome).toEqual({ skipped: 'no e-mail' });
+    expect(simulator.klaviyo().requests).toBe(before);
+    expect(simulator.klaviyo().profiles.some((profile) => profile.external_id === '1005')).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 // The domain events a change committed (`DOMAIN_EVENT#<shop>#<id>` items, shared/data/items/domain-event.ts),
 // read straight from the table (what the stream will deliver, for tests that run no stream reader), and a
 // function stopped right after its commit: the two ways the tests show that a change and its events commit
-// together or not at all.
+// together or not at all. And the member facts every event about a member must carry.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, setRawClientHook, tableName } from '../../shared/data/client';
@@ -29,6 +29,35 @@ export async function committedEvents(shopId: string, type?: string): Promise<Co
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return events.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at) || a.id.localeCompare(b.id));
+}
+
+/** The types that concern no member: `customer.erased` carries ids and time only (the member is gone). */
+export const EVENTS_WITHOUT_MEMBER_FACTS: readonly string[] = ['customer.erased'];
+
+/**
+ * The events that lack a member fact the contract requires of every event about a member (EVENTS-CONTRACT.md,
+ * "An event"): a string `email` and `first_name`, a whole `points_balance` (after the change), and a `tier` that
+ * is `{ id, name }` or null. Each listed with what it lacks; none for events of `EVENTS_WITHOUT_MEMBER_FACTS`.
+ */
+export function eventsLackingMemberFacts(
+  events: ReadonlyArray<Record<string, unknown>>,
+): Array<{ id: unknown; type: unknown; lacks: string[] }> {
+  const tierOk = (tier: unknown) =>
+    tier === null ||
+    (typeof tier === 'object' &&
+      typeof (tier as { id?: unknown }).id === 'string' &&
+      typeof (tier as { name?: unknown }).name === 'string' &&
+      Object.keys(tier).length === 2);
+  return events.flatMap((event) => {
+    if (EVENTS_WITHOUT_MEMBER_FACTS.includes(String(event.type))) return [];
+    const lacks = [
+      ...(typeof event.email === 'string' ? [] : ['email']),
+      ...(typeof event.first_name === 'string' ? [] : ['first_name']),
+      ...(Number.isInteger(event.points_balance) ? [] : ['points_balance']),
+      ...('tier' in event && tierOk(event.tier) ? [] : ['tier']),
+    ];
+    return lacks.length === 0 ? [] : [{ id: event.id, type: event.type, lacks }];
+  });
 }
 
 export interface StopAfterCommit {

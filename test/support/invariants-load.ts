@@ -5,6 +5,7 @@
 // customer from a full table scan: the money and order invariants must hold exactly, spend and points against
 // the eligible amount of SHOPIFY-CONTRACT.md ("What an order earns") computed here from Shopify's own payloads.
 import type { Twin } from '../../infra/local/twin';
+import { eventsLackingMemberFacts } from './committed-events';
 import { scanAll } from './test-table';
 import { apiClient, type ApiResponse } from './twin';
 import { platformControls } from './orders';
@@ -617,6 +618,9 @@ export async function auditEvents(twin: Twin): Promise<EventAudit> {
       (event.order_id !== undefined && event.order_id !== null && !orderIds.has(key(event.shop_id, event.order_id))),
   );
   expect(orphans).toEqual([]);
+
+  // Every event about a member carries what an e-mail needs: email, first_name, points_balance and tier.
+  expect(eventsLackingMemberFacts(events)).toEqual([]);
 
   // Every entry is announced: earning entries by their id, redemptions by their purchase and their refund.
   const announcedEarnings = new Set(

@@ -3,7 +3,6 @@
 // two instances together stay within the account's 3 500 a minute; the headers and body are the contract's.
 import {
   accountRateLimiter,
-  KLAVIYO_REVISION,
   KLAVIYO_STEADY_PER_MINUTE,
   klaviyoClient,
   KlaviyoRefused,
@@ -114,7 +113,8 @@ describe('the Klaviyo client', () => {
     // Assert
     expect(seen[0]!.headers).toEqual({
       Authorization: 'Klaviyo-API-Key pk_secret_1',
-      revision: KLAVIYO_REVISION,
+      // The revision the contract names, written out: a change of revision is a change of contract.
+      revision: '2026-10-15',
       'Content-Type': 'application/vnd.api+json',
       Accept: 'application/vnd.api+json',
     });
