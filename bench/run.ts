@@ -42,6 +42,7 @@ import { klaviyoRequestsPerEvent, printKlaviyo, type KlaviyoFigures } from './kl
 import { startTwinProcess, TWIN_TABLE } from './twin-process';
 import { benchSizes, sectionPlan, sectionTimer } from './sections';
 import { webhookBurst, type BurstFigures } from './webhook-burst';
+import { printWriteCost, writeCostBench, type WriteCostFigures } from './write-cost';
 
 const { values: options } = parseArgs({
   options: {
@@ -108,6 +109,7 @@ const SECTIONS = [
   'storefront',
   'event-delivery',
   'klaviyo',
+  'write-cost',
 ];
 const IMPORT = {
   rows: (options['import-rows'] ?? '').split(',').map(Number),
@@ -174,9 +176,22 @@ async function klaviyoSection(): Promise<KlaviyoFigures> {
   return figures;
 }
 
+/** Every write path's calls, items and write units without its domain events and with them; a path that did not write fails the bench. */
+async function writeCostSection(): Promise<WriteCostFigures> {
+  const figures = await writeCostBench();
+  printWriteCost(figures);
+  if (figures.failures.length > 0) process.exitCode = 1;
+  return figures;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   checkFlags();
+  if (options.only === 'write-cost') {
+    mergeResults({ at: new Date().toISOString(), writeCost: await writeCostSection() });
+    console.log(`\nwritten: bench/results.json (writeCost; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
   if (options.only === 'event-delivery') {
     const figures = await eventDeliveryBench();
     printEventDelivery(figures);
