@@ -7,7 +7,7 @@
 // docs/performance.md); each section's time goes to stderr and results.json. Prints tables and writes
 // bench/results.json and bench/latency.svg. This file reads the flags and runs the sections in order;
 // each section is its own module. `--only webhook-burst`, `key-flood`, `jobs`, `list-depth`,
-// `list-by-shop-size`, `one-customer`, `import` or `storefront` runs that section alone at its full sizes (each starts what it needs).
+// `list-by-shop-size`, `one-customer`, `import`, `storefront` or `write-cost` runs that section alone at its full sizes (each starts what it needs).
 import '../infra/local/local-env';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,6 +66,7 @@ const { values: options } = parseArgs({
     'skip-flood': { type: 'boolean', default: false },
     'jobs-members': { type: 'string' },
     'skip-events': { type: 'boolean', default: false },
+    'skip-write-cost': { type: 'boolean', default: false },
     'skip-jobs': { type: 'boolean', default: false },
     'skip-storefront': { type: 'boolean', default: false },
     'skip-klaviyo': { type: 'boolean', default: false },
@@ -431,6 +432,9 @@ async function main(): Promise<void> {
       if (eventDelivery.missing > 0) process.exitCode = 1;
     }
 
+    let writeCost: WriteCostFigures | null = null;
+    if (plan.includes('write-cost')) writeCost = await timer.run('write-cost', () => writeCostSection());
+
     console.error(`\n${timer.summary().join('\n')}`);
     writeResults({
       at: new Date().toISOString(),
@@ -453,6 +457,7 @@ async function main(): Promise<void> {
       storefront,
       eventDelivery,
       klaviyo,
+      writeCost,
     });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {
