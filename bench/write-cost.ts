@@ -175,7 +175,8 @@ const delivered = (outcome: unknown) => {
   const webhook = answer.body?.webhook as { status?: number } | undefined;
   return answer.status < 300 && webhook?.status === 200 ? null : `the delivery answered ${JSON.stringify(answer.body).slice(0, 300)}`;
 };
-const jobDid = (outcome: unknown) => (JSON.stringify(outcome).match(/"[a-z_]+":[1-9]/) ? null : `the run did nothing: ${JSON.stringify(outcome)}`);
+const jobDid = (outcome: unknown) =>
+  ((outcome as { changed?: number }).changed ?? 0) > 0 ? null : `the run changed nothing: ${JSON.stringify(outcome)}`;
 const jobNote = (outcome: unknown) => JSON.stringify(outcome);
 const at = (days: number, hour = 10) => new Date(T0 + days * DAY + (hour - 10) * 3_600_000);
 
@@ -259,7 +260,12 @@ export const WRITE_PATHS: readonly WritePath[] = [
   {
     path: 'webhook orders/updated (new order awaiting payment)',
     run: async (c) => {
-      const created = await c.platform('POST', '/_orders', { shop: SHOP, customer_id: MEMBER, subtotal_price: '40.00', financial_status: 'pending' });
+      const created = await c.platform('POST', '/_orders', {
+        shop: SHOP,
+        customer_id: MEMBER,
+        subtotal_price: '40.00',
+        financial_status: 'pending',
+      });
       c.state.order = String(created.body?.order?.id);
       return created;
     },
@@ -277,7 +283,8 @@ export const WRITE_PATHS: readonly WritePath[] = [
   },
   {
     path: 'webhook customers/create (auto enrol)',
-    run: (c) => c.platform('POST', '/_webhooks/send', { shop: SHOP, topic: 'customers/create', payload: customerPayload(CREATED_BY_WEBHOOK) }),
+    run: (c) =>
+      c.platform('POST', '/_webhooks/send', { shop: SHOP, topic: 'customers/create', payload: customerPayload(CREATED_BY_WEBHOOK) }),
     check: delivered,
   },
   {
@@ -298,7 +305,10 @@ export const WRITE_PATHS: readonly WritePath[] = [
   {
     path: 'import (one member)',
     prepare: async (c) => {
-      await writeFile(join(c.folder, 'members.csv'), `Customer ID,Email,Points Balance,Points Spent,Date of birth,VIP tier\n'${IMPORTED},,"300",0,,\n`);
+      await writeFile(
+        join(c.folder, 'members.csv'),
+        `Customer ID,Email,Points Balance,Points Spent,Date of birth,VIP tier\n'${IMPORTED},,"300",0,,\n`,
+      );
       await writeFile(
         join(c.folder, 'customers.csv'),
         `Customer ID,First Name,Last Name,Email,Accepts Email Marketing\n'${IMPORTED},Member,${IMPORTED},member.${IMPORTED}@example.com,no\n`,
@@ -306,7 +316,14 @@ export const WRITE_PATHS: readonly WritePath[] = [
     },
     run: (c) =>
       importMembers(
-        { file: join(c.folder, 'members.csv'), shop: SHOP, from: 'smile', mode: 'add', customers: join(c.folder, 'customers.csv'), dryRun: false },
+        {
+          file: join(c.folder, 'members.csv'),
+          shop: SHOP,
+          from: 'smile',
+          mode: 'add',
+          customers: join(c.folder, 'customers.csv'),
+          dryRun: false,
+        },
         { print: (line) => void (/^Import id: /.test(line) && (c.state.importId = line.replace(/^Import id: /, ''))) },
       ),
     check: (report) => ((report as { created?: number }).created === 1 ? null : `imported ${JSON.stringify(report).slice(0, 300)}`),
@@ -318,10 +335,34 @@ export const WRITE_PATHS: readonly WritePath[] = [
   },
   // The jobs, each at the clock where its work is due: the order's pending points 14 days on, the unused
   // code's expiry 30 days on, the birthday, the batches' reminders 30 days before and their expiry 365 days on.
-  { path: 'job points_approval', prepare: async () => setClock(at(15)), run: (c) => c.job('points_approval'), check: jobDid, note: jobNote },
-  { path: 'job reward_code_expiry', prepare: async () => setClock(at(31)), run: (c) => c.job('reward_code_expiry'), check: jobDid, note: jobNote },
-  { path: 'job birthdays', prepare: async () => setClock(new Date('2027-02-10T12:00:00.000Z')), run: (c) => c.job('birthdays'), check: jobDid, note: jobNote },
-  { path: 'job expiry_reminders', prepare: async () => setClock(at(340)), run: (c) => c.job('expiry_reminders'), check: jobDid, note: jobNote },
+  {
+    path: 'job points_approval',
+    prepare: async () => setClock(at(15)),
+    run: (c) => c.job('points_approval'),
+    check: jobDid,
+    note: jobNote,
+  },
+  {
+    path: 'job reward_code_expiry',
+    prepare: async () => setClock(at(31)),
+    run: (c) => c.job('reward_code_expiry'),
+    check: jobDid,
+    note: jobNote,
+  },
+  {
+    path: 'job birthdays',
+    prepare: async () => setClock(new Date('2027-02-10T12:00:00.000Z')),
+    run: (c) => c.job('birthdays'),
+    check: jobDid,
+    note: jobNote,
+  },
+  {
+    path: 'job expiry_reminders',
+    prepare: async () => setClock(at(340)),
+    run: (c) => c.job('expiry_reminders'),
+    check: jobDid,
+    note: jobNote,
+  },
   { path: 'job points_expiry', prepare: async () => setClock(at(366)), run: (c) => c.job('points_expiry'), check: jobDid, note: jobNote },
 ];
 
@@ -389,11 +430,19 @@ export function writeCostLines(figures: WriteCostFigures): string[] {
         `${row.path.padEnd(width)}  ${pad(row.calls, 5)}  ${pad(`${row.itemsBefore} / ${row.itemsAfter}`, 18)}  ${pad(`${row.wcuBefore} / ${row.wcuAfter}`, 16)}  ${pad(row.wcuAfter - row.wcuBefore, 9)}  ${row.events.map((event) => `${event.type} ${event.bytes}`).join(', ') || '-'}`,
     ),
   ];
+  for (const row of figures.paths) {
+    if (row.note || row.refused > 0)
+      lines.push(
+        `${row.path}: ${[row.note, row.refused > 0 ? `${row.refused} call(s) refused by DynamoDB and tried again` : ''].filter(Boolean).join('; ')}`,
+      );
+  }
   for (const failure of figures.failures) lines.push(`FAILED ${failure}`);
   return lines;
 }
 
 export function printWriteCost(figures: WriteCostFigures): void {
-  console.log('\nWrite cost per request: DynamoDB calls, items and write units (DynamoDB\'s rules) without the domain event items and with them');
+  console.log(
+    "\nWrite cost per request: DynamoDB calls, items and write units (DynamoDB's rules) without the domain event items and with them",
+  );
   for (const line of writeCostLines(figures)) console.log(`  ${line}`);
 }

@@ -51,7 +51,10 @@ export function touchedItems(command: string, input: Input): Touched[] {
   switch (command) {
     case 'TransactWriteItemsCommand':
       return (input.TransactItems as Array<Record<string, { Item?: StoredItem; Key?: StoredItem }>>).map((request) => {
-        const [action, body] = Object.entries(request).find(([, value]) => value !== undefined) as [WriteAction, { Item?: StoredItem; Key?: StoredItem }];
+        const [action, body] = Object.entries(request).find(([, value]) => value !== undefined) as [
+          WriteAction,
+          { Item?: StoredItem; Key?: StoredItem },
+        ];
         return { action, key: body.Item ? keyOf(body.Item) : body.Key!, transactional: true };
       });
     case 'PutItemCommand':
@@ -61,7 +64,9 @@ export function touchedItems(command: string, input: Input): Touched[] {
     case 'DeleteItemCommand':
       return [{ action: 'Delete', key: input.Key as StoredItem, transactional: false }];
     case 'BatchWriteItemCommand':
-      return Object.values(input.RequestItems as Record<string, Array<{ PutRequest?: { Item: StoredItem }; DeleteRequest?: { Key: StoredItem } }>>)
+      return Object.values(
+        input.RequestItems as Record<string, Array<{ PutRequest?: { Item: StoredItem }; DeleteRequest?: { Key: StoredItem } }>>,
+      )
         .flat()
         .map((request) =>
           request.PutRequest
@@ -114,7 +119,7 @@ export function writeRecorder(): WriteRecorder {
           call.refused = true;
           throw error;
         }
-        const after = await Promise.all(touched.map((item) => (item.action === 'ConditionCheck' ? null : read(item.key))));
+        const after = await Promise.all(touched.map((item) => (item.action === 'ConditionCheck' ? Promise.resolve(null) : read(item.key))));
         call.items = touched.map((item, at) => {
           const stored = item.action === 'ConditionCheck' ? before[at]! : after[at]!;
           return {

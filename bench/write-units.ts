@@ -34,7 +34,12 @@ const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /** A number's size: 1 byte per two significant digits (leading and trailing zeroes trimmed), plus 1. */
 export function numberSize(text: string): number {
-  const digits = text.replace(/^[-+]/, '').replace(/[eE].*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  const digits = text
+    .replace(/^[-+]/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '');
   return Math.ceil(Math.max(digits.length, 1) / 2) + 1;
 }
 
@@ -48,7 +53,8 @@ export function valueSize(value: AttributeValue): number {
   if (value.NS !== undefined) return value.NS.reduce((sum, member) => sum + numberSize(member), 0);
   if (value.BS !== undefined) return value.BS.reduce((sum, member) => sum + member.byteLength, 0);
   if (value.L !== undefined) return 3 + value.L.reduce((sum, element) => sum + 1 + valueSize(element), 0);
-  if (value.M !== undefined) return 3 + Object.entries(value.M).reduce((sum, [name, element]) => sum + 1 + utf8(name) + valueSize(element), 0);
+  if (value.M !== undefined)
+    return 3 + Object.entries(value.M).reduce((sum, [name, element]) => sum + 1 + utf8(name) + valueSize(element), 0);
   throw new Error(`An attribute value of no known type: ${JSON.stringify(value)}`);
 }
 
@@ -134,9 +140,15 @@ export interface ItemWriteCost {
 }
 
 /** One item's write, priced: a transaction's at 2 WCU per KB, a single write's at 1. */
-export function itemWriteCost(action: WriteAction, before: StoredItem | null, after: StoredItem | null, transactional: boolean): ItemWriteCost {
+export function itemWriteCost(
+  action: WriteAction,
+  before: StoredItem | null,
+  after: StoredItem | null,
+  transactional: boolean,
+): ItemWriteCost {
   const perKb = transactional ? 2 : 1;
-  if (action === 'ConditionCheck') return { action, transactional, bytes: before ? itemSize(before) : 0, tableUnits: 0, indexes: [], units: 0 };
+  if (action === 'ConditionCheck')
+    return { action, transactional, bytes: before ? itemSize(before) : 0, tableUnits: 0, indexes: [], units: 0 };
   const bytes = Math.max(before ? itemSize(before) : 0, after ? itemSize(after) : 0);
   const tableUnits = unitsOf(bytes, perKb);
   const indexes = indexWrites(before, after, perKb);

@@ -45,11 +45,17 @@ const adjusted: DomainEvent = {
   type: 'points.adjusted',
   shop_id: 'rec',
   customer_id: '1',
+  requested_adjustment: 10,
+  adjustment: 10,
+  points_before: 10,
+  points_after: 20,
+  lifetime_points: 20,
+  earning_history_entry_id: 'e-1',
+  send_email: false,
   occurred_at: '2027-01-04T10:00:00.000Z',
-  points: 10,
-} as DomainEvent;
+};
 
-it("records an adjustment-like commit: one event item beside the change, its extra cost 2 write units", async () => {
+it('records an adjustment-like commit: one event item beside the change, its extra cost 2 write units', async () => {
   await commit([profile(10)]);
 
   const { calls } = await recorder.record(() => commit([profile(20)], { events: [adjusted] }));

@@ -49,13 +49,26 @@ describe('write units', () => {
         id: '0b7a7d3e-6c59-4a8f-9a43-2f0a8e0f5d11',
         shop_id: 'demo',
         customer_id: '1001',
+        requested_adjustment: 10,
+        adjustment: 10,
+        points_before: 10,
+        points_after: 20,
+        lifetime_points: 20,
+        earning_history_entry_id: 'e-1',
+        send_email: false,
         occurred_at: '2027-01-04T10:00:00.000Z',
-        points: 10,
         notify: false,
-      } as never),
+      }),
     );
     expect(itemSize(event)).toBeLessThan(1024);
-    expect(itemWriteCost('Put', null, event, true)).toEqual({ action: 'Put', transactional: true, bytes: itemSize(event), tableUnits: 2, indexes: [], units: 2 });
+    expect(itemWriteCost('Put', null, event, true)).toEqual({
+      action: 'Put',
+      transactional: true,
+      bytes: itemSize(event),
+      tableUnits: 2,
+      indexes: [],
+      units: 2,
+    });
   });
 });
 
