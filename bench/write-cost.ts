@@ -85,6 +85,8 @@ const MEMBER = '9001';
 const EXCLUDED = '9002';
 const CREATED_BY_WEBHOOK = '9003';
 const IMPORTED = '9004';
+/** Joins through the storefront's shopper route. */
+const JOINED = '9005';
 const FRIEND_EMAIL = 'friend.9001@example.com';
 /** The clock the paths run at, then moved forward for each job. */
 const T0 = Date.parse('2027-01-04T10:00:00.000Z');
@@ -148,6 +150,8 @@ interface Context {
   twin: Twin;
   api(method: string, path: string, body?: unknown): Promise<Answer>;
   platform(method: string, path: string, body?: unknown): Promise<Answer>;
+  /** A shopper route, with a customer session token the simulator mints for the shop's app. */
+  shopper(customerId: string, method: string, path: string, body?: unknown): Promise<Answer>;
   /** A job of the manifest, once (its handler module's `run`, as the twin's POST /_jobs/run). */
   job(name: string): Promise<unknown>;
   folder: string;
@@ -255,6 +259,17 @@ export const WRITE_PATHS: readonly WritePath[] = [
       c.state.code = String((await c.api('GET', `/v1/customers/${MEMBER}`)).body.data.attributes.referral_code);
     },
     run: (c) => c.api('POST', '/v1/referrals', { referral_code: c.state.code, email: FRIEND_EMAIL }),
+    check: status(201),
+  },
+  {
+    path: 'POST /shopper/member (join)',
+    run: (c) => c.shopper(JOINED, 'POST', '/shopper/member', {}),
+    check: status(201),
+  },
+  {
+    path: 'POST /shopper/rewards/{id}/redeem',
+    // A reward whose code never expires: the code expiry job's row stays the one code of the purchase above.
+    run: (c) => c.shopper(MEMBER, 'POST', '/shopper/rewards/ten-percent/redeem', {}),
     check: status(201),
   },
   {
@@ -388,6 +403,10 @@ export async function writeCostBench(options: { dynamodbEndpoint?: string; table
       twin,
       api: (method, path, body) => send(`${url}${path}`, method, body, { Authorization: KEY }),
       platform: (method, path, body) => send(`${platformUrl}${path}`, method, body),
+      shopper: async (customerId, method, path, body) => {
+        const minted = await send(`${platformUrl}/_session_tokens`, 'POST', { shop: SHOP, customer_id: customerId });
+        return send(`${url}${path}`, method, body, { Authorization: `Bearer ${String(minted.body?.token)}` });
+      },
       job: async (name) => {
         const job = SCHEDULED_JOBS.find((entry) => entry.name === name);
         if (!job) throw new Error(`No scheduled job named ${name}`);
