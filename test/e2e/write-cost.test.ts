@@ -3,11 +3,14 @@
 // adds 2 write units, every event item (under 1 KB, in no index) adds 2, and a write without events costs the
 // same before and after. A path that stopped writing, a commit whose events went missing or a recorder that
 // stopped telling events apart fails here.
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { writeCostBench, WRITE_PATHS, type WriteCostFigures, type WritePathCost } from '../../bench/write-cost';
+import { localClient } from '../../infra/local/dynamodb-local';
 import { testEndpoint, uniqueTableName } from '../support/test-table';
 
 jest.setTimeout(240_000);
 
+const TABLE = uniqueTableName('writes');
 let figures: WriteCostFigures;
 const row = (path: string): WritePathCost => {
   const found = figures.paths.find((candidate) => candidate.path === path);
@@ -16,7 +19,13 @@ const row = (path: string): WritePathCost => {
 };
 
 beforeAll(async () => {
-  figures = await writeCostBench({ dynamodbEndpoint: testEndpoint(), tableName: uniqueTableName('writes') });
+  figures = await writeCostBench({ dynamodbEndpoint: testEndpoint(), tableName: TABLE });
+});
+afterAll(async () => {
+  // The twin's table has a stream: it goes with the test, as a test twin's does, so its records slow no later test.
+  const client = localClient(testEndpoint());
+  await client.send(new DeleteTableCommand({ TableName: TABLE })).catch(() => undefined);
+  client.destroy();
 });
 
 it('runs every write path, and each does its work', () => {
