@@ -18,6 +18,7 @@ import type { EndpointFigures } from './load';
 import type { BurstFigures } from './webhook-burst';
 import type { SectionTiming } from './sections';
 import type { EventDeliveryFigures } from './event-delivery';
+import type { WriteCostFigures } from './write-cost';
 
 /** Everything one run measured, as bench/results.json holds it. */
 export interface BenchResults {
@@ -53,6 +54,8 @@ export interface BenchResults {
   import?: ImportSection;
   /** Commit to the bus on the twin (docs/performance.md#event-delivery). */
   eventDelivery?: EventDeliveryFigures | null;
+  /** Every write path's calls, items and write units without its domain events and with them (docs/performance.md#write-cost). */
+  writeCost?: WriteCostFigures | null;
 }
 
 /** A table cell: right-aligned in 8 characters. */

@@ -7,7 +7,7 @@
 // docs/performance.md); each section's time goes to stderr and results.json. Prints tables and writes
 // bench/results.json and bench/latency.svg. This file reads the flags and runs the sections in order;
 // each section is its own module. `--only webhook-burst`, `key-flood`, `jobs`, `list-depth`,
-// `list-by-shop-size`, `one-customer`, `import` or `storefront` runs that section alone at its full sizes (each starts what it needs).
+// `list-by-shop-size`, `one-customer`, `import`, `storefront` or `write-cost` runs that section alone at its full sizes (each starts what it needs).
 import '../infra/local/local-env';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +42,7 @@ import { klaviyoRequestsPerEvent, printKlaviyo, type KlaviyoFigures } from './kl
 import { startTwinProcess, TWIN_TABLE } from './twin-process';
 import { benchSizes, sectionPlan, sectionTimer } from './sections';
 import { webhookBurst, type BurstFigures } from './webhook-burst';
+import { printWriteCost, writeCostBench, type WriteCostFigures } from './write-cost';
 
 const { values: options } = parseArgs({
   options: {
@@ -65,6 +66,7 @@ const { values: options } = parseArgs({
     'skip-flood': { type: 'boolean', default: false },
     'jobs-members': { type: 'string' },
     'skip-events': { type: 'boolean', default: false },
+    'skip-write-cost': { type: 'boolean', default: false },
     'skip-jobs': { type: 'boolean', default: false },
     'skip-storefront': { type: 'boolean', default: false },
     'skip-klaviyo': { type: 'boolean', default: false },
@@ -108,6 +110,7 @@ const SECTIONS = [
   'storefront',
   'event-delivery',
   'klaviyo',
+  'write-cost',
 ];
 const IMPORT = {
   rows: (options['import-rows'] ?? '').split(',').map(Number),
@@ -174,9 +177,22 @@ async function klaviyoSection(): Promise<KlaviyoFigures> {
   return figures;
 }
 
+/** Every write path's calls, items and write units without its domain events and with them; a path that did not write fails the bench. */
+async function writeCostSection(): Promise<WriteCostFigures> {
+  const figures = await writeCostBench();
+  printWriteCost(figures);
+  if (figures.failures.length > 0) process.exitCode = 1;
+  return figures;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   checkFlags();
+  if (options.only === 'write-cost') {
+    mergeResults({ at: new Date().toISOString(), writeCost: await writeCostSection() });
+    console.log(`\nwritten: bench/results.json (writeCost; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
   if (options.only === 'event-delivery') {
     const figures = await eventDeliveryBench();
     printEventDelivery(figures);
@@ -416,6 +432,9 @@ async function main(): Promise<void> {
       if (eventDelivery.missing > 0) process.exitCode = 1;
     }
 
+    let writeCost: WriteCostFigures | null = null;
+    if (plan.includes('write-cost')) writeCost = await timer.run('write-cost', () => writeCostSection());
+
     console.error(`\n${timer.summary().join('\n')}`);
     writeResults({
       at: new Date().toISOString(),
@@ -438,6 +457,7 @@ async function main(): Promise<void> {
       storefront,
       eventDelivery,
       klaviyo,
+      writeCost,
     });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {

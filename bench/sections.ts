@@ -48,6 +48,7 @@ export interface BenchFlags {
   'skip-burst'?: boolean;
   'skip-jobs'?: boolean;
   'skip-events'?: boolean;
+  'skip-write-cost'?: boolean;
 }
 
 /** The list's shop sizes and the jobs' shop sizes the flags ask for. */
@@ -77,6 +78,8 @@ export function sectionPlan(flags: BenchFlags): string[] {
     ...(flags['skip-jobs'] ? [] : jobSizes.map((n) => `jobs ${n}`)),
     // A twin of its own in the bench's process: last, so the environment it sets reaches no other section.
     ...(flags['skip-events'] ? [] : ['event-delivery']),
+    // Every write path once on a twin of its own in the bench's process, with the clock moved for the jobs.
+    ...(flags['skip-write-cost'] ? [] : ['write-cost']),
   ];
 }
 

@@ -13,9 +13,10 @@ export type RawClientHook = (raw: DynamoDBClient) => void;
 let rawClientHook: RawClientHook | undefined;
 
 /**
- * Tests only. The tests put a fault-injecting middleware (throttling, 500s, lost answers) on the very client the
- * handlers use, below the SDK's retry strategy, so that the SDK retries those faults as it would retry real ones;
- * this is their way in. Nothing in production calls it: without a hook the client is exactly as before.
+ * Tests and the bench only. The tests put a fault-injecting middleware (throttling, 500s, lost answers) on the very
+ * client the handlers use, below the SDK's retry strategy, so that the SDK retries those faults as it would retry
+ * real ones; the bench's write recorder (bench/write-recorder.ts) sees every write through it. Nothing in
+ * production calls it: without a hook the client is exactly as before.
  * Setting or clearing the hook drops the cached client, so the next call gets a client built with it.
  */
 export function setRawClientHook(hook: RawClientHook | undefined): void {

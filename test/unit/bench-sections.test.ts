@@ -19,6 +19,7 @@ describe('the default bench', () => {
       'webhook-burst',
       'jobs 1000',
       'event-delivery',
+      'write-cost',
     ]);
   });
 
