@@ -18,7 +18,8 @@ import type { EventBridgeEnvelope } from './klaviyo-target';
 export const FIGURES_WORK = 'figures';
 /** Records per consumer invocation, as the stack's event source mapping (FIGURES_BATCH). */
 const BATCH_SIZE = 100;
-const MAX_RECEIVES = 3;
+/** Receives before a batch's events are set aside: the stack's queues' maxReceiveCount (MAX_RECEIVE_COUNT). */
+const MAX_RECEIVES = 5;
 
 type ConsumerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 

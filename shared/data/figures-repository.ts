@@ -35,7 +35,7 @@ import { REWARD_ENTRY_PREFIX } from './items/reward-entry';
 
 /** Events of one transaction: each event's marker, plus the day and "now" updates, stay well under 100 writes. */
 export const EVENTS_PER_TRANSACTION = 25;
-/** Tries of one transaction refused by a conflict (another batch of the same shop on the same items). */
+/** Tries of one transaction refused by a conflict (another batch of the same shop on the same items) or failing. */
 const CONFLICT_ATTEMPTS = 40;
 
 export interface CountOutcome {
@@ -52,12 +52,21 @@ export async function countShopEvents(shopId: string, events: readonly Committed
   const outcome: CountOutcome = { counted: 0, duplicates: 0 };
   const unique = [...new Map(events.map((event) => [event.id, event])).values()];
   outcome.duplicates += events.length - unique.length;
+  let lastError: unknown;
   for (let start = 0; start < unique.length; start += EVENTS_PER_TRANSACTION) {
     let pending = unique.slice(start, start + EVENTS_PER_TRANSACTION);
     const done = await retryUntil(CONFLICT_ATTEMPTS, CONTENTION_BACKOFF, async () => {
       if (pending.length === 0) return true;
       const sum = pending.reduce((total, event) => addCounts(total, contributionOf(event)), emptyCounts());
-      const result = await commit([...pending.map((event) => markEventCounted(shopId, event.id, nowSeconds)), ...addFigures(shopId, sum)]);
+      let result;
+      try {
+        result = await commit([...pending.map((event) => markEventCounted(shopId, event.id, nowSeconds)), ...addFigures(shopId, sum)]);
+      } catch (error) {
+        // Throttled, a lost answer, an internal error: tried again; a transaction that did commit meanwhile is
+        // refused on its markers next time, and its events dropped as counted.
+        lastError = error;
+        return undefined;
+      }
       if (result.committed) {
         outcome.counted += pending.length;
         return true;
@@ -69,7 +78,11 @@ export async function countShopEvents(shopId: string, events: readonly Committed
       }
       return undefined;
     });
-    if (!done) throw new Error(`The figures of ${pending.length} events of shop ${shopId} could not be counted: the transaction kept conflicting`);
+    if (!done) {
+      throw new Error(`The figures of ${pending.length} events of shop ${shopId} could not be counted: the transaction kept failing`, {
+        cause: lastError,
+      });
+    }
   }
   return outcome;
 }
