@@ -5,7 +5,9 @@
 import type { Twin } from '../../infra/local/twin';
 import { main } from '../../infra/cli/main';
 import type { CommittedEvent } from '../../shared/domain/events';
+import { batchDelete } from '../../shared/data/items';
 import { countDeliveredEvents } from '../../shared/figures/program-figures';
+import { scanAll } from '../support/test-table';
 import { e2eConfig, KEYS } from '../fixtures/e2e-config';
 import { apiClient, type ApiResponse, expectError, sendJson, startTestTwin } from '../support/twin';
 
@@ -64,6 +66,13 @@ async function statsVerify(shop = 'e2e'): Promise<{ code: number; out: string[] 
     err: (line: string) => out.push(line),
   } as never);
   return { code, out };
+}
+
+/** Removes the shop's figures items, as a table from before the figures has none. */
+async function deleteFigures(shop: string): Promise<void> {
+  const items = (await scanAll()).filter((item) => item.pk === `SHOP#${shop}#FIGURES`);
+  expect(items.length).toBeGreaterThan(1);
+  await batchDelete(items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -160,6 +169,24 @@ describe('GET /admin/api/overview', () => {
     await countDeliveredEvents([{ ...extra, id: 'figures-test-stray-event-undone', adjustment: -3 } as CommittedEvent]);
     const again = await statsVerify();
     expect(again.out.join('\n')).toMatch(new RegExp(`differs: ${today()}\\.clawed_back kept 10, full read 7`));
+  });
+
+  it('stats backfill writes the figures a full read gives over a table whose figures are missing or wrong', async () => {
+    // The figures the stray events above left wrong, and a day item of a table that existed before, all gone.
+    await deleteFigures('e2e');
+    expect((await statsVerify()).code).toBe(1);
+    const out: string[] = [];
+    const code = await main(['stats', 'backfill', '--shop', 'e2e', '--endpoint', twin.dynamodbEndpoint, '--table', twin.tableName], {
+      out: (line: string) => out.push(line),
+      err: (line: string) => out.push(line),
+    } as never);
+    expect(code).toBe(0);
+    expect(out.join('\n')).toMatch(/shop e2e: figures of 26 members written/);
+    expect((await statsVerify()).code).toBe(0);
+    // Live events after the backfill count once, on top of it.
+    expect((await api().post('/v1/customers/1005/points', { adjustment: 11, note: 'after the backfill' })).status).toBe(200);
+    await settled();
+    expect((await statsVerify()).code).toBe(0);
   });
 
   it('answers one row per day of a range of up to 366 days, and 400 for a longer range, a reversed one or a bad date', async () => {
