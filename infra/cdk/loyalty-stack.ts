@@ -220,7 +220,10 @@ export class LoyaltyStack extends Stack {
       `node --import tsx "${inputDir}/infra/admin-ui/build-admin-app.ts" "${outputDir}/${ADMIN_APP_SCRIPT_NAME}"`,
     ];
     for (const page of pages)
-      handlers.set(page.name, manifestFunction(page, `${page.method} ${page.path}`, undefined, undefined, page.shipsAdminApp ? buildAdminApp : undefined));
+      handlers.set(
+        page.name,
+        manifestFunction(page, `${page.method} ${page.path}`, undefined, undefined, page.shipsAdminApp ? buildAdminApp : undefined),
+      );
 
     const authorizer = manifestFunction(AUTHORIZER, 'API key authorizer');
     this.synchronousFunctions.push(...handlers.values(), authorizer);
@@ -244,12 +247,12 @@ export class LoyaltyStack extends Stack {
         fromFigures
           ? new SqsEventSource(figures!.queue, { ...FIGURES_BATCH, reportBatchItemFailures: true })
           : fromKlaviyo
-          ? new SqsEventSource(klaviyo!.queue, {
-              ...KLAVIYO_BATCH,
-              reportBatchItemFailures: true,
-              maxConcurrency: KLAVIYO_CONSUMER_CONCURRENCY,
-            })
-          : new SqsEventSource(deliveries.queue, { ...DELIVERY_BATCH, reportBatchItemFailures: true }),
+            ? new SqsEventSource(klaviyo!.queue, {
+                ...KLAVIYO_BATCH,
+                reportBatchItemFailures: true,
+                maxConcurrency: KLAVIYO_CONSUMER_CONCURRENCY,
+              })
+            : new SqsEventSource(deliveries.queue, { ...DELIVERY_BATCH, reportBatchItemFailures: true }),
       );
       workers.set(entry.name, fn);
       this.queueConsumerFunctions.push(fn);

@@ -73,7 +73,12 @@ export function figuresTarget(root: string, consumer: QueueConsumer): FiguresTar
       else {
         dead.push(message.envelope);
         console.error(
-          JSON.stringify({ level: 'ERROR', message: 'Message moved to the dead-letter list', consumer: consumer.name, eventId: message.envelope.id }),
+          JSON.stringify({
+            level: 'ERROR',
+            message: 'Message moved to the dead-letter list',
+            consumer: consumer.name,
+            eventId: message.envelope.id,
+          }),
         );
       }
     }

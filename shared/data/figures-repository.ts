@@ -102,11 +102,13 @@ export async function readFigures(shopId: string, from: string, to: string): Pro
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
       ExpressionAttributeValues: { ':pk': figuresPk(shopId), ':from': `${FIGURES_DAY_PREFIX}${from}`, ':to': `${FIGURES_DAY_PREFIX}${to}` },
     }),
-    documentClient().send(new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND sk = :sk',
-      ExpressionAttributeValues: { ':pk': figuresPk(shopId), ':sk': figuresNowKey(shopId).sk },
-    })),
+    documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk = :sk',
+        ExpressionAttributeValues: { ':pk': figuresPk(shopId), ':sk': figuresNowKey(shopId).sk },
+      }),
+    ),
   ]);
   return {
     now: countersOf<NowCounts>(now.Items?.[0], NOW_COUNTERS),
@@ -175,7 +177,9 @@ export async function readShopMembers(shopId: string, segments = 4): Promise<Sho
 export async function replaceFigures(shopId: string, counts: FigureCounts): Promise<{ written: number; deleted: number }> {
   const existing = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': figuresPk(shopId) } });
   const keep = new Set([figuresNowKey(shopId).sk, ...[...counts.days.keys()].map((day) => figuresDayKey(shopId, day).sk)]);
-  const deletes = existing.filter((item) => !keep.has(String(item.sk))).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
+  const deletes = existing
+    .filter((item) => !keep.has(String(item.sk)))
+    .map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
   const puts = [
     { PutRequest: { Item: { ...figuresNowKey(shopId), ...counts.now } } },
     ...[...counts.days].map(([day, row]) => ({ PutRequest: { Item: { ...figuresDayKey(shopId, day), ...row } } })),

@@ -351,7 +351,8 @@ export function pointValueOf(input: {
   if (input.mode === 'store_credit') return { numerator: 1n, denominator: 10n ** BigInt(input.minorDigits) };
   let best: PointValue = { numerator: 0n, denominator: 1n };
   for (const reward of input.rewards) {
-    if (reward.is_active === false || reward.purchasable === false || reward.tier_restricted === true || reward.fixed_cost === false) continue;
+    if (reward.is_active === false || reward.purchasable === false || reward.tier_restricted === true || reward.fixed_cost === false)
+      continue;
     if (reward.discount_type !== 'fixed' || !reward.points_cost || reward.points_cost <= 0) continue;
     const amount = reward.discount_amount === null || reward.discount_amount === undefined ? null : String(reward.discount_amount);
     if (amount === null || !/^\d+(\.\d+)?$/.test(amount)) continue;
@@ -399,7 +400,10 @@ export function overviewOf(input: {
 }): OverviewAttributes {
   const zeroMoney = minorToDecimal(0n, input.minorDigits);
   const sum = (counter: DayCounter) => input.range.reduce((total, day) => total + (input.days.get(day)?.[counter] ?? 0), 0);
-  const issuedInRange = Object.fromEntries(ISSUED_SOURCES.map((source) => [source, sum(`issued_${source}`)])) as Record<IssuedSource, number>;
+  const issuedInRange = Object.fromEntries(ISSUED_SOURCES.map((source) => [source, sum(`issued_${source}`)])) as Record<
+    IssuedSource,
+    number
+  >;
   const outstanding = input.now.points_outstanding ?? 0;
   return {
     members: { total: input.members.member + input.members.excluded, new: sum('new_members'), excluded: input.members.excluded },

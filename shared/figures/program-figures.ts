@@ -12,7 +12,7 @@ import {
 } from '../data/figures-repository';
 import { readShopCounters } from '../data/shop-repository';
 import type { CommittedEvent } from '../domain/events';
-import { badRequest } from '../http/errors';
+import { invalid } from '../domain/errors';
 import { minorDigits } from '../domain/money';
 import {
   countsOfFullRead,
@@ -32,10 +32,13 @@ export async function countDeliveredEvents(events: readonly CommittedEvent[]): P
   for (const event of events) byShop.set(event.shop_id, [...(byShop.get(event.shop_id) ?? []), event]);
   const nowSeconds = Math.floor(now().getTime() / 1000);
   const outcomes = await Promise.all([...byShop].map(([shopId, shopEvents]) => countShopEvents(shopId, shopEvents, nowSeconds)));
-  return outcomes.reduce((total, outcome) => ({ counted: total.counted + outcome.counted, duplicates: total.duplicates + outcome.duplicates }), {
-    counted: 0,
-    duplicates: 0,
-  });
+  return outcomes.reduce(
+    (total, outcome) => ({ counted: total.counted + outcome.counted, duplicates: total.duplicates + outcome.duplicates }),
+    {
+      counted: 0,
+      duplicates: 0,
+    },
+  );
 }
 
 /** The shop's point value (SURFACES-CONTRACT.md): configured, else store credit's minor unit, else the best fixed reward. */
@@ -59,8 +62,12 @@ export function shopPointValue(shop: ShopCatalog) {
 /** `GET /admin/api/overview`'s attributes for `query`'s range (400 on a bad range). */
 export async function programOverview(shopId: string, query: { from?: string; to?: string }): Promise<OverviewAttributes> {
   const range = overviewRange(query, nowIso().slice(0, 10));
-  if ('error' in range) throw badRequest(range.error);
-  const [shop, kept, members] = await Promise.all([shopCatalog(shopId), readFigures(shopId, range.from, range.to), readShopCounters(shopId)]);
+  if ('error' in range) throw invalid(range.error);
+  const [shop, kept, members] = await Promise.all([
+    shopCatalog(shopId),
+    readFigures(shopId, range.from, range.to),
+    readShopCounters(shopId),
+  ]);
   return overviewOf({
     now: kept.now,
     days: kept.days,
@@ -112,7 +119,8 @@ export function eventOfMessage(body: string): CommittedEvent | string {
   }
   const detail = (envelope as { detail?: unknown } | null)?.detail as Partial<CommittedEvent> | undefined;
   if (!detail || typeof detail !== 'object') return 'no detail';
-  if (typeof detail.id !== 'string' || typeof detail.type !== 'string' || typeof detail.shop_id !== 'string') return 'no event id, type or shop';
+  if (typeof detail.id !== 'string' || typeof detail.type !== 'string' || typeof detail.shop_id !== 'string')
+    return 'no event id, type or shop';
   if (typeof detail.occurred_at !== 'string' || Number.isNaN(Date.parse(detail.occurred_at))) return 'no occurred_at';
   return detail as CommittedEvent;
 }

@@ -346,7 +346,13 @@ export function planOrderEffects(input: PlanInput): OrderEffectsPlan {
         });
         state.pending = null;
       } else if (owed !== pending.points || owedBase !== pending.base_points) {
-        pendingChanges.push({ entry_id: pending.entry_id, status: 'pending', points: owed, base_points: owedBase, points_before: pending.points });
+        pendingChanges.push({
+          entry_id: pending.entry_id,
+          status: 'pending',
+          points: owed,
+          base_points: owedBase,
+          points_before: pending.points,
+        });
         state.pending = { ...pending, points: owed, base_points: owedBase };
       }
     } else if (owed > 0) {

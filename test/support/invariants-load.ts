@@ -688,7 +688,11 @@ export async function auditFigures(twin: Twin, shops: readonly string[]): Promis
       out: (line: string) => out.push(line),
       err: (line: string) => out.push(line),
     } as never);
-    expect({ shop, code, out }).toEqual({ shop, code: 0, out: expect.arrayContaining([expect.stringMatching(/the figures agree with a full read/)]) });
+    expect({ shop, code, out }).toEqual({
+      shop,
+      code: 0,
+      out: expect.arrayContaining([expect.stringMatching(/the figures agree with a full read/)]),
+    });
     lines.push(...out);
   }
   return lines;

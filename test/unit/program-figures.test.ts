@@ -16,23 +16,39 @@ import {
 
 const AT = '2026-03-04T22:00:00.000Z';
 const event = (type: string, fields: Record<string, unknown>): CommittedEvent =>
-  ({ id: `${type}-${JSON.stringify(fields)}`, type, shop_id: 's', customer_id: 'c', occurred_at: AT, notify: true, ...fields }) as CommittedEvent;
+  ({
+    id: `${type}-${JSON.stringify(fields)}`,
+    type,
+    shop_id: 's',
+    customer_id: 'c',
+    occurred_at: AT,
+    notify: true,
+    ...fields,
+  }) as CommittedEvent;
 
 describe('what an event adds', () => {
   it('counts issued points by source on the day they were given, and the balance they moved', () => {
-    const approved = contributionOf(event('points.approved', { points: 30, action: 'purchase', points_given_at: '2026-03-05T01:00:00.000Z', from_pending: true }));
+    const approved = contributionOf(
+      event('points.approved', { points: 30, action: 'purchase', points_given_at: '2026-03-05T01:00:00.000Z', from_pending: true }),
+    );
     expect(approved.now).toEqual({ points_outstanding: 30, points_pending: -30, lifetime_issued: 30 });
     expect([...approved.days]).toEqual([['2026-03-05', { issued_purchase: 30 }]]);
 
-    expect([...contributionOf(event('points.earned', { points: 5, action: 'follow_instagram' })).days]).toEqual([['2026-03-04', { issued_action: 5 }]]);
+    expect([...contributionOf(event('points.earned', { points: 5, action: 'follow_instagram' })).days]).toEqual([
+      ['2026-03-04', { issued_action: 5 }],
+    ]);
     expect(contributionOf(event('points.adjusted', { adjustment: -7 })).days.get('2026-03-04')).toEqual({ clawed_back: 7 });
     expect(contributionOf(event('reward.refunded', { points: 500 })).days.get('2026-03-04')).toEqual({ issued_refund: 500 });
   });
 
   it('moves pending points by the difference a refund made, and a rejection takes the points that were pending', () => {
     expect(contributionOf(event('points.pending', { points: 120 })).now).toEqual({ points_pending: 120 });
-    expect(contributionOf(event('points.pending', { points: 80, points_before: 120, status: 'pending' })).now).toEqual({ points_pending: -40 });
-    expect(contributionOf(event('points.removed', { points: 80, points_before: 80, status: 'rejected' })).now).toEqual({ points_pending: -80 });
+    expect(contributionOf(event('points.pending', { points: 80, points_before: 120, status: 'pending' })).now).toEqual({
+      points_pending: -40,
+    });
+    expect(contributionOf(event('points.removed', { points: 80, points_before: 80, status: 'rejected' })).now).toEqual({
+      points_pending: -80,
+    });
     expect(contributionOf(event('points.removed', { points: -25, action: 'refund' })).now).toEqual({ points_outstanding: -25 });
   });
 
@@ -78,7 +94,14 @@ describe('a full read', () => {
       ],
     });
     expect(counts.now).toEqual({ points_outstanding: 42, points_pending: 9, lifetime_issued: 50, lifetime_redeemed: 100 });
-    expect(counts.days.get('2026-03-04')).toEqual({ new_members: 1, issued_purchase: 50, expired: 6, clawed_back: 4, redeemed: 100, redemptions: 1 });
+    expect(counts.days.get('2026-03-04')).toEqual({
+      new_members: 1,
+      issued_purchase: 50,
+      expired: 6,
+      clawed_back: 4,
+      redeemed: 100,
+      redemptions: 1,
+    });
     expect(counts.days.get('2026-03-06')).toEqual({ codes_used: 1 });
   });
 });
@@ -89,7 +112,9 @@ describe('the range', () => {
     expect(range).toMatchObject({ from: '2026-02-03', to: '2026-03-04' });
     expect('days' in range && range.days).toHaveLength(30);
     expect(overviewRange({ from: '2024-01-01', to: '2024-12-31' }, '')).toMatchObject({ from: '2024-01-01' });
-    expect(overviewRange({ from: '2024-01-01', to: '2025-01-01' }, '')).toEqual({ error: 'The range covers 367 days; at most 366 (both ends included)' });
+    expect(overviewRange({ from: '2024-01-01', to: '2025-01-01' }, '')).toEqual({
+      error: 'The range covers 367 days; at most 366 (both ends included)',
+    });
     expect(overviewRange({ from: '2025-02-29' }, '2025-03-01')).toEqual({ error: "'from' must be a date YYYY-MM-DD" });
     expect(overviewRange({ from: '2025-03-02' }, '2025-03-01')).toEqual({ error: "'from' must not be after 'to'" });
   });

@@ -29,7 +29,7 @@ export const countedEventKey = (shopId: string, eventId: string): ItemKey => ({
 export const COUNTED_KEPT_SECONDS = 90 * 86_400;
 
 export const figuresItemTypes: readonly ItemType[] = [
-  { name: "program figures of a UTC day (ADDed by the figures consumer)", key: figuresDayKey('<shop>', '<YYYY-MM-DD>') },
+  { name: 'program figures of a UTC day (ADDed by the figures consumer)', key: figuresDayKey('<shop>', '<YYYY-MM-DD>') },
   { name: 'program figures now (ADDed by the figures consumer)', key: figuresNowKey('<shop>') },
   {
     name: 'an event the figures counted (TTL 90 days)',
@@ -82,7 +82,10 @@ export function addFigures(shopId: string, counts: FigureCounts): Write[] {
 }
 
 /** A stored day or "now" item's counters (absent ones are 0). */
-export function countersOf<T extends DayCounts | NowCounts>(item: Record<string, unknown> | null | undefined, counters: readonly string[]): T {
+export function countersOf<T extends DayCounts | NowCounts>(
+  item: Record<string, unknown> | null | undefined,
+  counters: readonly string[],
+): T {
   const out: Record<string, number> = {};
   for (const counter of counters) {
     const value = Number(item?.[counter] ?? 0);
