@@ -39,6 +39,7 @@ import { twinDynamoDbStats } from './twin-control';
 import { printStorefront, storefrontBench, type StorefrontFigures } from './storefront';
 import { eventDeliveryBench, printEventDelivery, type EventDeliveryFigures } from './event-delivery';
 import { klaviyoRequestsPerEvent, printKlaviyo, type KlaviyoFigures } from './klaviyo';
+import { printProgramFigures, programFiguresBench, type ProgramFiguresBench } from './program-figures';
 import { startTwinProcess, TWIN_TABLE } from './twin-process';
 import { benchSizes, sectionPlan, sectionTimer } from './sections';
 import { webhookBurst, type BurstFigures } from './webhook-burst';
@@ -68,6 +69,7 @@ const { values: options } = parseArgs({
     'skip-jobs': { type: 'boolean', default: false },
     'skip-storefront': { type: 'boolean', default: false },
     'skip-klaviyo': { type: 'boolean', default: false },
+    'skip-figures': { type: 'boolean', default: false },
     'storefront-loads': { type: 'string', default: '9' },
     'walk-before-up-to': { type: 'string', default: '10000' },
     'import-rows': { type: 'string', default: '20000,100000' },
@@ -108,6 +110,7 @@ const SECTIONS = [
   'storefront',
   'event-delivery',
   'klaviyo',
+  'figures',
 ];
 const IMPORT = {
   rows: (options['import-rows'] ?? '').split(',').map(Number),
@@ -174,9 +177,29 @@ async function klaviyoSection(): Promise<KlaviyoFigures> {
   return figures;
 }
 
+/** The program's figures (docs/performance.md#the-programs-figures): the bench process must point at the twin's table. */
+async function figuresSection(scales: readonly number[]): Promise<ProgramFiguresBench> {
+  const figures = await programFiguresBench(scales);
+  printProgramFigures(figures);
+  return figures;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   checkFlags();
+  if (options.only === 'figures') {
+    const own = await startTwinProcess();
+    try {
+      process.env.TABLE_NAME = TWIN_TABLE;
+      process.env.DYNAMODB_ENDPOINT = own.dynamodb;
+      process.env.DYNAMODB_STATS = 'true';
+      mergeResults({ at: new Date().toISOString(), programFigures: await figuresSection(SCALES.filter((n) => n !== 10_000)) });
+    } finally {
+      own.process.kill('SIGINT');
+    }
+    console.log(`\nwritten: bench/results.json (programFigures; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
   if (options.only === 'event-delivery') {
     const figures = await eventDeliveryBench();
     printEventDelivery(figures);
@@ -388,6 +411,10 @@ async function main(): Promise<void> {
     let klaviyo: KlaviyoFigures | null = null;
     if (twin && plan.includes('klaviyo')) klaviyo = await timer.run('klaviyo', () => klaviyoSection());
 
+    let programFigures: ProgramFiguresBench | null = null;
+    if (twin && plan.includes('figures'))
+      programFigures = await timer.run('figures', () => figuresSection(SCALES.filter((n) => n !== 10_000)));
+
     let flood: FloodFigures | null = null;
     if (plan.includes('key-flood')) flood = await timer.run('key-flood', () => floodSection(url));
 
@@ -438,6 +465,7 @@ async function main(): Promise<void> {
       storefront,
       eventDelivery,
       klaviyo,
+      programFigures,
     });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {
