@@ -4,7 +4,9 @@
 // calls, read units and the p50 time of the answer's work, which must not grow with the members.
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../shared/data/dynamodb-stats';
 import { readShopCounters } from '../shared/data/shop-repository';
+import { addFigures } from '../shared/data/items/program-figures';
 import type { CommittedEvent } from '../shared/domain/events';
+import { addCounts, contributionOf, emptyCounts } from '../shared/domain/program-figures';
 import { countDeliveredEvents, programOverview } from '../shared/figures/program-figures';
 import { seedScaleShop } from './scale-shop';
 import { percentile } from './statistics';
@@ -23,6 +25,12 @@ export interface FiguresReadFigures {
 export interface FiguresWriteFigures {
   batch: number;
   callsPerEvent: number;
+  /** Items each transaction writes (a marker per event, the "now" item, each day touched), per event. */
+  itemsPerEvent: number;
+  /**
+   * DynamoDB's write units per event: 2 per item of a transaction (every item here is under 1 KB). Counted from
+   * the items, since DynamoDB Local reports no per-item capacity for a transaction.
+   */
   writeUnitsPerEvent: number;
 }
 
@@ -54,7 +62,18 @@ async function writeCost(events: CommittedEvent[], batch: number): Promise<Figur
   const stats = dynamoDbStats();
   pauseDynamoDbStats();
   const calls = Object.values(stats.calls).reduce((total, n) => total + n, 0);
-  return { batch, callsPerEvent: calls / events.length, writeUnitsPerEvent: stats.writeUnits / events.length };
+  let items = 0;
+  for (let start = 0; start < events.length; start += batch) {
+    const slice = events.slice(start, start + batch);
+    const sum = slice.reduce((total, event) => addCounts(total, contributionOf(event)), emptyCounts());
+    items += slice.length + addFigures(slice[0]!.shop_id, sum).length;
+  }
+  return {
+    batch,
+    callsPerEvent: calls / events.length,
+    itemsPerEvent: items / events.length,
+    writeUnitsPerEvent: (2 * items) / events.length,
+  };
 }
 
 /** The overview's reads for `days` ending today in `shopId`. */
@@ -99,7 +118,7 @@ export function printProgramFigures(figures: ProgramFiguresBench): void {
   console.log("\nprogram figures: the consumer's writes per event");
   for (const write of figures.writes)
     console.log(
-      `  batches of ${write.batch}: ${write.callsPerEvent.toFixed(2)} calls, ${write.writeUnitsPerEvent.toFixed(2)} WCU per event`,
+      `  batches of ${write.batch}: ${write.callsPerEvent.toFixed(2)} calls, ${write.itemsPerEvent.toFixed(2)} items, ${write.writeUnitsPerEvent.toFixed(2)} WCU per event`,
     );
   console.log("program figures: GET /admin/api/overview (the answer's work, in process)");
   for (const read of figures.reads) {
