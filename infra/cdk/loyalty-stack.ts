@@ -325,7 +325,6 @@ export class LoyaltyStack extends Stack {
         ...(flusher ? { authorizerCacheFlushes: flusher.failures } : {}),
         eventDeliveries: eventDelivery.failures,
         ...(klaviyo ? { klaviyoDeliveries: klaviyo.deadLetterQueue, klaviyoRefused: klaviyo.refusedQueue } : {}),
-        ...(figures ? { figuresDeliveries: figures.deadLetterQueue } : {}),
       },
       eventDelivery: eventDelivery.fn,
       ...(flusher ? { authorizerCacheFlusher: flusher.fn } : {}),

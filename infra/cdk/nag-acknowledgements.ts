@@ -71,7 +71,6 @@ export function acknowledgeNagFindings(stack: LoyaltyStack): void {
     ],
     ['Klaviyo/DeadLetter/Resource', 'the Klaviyo queue (events not delivered to Klaviyo after every receive)'],
     ['Klaviyo/Refused/Resource', "the Klaviyo consumer (the events Klaviyo refused, each with Klaviyo's error body)"],
-    ['Figures/DeadLetter/Resource', "the figures queue (events the program's figures could not count after every receive)"],
   ] as const;
   for (const [path, of] of deadLetterQueues) {
     if (!stack.node.tryFindChild(path.split('/')[0]!)) continue;
