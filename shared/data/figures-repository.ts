@@ -92,7 +92,7 @@ export async function countShopEvents(shopId: string, events: readonly Committed
  * them). Plain updates of one item each never conflict with the consumer's transactions.
  */
 export async function addShopFigures(shopId: string, counts: FigureCounts): Promise<void> {
-  for (const write of addFigures(shopId, counts)) await documentClient().send(new UpdateCommand(write.request.Update as never));
+  await Promise.all(addFigures(shopId, counts).map((write) => documentClient().send(new UpdateCommand(write.request.Update as never))));
 }
 
 /** The figures now and those of the days `from`..`to` (`YYYY-MM-DD`): one Query of the days and the "now" item. */
