@@ -21,6 +21,7 @@ const FEATURES = [
   'shopper',
   'delivery',
   'klaviyo',
+  'figures',
   'staff',
 ];
 const shared = (...folders) => folders.map((folder) => `../${folder}/*`);
@@ -48,6 +49,7 @@ const FEATURE_ORDER = [
   'calendar',
   'shopper',
   'klaviyo',
+  'figures',
   'staff',
 ];
 const unordered = FEATURES.filter((feature) => !FEATURE_ORDER.includes(feature));

@@ -39,6 +39,7 @@ import { twinDynamoDbStats } from './twin-control';
 import { printStorefront, storefrontBench, type StorefrontFigures } from './storefront';
 import { eventDeliveryBench, printEventDelivery, type EventDeliveryFigures } from './event-delivery';
 import { klaviyoRequestsPerEvent, printKlaviyo, type KlaviyoFigures } from './klaviyo';
+import { printProgramFigures, programFiguresBench, type ProgramFiguresBench } from './program-figures';
 import { startTwinProcess, TWIN_TABLE } from './twin-process';
 import { benchSizes, sectionPlan, sectionTimer } from './sections';
 import { webhookBurst, type BurstFigures } from './webhook-burst';
@@ -70,6 +71,7 @@ const { values: options } = parseArgs({
     'skip-jobs': { type: 'boolean', default: false },
     'skip-storefront': { type: 'boolean', default: false },
     'skip-klaviyo': { type: 'boolean', default: false },
+    'skip-figures': { type: 'boolean', default: false },
     'storefront-loads': { type: 'string', default: '9' },
     'walk-before-up-to': { type: 'string', default: '10000' },
     'import-rows': { type: 'string', default: '20000,100000' },
@@ -111,6 +113,7 @@ const SECTIONS = [
   'event-delivery',
   'klaviyo',
   'write-cost',
+  'figures',
 ];
 const IMPORT = {
   rows: (options['import-rows'] ?? '').split(',').map(Number),
@@ -185,12 +188,32 @@ async function writeCostSection(): Promise<WriteCostFigures> {
   return figures;
 }
 
+/** The program's figures (docs/performance.md#the-programs-figures): the bench process must point at the twin's table. */
+async function figuresSection(scales: readonly number[]): Promise<ProgramFiguresBench> {
+  const figures = await programFiguresBench(scales);
+  printProgramFigures(figures);
+  return figures;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   checkFlags();
   if (options.only === 'write-cost') {
     mergeResults({ at: new Date().toISOString(), writeCost: await writeCostSection() });
     console.log(`\nwritten: bench/results.json (writeCost; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
+  if (options.only === 'figures') {
+    const own = await startTwinProcess();
+    try {
+      process.env.TABLE_NAME = TWIN_TABLE;
+      process.env.DYNAMODB_ENDPOINT = own.dynamodb;
+      process.env.DYNAMODB_STATS = 'true';
+      mergeResults({ at: new Date().toISOString(), programFigures: await figuresSection(SCALES.filter((n) => n !== 10_000)) });
+    } finally {
+      own.process.kill('SIGINT');
+    }
+    console.log(`\nwritten: bench/results.json (programFigures; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
     return;
   }
   if (options.only === 'event-delivery') {
@@ -404,6 +427,10 @@ async function main(): Promise<void> {
     let klaviyo: KlaviyoFigures | null = null;
     if (twin && plan.includes('klaviyo')) klaviyo = await timer.run('klaviyo', () => klaviyoSection());
 
+    let programFigures: ProgramFiguresBench | null = null;
+    if (twin && plan.includes('figures'))
+      programFigures = await timer.run('figures', () => figuresSection(SCALES.filter((n) => n !== 10_000)));
+
     let flood: FloodFigures | null = null;
     if (plan.includes('key-flood')) flood = await timer.run('key-flood', () => floodSection(url));
 
@@ -458,6 +485,7 @@ async function main(): Promise<void> {
       eventDelivery,
       klaviyo,
       writeCost,
+      programFigures,
     });
     console.log(`\nwritten: bench/results.json, bench/latency.svg (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
   } finally {

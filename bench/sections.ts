@@ -44,6 +44,7 @@ export interface BenchFlags {
   'skip-bundles'?: boolean;
   'skip-storefront'?: boolean;
   'skip-klaviyo'?: boolean;
+  'skip-figures'?: boolean;
   'skip-flood'?: boolean;
   'skip-burst'?: boolean;
   'skip-jobs'?: boolean;
@@ -73,6 +74,7 @@ export function sectionPlan(flags: BenchFlags): string[] {
     ...(flags['skip-bundles'] ? [] : ['bundles']),
     ...(ownTwin && !flags['skip-storefront'] ? ['storefront'] : []),
     ...(ownTwin && !flags['skip-klaviyo'] ? ['klaviyo'] : []),
+    ...(ownTwin && !flags['skip-figures'] ? ['figures'] : []),
     ...(ownTwin && !flags['skip-flood'] ? ['key-flood'] : []),
     ...(ownTwin && !flags['skip-burst'] ? ['webhook-burst'] : []),
     ...(flags['skip-jobs'] ? [] : jobSizes.map((n) => `jobs ${n}`)),

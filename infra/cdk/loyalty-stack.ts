@@ -23,6 +23,7 @@ import { LoyaltyTable } from './constructs/loyalty-table';
 import { METRICS_NAMESPACE, Observability } from './constructs/observability';
 import { WebhookDeliveryQueue } from './constructs/webhook-delivery-queue';
 import { KLAVIYO_BATCH, KlaviyoDelivery } from './constructs/klaviyo-delivery';
+import { FIGURES_BATCH, FiguresDelivery } from './constructs/figures-delivery';
 import { KLAVIYO_CONSUMER_CONCURRENCY } from '../../shared/klaviyo/klaviyo-consumer';
 import { ShopifyEventSource } from './constructs/shopify-event-source';
 import { pascalCase } from './constructs/names';
@@ -134,6 +135,10 @@ export class LoyaltyStack extends Stack {
     const klaviyo = consumers.some((entry) => queueOf(entry) === 'klaviyo')
       ? new KlaviyoDelivery(this, 'Klaviyo', { bus, consumerTimeout: timeoutOf('klaviyo'), undeliveredEvents })
       : undefined;
+    // Every loyalty event for the program's figures: a queue and consumer of their own (docs/admin.md#figures).
+    const figures = consumers.some((entry) => queueOf(entry) === 'figures')
+      ? new FiguresDelivery(this, 'Figures', { bus, consumerTimeout: timeoutOf('figures'), undeliveredEvents })
+      : undefined;
     // Job runs that still failed after Lambda's retries (the jobs are invoked asynchronously).
     const failedJobRuns = jobs.length > 0 ? new FailedJobRuns(this, 'FailedJobRuns').queue : undefined;
 
@@ -215,7 +220,10 @@ export class LoyaltyStack extends Stack {
       `node --import tsx "${inputDir}/infra/admin-ui/build-admin-app.ts" "${outputDir}/${ADMIN_APP_SCRIPT_NAME}"`,
     ];
     for (const page of pages)
-      handlers.set(page.name, manifestFunction(page, `${page.method} ${page.path}`, undefined, undefined, buildAdminApp));
+      handlers.set(
+        page.name,
+        manifestFunction(page, `${page.method} ${page.path}`, undefined, undefined, page.shipsAdminApp ? buildAdminApp : undefined),
+      );
 
     const authorizer = manifestFunction(AUTHORIZER, 'API key authorizer');
     this.synchronousFunctions.push(...handlers.values(), authorizer);
@@ -223,21 +231,28 @@ export class LoyaltyStack extends Stack {
     const workers = new Map<string, IFunction>();
     for (const entry of consumers) {
       const fromKlaviyo = queueOf(entry) === 'klaviyo';
+      const fromFigures = queueOf(entry) === 'figures';
       const fn = manifestFunction(
         entry,
-        fromKlaviyo ? `Sends loyalty events to Klaviyo (${entry.name})` : `Consumes the webhook delivery queue (${entry.name})`,
+        fromKlaviyo
+          ? `Sends loyalty events to Klaviyo (${entry.name})`
+          : fromFigures
+            ? `Counts loyalty events in the program's figures (${entry.name})`
+            : `Consumes the webhook delivery queue (${entry.name})`,
         entry.timeoutSeconds,
       );
       // Partial batch failures: only the records that failed return to the queue. The Klaviyo consumer runs at
       // most KLAVIYO_CONSUMER_CONCURRENCY at once, each within its share of an account's steady rate.
       fn.addEventSource(
-        fromKlaviyo
-          ? new SqsEventSource(klaviyo!.queue, {
-              ...KLAVIYO_BATCH,
-              reportBatchItemFailures: true,
-              maxConcurrency: KLAVIYO_CONSUMER_CONCURRENCY,
-            })
-          : new SqsEventSource(deliveries.queue, { ...DELIVERY_BATCH, reportBatchItemFailures: true }),
+        fromFigures
+          ? new SqsEventSource(figures!.queue, { ...FIGURES_BATCH, reportBatchItemFailures: true })
+          : fromKlaviyo
+            ? new SqsEventSource(klaviyo!.queue, {
+                ...KLAVIYO_BATCH,
+                reportBatchItemFailures: true,
+                maxConcurrency: KLAVIYO_CONSUMER_CONCURRENCY,
+              })
+            : new SqsEventSource(deliveries.queue, { ...DELIVERY_BATCH, reportBatchItemFailures: true }),
       );
       workers.set(entry.name, fn);
       this.queueConsumerFunctions.push(fn);

@@ -18,6 +18,7 @@ import { ImportFileError, type ImportMode, type ImportSource } from '../../share
 import { matchRows } from '../../shared/import/match-rows';
 import { readImportFile } from '../../shared/import/read-import-file';
 import { undoImport } from '../../shared/import/undo-import';
+import { backfillFigures, verifyFigures } from '../../shared/figures/program-figures';
 import type { Progress, ShopProgress } from '../../shared/runtime/progress';
 import type { StageAuthorizerCache } from './stage-authorizer-cache';
 import type { UsagePlan } from './usage-plan-keys';
@@ -235,6 +236,32 @@ export async function emailIndexBackfill(options: { shop?: string }, deps: Pick<
     await markEmailIndexComplete(shopId, new Date().toISOString());
     deps.print(`shop ${shopId}: ${done.members} members, ${done.postings} postings written; e-mail index complete`);
   }
+}
+
+/**
+ * `loyalty stats verify --shop S`: recomputes the shop's figures from a full read of its members and history
+ * and prints every figure that differs from what the figures consumer kept. Answers whether all agree.
+ */
+export async function statsVerify(options: { shop: string }, deps: Pick<CommandDeps, 'print'>): Promise<boolean> {
+  if (!(await readShopCatalog(options.shop))) throw new UnknownShopError(options.shop);
+  const check = await verifyFigures(options.shop);
+  for (const difference of check.differences)
+    deps.print(`differs: ${difference.figure} kept ${difference.kept}, full read ${difference.recomputed}`);
+  deps.print(
+    `shop ${options.shop}: ${check.members} members, ${check.scanned} items scanned; ` +
+      (check.differences.length === 0 ? 'the figures agree with a full read' : `${check.differences.length} figures differ`),
+  );
+  return check.differences.length === 0;
+}
+
+/**
+ * `loyalty stats backfill --shop S`: writes the figures a full read gives (a table that existed before the
+ * figures, or figures `stats verify` found wrong). See docs/operate.md for how it meets live events.
+ */
+export async function statsBackfill(options: { shop: string }, deps: Pick<CommandDeps, 'print'>): Promise<void> {
+  if (!(await readShopCatalog(options.shop))) throw new UnknownShopError(options.shop);
+  const done = await backfillFigures(options.shop);
+  deps.print(`shop ${options.shop}: figures of ${done.members} members written, ${done.days} days (${done.deleted} stale items removed)`);
 }
 
 /** Where an import's progress goes: a bar on a terminal, plain lines otherwise (both on stderr). */

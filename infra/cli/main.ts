@@ -18,6 +18,8 @@ import { PlatformRefusedError } from '../../shared/platform/port';
 import {
   configApply,
   emailIndexBackfill,
+  statsBackfill,
+  statsVerify,
   importMembers,
   keysCreate,
   keysList,
@@ -46,6 +48,8 @@ export const USAGE = `Usage:
   loyalty import FILE --shop S --from ${IMPORT_SOURCES.join('|')}
                  [--customers FILE] [--mode add|set] [--dry-run] TARGET
   loyalty import undo IMPORT_ID --shop S                     TARGET
+  loyalty stats verify --shop S                              TARGET
+  loyalty stats backfill --shop S                            TARGET
   loyalty shopify-app-config (--stack NAME [--region R] | --webhook-url URL) [--client-id ID] [--app-name NAME]
   loyalty --help
 
@@ -68,6 +72,11 @@ balances. --dry-run writes nothing and prints what would happen. The report goes
 to stderr; a run that writes ends with 'Import id: <id>'. Running the same file again changes
 nothing; a stopped run continues when run again. import undo takes back what that import did.
 See docs/migrate.md.
+
+stats verify recomputes a shop's program figures (GET /admin/api/overview) from a full read of its
+members and history, prints every figure that differs from the kept ones, and exits 1 when any does.
+stats backfill writes the figures a full read gives, for a table that existed before the figures
+(run it while the figures consumer is held; docs/operate.md).
 
 shopify-app-config prints the Shopify app's shopify.app.toml (the file alone, on stdout) for
 \`shopify app deploy\`: the scopes the service uses and every topic it handles, delivered to the
@@ -104,6 +113,8 @@ type Command =
   | { kind: 'email-index backfill'; shop?: string }
   | { kind: 'import'; file: string; shop: string; from: ImportSource; mode: ImportMode; customers: string | null; dryRun: boolean }
   | { kind: 'import undo'; importId: string; shop: string }
+  | { kind: 'stats verify'; shop: string }
+  | { kind: 'stats backfill'; shop: string }
   | AppConfigCommand;
 
 /** Works on no table: the webhook URL comes from the stack's outputs or the command line. */
@@ -124,6 +135,8 @@ const COMMAND_OPTIONS: Record<Command['kind'], OptionName[]> = {
   'email-index backfill': ['shop'],
   import: ['shop', 'from', 'customers', 'mode'],
   'import undo': ['shop'],
+  'stats verify': ['shop'],
+  'stats backfill': ['shop'],
   'shopify-app-config': ['webhook-url', 'client-id', 'app-name'],
 };
 /** The options of a command's target: shopify-app-config only reads a stack's outputs. */
@@ -166,8 +179,7 @@ export async function main(argv: string[], io: Io = consoleIo): Promise<number> 
     if (command.kind === 'shopify-app-config') return await printAppConfig(command, io);
     target = await resolveTarget(targetOptions(values));
     io.out(`target: ${target.description}, table ${target.tableName}`);
-    await run(command, target, io);
-    return 0;
+    return (await run(command, target, io)) === false ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`loyalty: ${error.message}`);
@@ -212,7 +224,8 @@ async function printAppConfig(command: AppConfigCommand, io: Io): Promise<number
   return 0;
 }
 
-async function run(command: Exclude<Command, AppConfigCommand>, target: Target, io: Io): Promise<void> {
+/** Runs the command; `false` when it found what makes the exit status 1 (stats verify: a difference). */
+async function run(command: Exclude<Command, AppConfigCommand>, target: Target, io: Io): Promise<void | boolean> {
   const print = io.out;
   const deps = { usagePlan: target.usagePlan, authorizerCache: target.authorizerCache, print };
   switch (command.kind) {
@@ -242,6 +255,11 @@ async function run(command: Exclude<Command, AppConfigCommand>, target: Target, 
         { importId: command.importId, shop: command.shop },
         { print, progress: (done) => io.err(`undo: ${done} members taken back so far`) },
       );
+      return;
+    case 'stats verify':
+      return statsVerify({ shop: command.shop }, deps);
+    case 'stats backfill':
+      await statsBackfill({ shop: command.shop }, deps);
       return;
   }
 }
@@ -308,6 +326,9 @@ function parseCommand(positionals: string[], values: Values, dryRun: boolean): C
       if (values.customers !== undefined && values.customers.trim() === '') throw new UsageError('--customers must not be empty');
       return { kind, file: rest[0]!, shop, from: from as ImportSource, mode, customers: values.customers ?? null, dryRun };
     }
+    case 'stats verify':
+    case 'stats backfill':
+      return { kind, shop: required('shop') };
     case 'import undo': {
       const shop = required('shop');
       const importId = rest[0]!;

@@ -37,6 +37,7 @@ import { DEFAULT_LOCAL_TABLE, ensureTable, localClient, startDynamoDbLocal, type
 import { ControlError, startGateway, type Gateway } from './gateway';
 import { inProcessQueue, type InProcessQueue } from './in-process-queue';
 import { klaviyoQueue, klaviyoRefusals, klaviyoSubscriber, klaviyoTarget, type KlaviyoTarget } from './klaviyo-target';
+import { figuresTarget, type FiguresTarget } from './figures-target';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startPlatformSimulator, type PlatformSimulator } from './simulator/platform-simulator';
 import { twinBus, type TwinBus } from './twin-bus';
@@ -109,6 +110,8 @@ export interface Twin {
   eventStream: EventStreamReader;
   /** The Klaviyo rule's target: the queue of the events for Klaviyo, `idle()` once it has worked them all. */
   klaviyo: KlaviyoTarget;
+  /** The figures rule's target: the queue of every event for the program's figures, `idle()` once all are counted. */
+  figures: FiguresTarget;
   /** What the simulator's Klaviyo refused (the refusals queue; GET /_klaviyo/queue). */
   klaviyoRefused(): unknown[];
   stop(): Promise<void>;
@@ -248,6 +251,13 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     // As the stack's rule on the bus: every delivered event reaches the Klaviyo queue.
     const unsubscribeKlaviyo = bus.subscribe(klaviyoSubscriber(klaviyo));
     stops.push(async () => unsubscribeKlaviyo());
+    // As the stack's figures rule: every delivered event reaches the figures queue, whose consumer counts it once.
+    const figures = figuresTarget(PROJECT_ROOT, consumerOf('figures'));
+    const unsubscribeFigures = bus.subscribe(figures);
+    stops.push(async () => {
+      unsubscribeFigures();
+      await Promise.race([figures.idle(), delay(5000, undefined, { ref: false })]);
+    });
     const eventStream = await startEventStreamReader({
       endpoint,
       tableName,
@@ -357,6 +367,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       bus,
       eventStream,
       klaviyo,
+      figures,
       klaviyoRefused: () => refusals.list(),
       stop: stopAll,
     };
@@ -367,7 +378,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
 }
 
 /** The manifest's consumer of one queue. */
-function consumerOf(queue: 'webhookDeliveries' | 'klaviyo') {
+function consumerOf(queue: 'webhookDeliveries' | 'klaviyo' | 'figures') {
   const consumer = QUEUE_CONSUMERS.find((entry) => (entry.queue ?? 'webhookDeliveries') === queue);
   if (!consumer) throw new Error(`The manifest has no consumer of the ${queue} queue`);
   return consumer;

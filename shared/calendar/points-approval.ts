@@ -55,6 +55,8 @@ async function approveEntry(key: ItemKey, { shop, shopId, now, customerId }: Due
       order_id: entry.order_id,
       points_given_at: now,
       points_expiry_at: next.points_expiry_at,
+      // The points leave the pending points (the program's figures): an order's points credited at once do not.
+      from_pending: true,
     },
     ...move.events,
   ];

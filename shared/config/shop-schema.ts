@@ -267,6 +267,18 @@ export const integrationsSchema = z.strictObject({
     .optional(),
 });
 
+/**
+ * What the program's figures take from the shop (docs/configuration.md): `point_value`, the money one point is
+ * worth, as a decimal string ("0.01"), for the liability in every mode.
+ */
+export const analyticsSchema = z.strictObject({
+  point_value: z
+    .string()
+    .regex(/^\d{1,9}(\.\d{1,6})?$/, 'must be a decimal string of money per point such as "0.01" (up to 6 decimals)')
+    .nullable()
+    .default(null),
+});
+
 export const shopFieldsSchema = z.strictObject({
   id: z.string().regex(SHOP_ID, 'must be 1-64 characters from a-z 0-9 -'),
   name: text(),
@@ -284,6 +296,7 @@ export const shopFieldsSchema = z.strictObject({
   rewards: z.array(rewardSchema).default([]),
   platform: platformSchema.prefault({}),
   integrations: integrationsSchema.default({}),
+  analytics: analyticsSchema.prefault({}),
   members: z.array(memberSchema).default([]),
 });
 

@@ -1,5 +1,6 @@
 // Counts DynamoDB calls and consumed capacity per command (benchmarks only: DYNAMODB_STATS=true),
 // through an SDK middleware that asks every call for its consumed capacity.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 type Capacity = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
@@ -14,6 +15,18 @@ export interface DynamoDbStats {
   refused: Record<string, number>;
   readUnits: number;
   writeUnits: number;
+  /**
+   * The calls and capacity of background work (the twin's figures consumer, run in the same process as the
+   * requests), by its label: kept apart so that a request's counts are its own.
+   */
+  background: Record<string, { calls: Record<string, number>; readUnits: number; writeUnits: number }>;
+}
+
+const backgroundWork = new AsyncLocalStorage<string>();
+
+/** Runs `work` as background work named `label`: its DynamoDB calls count under `background[label]`. */
+export function asBackgroundWork<T>(label: string, work: () => T): T {
+  return backgroundWork.run(label, work);
 }
 
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
@@ -26,7 +39,7 @@ const WITH_CAPACITY = new Set([
   'TransactGetItemsCommand',
 ]);
 
-const stats: DynamoDbStats = { calls: {}, refused: {}, readUnits: 0, writeUnits: 0 };
+const stats: DynamoDbStats = { calls: {}, refused: {}, readUnits: 0, writeUnits: 0, background: {} };
 /**
  * While paused, calls pass through untouched (no ReturnConsumedCapacity): the bench times latency
  * with counting paused, so the figures are those of a production function.
@@ -34,7 +47,13 @@ const stats: DynamoDbStats = { calls: {}, refused: {}, readUnits: 0, writeUnits:
 let counting = true;
 
 export function dynamoDbStats(): DynamoDbStats {
-  return { calls: { ...stats.calls }, refused: { ...stats.refused }, readUnits: stats.readUnits, writeUnits: stats.writeUnits };
+  return {
+    calls: { ...stats.calls },
+    refused: { ...stats.refused },
+    readUnits: stats.readUnits,
+    writeUnits: stats.writeUnits,
+    background: Object.fromEntries(Object.entries(stats.background).map(([label, work]) => [label, { ...work, calls: { ...work.calls } }])),
+  };
 }
 
 /** Zeroes the counters and (re)starts counting. */
@@ -43,6 +62,7 @@ export function resetDynamoDbStats(): void {
   stats.refused = {};
   stats.readUnits = 0;
   stats.writeUnits = 0;
+  stats.background = {};
   counting = true;
 }
 
@@ -58,6 +78,18 @@ export function instrumentDynamoDbClient(client: DynamoDBClient): void {
       const command = context.commandName ?? 'unknown';
       const input = args.input as Record<string, unknown>;
       if (WITH_CAPACITY.has(command) && input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
+      const label = backgroundWork.getStore();
+      if (label !== undefined) {
+        const work = (stats.background[label] ??= { calls: {}, readUnits: 0, writeUnits: 0 });
+        work.calls[command] = (work.calls[command] ?? 0) + 1;
+        const done = await next(args);
+        for (const capacity of [(done.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity ?? []].flat()) {
+          const units = capacity.CapacityUnits ?? 0;
+          if (WRITES.has(command)) work.writeUnits += capacity.WriteCapacityUnits ?? units;
+          else work.readUnits += capacity.ReadCapacityUnits ?? units;
+        }
+        return done;
+      }
       // A call that fails (a lost transaction, a failed condition) is counted too: it was made and
       // retried; its capacity is not known here.
       stats.calls[command] = (stats.calls[command] ?? 0) + 1;

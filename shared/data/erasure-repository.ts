@@ -2,6 +2,7 @@
 // that name it, the shop counters moved in the profile's own transaction) or a whole shop; and the read of
 // everything held about a member for a data request. Every step is idempotent, so a redelivery finishes a
 // half-done erasure and otherwise changes nothing.
+import { figuresPk } from './items/program-figures';
 import { GetCommand, PutCommand, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent } from '../domain/events';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
@@ -78,6 +79,28 @@ export async function eraseCustomer(
  * rest of its week. The items have no index by shop or customer, so this is a Scan of the table filtered to
  * them: its cost grows with the table (docs/earning-engine.md, "Privacy webhooks").
  */
+/** The shop's figures partition and its counted-event markers: every item whose key starts `SHOP#<shop>#FIGURES`. */
+async function deleteFiguresItems(shopId: string): Promise<number> {
+  let deleted = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page: ScanCommandOutput = await documentClient().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: 'begins_with(pk, :prefix)',
+        ProjectionExpression: 'pk, sk',
+        ExpressionAttributeValues: { ':prefix': figuresPk(shopId) },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const keys = (page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+    await batchDelete(keys);
+    deleted += keys.length;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return deleted;
+}
+
 async function deleteEventItems(shopId: string, customerId?: string): Promise<number> {
   let deleted = 0;
   let startKey: Record<string, unknown> | undefined;
@@ -213,6 +236,8 @@ export async function eraseShop(shopId: string, shopDomains: readonly string[]):
   itemsDeleted += await deletePartition(webhookEventsPartition(shopId), 'pk, sk', () => []);
   itemsDeleted += await deletePartition(erasureTombstonesPartition(shopId), 'pk, sk', () => []);
   itemsDeleted += await deleteEventItems(shopId);
+  // The program's figures and the markers of the events they counted (aggregates, but the shop's).
+  itemsDeleted += await deleteFiguresItems(shopId);
 
   // Last, so that a delivery retried after a crash still finds the shop by its domain and finishes the work;
   // only a domain that maps to this shop, whatever the payload named.

@@ -45,6 +45,8 @@ export interface PointsAdjustedEvent extends EventCommon {
   points_after: number;
   lifetime_points: number;
   earning_history_entry_id: string;
+  /** When the adjustment's entry gave (or took) the points: the day the program's figures count it on. */
+  points_given_at?: string | null;
   send_email: boolean;
   occurred_at: string;
 }

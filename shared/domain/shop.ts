@@ -71,6 +71,8 @@ export interface ShopSettings {
    * so reconciliation never asks further back (SHOPIFY-CONTRACT.md). Absent on older settings: not granted.
    */
   read_all_orders?: boolean;
+  /** What the program's figures take from the configuration; absent on older settings: no point value set. */
+  analytics?: { point_value: string | null };
 }
 
 export interface EarningRule {

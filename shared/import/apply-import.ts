@@ -170,7 +170,7 @@ function importEvents(plan: MemberPlan, context: PlanContext): DomainEvent[] {
     ...memberFacts(plan.next, context.program.tiers),
   };
   return [
-    ...(plan.created ? [{ type: 'customer.enrolled' as const, ...base, source: 'import' }] : []),
+    ...(plan.created ? [{ type: 'customer.enrolled' as const, ...base, source: 'import', enrolled_at: plan.next.created_at }] : []),
     ...(plan.entry
       ? [
           {
@@ -179,6 +179,7 @@ function importEvents(plan: MemberPlan, context: PlanContext): DomainEvent[] {
             earning_history_entry_id: plan.entry.id,
             action: plan.entry.action,
             points: plan.entry.points,
+            points_given_at: plan.entry.points_given_at,
           },
         ]
       : []),

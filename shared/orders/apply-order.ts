@@ -328,11 +328,19 @@ function eventsOf(
       points: entry.points,
       order_id: entry.order_id,
       points_due_at: entry.points_due_at,
+      points_given_at: entry.points_given_at,
     });
   }
   for (const change of plan.pendingChanges) {
     const type = change.status === 'rejected' ? 'points.removed' : 'points.pending';
-    events.push({ type, ...base, earning_history_entry_id: change.entry_id, status: change.status, points: change.points });
+    events.push({
+      type,
+      ...base,
+      earning_history_entry_id: change.entry_id,
+      status: change.status,
+      points: change.points,
+      points_before: change.points_before,
+    });
   }
   for (const reward of usedRewards) {
     events.push({

@@ -255,6 +255,8 @@ export interface PendingEntryChange {
   status: 'pending' | 'rejected';
   points: number;
   base_points: number;
+  /** The entry's points before the change (what leaves the pending points). */
+  points_before: number;
 }
 
 export interface OrderEffectsPlan {
@@ -335,10 +337,22 @@ export function planOrderEffects(input: PlanInput): OrderEffectsPlan {
     if (state.pending) {
       const pending = state.pending;
       if (owed <= 0) {
-        pendingChanges.push({ entry_id: pending.entry_id, status: 'rejected', points: pending.points, base_points: pending.base_points });
+        pendingChanges.push({
+          entry_id: pending.entry_id,
+          status: 'rejected',
+          points: pending.points,
+          base_points: pending.base_points,
+          points_before: pending.points,
+        });
         state.pending = null;
       } else if (owed !== pending.points || owedBase !== pending.base_points) {
-        pendingChanges.push({ entry_id: pending.entry_id, status: 'pending', points: owed, base_points: owedBase });
+        pendingChanges.push({
+          entry_id: pending.entry_id,
+          status: 'pending',
+          points: owed,
+          base_points: owedBase,
+          points_before: pending.points,
+        });
         state.pending = { ...pending, points: owed, base_points: owedBase };
       }
     } else if (owed > 0) {

@@ -204,6 +204,7 @@ function eventsOf(shop: ShopCatalog, customerId: string, { request, change, entr
       points_after: change.after,
       lifetime_points: change.next.lifetime_points,
       earning_history_entry_id: entry.id,
+      points_given_at: entry.points_given_at,
       send_email: request.send_email,
       occurred_at: request.at,
     },

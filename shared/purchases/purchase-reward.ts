@@ -133,6 +133,7 @@ export function rewardPurchasedEvent(purchase: PurchaseRecord, member: MemberFac
     points_spent: purchase.points_spent,
     discount_code: purchase.discount_code,
     expires_at: purchase.expires_at,
+    redeemed_at: purchase.redeemed_at,
     ...member,
   };
 }

@@ -400,6 +400,8 @@ export interface PageRoute extends EntryPoint {
   path: string;
   /** Requests per second and burst for this method, all shops and staff together. */
   throttle: { rateLimit: number; burstLimit: number };
+  /** The function ships the admin app's script beside its handler (the app's home). */
+  shipsAdminApp?: boolean;
 }
 
 /** The app's home in Shopify's admin: Shopify frames `{api}/admin?shop=…&host=…&embedded=1&id_token=…`. */
@@ -414,6 +416,18 @@ export const ADMIN_PAGES: readonly PageRoute[] = [
     uses: ['platform'],
     // A page load per staff member opening the app: a person's pace, far below the shopper reads.
     throttle: { rateLimit: 20, burstLimit: 40 },
+    shipsAdminApp: true,
+  },
+  // The program's figures (SURFACES-CONTRACT.md): staff only, no /v1 twin. Its chain verifies the ID token
+  // (the shop's app, as every staff route) before reading anything; it reads O(days) items.
+  {
+    name: 'programOverview',
+    method: 'GET',
+    path: '/admin/api/overview',
+    handler: 'functions/admin/overview.ts',
+    table: 'read',
+    uses: ['platform'],
+    throttle: STAFF_THROTTLE.read,
   },
 ];
 
@@ -441,9 +455,10 @@ export const WEBHOOK_THROTTLE = { rateLimit: 100, burstLimit: 200 };
 
 /**
  * The queue a consumer reads: `webhookDeliveries` (the receiver's verified deliveries, applied once each), or
- * `klaviyo` (the bus's loyalty events, by rule, sent on to Klaviyo).
+ * `klaviyo` (the bus's loyalty events, by rule, sent on to Klaviyo), or `figures` (every loyalty event of the
+ * bus, by rule, counted once in the program's figures).
  */
-export type ConsumedQueue = 'webhookDeliveries' | 'klaviyo';
+export type ConsumedQueue = 'webhookDeliveries' | 'klaviyo' | 'figures';
 
 /** Queue consumers, each of one queue. */
 export interface QueueConsumer extends EntryPoint {
@@ -472,6 +487,15 @@ export const QUEUE_CONSUMERS: readonly QueueConsumer[] = [
     uses: ['klaviyo'],
     timeoutSeconds: 120,
     queue: 'klaviyo',
+  },
+  // The figures queue's consumer: every delivered event counted once on its shop's day and "now" items
+  // (docs/admin.md#figures). Writes only the figures' items and the events' markers.
+  {
+    name: 'countProgramFigures',
+    handler: 'functions/figures/count-program-figures.ts',
+    table: 'write',
+    timeoutSeconds: 30,
+    queue: 'figures',
   },
 ];
 

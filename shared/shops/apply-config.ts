@@ -13,6 +13,8 @@ import { earningEntryItem } from '../data/items/earning-entry';
 import { importBatchItem } from '../data/items/import-batch';
 import { rewardEntryItem } from '../data/items/reward-entry';
 import { batchPut, putShopCatalog, putShopIdentity, setShopCounters } from '../data/shop-repository';
+import { addShopFigures } from '../data/figures-repository';
+import { addCounts, countsOfFullRead, emptyCounts, type FigureCounts } from '../domain/program-figures';
 import type { CustomerRecord } from '../domain/customer';
 import { addDays, calendarDateOf } from '../domain/dates';
 import { generateReferralCode } from '../domain/referral';
@@ -62,6 +64,7 @@ function catalogOf(shop: ShopConfig): ShopCatalog {
       earning_settings: shop.earning_settings,
       referral_settings: shop.referral_settings,
       read_all_orders: shop.platform.read_all_orders,
+      ...(shop.analytics.point_value !== null ? { analytics: { point_value: shop.analytics.point_value } } : {}),
     },
     earningRules: shop.earning_rules,
     campaigns: shop.campaigns,
@@ -141,7 +144,16 @@ async function loadMembers(shop: ShopConfig, catalog: ShopCatalog, now: string, 
         shop.id,
         enrolling.map((member) => ({ customerId: member.platform_customer_id, email: platformCustomerOf(member).email })),
       );
-      for (const member of enrolling) if (await importMember(shop, catalog, member, platformCustomerOf(member), now)) imported += 1;
+      // The program's figures of the chunk's new members, as a full read of them gives (docs/admin.md#figures):
+      // no event carries a configured member, so the configuration adds what it brought itself.
+      const figures = emptyCounts();
+      for (const member of enrolling) {
+        const created = await importMember(shop, catalog, member, platformCustomerOf(member), now);
+        if (!created) continue;
+        imported += 1;
+        addCounts(figures, created);
+      }
+      await addShopFigures(shop.id, figures);
     },
   );
   return imported;
@@ -157,14 +169,14 @@ async function importMember(
   member: MemberConfig,
   platformCustomer: PlatformCustomerConfig,
   now: string,
-): Promise<boolean> {
+): Promise<FigureCounts | false> {
   const figures = {
     lifetime_points: member.lifetime_points,
     total_spend: member.total_spend,
     orders_count: member.orders_count,
   };
   // A referral code already taken is drawn again; a member already there is left as it is.
-  const created = await retryUntil(REFERRAL_ATTEMPTS, null, async (): Promise<boolean | undefined> => {
+  const created = await retryUntil(REFERRAL_ATTEMPTS, null, async (): Promise<FigureCounts | false | undefined> => {
     const record: CustomerRecord = {
       shop_id: shop.id,
       platform_customer_id: member.platform_customer_id,
@@ -207,7 +219,11 @@ async function importMember(
         }),
       ),
     ]);
-    return true;
+    return countsOfFullRead({
+      members: [ledger.record],
+      earning: ledger.entries,
+      rewards: member.reward_history,
+    });
   });
   if (created !== undefined) return created;
   throw new Error(`Could not draw a unique referral code for member ${member.platform_customer_id}`);

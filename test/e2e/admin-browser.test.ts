@@ -2,8 +2,9 @@
 // "The admin"): the simulator's admin page frames the twin's GET /admin with a fresh ID token and App Bridge's
 // stand-in adds `Authorization: Bearer` to the app's calls. Staff search a member by part of an e-mail, open
 // them, adjust with a reason and see the entry (its note and its actor) and the new balance, refund an unused
-// reward; the same path again with the keyboard alone; the overview without figures (the service answers 404)
-// and with them (a route double of GET /admin/api/overview). axe-core audits every screen (nothing serious or
+// reward, then see the overview's figures (GET /admin/api/overview, counted from the delivered events) change;
+// the same path again with the keyboard alone; the overview without figures (a route double answering 404) and
+// with every figure filled in (a route double). axe-core audits every screen (nothing serious or
 // critical); each screen is saved as a PNG (ADMIN_SCREENSHOTS, default a temp folder).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,11 +109,27 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await app.getByRole('banner').waitFor();
     return { page, app, calls };
   }
+  /** Every committed event handed to the bus and counted in the program's figures. */
+  const figuresCounted = async () => {
+    await twin.eventStream.caughtUp();
+    await twin.figures.idle();
+  };
+  /** A figure of the overview as a number (`8,950` → 8950). */
+  const figureOf = async (app: Frame, label: string) =>
+    Number(((await app.locator('.figure', { hasText: label }).locator('dd').textContent()) ?? '').replace(/[^0-9-]/g, ''));
   const shoot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
   const expectAccessible = async (app: Frame) => expect(await seriousViolations(app)).toEqual([]);
 
-  it('shows the overview without figures while the service has none (its 404), usable and accessible', async () => {
-    const { page, app, calls } = await openAdmin();
+  it('shows the overview without figures when the service has none (a 404), usable and accessible', async () => {
+    const { page, app, calls } = await openAdmin((page) =>
+      page.route('**/admin/api/overview?*', (route) =>
+        route.fulfill({
+          status: 404,
+          contentType: 'application/json',
+          body: JSON.stringify({ errors: [{ status: '404', title: 'Not Found', detail: 'No route matches GET /admin/api/overview' }] }),
+        }),
+      ),
+    );
     await app.getByRole('status').filter({ hasText: 'Figures not available' }).waitFor();
     await expect(app.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Overview');
     // App Bridge's stand-in added the staff user's fresh ID token to the app's call.
@@ -146,7 +163,12 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     // Grace (1002, 950 points) buys a reward through the API: an unused code staff will refund.
     const purchase = await api().post('/v1/rewards/five-off/purchase', { customer_identifier: '1002' });
     expect(purchase.status).toBe(201);
+    await figuresCounted();
     const { page, app, calls } = await openAdmin();
+    // The program's figures as they stand, from the service.
+    await app.getByText('Points outstanding').waitFor();
+    const outstanding = await figureOf(app, 'Points outstanding');
+    const issued = await figureOf(app, 'Points issued in range');
 
     await app.getByRole('link', { name: 'Customers' }).click();
     await app.getByLabel('E-mail or customer id').fill('hopper@');
@@ -179,6 +201,15 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('1,200 points');
     await expect(app.getByRole('button', { name: `Refund $5 off (${code})` }).count()).resolves.toBe(0);
     await shoot(page, '06-refunded');
+    await expectAccessible(app);
+
+    // Back on the overview once the changes' events are counted: 250 points adjusted and 500 given back.
+    await figuresCounted();
+    await app.getByRole('link', { name: 'Overview' }).click();
+    await app.getByText('Points outstanding').waitFor();
+    await expect(figureOf(app, 'Points outstanding')).resolves.toBe(outstanding + 750);
+    await expect(figureOf(app, 'Points issued in range')).resolves.toBe(issued + 750);
+    await shoot(page, '07-overview-changed');
     await expectAccessible(app);
 
     // Every call went to /admin/api with the staff user's ID token; the API agrees with the page.

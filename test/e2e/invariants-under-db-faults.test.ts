@@ -10,6 +10,7 @@ import {
   type ApiAnswer,
   type AuditFigures,
   auditEvents,
+  auditFigures,
   auditInvariants,
   describeEvents,
   describeRun,
@@ -128,6 +129,8 @@ describe('invariants under database faults', () => {
       // Every committed change has its events on the bus, none is there without its change: a lost answer or a
       // retried transaction must neither drop an event nor deliver one whose change did not commit.
       events = await auditEvents(twin);
+      // The figures consumer ran through the same faults: its events counted once each, the figures exact.
+      await auditFigures(twin, ['load']);
     } finally {
       // Printed whether the audit holds or not: the faults that came before a failure are what explains it.
       if (LONG_MODE) {

@@ -10,6 +10,7 @@ import type { Twin } from '../../infra/local/twin';
 import { startTestTwin } from '../support/twin';
 import {
   auditEvents,
+  auditFigures,
   auditInvariants,
   CODE_FAILED,
   describeEvents,
@@ -52,6 +53,9 @@ describe('invariants under load', () => {
     const audit = await auditInvariants(twin, load);
     // Every committed change has its events on the bus, none is there without its change.
     const events = await auditEvents(twin);
+    // The program's figures, counted from those events, equal to what a full read gives.
+    const figures = await auditFigures(twin, ['load']);
+    if (LONG_MODE) process.stdout.write(`${figures.join('\n')}\n`);
     if (LONG_MODE)
       process.stdout.write(`invariants under load: ${describeRun(options, load, audit, settled)}; ${describeEvents(events)}\n`);
 

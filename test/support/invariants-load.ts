@@ -4,6 +4,7 @@
 // duplicate webhook deliveries, runs of the scheduled jobs), the settling runs after it, and the audit of every
 // customer from a full table scan: the money and order invariants must hold exactly, spend and points against
 // the eligible amount of SHOPIFY-CONTRACT.md ("What an order earns") computed here from Shopify's own payloads.
+import { main } from '../../infra/cli/main';
 import type { Twin } from '../../infra/local/twin';
 import { eventsLackingMemberFacts } from './committed-events';
 import { scanAll } from './test-table';
@@ -674,4 +675,29 @@ export function describeEvents(events: EventAudit): string {
     `events: ${events.listed} listed on the bus, ${events.distinct} distinct ids, ${events.committed} committed in the table, ` +
     `${events.entriesAnnounced} history entries announced; by type ${JSON.stringify(events.byType)}`
   );
+}
+
+/**
+ * The program's figures after the run (docs/admin.md#figures): once every delivered event is counted, `npx loyalty
+ * stats verify` finds them equal to a full read of each shop. Answers its output lines.
+ */
+export async function auditFigures(twin: Twin, shops: readonly string[]): Promise<string[]> {
+  await twin.eventStream.caughtUp();
+  await twin.figures.idle();
+  expect(twin.figures.deadLetters()).toEqual([]);
+  const lines: string[] = [];
+  for (const shop of shops) {
+    const out: string[] = [];
+    const code = await main(['stats', 'verify', '--shop', shop, '--endpoint', twin.dynamodbEndpoint, '--table', twin.tableName], {
+      out: (line: string) => out.push(line),
+      err: (line: string) => out.push(line),
+    } as never);
+    expect({ shop, code, out }).toEqual({
+      shop,
+      code: 0,
+      out: expect.arrayContaining([expect.stringMatching(/the figures agree with a full read/)]),
+    });
+    lines.push(...out);
+  }
+  return lines;
 }

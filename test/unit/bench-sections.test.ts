@@ -15,6 +15,7 @@ describe('the default bench', () => {
       'bundles',
       'storefront',
       'klaviyo',
+      'figures',
       'key-flood',
       'webhook-burst',
       'jobs 1000',

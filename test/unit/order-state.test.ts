@@ -215,9 +215,9 @@ describe('order effects', () => {
     const partly = plan(mergeRefund(facts, { refund_id: 'r1', minor: 4000, created_at: NOW }), paid.applied, returnWindow);
     const fully = plan(mergeRefund(facts, { refund_id: 'r1', minor: 12000, created_at: NOW }), paid.applied, returnWindow);
 
-    expect(partly.pendingChanges).toEqual([{ entry_id: entryId, status: 'pending', points: 80, base_points: 80 }]);
+    expect(partly.pendingChanges).toEqual([{ entry_id: entryId, status: 'pending', points: 80, base_points: 80, points_before: 120 }]);
     expect(partly).toMatchObject({ newEntries: [], pointsDelta: 0, spendDelta: -40 });
-    expect(fully.pendingChanges).toEqual([{ entry_id: entryId, status: 'rejected', points: 120, base_points: 120 }]);
+    expect(fully.pendingChanges).toEqual([{ entry_id: entryId, status: 'rejected', points: 120, base_points: 120, points_before: 120 }]);
   });
 
   it('takes approved points back with a refund entry, never below a zero balance', () => {

@@ -17,6 +17,7 @@ import { importTypes } from './import-record';
 import type { ItemType } from './item-type';
 import { mergeTypes } from './merge';
 import { orderCustomerType, orderType } from './order';
+import { figuresItemTypes } from './program-figures';
 import { redemptionCountType } from './redemption-count';
 import { referralTypes } from './referral';
 import { rewardEntryType } from './reward-entry';
@@ -47,6 +48,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   ...emailMatchSetTypes,
   ...mergeTypes,
   ...importTypes,
+  ...figuresItemTypes,
 ];
 
 /** The table's bookkeeping on any item: its key and every attribute an item type declares derived. */

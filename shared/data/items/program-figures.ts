@@ -1,0 +1,95 @@
+// The program's figures as the table keeps them (docs/admin.md#figures): per shop, one item per UTC day that
+// has any figure (`DAY#YYYY-MM-DD`) and one item of the figures "now" (`NOW`), in a partition of their own, and
+// one marker per counted event in a partition of its own each. Only the figures consumer writes them, one
+// transaction per batch of a shop's events: each event's marker (created only if absent) with ADD updates of
+// the day and "now" items. A redelivered event's marker exists: the transaction is refused on it, and the event
+// is dropped as counted. ADD makes the order of events irrelevant; no API write ever touches these items.
+import type { DayCounts, FigureCounts, NowCounts } from '../../domain/program-figures';
+import { DAY_COUNTERS, NOW_COUNTERS } from '../../domain/program-figures';
+import { tableName } from '../client';
+import { TTL_ATTRIBUTE } from '../table';
+import { namedWrite, type Write } from '../write';
+import type { ItemKey, ItemType } from './item-type';
+
+/** The figures' partition of a shop. */
+export const figuresPk = (shopId: string) => `SHOP#${shopId}#FIGURES`;
+export const FIGURES_DAY_PREFIX = 'DAY#';
+
+export const figuresDayKey = (shopId: string, day: string): ItemKey => ({ pk: figuresPk(shopId), sk: `${FIGURES_DAY_PREFIX}${day}` });
+export const figuresNowKey = (shopId: string): ItemKey => ({ pk: figuresPk(shopId), sk: 'NOW' });
+export const countedEventKey = (shopId: string, eventId: string): ItemKey => ({
+  pk: `SHOP#${shopId}#FIGURES_EVENT#${eventId}`,
+  sk: 'COUNTED',
+});
+
+/**
+ * How long an event's marker stays: far beyond any redelivery (the stream keeps a record 24 hours, the bus
+ * retries for 24 hours, the figures queue keeps a message 4 days and its dead-letter queue 14).
+ */
+export const COUNTED_KEPT_SECONDS = 90 * 86_400;
+
+export const figuresItemTypes: readonly ItemType[] = [
+  { name: 'program figures of a UTC day (ADDed by the figures consumer)', key: figuresDayKey('<shop>', '<YYYY-MM-DD>') },
+  { name: 'program figures now (ADDed by the figures consumer)', key: figuresNowKey('<shop>') },
+  {
+    name: 'an event the figures counted (TTL 90 days)',
+    key: countedEventKey('<shop>', '<event id>'),
+    indexed: [TTL_ATTRIBUTE],
+    derived: [TTL_ATTRIBUTE],
+  },
+];
+
+/** The write that marks an event counted: refused when it was counted before. */
+export function markEventCounted(shopId: string, eventId: string, nowSeconds: number): Write {
+  return namedWrite(`mark event ${eventId} counted`, {
+    Put: {
+      TableName: tableName(),
+      Item: { ...countedEventKey(shopId, eventId), [TTL_ATTRIBUTE]: nowSeconds + COUNTED_KEPT_SECONDS },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  });
+}
+
+/** The event id a marker write names (the inverse of `markEventCounted`'s name). */
+export const eventIdOfMarker = (name: string): string | null => /^mark event (.+) counted$/.exec(name)?.[1] ?? null;
+
+function addUpdate(name: string, key: ItemKey, counts: Record<string, number | undefined>, counters: readonly string[]): Write | null {
+  const present = counters.filter((counter) => (counts[counter] ?? 0) !== 0);
+  if (present.length === 0) return null;
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = {};
+  present.forEach((counter, index) => {
+    names[`#c${index}`] = counter;
+    values[`:c${index}`] = counts[counter]!;
+  });
+  return namedWrite(name, {
+    Update: {
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: `ADD ${present.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  });
+}
+
+/** The ADD updates of `counts` on the shop's day items and its "now" item (none for a zero). */
+export function addFigures(shopId: string, counts: FigureCounts): Write[] {
+  const writes: Array<Write | null> = [addUpdate('add to the figures now', figuresNowKey(shopId), counts.now, NOW_COUNTERS)];
+  for (const [day, row] of [...counts.days].sort(([a], [b]) => a.localeCompare(b)))
+    writes.push(addUpdate(`add to the figures of ${day}`, figuresDayKey(shopId, day), row, DAY_COUNTERS));
+  return writes.filter((write): write is Write => write !== null);
+}
+
+/** A stored day or "now" item's counters (absent ones are 0). */
+export function countersOf<T extends DayCounts | NowCounts>(
+  item: Record<string, unknown> | null | undefined,
+  counters: readonly string[],
+): T {
+  const out: Record<string, number> = {};
+  for (const counter of counters) {
+    const value = Number(item?.[counter] ?? 0);
+    if (value !== 0) out[counter] = value;
+  }
+  return out as T;
+}

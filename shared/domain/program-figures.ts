@@ -1,0 +1,443 @@
+// The program's figures (SURFACES-CONTRACT.md, "The program's figures"), as pure rules: what each delivered
+// domain event adds to a shop's counters (per UTC day, and the shop's figures "now"), what a full read of the
+// shop's members and history gives for the same counters (`npx loyalty stats verify`, the backfill), and the
+// answer of `GET /admin/api/overview` assembled from the counters of a range of days. Every contribution is an
+// addition, so the order in which events arrive never matters; each event is counted once (its marker,
+// shared/data/items/program-figures.ts).
+import type { CommittedEvent } from './events';
+
+/** Where issued points come from, as the contract's `in_range.issued` names them. */
+export const ISSUED_SOURCES = ['purchase', 'signup', 'birthday', 'referral', 'action', 'manual', 'import', 'refund'] as const;
+export type IssuedSource = (typeof ISSUED_SOURCES)[number];
+
+/** The counters of one shop and UTC day. */
+export const DAY_COUNTERS = [
+  ...ISSUED_SOURCES.map((source) => `issued_${source}` as const),
+  'redeemed',
+  'expired',
+  'clawed_back',
+  'redemptions',
+  'codes_used',
+  'new_members',
+] as const;
+export type DayCounter = (typeof DAY_COUNTERS)[number];
+
+/**
+ * The shop's counters "now": balances and the lifetime totals of the rates. (Members and excluded members now
+ * are the shop's member counters, which every enrolment and exclusion already keeps for the customer list.)
+ */
+export const NOW_COUNTERS = ['points_outstanding', 'points_pending', 'lifetime_issued', 'lifetime_redeemed'] as const;
+export type NowCounter = (typeof NOW_COUNTERS)[number];
+
+export type DayCounts = Partial<Record<DayCounter, number>>;
+export type NowCounts = Partial<Record<NowCounter, number>>;
+
+/** One shop's counters: the "now" ones and those of each day (`YYYY-MM-DD`) that has any. */
+export interface FigureCounts {
+  now: NowCounts;
+  days: Map<string, DayCounts>;
+}
+
+export const emptyCounts = (): FigureCounts => ({ now: {}, days: new Map() });
+
+/** The earning entry actions that are not a source of issued points of their own name. */
+const ACTION_SOURCES: Readonly<Record<string, IssuedSource>> = {
+  purchase: 'purchase',
+  signup: 'signup',
+  birthday: 'birthday',
+  referral: 'referral',
+  import: 'import',
+  manual_adjustment: 'manual',
+  reward_refund: 'refund',
+};
+
+/** The source an approved entry's `action` counts under: an earning rule's own action (a follow, a review) is `action`. */
+export const sourceOfAction = (action: string): IssuedSource => ACTION_SOURCES[action] ?? 'action';
+
+/** The UTC day of an ISO 8601 time. */
+export const utcDay = (iso: string): string => new Date(iso).toISOString().slice(0, 10);
+
+function addDay(counts: FigureCounts, iso: string, counter: DayCounter, amount: number): void {
+  if (amount === 0) return;
+  const day = utcDay(iso);
+  const row = counts.days.get(day) ?? {};
+  row[counter] = (row[counter] ?? 0) + amount;
+  counts.days.set(day, row);
+}
+
+function addNow(counts: FigureCounts, counter: NowCounter, amount: number): void {
+  if (amount === 0) return;
+  counts.now[counter] = (counts.now[counter] ?? 0) + amount;
+}
+
+/** Points given by `source` on the day of `at`: issued, and part of the lifetime total of the redemption rate. */
+function issued(counts: FigureCounts, at: string, source: IssuedSource, points: number): void {
+  addDay(counts, at, `issued_${source}`, points);
+  addNow(counts, 'lifetime_issued', points);
+}
+
+const numberOf = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+const stringOf = (value: unknown, fallback: string): string => (typeof value === 'string' && value !== '' ? value : fallback);
+
+/**
+ * What one delivered event adds to its shop's counters. The event's own fields say everything: the points
+ * moved, the day they were given, and whether they left the pending points (docs/events.md).
+ */
+export function contributionOf(event: CommittedEvent): FigureCounts {
+  const counts = emptyCounts();
+  const fields = event as unknown as Record<string, unknown>;
+  const at = event.occurred_at;
+  switch (event.type) {
+    case 'points.adjusted': {
+      const applied = numberOf(fields.adjustment);
+      addNow(counts, 'points_outstanding', applied);
+      if (applied > 0) issued(counts, stringOf(fields.points_given_at, at), 'manual', applied);
+      else addDay(counts, stringOf(fields.points_given_at, at), 'clawed_back', -applied);
+      break;
+    }
+    case 'points.earned': {
+      const points = numberOf(fields.points);
+      addNow(counts, 'points_outstanding', points);
+      if (points > 0) issued(counts, stringOf(fields.points_given_at, at), sourceOfAction(stringOf(fields.action, 'action')), points);
+      else addDay(counts, at, 'clawed_back', -points);
+      break;
+    }
+    case 'points.approved': {
+      const points = numberOf(fields.points);
+      addNow(counts, 'points_outstanding', points);
+      issued(counts, stringOf(fields.points_given_at, at), sourceOfAction(stringOf(fields.action, 'purchase')), points);
+      if (fields.from_pending === true) addNow(counts, 'points_pending', -points);
+      break;
+    }
+    case 'points.pending':
+      // A new pending entry adds its points; a pending entry changed by a refund, the difference.
+      addNow(counts, 'points_pending', numberOf(fields.points) - numberOf(fields.points_before));
+      break;
+    case 'points.removed':
+      if (fields.status === 'rejected') {
+        // A pending entry rejected: its points leave the pending points, the balance never had them.
+        addNow(counts, 'points_pending', -numberOf(fields.points_before ?? fields.points));
+      } else {
+        const taken = Math.abs(numberOf(fields.points));
+        addNow(counts, 'points_outstanding', -taken);
+        addDay(counts, stringOf(fields.points_given_at, at), 'clawed_back', taken);
+      }
+      break;
+    case 'points.expired': {
+      const points = numberOf(fields.points);
+      addNow(counts, 'points_outstanding', -points);
+      addDay(counts, stringOf(fields.points_given_at, at), 'expired', points);
+      break;
+    }
+    case 'reward.purchased': {
+      const spent = numberOf(fields.points_spent);
+      const day = stringOf(fields.redeemed_at, at);
+      addNow(counts, 'points_outstanding', -spent);
+      addNow(counts, 'lifetime_redeemed', spent);
+      addDay(counts, day, 'redeemed', spent);
+      addDay(counts, day, 'redemptions', 1);
+      break;
+    }
+    case 'reward.refunded': {
+      const points = numberOf(fields.points);
+      addNow(counts, 'points_outstanding', points);
+      issued(counts, stringOf(fields.points_given_at, at), 'refund', points);
+      break;
+    }
+    case 'reward.used':
+      addDay(counts, stringOf(fields.discount_code_redeemed_at, at), 'codes_used', 1);
+      break;
+    case 'customer.enrolled':
+      addDay(counts, stringOf(fields.enrolled_at, at), 'new_members', 1);
+      break;
+    default:
+      break;
+  }
+  return counts;
+}
+
+/** Adds `more` into `into`. */
+export function addCounts(into: FigureCounts, more: FigureCounts): FigureCounts {
+  for (const counter of NOW_COUNTERS) addNow(into, counter, more.now[counter] ?? 0);
+  for (const [day, row] of more.days) {
+    for (const counter of DAY_COUNTERS) {
+      const amount = row[counter] ?? 0;
+      if (amount === 0) continue;
+      const target = into.days.get(day) ?? {};
+      target[counter] = (target[counter] ?? 0) + amount;
+      into.days.set(day, target);
+    }
+  }
+  return into;
+}
+
+/** What a full read gives: a member's profile figures, and its history entries. */
+export interface MemberForFigures {
+  status: string;
+  current_points: number;
+  created_at: string;
+}
+export interface EarningEntryForFigures {
+  action: string;
+  points: number;
+  status: string;
+  points_given_at: string | null;
+  created_at: string;
+}
+export interface RewardEntryForFigures {
+  points_spent: number;
+  status: string;
+  redeemed_at: string;
+  discount_code_redeemed_at: string | null;
+}
+
+/** The reward entry statuses of a redemption that happened (a purchase still in flight, or failed, is none). */
+const REDEEMED_STATUSES = new Set(['active', 'used', 'expired']);
+
+/** The counters recomputed from a full read of the shop's members and history (the figures' definition). */
+export function countsOfFullRead(read: {
+  members: readonly MemberForFigures[];
+  earning: readonly EarningEntryForFigures[];
+  rewards: readonly RewardEntryForFigures[];
+}): FigureCounts {
+  const counts = emptyCounts();
+  for (const member of read.members) {
+    addNow(counts, 'points_outstanding', member.current_points);
+    addDay(counts, member.created_at, 'new_members', 1);
+  }
+  for (const entry of read.earning) {
+    if (entry.status === 'pending') {
+      addNow(counts, 'points_pending', entry.points);
+      continue;
+    }
+    if (entry.status !== 'approved') continue;
+    const at = entry.points_given_at ?? entry.created_at;
+    if (entry.action === 'expiry') addDay(counts, at, 'expired', Math.abs(entry.points));
+    else if (entry.points > 0) issued(counts, at, sourceOfAction(entry.action), entry.points);
+    else addDay(counts, at, 'clawed_back', -entry.points);
+  }
+  for (const reward of read.rewards) {
+    if (!REDEEMED_STATUSES.has(reward.status)) continue;
+    addDay(counts, reward.redeemed_at, 'redeemed', reward.points_spent);
+    addDay(counts, reward.redeemed_at, 'redemptions', 1);
+    addNow(counts, 'lifetime_redeemed', reward.points_spent);
+    if (reward.discount_code_redeemed_at) addDay(counts, reward.discount_code_redeemed_at, 'codes_used', 1);
+  }
+  return counts;
+}
+
+/** Each counter that differs between what is kept and what a full read gives: `now.members`, `2026-11-02.redeemed`. */
+export function differencesOf(kept: FigureCounts, recomputed: FigureCounts): Array<{ figure: string; kept: number; recomputed: number }> {
+  const out: Array<{ figure: string; kept: number; recomputed: number }> = [];
+  for (const counter of NOW_COUNTERS) {
+    const a = kept.now[counter] ?? 0;
+    const b = recomputed.now[counter] ?? 0;
+    if (a !== b) out.push({ figure: `now.${counter}`, kept: a, recomputed: b });
+  }
+  const days = [...new Set([...kept.days.keys(), ...recomputed.days.keys()])].sort();
+  for (const day of days) {
+    for (const counter of DAY_COUNTERS) {
+      const a = kept.days.get(day)?.[counter] ?? 0;
+      const b = recomputed.days.get(day)?.[counter] ?? 0;
+      if (a !== b) out.push({ figure: `${day}.${counter}`, kept: a, recomputed: b });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The answer.
+
+/** The longest range an overview answers, in days, both ends included. */
+export const MAX_RANGE_DAYS = 366;
+const DAY_MS = 86_400_000;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar date `YYYY-MM-DD` that exists, else null. */
+function parseDate(value: string): number | null {
+  if (!DATE.test(value)) return null;
+  const time = Date.parse(`${value}T00:00:00.000Z`);
+  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) return null;
+  return time;
+}
+
+const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+/** The range `from`..`to` (defaults: `to` today, `from` 29 days before), or what is wrong with it. */
+export function overviewRange(
+  query: { from?: string | undefined; to?: string | undefined },
+  today: string,
+): { from: string; to: string; days: string[] } | { error: string } {
+  const to = query.to === undefined ? parseDate(today) : parseDate(query.to);
+  if (to === null) return { error: "'to' must be a date YYYY-MM-DD" };
+  const from = query.from === undefined ? to - 29 * DAY_MS : parseDate(query.from);
+  if (from === null) return { error: "'from' must be a date YYYY-MM-DD" };
+  if (from > to) return { error: "'from' must not be after 'to'" };
+  const count = (to - from) / DAY_MS + 1;
+  if (count > MAX_RANGE_DAYS) return { error: `The range covers ${count} days; at most ${MAX_RANGE_DAYS} (both ends included)` };
+  const days: string[] = [];
+  for (let time = from; time <= to; time += DAY_MS) days.push(dayOf(time));
+  return { from: dayOf(from), to: dayOf(to), days };
+}
+
+/** A non-negative integer amount of minor units as a decimal string with `digits` decimals. */
+function minorToDecimal(minor: bigint, digits: number): string {
+  const negative = minor < 0n;
+  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
+  const whole = digits === 0 ? text : text.slice(0, -digits);
+  const fraction = digits === 0 ? '' : `.${text.slice(-digits)}`;
+  return `${negative ? '-' : ''}${whole}${fraction}`;
+}
+
+/** A point's value as an exact ratio of integers (money per point). */
+export interface PointValue {
+  numerator: bigint;
+  denominator: bigint;
+}
+
+/** A positive decimal string (`"0.01"`) as an exact ratio. */
+export function ratioOfDecimal(value: string): PointValue {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(value.trim());
+  if (!match) throw new Error(`Not a decimal: ${value}`);
+  const fraction = match[2] ?? '';
+  return { numerator: BigInt(`${match[1]}${fraction}`), denominator: 10n ** BigInt(fraction.length) };
+}
+
+/** `numerator ÷ denominator` rounded half-up to `digits` decimals, as a decimal string (non-negative values). */
+function roundedRatio(numerator: bigint, denominator: bigint, digits: number): string {
+  const scaled = numerator * 10n ** BigInt(digits);
+  const quotient = scaled / denominator;
+  const remainder = scaled % denominator;
+  const rounded = remainder * 2n >= denominator ? quotient + 1n : quotient;
+  return minorToDecimal(rounded, digits);
+}
+
+/** The point value printed with up to 6 decimals (half-up), trailing zeros dropped. */
+export function printPointValue(value: PointValue): string {
+  const text = roundedRatio(value.numerator, value.denominator, 6);
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
+/** `points × value` rounded half-up to the currency's minor unit. */
+export function liabilityAmount(points: number, value: PointValue, minorDigits: number): string {
+  if (points <= 0) return minorToDecimal(0n, minorDigits);
+  return roundedRatio(BigInt(points) * value.numerator, value.denominator, minorDigits);
+}
+
+/** The reward fields the best fixed reward is chosen from (a shop's rewards as configured). */
+export interface RewardForValue {
+  is_active?: boolean;
+  purchasable?: boolean;
+  discount_type?: string;
+  discount_amount?: number | string | null;
+  points_cost?: number | null;
+  /** A reward of a tier only (not every member can buy it). */
+  tier_restricted?: boolean;
+  /** Fixed cost (not a variable points amount). */
+  fixed_cost?: boolean;
+}
+
+/**
+ * The point value (SURFACES-CONTRACT.md): `analytics.point_value` when set; else in `store_credit` mode one
+ * minor unit; else the largest `discount_amount ÷ points_cost` among the rewards any member can buy; else 0.
+ */
+export function pointValueOf(input: {
+  configured: string | null | undefined;
+  mode: string;
+  minorDigits: number;
+  rewards: readonly RewardForValue[];
+}): PointValue {
+  if (input.configured !== null && input.configured !== undefined) return ratioOfDecimal(input.configured);
+  if (input.mode === 'store_credit') return { numerator: 1n, denominator: 10n ** BigInt(input.minorDigits) };
+  let best: PointValue = { numerator: 0n, denominator: 1n };
+  for (const reward of input.rewards) {
+    if (reward.is_active === false || reward.purchasable === false || reward.tier_restricted === true || reward.fixed_cost === false)
+      continue;
+    if (reward.discount_type !== 'fixed' || !reward.points_cost || reward.points_cost <= 0) continue;
+    const amount = reward.discount_amount === null || reward.discount_amount === undefined ? null : String(reward.discount_amount);
+    if (amount === null || !/^\d+(\.\d+)?$/.test(amount)) continue;
+    const ratio = ratioOfDecimal(amount);
+    const candidate = { numerator: ratio.numerator, denominator: ratio.denominator * BigInt(reward.points_cost) };
+    if (candidate.numerator * best.denominator > best.numerator * candidate.denominator) best = candidate;
+  }
+  return best;
+}
+
+/** A rate given to 4 decimals (0 when the whole is 0). */
+const rate = (part: number, whole: number): number => (whole <= 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
+
+export interface OverviewAttributes {
+  members: { total: number; new: number; excluded: number };
+  points_outstanding: number;
+  points_pending: number;
+  liability: { amount: string; currency: string; point_value: string };
+  in_range: {
+    issued: Record<IssuedSource, number>;
+    redeemed: number;
+    expired: number;
+    clawed_back: number;
+    redemptions: number;
+    codes_used: number;
+    member_orders: number;
+    member_revenue: string;
+    loyalty_orders: number;
+    loyalty_revenue: string;
+  };
+  redemption_rate: number;
+  repeat_purchase_rate: number;
+  daily: Array<{ date: string; issued: number; redeemed: number; expired: number; new_members: number; member_revenue: string }>;
+}
+
+/** The overview's attributes from the shop's "now" counters and its day counters in `days`. */
+export function overviewOf(input: {
+  now: NowCounts;
+  members: { member: number; excluded: number };
+  days: ReadonlyMap<string, DayCounts>;
+  range: readonly string[];
+  currency: string;
+  minorDigits: number;
+  pointValue: PointValue;
+}): OverviewAttributes {
+  const zeroMoney = minorToDecimal(0n, input.minorDigits);
+  const sum = (counter: DayCounter) => input.range.reduce((total, day) => total + (input.days.get(day)?.[counter] ?? 0), 0);
+  const issuedInRange = Object.fromEntries(ISSUED_SOURCES.map((source) => [source, sum(`issued_${source}`)])) as Record<
+    IssuedSource,
+    number
+  >;
+  const outstanding = input.now.points_outstanding ?? 0;
+  return {
+    members: { total: input.members.member + input.members.excluded, new: sum('new_members'), excluded: input.members.excluded },
+    points_outstanding: outstanding,
+    points_pending: input.now.points_pending ?? 0,
+    liability: {
+      amount: liabilityAmount(outstanding, input.pointValue, input.minorDigits),
+      currency: input.currency,
+      point_value: printPointValue(input.pointValue),
+    },
+    in_range: {
+      issued: issuedInRange,
+      redeemed: sum('redeemed'),
+      expired: sum('expired'),
+      clawed_back: sum('clawed_back'),
+      redemptions: sum('redemptions'),
+      codes_used: sum('codes_used'),
+      member_orders: 0,
+      member_revenue: zeroMoney,
+      loyalty_orders: 0,
+      loyalty_revenue: zeroMoney,
+    },
+    redemption_rate: rate(input.now.lifetime_redeemed ?? 0, input.now.lifetime_issued ?? 0),
+    repeat_purchase_rate: 0,
+    daily: input.range.map((date) => {
+      const row = input.days.get(date) ?? {};
+      return {
+        date,
+        issued: ISSUED_SOURCES.reduce((total, source) => total + (row[`issued_${source}`] ?? 0), 0),
+        redeemed: row.redeemed ?? 0,
+        expired: row.expired ?? 0,
+        new_members: row.new_members ?? 0,
+        member_revenue: zeroMoney,
+      };
+    }),
+  };
+}

@@ -1,0 +1,149 @@
+// The program's figures as pure rules (shared/domain/program-figures.ts): each event's contribution, the same
+// counters from a full read, the range of an overview, the point value and the liability's rounding.
+import type { CommittedEvent } from '../../shared/domain/events';
+import {
+  addCounts,
+  contributionOf,
+  countsOfFullRead,
+  differencesOf,
+  emptyCounts,
+  liabilityAmount,
+  overviewRange,
+  pointValueOf,
+  printPointValue,
+  ratioOfDecimal,
+} from '../../shared/domain/program-figures';
+
+const AT = '2026-03-04T22:00:00.000Z';
+const event = (type: string, fields: Record<string, unknown>): CommittedEvent =>
+  ({
+    id: `${type}-${JSON.stringify(fields)}`,
+    type,
+    shop_id: 's',
+    customer_id: 'c',
+    occurred_at: AT,
+    notify: true,
+    ...fields,
+  }) as CommittedEvent;
+
+describe('what an event adds', () => {
+  it('counts issued points by source on the day they were given, and the balance they moved', () => {
+    const approved = contributionOf(
+      event('points.approved', { points: 30, action: 'purchase', points_given_at: '2026-03-05T01:00:00.000Z', from_pending: true }),
+    );
+    expect(approved.now).toEqual({ points_outstanding: 30, points_pending: -30, lifetime_issued: 30 });
+    expect([...approved.days]).toEqual([['2026-03-05', { issued_purchase: 30 }]]);
+
+    expect([...contributionOf(event('points.earned', { points: 5, action: 'follow_instagram' })).days]).toEqual([
+      ['2026-03-04', { issued_action: 5 }],
+    ]);
+    expect(contributionOf(event('points.adjusted', { adjustment: -7 })).days.get('2026-03-04')).toEqual({ clawed_back: 7 });
+    expect(contributionOf(event('reward.refunded', { points: 500 })).days.get('2026-03-04')).toEqual({ issued_refund: 500 });
+  });
+
+  it('moves pending points by the difference a refund made, and a rejection takes the points that were pending', () => {
+    expect(contributionOf(event('points.pending', { points: 120 })).now).toEqual({ points_pending: 120 });
+    expect(contributionOf(event('points.pending', { points: 80, points_before: 120, status: 'pending' })).now).toEqual({
+      points_pending: -40,
+    });
+    expect(contributionOf(event('points.removed', { points: 80, points_before: 80, status: 'rejected' })).now).toEqual({
+      points_pending: -80,
+    });
+    expect(contributionOf(event('points.removed', { points: -25, action: 'refund' })).now).toEqual({ points_outstanding: -25 });
+  });
+
+  it('counts a purchase on its redemption day, and a code used on the day it was used', () => {
+    const bought = contributionOf(event('reward.purchased', { points_spent: 500, redeemed_at: '2026-03-03T10:00:00.000Z' }));
+    expect(bought.days.get('2026-03-03')).toEqual({ redeemed: 500, redemptions: 1 });
+    expect(contributionOf(event('reward.used', { discount_code_redeemed_at: '2026-03-09T00:00:00.000Z' })).days.get('2026-03-09')).toEqual({
+      codes_used: 1,
+    });
+  });
+
+  it('gives the same counters in any order: every contribution is an addition', () => {
+    const events = [
+      event('points.earned', { points: 10, action: 'signup' }),
+      event('reward.purchased', { points_spent: 4 }),
+      event('points.adjusted', { adjustment: 3 }),
+      event('customer.enrolled', { enrolled_at: AT }),
+    ];
+    const forward = events.reduce((sum, one) => addCounts(sum, contributionOf(one)), emptyCounts());
+    const backward = [...events].reverse().reduce((sum, one) => addCounts(sum, contributionOf(one)), emptyCounts());
+    expect(differencesOf(forward, backward)).toEqual([]);
+    expect(forward.now).toEqual({ points_outstanding: 9, lifetime_issued: 13, lifetime_redeemed: 4 });
+  });
+});
+
+describe('a full read', () => {
+  it('counts members, balances, pending entries, issued, expired and clawed back points, and redemptions that happened', () => {
+    const counts = countsOfFullRead({
+      members: [
+        { status: 'member', current_points: 40, created_at: AT },
+        { status: 'excluded', current_points: 2, created_at: '2026-01-01T00:00:00.000Z' },
+      ],
+      earning: [
+        { action: 'purchase', points: 50, status: 'approved', points_given_at: AT, created_at: AT },
+        { action: 'purchase', points: 9, status: 'pending', points_given_at: null, created_at: AT },
+        { action: 'expiry', points: -6, status: 'approved', points_given_at: AT, created_at: AT },
+        { action: 'refund', points: -4, status: 'approved', points_given_at: AT, created_at: AT },
+        { action: 'purchase', points: 3, status: 'rejected', points_given_at: null, created_at: AT },
+      ],
+      rewards: [
+        { points_spent: 100, status: 'used', redeemed_at: AT, discount_code_redeemed_at: '2026-03-06T00:00:00.000Z' },
+        { points_spent: 100, status: 'refunded', redeemed_at: AT, discount_code_redeemed_at: null },
+      ],
+    });
+    expect(counts.now).toEqual({ points_outstanding: 42, points_pending: 9, lifetime_issued: 50, lifetime_redeemed: 100 });
+    expect(counts.days.get('2026-03-04')).toEqual({
+      new_members: 1,
+      issued_purchase: 50,
+      expired: 6,
+      clawed_back: 4,
+      redeemed: 100,
+      redemptions: 1,
+    });
+    expect(counts.days.get('2026-03-06')).toEqual({ codes_used: 1 });
+  });
+});
+
+describe('the range', () => {
+  it('defaults to the 30 days ending today and takes up to 366 days, both ends included', () => {
+    const range = overviewRange({}, '2026-03-04');
+    expect(range).toMatchObject({ from: '2026-02-03', to: '2026-03-04' });
+    expect('days' in range && range.days).toHaveLength(30);
+    expect(overviewRange({ from: '2024-01-01', to: '2024-12-31' }, '')).toMatchObject({ from: '2024-01-01' });
+    expect(overviewRange({ from: '2024-01-01', to: '2025-01-01' }, '')).toEqual({
+      error: 'The range covers 367 days; at most 366 (both ends included)',
+    });
+    expect(overviewRange({ from: '2025-02-29' }, '2025-03-01')).toEqual({ error: "'from' must be a date YYYY-MM-DD" });
+    expect(overviewRange({ from: '2025-03-02' }, '2025-03-01')).toEqual({ error: "'from' must not be after 'to'" });
+  });
+});
+
+describe('the point value and the liability', () => {
+  const fixed = { is_active: true, purchasable: true, discount_type: 'fixed', fixed_cost: true, tier_restricted: false };
+
+  it('takes the configured value first, else a minor unit in store credit, else the best fixed reward any member can buy, else 0', () => {
+    expect(printPointValue(pointValueOf({ configured: '0.0125', mode: 'points', minorDigits: 2, rewards: [] }))).toBe('0.0125');
+    expect(printPointValue(pointValueOf({ configured: null, mode: 'store_credit', minorDigits: 2, rewards: [] }))).toBe('0.01');
+    expect(printPointValue(pointValueOf({ configured: null, mode: 'store_credit', minorDigits: 0, rewards: [] }))).toBe('1');
+    const rewards = [
+      { ...fixed, discount_amount: 5, points_cost: 500 },
+      { ...fixed, discount_amount: 10, points_cost: 700 },
+      { ...fixed, discount_amount: 100, points_cost: 10, tier_restricted: true },
+      { ...fixed, discount_amount: 100, points_cost: 10, discount_type: 'percentage' },
+      { ...fixed, discount_amount: 100, points_cost: 10, is_active: false },
+    ];
+    // 10 / 700 = 0.0142857… printed with 6 decimals, half-up.
+    expect(printPointValue(pointValueOf({ configured: null, mode: 'points', minorDigits: 2, rewards }))).toBe('0.014286');
+    expect(printPointValue(pointValueOf({ configured: null, mode: 'points', minorDigits: 2, rewards: rewards.slice(2) }))).toBe('0');
+  });
+
+  it('multiplies the outstanding points by the exact ratio and rounds half-up to the minor unit', () => {
+    expect(liabilityAmount(10, ratioOfDecimal('0.0125'), 2)).toBe('0.13');
+    expect(liabilityAmount(7, { numerator: 10n, denominator: 700n }, 2)).toBe('0.10');
+    expect(liabilityAmount(123_456, { numerator: 1n, denominator: 100n }, 2)).toBe('1234.56');
+    expect(liabilityAmount(3, { numerator: 1n, denominator: 2n }, 0)).toBe('2');
+    expect(liabilityAmount(0, { numerator: 1n, denominator: 100n }, 3)).toBe('0.000');
+  });
+});
