@@ -17,7 +17,10 @@ import {
   type PageRoute,
   type Route,
   ROUTE_TIMEOUT_SECONDS,
+  CROSS_ORIGIN_STAFF_PATHS,
   SHOPPER_CORS_HEADERS,
+  STAFF_CORS_HEADERS,
+  STAFF_PREFLIGHT_HEADERS,
   type ShopperRoute,
   type StaffRoute,
   THROTTLE_LIMITS,
@@ -449,7 +452,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   };
 
   // As the stack's staff methods: the /v1 route's own function, on a resource of its own without the authorizer
-  // or an API key; the stage's method throttle for each one. The function verifies the ID token first.
+  // or an API key; the stage's method throttle for each one. The function verifies the ID token first. The
+  // preflight of a path the admin's extensions call is a mock answer; the gateway's own answers carry CORS too.
   const dispatchStaff = async (
     matches: Match[],
     req: IncomingMessage,
@@ -458,19 +462,23 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     url: URL,
     requestId: string,
   ) => {
+    if (method === 'OPTIONS' && matches.some((candidate) => CROSS_ORIGIN_STAFF_PATHS.includes(candidate.route.path))) {
+      res.writeHead(204, { ...STAFF_PREFLIGHT_HEADERS, 'x-amzn-RequestId': requestId });
+      return res.end();
+    }
     const match = matches.find((candidate) => candidate.route.method === method);
     // As the stack, which has no 405 mock on the staff paths: API Gateway's own 404.
-    if (!match) return send(res, 404, envelope(404, `No route matches ${method} ${echoed(url.pathname)}`));
+    if (!match) return send(res, 404, envelope(404, `No route matches ${method} ${echoed(url.pathname)}`), { ...STAFF_CORS_HEADERS });
     const staff = match.route as unknown as StaffRoute;
     let body: string | null;
     try {
       body = await bodyOrNull(req);
     } catch (error) {
       if (!(error instanceof BodyTooLarge)) throw error;
-      return send(res, 413, envelope(413, error.message));
+      return send(res, 413, envelope(413, error.message), { ...STAFF_CORS_HEADERS });
     }
     if (limiter && !limiter.take(`staff ${method} ${staff.path}`, staff.throttle)) {
-      return send(res, 429, envelope(429, DETAILS.rateLimited));
+      return send(res, 429, envelope(429, DETAILS.rateLimited), { ...STAFF_CORS_HEADERS });
     }
     const events = gatewayEvents({
       route: { ...staff.route, path: staff.path },

@@ -1,6 +1,7 @@
 // Builds every endpoint's Lambda handler from one middy chain, in a fixed order: the observability every
 // function starts with (shared/observability/event-handler.ts: tracer when on, logger with state cleared
-// per request, metrics), then one module of ./middleware per concern: log context, error envelope, the staff
+// per request, metrics), then one module of ./middleware per concern: the staff answers' CORS headers, log
+// context, error envelope, the staff
 // identity (on a route's /admin/api twin), scope check, JSON body; then the endpoint itself (./middleware/endpoint.ts: the invocation's deadline,
 // idempotency and the endpoint's own function). Handlers stay a few lines long.
 import type middy from '@middy/core';
@@ -11,6 +12,7 @@ import { errorEnvelope } from './middleware/error-envelope';
 import { jsonBody } from './middleware/json-body';
 import { logContext } from './middleware/log-context';
 import { scopeCheck } from './middleware/scope-check';
+import { staffCors } from './middleware/staff-cors';
 import { type IdentifyStaff, staffIdentity } from './middleware/staff-identity';
 
 export { type Caller, callerFrom } from './middleware/caller';
@@ -34,6 +36,7 @@ export function createHandler(
   options: HandlerOptions = {},
 ): middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
   const chain = observedChain<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(staffCors())
     .use(logContext())
     .use(errorEnvelope())
     .use(staffIdentity(options.staff))

@@ -277,6 +277,30 @@ export function staffRoutesOf(routes: readonly Route[]): StaffRoute[] {
 
 export const STAFF_ROUTES: readonly StaffRoute[] = staffRoutesOf(ROUTE_LIST);
 
+/**
+ * The staff paths Shopify's admin UI extensions call: the customer page's block
+ * (infra/shopify-app/extensions/loyalty-admin) runs on a Shopify origin of its own, so its call, which carries
+ * the ID token in `Authorization`, is cross-origin and preflighted. `OPTIONS` on these paths answers 204 with
+ * STAFF_PREFLIGHT_HEADERS without a token (the gateway answers it; no function runs). Only these: the app's
+ * home calls its own origin, and a preflight mock on every staff path would spend the stack's resources.
+ */
+export const CROSS_ORIGIN_STAFF_PATHS: readonly string[] = [`${STAFF_API_PREFIX}/v1/customers/{identifier}`];
+
+/** The CORS headers of every staff answer, the function's and the gateway's: any origin, no cookies. */
+export const STAFF_CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  // Read by Shopify's admin to fetch a fresh ID token and try once more (shared/staff/staff-requests.ts).
+  'Access-Control-Expose-Headers': 'X-Shopify-Retry-Invalid-Session-Request',
+} as const;
+
+/** The preflight's answer on a CROSS_ORIGIN_STAFF_PATHS path: the block reads, with its ID token. */
+export const STAFF_PREFLIGHT_HEADERS = {
+  ...STAFF_CORS_HEADERS,
+  'Access-Control-Allow-Methods': 'GET, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization',
+  'Access-Control-Max-Age': '7200',
+} as const;
+
 /** Whether an API Gateway resource (the method's path template, set by the gateway, never by the caller) is a staff route's. */
 export function isStaffResource(resource: string | null | undefined): boolean {
   return typeof resource === 'string' && resource.startsWith(`${STAFF_API_PREFIX}/`);

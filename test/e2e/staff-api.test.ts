@@ -6,7 +6,14 @@
 import { SignJWT } from 'jose';
 import type { Twin } from '../../infra/local/twin';
 import { DETAILS } from '../../shared/http/errors';
-import { ROUTES, STAFF_API_PREFIX, STAFF_ROUTES } from '../../shared/runtime/entry-points';
+import {
+  CROSS_ORIGIN_STAFF_PATHS,
+  ROUTES,
+  STAFF_API_PREFIX,
+  STAFF_CORS_HEADERS,
+  STAFF_PREFLIGHT_HEADERS,
+  STAFF_ROUTES,
+} from '../../shared/runtime/entry-points';
 import { mintIdToken } from '../../shared/staff/id-token';
 import { RETRY_INVALID_SESSION_HEADER } from '../../shared/staff/staff-requests';
 import { e2eConfig, KEYS } from '../fixtures/e2e-config';
@@ -157,6 +164,38 @@ describe('the mirror of every /v1 route', () => {
 
     expectError(response, 404);
     expect((await staff(await idToken('e2e-other'))('GET', '/v1/customers/5001')).body.data.id).toBe('5001');
+  });
+});
+
+describe("/admin/api across origins (the admin block calls it from Shopify's sandbox)", () => {
+  const corsOf = (headers: Headers) => Object.fromEntries([...headers].filter(([name]) => name.startsWith('access-control-')));
+  const lower = (headers: Record<string, string>) =>
+    Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+
+  it("answers the preflight of the block's path with 204 and the headers, without a token; no other staff path", async () => {
+    expect(CROSS_ORIGIN_STAFF_PATHS).toEqual([`${STAFF_API_PREFIX}/v1/customers/{identifier}`]);
+    const preflight = await fetch(`${twin.url}${STAFF_API_PREFIX}/v1/customers/1001`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://extensions.shopifycdn.com',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(corsOf(preflight.headers)).toEqual(lower(STAFF_PREFLIGHT_HEADERS));
+    expect((await fetch(`${twin.url}${STAFF_API_PREFIX}/v1/customers/1001/points`, { method: 'OPTIONS' })).status).toBe(404);
+  });
+
+  it('carries the CORS headers on every staff answer, a refusal included, and none on /v1', async () => {
+    const read = await staff(await idToken())('GET', '/v1/customers/1001');
+    expect(read.status).toBe(200);
+    expect(corsOf(read.headers)).toEqual(lower(STAFF_CORS_HEADERS));
+    const refused = await staff(null)('GET', '/v1/customers/1001');
+    expectRetry(refused, /Missing Authorization header/);
+    expect(corsOf(refused.headers)).toEqual(lower(STAFF_CORS_HEADERS));
+    const v1 = await apiClient(twin.url, KEYS.full).get('/v1/customers/1001');
+    expect(corsOf(v1.headers)).toEqual({});
   });
 });
 

@@ -5,11 +5,13 @@ import { ACCESS_DENIED_METRIC, OLDEST_DELIVERY_ALARM_SECONDS } from '../../infra
 import { SERVER_ERRORS_METRIC } from '../../shared/observability/service';
 import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/webhook-delivery-queue';
 import {
+  CROSS_ORIGIN_STAFF_PATHS,
   QUEUE_CONSUMERS,
   ROUTES,
   SCHEDULED_JOBS,
   SHOPPER_ROUTES,
   STAFF_API_PREFIX,
+  STAFF_PREFLIGHT_HEADERS,
   STAFF_ROUTES,
   STAFF_THROTTLE,
   THROTTLE_LIMITS,
@@ -211,8 +213,12 @@ describe('production stack', () => {
       .map(([, m]) => m.Properties)
       .filter((m) => m.HttpMethod === 'OPTIONS');
 
-    expect(preflights).toHaveLength(new Set(SHOPPER_ROUTES.map((route) => route.path)).size);
-    for (const preflight of preflights) {
+    const staff = preflights.filter(
+      (m) => m.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Access-Control-Max-Age'],
+    );
+    const shopper = preflights.filter((m) => !staff.includes(m));
+    expect(shopper).toHaveLength(new Set(SHOPPER_ROUTES.map((route) => route.path)).size);
+    for (const preflight of shopper) {
       expect(preflight).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
       expect(preflight.ApiKeyRequired).not.toBe(true);
       expect(preflight.Integration.IntegrationResponses[0]).toMatchObject({
@@ -222,6 +228,33 @@ describe('production stack', () => {
           'method.response.header.Access-Control-Allow-Methods': "'GET, POST, OPTIONS'",
           'method.response.header.Access-Control-Allow-Headers': "'Authorization, Content-Type, Idempotency-Key'",
         },
+      });
+    }
+  });
+
+  it("answers OPTIONS on the staff paths the admin's extensions call with a 204 mock, without a token, and on no other", () => {
+    const preflights = resources('AWS::ApiGateway::Method')
+      .map(([, m]) => m.Properties)
+      .filter(
+        (m) =>
+          m.HttpMethod === 'OPTIONS' &&
+          m.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Access-Control-Max-Age'],
+      );
+    const pathOf = (resourceId: { Ref: string }): string => {
+      const resource = template.toJSON().Resources[resourceId.Ref] as { Properties: { ParentId: unknown; PathPart: string } };
+      const parent = resource.Properties.ParentId as { Ref?: string };
+      return `${parent.Ref ? pathOf(parent as { Ref: string }) : ''}/${resource.Properties.PathPart}`;
+    };
+
+    expect(preflights.map((m) => pathOf(m.ResourceId))).toEqual([...CROSS_ORIGIN_STAFF_PATHS]);
+    for (const preflight of preflights) {
+      expect(preflight).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
+      expect(preflight.ApiKeyRequired).not.toBe(true);
+      expect(preflight.Integration.IntegrationResponses[0]).toMatchObject({
+        StatusCode: '204',
+        ResponseParameters: Object.fromEntries(
+          Object.entries(STAFF_PREFLIGHT_HEADERS).map(([name, value]) => [`method.response.header.${name}`, `'${value}'`]),
+        ),
       });
     }
   });

@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 // STAND-INS, NOT SHOPIFY'S RENDERER. Minimal accessible custom elements for the Polaris web components
-// the customer account extensions use (s-page, s-section, s-button...), so the bundled extension runs
-// in a plain Chromium page (test/support/customer-account-host.ts). Shopify renders these components
+// the customer account extensions and the admin block use (s-page, s-section, s-admin-block, s-button...),
+// so the bundled extension runs in a plain Chromium page (test/support/customer-account-host.ts,
+// test/support/admin-block-host.ts). Shopify renders these components
 // itself, from a worker, with its own markup and styles; these only give each one the semantics its
 // documentation promises (a page's main landmark and h1, a section's heading, a button's keyboard
 // behaviour and accessible name, a banner's live region, `--copy` to the clipboard), so a keyboard and
@@ -130,6 +131,12 @@ define('section', ['heading', 'accessibilityLabel'], (section) => {
   return heading
     ? `<section aria-labelledby="${id}"><h2 id="${id}">${escapeHtml(heading)}</h2><slot></slot></section>`
     : `<section aria-label="${escapeHtml(section.prop('accessibilityLabel'))}"><slot></slot></section>`;
+});
+
+// The admin's block on a resource page (admin UI extensions): a card headed by the block's heading.
+define('admin-block', ['heading', 'collapsedSummary'], (block) => {
+  const id = `section-heading-${++sections}`;
+  return `<section class="admin-block" aria-labelledby="${id}"><h2 id="${id}">${escapeHtml(block.prop('heading'))}</h2><slot></slot></section>`;
 });
 
 define('stack', ['direction', 'gap', 'alignItems', 'padding'], (stack) =>

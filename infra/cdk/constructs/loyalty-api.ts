@@ -32,7 +32,9 @@ import {
   type PageRoute,
   isStaffResource,
   type Route,
+  CROSS_ORIGIN_STAFF_PATHS,
   SHOPPER_CORS_HEADERS,
+  STAFF_PREFLIGHT_HEADERS,
   type ShopperRoute,
   type StaffRoute,
   THROTTLE_LIMITS,
@@ -268,6 +270,29 @@ export class LoyaltyApi extends Construct {
           authorizationType: AuthorizationType.NONE,
           methodResponses: [
             { statusCode: '204', responseParameters: Object.fromEntries(Object.keys(corsParameters).map((name) => [name, true])) },
+          ],
+        },
+      );
+    }
+
+    // The CORS preflight of each staff path Shopify's admin UI extensions call (from an origin of their own):
+    // 204, no token, no function. Only those paths: a mock is a resource of the stack's 500.
+    const staffPaths = new Set((props.staffRoutes ?? []).map((staff) => staff.path));
+    for (const path of CROSS_ORIGIN_STAFF_PATHS.filter((candidate) => staffPaths.has(candidate))) {
+      const parameters = Object.fromEntries(
+        Object.entries(STAFF_PREFLIGHT_HEADERS).map(([name, value]) => [`method.response.header.${name}`, `'${value}'`]),
+      );
+      this.api.root.resourceForPath(path).addMethod(
+        'OPTIONS',
+        new MockIntegration({
+          passthroughBehavior: PassthroughBehavior.WHEN_NO_TEMPLATES,
+          requestTemplates: { 'application/json': '{"statusCode": 204}' },
+          integrationResponses: [{ statusCode: '204', responseParameters: parameters }],
+        }),
+        {
+          authorizationType: AuthorizationType.NONE,
+          methodResponses: [
+            { statusCode: '204', responseParameters: Object.fromEntries(Object.keys(parameters).map((name) => [name, true])) },
           ],
         },
       );

@@ -1,6 +1,7 @@
 // Shopify's admin for each simulated shop, as far as the app's home needs it (SURFACES-CONTRACT.md, "The
 // twin" > "The admin"): GET /admin/{shop id}/ frames the twin's GET /admin as Shopify's admin frames an
-// embedded app (`shop`, `host`, `embedded=1` and a fresh `id_token` in the frame's address), and answers the
+// embedded app (`shop`, `host`, `embedded=1` and a fresh `id_token` in the frame's address, after the app's own
+// parameters of the admin's address, `?customer=1001`, but `user_id`, the staff user signed in), and answers the
 // frame's requests for fresh ID tokens. GET /cdn/shopifycloud/app-bridge.js is App Bridge's stand-in, which
 // the twin's /admin loads instead of Shopify's CDN: it asks this page for a fresh ID token whenever the app
 // needs one, adds `Authorization: Bearer <token>` to every fetch to the app's own origin (once more with a
@@ -51,13 +52,22 @@ export function createSimulatedAdmin(options: SimulatedAdminOptions) {
     }
     const appUrl = options.appUrl();
     if (!appUrl) return page(res, 502, '<!doctype html><title>Not ready</title><p>The twin has not started its API yet.</p>');
-    const user = new URL(req.url ?? '/', 'http://localhost').searchParams.get('user_id') ?? DEFAULT_STAFF_USER;
+    const asked = new URL(req.url ?? '/', 'http://localhost').searchParams;
+    const user = asked.get('user_id') ?? DEFAULT_STAFF_USER;
     if (!USER_ID.test(user))
       return page(res, 400, '<!doctype html><title>Bad user</title><p>user_id must be a staff user id such as 42.</p>');
     const domain = options.shops.identity(shopId).domain;
     const token = await mintIdToken(credentials, domain, user, options.realNow());
     const frame = new URL(appUrl);
-    frame.search = new URLSearchParams({ shop: domain, host: adminHost(domain), embedded: '1', id_token: token }).toString();
+    // The app's own parameters (an extension's `app:?customer=…` link) reach the frame, as Shopify passes them on.
+    const own = [...asked].filter(([name]) => !['user_id', 'shop', 'host', 'embedded', 'id_token'].includes(name));
+    frame.search = new URLSearchParams([
+      ...own,
+      ['shop', domain],
+      ['host', adminHost(domain)],
+      ['embedded', '1'],
+      ['id_token', token],
+    ]).toString();
     const settings = { shop: shopId, user, clientId: credentials.clientId, appOrigin: frame.origin };
     page(
       res,

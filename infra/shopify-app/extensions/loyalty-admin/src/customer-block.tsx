@@ -1,6 +1,6 @@
 // The block on Shopify's customer page: the member's balance and tier with a link to the
-// member in the app's home; a line saying the customer is not a member, or that the program could not be
-// reached (the customer page comes first: the block never blocks it).
+// member in the app's home; a line saying the customer is not a member, or a critical banner (an alert) saying
+// the program could not be reached (the customer page comes first: the block never blocks it).
 import { useEffect, useState } from 'preact/hooks';
 import type { Translate } from './host';
 import { memberPageHref, type MemberLookup, type MemberLookupResult } from './member-api';
@@ -20,10 +20,18 @@ export function CustomerBlock(props: { customerId: string | null; lookup: Member
       </s-admin-block>
     );
   }
-  if (result.kind !== 'member') {
+  if (result.kind === 'not-member') {
     return (
       <s-admin-block heading={t('heading')}>
-        <s-text>{t(result.kind === 'not-member' ? 'notMember' : 'unavailable')}</s-text>
+        <s-text>{t('notMember')}</s-text>
+      </s-admin-block>
+    );
+  }
+  if (result.kind === 'unavailable') {
+    // A critical banner: announced as an alert when it replaces the loading line.
+    return (
+      <s-admin-block heading={t('heading')}>
+        <s-banner tone="critical">{t('unavailable')}</s-banner>
       </s-admin-block>
     );
   }
