@@ -171,6 +171,26 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     const issued = await figureOf(app, 'Points issued in range');
 
     await app.getByRole('link', { name: 'Customers' }).click();
+    // By customer id: Ada's page with her tier, pending points and lifetime points as the service has them.
+    await app.getByLabel('E-mail or customer id').fill('1001');
+    await app.getByRole('button', { name: 'Search' }).click();
+    await app.getByRole('status').filter({ hasText: '1 member matches “1001”.' }).waitFor();
+    await app.getByRole('link', { name: /Ada/ }).click();
+    await app.getByRole('heading', { level: 1, name: /Ada/ }).waitFor();
+    const ada = (await api().get('/v1/customers/1001')).body as {
+      data: { attributes: { vip_tier: { name: string }; lifetime_points: number } };
+    };
+    const pagePoints = (label: string) => app.locator('.figure', { hasText: label }).locator('dd').textContent();
+    await expect(pagePoints('Tier')).resolves.toBe(ada.data.attributes.vip_tier.name);
+    await expect(pagePoints('Lifetime')).resolves.toBe(`${ada.data.attributes.lifetime_points.toLocaleString('en-US')} points`);
+    const history = (await api().get('/v1/customers/1001/earning-history?page%5Bsize%5D=100')).body as {
+      data: Array<{ attributes: { status: string; points: number } }>;
+    };
+    const pending = history.data.filter((one) => one.attributes.status === 'pending').reduce((sum, one) => sum + one.attributes.points, 0);
+    expect(pending).toBeGreaterThan(0);
+    await expect(pagePoints('Pending')).resolves.toBe(`${pending.toLocaleString('en-US')} points`);
+    await app.getByRole('link', { name: 'Back to customers' }).click();
+
     await app.getByLabel('E-mail or customer id').fill('hopper@');
     await app.getByRole('button', { name: 'Search' }).click();
     await app.getByRole('status').filter({ hasText: '1 member matches “hopper@”.' }).waitFor();
@@ -220,7 +240,11 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await page.close();
   });
 
-  it('takes the same path with the keyboard alone: search, open, adjust with a reason, exclude and include', async () => {
+  it('takes the same path with the keyboard alone: search, open, adjust with a reason, exclude and include, set a birthday, refund', async () => {
+    // Alan (1003) holds an unused reward staff will refund by keyboard.
+    const bought = await api().post('/v1/rewards/five-off/purchase', { customer_identifier: '1003' });
+    expect(bought.status).toBe(201);
+    const alansCode = (bought.body as { data: { attributes: { discount_code: string } } }).data.attributes.discount_code;
     const { page, app } = await openAdmin();
     const focused = () =>
       app.evaluate(
@@ -250,7 +274,7 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await expect(focused()).resolves.toMatch(/Alan/);
     await page.keyboard.press('Enter');
     await app.getByRole('heading', { level: 1, name: /Alan/ }).waitFor();
-    await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('700 points');
+    await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('200 points');
     // The heading has focus; the form's fields come after the back link's... Tab to the points field.
     for (let tabs = 0; tabs < 10 && (await focused()) !== 'adjust-points'; tabs++) await page.keyboard.press('Tab');
     await expect(focused()).resolves.toBe('adjust-points');
@@ -260,7 +284,7 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await page.keyboard.type('Duplicate award for order #1172');
     await page.keyboard.press('Enter');
     await app.getByRole('status').filter({ hasText: 'Adjusted by -100 points.' }).waitFor();
-    await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('600 points');
+    await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('100 points');
     await expect(app.locator('table.activity tbody tr').first().locator('td').nth(4).textContent()).resolves.toBe(
       'Duplicate award for order #1172',
     );
@@ -272,15 +296,24 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await app.getByRole('status').filter({ hasText: 'Excluded from the program.' }).waitFor();
     await shoot(page, '07-keyboard-excluded');
     await expectAccessible(app);
-    await app.getByRole('button', { name: 'Include in the program' }).focus();
+    const tabTo = async (target: string) => {
+      for (let tabs = 0; tabs < 15 && (await focused()) !== target; tabs++) await page.keyboard.press('Tab');
+      await expect(focused()).resolves.toBe(target);
+    };
+    await tabTo('Include in the program');
     await page.keyboard.press('Enter');
     await app.getByRole('status').filter({ hasText: 'Included in the program again.' }).waitFor();
     // The birthday, typed into the date field.
-    await app.getByLabel('Birthday').focus();
+    await tabTo('birthday');
     await page.keyboard.type('03121990');
     // Enter in the field submits its form, as in any form.
     await page.keyboard.press('Enter');
     await app.getByRole('status').filter({ hasText: 'Birthday set to 1990-03-12.' }).waitFor();
+    // The unused reward, refunded with Tab and Enter.
+    await tabTo(`Refund $5 off (${alansCode})`);
+    await page.keyboard.press('Enter');
+    await app.getByRole('status').filter({ hasText: 'Refunded $5 off: 500 points returned.' }).waitFor();
+    await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('600 points');
     const alan = await api().get('/v1/customers/1003');
     expect((alan.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({
       current_points: 600,

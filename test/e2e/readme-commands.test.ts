@@ -87,6 +87,10 @@ const DEPLOY_ONLY: Record<string, string> = {
     'needs a deployed stack; redriven messages apply once (test/e2e/orders.test.ts, duplicate deliveries)',
   'aws sqs start-message-move-task --source-arn <UndeliveredEvents ARN> --destination-arn <webhook delivery queue ARN>':
     "needs a deployed stack; the processor reads the partner source's events (test/e2e/orders-eventbridge.test.ts)",
+  'npx loyalty stats verify --shop demo --stack LoyaltyApi':
+    'needs a deployed stack; the same command with --endpoint runs in test/e2e/program-figures.test.ts',
+  'npx loyalty stats backfill --shop demo --stack LoyaltyApi':
+    'needs a deployed stack; the backfill with --endpoint runs in test/e2e/program-figures.test.ts',
   'npx loyalty config apply my-shop.json --stack LoyaltyApi':
     'needs a deployed stack; the same command with --endpoint runs in test/integration/operator-cli.test.ts',
   'npx loyalty keys create --shop my-shop --name backend --scope full --stack LoyaltyApi':
