@@ -69,7 +69,8 @@ export async function fetchPlatformCustomer(platform: Platform, customerId: stri
   return customer;
 }
 
-const REFERRAL_ATTEMPTS = 5;
+/** Enough rounds for an enrolment among many at once (each conflict waits a little longer) and a code drawn again. */
+const ENROLMENT_ATTEMPTS = 60;
 
 /**
  * Enrols a platform customer with zero points. An existing member is returned unchanged; of two
@@ -117,8 +118,9 @@ export async function enrollPlatformCustomer(
   const customerId = customer.id;
   const now = nowIso();
   const since = options.memberSince && options.memberSince < now ? new Date(options.memberSince).toISOString() : now;
-  // A referral code already taken is simply drawn again: no wait needed.
-  const enrolment = await retryUntil(REFERRAL_ATTEMPTS, null, async (): Promise<Enrolment | undefined> => {
+  // A referral code already taken is drawn again; a transaction in conflict with another enrolment (they all move
+  // the shop's member counters) is tried again after a short random wait, as other contended writes are.
+  const enrolment = await retryUntil(ENROLMENT_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<Enrolment | undefined> => {
     const record = newMemberRecord(shopId, { ...customer, id: customerId }, { since, now }, generateReferralCode());
     const signup = shop ? signupAward(shop, record, now) : { record, entries: [] };
     const events = enrolmentEvents(signup.record, signup.entries, shop, options.source ?? 'signup', now);

@@ -52,7 +52,11 @@ export async function findCustomerByEmail(shopId: string, email: string): Promis
 }
 
 /** Why an enrol transaction was refused. */
-export type CreateCustomerOutcome = 'created' | 'customer_exists' | 'referral_code_taken' | 'erased';
+/**
+ * `conflict`: another transaction held one of the items at that moment (the shop's member counters, which every
+ * enrolment moves): nothing was written, and trying again after a short wait succeeds.
+ */
+export type CreateCustomerOutcome = 'created' | 'customer_exists' | 'referral_code_taken' | 'erased' | 'conflict';
 
 /** Which of these customers (at most 100) have a profile, read consistently: one BatchGetItem a try. */
 export async function enrolledCustomerIds(shopId: string, customerIds: readonly string[]): Promise<Set<string>> {
@@ -111,13 +115,14 @@ export async function createCustomer(
     if (refusal.failed.includes(claim.name)) return 'referral_code_taken';
     if (refusal.failed.includes(tombstone.name)) return 'erased';
   }
+  if (refusal.kind === 'conflict') return 'conflict';
   throw refusedEnrolment(customerId, refusal);
 }
 
 /** An enrolment refused for no reason the caller decides on (another transaction held an item, an entry's id taken). */
 function refusedEnrolment(customerId: string, refusal: CommitRefusal): Error {
-  const why = refusal.kind === 'condition' ? `refused by ${refusal.failed.join(', ')}` : 'in conflict with another transaction';
-  return new Error(`Enrolling customer ${customerId}: the transaction was ${why}`);
+  const why = refusal.kind === 'condition' ? refusal.failed.join(', ') : 'another transaction';
+  return new Error(`Enrolling customer ${customerId}: the transaction was refused by ${why}`);
 }
 
 /** A write DynamoDB refused: `current` is the profile as it is now when DynamoDB returned it (null: no profile). */

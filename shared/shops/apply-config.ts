@@ -175,7 +175,7 @@ async function importMember(
     total_spend: member.total_spend,
     orders_count: member.orders_count,
   };
-  // A referral code already taken is drawn again; a member already there is left as it is.
+  // A referral code already taken, or a transaction in conflict, is tried again; a member already there is left as it is.
   const created = await retryUntil(REFERRAL_ATTEMPTS, null, async (): Promise<FigureCounts | false | undefined> => {
     const record: CustomerRecord = {
       shop_id: shop.id,
@@ -207,7 +207,7 @@ async function importMember(
       await deleteEmailPostings(shop.id, member.platform_customer_id, platformCustomer.email);
       return false;
     }
-    if (outcome === 'referral_code_taken') return undefined;
+    if (outcome === 'referral_code_taken' || outcome === 'conflict') return undefined;
     await batchPut([
       ...ledger.entries.map((entry) => earningEntryItem(shop.id, member.platform_customer_id, entry)),
       ...(ledger.rest ? [importBatchItem(shop.id, member.platform_customer_id, ledger.rest)] : []),

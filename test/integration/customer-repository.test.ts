@@ -1,11 +1,14 @@
+import { enrollPlatformCustomer } from '../../shared/customers/customer-service';
 import { createCustomer, findCustomerByEmail, getCustomer, updateCustomer } from '../../shared/data/customer-repository';
 import { listCustomers, type CustomerSortField } from '../../shared/data/customer-list';
 import { readShopCounters } from '../../shared/data/shop-repository';
 import type { CustomerRecord } from '../../shared/domain/customer';
 import { customerRecord } from '../fixtures/customer-record';
+import { dynamoDbFaults } from '../support/dynamodb-faults';
 import { createTestTable } from '../support/test-table';
 
 let table: Awaited<ReturnType<typeof createTestTable>>;
+const platformCustomer = (id: string) => ({ id, email: `c${id}@example.com`, firstName: 'C', lastName: id, createdAt: null });
 
 beforeAll(async () => {
   table = await createTestTable();
@@ -54,6 +57,37 @@ describe('customer repository', () => {
     expect(outcomes.filter((o) => o === 'created')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'customer_exists')).toHaveLength(19);
     expect((await readShopCounters('repo-race')).member).toBe(1);
+  });
+
+  it('answers conflict, having written nothing, when another transaction holds an item; an enrolment then waits and tries again', async () => {
+    const faults = dynamoDbFaults({ seed: 1, rates: {} });
+    faults.install();
+    faults.resume();
+    try {
+      faults.script('TransactWriteItems', 'transaction_conflict');
+      const outcome = await createCustomer(
+        customerRecord({ shop_id: 'repo-conflict', platform_customer_id: '1', referral_code: 'CONFL1' }),
+      );
+      expect(outcome).toBe('conflict');
+      expect(await getCustomer('repo-conflict', '1', true)).toBeNull();
+
+      faults.script('TransactWriteItems', 'transaction_conflict', 'transaction_conflict', 'transaction_conflict');
+      const enrolment = await enrollPlatformCustomer('repo-conflict', platformCustomer('2'));
+      expect(enrolment.created).toBe(true);
+      expect(faults.report().injected.transaction_conflict).toEqual({ TransactWriteItems: 4 });
+    } finally {
+      faults.uninstall();
+    }
+    expect((await readShopCounters('repo-conflict')).member).toBe(1);
+  });
+
+  it('enrols 50 customers of one shop at once, every one of them', async () => {
+    const enrolments = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => enrollPlatformCustomer('repo-fifty', platformCustomer(String(500 + i)))),
+    );
+
+    expect(enrolments.every((enrolment) => enrolment.created)).toBe(true);
+    expect((await readShopCounters('repo-fifty')).member).toBe(50);
   });
 
   it('finds a customer by e-mail in any letter case, only in its own shop', async () => {

@@ -25,6 +25,12 @@ export const FAULT_KINDS = [
   'dropped_after_commit',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+/**
+ * Faults a test scripts, never drawn: `transaction_conflict` answers as DynamoDB does when another transaction
+ * holds one of the items (a TransactWriteItems cancelled with `TransactionConflict`, any other write
+ * `TransactionConflictException`); nothing is written.
+ */
+export type ScriptedFault = FaultKind | 'transaction_conflict';
 
 /** Probability per attempt of each fault kind, and of added latency. */
 export type FaultRates = Partial<Record<FaultKind | 'latency', number>>;
@@ -52,7 +58,7 @@ export interface FaultReport {
   /** Attempts that went through the layer while it was on, by command. */
   attempts: Record<CommandName, number>;
   /** Faults injected, by kind, then by command. */
-  injected: Partial<Record<FaultKind | 'latency', Record<CommandName, number>>>;
+  injected: Partial<Record<ScriptedFault | 'latency', Record<CommandName, number>>>;
   /** Faults drawn but left out by `exempt`, by kind, then by command. */
   exempted: Partial<Record<FaultKind, Record<CommandName, number>>>;
   /** Total latency added, ms. */
@@ -81,6 +87,28 @@ function errorAnswer(error: { status: number; type: string; message: string }) {
   };
 }
 
+/** DynamoDB's answer when another transaction holds an item: the first of a transaction's items named, the rest `None`. */
+function conflictAnswer(command: CommandName, input: unknown) {
+  const headers = { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': randomUUID().replace(/-/g, '').toUpperCase() };
+  if (command !== 'TransactWriteItems') {
+    return errorAnswer({
+      status: 400,
+      type: 'com.amazonaws.dynamodb.v20120810#TransactionConflictException',
+      message: 'Transaction is ongoing for the item',
+    });
+  }
+  const items = ((input as { TransactItems?: unknown[] }).TransactItems ?? []).length;
+  const reasons = Array.from({ length: items }, (_, index) =>
+    index === 0 ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : { Code: 'None' },
+  );
+  const body = {
+    __type: 'com.amazonaws.dynamodb.v20120810#TransactionCanceledException',
+    Message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((reason) => reason.Code).join(', ')}]`,
+    CancellationReasons: reasons,
+  };
+  return { statusCode: 400, headers, body: Readable.from([Buffer.from(JSON.stringify(body))]) };
+}
+
 /** A connection reset as Node's HTTP client reports it and the SDK's HTTP handler passes it on. */
 function connectionReset(): Error {
   return Object.assign(new Error('read ECONNRESET'), { name: 'TimeoutError', code: 'ECONNRESET', errno: -104, syscall: 'read' });
@@ -102,7 +130,7 @@ export interface DynamoDbFaults {
    * The next attempts of `command` get these faults, in order, whatever the draws say (`null`: none for that
    * attempt), e.g. `script('TransactWriteItems', null, 'dropped_after_commit')` loses the second one's answer.
    */
-  script(command: CommandName, ...kinds: Array<FaultKind | null>): void;
+  script(command: CommandName, ...kinds: Array<ScriptedFault | null>): void;
   report(): FaultReport;
   /** The layer itself, for a client of a test's own. */
   attach(client: DynamoDBClient): void;
@@ -111,7 +139,7 @@ export interface DynamoDbFaults {
 export function dynamoDbFaults(options: FaultOptions): DynamoDbFaults {
   const next = random(options.seed);
   const maxLatencyMs = options.maxLatencyMs ?? 50;
-  const scripted = new Map<CommandName, Array<FaultKind | null>>();
+  const scripted = new Map<CommandName, Array<ScriptedFault | null>>();
   let active = false;
   const report: FaultReport = { attempts: {}, injected: {}, exempted: {}, latencyMs: 0 };
   const count = (table: Partial<Record<string, Record<CommandName, number>>>, kind: string, command: CommandName) => {
@@ -120,7 +148,7 @@ export function dynamoDbFaults(options: FaultOptions): DynamoDbFaults {
   };
 
   /** Three draws per attempt, always: which fault, whether latency, how much. */
-  const draw = (command: CommandName, input: Record<string, unknown>): { fault: FaultKind | null; latencyMs: number } => {
+  const draw = (command: CommandName, input: Record<string, unknown>): { fault: ScriptedFault | null; latencyMs: number } => {
     const rates = options.commands?.[command] ?? options.rates;
     const [which, slow, howSlow] = [next(), next(), next()];
     const latencyMs = slow < (rates.latency ?? 0) ? Math.round(howSlow * maxLatencyMs) : 0;
@@ -166,6 +194,7 @@ export function dynamoDbFaults(options: FaultOptions): DynamoDbFaults {
           throw connectionReset();
         }
         count(report.injected, fault, command);
+        if (fault === 'transaction_conflict') return { response: conflictAnswer(command, args.input), output: undefined as never };
         const answer = fault === 'internal_error' ? INTERNAL_ERROR : fault === 'throttling' ? THROTTLING : THROUGHPUT_EXCEEDED;
         return { response: errorAnswer(answer), output: undefined as never };
       },
