@@ -2,7 +2,14 @@
 const transform = { '^.+\\.(t|j|mj)sx?$': '<rootDir>/test/support/esbuild-transform.js' };
 // @middy/* and jose ship ESM only; let the transformer turn them into CommonJS for jest.
 const transformIgnorePatterns = ['/node_modules/(?!(@middy|jose)/)'];
-const base = { testEnvironment: 'node', transform, transformIgnorePatterns, moduleFileExtensions: ['ts', 'js', 'mjs', 'json'] };
+// After each file, the tables it was given names for are deleted (test/support/drop-tables.ts).
+const base = {
+  testEnvironment: 'node',
+  transform,
+  transformIgnorePatterns,
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/drop-tables.ts'],
+};
 
 /** @type {import('jest').Config} */
 module.exports = {

@@ -1,9 +1,9 @@
 // Which local tables carry a stream: DynamoDB Local's writes to a table with a stream slow down with every
-// stream record it holds (see ensureTable), so only the twin's table has one, and a test's twin takes its
-// table with it when it stops.
+// stream record it holds (see ensureTable), so only the twin's table has one, a test's twin takes its table
+// with it when it stops, and every table a test file was given a name for goes when the file ends.
 import { DescribeTableCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { ensureTable, localClient } from '../../infra/local/dynamodb-local';
-import { createTestTable, testEndpoint, uniqueTableName } from '../support/test-table';
+import { createTestTable, dropIssuedTables, testEndpoint, uniqueTableName } from '../support/test-table';
 import { startTestTwin } from '../support/twin';
 
 const client = localClient(testEndpoint());
@@ -42,4 +42,14 @@ it("a test's twin reads its table's stream, and its table goes when it stops unl
   const again = await startTestTwin(config, { tableName: kept.tableName });
   await again.stop();
   await expect(client.send(new DescribeTableCommand({ TableName: kept.tableName }))).rejects.toBeInstanceOf(ResourceNotFoundException);
+});
+
+it('a table the file was given a name for is deleted when the file ends, whoever made it', async () => {
+  const left = uniqueTableName('left');
+  await ensureTable(client, left);
+  expect(await streamOf(left)).toMatchObject({ StreamEnabled: true });
+
+  await dropIssuedTables();
+
+  await expect(client.send(new DescribeTableCommand({ TableName: left }))).rejects.toBeInstanceOf(ResourceNotFoundException);
 });

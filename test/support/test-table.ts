@@ -13,8 +13,29 @@ export function testEndpoint(): string {
   return endpoint;
 }
 
+/** The table names this test file was given: each is deleted when the file ends (test/support/drop-tables.ts). */
+const issued = new Set<string>();
+
 export function uniqueTableName(prefix = 'test'): string {
-  return `${prefix}-${randomUUID().slice(0, 8)}`;
+  const name = `${prefix}-${randomUUID().slice(0, 8)}`;
+  issued.add(name);
+  return name;
+}
+
+/**
+ * Deletes every table this file was given a name for that still exists: a twin started with `npm start` or
+ * `startTwin` on it leaves it behind, and the stream records of a table left in the run's DynamoDB Local slow
+ * every later write to a table with a stream (see ensureTable).
+ */
+export async function dropIssuedTables(): Promise<void> {
+  if (issued.size === 0) return;
+  const client = localClient(testEndpoint());
+  try {
+    for (const name of issued) await client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
+  } finally {
+    issued.clear();
+    client.destroy();
+  }
 }
 
 /**
