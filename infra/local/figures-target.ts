@@ -30,6 +30,11 @@ export interface FiguresTarget {
   idle(): Promise<void>;
   /** Envelopes that failed every receive (the figures dead-letter queue). */
   deadLetters(): EventBridgeEnvelope[];
+  /**
+   * Takes no more events and drops those not yet handed to the consumer (the twin stops; a batch being counted
+   * finishes), so no work of a stopped twin goes on against its table.
+   */
+  stop(): Promise<void>;
 }
 
 export function figuresTarget(root: string, consumer: QueueConsumer): FiguresTarget {
@@ -37,6 +42,7 @@ export function figuresTarget(root: string, consumer: QueueConsumer): FiguresTar
   const waiting: Array<{ envelope: EventBridgeEnvelope; messageId: string; receives: number }> = [];
   const dead: EventBridgeEnvelope[] = [];
   let working: Promise<void> | null = null;
+  let stopped = false;
 
   const record = (message: (typeof waiting)[number]): SQSRecord => ({
     messageId: message.messageId,
@@ -69,6 +75,7 @@ export function figuresTarget(root: string, consumer: QueueConsumer): FiguresTar
     }
     for (const message of batch) {
       if (!failed.has(message.messageId)) continue;
+      if (stopped) continue;
       if (message.receives < MAX_RECEIVES) waiting.push(message);
       else {
         dead.push(message.envelope);
@@ -96,6 +103,7 @@ export function figuresTarget(root: string, consumer: QueueConsumer): FiguresTar
   };
 
   const target = ((event: { id: string; type: string }) => {
+    if (stopped) return;
     waiting.push({
       messageId: randomUUID(),
       receives: 0,
@@ -117,5 +125,10 @@ export function figuresTarget(root: string, consumer: QueueConsumer): FiguresTar
     while (working) await working;
   };
   target.deadLetters = () => [...dead];
+  target.stop = async () => {
+    stopped = true;
+    waiting.length = 0;
+    await target.idle();
+  };
   return target;
 }

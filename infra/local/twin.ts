@@ -250,13 +250,18 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     stops.push(async () => setEventBus(undefined));
     // As the stack's rule on the bus: every delivered event reaches the Klaviyo queue.
     const unsubscribeKlaviyo = bus.subscribe(klaviyoSubscriber(klaviyo));
-    stops.push(async () => unsubscribeKlaviyo());
+    stops.push(async () => {
+      unsubscribeKlaviyo();
+      await Promise.race([klaviyo.idle(), delay(5000, undefined, { ref: false })]);
+    });
     // As the stack's figures rule: every delivered event reaches the figures queue, whose consumer counts it once.
     const figures = figuresTarget(PROJECT_ROOT, consumerOf('figures'));
     const unsubscribeFigures = bus.subscribe(figures);
     stops.push(async () => {
       unsubscribeFigures();
       await Promise.race([figures.idle(), delay(5000, undefined, { ref: false })]);
+      // What is still queued is dropped, as a deleted queue's messages are: nothing runs on after the twin.
+      await figures.stop();
     });
     const eventStream = await startEventStreamReader({
       endpoint,
