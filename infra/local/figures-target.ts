@@ -6,12 +6,13 @@
 // aside as the figures dead-letter queue would.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { asBackgroundWork } from '../../shared/data/dynamodb-stats';
 import { EVENT_SOURCE } from '../../shared/events/event-bus';
 import type { QueueConsumer } from '../../shared/runtime/entry-points';
 import { nowIso } from '../../shared/runtime/clock';
 import { lambdaContext } from './gateway';
+import { sqsRecord } from './in-process-queue';
 import type { EventBridgeEnvelope } from './klaviyo-target';
 
 /** The label of the figures consumer's DynamoDB calls in the twin's statistics (DYNAMODB_STATS). */
@@ -44,22 +45,7 @@ export function figuresTarget(root: string, consumer: QueueConsumer): FiguresTar
   let working: Promise<void> | null = null;
   let stopped = false;
 
-  const record = (message: (typeof waiting)[number]): SQSRecord => ({
-    messageId: message.messageId,
-    receiptHandle: `${message.messageId}#${message.receives}`,
-    body: JSON.stringify(message.envelope),
-    attributes: {
-      ApproximateReceiveCount: String(message.receives),
-      SentTimestamp: String(Date.now()),
-      SenderId: 'local',
-      ApproximateFirstReceiveTimestamp: String(Date.now()),
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: `arn:aws:sqs:local:000000000000:${consumer.name}`,
-    awsRegion: 'local',
-  });
+  const record = (message: (typeof waiting)[number]) => sqsRecord(consumer.name, message.messageId, message.receives, message.envelope);
 
   const countBatch = async (batch: typeof waiting) => {
     module ??= import(join(root, consumer.handler)) as Promise<{ handler: unknown }>;

@@ -4,7 +4,7 @@
 // as SQS would, then set aside like a dead-letter queue.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { MessageQueue } from '../../shared/events/sqs-queue';
 import type { WebhookDelivery } from '../../shared/webhooks/queued-delivery';
 import { lambdaContext } from './gateway';
@@ -25,6 +25,26 @@ export interface InProcessQueueOptions<Message> {
   maxReceives?: number;
 }
 
+/** One SQS record as the event source mapping hands it to the queue's consumer (its `receiveCount`-th receive). */
+export function sqsRecord(queueName: string, messageId: string, receiveCount: number, message: unknown): SQSRecord {
+  return {
+    messageId,
+    receiptHandle: `${messageId}#${receiveCount}`,
+    body: JSON.stringify(message),
+    attributes: {
+      ApproximateReceiveCount: String(receiveCount),
+      SentTimestamp: String(Date.now()),
+      SenderId: 'local',
+      ApproximateFirstReceiveTimestamp: String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: `arn:aws:sqs:local:000000000000:${queueName}`,
+    awsRegion: 'local',
+  };
+}
+
 export function inProcessQueue<Message = WebhookDelivery>(
   root: string,
   consumer: { name: string; handler: string; timeoutSeconds: number },
@@ -39,26 +59,7 @@ export function inProcessQueue<Message = WebhookDelivery>(
   const invoke = async (message: Message, messageId: string, receiveCount: number): Promise<boolean> => {
     module ??= import(join(root, consumer.handler)) as Promise<{ handler: unknown }>;
     const handler = (await module).handler as ConsumerHandler;
-    const event: SQSEvent = {
-      Records: [
-        {
-          messageId,
-          receiptHandle: `${messageId}#${receiveCount}`,
-          body: JSON.stringify(message),
-          attributes: {
-            ApproximateReceiveCount: String(receiveCount),
-            SentTimestamp: String(Date.now()),
-            SenderId: 'local',
-            ApproximateFirstReceiveTimestamp: String(Date.now()),
-          },
-          messageAttributes: {},
-          md5OfBody: '',
-          eventSource: 'aws:sqs',
-          eventSourceARN: `arn:aws:sqs:local:000000000000:${consumer.name}`,
-          awsRegion: 'local',
-        },
-      ],
-    };
+    const event: SQSEvent = { Records: [sqsRecord(consumer.name, messageId, receiveCount, message)] };
     try {
       const result = await handler(event, lambdaContext(consumer.name, randomUUID(), consumer.timeoutSeconds));
       return !(result && result.batchItemFailures.length > 0);
