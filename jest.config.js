@@ -2,9 +2,10 @@
 const transform = { '^.+\\.(t|j|mj)sx?$': '<rootDir>/test/support/esbuild-transform.js' };
 // @middy/* and jose ship ESM only; let the transformer turn them into CommonJS for jest.
 const transformIgnorePatterns = ['/node_modules/(?!(@middy|jose)/)'];
-// After each file, the tables it was given names for are deleted (test/support/drop-tables.ts).
+// After each file, the tables it was given names for are deleted (test/support/drop-tables.ts), and its own
+// DynamoDB Local for twins' tables, if it started one, is stopped (test/support/test-environment.js).
 const base = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/test-environment.js',
   transform,
   transformIgnorePatterns,
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { localClient } from '../../infra/local/dynamodb-local';
 import { DEMO_CONFIG, startTwin, type Twin } from '../../infra/local/twin';
-import { testEndpoint, uniqueTableName } from '../support/test-table';
+import { streamEndpoint } from '../support/stream-dynamodb';
+import { uniqueTableName } from '../support/test-table';
 import { answers, eventually, freePortRun, javaProcessesWith, killGroup, ROOT, runNpm, type NpmProcess } from '../support/twin-process';
 
 jest.setTimeout(120_000);
@@ -145,7 +146,12 @@ describe('the documentation’s shell commands', () => {
   describe('the curl walk-through, against a twin on the demo configuration', () => {
     let twin: Twin;
     beforeAll(async () => {
-      twin = await startTwin({ config: DEMO_CONFIG, port: 0, dynamodbEndpoint: testEndpoint(), tableName: uniqueTableName('readme') });
+      twin = await startTwin({
+        config: DEMO_CONFIG,
+        port: 0,
+        dynamodbEndpoint: await streamEndpoint(),
+        tableName: uniqueTableName('readme'),
+      });
     });
     afterAll(async () => {
       await twin?.stop();

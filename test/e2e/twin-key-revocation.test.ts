@@ -4,7 +4,8 @@
 // sets how long the gateway keeps an answer.
 import { execFile } from 'node:child_process';
 import { hashApiKey, keyIdOf } from '../../shared/domain/api-key';
-import { testEndpoint, uniqueTableName } from '../support/test-table';
+import { streamEndpoint } from '../support/stream-dynamodb';
+import { uniqueTableName } from '../support/test-table';
 import { apiClient } from '../support/twin';
 import { freePortRun, killGroup, ROOT, runNpm, type NpmProcess } from '../support/twin-process';
 
@@ -27,14 +28,14 @@ describe('keys revoke against a running twin', () => {
   it('refuses the key from the next request on, with the answer cached for 600 s', async () => {
     const port = await freePortRun(2);
     const table = uniqueTableName('revoke');
-    const target = ['--endpoint', testEndpoint(), '--table', table];
+    const target = ['--endpoint', await streamEndpoint(), '--table', table];
     const npm = runNpm([
       'start',
       '--',
       '--port',
       String(port),
       '--dynamodb-endpoint',
-      testEndpoint(),
+      await streamEndpoint(),
       '--table',
       table,
       '--authorizer-cache-ttl',
@@ -76,7 +77,7 @@ describe('keys revoke against a running twin', () => {
       '--port',
       String(port),
       '--dynamodb-endpoint',
-      testEndpoint(),
+      await streamEndpoint(),
       '--table',
       uniqueTableName('ttl'),
       '--authorizer-cache-ttl',

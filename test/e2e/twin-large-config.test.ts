@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testEndpoint, uniqueTableName } from '../support/test-table';
+import { streamEndpoint } from '../support/stream-dynamodb';
+import { uniqueTableName } from '../support/test-table';
 import { freePortRun, killGroup, runNpm, type NpmProcess } from '../support/twin-process';
 
 jest.setTimeout(600_000);
@@ -57,7 +58,7 @@ describe('npm start on a large configuration', () => {
       '--port',
       String(port),
       '--dynamodb-endpoint',
-      testEndpoint(),
+      await streamEndpoint(),
       '--table',
       uniqueTableName('large'),
     ]);

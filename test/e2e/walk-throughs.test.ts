@@ -5,7 +5,8 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { testEndpoint, uniqueTableName } from '../support/test-table';
+import { streamEndpoint } from '../support/stream-dynamodb';
+import { uniqueTableName } from '../support/test-table';
 import { freePortRun, killGroup, ROOT, runNpm, type NpmProcess } from '../support/twin-process';
 
 jest.setTimeout(180_000);
@@ -57,7 +58,16 @@ function sh(command: string): Promise<{ code: number; stdout: string; stderr: st
 
 /** `npm start` on the demo configuration, its API on `port`, the simulator on port + 1. */
 async function startNpmTwin(port: number, started: NpmProcess[]): Promise<void> {
-  const npm = runNpm(['start', '--', '--port', String(port), '--dynamodb-endpoint', testEndpoint(), '--table', uniqueTableName('walk')]);
+  const npm = runNpm([
+    'start',
+    '--',
+    '--port',
+    String(port),
+    '--dynamodb-endpoint',
+    await streamEndpoint(),
+    '--table',
+    uniqueTableName('walk'),
+  ]);
   started.push(npm);
   await npm.waitFor('Press Ctrl-C');
 }

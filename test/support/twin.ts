@@ -1,9 +1,11 @@
-// Starts the local twin inside a test file: the run's DynamoDB Local, a fresh table, random ports.
+// Starts the local twin inside a test file: the file's own DynamoDB Local (stream-dynamodb.ts), a fresh table,
+// random ports.
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { localClient } from '../../infra/local/dynamodb-local';
 import { parseConfig } from '../../shared/config/schema';
 import { startTwin, type Twin, type TwinOptions } from '../../infra/local/twin';
-import { testEndpoint, uniqueTableName } from './test-table';
+import { streamEndpoint } from './stream-dynamodb';
+import { uniqueTableName } from './test-table';
 
 /** The functions' settings in a test twin: no shop configuration cache, quick platform retries and timeouts. */
 const TEST_ENVIRONMENT = { SHOP_CONFIG_TTL_SECONDS: '0', PLATFORM_RETRY_BASE_MS: '5', PLATFORM_TIMEOUT_MS: '1000' };
@@ -22,7 +24,7 @@ export async function startTestTwin(
   const twin = await startTwin({
     config: typeof config === 'string' ? config : parseConfig(config),
     port: 0,
-    dynamodbEndpoint: testEndpoint(),
+    dynamodbEndpoint: await streamEndpoint(),
     tableName: options.tableName ?? uniqueTableName('e2e'),
     environment: { ...TEST_ENVIRONMENT, ...options.environment },
     // A loaded CI machine may take longer than Shopify's 5 s to process a burst inline; the tests check
@@ -32,8 +34,8 @@ export async function startTestTwin(
   });
   return {
     ...twin,
-    // The table goes with the twin: its stream records would slow every later write to a table with a
-    // stream in the run's DynamoDB Local (see ensureTable).
+    // The table goes with the twin unless kept for a twin started on it next: the file's later twins start
+    // on fresh tables, and what a stopped twin left cannot leak into them.
     async stop(stopOptions = {}) {
       await twin.stop();
       if (stopOptions.keepTable) return;
