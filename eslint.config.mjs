@@ -267,8 +267,14 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
-    // Jest's global setup and teardown must be default exports.
-    files: ['test/support/global-*.ts', 'eslint.config.mjs', 'jest.config.js', 'test/support/esbuild-transform.js'],
+    // Jest's global setup and teardown must be default exports; its test environment is a CommonJS module.
+    files: [
+      'test/support/global-*.ts',
+      'eslint.config.mjs',
+      'jest.config.js',
+      'test/support/esbuild-transform.js',
+      'test/support/test-environment.js',
+    ],
     rules: { 'no-restricted-syntax': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
   {
@@ -292,7 +298,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['jest.config.js', 'test/support/esbuild-transform.js'],
+    files: ['jest.config.js', 'test/support/esbuild-transform.js', 'test/support/test-environment.js'],
     languageOptions: { globals: { module: 'writable', require: 'readonly', __filename: 'readonly' } },
   },
   {
