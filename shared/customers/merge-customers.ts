@@ -163,7 +163,7 @@ async function planMerge(shop: ShopCatalog, kept: StoredCustomer, deleted: Store
   );
   const next = mergedRecord(shop, kept.record, deleted.record, ledger.points_batch_total, now);
   const events = withFacts(shop, next, [
-    mergedEvent(next, deleted.record, 'merged', now),
+    mergedEvent(next, deleted.record, 'merged', now, kept.record),
     ...tierEvents(kept.record, next, tierProgramOf(shop), { send_email: true, now }),
   ]);
   return {
@@ -203,7 +203,7 @@ async function planMove(shop: ShopCatalog, keptId: string, deleted: StoredCustom
     });
   // The kept customer becomes a member by the merge.
   const events = withFacts(shop, next, [
-    mergedEvent(next, deleted.record, 'moved', now),
+    mergedEvent(next, deleted.record, 'moved', now, null),
     { type: 'customer.enrolled', shop_id: shopId, customer_id: keptId, occurred_at: now, source: 'merge', enrolled_at: next.created_at },
   ]);
   return {
@@ -291,7 +291,14 @@ function withFacts(shop: ShopCatalog, kept: CustomerRecord, events: DomainEvent[
 }
 
 /** `customer.merged`: both ids, how the membership moved, and the deleted member's figures that moved with it. */
-function mergedEvent(kept: CustomerRecord, deleted: CustomerRecord, kind: 'merged' | 'moved', now: string): DomainEvent {
+function mergedEvent(
+  kept: CustomerRecord,
+  deleted: CustomerRecord,
+  kind: 'merged' | 'moved',
+  now: string,
+  /** The kept member before the merge; null when the kept customer was no member ('moved'). */
+  keptBefore: CustomerRecord | null,
+): DomainEvent {
   return {
     type: 'customer.merged',
     shop_id: kept.shop_id,
@@ -305,6 +312,12 @@ function mergedEvent(kept: CustomerRecord, deleted: CustomerRecord, kind: 'merge
     orders_count: deleted.orders_count,
     referral_code: kept.referral_code,
     vip_tier_id: kept.vip_tier_id,
+    // What the program's figures move (docs/admin.md#figures): two enrolments become one, on the earlier day,
+    // and two order counts one.
+    deleted_enrolled_at: deleted.created_at,
+    kept_enrolled_at_before: keptBefore?.created_at ?? null,
+    kept_enrolled_at: kept.created_at,
+    kept_orders_count_before: keptBefore?.orders_count ?? 0,
     occurred_at: now,
   };
 }

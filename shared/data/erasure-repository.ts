@@ -8,6 +8,7 @@ import type { DomainEvent } from '../domain/events';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { publishApiKeyChanges } from './api-key-changes';
 import { commit } from './commit';
+import type { Write } from './write';
 import { documentClient, tableName } from './client';
 import { shopMemberIdPages } from './customer-list';
 import { writtenUnlessRefused } from './dynamodb-errors';
@@ -49,10 +50,14 @@ export interface CustomerErasure {
 export async function eraseCustomer(
   shopId: string,
   customerId: string,
-  /** `events`: committed with the profile's deletion. `withEventItems: false`: a shop erasure deletes them all at once. */
-  options: { events?: readonly DomainEvent[]; withEventItems?: boolean } = {},
+  /**
+   * `events`: committed with the profile's deletion. `figures`: the writes that take the member's part of the
+   * program's figures with it, read again for each try (shared/figures/program-figures.ts; a shop erasure
+   * deletes the figures whole, and gives none). `withEventItems: false`: a shop erasure deletes them all at once.
+   */
+  options: { events?: readonly DomainEvent[]; figures?: () => Promise<readonly Write[]>; withEventItems?: boolean } = {},
 ): Promise<CustomerErasure> {
-  const profileDeleted = await deleteProfile(shopId, customerId, options.events ?? []);
+  const profileDeleted = await deleteProfile(shopId, customerId, options.events ?? [], options.figures);
   // Each order's order -> customer lookup goes before the order item that names it, and each referred
   // friend's guards (by mailbox hash, by code) before the referral they point at.
   const itemsDeleted = await deletePartition(customerPk(shopId, customerId), 'pk, sk, email_key, discount_code', (items) =>
@@ -128,10 +133,18 @@ async function deleteEventItems(shopId: string, customerId?: string): Promise<nu
 }
 
 /** The profile's transaction; `events` commit with it (a redelivery that finds no profile commits none). */
-async function deleteProfile(shopId: string, customerId: string, events: readonly DomainEvent[]): Promise<boolean> {
+async function deleteProfile(
+  shopId: string,
+  customerId: string,
+  events: readonly DomainEvent[],
+  figuresOf: (() => Promise<readonly Write[]>) | undefined,
+): Promise<boolean> {
   const outcome = await retryUntil(PROFILE_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<boolean | undefined> => {
     const item = await readItem(customerKey(shopId, customerId));
     if (!item) return false;
+    // The member's part of the program's figures, read with the profile's version the deletion is conditional
+    // on: its figures "now" come off with it, its history stays (docs/admin.md#figures).
+    const figures = figuresOf ? await figuresOf() : [];
     const stored = storedCustomerOf(item);
     const { record, version } = stored;
     const profile = deleteProfileAtVersion(shopId, customerId, version);
@@ -145,6 +158,7 @@ async function deleteProfile(shopId: string, customerId: string, events: readonl
         forgetReferralAward(shopId, customerId),
         // The e-mail search postings go with the profile: a search never finds an erased member.
         ...followAddress(shopId, customerId, record.email, null),
+        ...figures,
       ],
       { events },
     );

@@ -1,10 +1,12 @@
 // The program's figures in the table (items/program-figures.ts): counting delivered events once each, reading
 // a range of days with the figures now, and the full read that `stats verify` and the backfill recompute from.
+import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CommittedEvent } from '../domain/events';
 import {
   addCounts,
   contributionOf,
+  countsOfFullRead,
   DAY_COUNTERS,
   type DayCounts,
   emptyCounts,
@@ -12,7 +14,9 @@ import {
   type FigureCounts,
   type MemberForFigures,
   NOW_COUNTERS,
+  type NowCounter,
   type NowCounts,
+  type OrderForFigures,
   type RewardEntryForFigures,
 } from '../domain/program-figures';
 import { BATCH_BACKOFF, CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
@@ -21,16 +25,21 @@ import { commit } from './commit';
 import { BATCH_ATTEMPTS, type Item, queryAll } from './items';
 import { customerPk } from './items/customer-profile';
 import { EARNING_ENTRY_PREFIX } from './items/earning-entry';
+import { ORDER_PREFIX } from './items/order';
 import {
   addFigures,
   countersOf,
+  erasedFiguresOf,
   eventIdOfMarker,
   FIGURES_DAY_PREFIX,
+  FIGURES_ERASED_PREFIX,
   figuresDayKey,
   figuresNowKey,
   figuresPk,
   markEventCounted,
+  putErasedFigures,
 } from './items/program-figures';
+import type { Write } from './write';
 import { REWARD_ENTRY_PREFIX } from './items/reward-entry';
 
 /** Events of one transaction: each event's marker, plus the day and "now" updates, stay well under 100 writes. */
@@ -131,19 +140,93 @@ export async function readAllFigures(shopId: string): Promise<FigureCounts> {
   return counts;
 }
 
-/** What a full read of the shop's members gives: every profile and every earning and reward entry. */
+/** What a full read of the shop's members gives: every profile, earning and reward entry, and order. */
 export interface ShopFullRead {
   members: MemberForFigures[];
   earning: EarningEntryForFigures[];
   rewards: RewardEntryForFigures[];
+  orders: OrderForFigures[];
   /** Items read (the scan's cost). */
   scanned: number;
+}
+
+/** Sorts items of member partitions into what the figures read of them (profiles, entries, orders). */
+function sortForFigures(items: readonly Item[], read: Omit<ShopFullRead, 'scanned'>): void {
+  for (const item of items) {
+    const sk = String(item.sk);
+    if (sk === 'PROFILE') read.members.push(item as unknown as MemberForFigures);
+    else if (sk.startsWith(EARNING_ENTRY_PREFIX)) read.earning.push(item as unknown as EarningEntryForFigures);
+    else if (sk.startsWith(REWARD_ENTRY_PREFIX)) read.rewards.push(item as unknown as RewardEntryForFigures);
+    else if (sk.startsWith(ORDER_PREFIX)) read.orders.push(item as unknown as OrderForFigures);
+  }
+}
+
+/** What one member's items give the figures (its part of a full read), read consistently page by page. */
+export async function memberFigures(shopId: string, customerId: string): Promise<FigureCounts> {
+  const counts = emptyCounts();
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': customerPk(shopId, customerId) },
+        ConsistentRead: true,
+        Limit: 100,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const read = { members: [], earning: [], rewards: [], orders: [] };
+    sortForFigures((page.Items ?? []) as Item[], read);
+    addCounts(counts, countsOfFullRead(read));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return counts;
+}
+
+/** The figures "now" that belong to a member while it exists: its balance, pending points and order count. */
+const MEMBER_NOW: readonly NowCounter[] = ['points_outstanding', 'points_pending', 'members_ordered', 'members_reordered'];
+
+/**
+ * The writes an erasure commits with the profile's deletion (docs/admin.md#figures): the member's figures
+ * "now" come off, and what its items gave the history (days, lifetime issued and redeemed) is kept in an item
+ * of the figures' own, without the customer's id, so a full read after the items are gone still counts it.
+ */
+export function eraseMemberFigures(shopId: string, member: FigureCounts, erasureId: string): Write[] {
+  const removed = emptyCounts();
+  const history: FigureCounts = { now: {}, days: member.days };
+  for (const counter of NOW_COUNTERS) {
+    const value = member.now[counter] ?? 0;
+    if (value === 0) continue;
+    if (MEMBER_NOW.includes(counter)) removed.now[counter] = -value;
+    else history.now[counter] = value;
+  }
+  const empty = history.days.size === 0 && Object.keys(history.now).length === 0;
+  return [...addFigures(shopId, removed), ...(empty ? [] : [putErasedFigures(shopId, erasureId, history)])];
+}
+
+/**
+ * The writes an erasure commits with a member's profile deletion (`eraseCustomer`'s `figures`), read when
+ * called: an erasure calls it again for each try of its transaction.
+ */
+export async function erasedMemberFigures(shopId: string, customerId: string): Promise<readonly Write[]> {
+  return eraseMemberFigures(shopId, await memberFigures(shopId, customerId), randomUUID());
+}
+
+/** What every erased member's items gave the history (the erased-figures items). */
+export async function readErasedFigures(shopId: string): Promise<FigureCounts> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': figuresPk(shopId), ':prefix': FIGURES_ERASED_PREFIX },
+    ConsistentRead: true,
+  });
+  return items.reduce((total, item) => addCounts(total, erasedFiguresOf(item)), emptyCounts());
 }
 
 /** Reads every member partition of the shop: a Scan of the table, in `segments` parallel segments. */
 export async function readShopMembers(shopId: string, segments = 4): Promise<ShopFullRead> {
   const prefix = customerPk(shopId, '');
-  const read: ShopFullRead = { members: [], earning: [], rewards: [], scanned: 0 };
+  const read: ShopFullRead = { members: [], earning: [], rewards: [], orders: [], scanned: 0 };
   await Promise.all(
     Array.from({ length: segments }, async (_, segment) => {
       let startKey: Record<string, unknown> | undefined;
@@ -160,12 +243,7 @@ export async function readShopMembers(shopId: string, segments = 4): Promise<Sho
           }),
         );
         read.scanned += page.ScannedCount ?? 0;
-        for (const item of (page.Items ?? []) as Item[]) {
-          const sk = String(item.sk);
-          if (sk === 'PROFILE') read.members.push(item as unknown as MemberForFigures);
-          else if (sk.startsWith(EARNING_ENTRY_PREFIX)) read.earning.push(item as unknown as EarningEntryForFigures);
-          else if (sk.startsWith(REWARD_ENTRY_PREFIX)) read.rewards.push(item as unknown as RewardEntryForFigures);
-        }
+        sortForFigures((page.Items ?? []) as Item[], read);
         startKey = page.LastEvaluatedKey;
       } while (startKey);
     }),
@@ -173,9 +251,13 @@ export async function readShopMembers(shopId: string, segments = 4): Promise<Sho
   return read;
 }
 
-/** Replaces the shop's figures items with `counts` (the backfill): day items no longer in `counts` are deleted. */
+/** Replaces the shop's day and "now" items with `counts` (the backfill): day items no longer in `counts` are deleted. */
 export async function replaceFigures(shopId: string, counts: FigureCounts): Promise<{ written: number; deleted: number }> {
-  const existing = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': figuresPk(shopId) } });
+  // The erased members' history stays: it is part of what a full read gives (readErasedFigures).
+  const existing = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': figuresPk(shopId), ':prefix': FIGURES_DAY_PREFIX },
+  });
   const keep = new Set([figuresNowKey(shopId).sk, ...[...counts.days.keys()].map((day) => figuresDayKey(shopId, day).sk)]);
   const deletes = existing
     .filter((item) => !keep.has(String(item.sk)))

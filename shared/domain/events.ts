@@ -62,6 +62,34 @@ export interface TierChangedEvent extends EventCommon {
 }
 
 /**
+ * A member's order counted differently by the program (the program's figures, SURFACES-CONTRACT.md): first
+ * counted when paid, its eligible amount lowered by a refund, or no longer counted when cancelled. Committed
+ * with the order's effects; the amounts are decimal strings of `currency` (docs/events.md).
+ */
+export interface OrderCountedEvent extends EventCommon {
+  type: 'order.counted';
+  shop_id: string;
+  customer_id: string;
+  order_id: string;
+  order_number: string;
+  /** When the order was paid (its processed time): the day the figures count it on. */
+  paid_at: string;
+  currency: string;
+  /** The order counts now (paid, not cancelled, not a test order the shop leaves out), and did before this change. */
+  counted: boolean;
+  counted_before: boolean;
+  /** The eligible amount the order counts for now, and before this change ("0.00" while it does not count). */
+  eligible_amount: string;
+  eligible_amount_before: string;
+  /** The order used a reward code of this program (a referred friend's code is not one). */
+  reward_code_used: boolean;
+  /** The member's counted orders (imported counts included) before and after this change. */
+  orders_count_before: number;
+  orders_count: number;
+  occurred_at: string;
+}
+
+/**
  * What orders, referrals (the referrer's award, and a referred friend's code), privacy requests, customer merges and a redemption's refund publish
  * (docs/earning-engine.md lists the fields of each).
  */
@@ -89,7 +117,7 @@ export interface EarningEvent extends EventCommon {
   [field: string]: unknown;
 }
 
-export type DomainEvent = PointsAdjustedEvent | TierChangedEvent | EarningEvent;
+export type DomainEvent = PointsAdjustedEvent | TierChangedEvent | OrderCountedEvent | EarningEvent;
 
 /** An event as committed and delivered: with its id and whether it may start an e-mail. */
 export type CommittedEvent = DomainEvent & { id: string; notify: boolean };

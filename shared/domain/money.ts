@@ -1,4 +1,5 @@
-// Money formatting for store-credit shops, where point amounts are minor currency units.
+// Money: minor units of a currency, decimal amounts read exactly, and formatting (store-credit shops' point
+// amounts are minor currency units).
 
 const digitsCache = new Map<string, number>();
 
@@ -35,4 +36,14 @@ export function formatMoney(major: number, currency: string): string {
 /** Minor units shown as money ("€5.00"), for store-credit messages. */
 export function formatMinorAsMoney(minor: number, currency: string): string {
   return formatMoney(minor / 10 ** minorDigits(currency), currency);
+}
+
+/** A decimal amount ("120.5") as minor units of a currency with `digits` decimals, rounded half up. */
+export function decimalToMinor(amount: string, digits: number): number {
+  const negative = amount.startsWith('-');
+  const [whole = '0', fraction = ''] = (negative ? amount.slice(1) : amount).split('.');
+  const kept = Number(whole) * 10 ** digits + Number(fraction.slice(0, digits).padEnd(digits, '0') || '0');
+  const roundUp = fraction.length > digits && Number(fraction[digits]) >= 5 ? 1 : 0;
+  const minor = kept + roundUp;
+  return negative ? -minor : minor;
 }

@@ -5,6 +5,8 @@
 // addition, so the order in which events arrive never matters; each event is counted once (its marker,
 // shared/data/items/program-figures.ts).
 import type { CommittedEvent } from './events';
+import { decimalToMinor, minorDigits } from './money';
+import { countedAmountMinor, type OrderRefunds } from './order-amount';
 
 /** Where issued points come from, as the contract's `in_range.issued` names them. */
 export const ISSUED_SOURCES = ['purchase', 'signup', 'birthday', 'referral', 'action', 'manual', 'import', 'refund'] as const;
@@ -19,14 +21,29 @@ export const DAY_COUNTERS = [
   'redemptions',
   'codes_used',
   'new_members',
+  // Members' orders counted on the day they were paid, and those that used a reward code of the program;
+  // revenue in the shop currency's minor units.
+  'member_orders',
+  'member_revenue_minor',
+  'loyalty_orders',
+  'loyalty_revenue_minor',
 ] as const;
 export type DayCounter = (typeof DAY_COUNTERS)[number];
 
 /**
- * The shop's counters "now": balances and the lifetime totals of the rates. (Members and excluded members now
- * are the shop's member counters, which every enrolment and exclusion already keeps for the customer list.)
+ * The shop's counters "now": balances and the lifetime totals of the rates (`members_ordered`: members with
+ * 1+ counted orders, `members_reordered`: with 2+, imported order counts included). Members and excluded
+ * members now are the shop's member counters, which every enrolment and exclusion already keeps for the
+ * customer list.
  */
-export const NOW_COUNTERS = ['points_outstanding', 'points_pending', 'lifetime_issued', 'lifetime_redeemed'] as const;
+export const NOW_COUNTERS = [
+  'points_outstanding',
+  'points_pending',
+  'lifetime_issued',
+  'lifetime_redeemed',
+  'members_ordered',
+  'members_reordered',
+] as const;
 export type NowCounter = (typeof NOW_COUNTERS)[number];
 
 export type DayCounts = Partial<Record<DayCounter, number>>;
@@ -58,16 +75,23 @@ export const sourceOfAction = (action: string): IssuedSource => ACTION_SOURCES[a
 export const utcDay = (iso: string): string => new Date(iso).toISOString().slice(0, 10);
 
 function addDay(counts: FigureCounts, iso: string, counter: DayCounter, amount: number): void {
+  addToDay(counts, utcDay(iso), counter, amount);
+}
+
+function addToDay(counts: FigureCounts, day: string, counter: DayCounter, amount: number): void {
   if (amount === 0) return;
-  const day = utcDay(iso);
   const row = counts.days.get(day) ?? {};
   row[counter] = (row[counter] ?? 0) + amount;
-  counts.days.set(day, row);
+  // What cancels out leaves nothing behind: an order's count moving within its day is no counter of it.
+  if (row[counter] === 0) delete row[counter];
+  if (Object.keys(row).length === 0) counts.days.delete(day);
+  else counts.days.set(day, row);
 }
 
 function addNow(counts: FigureCounts, counter: NowCounter, amount: number): void {
   if (amount === 0) return;
   counts.now[counter] = (counts.now[counter] ?? 0) + amount;
+  if (counts.now[counter] === 0) delete counts.now[counter];
 }
 
 /** Points given by `source` on the day of `at`: issued, and part of the lifetime total of the redemption rate. */
@@ -78,6 +102,27 @@ function issued(counts: FigureCounts, at: string, source: IssuedSource, points: 
 
 const numberOf = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const stringOf = (value: unknown, fallback: string): string => (typeof value === 'string' && value !== '' ? value : fallback);
+
+/** A member's standing in the repeat purchase rate from its counted orders: 1+ and 2+. */
+function orderingMember(counts: FigureCounts, ordersCount: number, sign: 1 | -1): void {
+  if (ordersCount >= 1) addNow(counts, 'members_ordered', sign);
+  if (ordersCount >= 2) addNow(counts, 'members_reordered', sign);
+}
+
+/** An order counted on its paid day: once, for its eligible amount, and as a loyalty order when it used a reward code. */
+function countedOrder(counts: FigureCounts, paidAt: string, minor: number, loyalty: boolean, sign: 1 | -1): void {
+  addDay(counts, paidAt, 'member_orders', sign);
+  addDay(counts, paidAt, 'member_revenue_minor', sign * minor);
+  if (!loyalty) return;
+  addDay(counts, paidAt, 'loyalty_orders', sign);
+  addDay(counts, paidAt, 'loyalty_revenue_minor', sign * minor);
+}
+
+/** A decimal amount of an event in minor units of its currency (0 when absent or malformed). */
+function minorOfAmount(value: unknown, currency: string): number {
+  if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value)) return 0;
+  return decimalToMinor(value, minorDigits(currency));
+}
 
 /**
  * What one delivered event adds to its shop's counters. The event's own fields say everything: the points
@@ -150,6 +195,34 @@ export function contributionOf(event: CommittedEvent): FigureCounts {
     case 'customer.enrolled':
       addDay(counts, stringOf(fields.enrolled_at, at), 'new_members', 1);
       break;
+    case 'customer.merged': {
+      // The deleted member's enrolment goes, and the kept one's moves to the earlier of the two days (a kept
+      // customer who was no member enrols with the merge: its `customer.enrolled` counts that); their order
+      // counts become one.
+      if (typeof fields.deleted_enrolled_at === 'string') addDay(counts, fields.deleted_enrolled_at, 'new_members', -1);
+      if (typeof fields.kept_enrolled_at_before === 'string' && typeof fields.kept_enrolled_at === 'string') {
+        addDay(counts, fields.kept_enrolled_at_before, 'new_members', -1);
+        addDay(counts, fields.kept_enrolled_at, 'new_members', 1);
+      }
+      const keptOrders = numberOf(fields.kept_orders_count_before);
+      const deletedOrders = numberOf(fields.orders_count);
+      orderingMember(counts, keptOrders, -1);
+      orderingMember(counts, deletedOrders, -1);
+      orderingMember(counts, keptOrders + deletedOrders, 1);
+      break;
+    }
+    case 'order.counted': {
+      // The order's previous count comes off and its new one goes on, both on its paid day: a refund lowers
+      // the paid day's revenue, a cancellation takes the order off it.
+      const paidAt = stringOf(fields.paid_at, at);
+      const currency = stringOf(fields.currency, 'USD');
+      const loyalty = fields.reward_code_used === true;
+      if (fields.counted_before === true) countedOrder(counts, paidAt, minorOfAmount(fields.eligible_amount_before, currency), loyalty, -1);
+      if (fields.counted === true) countedOrder(counts, paidAt, minorOfAmount(fields.eligible_amount, currency), loyalty, 1);
+      orderingMember(counts, numberOf(fields.orders_count_before), -1);
+      orderingMember(counts, numberOf(fields.orders_count), 1);
+      break;
+    }
     default:
       break;
   }
@@ -160,13 +233,7 @@ export function contributionOf(event: CommittedEvent): FigureCounts {
 export function addCounts(into: FigureCounts, more: FigureCounts): FigureCounts {
   for (const counter of NOW_COUNTERS) addNow(into, counter, more.now[counter] ?? 0);
   for (const [day, row] of more.days) {
-    for (const counter of DAY_COUNTERS) {
-      const amount = row[counter] ?? 0;
-      if (amount === 0) continue;
-      const target = into.days.get(day) ?? {};
-      target[counter] = (target[counter] ?? 0) + amount;
-      into.days.set(day, target);
-    }
+    for (const counter of DAY_COUNTERS) addToDay(into, day, counter, row[counter] ?? 0);
   }
   return into;
 }
@@ -176,6 +243,8 @@ export interface MemberForFigures {
   status: string;
   current_points: number;
   created_at: string;
+  /** Counted orders, imported counts included (absent on old profiles: 0). */
+  orders_count?: number;
 }
 export interface EarningEntryForFigures {
   action: string;
@@ -191,6 +260,17 @@ export interface RewardEntryForFigures {
   discount_code_redeemed_at: string | null;
 }
 
+/**
+ * A member's order as its item keeps it: counted when what was applied counts it (`order_count` 1), on its
+ * paid (processed) day, for its eligible amount less refunds; a loyalty order when it used a reward code.
+ */
+export interface OrderForFigures {
+  facts: OrderRefunds & { processed_at: string; subtotal_minor: number };
+  applied: { order_count: number };
+  /** Absent on items written before the figures counted orders: false. */
+  reward_code_used?: boolean;
+}
+
 /** The reward entry statuses of a redemption that happened (a purchase still in flight, or failed, is none). */
 const REDEEMED_STATUSES = new Set(['active', 'used', 'expired']);
 
@@ -199,11 +279,17 @@ export function countsOfFullRead(read: {
   members: readonly MemberForFigures[];
   earning: readonly EarningEntryForFigures[];
   rewards: readonly RewardEntryForFigures[];
+  orders?: readonly OrderForFigures[];
 }): FigureCounts {
   const counts = emptyCounts();
   for (const member of read.members) {
     addNow(counts, 'points_outstanding', member.current_points);
     addDay(counts, member.created_at, 'new_members', 1);
+    orderingMember(counts, member.orders_count ?? 0, 1);
+  }
+  for (const order of read.orders ?? []) {
+    if (order.applied.order_count !== 1) continue;
+    countedOrder(counts, order.facts.processed_at, countedAmountMinor(order.facts), order.reward_code_used === true, 1);
   }
   for (const entry of read.earning) {
     if (entry.status === 'pending') {
@@ -398,7 +484,7 @@ export function overviewOf(input: {
   minorDigits: number;
   pointValue: PointValue;
 }): OverviewAttributes {
-  const zeroMoney = minorToDecimal(0n, input.minorDigits);
+  const money = (minor: number) => minorToDecimal(BigInt(Math.max(0, minor)), input.minorDigits);
   const sum = (counter: DayCounter) => input.range.reduce((total, day) => total + (input.days.get(day)?.[counter] ?? 0), 0);
   const issuedInRange = Object.fromEntries(ISSUED_SOURCES.map((source) => [source, sum(`issued_${source}`)])) as Record<
     IssuedSource,
@@ -421,13 +507,13 @@ export function overviewOf(input: {
       clawed_back: sum('clawed_back'),
       redemptions: sum('redemptions'),
       codes_used: sum('codes_used'),
-      member_orders: 0,
-      member_revenue: zeroMoney,
-      loyalty_orders: 0,
-      loyalty_revenue: zeroMoney,
+      member_orders: sum('member_orders'),
+      member_revenue: money(sum('member_revenue_minor')),
+      loyalty_orders: sum('loyalty_orders'),
+      loyalty_revenue: money(sum('loyalty_revenue_minor')),
     },
     redemption_rate: rate(input.now.lifetime_redeemed ?? 0, input.now.lifetime_issued ?? 0),
-    repeat_purchase_rate: 0,
+    repeat_purchase_rate: rate(input.now.members_reordered ?? 0, input.now.members_ordered ?? 0),
     daily: input.range.map((date) => {
       const row = input.days.get(date) ?? {};
       return {
@@ -436,7 +522,7 @@ export function overviewOf(input: {
         redeemed: row.redeemed ?? 0,
         expired: row.expired ?? 0,
         new_members: row.new_members ?? 0,
-        member_revenue: zeroMoney,
+        member_revenue: money(row.member_revenue_minor ?? 0),
       };
     }),
   };

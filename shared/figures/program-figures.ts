@@ -6,6 +6,7 @@ import {
   countShopEvents,
   type CountOutcome,
   readAllFigures,
+  readErasedFigures,
   readFigures,
   readShopMembers,
   replaceFigures,
@@ -15,6 +16,7 @@ import type { CommittedEvent } from '../domain/events';
 import { invalid } from '../domain/errors';
 import { minorDigits } from '../domain/money';
 import {
+  addCounts,
   countsOfFullRead,
   differencesOf,
   type OverviewAttributes,
@@ -85,10 +87,18 @@ export interface FiguresCheck {
   scanned: number;
 }
 
-/** Recomputes the shop's figures from a full read and lists every one that differs from what is kept. */
+/**
+ * Recomputes the shop's figures from a full read (the members' items, and the history erased members' items
+ * gave, kept without them) and lists every one that differs from what is kept.
+ */
 export async function verifyFigures(shopId: string): Promise<FiguresCheck> {
-  const [read, kept, counters] = await Promise.all([readShopMembers(shopId), readAllFigures(shopId), readShopCounters(shopId)]);
-  const differences = differencesOf(kept, countsOfFullRead(read));
+  const [read, erased, kept, counters] = await Promise.all([
+    readShopMembers(shopId),
+    readErasedFigures(shopId),
+    readAllFigures(shopId),
+    readShopCounters(shopId),
+  ]);
+  const differences = differencesOf(kept, addCounts(countsOfFullRead(read), erased));
   const total = read.members.length;
   const excluded = read.members.filter((member) => member.status === 'excluded').length;
   if (counters.member + counters.excluded !== total)
@@ -103,8 +113,8 @@ export async function verifyFigures(shopId: string): Promise<FiguresCheck> {
  * run it while the figures consumer is held (docs/operate.md#the-programs-figures).
  */
 export async function backfillFigures(shopId: string): Promise<{ members: number; days: number; deleted: number }> {
-  const read = await readShopMembers(shopId);
-  const counts = countsOfFullRead(read);
+  const [read, erased] = await Promise.all([readShopMembers(shopId), readErasedFigures(shopId)]);
+  const counts = addCounts(countsOfFullRead(read), erased);
   const written = await replaceFigures(shopId, counts);
   return { members: read.members.length, days: counts.days.size, deleted: written.deleted };
 }

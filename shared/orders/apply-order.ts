@@ -21,12 +21,13 @@ import { mailboxKey } from '../domain/email-identity';
 import type { CustomerRecord } from '../domain/customer';
 import { failed } from '../domain/errors';
 import { type MovedPoints, movePoints, tierProgramOf } from '../domain/member-points';
-import { minorDigits } from '../domain/money';
+import { formatMinorUnits, minorDigits } from '../domain/money';
+import { countedAmountMinor } from '../domain/order-amount';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveTier } from '../domain/tiers';
 import { giveBatches } from '../domain/points-ledger';
 import { withMemberFacts } from '../domain/events';
-import type { DomainEvent } from '../domain/events';
+import type { DomainEvent, OrderCountedEvent } from '../domain/events';
 import { logger } from '../observability/powertools';
 import { refundTakes } from '../platform/eligible-amount';
 import type { PlatformOrder, PlatformRefund } from '../platform/port';
@@ -63,6 +64,8 @@ export interface OrderRecord {
   first_order: boolean;
   /** The order's discount codes have been matched against the member's active rewards. */
   reward_codes_used: boolean;
+  /** One of them was a reward code of this program (the program's loyalty orders); absent on older items: false. */
+  reward_code_used?: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -212,6 +215,7 @@ async function applyChange(
         (order?.record.first_order ?? false) ||
         (order?.record.applied.order_count !== 1 && customer.record.orders_count === 0 && target.order_count === 1),
       reward_codes_used: (order?.record.reward_codes_used ?? false) || facts.discount_codes.length > 0,
+      reward_code_used: (order?.record.reward_code_used ?? false) || usedRewards.length > 0,
       created_at: order?.record.created_at ?? now,
       updated_at: now,
     };
@@ -219,7 +223,8 @@ async function applyChange(
     const move = plan.empty ? null : moveOf(shop, customer.record, plan, now);
     const ledger = move ? giveBatches(customer.record, move.next, plan.newEntries, earningSettings, now) : null;
     const nextCustomer = ledger?.record ?? null;
-    const events = [...eventsOf(shop, customer.record, plan, usedRewards, now), ...(move?.events ?? [])];
+    const counted = countedEventOf(shop, customer.record, nextCustomer ?? customer.record, order?.record ?? null, record, now);
+    const events = [...eventsOf(shop, customer.record, plan, usedRewards, now), ...(counted ? [counted] : []), ...(move?.events ?? [])];
     const written = await writeOrderEffects({
       shopId,
       customerId,
@@ -305,6 +310,43 @@ function moveOf(shop: ShopCatalog, record: CustomerRecord, plan: OrderEffectsPla
     },
     tierProgramOf(shop),
   );
+}
+
+/**
+ * `order.counted` when the order counts differently after this change (first paid, refunded, cancelled): what
+ * it counted for before and after, on its paid day (the program's figures, docs/admin.md#figures).
+ */
+function countedEventOf(
+  shop: ShopCatalog,
+  before: CustomerRecord,
+  after: CustomerRecord,
+  previous: OrderRecord | null,
+  next: OrderRecord,
+  now: string,
+): OrderCountedEvent | null {
+  const countedBefore = previous?.applied.order_count === 1;
+  const counted = next.applied.order_count === 1;
+  const minorBefore = previous && countedBefore ? countedAmountMinor(previous.facts) : 0;
+  const minor = counted ? countedAmountMinor(next.facts) : 0;
+  if (countedBefore === counted && minorBefore === minor) return null;
+  const currency = next.facts.currency;
+  return {
+    type: 'order.counted',
+    shop_id: shop.settings.id,
+    customer_id: before.platform_customer_id,
+    occurred_at: now,
+    order_id: next.order_id,
+    order_number: next.facts.name,
+    paid_at: next.facts.processed_at,
+    currency,
+    counted,
+    counted_before: countedBefore,
+    eligible_amount: formatMinorUnits(minor, currency),
+    eligible_amount_before: formatMinorUnits(minorBefore, currency),
+    reward_code_used: next.reward_code_used === true,
+    orders_count_before: before.orders_count,
+    orders_count: after.orders_count,
+  };
 }
 
 /** The points and reward events of the plan; the tier's comes with the move. */

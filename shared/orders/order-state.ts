@@ -9,6 +9,11 @@ import type { Campaign, EarningRule, EarningSettings, LoyaltyMode, VipSettings, 
 import { earningRulePoints } from '../domain/earning-rule-points';
 import { deterministicId } from '../domain/deterministic-id';
 
+import { countedAmountMinor } from '../domain/order-amount';
+
+export { decimalToMinor } from '../domain/money';
+export { effectiveRefundedMinor } from '../domain/order-amount';
+
 export interface OrderRefundFact {
   /** Minor units the refund takes from the eligible amount (its lines less its refund discrepancies). */
   minor: number;
@@ -138,20 +143,10 @@ export function mergeRefund(facts: OrderFacts, refund: RefundSnapshot): OrderFac
   return { ...facts, refunds: { ...facts.refunds, [refund.refund_id]: { minor: refund.minor, created_at: refund.created_at } } };
 }
 
-/**
- * What refunds took of the eligible amount: the refunds known by id, each counted once. A snapshot that lists
- * its refunds adds them to those, so its aggregate is never more; only a source without a refunds list gives
- * an aggregate of refunds without ids, which then counts when it is the larger (none of them counted twice).
- */
-export function effectiveRefundedMinor(facts: OrderFacts): number {
-  const byId = Object.values(facts.refunds).reduce((sum, refund) => sum + refund.minor, 0);
-  return Math.max(byId, facts.aggregate_refunded_minor);
-}
-
 /** The amount that earns and counts as spend, minor units: nothing while the order does not count. */
 export function eligibleMinor(facts: OrderFacts, countTestOrders = false): number {
   if (!orderCounts(facts, countTestOrders)) return 0;
-  return Math.max(0, facts.subtotal_minor - effectiveRefundedMinor(facts));
+  return countedAmountMinor(facts);
 }
 
 /** The rule as it was when the order first counted: later edits of the rule do not re-price the order. */
@@ -409,16 +404,6 @@ export function planOrderEffects(input: PlanInput): OrderEffectsPlan {
 
 function pickRules(rules: Record<string, AppliedRule>, ids: string[]): Record<string, AppliedRule> {
   return Object.fromEntries(ids.map((id) => [id, rules[id] ?? { credited: 0, credited_base: 0, pending: null, seq: 0 }]));
-}
-
-/** A decimal amount ("120.5") as minor units of a currency with `digits` decimals, rounded half up. */
-export function decimalToMinor(amount: string, digits: number): number {
-  const negative = amount.startsWith('-');
-  const [whole = '0', fraction = ''] = (negative ? amount.slice(1) : amount).split('.');
-  const kept = Number(whole) * 10 ** digits + Number(fraction.slice(0, digits).padEnd(digits, '0') || '0');
-  const roundUp = fraction.length > digits && Number(fraction[digits]) >= 5 ? 1 : 0;
-  const minor = kept + roundUp;
-  return negative ? -minor : minor;
 }
 
 /** Shopify keeps `landing_site` to this many characters: a `ref` running to the cut may be cut short. */

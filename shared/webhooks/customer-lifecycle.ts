@@ -2,6 +2,7 @@
 // is enrolled when the shop asks for it (earning_settings.auto_enroll), a member's e-mail and names follow
 // the platform, a deleted customer is erased as by customers/redact, a merge folds the deleted customer's
 // membership into the kept one, and app/uninstalled disconnects the shop.
+import { erasedMemberFigures } from '../data/figures-repository';
 import { getCustomer } from '../data/customer-repository';
 import { eraseCustomer } from '../data/erasure-repository';
 import { markShopUninstalled } from '../data/shop-repository';
@@ -54,7 +55,7 @@ export async function customerUpdated(shop: ShopCatalog, payload: unknown): Prom
 /** customers/delete: the customer is gone from the store, so the member is erased as customers/redact erases it. */
 export async function customerDeleted(shopId: string, payload: unknown): Promise<string> {
   const customerId = deletedCustomerIdFromWebhook(payload);
-  const erased = await eraseCustomer(shopId, customerId);
+  const erased = await eraseCustomer(shopId, customerId, { figures: () => erasedMemberFigures(shopId, customerId) });
   if (!erased.profileDeleted && erased.itemsDeleted === 0) return 'not_member';
   logger.info('Deleted customer erased', { shop: shopId, customer: customerId, ...erased });
   return 'customer_erased';

@@ -2,6 +2,7 @@
 // customers/data_request publishes what is held about the member for the merchant to pass on. A customer
 // who was referred as a friend (POST /v1/referrals) has their address erased from that referral too, member
 // or not. docs/earning-engine.md ("Privacy webhooks") says what each keeps and why.
+import { erasedMemberFigures } from '../data/figures-repository';
 import { findCustomerByEmail, getCustomer } from '../data/customer-repository';
 import { commitEvents, eraseCustomer, eraseShop, putErasureTombstone, readCustomerData } from '../data/erasure-repository';
 import { clearFriendEmailHashKeys, findFriendReferralByEmail, friendEmailHashKey, redactFriendReferral } from '../data/referral-repository';
@@ -75,6 +76,7 @@ export async function processPrivacyRequest(topic: PrivacyTopic, shopId: string,
     await putErasureTombstone(shopId, customerId, nowIso());
     // `customer.erased` commits with the profile's deletion, and carries no personal data: ids and time only.
     const erased = await eraseCustomer(shopId, customerId, {
+      figures: () => erasedMemberFigures(shopId, customerId),
       events: [{ type: 'customer.erased', shop_id: shopId, customer_id: customerId, occurred_at: nowIso(), notify: false }],
     });
     logger.info('Customer erased', { shop: shopId, customer: customerId, friendReferrals, ...erased });

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Twin } from '../../infra/local/twin';
 import { parseConfig } from '../../shared/config/schema';
+import { main } from '../../infra/cli/main';
 import { applyConfig } from '../../shared/shops/apply-config';
 import { platformControls, postWebhook, signedHeaders } from '../support/orders';
 import { apiClient, expectError, startTestTwin } from '../support/twin';
@@ -241,6 +242,21 @@ describe('customers/merge', () => {
     expectError(await api().get('/v1/customers/5002'), 404);
     expect(await events('points.approved', '5004')).toEqual([]);
     expect(await events('points.earned', '5004')).toEqual([]);
+    expect(await events('customer.enrolled', '5004')).toEqual([
+      expect.objectContaining({ source: 'merge', enrolled_at: before.enrolled_at ?? expect.any(String) }),
+    ]);
+  });
+
+  it("leaves the program's figures equal to a full read after the erasure and both merges above", async () => {
+    await twin.eventStream.caughtUp();
+    await twin.figures.idle();
+    const out: string[] = [];
+    const code = await main(['stats', 'verify', '--shop', 'life', '--endpoint', twin.dynamodbEndpoint, '--table', twin.tableName], {
+      out: (line: string) => out.push(line),
+      err: (line: string) => out.push(line),
+    } as never);
+    expect(out.join('\n')).toMatch(/the figures agree with a full read/);
+    expect(code).toBe(0);
   });
 });
 

@@ -4,9 +4,10 @@
 // read; events delivered again and out of order counted once; the range's refusals; the liability's point value.
 import type { Twin } from '../../infra/local/twin';
 import { main } from '../../infra/cli/main';
-import type { CommittedEvent } from '../../shared/domain/events';
+import type { CommittedEvent, OrderCountedEvent } from '../../shared/domain/events';
 import { batchDelete } from '../../shared/data/items';
 import { countDeliveredEvents } from '../../shared/figures/program-figures';
+import { platformControls } from '../support/orders';
 import { scanAll } from '../support/test-table';
 import { e2eConfig, KEYS } from '../fixtures/e2e-config';
 import { apiClient, type ApiResponse, expectError, sendJson, startTestTwin } from '../support/twin';
@@ -127,6 +128,56 @@ describe('GET /admin/api/overview', () => {
     const verify = await statsVerify();
     expect(verify.out.join('\n')).toMatch(/the figures agree with a full read/);
     expect(verify.code).toBe(0);
+  });
+
+  it("counts members' orders on their paid day, those paid with a reward code, refunds and cancellations, and repeat purchasers", async () => {
+    const platform = platformControls(twin);
+    const before = await figures();
+    expect(before.repeat_purchase_rate).toBe(0);
+    const bought = await api().post('/v1/rewards/five-off/purchase', { customer_identifier: '1001' });
+    expect(bought.status).toBe(201);
+    const code = bought.body.data.attributes.discount_code as string;
+
+    // 1001: an order with the reward's code (typed in lower case), 15.00 of it refunded, then a second order.
+    const loyalty = await platform.order({
+      shop: 'e2e',
+      customer_id: '1001',
+      subtotal_price: '80.00',
+      discount_codes: [code.toLowerCase()],
+    });
+    await platform.refund(loyalty.order.id, '15.00');
+    await platform.order({ shop: 'e2e', customer_id: '1001', subtotal_price: '12.34' });
+    // 1006: one order, and one cancelled; a referred friend's or a shop's own code is not a reward code.
+    await platform.order({ shop: 'e2e', customer_id: '1006', subtotal_price: '30.00', discount_codes: ['SUMMER10'] });
+    const cancelled = await platform.order({ shop: 'e2e', customer_id: '1006', subtotal_price: '20.00' });
+    await platform.cancel(cancelled.order.id);
+    // Neither a platform customer who is not a member, nor an excluded member, nor a test order counts.
+    await platform.order({ shop: 'e2e', customer_id: '1026', subtotal_price: '99.00' });
+    await platform.order({ shop: 'e2e', customer_id: '1025', subtotal_price: '99.00' });
+    await platform.order({ shop: 'e2e', customer_id: '1007', subtotal_price: '99.00', test: true });
+    await settled();
+
+    const after = await figures();
+    expect(after.in_range.member_orders).toBe(before.in_range.member_orders + 3);
+    // 80.00 − 15.00 + 12.34 + 30.00
+    expect(after.in_range.member_revenue).toBe((Number(before.in_range.member_revenue) + 107.34).toFixed(2));
+    expect(after.in_range.loyalty_orders).toBe(before.in_range.loyalty_orders + 1);
+    expect(after.in_range.loyalty_revenue).toBe((Number(before.in_range.loyalty_revenue) + 65).toFixed(2));
+    expect(after.in_range.codes_used).toBe(before.in_range.codes_used + 1);
+    expect(after.daily.at(-1).member_revenue).toBe((Number(before.daily.at(-1).member_revenue) + 107.34).toFixed(2));
+    // Members with 2+ counted orders (1001) ÷ members with 1+ (1001, 1006).
+    expect(after.repeat_purchase_rate).toBe(0.5);
+
+    const delivered = ((await (await fetch(`${twin.url}/_events`)).json()) as { events: CommittedEvent[] }).events;
+    const counted = delivered.filter(
+      (event): event is OrderCountedEvent & CommittedEvent => event.type === 'order.counted' && event.order_id === String(loyalty.order.id),
+    );
+    expect(counted.map((event) => [event.counted_before, event.eligible_amount_before, event.counted, event.eligible_amount])).toEqual([
+      [false, '0.00', true, '80.00'],
+      [true, '80.00', true, '65.00'],
+    ]);
+    expect(counted[0]).toMatchObject({ reward_code_used: true, orders_count_before: 0, orders_count: 1, currency: 'USD' });
+    expect((await statsVerify()).code).toBe(0);
   });
 
   it('counts events delivered twice and out of order once', async () => {

@@ -150,7 +150,7 @@ const PATHS: Record<string, Path> = {
       return shop;
     },
     run: (shop) => applyOrder(shop, paidOrder('9001', '50.00')),
-    events: ['points.approved', 'tier.changed'],
+    events: ['points.approved', 'order.counted', 'tier.changed'],
     changed: async (shop) => expect((await profile(shop)).current_points).toBe(50),
   },
   'order (pending)': {
@@ -160,7 +160,7 @@ const PATHS: Record<string, Path> = {
       return shop;
     },
     run: (shop) => applyOrder(shop, paidOrder('9002', '50.00')),
-    events: ['points.pending'],
+    events: ['points.pending', 'order.counted'],
     changed: async (shop) => expect((await profile(shop)).orders_count).toBe(1),
   },
   'refund of an order': {
@@ -178,7 +178,7 @@ const PATHS: Record<string, Path> = {
         discrepancies: [],
         createdAt: NOW,
       }),
-    events: ['points.removed'],
+    events: ['points.removed', 'order.counted'],
     changed: async (shop) => expect((await profile(shop)).current_points).toBe(30),
   },
   approval: {

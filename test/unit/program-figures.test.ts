@@ -8,6 +8,7 @@ import {
   differencesOf,
   emptyCounts,
   liabilityAmount,
+  overviewOf,
   overviewRange,
   pointValueOf,
   printPointValue,
@@ -74,6 +75,120 @@ describe('what an event adds', () => {
   });
 });
 
+describe("a member's order", () => {
+  const counted = (fields: Record<string, unknown>) =>
+    event('order.counted', {
+      order_id: 'o1',
+      paid_at: '2026-03-02T23:30:00.000Z',
+      currency: 'USD',
+      counted: true,
+      counted_before: false,
+      eligible_amount: '120.50',
+      eligible_amount_before: '0.00',
+      reward_code_used: false,
+      orders_count_before: 0,
+      orders_count: 1,
+      ...fields,
+    });
+
+  it('counts on its paid day once paid, a refund lowers that day, a cancellation takes it off', () => {
+    const paid = contributionOf(counted({}));
+    expect([...paid.days]).toEqual([['2026-03-02', { member_orders: 1, member_revenue_minor: 12_050 }]]);
+    expect(paid.now).toEqual({ members_ordered: 1 });
+
+    const refunded = contributionOf(
+      counted({ counted_before: true, eligible_amount_before: '120.50', eligible_amount: '100.00', orders_count_before: 1 }),
+    );
+    expect([...refunded.days]).toEqual([['2026-03-02', { member_revenue_minor: -2_050 }]]);
+    expect(refunded.now).toEqual({});
+
+    const cancelled = contributionOf(
+      counted({
+        counted: false,
+        counted_before: true,
+        eligible_amount_before: '100.00',
+        eligible_amount: '0.00',
+        orders_count_before: 1,
+        orders_count: 0,
+      }),
+    );
+    const all = [paid, refunded, cancelled].reduce((sum, one) => addCounts(sum, one), emptyCounts());
+    expect(all.days.get('2026-03-02') ?? {}).toEqual({});
+    expect(all.now).toEqual({});
+  });
+
+  it("counts a loyalty order when it used a reward code, in the currency's own minor unit, and members with 1+ and 2+ orders", () => {
+    const loyalty = contributionOf(counted({ reward_code_used: true, orders_count_before: 1, orders_count: 2 }));
+    expect(loyalty.days.get('2026-03-02')).toEqual({
+      member_orders: 1,
+      member_revenue_minor: 12_050,
+      loyalty_orders: 1,
+      loyalty_revenue_minor: 12_050,
+    });
+    expect(loyalty.now).toEqual({ members_reordered: 1 });
+    expect(contributionOf(counted({ currency: 'JPY', eligible_amount: '1200.00' })).days.get('2026-03-02')).toMatchObject({
+      member_revenue_minor: 1_200,
+    });
+    expect(contributionOf(counted({ currency: 'KWD', eligible_amount: '1.250' })).days.get('2026-03-02')).toMatchObject({
+      member_revenue_minor: 1_250,
+    });
+  });
+
+  it('gives the overview its orders, revenue and repeat purchase rate', () => {
+    const days = new Map([
+      ['2026-03-02', { member_orders: 3, member_revenue_minor: 30_005, loyalty_orders: 1, loyalty_revenue_minor: 5 }],
+      ['2026-03-03', { member_orders: 1, member_revenue_minor: 1_000 }],
+    ]);
+    const overview = overviewOf({
+      now: { members_ordered: 3, members_reordered: 1 },
+      members: { member: 3, excluded: 0 },
+      days,
+      range: ['2026-03-02', '2026-03-03'],
+      currency: 'USD',
+      minorDigits: 2,
+      pointValue: { numerator: 1n, denominator: 100n },
+    });
+    expect(overview.in_range).toMatchObject({ member_orders: 4, member_revenue: '310.05', loyalty_orders: 1, loyalty_revenue: '0.05' });
+    expect(overview.repeat_purchase_rate).toBe(0.3333);
+    expect(overview.daily.map((day) => day.member_revenue)).toEqual(['300.05', '10.00']);
+  });
+});
+
+describe('a merge', () => {
+  it('makes two enrolments one on the earlier day, and two order counts one', () => {
+    const merged = contributionOf(
+      event('customer.merged', {
+        merge: 'merged',
+        deleted_enrolled_at: '2025-01-02T00:00:00.000Z',
+        kept_enrolled_at_before: '2025-03-01T00:00:00.000Z',
+        kept_enrolled_at: '2025-01-02T00:00:00.000Z',
+        kept_orders_count_before: 1,
+        orders_count: 1,
+      }),
+    );
+    expect([...merged.days]).toEqual([['2025-03-01', { new_members: -1 }]]);
+    // Two members with one order each (1+, 1+) become one with two (1+ and 2+).
+    expect(merged.now).toEqual({ members_ordered: -1, members_reordered: 1 });
+  });
+
+  it("moves a member to a customer who was none: the deleted member's enrolment goes, the kept one's enrolment comes", () => {
+    const moved = contributionOf(
+      event('customer.merged', {
+        merge: 'moved',
+        deleted_enrolled_at: '2025-01-02T00:00:00.000Z',
+        kept_enrolled_at_before: null,
+        kept_enrolled_at: '2025-01-02T00:00:00.000Z',
+        kept_orders_count_before: 0,
+        orders_count: 3,
+      }),
+    );
+    const enrolled = contributionOf(event('customer.enrolled', { source: 'merge', enrolled_at: '2025-01-02T00:00:00.000Z' }));
+    const both = addCounts(moved, enrolled);
+    expect([...both.days]).toEqual([]);
+    expect(both.now).toEqual({});
+  });
+});
+
 describe('a full read', () => {
   it('counts members, balances, pending entries, issued, expired and clawed back points, and redemptions that happened', () => {
     const counts = countsOfFullRead({
@@ -103,6 +218,31 @@ describe('a full read', () => {
       redemptions: 1,
     });
     expect(counts.days.get('2026-03-06')).toEqual({ codes_used: 1 });
+  });
+
+  it('counts the orders that count on their paid day, less their refunds, and members by their order counts', () => {
+    const facts = { processed_at: '2026-03-02T10:00:00.000Z', subtotal_minor: 10_000, aggregate_refunded_minor: 0 };
+    const counts = countsOfFullRead({
+      members: [
+        { status: 'member', current_points: 0, created_at: AT, orders_count: 2 },
+        { status: 'member', current_points: 0, created_at: AT, orders_count: 1 },
+        { status: 'member', current_points: 0, created_at: AT },
+      ],
+      earning: [],
+      rewards: [],
+      orders: [
+        { facts: { ...facts, refunds: { r1: { minor: 2_500 } } }, applied: { order_count: 1 }, reward_code_used: true },
+        { facts: { ...facts, refunds: {}, aggregate_refunded_minor: 12_000 }, applied: { order_count: 1 } },
+        { facts: { ...facts, refunds: {} }, applied: { order_count: 0 }, reward_code_used: true },
+      ],
+    });
+    expect(counts.now).toEqual({ members_ordered: 2, members_reordered: 1 });
+    expect(counts.days.get('2026-03-02')).toEqual({
+      member_orders: 2,
+      member_revenue_minor: 7_500,
+      loyalty_orders: 1,
+      loyalty_revenue_minor: 7_500,
+    });
   });
 });
 

@@ -17,6 +17,12 @@ export const FIGURES_DAY_PREFIX = 'DAY#';
 
 export const figuresDayKey = (shopId: string, day: string): ItemKey => ({ pk: figuresPk(shopId), sk: `${FIGURES_DAY_PREFIX}${day}` });
 export const figuresNowKey = (shopId: string): ItemKey => ({ pk: figuresPk(shopId), sk: 'NOW' });
+export const FIGURES_ERASED_PREFIX = 'ERASED#';
+/** The history an erased member's items gave the figures, kept without them (no customer id: a random id). */
+export const erasedFiguresKey = (shopId: string, erasureId: string): ItemKey => ({
+  pk: figuresPk(shopId),
+  sk: `${FIGURES_ERASED_PREFIX}${erasureId}`,
+});
 export const countedEventKey = (shopId: string, eventId: string): ItemKey => ({
   pk: `SHOP#${shopId}#FIGURES_EVENT#${eventId}`,
   sk: 'COUNTED',
@@ -31,6 +37,10 @@ export const COUNTED_KEPT_SECONDS = 90 * 86_400;
 export const figuresItemTypes: readonly ItemType[] = [
   { name: 'program figures of a UTC day (ADDed by the figures consumer)', key: figuresDayKey('<shop>', '<YYYY-MM-DD>') },
   { name: 'program figures now (ADDed by the figures consumer)', key: figuresNowKey('<shop>') },
+  {
+    name: "an erased member's part of the figures' history (put by the erasure, no customer id)",
+    key: erasedFiguresKey('<shop>', '<random id>'),
+  },
   {
     name: 'an event the figures counted (TTL 90 days)',
     key: countedEventKey('<shop>', '<event id>'),
@@ -92,4 +102,31 @@ export function countersOf<T extends DayCounts | NowCounts>(
     if (value !== 0) out[counter] = value;
   }
   return out as T;
+}
+
+/**
+ * The put of what an erased member's items gave the figures' history (its days, its lifetime issued and
+ * redeemed points), committed with the profile's deletion: a full read keeps counting it once the items are gone.
+ */
+export function putErasedFigures(shopId: string, erasureId: string, history: FigureCounts): Write {
+  return namedWrite("keep the erased member's figures history", {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...erasedFiguresKey(shopId, erasureId),
+        now: { ...history.now },
+        days: Object.fromEntries([...history.days].map(([day, row]) => [day, { ...row }])),
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  });
+}
+
+/** The history an erased-figures item holds. */
+export function erasedFiguresOf(item: Record<string, unknown>): FigureCounts {
+  const days = (item.days ?? {}) as Record<string, Record<string, unknown>>;
+  return {
+    now: countersOf<NowCounts>(item.now as Record<string, unknown> | undefined, NOW_COUNTERS),
+    days: new Map(Object.entries(days).map(([day, row]) => [day, countersOf<DayCounts>(row, DAY_COUNTERS)])),
+  };
 }
