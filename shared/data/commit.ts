@@ -9,7 +9,10 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent } from '../domain/events';
 import { documentClient } from './client';
 import { cancellationReasons, cancelledItem } from './dynamodb-errors';
+import { actingStaff } from '../runtime/acting-staff';
+import { nowIso } from '../runtime/clock';
 import { committedEvent, recordEvent } from './items/domain-event';
+import { staffAuditWrite } from './items/staff-audit';
 import type { Item } from './items/item-type';
 import type { Write } from './write';
 
@@ -43,14 +46,27 @@ export interface CommitOptions {
    * no-op instead of a refusal. A caller that retries one attempt across calls passes its own.
    */
   readonly token?: string;
+  /**
+   * False when the writes name who made each themselves, so a staff request's transaction records no one (a
+   * member's queue of adjustments, applied together by whichever request commits them: each adjustment's entry
+   * carries its own actor, and each request recorded its joining of the queue).
+   */
+  readonly audit?: false;
 }
 
 const COMMITTED: CommitOutcome = { committed: true };
 
-/** Commits `writes` as one transaction, all or none; a refusal says which named write was refused and why. */
+/**
+ * Commits `writes` as one transaction, all or none; a refusal says which named write was refused and why. Made
+ * for a staff request (/admin/api), the transaction also records who made it (runtime/acting-staff.ts).
+ */
 export async function commit(changes: readonly Write[], options: CommitOptions = {}): Promise<CommitOutcome> {
-  const writes = [...changes, ...(options.events ?? []).map((event) => recordEvent(committedEvent(event)))];
-  if (writes.length === 0) return COMMITTED;
+  const given = [...changes, ...(options.events ?? []).map((event) => recordEvent(committedEvent(event)))];
+  if (given.length === 0) return COMMITTED;
+  // A staff request's change records who made it, in its own transaction (items/staff-audit.ts).
+  const staff = options.audit === false ? null : actingStaff();
+  const audit = staff && given.length < TRANSACTION_LIMIT ? staffAuditWrite(given, staff, nowIso()) : null;
+  const writes = audit ? [...given, audit] : given;
   if (writes.length > TRANSACTION_LIMIT) {
     throw new Error(`A transaction takes at most ${TRANSACTION_LIMIT} writes; ${writes.length} were given (${describe(writes)})`);
   }

@@ -23,6 +23,7 @@ import { FRIEND_REFERRAL_PREFIX, friendCodeKey, friendEmailKey, referralCreatedE
 import { ORDER_PREFIX, orderCustomerKey, orderIdOf } from './items/order';
 import { forgetReferralAward, releaseReferralCode } from './items/referral';
 import { REWARD_ENTRY_PREFIX } from './items/reward-entry';
+import { STAFF_AUDIT_PREFIX } from './items/staff-audit';
 import { countInShop, shopDomainKey, shopPk, shopRegistryKey } from './items/shop';
 import { webhookEventsPartition } from './items/webhook-event';
 
@@ -280,6 +281,8 @@ export interface CustomerData {
   orders: Item[];
   /** The friends the member referred (POST /v1/referrals), newest first. */
   referrals: Item[];
+  /** What staff changed of the member through /admin/api (items/staff-audit.ts), oldest first. */
+  staffChanges: Item[];
 }
 
 export async function readCustomerData(shopId: string, customerId: string): Promise<CustomerData> {
@@ -298,6 +301,7 @@ export async function readCustomerData(shopId: string, customerId: string): Prom
     referrals: of(FRIEND_REFERRAL_PREFIX)
       .map(({ email_key: _hash, ...referral }) => referral)
       .reverse(),
+    staffChanges: of(STAFF_AUDIT_PREFIX),
   };
 }
 

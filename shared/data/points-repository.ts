@@ -107,7 +107,7 @@ export async function commitAdjustments(write: QueueCommitWrite): Promise<Commit
   const customerId = next.platform_customer_id;
   const outcome = await commit(
     [applyQueuedAdjustments(write), ...write.entries.map((entry) => recordEarningEntry(shopId, customerId, entry))],
-    { events: write.events },
+    { events: write.events, audit: false },
   );
   if (outcome.committed) return { written: true };
   const { refusal } = outcome;

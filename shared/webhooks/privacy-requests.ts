@@ -100,6 +100,7 @@ export async function processPrivacyRequest(topic: PrivacyTopic, shopId: string,
       reward_history: data?.rewardHistory ?? [],
       orders: data?.orders ?? [],
       referrals: data?.referrals ?? [],
+      staff_changes: data?.staffChanges ?? [],
     },
   ]);
   return data?.profile ? 'data_published' : 'nothing_held';

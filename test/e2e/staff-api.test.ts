@@ -351,6 +351,64 @@ describe('the actor of a staff write', () => {
   });
 });
 
+describe('every staff write records who made it', () => {
+  const audits = async (customerId: string): Promise<Json[]> =>
+    (await scanAll())
+      .filter((item) => item.pk === `SHOP#e2e#C#${customerId}` && String(item.sk).startsWith('AUDIT#'))
+      .sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
+
+  it('in the transaction of each change: an exclusion and an inclusion, a birthday, a redemption and its refund', async () => {
+    const api = apiClient(twin.url, KEYS.full);
+    // By key: no audit.
+    expect((await api.put('/v1/customers/1006', { date_of_birth: '1990-01-02' })).status).toBe(200);
+    expect(await audits('1006')).toEqual([]);
+
+    const as88 = staff(await idToken('e2e', '88'));
+    expect((await as88('PUT', '/v1/customers/1006', { is_excluded: true })).status).toBe(200);
+    expect((await as88('PUT', '/v1/customers/1006', { is_excluded: false })).status).toBe(200);
+    expect((await as88('PUT', '/v1/customers/1006', { date_of_birth: '1990-03-04' })).status).toBe(200);
+    expect((await api.post('/v1/customers/1006/points', { adjustment: 600, note: 'for a reward' })).status).toBe(200);
+    const bought = await as88('POST', '/v1/rewards/five-off/purchase', { customer_identifier: '1006' });
+    expect(bought.status).toBe(201);
+    expect((await as88('POST', `/v1/customers/1006/reward-history/${bought.body.data.id}/refund`)).status).toBe(200);
+
+    const recorded = await audits('1006');
+    expect(recorded.every((item) => item.actor.type === 'staff' && item.actor.id === '88')).toBe(true);
+    const requests = recorded.map((item) => item.request);
+    expect(requests.filter((request) => request === 'PUT /admin/api/v1/customers/{identifier}')).toHaveLength(3);
+    expect(requests).toContain('POST /admin/api/v1/rewards/{id}/purchase');
+    expect(requests).toContain('POST /admin/api/v1/customers/{identifier}/reward-history/{id}/refund');
+    // Nothing the key did, and each names its writes and its time.
+    expect(requests.every((request) => request.includes('/admin/api/'))).toBe(true);
+    for (const item of recorded) {
+      expect(item.writes.length).toBeGreaterThan(0);
+      expect(String(item.sk)).toBe(`AUDIT#${item.at}#${String(item.sk).split('#').at(-1)}`);
+    }
+  });
+
+  it("lists them in the customer's customers/data_request export", async () => {
+    const delivered = await fetch(`${twin.platformUrl}/_webhooks/send`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        shop: 'e2e',
+        topic: 'customers/data_request',
+        payload: { shop_id: 1, shop_domain: APP.domain, customer: { id: 1006 }, orders_requested: [], data_request: { id: 4343 } },
+      }),
+    });
+    expect(((await delivered.json()) as Json).webhook.status).toBe(200);
+    const events = ((await (await fetch(`${twin.url}/_events`)).json()) as { events: Json[] }).events;
+    const exported = events.find((event) => event.type === 'customer.data_requested' && event.data_request_id === '4343');
+
+    expect(exported.staff_changes.length).toBe((await audits('1006')).length);
+    expect(exported.staff_changes[0]).toMatchObject({
+      actor: { type: 'staff', id: '88' },
+      request: expect.stringMatching(/^PUT \/admin\/api/),
+    });
+    expect(exported.staff_changes[0]).not.toHaveProperty('pk');
+  });
+});
+
 describe('the Idempotency-Key of a staff write', () => {
   it('is scoped to the shop and the staff user: replayed for the same user, a new request for another', async () => {
     const body = { adjustment: 5 };

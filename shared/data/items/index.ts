@@ -22,6 +22,7 @@ import { redemptionCountType } from './redemption-count';
 import { referralTypes } from './referral';
 import { rewardEntryType } from './reward-entry';
 import { shopItemTypes } from './shop';
+import { staffAuditType } from './staff-audit';
 import { webhookEventType } from './webhook-event';
 
 export const ITEM_TYPES: readonly ItemType[] = [
@@ -37,6 +38,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   actionCountType,
   orderType,
   orderCustomerType,
+  staffAuditType,
   ...referralTypes,
   ...friendReferralTypes,
   idempotencyRecordType,

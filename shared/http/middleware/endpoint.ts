@@ -2,6 +2,7 @@
 // parsed body and the decoded path parameters, runs it within the invocation's deadline (platform calls
 // stay within what the function has left) and, on idempotent routes, under its Idempotency-Key, and answers
 // its result as JSON.
+import { actingAs } from '../../runtime/acting-staff';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { IdempotencyClaim } from '../../data/idempotency-repository';
 import { withInvocationDeadline } from '../../runtime/invocation';
@@ -49,7 +50,11 @@ export function endpoint(
     const remainingMs = context.getRemainingTimeInMillis();
     const respond = async (idempotency?: IdempotencyClaim) => {
       const path = (name: string) => decodePathParameter(pathParameters[name] ?? '');
-      const result = await run({ caller, event, body, path, ...(idempotency ? { idempotency } : {}) });
+      const work = () => run({ caller, event, body, path, ...(idempotency ? { idempotency } : {}) });
+      // A staff request's commits record who made them (shared/data/items/staff-audit.ts).
+      const result = caller.actor
+        ? await actingAs({ actor: caller.actor, request: `${event.httpMethod} ${event.resource}` }, work)
+        : await work();
       return jsonResponse(result.statusCode, result.body);
     };
     return withInvocationDeadline(remainingMs, () =>
