@@ -146,6 +146,9 @@ describe('customers/redact', () => {
     expect(byEmail.body.webhook.status).toBe(200);
     expect((await api.get('/v1/customers/4004')).status).toBe(404);
 
+    // The first erasure's events delivered and counted by the figures (their markers), before the snapshot.
+    await twin.eventStream.caughtUp();
+    await twin.figures.idle();
     const table = await scanAll();
     const unknown = await send('privacy', 'customers/redact', {
       shop_domain: 'privacy.myshopify.com',
