@@ -22,7 +22,7 @@ import {
 import { BATCH_BACKOFF, CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
 import { commit } from './commit';
-import { BATCH_ATTEMPTS, type Item, queryAll } from './items';
+import { BATCH_ATTEMPTS, forEachPartitionPage, type Item, queryAll } from './items';
 import { customerPk } from './items/customer-profile';
 import { EARNING_ENTRY_PREFIX } from './items/earning-entry';
 import { ORDER_PREFIX } from './items/order';
@@ -164,23 +164,11 @@ function sortForFigures(items: readonly Item[], read: Omit<ShopFullRead, 'scanne
 /** What one member's items give the figures (its part of a full read), read consistently page by page. */
 export async function memberFigures(shopId: string, customerId: string): Promise<FigureCounts> {
   const counts = emptyCounts();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': customerPk(shopId, customerId) },
-        ConsistentRead: true,
-        Limit: 100,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+  await forEachPartitionPage(customerPk(shopId, customerId), 100, async (items) => {
     const read = { members: [], earning: [], rewards: [], orders: [] };
-    sortForFigures((page.Items ?? []) as Item[], read);
+    sortForFigures(items, read);
     addCounts(counts, countsOfFullRead(read));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  });
   return counts;
 }
 

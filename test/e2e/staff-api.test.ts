@@ -285,6 +285,22 @@ describe('ID tokens elsewhere', () => {
   });
 });
 
+/** Shopify's customers/data_request for the customer, delivered, and the export the twin's bus received. */
+async function dataRequestExport(customerId: number, requestId: number): Promise<Json> {
+  const delivered = await fetch(`${twin.platformUrl}/_webhooks/send`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      shop: 'e2e',
+      topic: 'customers/data_request',
+      payload: { shop_id: 1, shop_domain: APP.domain, customer: { id: customerId }, orders_requested: [], data_request: { id: requestId } },
+    }),
+  });
+  expect(((await delivered.json()) as Json).webhook.status).toBe(200);
+  const events = ((await (await fetch(`${twin.url}/_events`)).json()) as { events: Json[] }).events;
+  return events.find((event) => event.type === 'customer.data_requested' && event.data_request_id === String(requestId));
+}
+
 describe('the actor of a staff write', () => {
   let staffEntryId: string;
   let keyEntryId: string;
@@ -334,18 +350,7 @@ describe('the actor of a staff write', () => {
   });
 
   it("includes it in the customer's customers/data_request export", async () => {
-    const delivered = await fetch(`${twin.platformUrl}/_webhooks/send`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        shop: 'e2e',
-        topic: 'customers/data_request',
-        payload: { shop_id: 1, shop_domain: APP.domain, customer: { id: 1003 }, orders_requested: [], data_request: { id: 4242 } },
-      }),
-    });
-    expect(((await delivered.json()) as Json).webhook.status).toBe(200);
-    const events = ((await (await fetch(`${twin.url}/_events`)).json()) as { events: Json[] }).events;
-    const exported = events.find((event) => event.type === 'customer.data_requested' && event.data_request_id === '4242');
+    const exported = await dataRequestExport(1003, 4242);
 
     expect(exported.earning_history.find((entry: Json) => entry.id === staffEntryId).actor).toEqual({ type: 'staff', id: '77' });
   });
@@ -387,18 +392,7 @@ describe('every staff write records who made it', () => {
   });
 
   it("lists them in the customer's customers/data_request export", async () => {
-    const delivered = await fetch(`${twin.platformUrl}/_webhooks/send`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        shop: 'e2e',
-        topic: 'customers/data_request',
-        payload: { shop_id: 1, shop_domain: APP.domain, customer: { id: 1006 }, orders_requested: [], data_request: { id: 4343 } },
-      }),
-    });
-    expect(((await delivered.json()) as Json).webhook.status).toBe(200);
-    const events = ((await (await fetch(`${twin.url}/_events`)).json()) as { events: Json[] }).events;
-    const exported = events.find((event) => event.type === 'customer.data_requested' && event.data_request_id === '4343');
+    const exported = await dataRequestExport(1006, 4343);
 
     expect(exported.staff_changes.length).toBe((await audits('1006')).length);
     expect(exported.staff_changes[0]).toMatchObject({

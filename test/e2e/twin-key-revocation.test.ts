@@ -4,7 +4,7 @@
 // sets how long the gateway keeps an answer.
 import { execFile } from 'node:child_process';
 import { hashApiKey, keyIdOf } from '../../shared/domain/api-key';
-import { streamEndpoint } from '../support/stream-dynamodb';
+import { npmStartArgs, streamEndpoint } from '../support/stream-dynamodb';
 import { uniqueTableName } from '../support/test-table';
 import { apiClient } from '../support/twin';
 import { freePortRun, killGroup, ROOT, runNpm, type NpmProcess } from '../support/twin-process';
@@ -29,18 +29,7 @@ describe('keys revoke against a running twin', () => {
     const port = await freePortRun(2);
     const table = uniqueTableName('revoke');
     const target = ['--endpoint', await streamEndpoint(), '--table', table];
-    const npm = runNpm([
-      'start',
-      '--',
-      '--port',
-      String(port),
-      '--dynamodb-endpoint',
-      await streamEndpoint(),
-      '--table',
-      table,
-      '--authorizer-cache-ttl',
-      '600',
-    ]);
+    const npm = runNpm(await npmStartArgs(port, table, '--authorizer-cache-ttl', '600'));
     started.push(npm);
     const banner = await npm.waitFor('Press Ctrl-C');
     const api = apiClient(`http://127.0.0.1:${port}`, 'demo_full_key');
@@ -71,18 +60,7 @@ describe('keys revoke against a running twin', () => {
     const port = await freePortRun(3);
     const refused = runNpm(['start', '--', '--port', String(port), '--authorizer-cache-ttl', '5m']);
     started.push(refused);
-    const off = runNpm([
-      'start',
-      '--',
-      '--port',
-      String(port),
-      '--dynamodb-endpoint',
-      await streamEndpoint(),
-      '--table',
-      uniqueTableName('ttl'),
-      '--authorizer-cache-ttl',
-      '0',
-    ]);
+    const off = runNpm(await npmStartArgs(port, uniqueTableName('ttl'), '--authorizer-cache-ttl', '0'));
     started.push(off);
 
     expect(await refused.exited).toBe(1);

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { streamEndpoint } from '../support/stream-dynamodb';
+import { npmStartArgs } from '../support/stream-dynamodb';
 import { uniqueTableName } from '../support/test-table';
 import { freePortRun, killGroup, runNpm, type NpmProcess } from '../support/twin-process';
 
@@ -50,18 +50,7 @@ describe('npm start on a large configuration', () => {
       }),
     );
     const port = await freePortRun(2);
-    const npm = runNpm([
-      'start',
-      '--',
-      '--config',
-      config,
-      '--port',
-      String(port),
-      '--dynamodb-endpoint',
-      await streamEndpoint(),
-      '--table',
-      uniqueTableName('large'),
-    ]);
+    const npm = runNpm(await npmStartArgs(port, uniqueTableName('large'), '--config', config));
     started.push(npm);
     let stderr = '';
     npm.child.stderr!.on('data', (chunk: Buffer) => void (stderr += String(chunk)));

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { streamEndpoint } from '../support/stream-dynamodb';
+import { npmStartArgs } from '../support/stream-dynamodb';
 import { uniqueTableName } from '../support/test-table';
 import { freePortRun, killGroup, ROOT, runNpm, type NpmProcess } from '../support/twin-process';
 
@@ -58,16 +58,7 @@ function sh(command: string): Promise<{ code: number; stdout: string; stderr: st
 
 /** `npm start` on the demo configuration, its API on `port`, the simulator on port + 1. */
 async function startNpmTwin(port: number, started: NpmProcess[]): Promise<void> {
-  const npm = runNpm([
-    'start',
-    '--',
-    '--port',
-    String(port),
-    '--dynamodb-endpoint',
-    await streamEndpoint(),
-    '--table',
-    uniqueTableName('walk'),
-  ]);
+  const npm = runNpm(await npmStartArgs(port, uniqueTableName('walk')));
   started.push(npm);
   await npm.waitFor('Press Ctrl-C');
 }

@@ -17,3 +17,8 @@ export async function streamEndpoint(): Promise<string> {
   holder[FILE_DYNAMODB_LOCAL] ??= startDynamoDbLocal();
   return (await holder[FILE_DYNAMODB_LOCAL]).endpoint;
 }
+
+/** `npm start`'s arguments for a twin on `port` with its table `table` in this file's DynamoDB Local, then `more`. */
+export async function npmStartArgs(port: number, table: string, ...more: string[]): Promise<string[]> {
+  return ['start', '--', '--port', String(port), '--dynamodb-endpoint', await streamEndpoint(), '--table', table, ...more];
+}
