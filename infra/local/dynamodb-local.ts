@@ -122,6 +122,11 @@ export interface DynamoDbLocalOptions {
   port?: number;
   /** Who holds a persisted directory, for the message a second twin gets. */
   holder?: string;
+  /**
+   * Leave this process free to exit while Java runs (a test worker's DynamoDB Local that outlives a test file):
+   * its exit closes the watchdog's stdin, which stops Java.
+   */
+  unref?: boolean;
 }
 
 /**
@@ -155,6 +160,10 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   });
   // Closing stdin is how the watchdog is told to stop; an error on it only means it is already gone.
   child.stdin?.on('error', () => undefined);
+  if (options.unref) {
+    child.unref();
+    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+  }
   const stop = async () => {
     if (exited) return;
     child.stdin?.end();

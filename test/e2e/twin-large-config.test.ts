@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { npmStartArgs } from '../support/stream-dynamodb';
+import { npmStartArgsOn, streamEndpoint } from '../support/stream-dynamodb';
 import { uniqueTableName } from '../support/test-table';
 import { freePortRun, killGroup, runNpm, type NpmProcess } from '../support/twin-process';
 
@@ -50,7 +50,8 @@ describe('npm start on a large configuration', () => {
       }),
     );
     const port = await freePortRun(2);
-    const npm = runNpm(await npmStartArgs(port, uniqueTableName('large'), '--config', config));
+    // 1 500 members and their e-mail postings: a DynamoDB Local of its own, shared with no other file.
+    const npm = runNpm(npmStartArgsOn(await streamEndpoint({ alone: true }), port, uniqueTableName('large'), '--config', config));
     started.push(npm);
     let stderr = '';
     npm.child.stderr!.on('data', (chunk: Buffer) => void (stderr += String(chunk)));
