@@ -51,10 +51,10 @@ export async function findCustomerByEmail(shopId: string, email: string): Promis
   return item ? storedCustomerOf(item) : null;
 }
 
-/** Why an enrol transaction was refused. */
 /**
- * `conflict`: another transaction held one of the items at that moment (the shop's member counters, which every
- * enrolment moves): nothing was written, and trying again after a short wait succeeds.
+ * Why an enrol transaction was refused. `conflict`: another transaction held one of the items at that moment
+ * (the shop's member counters, which every enrolment moves): nothing was written, and trying again after a
+ * short wait succeeds.
  */
 export type CreateCustomerOutcome = 'created' | 'customer_exists' | 'referral_code_taken' | 'erased' | 'conflict';
 

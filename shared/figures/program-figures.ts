@@ -87,18 +87,19 @@ export interface FiguresCheck {
   scanned: number;
 }
 
+/** A full read of the shop: its members' items, and the history erased members' items gave, kept without them. */
+async function fullRead(shopId: string) {
+  const [read, erased] = await Promise.all([readShopMembers(shopId), readErasedFigures(shopId)]);
+  return { read, counts: addCounts(countsOfFullRead(read), erased) };
+}
+
 /**
  * Recomputes the shop's figures from a full read (the members' items, and the history erased members' items
  * gave, kept without them) and lists every one that differs from what is kept.
  */
 export async function verifyFigures(shopId: string): Promise<FiguresCheck> {
-  const [read, erased, kept, counters] = await Promise.all([
-    readShopMembers(shopId),
-    readErasedFigures(shopId),
-    readAllFigures(shopId),
-    readShopCounters(shopId),
-  ]);
-  const differences = differencesOf(kept, addCounts(countsOfFullRead(read), erased));
+  const [{ read, counts }, kept, counters] = await Promise.all([fullRead(shopId), readAllFigures(shopId), readShopCounters(shopId)]);
+  const differences = differencesOf(kept, counts);
   const total = read.members.length;
   const excluded = read.members.filter((member) => member.status === 'excluded').length;
   if (counters.member + counters.excluded !== total)
@@ -113,8 +114,7 @@ export async function verifyFigures(shopId: string): Promise<FiguresCheck> {
  * run it while the figures consumer is held (docs/operate.md#the-programs-figures).
  */
 export async function backfillFigures(shopId: string): Promise<{ members: number; days: number; deleted: number }> {
-  const [read, erased] = await Promise.all([readShopMembers(shopId), readErasedFigures(shopId)]);
-  const counts = addCounts(countsOfFullRead(read), erased);
+  const { read, counts } = await fullRead(shopId);
   const written = await replaceFigures(shopId, counts);
   return { members: read.members.length, days: counts.days.size, deleted: written.deleted };
 }
