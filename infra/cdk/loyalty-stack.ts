@@ -2,15 +2,16 @@
 // scheduled jobs, the authorizer and its cache's flusher), each granted what its entry declares, the REST
 // API with its usage plan, the webhook delivery queue, the event bus, the optional Shopify partner event
 // source and WAF web ACL, retries and dead-letter paths for the background work, and observability.
-import { Arn, ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Arn, ArnFormat, CfnOutput, Duration, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { STAGE_NAME } from './constructs/loyalty-api';
 import { LIST_MEMORY_PARTITIONS } from '../../shared/data/keys';
 import { ApiFirewall } from './constructs/api-firewall';
 import { FailedJobRuns, JOB_RUN_RETRIES } from './constructs/failed-job-runs';
@@ -162,6 +163,7 @@ export class LoyaltyStack extends Stack {
 
     /** One function of the manifest, with its table access, exactly the outside services it uses and its grants. */
     const manifestFunction = (
+      scope: Construct,
       entry: EntryPoint,
       description: string,
       timeoutSeconds?: number,
@@ -170,7 +172,7 @@ export class LoyaltyStack extends Stack {
     ) => {
       const uses = entry.uses ?? [];
       if (uses.includes('klaviyo') && !klaviyo) throw new Error(`${entry.name}: uses Klaviyo, but no consumer reads the Klaviyo queue`);
-      const fn = new LoyaltyFunction(this, constructId('Fn', entry.name), {
+      const fn = new LoyaltyFunction(scope, constructId('Fn', entry.name), {
         entry: entry.handler,
         description,
         environment: {
@@ -208,13 +210,25 @@ export class LoyaltyStack extends Stack {
       return fn.fn;
     };
 
+    // The functions live in nested stacks by concern, so that the main stack keeps only what an update must not
+    // replace (the table, the queues, the bus, the REST API and its routes) and a route costs it only its methods
+    // (docs/decisions.md, "Nested stacks"). The authorizer stays here: its permission names the API's authorizer.
+    const routeStack = new NestedStack(this, 'RouteFunctions', {
+      description: "The API's functions: one per route, webhook, shopper route and page, each with its invoke permission",
+    });
+    const workerStack = new NestedStack(this, 'Workers', {
+      description: 'The queue consumers, the event delivery and the authorizer-cache flusher',
+    });
+    const jobStack =
+      jobs.length > 0 ? new NestedStack(this, 'ScheduledJobs', { description: 'The scheduled jobs and their schedules' }) : undefined;
+
     // API functions (routes and webhooks): their errors alarm per function.
     const handlers = new Map<string, IFunction>();
     // A route's function also serves its /admin/api twin, which verifies the ID token with the shop's app secret.
     for (const route of routes)
-      handlers.set(route.name, manifestFunction({ ...route, uses: routeUses(route) }, `${route.method} ${route.path}`));
-    for (const hook of webhooks) handlers.set(hook.name, manifestFunction(hook, `${hook.method} ${hook.path}`));
-    for (const route of shopperRoutes) handlers.set(route.name, manifestFunction(route, `${route.method} ${route.path}`));
+      handlers.set(route.name, manifestFunction(routeStack, { ...route, uses: routeUses(route) }, `${route.method} ${route.path}`));
+    for (const hook of webhooks) handlers.set(hook.name, manifestFunction(routeStack, hook, `${hook.method} ${hook.path}`));
+    for (const route of shopperRoutes) handlers.set(route.name, manifestFunction(routeStack, route, `${route.method} ${route.path}`));
     // A page's function ships the app's script beside its handler (admin-app.js, read at its cold start).
     const buildAdminApp = (inputDir: string, outputDir: string) => [
       `node --import tsx "${inputDir}/infra/admin-ui/build-admin-app.ts" "${outputDir}/${ADMIN_APP_SCRIPT_NAME}"`,
@@ -222,10 +236,17 @@ export class LoyaltyStack extends Stack {
     for (const page of pages)
       handlers.set(
         page.name,
-        manifestFunction(page, `${page.method} ${page.path}`, undefined, undefined, page.shipsAdminApp ? buildAdminApp : undefined),
+        manifestFunction(
+          routeStack,
+          page,
+          `${page.method} ${page.path}`,
+          undefined,
+          undefined,
+          page.shipsAdminApp ? buildAdminApp : undefined,
+        ),
       );
 
-    const authorizer = manifestFunction(AUTHORIZER, 'API key authorizer');
+    const authorizer = manifestFunction(this, AUTHORIZER, 'API key authorizer');
     this.synchronousFunctions.push(...handlers.values(), authorizer);
 
     const workers = new Map<string, IFunction>();
@@ -233,6 +254,7 @@ export class LoyaltyStack extends Stack {
       const fromKlaviyo = queueOf(entry) === 'klaviyo';
       const fromFigures = queueOf(entry) === 'figures';
       const fn = manifestFunction(
+        workerStack,
         entry,
         fromKlaviyo
           ? `Sends loyalty events to Klaviyo (${entry.name})`
@@ -260,8 +282,8 @@ export class LoyaltyStack extends Stack {
 
     const jobFunctions = new Map<string, IFunction>();
     for (const job of jobs) {
-      const fn = manifestFunction(job, `Scheduled job ${job.name}, ${job.cadence}`, job.timeoutSeconds, failedJobRuns);
-      new Rule(this, constructId('Schedule', job.name), {
+      const fn = manifestFunction(jobStack!, job, `Scheduled job ${job.name}, ${job.cadence}`, job.timeoutSeconds, failedJobRuns);
+      new Rule(jobStack!, constructId('Schedule', job.name), {
         description: `Run ${job.name} on ${job.cadence}`,
         schedule: Schedule.expression(job.cadence),
         targets: [new LambdaFunction(fn, { ...JOB_TARGET_RETRIES, deadLetterQueue: undeliveredEvents })],
@@ -292,6 +314,11 @@ export class LoyaltyStack extends Stack {
       stageThrottle: stageThrottle(props.fullRateKeys ?? DEFAULT_FULL_RATE_KEYS),
       authorizerCacheTtl,
     });
+    // One invoke permission per function, for the methods of this API's stage, beside the function in its nested
+    // stack: a method costs the main stack no permission (a route used to cost it one per method).
+    const invokedBy = new ServicePrincipal('apigateway.amazonaws.com');
+    const stageMethods = Arn.format({ service: 'execute-api', resource: api.api.restApiId, resourceName: `${STAGE_NAME}/*` }, this);
+    for (const fn of new Set(handlers.values())) fn.addPermission('InvokedByApi', { principal: invokedBy, sourceArn: stageMethods });
     this.firewall = props.waf
       ? new ApiFirewall(this, 'Firewall', {
           stage: api.api.deploymentStage,
@@ -302,6 +329,7 @@ export class LoyaltyStack extends Stack {
     const flusher =
       authorizerCacheTtl.toSeconds() > 0
         ? new AuthorizerCacheFlusher(this, 'AuthorizerCacheFlusher', {
+            functionScope: workerStack,
             entry: AUTHORIZER_CACHE_FLUSHER,
             table,
             api: api.api,
@@ -310,8 +338,17 @@ export class LoyaltyStack extends Stack {
           })
         : undefined;
     // The table's stream carries each committed domain event to the bus, at least once (docs/events.md).
-    const eventDelivery = new EventDelivery(this, 'EventDelivery', { entry: EVENT_DELIVERY, table, bus, environment, logRetention });
-    const observability = new Observability(this, 'Observability', {
+    const eventDelivery = new EventDelivery(this, 'EventDelivery', {
+      functionScope: workerStack,
+      entry: EVENT_DELIVERY,
+      table,
+      bus,
+      environment,
+      logRetention,
+    });
+    // Alarms, their topic and the dashboard: what an operator watches, apart from what serves requests.
+    const monitoringStack = new NestedStack(this, 'Monitoring', { description: 'Alarms, their topic and the dashboard' });
+    const observability = new Observability(monitoringStack, 'Observability', {
       api: api.api,
       accessLogs: api.accessLogs,
       table,

@@ -4,49 +4,57 @@ import { NagSuppressions } from 'cdk-nag';
 import type { LoyaltyStack } from './loyalty-stack';
 
 export function acknowledgeNagFindings(stack: LoyaltyStack): void {
-  NagSuppressions.addStackSuppressions(stack, [
-    {
-      id: 'AwsSolutions-IAM4',
-      reason:
-        'Lambda roles use AWSLambdaBasicExecutionRole (CloudWatch Logs writes only) and API Gateway uses AmazonAPIGatewayPushToCloudWatchLogs for its account-level logging role; both are the AWS-maintained minimal policies for exactly that.',
-      appliesTo: [
-        'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',
-        'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
-      ],
-    },
-    {
-      id: 'AwsSolutions-IAM5',
-      reason:
-        'X-Ray PutTraceSegments and PutTelemetryRecords (active tracing) only support Resource "*"; no data action is granted on "*".',
-      appliesTo: ['Resource::*'],
-    },
-    {
-      id: 'AwsSolutions-IAM5',
-      reason: "Table grants include the table's own secondary indexes (<table arn>/index/*), which queries on GSIs and LSIs need.",
-      appliesTo: [{ regex: '/^Resource::<DataTable[A-Za-z0-9]+\\.Arn>\\/index\\/\\*$/g' }],
-    },
-    {
-      id: 'AwsSolutions-IAM5',
-      reason:
-        'Shopify credentials are read only under the configured secret-name prefix; Secrets Manager appends a random suffix to every secret ARN, so the prefix needs a trailing wildcard.',
-      appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:secretsmanager:.+:secret:.*\\*$/g' }],
-    },
-    {
-      id: 'AwsSolutions-APIG2',
-      reason:
-        "Request validation happens in each handler with zod and answers in the spec's error envelope, which API Gateway request validators cannot produce.",
-    },
-    {
-      id: 'AwsSolutions-APIG4',
-      reason:
-        "Every API method uses the Lambda REQUEST authorizer (API keys, as the spec requires); the only methods without it are the ANY mocks that answer 405 without reaching any backend, the platform webhooks (POST /webhooks/shopify), which Shopify cannot call with a key: their handler verifies the HMAC-SHA256 signature of the raw body with the shop's secret, and the shopper routes (/shopper/...) with their OPTIONS preflight mocks, which a storefront or customer account extension calls without a key: their handler verifies Shopify's app proxy signature or the customer session token (HS256 with the shop's app secret) before reading anything else, and the staff routes (/admin/api/...), each /v1 route's twin served by its own function, which Shopify's admin calls with App Bridge's ID token, not a key: the function verifies that token (HS256 with the shop's app secret, iss, dest, aud, exp) before reading anything else. The stage throttles all three per method.",
-    },
-    {
-      id: 'AwsSolutions-COG4',
-      reason:
-        'The spec authenticates server-side callers with API keys (Authorization header) through a Lambda authorizer, not Cognito user pools.',
-    },
-  ]);
+  // The stack-wide findings hold for its nested stacks too (the functions and the alarms live there).
+  NagSuppressions.addStackSuppressions(
+    stack,
+    [
+      {
+        id: 'AwsSolutions-IAM4',
+        reason:
+          'Lambda roles use AWSLambdaBasicExecutionRole (CloudWatch Logs writes only) and API Gateway uses AmazonAPIGatewayPushToCloudWatchLogs for its account-level logging role; both are the AWS-maintained minimal policies for exactly that.',
+        appliesTo: [
+          'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',
+          'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
+        ],
+      },
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          'X-Ray PutTraceSegments and PutTelemetryRecords (active tracing) only support Resource "*"; no data action is granted on "*".',
+        appliesTo: ['Resource::*'],
+      },
+      {
+        id: 'AwsSolutions-IAM5',
+        reason: "Table grants include the table's own secondary indexes (<table arn>/index/*), which queries on GSIs and LSIs need.",
+        // In a nested stack the table's ARN is a parameter (`referenceto<Stack>DataTable…Arn`).
+        appliesTo: [
+          { regex: '/^Resource::<(DataTable[A-Za-z0-9]+\\.Arn|referenceto[A-Za-z0-9]*DataTable[A-Za-z0-9]+Arn)>\\/index\\/\\*$/g' },
+        ],
+      },
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          'Shopify credentials are read only under the configured secret-name prefix; Secrets Manager appends a random suffix to every secret ARN, so the prefix needs a trailing wildcard.',
+        appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:secretsmanager:.+:secret:.*\\*$/g' }],
+      },
+      {
+        id: 'AwsSolutions-APIG2',
+        reason:
+          "Request validation happens in each handler with zod and answers in the spec's error envelope, which API Gateway request validators cannot produce.",
+      },
+      {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          "Every API method uses the Lambda REQUEST authorizer (API keys, as the spec requires); the only methods without it are the ANY mocks that answer 405 without reaching any backend, the platform webhooks (POST /webhooks/shopify), which Shopify cannot call with a key: their handler verifies the HMAC-SHA256 signature of the raw body with the shop's secret, and the shopper routes (/shopper/...) with their OPTIONS preflight mocks, which a storefront or customer account extension calls without a key: their handler verifies Shopify's app proxy signature or the customer session token (HS256 with the shop's app secret) before reading anything else, and the staff routes (/admin/api/...), each /v1 route's twin served by its own function, which Shopify's admin calls with App Bridge's ID token, not a key: the function verifies that token (HS256 with the shop's app secret, iss, dest, aud, exp) before reading anything else. The stage throttles all three per method.",
+      },
+      {
+        id: 'AwsSolutions-COG4',
+        reason:
+          'The spec authenticates server-side callers with API keys (Authorization header) through a Lambda authorizer, not Cognito user pools.',
+      },
+    ],
+    true,
+  );
   // With the web ACL (-c waf=true) the stage is associated with it and APIG3 holds; without it, this is why.
   if (!stack.firewall) {
     NagSuppressions.addStackSuppressions(stack, [
@@ -133,7 +141,7 @@ export function acknowledgeNagFindings(stack: LoyaltyStack): void {
     },
   ]);
   // Alarm e-mails: a dead-letter queue for the subscription would need an alarm of its own, sent through this same topic.
-  const subscriptions = stack.node.tryFindChild('Observability')?.node.tryFindChild('AlarmTopic');
+  const subscriptions = stack.node.tryFindChild('Monitoring')?.node.tryFindChild('Observability')?.node.tryFindChild('AlarmTopic');
   if (subscriptions) {
     NagSuppressions.addResourceSuppressions(
       subscriptions,
@@ -149,7 +157,9 @@ export function acknowledgeNagFindings(stack: LoyaltyStack): void {
   }
   // The authorizer-cache flusher (when the cache is on) is invoked by the table's stream, synchronously per batch.
   // The event delivery likewise, from the same stream.
-  const delivery = stack.node.tryFindChild('EventDelivery');
+  // Their functions live in the Workers nested stack, their failure queues in the main stack.
+  const workers = stack.node.tryFindChild('Workers');
+  const delivery = workers?.node.tryFindChild('EventDelivery');
   if (delivery) {
     NagSuppressions.addResourceSuppressions(
       delivery,
@@ -163,7 +173,7 @@ export function acknowledgeNagFindings(stack: LoyaltyStack): void {
       true,
     );
   }
-  const flusher = stack.node.tryFindChild('AuthorizerCacheFlusher');
+  const flusher = workers?.node.tryFindChild('AuthorizerCacheFlusher');
   if (flusher) {
     NagSuppressions.addResourceSuppressions(
       flusher,

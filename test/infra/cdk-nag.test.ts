@@ -13,6 +13,7 @@ describe('cdk-nag AwsSolutions and ServerlessChecks', () => {
     ['the stack with the WAF web ACL', { waf: true }],
   ])('leave no unacknowledged finding on %s', (_, props) => {
     const { stack } = synthStack({ nag: true, props });
+    // The main stack's assembly carries its nested stacks' findings too (the functions and the alarms live there).
     const annotations = Annotations.fromStack(stack);
 
     const pattern = Match.stringLikeRegexp('(AwsSolutions|Serverless|CdkNagValidationFailure)');

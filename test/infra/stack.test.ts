@@ -1,5 +1,5 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { GATEWAY_RESPONSES, staffOperationName } from '../../infra/cdk/constructs/loyalty-api';
+import { GATEWAY_RESPONSES, PREFLIGHT_OR_NOT_ALLOWED, staffOperationName } from '../../infra/cdk/constructs/loyalty-api';
 import { DENY_DETAIL } from '../../functions/auth/authorize';
 import { ACCESS_DENIED_METRIC, OLDEST_DELIVERY_ALARM_SECONDS } from '../../infra/cdk/constructs/observability';
 import { SERVER_ERRORS_METRIC } from '../../shared/observability/service';
@@ -196,32 +196,50 @@ describe('production stack', () => {
     }
   });
 
-  it("lets API Gateway invoke each route function from its /admin/api resource, and grants it the shops' Shopify secrets to verify ID tokens", () => {
-    const permissions = resources('AWS::Lambda::Permission').map(([, p]) => JSON.stringify(p.Properties.SourceArn));
+  it("lets API Gateway invoke each route function from this API's stage, its /admin/api twin included, and grants it the shops' Shopify secrets to verify ID tokens", () => {
+    const permissions = resources('AWS::Lambda::Permission').map(([, p]) => p.Properties);
+    const methods = resources('AWS::ApiGateway::Method').map(([, m]) => m.Properties);
+    const restApiId = resources('AWS::ApiGateway::RestApi')[0]![0];
     for (const staff of STAFF_ROUTES) {
-      const sourcePath = staff.path.replace(/\{[^}]+\}/g, '*');
-      expect(permissions.some((arn) => arn.includes(`/${staff.method}${sourcePath}"`))).toBe(true);
-      const statements = statementsOf(template, functionId(template, `${staff.route.method} ${staff.route.path}`));
+      const fnId = functionId(template, `${staff.route.method} ${staff.route.path}`);
+      // One permission per function, for every method of the stage: the /v1 method and its /admin/api twin.
+      const own = permissions.filter((p) => JSON.stringify(p.FunctionName).includes(fnId));
+      expect(own).toHaveLength(1);
+      expect(own[0]).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
+      expect(JSON.stringify(own[0].SourceArn)).toContain(`{"Ref":"${restApiId}"},"/prod/*"`);
+      // The twin's method integrates the route's own function.
+      const twin = methods.filter((m) => m.OperationName === staffOperationName(staff));
+      expect(twin).toHaveLength(1);
+      expect(JSON.stringify(twin[0].Integration.Uri)).toContain(fnId);
+      expect(twin[0].Integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
+      const statements = statementsOf(template, fnId);
       expect(actionsOf(statements)).toContain('secretsmanager:GetSecretValue');
     }
     // No function of its own: the twins add methods, not functions.
     expect(resources('AWS::Lambda::Function')).toHaveLength(ROUTES.length + OTHER_FUNCTIONS);
   });
 
-  it("answers OPTIONS on each shopper path with a 204 mock carrying the contract's CORS headers, without a token", () => {
-    const preflights = resources('AWS::ApiGateway::Method')
+  it("answers OPTIONS on each shopper path with a 204 from the path's mock, carrying the contract's CORS headers, without a token", () => {
+    const mocks = resources('AWS::ApiGateway::Method')
       .map(([, m]) => m.Properties)
-      .filter((m) => m.HttpMethod === 'OPTIONS');
-
-    const staff = preflights.filter(
-      (m) => m.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Access-Control-Max-Age'],
-    );
-    const shopper = preflights.filter((m) => !staff.includes(m));
-    expect(shopper).toHaveLength(new Set(SHOPPER_ROUTES.map((route) => route.path)).size);
-    for (const preflight of shopper) {
-      expect(preflight).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
-      expect(preflight.ApiKeyRequired).not.toBe(true);
-      expect(preflight.Integration.IntegrationResponses[0]).toMatchObject({
+      .filter((m) => m.HttpMethod === 'ANY' && m.Integration.RequestTemplates['application/json'] === PREFLIGHT_OR_NOT_ALLOWED);
+    expect(mocks).toHaveLength(new Set(SHOPPER_ROUTES.map((route) => route.path)).size);
+    // No OPTIONS method of their own: the ANY mock answers the preflight, a resource fewer per shopper path.
+    const shopperOptions = resources('AWS::ApiGateway::Method')
+      .map(([, m]) => m.Properties)
+      .filter(
+        (m) =>
+          m.HttpMethod === 'OPTIONS' &&
+          !m.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Access-Control-Max-Age'],
+      );
+    expect(shopperOptions).toEqual([]);
+    for (const mock of mocks) {
+      expect(mock).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
+      expect(mock.ApiKeyRequired).not.toBe(true);
+      const [notAllowed, preflight] = mock.Integration.IntegrationResponses;
+      expect(notAllowed).toMatchObject({ StatusCode: '405', SelectionPattern: '405' });
+      expect(preflight.SelectionPattern).toBeUndefined();
+      expect(preflight).toMatchObject({
         StatusCode: '204',
         ResponseParameters: {
           'method.response.header.Access-Control-Allow-Origin': "'*'",

@@ -19,6 +19,8 @@ export const KEY_ITEM_FILTER = FilterCriteria.filter({ dynamodb: { Keys: { pk: {
 export const FLUSH_RETRY_ATTEMPTS = 10;
 
 export interface AuthorizerCacheFlusherProps {
+  /** Where the function goes (a nested stack); the failures queue stays in this construct's stack. */
+  functionScope?: Construct;
   /** The flusher's manifest entry: its handler, and what it is granted (the cache's flush, the key stream). */
   entry: EntryPoint;
   table: Table;
@@ -36,7 +38,7 @@ export class AuthorizerCacheFlusher extends Construct {
     super(scope, id);
     const stage = props.api.deploymentStage;
     const { entry } = props;
-    const fn = new LoyaltyFunction(this, 'Fn', {
+    const fn = new LoyaltyFunction(props.functionScope ?? this, props.functionScope ? id : 'Fn', {
       entry: entry.handler,
       description: 'Flushes the API authorizer cache when an API key item changes',
       environment: { ...props.environment, REST_API_ID: props.api.restApiId, API_STAGE_NAME: stage.stageName },

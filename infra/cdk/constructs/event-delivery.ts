@@ -27,6 +27,8 @@ export const DELIVERY_RETRY_ATTEMPTS = 10_000;
 export const DELIVERY_MAX_RECORD_AGE = Duration.hours(24);
 
 export interface EventDeliveryProps {
+  /** Where the function goes (a nested stack); the failures queue stays in this construct's stack. */
+  functionScope?: Construct;
   /** The delivery's manifest entry (shared/runtime/entry-points.ts): its handler and grants. */
   entry: EntryPoint;
   table: Table;
@@ -45,7 +47,7 @@ export class EventDelivery extends Construct {
     const { entry } = props;
     if (!entry.grants?.includes('eventStream'))
       throw new Error(`${entry.name}: an event delivery without the event stream delivers nothing`);
-    const fn = new LoyaltyFunction(this, 'Fn', {
+    const fn = new LoyaltyFunction(props.functionScope ?? this, props.functionScope ? id : 'Fn', {
       entry: entry.handler,
       description: 'Delivers committed domain events from the table stream to the event bus',
       environment: props.environment,

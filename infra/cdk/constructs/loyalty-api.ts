@@ -9,9 +9,9 @@ import {
   AccessLogFormat,
   ApiKeySourceType,
   AuthorizationType,
+  AwsIntegration,
   IdentitySource,
   type IResource,
-  LambdaIntegration,
   LogGroupLogDestination,
   type Method,
   MethodLoggingLevel,
@@ -87,6 +87,9 @@ export const staffOperationName = (staff: StaffRoute): string => `${staff.route.
 /** API Gateway's own default and ours; every key write flushes the cache (authorizer-cache-flusher.ts). */
 export const DEFAULT_AUTHORIZER_CACHE_TTL = Duration.seconds(300);
 
+/** The shopper paths' mock: the CORS preflight (OPTIONS) is a 204, any other method not routed there a 405. */
+export const PREFLIGHT_OR_NOT_ALLOWED = '#if($context.httpMethod == "OPTIONS"){"statusCode": 204}#else{"statusCode": 405}#end';
+
 const json = (body: unknown) => ({ 'application/json': JSON.stringify(body) });
 
 /** Every answer API Gateway gives on its own, in the spec's envelope and with the spec's details. */
@@ -107,12 +110,17 @@ export const GATEWAY_RESPONSES: ReadonlyArray<{ id: string; type: ResponseType; 
   { id: 'Default5xx', type: ResponseType.DEFAULT_5XX, statusCode: '500', detail: DETAILS.unexpected },
 ];
 
+/** The stage every method is deployed to; the functions' invoke permissions name it. */
+export const STAGE_NAME = 'prod';
+
 /**
- * A method's Lambda proxy integration, invocable from the deployed stage only: no second permission for the
- * console's test invocation per method, which would spend a CloudFormation resource per method of the
- * stack's 500 (docs/decisions.md, staff routes).
+ * A method's Lambda proxy integration, without the per-method invoke permissions LambdaIntegration would add to
+ * the method's stack: each function has one permission for this API's stage, in its own nested stack, so a method
+ * costs the main stack one resource (docs/decisions.md, "Nested stacks"). The same integration as
+ * LambdaIntegration's (`AWS_PROXY`, POST to the function's invocations).
  */
-const integrate = (handler: IFunction) => new LambdaIntegration(handler, { allowTestInvoke: false });
+const integrate = (handler: IFunction) =>
+  new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${handler.functionArn}/invocations` });
 
 export class LoyaltyApi extends Construct {
   readonly api: RestApi;
@@ -128,7 +136,7 @@ export class LoyaltyApi extends Construct {
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       cloudWatchRole: true,
       deployOptions: {
-        stageName: 'prod',
+        stageName: STAGE_NAME,
         tracingEnabled: true,
         metricsEnabled: true,
         loggingLevel: MethodLoggingLevel.ERROR,
@@ -246,33 +254,12 @@ export class LoyaltyApi extends Construct {
       resources.set(page.path, resource);
       // No authorizer and no API key: Shopify's admin loads the page with an ID token in its address, which
       // the handler verifies (or answers App Bridge's bounce page).
-      const method = resource.addMethod(page.method, new LambdaIntegration(handler), {
+      const method = resource.addMethod(page.method, integrate(handler), {
         authorizationType: AuthorizationType.NONE,
         apiKeyRequired: false,
         operationName: page.name,
       });
       this.methods.set(page.name, method);
-    }
-
-    // The CORS preflight of each shopper path: 204 with the contract's headers, no token, no function.
-    const corsParameters = Object.fromEntries(
-      Object.entries(SHOPPER_CORS_HEADERS).map(([name, value]) => [`method.response.header.${name}`, `'${value}'`]),
-    );
-    for (const path of shopperPaths) {
-      this.api.root.resourceForPath(path).addMethod(
-        'OPTIONS',
-        new MockIntegration({
-          passthroughBehavior: PassthroughBehavior.WHEN_NO_TEMPLATES,
-          requestTemplates: { 'application/json': '{"statusCode": 204}' },
-          integrationResponses: [{ statusCode: '204', responseParameters: corsParameters }],
-        }),
-        {
-          authorizationType: AuthorizationType.NONE,
-          methodResponses: [
-            { statusCode: '204', responseParameters: Object.fromEntries(Object.keys(corsParameters).map((name) => [name, true])) },
-          ],
-        },
-      );
     }
 
     // The CORS preflight of each staff path Shopify's admin UI extensions call (from an origin of their own):
@@ -298,10 +285,16 @@ export class LoyaltyApi extends Construct {
       );
     }
 
-    // Another method on a known path: 405 with Allow, as the local gateway answers. Not on the staff paths: a
-    // mock per path would spend a resource of the stack's 500 each; there API Gateway answers its 404.
+    // Another method on a known path: 405 with Allow, as the local gateway answers; on a shopper path the same mock
+    // answers the CORS preflight (OPTIONS) with 204 and the contract's headers, so a shopper path costs one mock, not
+    // two. Not on the staff paths: a mock per path would spend a resource of the stack; there API Gateway answers
+    // its 404. The mock's only request template is JSON's (API Gateway answers another content type 415).
+    const corsParameters = Object.fromEntries(
+      Object.entries(SHOPPER_CORS_HEADERS).map(([name, value]) => [`method.response.header.${name}`, `'${value}'`]),
+    );
     for (const [path, resource] of resources) {
       if (isStaffResource(path)) continue;
+      const shopper = shopperPaths.has(path);
       const allowed = [
         ...props.routes,
         ...props.webhooks,
@@ -311,30 +304,40 @@ export class LoyaltyApi extends Construct {
       ]
         .filter((route) => route.path === path)
         .map((route): string => route.method)
-        .concat(shopperPaths.has(path) ? ['OPTIONS'] : [])
+        .concat(shopper ? ['OPTIONS'] : [])
         .join(', ');
       const headers: Record<string, string> = {
         'method.response.header.Allow': `'${allowed}'`,
         'method.response.header.Cache-Control': "'no-store'",
-        ...(shopperPaths.has(path) ? { 'method.response.header.Access-Control-Allow-Origin': "'*'" } : {}),
+        ...(shopper ? { 'method.response.header.Access-Control-Allow-Origin': "'*'" } : {}),
+      };
+      const notAllowed = {
+        statusCode: '405',
+        responseTemplates: json(envelope(405, `Method $context.httpMethod is not allowed on this path. Allowed: ${allowed}`)),
+        responseParameters: headers,
       };
       resource.addMethod(
         'ANY',
         new MockIntegration({
           passthroughBehavior: PassthroughBehavior.WHEN_NO_TEMPLATES,
-          requestTemplates: { 'application/json': '{"statusCode": 405}' },
-          integrationResponses: [
-            {
-              statusCode: '405',
-              responseTemplates: json(envelope(405, `Method $context.httpMethod is not allowed on this path. Allowed: ${allowed}`)),
-              responseParameters: headers,
-            },
-          ],
+          requestTemplates: {
+            'application/json': shopper ? PREFLIGHT_OR_NOT_ALLOWED : '{"statusCode": 405}',
+          },
+          // A mock's status selects its response: 405 by its pattern, the preflight's 204 as the default.
+          integrationResponses: shopper
+            ? [
+                { ...notAllowed, selectionPattern: '405' },
+                { statusCode: '204', responseParameters: corsParameters },
+              ]
+            : [notAllowed],
         }),
         {
           authorizationType: AuthorizationType.NONE,
           methodResponses: [
             { statusCode: '405', responseParameters: Object.fromEntries(Object.keys(headers).map((name) => [name, true])) },
+            ...(shopper
+              ? [{ statusCode: '204', responseParameters: Object.fromEntries(Object.keys(corsParameters).map((name) => [name, true])) }]
+              : []),
           ],
         },
       );
