@@ -579,6 +579,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       ),
       new Promise<Outcome>((resolve) => {
         timer = setTimeout(() => resolve({ kind: 'timeout' }), Math.min(functionMs, integrationMs));
+        timer.unref();
       }),
     ]);
     clearTimeout(timer);
