@@ -15,7 +15,7 @@ import { openAdminHome } from '../../shared/staff/admin-home';
  * The page's own address as the browser asked for it, without its query: on API Gateway's own domain the
  * stage is part of the path (`requestContext.path`); elsewhere (a custom domain, the twin) the path is the route's.
  */
-function pageUrl(event: APIGatewayProxyEvent): string {
+export function pageUrl(event: APIGatewayProxyEvent): string {
   const host = headerValue(event.headers, 'host') ?? 'localhost';
   const scheme = headerValue(event.headers, 'x-forwarded-proto') ?? 'http';
   const path = host.includes('.execute-api.') ? (event.requestContext?.path ?? event.path) : event.path;

@@ -1,7 +1,9 @@
 // The local API gateway: matches the route manifest, runs the real authorizer, applies the usage
-// plan's throttles, builds API Gateway proxy events and calls the very same handler modules the
-// stack deploys. Its own answers (404, 405, 401, 429) use the gateway responses of the stack.
-import { randomUUID } from 'node:crypto';
+// plan's throttles, builds API Gateway proxy events (as an edge-optimized REST API hands them over) and calls
+// the very same handler modules the stack deploys, within Lambda's limits: the function's timeout, the REST
+// API's 29 s, the 6 MB payloads, the proxy result's shape. Its own answers (400, 404, 405, 401, 413, 415, 429,
+// 500, 502, 504) use the gateway responses of the stack. docs/local-twin.md lists what still differs.
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type {
@@ -65,7 +67,28 @@ export interface GatewayOptions {
    * header as identity source; absent, every request runs the authorizer.
    */
   authorizerCache?: AuthorizerCache;
+  /**
+   * Multiplies every function timeout and the REST API's 29 s integration timeout (default 1): a test ends a
+   * function at its 10 s timeout with 0.001, in 10 ms. The handler's context counts down the scaled time.
+   */
+  timeScale?: number;
+  /**
+   * The API's binary media types (the stack declares none): a result with `isBase64Encoded` is decoded to bytes
+   * only when the request's first Accept type matches one; otherwise its body goes out as the base64 text.
+   */
+  binaryMediaTypes?: readonly string[];
 }
+
+/** API Gateway's payload limit: a larger request body is refused with 413 before anything runs. */
+export const API_PAYLOAD_BYTES = 10 * 1024 * 1024;
+/** Lambda's limit on a synchronous invocation's payload, the event's JSON and the result's alike (6 MB as Lambda counts). */
+export const LAMBDA_PAYLOAD_BYTES = 6 * 1024 * 1024;
+/** The REST API's integration timeout: past it API Gateway answers 504, whatever the function's own timeout. */
+export const INTEGRATION_TIMEOUT_SECONDS = 29;
+/** The only keys a Lambda proxy result may have; any other makes it malformed (502). */
+const PROXY_RESULT_KEYS = new Set(['statusCode', 'headers', 'multiValueHeaders', 'body', 'isBase64Encoded']);
+/** Characters API Gateway refuses unencoded in a query string (400, before the authorizer). */
+const REFUSED_QUERY_CHARACTERS = /[|{}]/;
 
 /** A control endpoint's refusal of its input: answered with this status and `{ "error": message }`. */
 export class ControlError extends Error {
@@ -96,6 +119,101 @@ const STAGE = 'local';
 /** The gateway's own answers carry the API's headers (no-store), as the stack's gateway responses do. */
 const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
   sendJson(res, status, body, { ...JSON_HEADERS, ...headers });
+
+/** Headers of every gateway response of the stack (infra/cdk/constructs/loyalty-api.ts). */
+const GATEWAY_RESPONSE_HEADERS = { ...JSON_HEADERS, 'Access-Control-Allow-Origin': '*' };
+
+/** The gateway's own answer as the stack's gateway response for it: `status` and the envelope with `detail`. */
+const sendGatewayResponse = (res: ServerResponse, status: number, detail: string, headers: Record<string, string> = {}) =>
+  sendJson(res, status, envelope(status, detail), { ...GATEWAY_RESPONSE_HEADERS, ...headers });
+
+/**
+ * A request body's media type as API Gateway picks the mapping template of a mock: without a Content-Type
+ * it is application/json.
+ */
+function mediaTypeOf(rawHeaders: readonly string[]): string {
+  let contentType: string | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'content-type') contentType = rawHeaders[i + 1];
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === '' ? 'application/json' : type;
+}
+
+/**
+ * Whether a mock method of the stack (the 405s, the preflights) answers this request: its only request template
+ * is application/json and its passthrough WHEN_NO_TEMPLATES, so API Gateway refuses any other type with 415.
+ */
+const mockAccepts = (req: IncomingMessage) => mediaTypeOf(req.rawHeaders) === 'application/json';
+
+/** Whether a media type range of binaryMediaTypes (`image/*`, `*\/*`) matches a type. */
+function mediaTypeMatches(range: string, type: string): boolean {
+  const [rangeType, rangeSubtype] = range.toLowerCase().split('/');
+  const [typeType, typeSubtype] = type.toLowerCase().split('/');
+  return (rangeType === '*' || rangeType === typeType) && (rangeSubtype === '*' || rangeSubtype === typeSubtype);
+}
+
+/** A proxy result as API Gateway takes it, or why it is malformed. */
+type ProxyAnswer =
+  | { ok: true; statusCode: number; headers: Record<string, string[]>; body: string; isBase64Encoded: boolean }
+  | { ok: false; reason: string };
+
+const isHeaderValue = (value: unknown) => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What API Gateway makes of a function's result: the JSON Lambda returns (over 6 MB, a function error) checked as
+ * a Lambda proxy result, `headers` and `multiValueHeaders` merged as API Gateway merges them (every value of
+ * both, a name's value given in both once).
+ */
+export function proxyAnswer(result: unknown): ProxyAnswer {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(result);
+  } catch (error) {
+    return { ok: false, reason: `Result is not JSON: ${String(error)}` };
+  }
+  // Lambda returns `null` for a function that returned nothing.
+  json ??= 'null';
+  if (Buffer.byteLength(json) > LAMBDA_PAYLOAD_BYTES)
+    return { ok: false, reason: 'Response payload size exceeded maximum allowed payload size' };
+  const value = JSON.parse(json) as unknown;
+  if (!isPlainObject(value)) return { ok: false, reason: 'Malformed Lambda proxy response: not an object' };
+  const unknown = Object.keys(value).filter((key) => !PROXY_RESULT_KEYS.has(key));
+  if (unknown.length > 0) return { ok: false, reason: `Malformed Lambda proxy response: unknown keys ${unknown.join(', ')}` };
+  const { statusCode, headers, multiValueHeaders, body, isBase64Encoded } = value;
+  if (typeof statusCode !== 'number' || !Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599)
+    return { ok: false, reason: 'Malformed Lambda proxy response: statusCode' };
+  if (headers != null && !(isPlainObject(headers) && Object.values(headers).every(isHeaderValue)))
+    return { ok: false, reason: 'Malformed Lambda proxy response: headers' };
+  if (
+    multiValueHeaders != null &&
+    !(
+      isPlainObject(multiValueHeaders) &&
+      Object.values(multiValueHeaders).every((values) => Array.isArray(values) && values.every(isHeaderValue))
+    )
+  )
+    return { ok: false, reason: 'Malformed Lambda proxy response: multiValueHeaders' };
+  if (body != null && typeof body !== 'string') return { ok: false, reason: 'Malformed Lambda proxy response: body' };
+  if (isBase64Encoded != null && typeof isBase64Encoded !== 'boolean')
+    return { ok: false, reason: 'Malformed Lambda proxy response: isBase64Encoded' };
+
+  const merged = new Map<string, { name: string; values: string[] }>();
+  const add = (name: string, value: unknown) => {
+    const entry = merged.get(name.toLowerCase()) ?? { name, values: [] };
+    if (!entry.values.includes(String(value))) entry.values.push(String(value));
+    merged.set(name.toLowerCase(), entry);
+  };
+  for (const [name, values] of Object.entries((multiValueHeaders ?? {}) as Record<string, unknown[]>))
+    for (const one of values) add(name, one);
+  for (const [name, one] of Object.entries((headers ?? {}) as Record<string, unknown>)) add(name, one);
+  return {
+    ok: true,
+    statusCode,
+    headers: Object.fromEntries([...merged.values()].map(({ name, values }) => [name, values])),
+    body: (body as string | null | undefined) ?? '',
+    isBase64Encoded: isBase64Encoded === true,
+  };
+}
 
 interface Match {
   route: Route;
@@ -133,19 +251,111 @@ export interface GatewayRequest {
   pathParameters: Record<string, string>;
   sourceIp: string;
   requestId: string;
+  /**
+   * The API's domain (`host:port` of the twin's gateway): the edge's `Host` and `requestContext.domainName`.
+   * Absent, the caller's Host header is kept.
+   */
+  domain?: string;
+  /** The scheme the caller used (the twin's gateway speaks http). */
+  protocol?: 'http' | 'https';
+}
+
+/** The headers an edge-optimized API's CloudFront distribution and API Gateway set; the caller's own values are replaced. */
+const EDGE_HEADERS = [
+  'host',
+  'via',
+  'x-amz-cf-id',
+  'x-amzn-trace-id',
+  'x-forwarded-for',
+  'x-forwarded-port',
+  'x-forwarded-proto',
+  'cloudfront-forwarded-proto',
+  'cloudfront-is-desktop-viewer',
+  'cloudfront-is-mobile-viewer',
+  'cloudfront-is-smarttv-viewer',
+  'cloudfront-is-tablet-viewer',
+  'cloudfront-viewer-country',
+];
+
+/**
+ * The request's headers as the integration receives them: the caller's, then what the edge adds. CloudFront
+ * appends the caller's address to any X-Forwarded-For it was sent; the twin has no viewer country or device
+ * detection, so every caller is a desktop in the US.
+ */
+function edgeHeaders(
+  rawHeaders: readonly string[],
+  sourceIp: string,
+  domain: string | undefined,
+  protocol: string,
+): { headers: string[]; domain: string } {
+  const kept: string[] = [];
+  const forwardedFor: string[] = [];
+  let host: string | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if (name === 'x-forwarded-for') forwardedFor.push(rawHeaders[i + 1]!);
+    if (name === 'host') host = rawHeaders[i + 1];
+    if (!EDGE_HEADERS.includes(name)) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+  }
+  const apiDomain = domain ?? host ?? 'localhost';
+  const port = /:(\d+)$/.exec(apiDomain)?.[1] ?? (protocol === 'https' ? '443' : '80');
+  const distribution = randomBytes(8).toString('hex');
+  const headers = [
+    ...kept,
+    'Host',
+    apiDomain,
+    'Via',
+    `1.1 ${distribution}.cloudfront.net (CloudFront)`,
+    'X-Amz-Cf-Id',
+    randomBytes(42).toString('base64url'),
+    'X-Amzn-Trace-Id',
+    `Root=1-${Math.floor(Date.now() / 1000).toString(16)}-${randomBytes(12).toString('hex')}`,
+    'X-Forwarded-For',
+    [...forwardedFor, sourceIp].join(', '),
+    'X-Forwarded-Port',
+    port,
+    'X-Forwarded-Proto',
+    protocol,
+    'CloudFront-Forwarded-Proto',
+    protocol,
+    'CloudFront-Is-Desktop-Viewer',
+    'true',
+    'CloudFront-Is-Mobile-Viewer',
+    'false',
+    'CloudFront-Is-SmartTV-Viewer',
+    'false',
+    'CloudFront-Is-Tablet-Viewer',
+    'false',
+    'CloudFront-Viewer-Country',
+    'US',
+  ];
+  return { headers, domain: apiDomain };
 }
 
 /**
  * The events API Gateway builds for one request: the REQUEST authorizer's, and the proxy
  * integration's once the authorizer has answered. Both share the request's fields, built once.
  */
-export function gatewayEvents({ route, method, url, rawHeaders, pathParameters, sourceIp, requestId }: GatewayRequest): {
+export function gatewayEvents({
+  route,
+  method,
+  url,
+  rawHeaders: callerHeaders,
+  pathParameters,
+  sourceIp,
+  requestId,
+  domain,
+  protocol = 'http',
+}: GatewayRequest): {
   authorizer: APIGatewayRequestAuthorizerEvent;
   proxy(body: string | null, authorization: APIGatewayAuthorizerResult | null): APIGatewayProxyEvent;
 } {
   // Prototype-free maps: a header or parameter called `__proto__` or `valueOf` is just a name.
   const headers: Record<string, string> = Object.create(null);
   const multiValueHeaders: Record<string, string[]> = Object.create(null);
+  const edge = edgeHeaders(callerHeaders, sourceIp, domain, protocol);
+  const rawHeaders = edge.headers;
+  const domainName = edge.domain;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
     const value = rawHeaders[i + 1]!;
@@ -153,7 +363,9 @@ export function gatewayEvents({ route, method, url, rawHeaders, pathParameters, 
     (multiValueHeaders[name] ??= []).push(value);
   }
   const multiValueQueryStringParameters: Record<string, string[]> = Object.create(null);
-  for (const [name, value] of url.searchParams) (multiValueQueryStringParameters[name] ??= []).push(value);
+  // API Gateway splits the query string on `;` as well as `&`.
+  for (const [name, value] of new URLSearchParams(url.search.slice(1).replace(/;/g, '&')))
+    (multiValueQueryStringParameters[name] ??= []).push(value);
   const queryStringParameters: Record<string, string> = Object.create(null);
   for (const [name, values] of Object.entries(multiValueQueryStringParameters)) queryStringParameters[name] = values[values.length - 1]!;
   const hasQuery = Object.keys(queryStringParameters).length > 0;
@@ -193,6 +405,8 @@ export function gatewayEvents({ route, method, url, rawHeaders, pathParameters, 
           resourcePath: route.path,
           path: `/${STAGE}${url.pathname}`,
           protocol: 'HTTP/1.1',
+          domainName,
+          domainPrefix: domainName.split(/[.:]/)[0]!,
           requestTimeEpoch: Date.now(),
           resourceId: route.name,
           identity,
@@ -223,6 +437,9 @@ export function lambdaContext(functionName: string, requestId: string, timeoutSe
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const limiter = options.limiter === undefined ? new RateLimiter() : options.limiter;
+  const timeScale = options.timeScale ?? 1;
+  // The API's domain, `host:port`, once listening; on a wildcard address the caller's Host stands for it.
+  let domain: string | undefined;
   const modules = new Map<string, Promise<{ handler: unknown }>>();
   const load = (file: string) => {
     let module = modules.get(file);
@@ -243,7 +460,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (control) {
       let body: string | null;
       try {
-        body = await bodyOrNull(req);
+        body = (await readBody(req)) || null;
       } catch (error) {
         if (!(error instanceof BodyTooLarge)) throw error;
         return send(res, 413, { error: error.message });
@@ -259,6 +476,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       res.writeHead(200, { 'Content-Type': answer.contentType });
       return res.end(answer.body);
     }
+    // API Gateway refuses a query string with a raw `|`, `{` or `}` before it looks at anything else.
+    const rawQuery = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?') + 1) : '';
+    if (REFUSED_QUERY_CHARACTERS.test(rawQuery)) return sendGatewayResponse(res, 400, DETAILS.requestUnprocessable);
     const webhook = options.webhooks?.find((candidate) => candidate.path === url.pathname.replace(/\/+$/, ''));
     if (webhook) return dispatchWebhook(webhook, req, res, method, url, requestId);
     const page = options.pages?.find((candidate) => candidate.path === url.pathname.replace(/\/+$/, ''));
@@ -273,6 +493,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     const match = matches.find((candidate) => candidate.route.method === method);
     if (!match) {
+      if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
       const allowed = matches.map((candidate) => candidate.route.method).join(', ');
       return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${allowed}`), { Allow: allowed });
     }
@@ -282,19 +503,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       body = await bodyOrNull(req);
     } catch (error) {
       if (!(error instanceof BodyTooLarge)) throw error;
-      return send(res, 413, envelope(413, error.message));
+      return sendGatewayResponse(res, 413, DETAILS.requestTooLarge);
     }
 
     const { route } = match;
-    const events = gatewayEvents({
-      route,
-      method,
-      url,
-      rawHeaders: req.rawHeaders,
-      pathParameters: match.pathParameters,
-      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-      requestId,
-    });
+    const events = eventsOf(req, route, method, url, match.pathParameters, requestId);
 
     let authorization: APIGatewayAuthorizerResult;
     try {
@@ -333,23 +546,80 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     return answer;
   };
 
-  /** Runs the route's handler with the proxy event and writes its result, as the Lambda proxy integration does. */
-  const invoke = async (route: { name: string; handler: string }, event: APIGatewayProxyEvent, res: ServerResponse, requestId: string) => {
-    try {
-      const handler = (await load(route.handler)).handler as ProxyHandler;
-      const result = await handler(event, lambdaContext(route.name, requestId));
-      res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), 'x-amzn-RequestId': requestId });
-      res.end(result.body);
-    } catch (error) {
-      // What API Gateway does when the integration itself fails: a 5XX gateway response.
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Handler failed', route: route.name, requestId, error: String(error) }));
-      send(res, 500, envelope(500, DETAILS.unexpected));
+  /**
+   * Runs the route's handler with the proxy event and writes its result, as the Lambda proxy integration does:
+   * an event over Lambda's 6 MB is refused (500); a function that throws, answers a malformed or oversized result
+   * or runs past its timeout fails (502); one still running at the REST API's 29 s is given up on (504). Lambda
+   * would stop a timed-out function; the twin cannot stop a promise, so the handler runs on unanswered.
+   */
+  const invoke = async (
+    route: { name: string; handler: string; timeoutSeconds?: number },
+    event: APIGatewayProxyEvent,
+    res: ServerResponse,
+    requestId: string,
+    headers: Record<string, string> = {},
+  ) => {
+    const fail = (status: number, detail: string, message: string, error?: unknown) => {
+      console.error(JSON.stringify({ level: 'ERROR', message, route: route.name, requestId, ...(error ? { error: String(error) } : {}) }));
+      sendGatewayResponse(res, status, detail, headers);
+    };
+    if (Buffer.byteLength(JSON.stringify(event)) > LAMBDA_PAYLOAD_BYTES) {
+      return fail(500, DETAILS.unexpected, 'Lambda refused the invocation: the event exceeds its 6 MB payload limit');
     }
+    const handler = (await load(route.handler)).handler as ProxyHandler;
+    const timeoutSeconds = route.timeoutSeconds ?? ROUTE_TIMEOUT_SECONDS;
+    const functionMs = timeoutSeconds * 1000 * timeScale;
+    const integrationMs = INTEGRATION_TIMEOUT_SECONDS * 1000 * timeScale;
+    type Outcome = { kind: 'result'; value: unknown } | { kind: 'error'; error: unknown } | { kind: 'timeout' };
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race<Outcome>([
+      (async () => handler(event, lambdaContext(route.name, requestId, timeoutSeconds * timeScale)))().then(
+        (value) => ({ kind: 'result', value }),
+        (error: unknown) => ({ kind: 'error', error }),
+      ),
+      new Promise<Outcome>((resolve) => {
+        timer = setTimeout(() => resolve({ kind: 'timeout' }), Math.min(functionMs, integrationMs));
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+    if (outcome.kind === 'timeout') {
+      if (functionMs < integrationMs) return fail(502, DETAILS.unexpected, `Task timed out after ${timeoutSeconds} seconds`);
+      return fail(504, DETAILS.integrationTimeout, `Endpoint request timed out after ${INTEGRATION_TIMEOUT_SECONDS} seconds`);
+    }
+    if (outcome.kind === 'error') return fail(502, DETAILS.unexpected, 'Handler failed', outcome.error);
+    const answer = proxyAnswer(outcome.value);
+    if (!answer.ok) return fail(502, DETAILS.unexpected, answer.reason);
+    const accept = (headerValue(event.headers, 'accept') ?? '').split(',')[0]!.split(';')[0]!.trim();
+    const binary = answer.isBase64Encoded && (options.binaryMediaTypes ?? []).some((range) => mediaTypeMatches(range, accept));
+    res.writeHead(answer.statusCode, { ...answer.headers, 'x-amzn-RequestId': requestId });
+    res.end(binary ? Buffer.from(answer.body, 'base64') : answer.body);
   };
 
+  /** The events of one request to `route`, with the API's domain. */
+  const eventsOf = (
+    req: IncomingMessage,
+    route: Route,
+    method: string,
+    url: URL,
+    pathParameters: Record<string, string>,
+    requestId: string,
+  ) =>
+    gatewayEvents({
+      route,
+      method,
+      url,
+      rawHeaders: req.rawHeaders,
+      pathParameters,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      requestId,
+      ...(domain ? { domain } : {}),
+    });
+
   // API Gateway's plain proxy integration: no authorizer, no usage plan, but the stage's own throttle of the
-  // webhook's method, all callers together (WEBHOOK_THROTTLE, the stack's methodOptions); an oversized body
-  // is refused as the receiver would refuse it, with 401, since it cannot be a platform delivery.
+  // webhook's method, all callers together (WEBHOOK_THROTTLE, the stack's methodOptions). A body over API
+  // Gateway's 10 MB is refused with 413, one over Lambda's 6 MB with 500; the receiver refuses anything over its
+  // own 1 MiB (401, it cannot be a platform delivery).
   const dispatchWebhook = async (
     route: WebhookRoute,
     req: IncomingMessage,
@@ -358,10 +628,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     url: URL,
     requestId: string,
   ) => {
-    if (method !== route.method)
+    if (method !== route.method) {
+      if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
       return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), {
         Allow: route.method,
       });
+    }
     // The stage throttles before anything is read, as API Gateway does; the body is never looked at.
     if (limiter && !limiter.take(`stage ${route.method} ${route.path}`, WEBHOOK_THROTTLE))
       return send(res, 429, envelope(429, DETAILS.rateLimited));
@@ -370,39 +642,24 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       body = await bodyOrNull(req);
     } catch (error) {
       if (!(error instanceof BodyTooLarge)) throw error;
-      return send(res, 401, envelope(401, 'Webhook signature could not be verified'));
+      return sendGatewayResponse(res, 413, DETAILS.requestTooLarge);
     }
-    const routeLike: Route = { ...route, scope: 'full', throttle: 'standard' };
-    const events = gatewayEvents({
-      route: routeLike,
-      method,
-      url,
-      rawHeaders: req.rawHeaders,
-      pathParameters: {},
-      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-      requestId,
-    });
+    const events = eventsOf(req, { ...route, scope: 'full', throttle: 'standard' }, method, url, {}, requestId);
     return invoke(route, events.proxy(body, null), res, requestId);
   };
 
   // As the stack's page methods: no authorizer, no API key, the stage's method throttle; the handler answers
   // the page or the bounce that obtains an ID token.
   const dispatchPage = async (route: PageRoute, res: ServerResponse, method: string, url: URL, req: IncomingMessage, requestId: string) => {
-    if (method !== route.method)
+    if (method !== route.method) {
+      if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
       return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), {
         Allow: route.method,
       });
+    }
     if (limiter && !limiter.take(`page ${route.method} ${route.path}`, route.throttle))
       return send(res, 429, envelope(429, DETAILS.rateLimited));
-    const events = gatewayEvents({
-      route: { ...route, scope: 'read', throttle: 'standard' },
-      method,
-      url,
-      rawHeaders: req.rawHeaders,
-      pathParameters: {},
-      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-      requestId,
-    });
+    const events = eventsOf(req, { ...route, scope: 'read', throttle: 'standard' }, method, url, {}, requestId);
     return invoke(route, events.proxy(null, null), res, requestId);
   };
 
@@ -417,11 +674,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     requestId: string,
   ) => {
     if (method === 'OPTIONS') {
+      if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
       res.writeHead(204, { ...SHOPPER_CORS_HEADERS, 'x-amzn-RequestId': requestId });
       return res.end();
     }
     const match = matches.find((candidate) => candidate.route.method === method);
     if (!match) {
+      if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
       const allowed = [...matches.map((candidate) => candidate.route.method), 'OPTIONS'].join(', ');
       return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${allowed}`), {
         Allow: allowed,
@@ -434,20 +693,19 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       body = await bodyOrNull(req);
     } catch (error) {
       if (!(error instanceof BodyTooLarge)) throw error;
-      return send(res, 413, envelope(413, error.message), { ...SHOPPER_CORS_HEADERS });
+      return sendGatewayResponse(res, 413, DETAILS.requestTooLarge, { ...SHOPPER_CORS_HEADERS });
     }
     if (limiter && !limiter.take(`shopper ${method} ${route.path}`, route.throttle)) {
       return send(res, 429, envelope(429, DETAILS.rateLimited), { ...SHOPPER_CORS_HEADERS });
     }
-    const events = gatewayEvents({
-      route: { ...route, scope: route.method === 'GET' ? 'read' : 'full', throttle: 'standard' },
+    const events = eventsOf(
+      req,
+      { ...route, scope: route.method === 'GET' ? 'read' : 'full', throttle: 'standard' },
       method,
       url,
-      rawHeaders: req.rawHeaders,
-      pathParameters: match.pathParameters,
-      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      match.pathParameters,
       requestId,
-    });
+    );
     return invoke(route, events.proxy(body, null), res, requestId);
   };
 
@@ -463,6 +721,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     requestId: string,
   ) => {
     if (method === 'OPTIONS' && matches.some((candidate) => CROSS_ORIGIN_STAFF_PATHS.includes(candidate.route.path))) {
+      if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
       res.writeHead(204, { ...STAFF_PREFLIGHT_HEADERS, 'x-amzn-RequestId': requestId });
       return res.end();
     }
@@ -475,30 +734,28 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       body = await bodyOrNull(req);
     } catch (error) {
       if (!(error instanceof BodyTooLarge)) throw error;
-      return send(res, 413, envelope(413, error.message), { ...STAFF_CORS_HEADERS });
+      return sendGatewayResponse(res, 413, DETAILS.requestTooLarge, { ...STAFF_CORS_HEADERS });
     }
     if (limiter && !limiter.take(`staff ${method} ${staff.path}`, staff.throttle)) {
       return send(res, 429, envelope(429, DETAILS.rateLimited), { ...STAFF_CORS_HEADERS });
     }
-    const events = gatewayEvents({
-      route: { ...staff.route, path: staff.path },
-      method,
-      url,
-      rawHeaders: req.rawHeaders,
-      pathParameters: match.pathParameters,
-      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-      requestId,
-    });
+    const events = eventsOf(req, { ...staff.route, path: staff.path }, method, url, match.pathParameters, requestId);
     return invoke(staff.route, events.proxy(body, null), res, requestId);
   };
 
-  return listen(handle, options.port, options.host ?? '127.0.0.1', (error, res) => {
+  const host = options.host ?? '127.0.0.1';
+  const server = await listen(handle, options.port, host, (error, res) => {
     console.error(JSON.stringify({ level: 'ERROR', message: 'Gateway failed', error: String(error) }));
     send(res, 500, envelope(500, DETAILS.unexpected));
   });
+  if (host !== '0.0.0.0' && host !== '::') domain = new URL(server.url).host;
+  return server;
 }
 
-/** The request's body, or null without one: API Gateway hands a bodiless request over with `body: null`. */
+/**
+ * The request's body, or null without one: API Gateway hands a bodiless request over with `body: null`.
+ * BodyTooLarge past API Gateway's 10 MB.
+ */
 async function bodyOrNull(req: IncomingMessage): Promise<string | null> {
-  return (await readBody(req)) || null;
+  return (await readBody(req, API_PAYLOAD_BYTES)) || null;
 }

@@ -2,25 +2,28 @@
 // request bodies, JSON answers, and starting and stopping a server on a port.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-/** API Gateway's payload limit is 10 MB; the twin keeps to 1 MiB, more than any request of the API needs. */
+/** What the twin's own servers (the platform simulator, the control endpoints) read of a body: 1 MiB, more than any of them needs. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export class BodyTooLarge extends Error {
-  constructor() {
-    super(`Request body exceeds ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
+  constructor(readonly limit: number = MAX_BODY_BYTES) {
+    super(`Request body exceeds ${limit / 1024 / 1024} MiB`);
     this.name = 'BodyTooLarge';
   }
 }
 
-/** The whole body as text ('' when there is none); BodyTooLarge past the limit. */
-export async function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * The whole body as text ('' when there is none); BodyTooLarge past `limit`. The rest of an oversized body is
+ * read and dropped first, so the refusal reaches a client that is still sending.
+ */
+export async function readBody(req: IncomingMessage, limit: number = MAX_BODY_BYTES): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
+    if (size <= limit) chunks.push(chunk as Buffer);
   }
+  if (size > limit) throw new BodyTooLarge(limit);
   return Buffer.concat(chunks).toString('utf8');
 }
 

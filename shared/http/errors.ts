@@ -24,7 +24,9 @@ const TITLES: Record<number, string> = {
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 /** An error whose status, title and detail may be shown to the caller as they are. */
@@ -68,6 +70,11 @@ export const DETAILS = {
   rateLimited: 'Rate limit exceeded',
   unexpected: 'An unexpected error occurred',
   invalidJson: 'Request body is not valid JSON',
+  // The gateway's own refusals and failures (the stack's gateway responses, the twin's gateway alike).
+  requestUnprocessable: 'The request could not be processed',
+  requestTooLarge: 'Request body is too large',
+  unsupportedMediaType: 'This method accepts application/json bodies only',
+  integrationTimeout: 'The endpoint did not answer in time',
 } as const;
 
 /** The status each kind of domain error answers with. */

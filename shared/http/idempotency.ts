@@ -3,6 +3,7 @@
 // key, replays or refuses a retry and stores the answer is ./middleware/idempotency.ts.
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { loggablePathParameter } from './middleware/path-parameters';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
@@ -18,8 +19,15 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/**
+ * The request's hash. Path parameters count decoded, as the endpoint reads them: `ada%40example.com` and
+ * `ada@example.com` are the same request (API Gateway hands each over as it was sent).
+ */
 export function requestHash(event: APIGatewayProxyEvent, body: unknown): string {
+  const path = Object.fromEntries(
+    Object.entries(event.pathParameters ?? {}).map(([name, value]) => [name, loggablePathParameter(value ?? '')]),
+  );
   return createHash('sha256')
-    .update(canonicalJson({ method: event.httpMethod, resource: event.resource, path: event.pathParameters ?? {}, body }))
+    .update(canonicalJson({ method: event.httpMethod, resource: event.resource, path, body }))
     .digest('hex');
 }

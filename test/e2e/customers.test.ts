@@ -103,6 +103,23 @@ describe('GET /v1/customers/{identifier}', () => {
     expectError(await api.get(`/v1/customers/${encodeURIComponent(identifier)}`), 404, `Customer '${identifier}' not found`);
   });
 
+  // The identifier reaches the function as the caller sent it (API Gateway decodes no path parameter); the
+  // function decodes it exactly once, and `%2F` is part of the identifier, not a path separator.
+  it.each([
+    ['%40', 'ada%40nowhere.example', 'ada@nowhere.example'],
+    ['%2B', 'ada%2Btag%40nowhere.example', 'ada+tag@nowhere.example'],
+    ['a raw +', 'ada+tag@nowhere.example', 'ada+tag@nowhere.example'],
+    ['%2F', 'ada%2Fnowhere', 'ada/nowhere'],
+    ['%25', 'ada%25nowhere', 'ada%nowhere'],
+    ['%2540, once', 'ada%2540nowhere.example', 'ada%40nowhere.example'],
+  ])('decodes %s in the identifier exactly once', async (_, sent, identifier) => {
+    expectError(await api.get(`/v1/customers/${sent}`), 404, `Customer '${identifier}' not found`);
+  });
+
+  it.each(['100%', 'ada%zz', '%E0%A4%A'])('answers 400 for %p, whose percent sign starts no valid escape', async (sent) => {
+    expectError(await api.get(`/v1/customers/${sent}`), 400, `The path segment '${sent}' is not valid percent-encoding`);
+  });
+
   it('shows the store-credit balance as money in store-credit shops', async () => {
     const response = await apiClient(twin.url, KEYS.credit).get('/v1/customers/7001');
 

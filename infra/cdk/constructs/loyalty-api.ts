@@ -104,10 +104,19 @@ export const GATEWAY_RESPONSES: ReadonlyArray<{ id: string; type: ResponseType; 
   { id: 'QuotaExceeded', type: ResponseType.QUOTA_EXCEEDED, statusCode: '429', detail: DETAILS.rateLimited },
   // API Gateway answers an unknown path with 403 "Missing Authentication Token"; it is a 404.
   { id: 'UnknownRoute', type: ResponseType.MISSING_AUTHENTICATION_TOKEN, statusCode: '404', detail: 'No route matches this request' },
-  { id: 'TooLarge', type: ResponseType.REQUEST_TOO_LARGE, statusCode: '413', detail: 'Request body is too large' },
+  { id: 'TooLarge', type: ResponseType.REQUEST_TOO_LARGE, statusCode: '413', detail: DETAILS.requestTooLarge },
+  // A 405 or preflight mock has a template for application/json only: another Content-Type is refused with 415,
+  // which DEFAULT_4XX below would recode to 400.
+  { id: 'UnsupportedMediaType', type: ResponseType.UNSUPPORTED_MEDIA_TYPE, statusCode: '415', detail: DETAILS.unsupportedMediaType },
   { id: 'AuthorizerFailed', type: ResponseType.AUTHORIZER_FAILURE, statusCode: '500', detail: DETAILS.unexpected },
-  { id: 'Default4xx', type: ResponseType.DEFAULT_4XX, statusCode: '400', detail: 'The request could not be processed' },
-  { id: 'Default5xx', type: ResponseType.DEFAULT_5XX, statusCode: '500', detail: DETAILS.unexpected },
+  // Lambda refused the invocation (an event over its 6 MB, throttled): API Gateway's 500.
+  { id: 'IntegrationFailed', type: ResponseType.INTEGRATION_FAILURE, statusCode: '500', detail: DETAILS.unexpected },
+  // The function still running at the REST API's 29 s.
+  { id: 'IntegrationTimeout', type: ResponseType.INTEGRATION_TIMEOUT, statusCode: '504', detail: DETAILS.integrationTimeout },
+  { id: 'Default4xx', type: ResponseType.DEFAULT_4XX, statusCode: '400', detail: DETAILS.requestUnprocessable },
+  // The function failed (threw, timed out, answered a malformed or oversized result): API Gateway's 502, which
+  // has no response type of its own. A status here recodes every 5XX without a response above, so it is 502.
+  { id: 'Default5xx', type: ResponseType.DEFAULT_5XX, statusCode: '502', detail: DETAILS.unexpected },
 ];
 
 /** The stage every method is deployed to; the functions' invoke permissions name it. */

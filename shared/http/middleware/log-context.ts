@@ -3,7 +3,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { loggableIdentifier, logger } from '../../observability/powertools';
-import { decodePathParameter } from './path-parameters';
+import { loggablePathParameter } from './path-parameters';
 
 export const logContext = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   before: async (request) => {
@@ -14,7 +14,7 @@ export const logContext = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatew
       shop: typeof context.shopId === 'string' ? context.shopId : undefined,
       keyId: typeof context.keyId === 'string' ? context.keyId : undefined,
       // Which customer, for operators; an e-mail identifier is masked.
-      customer: identifier ? loggableIdentifier(decodePathParameter(identifier)) : undefined,
+      customer: identifier ? loggableIdentifier(loggablePathParameter(identifier)) : undefined,
     });
   },
 });

@@ -72,9 +72,20 @@ describe('the caller, path parameters and JSON answers', () => {
     }
   });
 
-  it('decodes a percent-encoded path parameter, and keeps one that does not decode', () => {
+  it('decodes a percent-encoded path parameter once, and refuses one that does not decode with 400', () => {
     expect(decodePathParameter('ada.lovelace%40example.com')).toBe('ada.lovelace@example.com');
-    expect(decodePathParameter('100%')).toBe('100%');
+    expect(decodePathParameter('ada+tag@example.com')).toBe('ada+tag@example.com');
+    expect(decodePathParameter('a%252Fb')).toBe('a%2Fb');
+    const refusal = (value: string) => {
+      try {
+        decodePathParameter(value);
+      } catch (error) {
+        return (error as { statusCode?: number }).statusCode;
+      }
+      return undefined;
+    };
+    expect(refusal('100%')).toBe(400);
+    expect(refusal('%E0%A4%A')).toBe(400);
   });
 
   it('answers JSON with its Content-Type', () => {

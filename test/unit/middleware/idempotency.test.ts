@@ -65,6 +65,16 @@ function handlerFor(produce: (claim?: IdempotencyClaim) => Promise<APIGatewayPro
 
 const created = jest.fn(async (_claim?: IdempotencyClaim) => ({ statusCode: 201, headers: {}, body: '{"points":10}' }));
 
+describe("the request's hash", () => {
+  it('is the same for a path parameter sent percent-encoded or not, and another for another value', () => {
+    const withIdentifier = (identifier: string) => ({ ...adjust('k'), pathParameters: { identifier } });
+
+    expect(requestHash(withIdentifier('ada%40example.com'), BODY)).toBe(requestHash(withIdentifier('ada@example.com'), BODY));
+    expect(requestHash(withIdentifier('ada%2Btag%40example.com'), BODY)).toBe(requestHash(withIdentifier('ada+tag@example.com'), BODY));
+    expect(requestHash(withIdentifier('ada%2540example.com'), BODY)).not.toBe(requestHash(withIdentifier('ada@example.com'), BODY));
+  });
+});
+
 describe('the Idempotency-Key step', () => {
   beforeEach(() => created.mockClear());
 
