@@ -55,6 +55,7 @@ export class ApiError extends Error {
 export const badRequest = (detail: string): ApiError => new ApiError(400, detail);
 export const unauthorized = (detail: string): ApiError => new ApiError(401, detail);
 export const forbidden = (detail: string): ApiError => new ApiError(403, detail);
+export const unsupportedMediaType = (detail: string): ApiError => new ApiError(415, detail);
 
 export const DETAILS = {
   missingAuthorization: 'Missing Authorization header',

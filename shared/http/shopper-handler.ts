@@ -9,7 +9,8 @@ import type { IdempotencyClaim } from '../data/idempotency-repository';
 import { observedChain } from '../observability/event-handler';
 import { logger } from '../observability/powertools';
 import { withInvocationDeadline } from '../runtime/invocation';
-import { unauthorized } from './errors';
+import { DETAILS, unauthorized, unsupportedMediaType } from './errors';
+import { headerValue } from './headers';
 import { type HttpResult, jsonResponse } from './middleware/endpoint';
 import { errorEnvelope } from './middleware/error-envelope';
 import { withIdempotency } from './middleware/idempotency';
@@ -79,6 +80,19 @@ const shopperIdentity = (
   },
 });
 
+/**
+ * A write must say its body is JSON (`Content-Type: application/json`, any parameters), or it is a 415 before the
+ * body is read: a form posted from another page of the shop (through the app proxy, with the shopper's cookie)
+ * can carry only a form or text type, so it never spends a shopper's points. A JSON type from another origin needs
+ * a CORS preflight, which only the storefront's and the extensions' own calls make.
+ */
+const jsonContentType = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  before: async (request) => {
+    const type = (headerValue(request.event.headers ?? {}, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') throw unsupportedMediaType(DETAILS.unsupportedMediaType);
+  },
+});
+
 /** A bodiless POST (a join, a fixed reward's redeem) is `{}`: the storefront need not send one. */
 const emptyBodyIsObject = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   before: async (request) => {
@@ -97,7 +111,7 @@ export function createShopperHandler(
     .use(logContext())
     .use(errorEnvelope())
     .use(shopperIdentity(identify));
-  if (options.jsonBody) chain.use(emptyBodyIsObject()).use(jsonBody());
+  if (options.jsonBody) chain.use(jsonContentType()).use(emptyBodyIsObject()).use(jsonBody());
   return chain.handler(async (event, context) => {
     const shopper = shopperOf(event);
     const pathParameters = event.pathParameters ?? {};

@@ -19,6 +19,9 @@ export const SIGN_IN_DETAIL = 'Sign in to your account to join the program, see 
 const NO_IDENTITY =
   "No shopper identity: call through the shop's app proxy (/apps/loyalty/...) or send a customer session token as 'Authorization: Bearer <token>'";
 
+/** What the shopper routes read of a proxied query (the activity's page), each in its strict form. */
+export const SHOPPER_QUERY_KEYS = { 'page[number]': /^\d{1,9}$/, 'page[size]': /^\d{1,9}$/ } as const;
+
 /** The query's pairs as API Gateway hands them over: every value of a repeated key, in the order sent. */
 function queryPairs(event: APIGatewayProxyEvent): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
@@ -46,7 +49,7 @@ export async function identifyShopper(event: APIGatewayProxyEvent): Promise<Shop
   };
   const pairs = queryPairs(event);
   if (pairs.some(([key]) => (APP_PROXY_PARAMETERS as readonly string[]).includes(key))) {
-    const result = await verifyAppProxy(pairs, appOf, realNow);
+    const result = await verifyAppProxy(pairs, appOf, realNow, SHOPPER_QUERY_KEYS);
     if (!result.verified) throw unauthorized(result.reason);
     return { shopId: apps.get(result.shopDomain)!.shopId, shopDomain: result.shopDomain, customerId: result.customerId, via: 'app_proxy' };
   }

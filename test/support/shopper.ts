@@ -40,8 +40,19 @@ export function proxyQuery(options: ProxyOptions = {}): string {
   return signAppProxyQuery(pairs, options.secret ?? DEMO_APP.clientSecret);
 }
 
+/**
+ * As the storefront panel and the account extension send: every POST says its body is JSON, a bodiless one too
+ * (the service answers any other type 415). A test that sends another type names it in `headers`.
+ */
 const send = (url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<ApiResponse> =>
-  sendJson(url, method, headers, body);
+  sendJson(
+    url,
+    method,
+    method === 'POST' && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')
+      ? { 'Content-Type': 'application/json', ...headers }
+      : headers,
+    body,
+  );
 
 /** A request through the app proxy: `path` below /shopper, e.g. `/member`. */
 export function viaProxy(

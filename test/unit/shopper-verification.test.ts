@@ -72,9 +72,11 @@ describe('verifyAppProxy', () => {
     'extra=1&extra=2&shop=shop-name.myshopify.com&logged_in_customer_id=1&path_prefix=%2Fapps%2Fawesome_reviews&timestamp=1317327555&signature=4c68c8624d737112c91818c11017d24d334b524cb5c2b8ba08daa056f7395ddb';
   const hush = async (domain: string) => (domain === DOMAIN ? { clientId: 'id', clientSecret: 'hush' } : { refused: 'unknown' });
   const at = 1317327555 * 1000;
+  // The vector's own parameter, as a route that reads `extra` would name it.
+  const EXTRA = { extra: /^\d$/ };
 
   it('accepts the test vector within 90 s of its timestamp, for customer 1', async () => {
-    expect(await verifyAppProxy(appProxyQueryPairs(VECTOR), hush, at + 90_000)).toEqual({
+    expect(await verifyAppProxy(appProxyQueryPairs(VECTOR), hush, at + 90_000, EXTRA)).toEqual({
       verified: true,
       shopDomain: DOMAIN,
       customerId: '1',
@@ -82,20 +84,47 @@ describe('verifyAppProxy', () => {
   });
 
   it('refuses it 91 s later or earlier, under another secret, with a repeated shop, without its signature', async () => {
-    expect((await verifyAppProxy(appProxyQueryPairs(VECTOR), hush, at + 91_000)).verified).toBe(false);
-    expect((await verifyAppProxy(appProxyQueryPairs(VECTOR), hush, at - 91_000)).verified).toBe(false);
-    expect((await verifyAppProxy(appProxyQueryPairs(VECTOR), async () => ({ clientId: 'id', clientSecret: 'x' }), at)).verified).toBe(
-      false,
-    );
-    expect((await verifyAppProxy(appProxyQueryPairs(`${VECTOR}&shop=${DOMAIN}`), hush, at)).verified).toBe(false);
+    expect((await verifyAppProxy(appProxyQueryPairs(VECTOR), hush, at + 91_000, EXTRA)).verified).toBe(false);
+    expect((await verifyAppProxy(appProxyQueryPairs(VECTOR), hush, at - 91_000, EXTRA)).verified).toBe(false);
+    expect(
+      (await verifyAppProxy(appProxyQueryPairs(VECTOR), async () => ({ clientId: 'id', clientSecret: 'x' }), at, EXTRA)).verified,
+    ).toBe(false);
+    expect((await verifyAppProxy(appProxyQueryPairs(`${VECTOR}&shop=${DOMAIN}`), hush, at, EXTRA)).verified).toBe(false);
     const long = `${'x'.repeat(3000)}.myshopify.com`;
-    expect(await verifyAppProxy(appProxyQueryPairs(VECTOR.replace(`shop=${DOMAIN}`, `shop=${long}`)), hush, at)).toEqual({
+    expect(await verifyAppProxy(appProxyQueryPairs(VECTOR.replace(`shop=${DOMAIN}`, `shop=${long}`)), hush, at, EXTRA)).toEqual({
       verified: false,
       reason: "The app proxy's shop is not a shop domain",
     });
-    expect(await verifyAppProxy(appProxyQueryPairs(VECTOR.replace(/&signature=.*$/, '')), hush, at)).toEqual({
+    expect(await verifyAppProxy(appProxyQueryPairs(VECTOR.replace(/&signature=.*$/, '')), hush, at, EXTRA)).toEqual({
       verified: false,
       reason: 'The app proxy signature is missing',
     });
+  });
+
+  // Shopify signs `key=value` pairs joined without a separator: a shopper holding the signature of their own
+  // proxied request could move where one pair ends and the next begins. The fixed set of keys and their strict
+  // forms leave nothing to move; each of these is refused before any signature is computed.
+  it.each([
+    ['a key no route reads', `${VECTOR}&customer=2`, /does not read: 'customer'/],
+    ["the vector's own key when the route does not read it", VECTOR, /does not read: 'extra'/],
+    ['a route key out of its form', VECTOR.replace('extra=2', 'extra=2logged_in_customer_id=2'), /parameter 'extra' is not valid/],
+    [
+      'a customer id that is not digits',
+      VECTOR.replace('logged_in_customer_id=1', 'logged_in_customer_id=1path_prefix'),
+      /not a customer id/,
+    ],
+    ['a path_prefix outside /a, /apps, /community, /tools', VECTOR.replace('%2Fapps%2F', '%2Fother%2F'), /path_prefix/],
+    ['a path_prefix carrying more than its subpath', VECTOR.replace('awesome_reviews', 'awesome_reviewsshop%3Dx'), /path_prefix/],
+    ['a repeated path_prefix', `${VECTOR}&path_prefix=%2Fapps%2Fx`, /path_prefix/],
+    ['a missing path_prefix', VECTOR.replace(/&path_prefix=[^&]*/, ''), /path_prefix/],
+    ['a timestamp that is not digits', VECTOR.replace('timestamp=1317327555', 'timestamp=1317327555x'), /timestamp/],
+  ])('refuses %s before the signature', async (_name, query, reason) => {
+    const appOf = jest.fn(hush);
+    const keys = _name.startsWith("the vector's own key") ? {} : EXTRA;
+    const result = await verifyAppProxy(appProxyQueryPairs(query), appOf, at, keys);
+    expect(result.verified).toBe(false);
+    expect(!result.verified && result.reason).toMatch(reason);
+    // Refused before the shop's app (and its secret) was even looked up.
+    expect(appOf).not.toHaveBeenCalled();
   });
 });
