@@ -3,7 +3,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { adminAppScript, adminPageHtml, bouncePageHtml, frameAncestors, htmlResponse } from '../../shared/http/admin-page';
 import { unauthorized } from '../../shared/http/errors';
-import { headerValue } from '../../shared/http/headers';
 import { errorEnvelope } from '../../shared/http/middleware/error-envelope';
 import { logContext } from '../../shared/http/middleware/log-context';
 import { observedChain } from '../../shared/observability/event-handler';
@@ -12,14 +11,13 @@ import { env } from '../../shared/runtime/env';
 import { openAdminHome } from '../../shared/staff/admin-home';
 
 /**
- * The page's own address as the browser asked for it, without its query: on API Gateway's own domain the
- * stage is part of the path (`requestContext.path`); elsewhere (a custom domain, the twin) the path is the route's.
+ * The page's own path as the browser asked for it, without its query: API Gateway's `requestContext.path` (with
+ * the stage on API Gateway's own domain, `/prod/admin`; as mapped on a custom domain). Never the Host or
+ * X-Forwarded-Proto headers, which a caller sets as it likes: the redirect is relative to this API's own address.
  */
-export function pageUrl(event: APIGatewayProxyEvent): string {
-  const host = headerValue(event.headers, 'host') ?? 'localhost';
-  const scheme = headerValue(event.headers, 'x-forwarded-proto') ?? 'http';
-  const path = host.includes('.execute-api.') ? (event.requestContext?.path ?? event.path) : event.path;
-  return `${scheme}://${host}${path}`;
+export function pagePath(event: APIGatewayProxyEvent): string {
+  const path = event.requestContext?.path ?? event.path;
+  return path.startsWith('/') && !path.startsWith('//') ? path : event.path;
 }
 
 export const handler = observedChain<APIGatewayProxyEvent, APIGatewayProxyResult>()
@@ -27,7 +25,7 @@ export const handler = observedChain<APIGatewayProxyEvent, APIGatewayProxyResult
   .use(errorEnvelope())
   .handler(async (event) => {
     const query = { ...(event.queryStringParameters ?? {}) };
-    const home = await openAdminHome({ query, pageUrl: pageUrl(event) });
+    const home = await openAdminHome({ query, pagePath: pagePath(event) });
     const extra = env()
       .ADMIN_FRAME_ANCESTORS.split(/\s+/)
       .filter((origin) => origin !== '');

@@ -403,7 +403,8 @@ export function gatewayEvents({
           requestId,
           httpMethod: method,
           resourcePath: route.path,
-          path: `/${STAGE}${url.pathname}`,
+          // The path as the caller asked for it: the twin's addresses carry no stage (as a custom domain's).
+          path: url.pathname,
           protocol: 'HTTP/1.1',
           domainName,
           domainPrefix: domainName.split(/[.:]/)[0]!,

@@ -33,6 +33,20 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
+/**
+ * Whether a request's Host names this server itself: a loopback name (`127.0.0.1`, `localhost`, `[::1]`) with the
+ * port it listens on. A page of another site whose name an attacker points at 127.0.0.1 (DNS rebinding) reaches
+ * the twin with its own name in Host: the control endpoints (`/_…`) refuse it.
+ */
+export function isOwnHost(host: string | undefined, port: number): boolean {
+  if (host === undefined) return false;
+  const match = /^(127\.0\.0\.1|localhost|\[::1\]):(\d+)$/i.exec(host.trim());
+  return match !== null && Number(match[2]) === port;
+}
+
+/** A control endpoint's path: the twin's and the simulator's own, never an API or storefront path. */
+export const isControlPath = (url: string | undefined): boolean => (url ?? '/').startsWith('/_');
+
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
 
 export interface RunningServer {
@@ -51,7 +65,13 @@ export async function listen(
   host: string,
   onError: (error: unknown, res: ServerResponse) => void,
 ): Promise<RunningServer> {
+  let boundPort = port;
   const server: Server = createServer((req, res) => {
+    // The control endpoints answer this machine's own names only (isOwnHost): never a rebound foreign name.
+    if (isControlPath(req.url) && !isOwnHost(req.headers.host, boundPort)) {
+      req.resume();
+      return sendJson(res, 403, { error: `Control endpoints answer only at 127.0.0.1:${boundPort} or localhost:${boundPort}` });
+    }
     handler(req, res).catch((error: unknown) => {
       if (res.headersSent || res.destroyed) return void res.end();
       onError(error, res);
@@ -65,7 +85,7 @@ export async function listen(
     });
   });
   const address = server.address();
-  const boundPort = typeof address === 'object' && address ? address.port : port;
+  boundPort = typeof address === 'object' && address ? address.port : port;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`,
     port: boundPort,

@@ -12,7 +12,7 @@ export type AdminHome =
   | { kind: 'page'; shopDomain: string; clientId: string; userId: string }
   /** App Bridge alone, which reloads `shopify-reload` with a fresh ID token. */
   | { kind: 'bounce'; shopDomain: string; clientId: string; reason: string }
-  /** Send the browser to `location` (the same page with `shopify-reload`) first. */
+  /** Send the browser to `location` (the same page with `shopify-reload`; a path, relative to the API's own address) first. */
   | { kind: 'redirect'; location: string; reason: string }
   /** No shop of this service can be named: nothing to bounce to. */
   | { kind: 'refused'; reason: string };
@@ -20,8 +20,8 @@ export type AdminHome =
 export interface AdminHomeRequest {
   /** The request's query parameters (the last value of each). */
   query: Readonly<Record<string, string | undefined>>;
-  /** The page's own absolute address without its query (`https://{api}/admin`). */
-  pageUrl: string;
+  /** The page's own path without its query (`/prod/admin`): the redirect and `shopify-reload` name no host. */
+  pagePath: string;
 }
 
 /** Verifies the request's `id_token` and says what to answer. `nowMs` is real time, as the token's. */
@@ -44,7 +44,7 @@ export async function openAdminHome(request: AdminHomeRequest, nowMs: number = D
   if (request.query['shopify-reload'] !== undefined) return { kind: 'bounce', shopDomain, clientId: app.clientId, reason };
   const kept = new URLSearchParams();
   for (const [name, value] of Object.entries(request.query)) if (name !== 'id_token' && value !== undefined) kept.set(name, value);
-  const reload = `${request.pageUrl}?${kept.toString()}`;
+  const reload = `${request.pagePath}?${kept.toString()}`;
   kept.set('shopify-reload', reload);
-  return { kind: 'redirect', location: `${request.pageUrl}?${kept.toString()}`, reason };
+  return { kind: 'redirect', location: `${request.pagePath}?${kept.toString()}`, reason };
 }

@@ -2,6 +2,7 @@
 // token, framed only by the verified shop's admin and admin.shopify.com (plus the twin's admin); App Bridge's
 // bounce without a token, with a forged or expired one and with another shop's; never the program's data.
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { SignJWT } from 'jose';
 import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
 import { mintIdToken } from '../../shared/staff/id-token';
@@ -90,13 +91,32 @@ describe('GET /admin without a valid ID token: the bounce', () => {
     const response = await open({ shop: DEMO_APP.domain, host: HOST, embedded: '1', ...(await extra()) });
 
     expect(response.status).toBe(302);
-    const location = new URL(response.headers.get('location')!);
-    expect(`${location.origin}${location.pathname}`).toBe(`${twin.url}/admin`);
+    // Relative to the API's own address: no Host or X-Forwarded-Proto a caller sent is echoed.
+    expect(response.headers.get('location')).toMatch(/^\/admin\?/);
+    const location = new URL(response.headers.get('location')!, twin.url);
     expect(location.searchParams.get('id_token')).toBeNull();
-    const reload = new URL(location.searchParams.get('shopify-reload')!);
-    expect(`${reload.origin}${reload.pathname}`).toBe(`${twin.url}/admin`);
+    expect(location.searchParams.get('shopify-reload')).toMatch(/^\/admin\?/);
+    const reload = new URL(location.searchParams.get('shopify-reload')!, twin.url);
     expect(Object.fromEntries(reload.searchParams)).toEqual({ shop: DEMO_APP.domain, host: HOST, embedded: '1' });
     expect(await response.text()).toBe('');
+  });
+
+  it("never names a host the caller sent in the redirect (Host and X-Forwarded-Proto are the caller's to set)", async () => {
+    const location = await new Promise<string | undefined>((resolve, reject) => {
+      const request = httpRequest(
+        `${twin.url}/admin?shop=${DEMO_APP.domain}&embedded=1`,
+        { headers: { Host: 'evil.example', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example' } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode === 302 ? response.headers.location : `status ${response.statusCode}`);
+        },
+      );
+      request.on('error', reject);
+      request.end();
+    });
+
+    expect(location).toMatch(/^\/admin\?/);
+    expect(location).not.toMatch(/evil|https?:/);
   });
 
   it.each(cases)('with %s and shopify-reload: answers the bounce page (App Bridge alone), never data', async (_name, extra) => {

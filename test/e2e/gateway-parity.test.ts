@@ -9,7 +9,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent } from 'aws-lambd
 import { authorizerCache } from '../../infra/local/authorizer-cache';
 import { GATEWAY_RESPONSES } from '../../infra/cdk/constructs/loyalty-api';
 import { startGateway, type Gateway } from '../../infra/local/gateway';
-import { pageUrl } from '../../functions/admin/home';
+import { pagePath } from '../../functions/admin/home';
 import { DETAILS, envelope } from '../../shared/http/errors';
 import { ADMIN_PAGES, type Route, ROUTES, SHOPPER_ROUTES, WEBHOOKS } from '../../shared/runtime/entry-points';
 
@@ -367,10 +367,11 @@ describe('the edge’s headers and domain', () => {
     expect(event.requestContext).toMatchObject({ domainName: host, domainPrefix: hostname.split('.')[0] });
   });
 
-  it('gives the admin page its own address, whatever Host and X-Forwarded-Proto the caller sent', async () => {
+  it('gives the admin page its own path as the caller asked for it, whatever Host and X-Forwarded-Proto it sent', async () => {
     const event = await eventWithHost('/admin?shop=demo.myshopify.com', { Host: 'evil.example', 'X-Forwarded-Proto': 'https' });
 
-    expect(pageUrl(event)).toBe(`${gateway.url}/admin`);
+    expect(event.requestContext.path).toBe('/admin');
+    expect(pagePath(event)).toBe('/admin');
   });
 });
 

@@ -2,6 +2,7 @@
 // shopper's points through the app proxy (a cross-site request forgery), a body nested thousands deep beside an
 // Idempotency-Key, and an app proxy query carrying parameters the service never reads, which Shopify's
 // separator-free signature could let a shopper re-cut. Each is refused in the envelope, before anything is written.
+import { request as httpRequest } from 'node:http';
 import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
 import { signAppProxyQuery } from '../../shared/platform/app-proxy-signature';
 import { MAX_JSON_DEPTH } from '../../shared/http/middleware/json-body';
@@ -121,5 +122,41 @@ describe('an app proxy query signed with parameters the service does not read', 
   it("is answered with the routes' own parameters in their strict form", async () => {
     const response = await sendJson(`${twin.url}/shopper/member/activity?${proxied('1001', [['page[size]', '5']])}`, 'GET', {});
     expect(response.status).toBe(200);
+  });
+});
+
+/** A request with exactly the Host given (fetch sets its own). */
+function withHost(url: string, method: string, host: string, body?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method, headers: { Host: host, 'Content-Type': 'application/json' } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+describe("the twin's control endpoints under another site's name (DNS rebinding)", () => {
+  const port = (url: string) => new URL(url).port;
+
+  it.each([
+    ['the API port', () => `${twin.url}/_events`, 'GET', undefined],
+    ['the simulator', () => `${twin.platformUrl}/_session_tokens`, 'POST', JSON.stringify({ shop: 'demo', customer_id: '1001' })],
+    ['the simulator', () => `${twin.platformUrl}/_faults`, 'PUT', JSON.stringify({ customers: 'unreachable' })],
+  ])('refuse a Host that is not the twin itself on %s (%s)', async (_name, address, method, body) => {
+    const url = address();
+    for (const host of [
+      `evil.example:${port(url)}`,
+      'evil.example',
+      `127.0.0.1.evil.example:${port(url)}`,
+      `127.0.0.1:${Number(port(url)) + 1}`,
+    ]) {
+      expect({ host, status: await withHost(url, method, host, body) }).toEqual({ host, status: 403 });
+    }
+    // Its own names still answer.
+    for (const host of [`127.0.0.1:${port(url)}`, `localhost:${port(url)}`]) {
+      expect({ host, status: await withHost(url, method, host, body?.replace('unreachable', 'ok')) }).toEqual({ host, status: 200 });
+    }
   });
 });
