@@ -68,6 +68,12 @@ export interface GatewayOptions {
   authorizerCache?: AuthorizerCache;
   /** The authorizer's handler module, relative to `root`; default the manifest's (AUTHORIZER). Tests give a fixture. */
   authorizer?: string;
+  /**
+   * The usage plan (infra/local/twin-usage-plan.ts): an allowed /v1 request whose usageIdentifierKey it does not
+   * admit is refused (API Gateway's INVALID_API_KEY), and the throttles count per that key. Absent (tests of
+   * other parts), every allowed request passes and the throttles count per principalId.
+   */
+  usagePlan?: { admits(usageIdentifierKey: string | null | undefined): boolean };
 }
 
 /** A control endpoint's refusal of its input: answered with this status and `{ "error": message }`. */
@@ -319,10 +325,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return send(res, 401, envelope(401, detail === undefined || detail === null ? '' : String(detail)));
     }
 
-    // Usage plans throttle per API key and per method, after the authorizer has named the key.
-    if (limiter && !limiter.take(`${authorization.principalId} ${method} ${route.path}`, THROTTLE_LIMITS[route.throttle])) {
-      return send(res, 429, envelope(429, DETAILS.rateLimited));
-    }
+    // The usage plan takes only a key of its own, enabled: the authorizer names it (API key source AUTHORIZER).
+    // INVALID_API_KEY, which the stack's gateway response answers 401 with the invalid key's detail.
+    const usage = options.usagePlan;
+    if (usage && !usage.admits(authorization.usageIdentifierKey)) return send(res, 401, envelope(401, DETAILS.invalidKey));
+    // The plan's throttle per API key, every method together; a strict route's method throttle per key on top.
+    const caller = usage ? `key ${authorization.usageIdentifierKey}` : `principal ${authorization.principalId}`;
+    const throttled =
+      limiter &&
+      (!limiter.take(caller, THROTTLE_LIMITS.standard) ||
+        (route.throttle === 'strict' && !limiter.take(`${caller} ${method} ${route.path}`, THROTTLE_LIMITS.strict)));
+    if (throttled) return send(res, 429, envelope(429, DETAILS.rateLimited));
 
     return invoke(route, events.proxy(body, authorization, latency), res, requestId);
   };
