@@ -15,7 +15,7 @@ import { batchPut } from '../shared/data/shop-repository';
 import { fixed } from './report';
 import { seedScaleShop } from './scale-shop';
 import { percentile, totalCalls } from './statistics';
-import { twinDynamoDbStats } from './twin-control';
+import { twinDynamoDbStats, twinUsageKey } from './twin-control';
 
 const SLOW_REQUEST_MS = 2_000;
 
@@ -245,7 +245,7 @@ export async function listByShopSize(
   console.log(`${'members'.padStart(8)}  ${'case'.padEnd(44)}  p50 ms   RCU/req calls/req  WCU/req`);
   for (const members of scales) {
     const seedStarted = performance.now();
-    const key = await seedScaleShop(members);
+    const key = await seedScaleShop(members, { usage: await twinUsageKey(url) });
     console.log(`${String(members).padStart(8)}  (seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s)`);
     for (const [caseName, path] of listCases(members)) {
       let name = caseName;

@@ -13,8 +13,14 @@ import type { CustomerRecord } from '../shared/domain/customer';
 
 const CONCURRENCY = 16;
 
-/** Returns the API key of the new shop `scale-<n>`. */
-export async function seedScaleShop(members: number, options: { emailIndex?: boolean } = {}): Promise<string> {
+/**
+ * Returns the API key of the new shop `scale-<n>`. A key to be sent to the twin needs `usage`, a key of its
+ * usage plan (twinUsageKey in twin-control.ts): the twin refuses a key without one, as API Gateway does.
+ */
+export async function seedScaleShop(
+  members: number,
+  options: { emailIndex?: boolean; usage?: { usage_identifier_key: string; usage_key_id: string } } = {},
+): Promise<string> {
   resetEnv();
   resetDocumentClient();
   const shopId = `scale-${members}`;
@@ -40,6 +46,7 @@ export async function seedScaleShop(members: number, options: { emailIndex?: boo
     scope: 'read',
     status: 'active',
     usage_identifier_key: null,
+    ...options.usage,
     created_at: new Date().toISOString(),
   });
 

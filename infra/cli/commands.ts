@@ -4,10 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { applyConfig } from '../../shared/shops/apply-config';
-import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
+import { readConfigFile } from '../../shared/config/schema';
 import { createApiKey } from '../../shared/data/api-key-repository';
 import { listApiKeys, revokeApiKey, setUsageKey } from '../../shared/data/api-key-listing-repository';
-import { hashApiKey, keyIdOf, type ApiKeySummary, type KeyScope, type UsageKey } from '../../shared/domain/api-key';
+import { hashApiKey, keyIdOf, type ApiKeySummary, type KeyScope } from '../../shared/domain/api-key';
 import { listShopIds, readShopCatalog } from '../../shared/data/shop-repository';
 import { backfillShopPostings, emailIndexReady, markEmailIndexComplete } from '../../shared/data/email-index-repository';
 import { applyImport } from '../../shared/import/apply-import';
@@ -22,11 +22,12 @@ import { backfillFigures, verifyFigures } from '../../shared/figures/program-fig
 import type { Progress, ShopProgress } from '../../shared/runtime/progress';
 import type { StageAuthorizerCache } from './stage-authorizer-cache';
 import type { UsagePlan } from './usage-plan-keys';
+import { provisionUsageKey, syncConfigUsageKeys, undoUsageKey } from '../../shared/shops/usage-plan-keys';
 
 export type Print = (line: string) => void;
 
 export interface CommandDeps {
-  /** The deployed stack's usage plan; null against the twin or DynamoDB Local. */
+  /** The deployed stack's usage plan, or the running twins' on the table; null when there is none (DynamoDB Local alone). */
   usagePlan: UsagePlan | null;
   /** The authorizer cache flushed after a revoke: the deployed stage's, or the running twins' on the table; absent when none. */
   authorizerCache?: StageAuthorizerCache | null;
@@ -41,7 +42,8 @@ export class UnknownShopError extends Error {
   }
 }
 
-const NO_API_GATEWAY = 'No API Gateway at this target: usage-plan steps skipped (the local gateway throttles keys itself).';
+const NO_API_GATEWAY =
+  'No API Gateway here and no twin of this machine running on this table: usage-plan steps skipped (a twin refuses a key without a usage-plan key; create keys while it runs, or list them in its configuration file).';
 
 /** A new loyalty key: 256 random bits, prefixed so it is recognisable in secret scanners and logs. */
 export function generateLoyaltyKey(): string {
@@ -73,33 +75,6 @@ export async function configApply(
   }
   const { attached, disabled } = await syncConfigUsageKeys(config, deps.usagePlan);
   deps.print(`usage plan ${deps.usagePlan.id}: ${attached} keys attached, ${disabled} disabled`);
-}
-
-/**
- * API Gateway refuses a key without a usage-plan key (apiKeyRequired), so an active key from the file
- * gets one the first time; a key the file revokes has its usage-plan key disabled. Re-applying the same
- * file does nothing here.
- */
-async function syncConfigUsageKeys(config: ConfigFile, usagePlan: UsagePlan): Promise<{ attached: number; disabled: number }> {
-  let attached = 0;
-  let disabled = 0;
-  for (const shop of config.shops) {
-    const stored = new Map((await listApiKeys(shop.id)).map((key) => [key.key_id, key]));
-    for (const fileKey of shop.api_keys) {
-      const keyId = keyIdOf(hashApiKey(fileKey.key));
-      const usageKeyId = stored.get(keyId)?.usage_key_id ?? null;
-      if (!fileKey.revoked && !usageKeyId) {
-        const usage = await provisionUsageKey(shop.id, keyId, usagePlan);
-        await setUsageKey(shop.id, keyId, usage).catch((error: unknown) => undoUsageKey(usagePlan, usage, error));
-        attached += 1;
-      } else if (fileKey.revoked && usageKeyId) {
-        await usagePlan.keys.disable(usageKeyId);
-        await setUsageKey(shop.id, keyId, null);
-        disabled += 1;
-      }
-    }
-  }
-  return { attached, disabled };
 }
 
 export async function keysCreate(
@@ -145,7 +120,9 @@ export async function keysRevoke(options: { shop: string; keyId: string }, deps:
   );
   if (!deps.usagePlan) {
     if (key.usage_key_id)
-      deps.print(`API Gateway key ${key.usage_key_id} is still enabled: run the same command with --stack to disable it`);
+      deps.print(
+        `Usage-plan key ${key.usage_key_id} is still enabled: run the same command with --stack (or, for a twin's table, while the twin runs) to disable it`,
+      );
     else deps.print(NO_API_GATEWAY);
   } else if (key.usage_key_id) {
     await deps.usagePlan.keys.disable(key.usage_key_id);
@@ -186,27 +163,6 @@ export async function keysList(options: { shop: string }, deps: Pick<CommandDeps
         .trimEnd(),
     );
   return keys;
-}
-
-/** A fresh API Gateway key (its value is its own random string, never the loyalty key) on the plan. */
-async function provisionUsageKey(shopId: string, keyId: string, usagePlan: UsagePlan): Promise<UsageKey> {
-  const value = randomBytes(30).toString('base64url');
-  const { id } = await usagePlan.keys.create(`loyalty-${shopId}-${keyId}`, value);
-  const usage = { id, value };
-  await usagePlan.keys.attach(usagePlan.id, id).catch((error: unknown) => undoUsageKey(usagePlan, usage, error));
-  return usage;
-}
-
-/** A usage-plan key whose loyalty key could not be stored must not stay usable; then the first error goes on. */
-async function undoUsageKey(usagePlan: UsagePlan, usage: UsageKey, error: unknown): Promise<never> {
-  try {
-    await usagePlan.keys.disable(usage.id);
-  } catch (undoError) {
-    throw new Error(
-      `${messageOf(error)} (and API Gateway key ${usage.id} could not be disabled: ${messageOf(undoError)}; disable it by hand)`,
-    );
-  }
-  throw error;
 }
 
 export function messageOf(error: unknown): string {

@@ -56,7 +56,8 @@ export const USAGE = `Usage:
 TARGET is one of:
   --stack NAME [--region R]        a deployed stack: table and usage plan from its CloudFormation outputs
   --endpoint URL [--table NAME]    a DynamoDB endpoint, e.g. the local twin's DynamoDB Local
-                                   (table default ${DEFAULT_LOCAL_TABLE}; no API Gateway, usage-plan steps skipped)
+                                   (table default ${DEFAULT_LOCAL_TABLE}; the usage plan is that of the twins
+                                   running on the table, usage-plan steps skipped when none runs)
 
 A created key is printed once and cannot be shown again; only its SHA-256 hash is stored.
 
@@ -388,7 +389,7 @@ const NO_TWIN_CREDENTIALS =
 /** The error as an operator can act on it: a missing table, an unreachable endpoint or one that is not DynamoDB is named as such. */
 async function describeFailure(error: unknown, target: Target | undefined): Promise<string> {
   if (target && (error as Error | undefined)?.name === 'ResourceNotFoundException') {
-    const hint = target.usagePlan ? 'is the stack fully deployed?' : 'start the twin first, or pass the right --table';
+    const hint = target.endpoint === undefined ? 'is the stack fully deployed?' : 'start the twin first, or pass the right --table';
     return `Table '${target.tableName}' not found at ${target.description}: ${hint}`;
   }
   const code = (error as { code?: unknown } | undefined)?.code;

@@ -10,6 +10,7 @@ import { stageAuthorizerCache, twinAuthorizerCaches, type StageAuthorizerCache }
 import { runningTwins } from '../local/twin-registry';
 import { registerTwinShopSecrets } from '../local/twin-shop-secrets';
 import { apiGatewayUsagePlanKeys, type UsagePlan } from './usage-plan-keys';
+import { twinUsagePlans } from './twin-usage-plans';
 
 export { DEFAULT_LOCAL_TABLE } from '../local/dynamodb-local';
 
@@ -25,7 +26,10 @@ export interface Target {
   /** The DynamoDB endpoint given with --endpoint; absent for a stack. */
   endpoint?: string;
   tableName: string;
-  /** Null off the cloud: there is no API Gateway, so usage-plan steps are skipped. */
+  /**
+   * The stack's usage plan, or at a loopback endpoint the usage plan of the twins running on that table;
+   * null when there is none (no twin running), and usage-plan steps are skipped.
+   */
   usagePlan: UsagePlan | null;
   /**
    * The authorizer cache `keys revoke` flushes: the stage's in the cloud, the running twins' on this table at
@@ -168,7 +172,7 @@ function endpointTarget(options: TargetOptions): Target {
     description: `DynamoDB at ${endpoint}`,
     endpoint,
     tableName,
-    usagePlan: null,
+    usagePlan: loopback ? twinUsagePlans(endpoint, tableName) : null,
     authorizerCache: loopback ? twinAuthorizerCaches(endpoint, tableName) : null,
     loadPlatformCredentials: configFile ? () => registerTwinShopSecrets(configFile) : null,
     ensureTable: loopback

@@ -1,21 +1,10 @@
 // The API Gateway side of API keys: one usage-plan key per loyalty key, so the usage plan's per-key
 // throttles apply. Behind an interface so the CLI runs against the twin (no API Gateway) and in tests.
+// The port itself and the sync of a configuration's keys are shared with the twin (shared/shops/usage-plan-keys.ts).
 import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, UpdateApiKeyCommand } from '@aws-sdk/client-api-gateway';
+import type { UsagePlanKeys } from '../../shared/shops/usage-plan-keys';
 
-export interface UsagePlanKeys {
-  /** Creates an enabled API Gateway key with exactly this value. */
-  create(name: string, value: string): Promise<{ id: string }>;
-  /** Attaches an API Gateway key to a usage plan. */
-  attach(usagePlanId: string, keyId: string): Promise<void>;
-  /** Disables an API Gateway key, by id: the usage plan then refuses it even if the authorizer did not. */
-  disable(keyId: string): Promise<void>;
-}
-
-/** The deployed stack's usage plan and the way to manage its keys. */
-export interface UsagePlan {
-  id: string;
-  keys: UsagePlanKeys;
-}
+export type { UsagePlan, UsagePlanKeys } from '../../shared/shops/usage-plan-keys';
 
 export function apiGatewayUsagePlanKeys(client: APIGatewayClient): UsagePlanKeys {
   return {

@@ -32,6 +32,7 @@ import {
 import { headerValue, JSON_HEADERS } from '../../shared/http/headers';
 import { echoed } from '../../shared/domain/errors';
 import type { AuthorizerCache } from './authorizer-cache';
+import { AuthorizerConfigurationError, checkAuthorizerAnswer, integrationAuthorizer, policyAllows } from './authorizer-policy';
 import { BodyTooLarge, listen, readBody, sendJson } from './http-server';
 import { RateLimiter } from './rate-limiter';
 
@@ -77,6 +78,14 @@ export interface GatewayOptions {
    * only when the request's first Accept type matches one; otherwise its body goes out as the base64 text.
    */
   binaryMediaTypes?: readonly string[];
+  /** The authorizer's handler module, relative to `root`; default the manifest's (AUTHORIZER). Tests give a fixture. */
+  authorizer?: string;
+  /**
+   * The usage plan (infra/local/twin-usage-plan.ts): an allowed /v1 request whose usageIdentifierKey it does not
+   * admit is refused (API Gateway's INVALID_API_KEY), and the throttles count per that key. Absent (tests of
+   * other parts), every allowed request passes and the throttles count per principalId.
+   */
+  usagePlan?: { admits(usageIdentifierKey: string | null | undefined): boolean };
 }
 
 /** API Gateway's payload limit: a larger request body is refused with 413 before anything runs. */
@@ -348,7 +357,7 @@ export function gatewayEvents({
   protocol = 'http',
 }: GatewayRequest): {
   authorizer: APIGatewayRequestAuthorizerEvent;
-  proxy(body: string | null, authorization: APIGatewayAuthorizerResult | null): APIGatewayProxyEvent;
+  proxy(body: string | null, authorization: APIGatewayAuthorizerResult | null, integrationLatency?: number): APIGatewayProxyEvent;
 } {
   // Prototype-free maps: a header or parameter called `__proto__` or `valueOf` is just a name.
   const headers: Record<string, string> = Object.create(null);
@@ -387,11 +396,12 @@ export function gatewayEvents({
   return {
     authorizer: {
       type: 'REQUEST',
-      methodArn: `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${route.path}`,
+      // As API Gateway builds it: the request's own path (path parameters' values, not the template), no leading slash.
+      methodArn: `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}/${url.pathname.replace(/^\/+|\/+$/g, '')}`,
       ...request,
       requestContext: { requestId, stage: STAGE, httpMethod: method, resourcePath: route.path, path: url.pathname, identity },
     } as unknown as APIGatewayRequestAuthorizerEvent,
-    proxy: (body: string | null, authorization: APIGatewayAuthorizerResult | null) =>
+    proxy: (body: string | null, authorization: APIGatewayAuthorizerResult | null, integrationLatency = 0) =>
       ({
         ...request,
         body,
@@ -411,7 +421,7 @@ export function gatewayEvents({
           requestTimeEpoch: Date.now(),
           resourceId: route.name,
           identity,
-          ...(authorization ? { authorizer: { ...authorization.context, principalId: authorization.principalId } } : {}),
+          ...(authorization ? { authorizer: integrationAuthorizer(authorization, integrationLatency) } : {}),
         },
       }) as unknown as APIGatewayProxyEvent,
   };
@@ -511,40 +521,64 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const events = eventsOf(req, route, method, url, match.pathParameters, requestId);
 
     let authorization: APIGatewayAuthorizerResult;
+    let latency: number;
     try {
-      authorization = await authorize(events.authorizer);
+      ({ answer: authorization, latency } = await authorize(events.authorizer));
     } catch (error) {
       if ((error as Error)?.message === 'Unauthorized') return send(res, 401, envelope(401, DETAILS.missingAuthorization));
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Authorizer failed', requestId, error: String(error) }));
+      // AUTHORIZER_FAILURE, or AUTHORIZER_CONFIGURATION_ERROR for an answer API Gateway cannot use: both a 500.
+      const message = error instanceof AuthorizerConfigurationError ? 'Authorizer answer unusable' : 'Authorizer failed';
+      console.error(JSON.stringify({ level: 'ERROR', message, requestId, error: String(error) }));
       return send(res, 500, envelope(500, DETAILS.unexpected));
     }
-    const allowed = authorization.policyDocument.Statement.some((statement) => statement.Effect === 'Allow');
-    // The detail the authorizer put in its Deny, as the stack's ACCESS_DENIED gateway response prints it.
-    if (!allowed) return send(res, 401, envelope(401, String(authorization.context?.detail ?? DETAILS.invalidKey)));
-
-    // Usage plans throttle per API key and per method, after the authorizer has named the key.
-    if (limiter && !limiter.take(`${authorization.principalId} ${method} ${route.path}`, THROTTLE_LIMITS[route.throttle])) {
-      return send(res, 429, envelope(429, DETAILS.rateLimited));
+    // The policy against this request's method ARN, a cached answer's too. A refusal is ACCESS_DENIED, which the
+    // stack's gateway response answers 401 with `$context.authorizer.detail`: the Deny's detail, empty when the
+    // answer has none (an Allow whose resources do not cover this method).
+    if (!policyAllows(authorization, events.authorizer.methodArn)) {
+      const detail = authorization.context?.detail;
+      return send(res, 401, envelope(401, detail === undefined || detail === null ? '' : String(detail)));
     }
 
-    return invoke(route, events.proxy(body, authorization), res, requestId);
+    // The usage plan takes only a key of its own, enabled: the authorizer names it (API key source AUTHORIZER).
+    // INVALID_API_KEY, which the stack's gateway response answers 401 with the invalid key's detail.
+    const usage = options.usagePlan;
+    if (usage && !usage.admits(authorization.usageIdentifierKey)) return send(res, 401, envelope(401, DETAILS.invalidKey));
+    // The plan's throttle per API key, every method together; a strict route's method throttle per key on top.
+    const caller = usage ? `key ${authorization.usageIdentifierKey}` : `principal ${authorization.principalId}`;
+    const throttled =
+      limiter &&
+      (!limiter.take(caller, THROTTLE_LIMITS.standard) ||
+        (route.throttle === 'strict' && !limiter.take(`${caller} ${method} ${route.path}`, THROTTLE_LIMITS.strict)));
+    if (throttled) return send(res, 429, envelope(429, DETAILS.rateLimited));
+
+    return invoke(route, events.proxy(body, authorization, latency), res, requestId);
+  };
+
+  /** One run of the authorizer function: its answer, checked as API Gateway checks it, and how long it took. */
+  const runAuthorizer = async (event: APIGatewayRequestAuthorizerEvent) => {
+    const started = performance.now();
+    const answer = checkAuthorizerAnswer(
+      await ((await load(options.authorizer ?? AUTHORIZER.handler)).handler as AuthorizerHandler)(event),
+    );
+    return { answer, latency: Math.round(performance.now() - started) };
   };
 
   /**
-   * The authorizer's answer, from the cache when it holds one. With an identity source, API Gateway
-   * refuses a missing or empty header itself (the UNAUTHORIZED gateway response), without the authorizer.
+   * The authorizer's answer, from the cache when it holds one (latency 0: no function ran); an unusable answer is
+   * never cached. With an identity source, API Gateway refuses a missing or empty header itself (the UNAUTHORIZED
+   * gateway response), without the authorizer.
    */
-  const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+  const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<{ answer: APIGatewayAuthorizerResult; latency: number }> => {
     const cache = options.authorizerCache;
-    if (!cache || cache.ttlSeconds === 0) return ((await load(AUTHORIZER.handler)).handler as AuthorizerHandler)(event);
+    if (!cache || cache.ttlSeconds === 0) return runAuthorizer(event);
     const identity = headerValue(event.headers, 'authorization');
     if (identity === undefined || identity.trim() === '') throw new Error('Unauthorized');
     const cached = cache.get(identity);
-    if (cached) return cached;
+    if (cached) return { answer: cached, latency: 0 };
     const generation = cache.generation;
-    const answer = await ((await load(AUTHORIZER.handler)).handler as AuthorizerHandler)(event);
-    cache.set(identity, answer, generation);
-    return answer;
+    const run = await runAuthorizer(event);
+    cache.set(identity, run.answer, generation);
+    return run;
   };
 
   /**

@@ -1,4 +1,5 @@
-// Token buckets per key and method: the local stand-in for the usage plan's per-method throttling.
+// Token buckets by id: the local stand-in for the usage plan's throttles (per usage-plan key, and per key and method
+// for a strict route) and for the stage's method throttles.
 
 export interface Limit {
   rateLimit: number;

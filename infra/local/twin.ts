@@ -44,6 +44,8 @@ import { twinBus, type TwinBus } from './twin-bus';
 import { streamDelivery } from './twin-event-delivery';
 import { startEventStreamReader, type EventStreamReader } from './twin-event-stream';
 import { registerTwin } from './twin-registry';
+import { twinUsagePlan, type TwinUsagePlan } from './twin-usage-plan';
+import { storedUsageKeys, syncConfigUsageKeys } from '../../shared/shops/usage-plan-keys';
 import { twinShopSecrets } from './twin-shop-secrets';
 import { assertPortsAvailable, namePortError, type NamedPort } from './port-check';
 
@@ -114,6 +116,8 @@ export interface Twin {
   figures: FiguresTarget;
   /** What the simulator's Klaviyo refused (the refusals queue; GET /_klaviyo/queue). */
   klaviyoRefused(): unknown[];
+  /** The gateway's usage plan: a loyalty key is taken only with an enabled usage-plan key of it. */
+  usagePlan: TwinUsagePlan;
   stop(): Promise<void>;
 }
 
@@ -273,6 +277,11 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     stops.push(() => eventStream.stop());
 
     const shops = await applyConfig(config, options.onMembersProgress ? { onProgress: options.onMembersProgress } : {});
+    // The usage plan, as the stack's: the usage-plan keys the table's keys already hold (a twin before this one
+    // gave them), then what `config apply` does in the cloud, a usage-plan key for each active key of the file.
+    const usagePlan = twinUsagePlan();
+    usagePlan.adopt(await storedUsageKeys());
+    await syncConfigUsageKeys(config, usagePlan);
 
     // As in the cloud: every key write -> change notice -> the stage's authorizer cache flushed.
     const authorizerAnswers = authorizerCache(options.authorizerCacheTtlSeconds ?? DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS);
@@ -328,6 +337,9 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
           authorizerAnswers.flush();
           return { flushed: true, ttl_seconds: authorizerAnswers.ttlSeconds };
         },
+        // The usage plan's keys, as API Gateway's CreateApiKey, CreateUsagePlanKey and UpdateApiKey: the operator
+        // CLI's `config apply`, `keys create` and `keys revoke` against this twin's table call them.
+        ...usagePlan.controls(),
         // CPU the twin's process has used so far: the bench divides it by the requests it sent.
         'GET /_cpu': async () => {
           const { user, system } = process.cpuUsage();
@@ -336,6 +348,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       },
       ...(options.throttling === false ? { limiter: null } : {}),
       authorizerCache: authorizerAnswers,
+      usagePlan,
     }).catch((error: unknown) => {
       throw namePortError(error, apiPort);
     });
@@ -374,6 +387,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       klaviyo,
       figures,
       klaviyoRefused: () => refusals.list(),
+      usagePlan,
       stop: stopAll,
     };
   } catch (error) {

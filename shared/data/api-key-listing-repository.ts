@@ -21,6 +21,16 @@ export async function listApiKeys(shopId: string): Promise<ApiKeySummary[]> {
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.key_id.localeCompare(b.key_id));
 }
 
+/** The hashes of the shop's keys (the key items' own keys), in no particular order. */
+export async function listApiKeyHashes(shopId: string): Promise<string[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': shopPk(shopId), ':prefix': API_KEY_LISTING_PREFIX },
+    ConsistentRead: true,
+  });
+  return items.map((item) => String(item.key_hash));
+}
+
 /**
  * Revokes a key of the shop; effective at once (the write flushes cached authorizer answers). Revoking a
  * revoked key changes nothing. Returns the key as it now is and whether it was active before.

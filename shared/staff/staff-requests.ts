@@ -2,11 +2,13 @@
 // admin ID token App Bridge sends as `Authorization: Bearer <token>` before anything else of the request is
 // read, and the handler every /v1 route is built with, which also serves the route's /admin/api twin.
 //
-// A missing, expired or forged ID token is refused with `X-Shopify-Retry-Invalid-Session-Request: 1`, which
-// tells App Bridge to fetch a fresh token and send the request again. A credential of another kind (an API
+// A missing, expired or forged ID token (a bearer value that is no JWT at all included) is refused with
+// `X-Shopify-Retry-Invalid-Session-Request: 1`, which tells App Bridge to fetch a fresh token and send the
+// request again. A credential of another kind (an API
 // key, a customer session token) is refused without it: a fresh ID token is not what that caller lacks. Nor
 // is a shop with legacy credentials: it has no app, so no token of it can ever be verified.
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { decodeJwt } from 'jose';
 import { isWellFormedApiKey } from '../domain/api-key';
 import { ApiError } from '../http/errors';
 import { createHandler as createHttpHandler, type HandlerOptions, type HttpRequest, type HttpResult } from '../http/handler';
@@ -25,10 +27,21 @@ export const STAFF_DETAILS = {
   apiKey: "An API key authorizes /v1 only: /admin/api takes App Bridge's ID token as 'Authorization: Bearer <ID token>'",
   notIdToken:
     "The bearer token is not an admin ID token (a customer session token authorizes /shopper only): /admin/api takes App Bridge's ID token",
+  notJwt: "The bearer token is not a JWT: /admin/api takes App Bridge's ID token as 'Authorization: Bearer <ID token>'",
   notBearer: "The Authorization header on /admin/api must be 'Bearer <ID token>'",
   ambiguous: 'Send exactly one Authorization header: this request carries more than one',
   legacy: 'has legacy credentials (no client_id and client_secret): it has no embedded app, so its staff cannot be verified',
 } as const;
+
+/** Whether the value decodes as a JWT (three base64url parts, a JSON payload), signature unchecked. */
+function isJwt(token: string): boolean {
+  try {
+    decodeJwt(token);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The shop's app by its domain; a shop with legacy credentials told in the staff's words. */
 async function appOf(shopDomain: string) {
@@ -48,6 +61,8 @@ export async function identifyStaff(event: APIGatewayProxyEvent) {
   const token = bearer[1]!;
   if (!looksLikeIdToken(token)) {
     if (isWellFormedApiKey(token)) throw refuse(STAFF_DETAILS.apiKey);
+    // No JWT at all: a forged (or mangled) ID token, which App Bridge replaces with a fresh one.
+    if (!isJwt(token)) throw retry(STAFF_DETAILS.notJwt);
     throw refuse(STAFF_DETAILS.notIdToken);
   }
   const shops = new Map<string, string>();

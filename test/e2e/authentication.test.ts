@@ -3,7 +3,7 @@ import { putApiKey } from '../../shared/data/api-key-repository';
 import { hashApiKey } from '../../shared/domain/api-key';
 import { getCustomer } from '../../shared/data/customer-repository';
 import { KEYS, e2eConfig } from '../fixtures/e2e-config';
-import { apiClient, expectError, startTestTwin } from '../support/twin';
+import { apiClient, expectError, startTestTwin, usageKeyFields } from '../support/twin';
 
 let twin: Twin;
 
@@ -70,7 +70,7 @@ describe('authentication', () => {
       name: 'Temp',
       scope: 'full' as const,
       status: 'active' as const,
-      usage_identifier_key: null,
+      ...(await usageKeyFields(twin)),
       created_at: new Date().toISOString(),
     };
     await putApiKey(record);
@@ -80,6 +80,31 @@ describe('authentication', () => {
     await putApiKey({ ...record, status: 'revoked' });
 
     expectError(await api.get('/v1/customers/1001'), 401, 'Invalid or revoked API key');
+  });
+
+  it('refuses an active key without a usage-plan key, or with one the plan does not hold or has disabled, as API Gateway does', async () => {
+    const put = async (key: string, usage: { usage_identifier_key: string | null; usage_key_id?: string | null }) => {
+      await putApiKey({
+        key_hash: hashApiKey(key),
+        shop_id: 'e2e',
+        name: key,
+        scope: 'read',
+        status: 'active',
+        ...usage,
+        created_at: new Date().toISOString(),
+      });
+      return apiClient(twin.url, key);
+    };
+    const disabled = await usageKeyFields(twin);
+    await twin.usagePlan.keys.disable(disabled.usage_key_id);
+
+    const answers = [
+      await (await put('e2e_no_usage_key_1', { usage_identifier_key: null })).get('/v1/customers/1001'),
+      await (await put('e2e_unknown_usage_key', { usage_identifier_key: 'not-a-key-of-the-plan-0123456789' })).get('/v1/customers/1001'),
+      await (await put('e2e_disabled_usage_key', disabled)).get('/v1/customers/1001'),
+    ];
+
+    for (const answer of answers) expectError(answer, 401, 'Invalid or revoked API key');
   });
 
   it('never shows one shop the customers of another', async () => {
@@ -115,7 +140,7 @@ describe('gateway errors', () => {
       name: 'Orphan',
       scope: 'full',
       status: 'active',
-      usage_identifier_key: null,
+      ...(await usageKeyFields(twin)),
       created_at: new Date().toISOString(),
     });
     const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);

@@ -8,7 +8,7 @@ import { twinCpu, twinDynamoDbStats } from '../../bench/twin-control';
 import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
 import { putApiKey } from '../../shared/data/api-key-repository';
 import { hashApiKey } from '../../shared/domain/api-key';
-import { apiClient, startTestTwin, type ApiResponse } from '../support/twin';
+import { apiClient, startTestTwin, type ApiResponse, usageKeyFields } from '../support/twin';
 
 let twin: Twin;
 
@@ -221,7 +221,7 @@ describe("the authorizer's answer, cached per key and flushed by every key write
 
   it('reads a key on its first request only: a cold key costs one GetItem more, a warm one none', async () => {
     const key = 'e2e_calls_cold_key';
-    await putApiKey({ ...activeKey(key), name: 'Cold' });
+    await putApiKey({ ...activeKey(key), ...(await usageKeyFields(twin)), name: 'Cold' });
 
     const cold = await countCalls(getCustomer(key));
     const warm = await countCalls(getCustomer(key));
@@ -232,7 +232,7 @@ describe("the authorizer's answer, cached per key and flushed by every key write
 
   it('reads the key again after any key write, even of another key, and refuses a key revoked meanwhile', async () => {
     const key = 'e2e_calls_flushed_key';
-    await putApiKey({ ...activeKey(key), name: 'Flushed' });
+    await putApiKey({ ...activeKey(key), ...(await usageKeyFields(twin)), name: 'Flushed' });
     expect((await getCustomer(key)()).status).toBe(200);
 
     await putApiKey({ ...activeKey('e2e_calls_other_key'), name: 'Other' });

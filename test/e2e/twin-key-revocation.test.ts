@@ -1,6 +1,7 @@
 // `loyalty keys revoke --endpoint <the twin's DynamoDB>` against a running `npm start`: the key is refused
 // from the next request on, though the twin's gateway had its answer cached (the CLI flushes the cache
-// of each twin running on that table, as it flushes the stage's in the cloud); `--authorizer-cache-ttl`
+// of each twin running on that table, as it flushes the stage's in the cloud, and disables the key's
+// usage-plan key in the twin's plan); `keys create` gives a key a key of that plan; `--authorizer-cache-ttl`
 // sets how long the gateway keeps an answer.
 import { execFile } from 'node:child_process';
 import { hashApiKey, keyIdOf } from '../../shared/domain/api-key';
@@ -35,12 +36,21 @@ describe('keys revoke against a running twin', () => {
     const api = apiClient(`http://127.0.0.1:${port}`, 'demo_full_key');
 
     const before = [await api.get('/v1/customers/1001'), await api.get('/v1/customers/1002')].map((r) => r.status);
+    // A key created with the CLI gets a key of the twin's usage plan, as one created with --stack gets the stack's.
+    const create = await cli(['keys', 'create', '--shop', 'demo', '--name', 'Made by the CLI', '--scope', 'read', ...target]);
+    const created = /^\s+(lk_\S+)$/m.exec(create.stdout)?.[1];
+    const createdAnswer = await apiClient(`http://127.0.0.1:${port}`, created).get('/v1/customers/1001');
     const revoke = await cli(['keys', 'revoke', '--shop', 'demo', '--key-id', keyIdOf(hashApiKey('demo_full_key')), ...target]);
     const after = await api.get('/v1/customers/1001');
     const otherKey = await apiClient(`http://127.0.0.1:${port}`, 'demo_read_key').get('/v1/customers/1001');
+    const plan = (await (await fetch(`http://127.0.0.1:${port}/_usage-plan`)).json()) as { keys: Array<{ enabled: boolean }> };
 
     expect(banner).toContain('Authorizer cache: 600 s per key (--authorizer-cache-ttl)');
     expect(before).toEqual([200, 200]);
+    expect(create.stdout).toMatch(/API Gateway key tw[0-9a-f]{8} attached to usage plan twin-usage-plan/);
+    expect(createdAnswer.status).toBe(200);
+    expect(revoke.stdout).toMatch(/API Gateway key tw[0-9a-f]{8} disabled/);
+    expect(plan.keys.filter((key) => !key.enabled)).toHaveLength(1);
     expect(revoke.code).toBe(0);
     expect(revoke.stdout).toContain(
       `authorizer cache of the twin at http://127.0.0.1:${port} flushed: no cached answer lets the key through`,

@@ -6,6 +6,7 @@ import { parseConfig } from '../../shared/config/schema';
 import { startTwin, type Twin, type TwinOptions } from '../../infra/local/twin';
 import { streamEndpoint } from './stream-dynamodb';
 import { uniqueTableName } from './test-table';
+import { provisionUsageKey } from '../../shared/shops/usage-plan-keys';
 
 /** The functions' settings in a test twin: no shop configuration cache, quick platform retries and timeouts. */
 const TEST_ENVIRONMENT = { SHOP_CONFIG_TTL_SECONDS: '0', PLATFORM_RETRY_BASE_MS: '5', PLATFORM_TIMEOUT_MS: '1000' };
@@ -44,6 +45,15 @@ export async function startTestTwin(
       client.destroy();
     },
   };
+}
+
+/**
+ * The usage-plan fields of a key a test writes straight into the table: a key of the twin's usage plan, enabled
+ * and attached, as `keys create` gives one. Without them the twin refuses the key, as API Gateway does.
+ */
+export async function usageKeyFields(twin: Pick<Twin, 'usagePlan'>): Promise<{ usage_identifier_key: string; usage_key_id: string }> {
+  const usage = await provisionUsageKey('test', 'test', twin.usagePlan);
+  return { usage_identifier_key: usage.value, usage_key_id: usage.id };
 }
 
 /** A test's twin: `stop({ keepTable: true })` keeps its table for a twin started on it next (`tableName`). */
