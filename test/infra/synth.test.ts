@@ -52,7 +52,9 @@ describe('cdk synth', () => {
       .flatMap((stack) => [`${out}/AwsSolutions-${stack}-NagReport.csv`, `${out}/Serverless-${stack}-NagReport.csv`])
       .sort();
     const lines = output.trim().split('\n');
-    expect(lines[lines.length - 1]).toBe(`Synthesized LoyaltyApi into ${out} (LoyaltyApi.template.json); cdk-nag reports: ${reports.join(', ')}`);
+    expect(lines[lines.length - 1]).toBe(
+      `Synthesized LoyaltyApi into ${out} (LoyaltyApi.template.json); cdk-nag reports: ${reports.join(', ')}`,
+    );
     expect(output).not.toMatch(/feature flags|approaching allowed maximum/i);
 
     type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
