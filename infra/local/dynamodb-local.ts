@@ -138,7 +138,8 @@ export interface DynamoDbLocalOptions {
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
   const port = options.port || (await freePort());
   const persistDir = options.persistDir ? resolve(options.persistDir) : undefined;
-  const release = persistDir ? lockPersistDir(persistDir, options.holder ?? `DynamoDB Local on port ${port}`) : () => undefined;
+  const lock = persistDir ? await lockPersistDir(persistDir, options.holder ?? `DynamoDB Local on port ${port}`) : undefined;
+  const release = () => lock?.release();
   let child: ChildProcess;
   try {
     child = spawn(process.execPath, [WATCHDOG, 'java', ...dynamoDbLocalArgs(port, persistDir)], {
@@ -149,6 +150,8 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     release();
     throw error;
   }
+  // The directory stays held while the supervisor (and its Java) lives, even once this process is gone.
+  if (child.pid !== undefined) lock?.recordDynamoDb(child.pid);
   let exited = false;
   let output = '';
   child.stdout?.on('data', (chunk) => (output += String(chunk)));
