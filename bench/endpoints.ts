@@ -100,6 +100,8 @@ export const BENCH_ROUTES = {
       method: 'POST',
       path: '/shopper/member',
       shopper: { customerId: '1001' },
+      // As the storefront and the account page send it: a JSON body, `{}` (a shopper write needs the JSON type).
+      body: {},
       minimumCalls: { GetItemCommand: 1, QueryCommand: 1 },
     },
   ],
