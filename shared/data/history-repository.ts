@@ -151,12 +151,13 @@ const LEDGER_PAGE = 50;
  * the open batches down to the one holding that position of the member's line (points before it are all
  * consumed, so no older batch has points left); without, it stops at the first given entry. Usually one call.
  * `batchesFrom` may still be on its way (the member's profile, read at the same time): it is awaited only
- * once the first given entry is reached.
+ * once the first given entry is reached. `consistent` reads every write committed before it.
  */
 export async function readLedgerHead(
   shopId: string,
   customerId: string,
   batchesFrom: number | Promise<number> | null,
+  consistent = false,
 ): Promise<LedgerHead> {
   const head: LedgerHead = { pending: [], batches: [] };
   let startKey: Record<string, unknown> | undefined;
@@ -171,6 +172,7 @@ export async function readLedgerHead(
         ScanIndexForward: false,
         Limit: LEDGER_PAGE,
         ExclusiveStartKey: startKey,
+        ConsistentRead: consistent,
       }),
     );
     startKey = page.LastEvaluatedKey;
