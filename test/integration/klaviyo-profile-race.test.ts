@@ -3,7 +3,8 @@
 // whatever comes last and has no conditional write, so the interleavings that once left a stale balance are
 // forced here: a delivery whose profile import Klaviyo answers only after a newer delivery's, six deliveries
 // answered newest first, and a delivery that read the member, met Klaviyo down, and retried after Klaviyo came
-// back and a newer delivery went through (member 8108: 116 points on its profile, 137 in the program). The
+// back and a newer delivery went through (member 8108: 116 points on its profile, 137 in the program); and a
+// member that moves at every send, whose delivery is left to the queue after MAX_PROFILE_SENDS imports. The
 // member is on DynamoDB Local and moves through real points adjustments; Klaviyo is the simulator's. Nothing
 // sleeps: the client waits on a test clock, and the held requests wait on promises the test resolves.
 import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
@@ -12,7 +13,7 @@ import { putShopCatalog } from '../../shared/data/shop-repository';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../../shared/domain/shop';
 import { accountRateLimiter, klaviyoClient, type KlaviyoClient, type Waiter } from '../../shared/events/klaviyo-client';
 import { klaviyoDeliveryDeps, processKlaviyoMessage, setKlaviyoRefusals } from '../../shared/klaviyo/klaviyo-consumer';
-import { profileProperties } from '../../shared/klaviyo/klaviyo-delivery';
+import { KlaviyoProfileMoving, MAX_PROFILE_SENDS, profileProperties } from '../../shared/klaviyo/klaviyo-delivery';
 import type { LoyaltyEvent } from '../../shared/klaviyo/loyalty-event';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { adjustPoints } from '../../shared/points/adjust-points';
@@ -36,7 +37,7 @@ beforeAll(async () => {
     settings: { earning_settings: { ...DEFAULT_EARNING_SETTINGS, points_expiry: { mode: 'batch', days: 365 } } },
   });
   await putShopCatalog(shop);
-  for (const id of ['8108', '8109', '8110']) {
+  for (const id of ['8108', '8109', '8110', '8111']) {
     await createCustomer(
       customerRecord({ shop_id: SHOP, platform_customer_id: id, current_points: 96, lifetime_points: 96, points_batch_total: 96 }),
     );
@@ -198,5 +199,31 @@ describe("a member's Klaviyo profile under racing deliveries", () => {
     expect(newer).toBeDefined();
     expect(profileOf('8109')).toEqual(await latestProperties('8109'));
     expect(profileOf('8109')?.['Loyalty Points Balance']).toBe(137);
+  });
+
+  it('leaves the event to the queue when the member moves at every send, and its next delivery ends on the latest state', async () => {
+    const first = await adjust('8111', 20);
+    const inner = simulatorClient(testClock());
+    let imports = 0;
+    // Each import Klaviyo takes is followed by another change of the member before it is read again.
+    const moving: KlaviyoClient = {
+      post: async (key, path, body, deadline) => {
+        const answer = await inner.post(key, path, body, deadline);
+        if (path === '/api/profile-import') {
+          imports += 1;
+          await adjustPoints(shop, '8111', { adjustment: 1, note: null, update_lifetime_points: true, send_email: false });
+        }
+        return answer;
+      },
+      requests: () => inner.requests(),
+    };
+
+    await expect(processKlaviyoMessage(message(first), deps(testClock(), moving))).rejects.toThrow(KlaviyoProfileMoving);
+    expect(imports).toBe(MAX_PROFILE_SENDS);
+
+    // The queue delivers it again once the member is still: the profile is the member's as it is.
+    expect(await processKlaviyoMessage(message(first), deps())).toEqual({ sent: 'profile and event' });
+    expect(profileOf('8111')).toEqual(await latestProperties('8111'));
+    expect(profileOf('8111')?.['Loyalty Points Balance']).toBe(116 + MAX_PROFILE_SENDS);
   });
 });
