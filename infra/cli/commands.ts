@@ -10,6 +10,7 @@ import { listApiKeys, revokeApiKey, setUsageKey } from '../../shared/data/api-ke
 import { hashApiKey, keyIdOf, type ApiKeySummary, type KeyScope } from '../../shared/domain/api-key';
 import { listShopIds, readShopCatalog } from '../../shared/data/shop-repository';
 import { backfillShopPostings, emailIndexReady, markEmailIndexComplete } from '../../shared/data/email-index-repository';
+import { backfillImportedBatches } from '../../shared/data/imported-batch-backfill';
 import { applyImport } from '../../shared/import/apply-import';
 import { customerDirectoryFromExport, platformCustomerDirectory } from '../../shared/import/customer-directory';
 import { importIdOf } from '../../shared/import/import-id';
@@ -192,6 +193,16 @@ export async function emailIndexBackfill(options: { shop?: string }, deps: Pick<
     await markEmailIndexComplete(shopId, new Date().toISOString());
     deps.print(`shop ${shopId}: ${done.members} members, ${done.postings} postings written; e-mail index complete`);
   }
+}
+
+/**
+ * `loyalty imported-batches backfill`: puts the imported balances' batches a `config apply` of an earlier
+ * release wrote on the ledger's given-at index, so members' pages and Klaviyo profiles show them as the points
+ * expiring next. Run once; running it again writes nothing.
+ */
+export async function importedBatchesBackfill(deps: Pick<CommandDeps, 'print'>): Promise<void> {
+  const done = await backfillImportedBatches();
+  deps.print(`${done.updated} imported balance batches put on the ledger's index`);
 }
 
 /**

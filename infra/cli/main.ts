@@ -18,6 +18,7 @@ import { PlatformRefusedError } from '../../shared/platform/port';
 import {
   configApply,
   emailIndexBackfill,
+  importedBatchesBackfill,
   statsBackfill,
   statsVerify,
   importMembers,
@@ -45,6 +46,7 @@ export const USAGE = `Usage:
   loyalty keys revoke --shop S --key-id ID                   TARGET
   loyalty keys list --shop S                                 TARGET
   loyalty email-index backfill [--shop S]                    TARGET
+  loyalty imported-batches backfill                          TARGET
   loyalty import FILE --shop S --from ${IMPORT_SOURCES.join('|')}
                  [--customers FILE] [--mode add|set] [--dry-run] TARGET
   loyalty import undo IMPORT_ID --shop S                     TARGET
@@ -65,6 +67,10 @@ email-index backfill writes the e-mail search postings of members enrolled befor
 shop by shop (every registered shop, or --shop S), then marks each shop complete so filter[email]
 reads the index; until then it answers by scanning. Safe to stop and run again: complete shops are
 skipped and a shop's walk writes nothing twice.
+
+imported-batches backfill puts the balances a configuration file gave members (applied by an earlier
+release) on the ledger's index, so their batch shows as the points expiring next. Run it once; a second
+run writes nothing.
 
 import reads another loyalty app's export (--from) and creates or updates the shop's members from it,
 matching rows to platform customers by id, else by e-mail through Shopify's customer export
@@ -112,6 +118,7 @@ type Command =
   | { kind: 'keys revoke'; shop: string; keyId: string }
   | { kind: 'keys list'; shop: string }
   | { kind: 'email-index backfill'; shop?: string }
+  | { kind: 'imported-batches backfill' }
   | { kind: 'import'; file: string; shop: string; from: ImportSource; mode: ImportMode; customers: string | null; dryRun: boolean }
   | { kind: 'import undo'; importId: string; shop: string }
   | { kind: 'stats verify'; shop: string }
@@ -134,6 +141,7 @@ const COMMAND_OPTIONS: Record<Command['kind'], OptionName[]> = {
   'keys revoke': ['shop', 'key-id'],
   'keys list': ['shop'],
   'email-index backfill': ['shop'],
+  'imported-batches backfill': [],
   import: ['shop', 'from', 'customers', 'mode'],
   'import undo': ['shop'],
   'stats verify': ['shop'],
@@ -244,6 +252,9 @@ async function run(command: Exclude<Command, AppConfigCommand>, target: Target, 
     case 'email-index backfill':
       await emailIndexBackfill(command.shop !== undefined ? { shop: command.shop } : {}, deps);
       return;
+    case 'imported-batches backfill':
+      await importedBatchesBackfill(deps);
+      return;
     case 'import': {
       const { kind: _kind, ...options } = command;
       // Matching through the platform (no --customers export): the twin's shops' credentials, if any.
@@ -316,6 +327,8 @@ function parseCommand(positionals: string[], values: Values, dryRun: boolean): C
       return { kind, shop: required('shop') };
     case 'email-index backfill':
       return { kind, ...(values.shop !== undefined ? { shop: required('shop') } : {}) };
+    case 'imported-batches backfill':
+      return { kind };
     case 'import': {
       const shop = required('shop');
       const from = required('from');

@@ -3,8 +3,9 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EarningEntry, EarningStatus, RewardEntry, RewardStatus } from '../domain/history';
 import { documentClient, tableName } from './client';
-import { countAll, type Item, queryAll } from './items';
+import { countAll, type Item, queryAll, withoutKeys } from './items';
 import { customerPk } from './items/customer-profile';
+import { IMPORTED_BATCH_GIVEN_AT } from './items/import-batch';
 import { earningEntryKey, earningEntryOf, NOT_GIVEN_YET } from './items/earning-entry';
 import type { LedgerEntry } from '../domain/points-ledger';
 import type { ItemKey } from './items/item-type';
@@ -63,10 +64,12 @@ async function queryHistory(
   offset: number,
   limit: number,
 ): Promise<{ items: Item[]; total: number }> {
+  // On the given-at index, the entries only: an imported balance's batch sits above them (IMPORTED_BATCH_GIVEN_AT).
+  const entriesOnly = indexName === LOCAL_INDEXES.earningByPointsGivenAt.indexName;
   const input: Omit<QueryCommandInput, 'TableName'> = {
     IndexName: indexName,
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': pk, ...condition?.values },
+    KeyConditionExpression: entriesOnly ? 'pk = :pk AND earn_given_at <= :notGiven' : 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': pk, ...(entriesOnly ? { ':notGiven': NOT_GIVEN_YET } : {}), ...condition?.values },
     ...(condition ? { FilterExpression: condition.expression, ExpressionAttributeNames: { '#status': 'status' } } : {}),
   };
   const page = () => queryAll({ ...input, ScanIndexForward: !descending }, offset + limit);
@@ -143,17 +146,18 @@ export interface LedgerHead {
 const LEDGER_PAGE = 50;
 
 /**
- * Reads the member's ledger from its newest end on the given-time index: the entries not given yet sort
- * first (pending and rejected), then the given ones newest first. With `batchesFrom`, it reads on through
+ * Reads the member's ledger from its newest end on the given-time index: an imported balance's batch sorts
+ * first, then the entries not given yet (pending and rejected), then the given ones newest first. With `batchesFrom`, it reads on through
  * the open batches down to the one holding that position of the member's line (points before it are all
  * consumed, so no older batch has points left); without, it stops at the first given entry. Usually one call.
  * `batchesFrom` may still be on its way (the member's profile, read at the same time): it is awaited only
- * once the first given entry is reached.
+ * once the first given entry is reached. `consistent` reads every write committed before it.
  */
 export async function readLedgerHead(
   shopId: string,
   customerId: string,
   batchesFrom: number | Promise<number> | null,
+  consistent = false,
 ): Promise<LedgerHead> {
   const head: LedgerHead = { pending: [], batches: [] };
   let startKey: Record<string, unknown> | undefined;
@@ -168,22 +172,34 @@ export async function readLedgerHead(
         ScanIndexForward: false,
         Limit: LEDGER_PAGE,
         ExclusiveStartKey: startKey,
+        ConsistentRead: consistent,
       }),
     );
     startKey = page.LastEvaluatedKey;
     for (const item of (page.Items ?? []) as Item[]) {
+      if (item.earn_given_at === IMPORTED_BATCH_GIVEN_AT) {
+        // An imported balance's batch (read first, above the entries): a batch like any other, wherever it sits on the line.
+        const batch = { ...withoutKeys<LedgerEntry>(item), ...batchFields(item) } as LedgerEntry & { batch_closed?: boolean };
+        if (isOpenBatch(batch)) head.batches.push(batch);
+        continue;
+      }
       if (item.earn_given_at === NOT_GIVEN_YET) {
         if (item.status === 'pending') head.pending.push(earningEntryOf(item));
         continue;
       }
       if (notGivenOnly) return head;
       const entry = { ...earningEntryOf(item), ...batchFields(item) } as LedgerEntry & { batch_closed?: boolean };
-      if (entry.status !== 'approved' || entry.points <= 0 || !entry.points_expiry_at || entry.batch_closed) continue;
+      if (!isOpenBatch(entry)) continue;
       head.batches.push(entry);
       if ((entry.batch_offset ?? 0) <= (await batchesFrom)) return head;
     }
   } while (startKey);
   return head;
+}
+
+/** Approved positive points with an expiry date, not expired (or dropped) yet. */
+function isOpenBatch(entry: LedgerEntry & { batch_closed?: boolean }): boolean {
+  return entry.status === 'approved' && entry.points > 0 && Boolean(entry.points_expiry_at) && !entry.batch_closed;
 }
 
 function batchFields(item: Item): Partial<LedgerEntry> & { batch_closed?: boolean } {

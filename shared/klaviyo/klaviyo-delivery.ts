@@ -4,6 +4,13 @@
 // (`POST /api/events`, `unique_id` = the event's id, so a redelivery is recorded once). A shop without a
 // Klaviyo key sends nothing. What Klaviyo refuses is put on the refusals queue with its error body and the
 // message acknowledged; what it does not take now is thrown, and the queue tries it again.
+//
+// The profile ends on the member's latest state whatever the order, retries or concurrency of deliveries
+// (docs/decisions.md#klaviyo-profiles-end-on-the-members-latest-state): Klaviyo has no conditional write, so
+// after each profile import the member is read again (consistently) and, if the profile it gives differs from
+// the one just sent, that one is sent; the last import Klaviyo applies is thus always followed by a read that
+// gives the same profile.
+import { isDeepStrictEqual } from 'node:util';
 import { getCustomer } from '../data/customer-repository';
 import type { CustomerRecord } from '../domain/customer';
 import { referralUrl } from '../domain/referral';
@@ -45,9 +52,27 @@ export interface KlaviyoDeliveryDeps {
 export type KlaviyoOutcome =
   { sent: 'profile' | 'profile and event' } | { skipped: 'no key' | 'no member' | 'no e-mail' } | { refused: KlaviyoPath; status: number };
 
+/**
+ * Profile imports one delivery sends at most: the first, then one more each time the member had moved on
+ * by the time Klaviyo took it. Past that the delivery throws and the queue tries the event again later.
+ */
+export const MAX_PROFILE_SENDS = 5;
+
+/** The member kept changing while its profile was sent: the queue tries the event again. */
+export class KlaviyoProfileMoving extends Error {
+  constructor(eventId: string) {
+    super(`The member of event ${eventId} kept changing while its Klaviyo profile was sent ${MAX_PROFILE_SENDS} times`);
+    this.name = 'KlaviyoProfileMoving';
+  }
+}
+
 /** The profile properties of the contract, from the member's item and ledger (read now, after the change). */
-export async function profileProperties(shop: ShopCatalog, record: CustomerRecord): Promise<Record<string, unknown>> {
-  const view = await memberView(shop, record);
+export async function profileProperties(
+  shop: ShopCatalog,
+  record: CustomerRecord,
+  options: { consistent?: boolean } = {},
+): Promise<Record<string, unknown>> {
+  const view = await memberView(shop, record, options);
   return {
     'Loyalty Points Balance': record.current_points,
     'Loyalty Lifetime Points': record.lifetime_points,
@@ -106,23 +131,60 @@ export function eventBody(email: string, event: LoyaltyEvent, metric: string) {
   };
 }
 
+/**
+ * The member as it is now, read consistently (every write committed before the read is in it), with the
+ * address its profile is named by; or why there is no profile to send.
+ */
+async function readMember(event: LoyaltyEvent): Promise<{ record: CustomerRecord; email: string } | 'no member' | 'no e-mail'> {
+  const stored = await getCustomer(event.shop_id, event.customer_id, true);
+  // An erased member, or an event about someone who is no member: no profile to follow.
+  if (!stored) return 'no member';
+  // The member's address as it is now: the profile is the member's, whatever address an event names (a
+  // `referral.created` names the referred friend's; an address may have changed since the event).
+  const email = stored.record.email || null;
+  if (!email) return 'no e-mail';
+  return { record: stored.record, email };
+}
+
+/**
+ * Sends the member's profile until the member, read again after Klaviyo took an import, gives the profile
+ * that import sent: whichever delivery's import Klaviyo applies last, a read made after it follows, so the
+ * profile ends on the member's latest state (an older read sent late is sent over by the delivery that sent
+ * it). Answers the address of the last profile sent.
+ */
+async function sendLatestProfile(
+  event: LoyaltyEvent,
+  key: string,
+  shop: ShopCatalog,
+  first: { record: CustomerRecord; email: string },
+  deps: KlaviyoDeliveryDeps,
+): Promise<string> {
+  let member = first;
+  let sent: unknown = null;
+  for (let sends = 0; ; sends += 1) {
+    const properties = await profileProperties(shop, member.record, { consistent: true });
+    const body = profileImportBody(member.email, event, member.record.first_name, properties);
+    if (sent !== null && isDeepStrictEqual(body, sent)) return member.email;
+    if (sends === MAX_PROFILE_SENDS) throw new KlaviyoProfileMoving(event.id);
+    await deps.client.post(key, '/api/profile-import', body, deps.deadline());
+    sent = body;
+    const again = await readMember(event);
+    // Erased, or no address any more, since: nothing further to follow.
+    if (typeof again === 'string') return member.email;
+    member = again;
+  }
+}
+
 export async function deliverToKlaviyo(event: LoyaltyEvent, deps: KlaviyoDeliveryDeps): Promise<KlaviyoOutcome> {
   const key = await deps.keyFor(event.shop_id);
   if (!key) return { skipped: 'no key' };
-  const stored = await getCustomer(event.shop_id, event.customer_id);
-  // An erased member, or an event about someone who is no member: no profile to follow.
-  if (!stored) return { skipped: 'no member' };
-  const record = stored.record;
-  // The member's address as it is now: the profile is the member's, whatever address an event names (a
-  // `referral.created` names the referred friend's; an address may have changed since the event).
-  const email = record.email || null;
-  if (!email) return { skipped: 'no e-mail' };
+  const member = await readMember(event);
+  if (typeof member === 'string') return { skipped: member };
   const shop = await deps.shop(event.shop_id);
   const metric = KLAVIYO_METRICS[event.type];
   const notify = event.notify ?? true;
   try {
-    const properties = await profileProperties(shop, record);
-    await deps.client.post(key, '/api/profile-import', profileImportBody(email, event, record.first_name, properties), deps.deadline());
+    const email = await sendLatestProfile(event, key, shop, member, deps);
     if (!metric || !notify) return { sent: 'profile' };
     await deps.client.post(key, '/api/events', eventBody(email, event, metric), deps.deadline());
     return { sent: 'profile and event' };

@@ -96,9 +96,10 @@ export function redeemableRewards(shop: ShopCatalog, record: CustomerRecord): st
  * batch with the earliest date, with whatever older is still unspent; inactivity mode: the whole balance
  * at its deadline), from one read of the ledger's newest end.
  */
-export async function memberView(shop: ShopCatalog, record: CustomerRecord): Promise<MemberView> {
+export async function memberView(shop: ShopCatalog, record: CustomerRecord, options: { consistent?: boolean } = {}): Promise<MemberView> {
   const batchMode = shop.settings.earning_settings?.points_expiry?.mode === 'batch';
-  return viewOf(shop, record, await readLedgerHead(record.shop_id, record.platform_customer_id, batchMode ? consumedPoints(record) : null));
+  const batchesFrom = batchMode ? consumedPoints(record) : null;
+  return viewOf(shop, record, await readLedgerHead(record.shop_id, record.platform_customer_id, batchesFrom, options.consistent ?? false));
 }
 
 /**

@@ -1,6 +1,9 @@
 // The imported balance's batch (`BATCH#import` in the customer's partition): where an imported balance is
 // not covered by imported entries, an internal item the expiry jobs read like a batch entry (no history
-// entry). A customer merge moves another member's imported batch in under a key of its own.
+// entry). A customer merge moves another member's imported batch in under a key of its own. It sits on the
+// ledger's given-at local index above every entry (IMPORTED_BATCH_GIVEN_AT), so the member's page reads it
+// with the ledger's newest end in the same Query, while the earning history, which stops at NOT_GIVEN_YET,
+// never lists it.
 import { customerPk } from './customer-profile';
 import { dueAttributes, DUE_ATTRIBUTES } from './due';
 import { type Item, type ItemKey, type ItemType } from './item-type';
@@ -9,6 +12,12 @@ import { type Item, type ItemKey, type ItemType } from './item-type';
 export const IMPORT_BATCH_ID = 'import';
 
 export const BATCH_PREFIX = 'BATCH#';
+
+/**
+ * The imported batch's place on the ledger's given-at local index: after NOT_GIVEN_YET (`~`) and every
+ * timestamp, so a read of the ledger's newest end meets it first and a history listing (up to `~`) never.
+ */
+export const IMPORTED_BATCH_GIVEN_AT = '~~';
 
 export const importBatchKey = (shopId: string, customerId: string): ItemKey => ({
   pk: customerPk(shopId, customerId),
@@ -24,15 +33,15 @@ export const mergedImportBatchKey = (shopId: string, customerId: string, fromId:
 export const importBatchType: ItemType = {
   name: 'imported balance batch',
   key: importBatchKey('<shop>', '<platform id>'),
-  indexed: DUE_ATTRIBUTES,
-  derived: DUE_ATTRIBUTES,
+  indexed: ['earn_given_at', ...DUE_ATTRIBUTES],
+  derived: ['earn_given_at', ...DUE_ATTRIBUTES],
 };
 
 export const mergedImportBatchType: ItemType = {
   name: 'imported balance batch of a merged member',
   key: mergedImportBatchKey('<shop>', '<platform id>', '<deleted id>'),
-  indexed: DUE_ATTRIBUTES,
-  derived: DUE_ATTRIBUTES,
+  indexed: ['earn_given_at', ...DUE_ATTRIBUTES],
+  derived: ['earn_given_at', ...DUE_ATTRIBUTES],
 };
 
 /** The imported balance's uncovered batch, waiting for its reminder when it has an expiry date. */
@@ -45,6 +54,7 @@ export function importBatchItem(
   return {
     ...importBatchKey(shopId, customerId),
     ...entry,
+    earn_given_at: IMPORTED_BATCH_GIVEN_AT,
     ...(batch.points_expiry_at ? dueAttributes(shopId, 'batch-remind', batch.points_expiry_at, IMPORT_BATCH_ID) : {}),
   };
 }
