@@ -121,6 +121,11 @@ export interface Gateway {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /**
+   * Settles once no handler invocation runs, those answered 502 or 504 at their timeout included (Lambda would
+   * have stopped them; the twin lets them finish): an audit of the table waits for it.
+   */
+  idle(): Promise<void>;
 }
 
 const STAGE = 'local';
@@ -587,6 +592,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
    * or runs past its timeout fails (502); one still running at the REST API's 29 s is given up on (504). Lambda
    * would stop a timed-out function; the twin cannot stop a promise, so the handler runs on unanswered.
    */
+  /** Every handler invocation not settled yet, those the gateway gave up on at their timeout included. */
+  const running = new Set<Promise<unknown>>();
   const invoke = async (
     route: { name: string; handler: string; timeoutSeconds?: number },
     event: APIGatewayProxyEvent,
@@ -607,11 +614,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const integrationMs = INTEGRATION_TIMEOUT_SECONDS * 1000 * timeScale;
     type Outcome = { kind: 'result'; value: unknown } | { kind: 'error'; error: unknown } | { kind: 'timeout' };
     let timer: NodeJS.Timeout | undefined;
+    const call = (async () => handler(event, lambdaContext(route.name, requestId, timeoutSeconds * timeScale)))().then(
+      (value): Outcome => ({ kind: 'result', value }),
+      (error: unknown): Outcome => ({ kind: 'error', error }),
+    );
+    // Kept until it settles, past its timeout too: the twin cannot stop it as Lambda would (idle()).
+    running.add(call);
+    void call.finally(() => running.delete(call));
     const outcome = await Promise.race<Outcome>([
-      (async () => handler(event, lambdaContext(route.name, requestId, timeoutSeconds * timeScale)))().then(
-        (value) => ({ kind: 'result', value }),
-        (error: unknown) => ({ kind: 'error', error }),
-      ),
+      call,
       new Promise<Outcome>((resolve) => {
         timer = setTimeout(() => resolve({ kind: 'timeout' }), Math.min(functionMs, integrationMs));
         timer.unref();
@@ -784,7 +795,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     send(res, 500, envelope(500, DETAILS.unexpected));
   });
   if (host !== '0.0.0.0' && host !== '::') domain = new URL(server.url).host;
-  return server;
+  const idle = async () => {
+    while (running.size > 0) await Promise.allSettled([...running]);
+  };
+  return { ...server, idle };
 }
 
 /**

@@ -95,6 +95,8 @@ export interface TwinOptions {
 export interface Twin {
   url: string;
   platformUrl: string;
+  /** Settles once no function invocation of the gateway runs, timed-out ones included (Gateway.idle). */
+  idle(): Promise<void>;
   /** The operator CLI's command line for this twin's table, e.g. `npx loyalty keys list --shop demo --endpoint ...`. */
   cliCommand: string;
   eventsLogFile: string;
@@ -374,6 +376,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     return {
       url: gateway.url,
       platformUrl: simulator.url,
+      idle: () => gateway.idle(),
       cliCommand: `npx loyalty keys list --shop ${config.shops[0]?.id ?? 'SHOP'} --endpoint ${endpoint}${table}`,
       eventsLogFile,
       dynamodbEndpoint: endpoint,

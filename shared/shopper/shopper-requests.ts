@@ -19,8 +19,12 @@ export const SIGN_IN_DETAIL = 'Sign in to your account to join the program, see 
 const NO_IDENTITY =
   "No shopper identity: call through the shop's app proxy (/apps/loyalty/...) or send a customer session token as 'Authorization: Bearer <token>'";
 
-/** What the shopper routes read of a proxied query (the activity's page), each in its strict form. */
-export const SHOPPER_QUERY_KEYS = { 'page[number]': /^\d{1,9}$/, 'page[size]': /^\d{1,9}$/ } as const;
+/**
+ * What the shopper routes read of a proxied query (the activity's page), each value short and without `=`: the
+ * route itself answers a value that is no page number with its 400. With every key fixed and the customer id
+ * digits only, such a value cannot move where the signed customer's pair ends (shared/shopper/app-proxy.ts).
+ */
+export const SHOPPER_QUERY_KEYS = { 'page[number]': /^[^=]{0,20}$/, 'page[size]': /^[^=]{0,20}$/ } as const;
 
 /** The query's pairs as API Gateway hands them over: every value of a repeated key, in the order sent. */
 function queryPairs(event: APIGatewayProxyEvent): Array<[string, string]> {

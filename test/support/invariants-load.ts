@@ -331,6 +331,9 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
 export async function settle(
   twin: Twin,
 ): Promise<{ reconciled: Array<Record<string, number>>; jobsStatus: number; jobs: Record<string, Record<string, number>> }> {
+  // A request the gateway answered 502 at its timeout may still be running (Lambda would have stopped it; the
+  // twin cannot): the settling starts once nothing runs.
+  await twin.idle();
   const reconciled: Array<Record<string, number>> = [];
   do reconciled.push((await (await fetch(`${twin.url}/_reconcile`, { method: 'POST' })).json()) as Record<string, number>);
   while (reconciled.length < 5 && (reconciled.at(-1)!.failed ?? 0) + (reconciled.at(-1)!.skipped ?? 0) > 0);
