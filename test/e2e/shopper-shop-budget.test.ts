@@ -52,6 +52,12 @@ async function floodUntilRefused(request: () => Promise<ApiResponse>, batches = 
   return answers;
 }
 
+/** A write window's length: burstLimit / rateLimit seconds (2 s), windows aligned on the epoch. */
+const WINDOW_MS = (SHOPPER_BUDGET.write.burstLimit / SHOPPER_BUDGET.write.rateLimit) * 1000;
+
+/** Waits for the next window to start, so a flood begins with the whole budget of a window no earlier request spent. */
+const nextWindow = () => new Promise((resolve) => setTimeout(resolve, WINDOW_MS - (Date.now() % WINDOW_MS) + 20));
+
 const statuses = (answers: ApiResponse[]) => [...new Set(answers.map((answer) => answer.status))].sort();
 
 /** A guest's join through shop `app`'s proxy: verified, counted, then refused for the missing sign-in (no write). */
@@ -95,6 +101,7 @@ describe("each shop's own shopper budget (throttling on)", () => {
   });
 
   it("refuses shop A's own verified flood past its write budget with 429 and CORS, its reads still answered, until the window passes", async () => {
+    await nextWindow();
     const flood = await floodUntilRefused(guestJoin({ domain: DEMO_APP.domain, clientSecret: DEMO_APP.clientSecret }));
     const refused = flood.find((answer) => answer.status === 429)!;
     const read = await viaProxy(twin.url, 'GET', '/member', { customerId: '1001' });
@@ -110,9 +117,8 @@ describe("each shop's own shopper budget (throttling on)", () => {
     // The stage's method throttle, all shops together, was never what answered: it holds ten shops' budgets.
     expect(flood.length).toBeLessThan(SHOPPER_THROTTLE.write.burstLimit);
 
-    // A window is burstLimit / rateLimit seconds (2 s): the next one holds a fresh budget.
-    const windowMs = (SHOPPER_BUDGET.write.burstLimit / SHOPPER_BUDGET.write.rateLimit) * 1000;
-    await new Promise((resolve) => setTimeout(resolve, windowMs + 500));
+    // The next window holds a fresh budget.
+    await nextWindow();
     const again = await viaProxy(twin.url, 'POST', '/rewards/five-off/redeem', { customerId: '1001', body: {} });
     expect(again.status).toBe(201);
   });
