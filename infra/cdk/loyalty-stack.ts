@@ -12,7 +12,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { STAGE_NAME } from './constructs/loyalty-api';
-import { LIST_MEMORY_PARTITIONS } from '../../shared/data/keys';
+import { LIST_MEMORY_PARTITIONS, SHOPPER_BUDGET_PARTITIONS } from '../../shared/data/keys';
 import { ApiFirewall } from './constructs/api-firewall';
 import { FailedJobRuns, JOB_RUN_RETRIES } from './constructs/failed-job-runs';
 import { DEFAULT_FULL_RATE_KEYS, LoyaltyApi, stageThrottle } from './constructs/loyalty-api';
@@ -203,6 +203,17 @@ export class LoyaltyStack extends Stack {
           }),
         );
       }
+      // Each shop's shopper budget (docs/decisions.md, "Each shop its own shopper budget"): a shopper reader's one
+      // write, the counter's conditional UpdateItem, and only in the budget partitions.
+      if (entry.grants?.includes('shopperBudget')) {
+        fn.fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['dynamodb:UpdateItem'],
+            resources: [table.tableArn],
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SHOPPER_BUDGET_PARTITIONS] } },
+          }),
+        );
+      }
       if (uses.includes('authorizerCache') || entry.grants?.includes('keyStream')) {
         throw new Error(`${entry.name}: the authorizer cache and the key stream are granted by the authorizer cache flusher only`);
       }
@@ -228,7 +239,13 @@ export class LoyaltyStack extends Stack {
     for (const route of routes)
       handlers.set(route.name, manifestFunction(routeStack, { ...route, uses: routeUses(route) }, `${route.method} ${route.path}`));
     for (const hook of webhooks) handlers.set(hook.name, manifestFunction(routeStack, hook, `${hook.method} ${hook.path}`));
-    for (const route of shopperRoutes) handlers.set(route.name, manifestFunction(routeStack, route, `${route.method} ${route.path}`));
+    for (const route of shopperRoutes) {
+      // Every verified shopper request takes from its shop's budget: a table write, or the budget's narrow grant.
+      if (route.table !== 'write' && !route.grants?.includes('shopperBudget')) {
+        throw new Error(`${route.name}: a shopper route writes its shop's budget; give it table 'write' or the 'shopperBudget' grant`);
+      }
+      handlers.set(route.name, manifestFunction(routeStack, route, `${route.method} ${route.path}`));
+    }
     // A page's function ships the app's script beside its handler (admin-app.js, read at its cold start).
     const buildAdminApp = (inputDir: string, outputDir: string) => [
       `node --import tsx "${inputDir}/infra/admin-ui/build-admin-app.ts" "${outputDir}/${ADMIN_APP_SCRIPT_NAME}"`,

@@ -226,6 +226,9 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     process.env.APP_BRIDGE_SCRIPT_URL = simulator.appBridgeUrl;
     process.env.ADMIN_FRAME_ANCESTORS = new URL(simulator.url).origin;
     process.env.ADMIN_APP_SCRIPT_FILE = await writeAdminAppScript(stops);
+    // The shops' shopper budgets are throttles too: off with the gateway's (the bench), else as deployed.
+    if (options.throttling === false) process.env.SHOPPER_BUDGET = 'false';
+    else delete process.env.SHOPPER_BUDGET;
     Object.assign(process.env, options.environment);
     resetEnv();
     resetDocumentClient();

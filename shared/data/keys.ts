@@ -16,6 +16,7 @@ import { importBatchKey, mergedImportBatchKey } from './items/import-batch';
 import { incomingMergeKey, mergedIntoKey } from './items/merge';
 import { orderCustomerKey, orderKey } from './items/order';
 import { redemptionCountKey } from './items/redemption-count';
+import { SHOPPER_BUDGET_PARTITIONS, shopperBudgetKey } from './items/shopper-budget';
 import { referralAwardKey, referralCodeKey } from './items/referral';
 import { rewardEntryKey, UNSETTLED_PURCHASES } from './items/reward-entry';
 import {
@@ -34,7 +35,7 @@ import {
 import { webhookEventKey, webhookEventsPartition } from './items/webhook-event';
 
 export type { ItemKey } from './items/item-type';
-export { EMAIL_MATCH_SET_PARTITIONS, LIST_BOUNDARY_PARTITIONS, SHOP_ITEM_PREFIX };
+export { EMAIL_MATCH_SET_PARTITIONS, LIST_BOUNDARY_PARTITIONS, SHOP_ITEM_PREFIX, SHOPPER_BUDGET_PARTITIONS };
 
 /**
  * IAM patterns of the only partitions the read-only list function writes: its remembered page
@@ -87,4 +88,5 @@ export const keys = {
   webhookEvents: webhookEventsPartition,
   webhookEvent: webhookEventKey,
   referralAward: referralAwardKey,
+  shopperBudget: shopperBudgetKey,
 };

@@ -6,10 +6,12 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { IdempotencyClaim } from '../data/idempotency-repository';
+import { spendShopperBudget } from '../data/shopper-budget-repository';
 import { observedChain } from '../observability/event-handler';
 import { logger } from '../observability/powertools';
+import { env } from '../runtime/env';
 import { withInvocationDeadline } from '../runtime/invocation';
-import { DETAILS, unauthorized, unsupportedMediaType } from './errors';
+import { ApiError, DETAILS, unauthorized, unsupportedMediaType } from './errors';
 import { headerValue } from './headers';
 import { type HttpResult, jsonResponse } from './middleware/endpoint';
 import { errorEnvelope } from './middleware/error-envelope';
@@ -17,7 +19,7 @@ import { withIdempotency } from './middleware/idempotency';
 import { jsonBody } from './middleware/json-body';
 import { logContext } from './middleware/log-context';
 import { decodePathParameter } from './middleware/path-parameters';
-import { SHOPPER_CORS_HEADERS } from '../runtime/entry-points';
+import { SHOPPER_BUDGET, SHOPPER_CORS_HEADERS, shopperRouteClass } from '../runtime/entry-points';
 
 /** The verified shopper: the shop, and the signed-in customer (null for a guest). Nothing else names them. */
 export interface Shopper {
@@ -81,6 +83,22 @@ const shopperIdentity = (
 });
 
 /**
+ * Right after the shopper is verified, before anything else of the request is read: one request from the
+ * shop's own budget for the route's class (SHOPPER_BUDGET), counted in the table so that every function
+ * container shares it; a shop past it gets 429 in the envelope (with the CORS headers, as every answer). A
+ * refused identity never reaches it, so a caller without one spends no shop's budget (docs/decisions.md,
+ * "Each shop its own shopper budget").
+ */
+const shopBudget = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  before: async (request) => {
+    if (!env().SHOPPER_BUDGET) return;
+    const routeClass = shopperRouteClass(request.event.httpMethod);
+    const taken = await spendShopperBudget(shopperOf(request.event).shopId, routeClass, SHOPPER_BUDGET[routeClass]);
+    if (!taken) throw new ApiError(429, DETAILS.rateLimited);
+  },
+});
+
+/**
  * A write must say its body is JSON (`Content-Type: application/json`, any parameters), or it is a 415 before the
  * body is read: a form posted from another page of the shop (through the app proxy, with the shopper's cookie)
  * can carry only a form or text type, so it never spends a shopper's points. A JSON type from another origin needs
@@ -110,7 +128,8 @@ export function createShopperHandler(
     .use(shopperHeaders())
     .use(logContext())
     .use(errorEnvelope())
-    .use(shopperIdentity(identify));
+    .use(shopperIdentity(identify))
+    .use(shopBudget());
   if (options.jsonBody) chain.use(jsonContentType()).use(emptyBodyIsObject()).use(jsonBody());
   return chain.handler(async (event, context) => {
     const shopper = shopperOf(event);

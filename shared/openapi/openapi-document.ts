@@ -3,8 +3,10 @@
 import { z } from 'zod';
 import {
   ROUTES,
+  SHOPPER_BUDGET,
   SHOPPER_CORS_HEADERS,
   SHOPPER_ROUTES,
+  shopperRouteClass,
   type ShopperRoute,
   type ShopperRouteName,
   THROTTLE_LIMITS,
@@ -419,6 +421,7 @@ function operation(route: Route, doc: RouteDoc) {
 function shopperOperation(route: ShopperRoute, doc: RouteDoc) {
   const base = operation({ ...route, scope: route.method === 'GET' ? 'read' : 'full', throttle: 'standard' }, doc);
   const { rateLimit, burstLimit } = route.throttle;
+  const budget = SHOPPER_BUDGET[shopperRouteClass(route.method)];
   const corsHeader = { description: 'Always `*`', schema: { type: 'string', const: SHOPPER_CORS_HEADERS['Access-Control-Allow-Origin'] } };
   const responses = Object.fromEntries(
     Object.entries(base.responses).map(([status, response]) => [
@@ -428,7 +431,7 @@ function shopperOperation(route: ShopperRoute, doc: RouteDoc) {
   );
   return {
     ...base,
-    description: `${doc.description}\n\n${SHOPPER_NOTE} Rate limit: ${rateLimit} requests per second for all shoppers together (burst ${burstLimit}), then 429.`,
+    description: `${doc.description}\n\n${SHOPPER_NOTE} Rate limit: ${budget.rateLimit} requests per second per shop for its verified shoppers (burst ${budget.burstLimit}), and ${rateLimit} requests per second for all shops and callers together (burst ${burstLimit}); past either, 429.`,
     security: [{ appProxySignature: [] }, { customerSessionToken: [] }],
     parameters: base.parameters.map((parameter) =>
       parameter.name === 'Idempotency-Key'

@@ -26,10 +26,11 @@ export type OutsideService = 'platform' | 'events' | 'deliveryQueue' | 'authoriz
 export type TableAccess = 'read' | 'write' | 'none';
 /**
  * Narrow grants beyond `table`: `listPageBoundaries` (a reader's one write: the customer list's short-lived
- * page boundary and remembered e-mail search items, and only their partitions), `keyStream` (the table's stream, API key items only),
- * `eventStream` (the table's stream, domain event items only).
+ * page boundary and remembered e-mail search items, and only their partitions), `shopperBudget` (a shopper
+ * reader's one write: its shop's budget counter, and only the budget partitions), `keyStream` (the table's
+ * stream, API key items only), `eventStream` (the table's stream, domain event items only).
  */
-export type ExtraGrant = 'listPageBoundaries' | 'keyStream' | 'eventStream';
+export type ExtraGrant = 'listPageBoundaries' | 'shopperBudget' | 'keyStream' | 'eventStream';
 
 /** What every entry point declares, so the stack builds and grants its function from the entry alone. */
 export interface EntryPoint {
@@ -346,17 +347,45 @@ export const WEBHOOKS: readonly WebhookRoute[] = [
 export interface ShopperRoute extends EntryPoint {
   method: 'GET' | 'POST';
   path: string;
-  /** Requests per second and burst for this method, all shops and shoppers together. */
+  /** Requests per second and burst for this method, all shops and shoppers together (SHOPPER_THROTTLE). */
   throttle: { rateLimit: number; burstLimit: number };
 }
 
+/** A shopper route's class: its method's (GET a read, POST a write). */
+export type ShopperRouteClass = 'read' | 'write';
+
 /**
- * The shopper routes' method throttles. Reads are what a storefront page asks on every view of the panel;
- * writes (join, redeem) are a shopper's deliberate clicks and each one calls the platform.
+ * Each shop's own budget per class of shopper route, counted once the shopper is verified (the handler's
+ * chain, shared/http/shopper-handler.ts), in fixed windows of `burstLimit / rateLimit` seconds holding
+ * `burstLimit` requests: on average `rateLimit` a second. Reads are what a storefront page asks on every view
+ * of the panel; writes (join, redeem) are a shopper's deliberate clicks and each one calls the platform. A
+ * shop past its budget gets 429; no other shop does (docs/decisions.md, "Each shop its own shopper budget").
  */
-export const SHOPPER_THROTTLE = {
+export const SHOPPER_BUDGET: Record<ShopperRouteClass, { rateLimit: number; burstLimit: number }> = {
   read: { rateLimit: 100, burstLimit: 200 },
   write: { rateLimit: 20, burstLimit: 40 },
+};
+
+/** The shopper route class of a method. */
+export const shopperRouteClass = (method: string): ShopperRouteClass => (method === 'GET' ? 'read' : 'write');
+
+/**
+ * How many shops may spend their whole shopper budget at once before the stage's method throttle, all shops
+ * and callers together, refuses anyone. The method throttle runs before any function, so it bounds what the
+ * whole service may cost, not what one shop may ask; one shop is bounded by its budget.
+ */
+export const SHOPPER_SHOPS_AT_FULL_RATE = 10;
+
+/** The shopper routes' stage method throttles: SHOPPER_SHOPS_AT_FULL_RATE shops at their full budget. */
+export const SHOPPER_THROTTLE = {
+  read: {
+    rateLimit: SHOPPER_BUDGET.read.rateLimit * SHOPPER_SHOPS_AT_FULL_RATE,
+    burstLimit: SHOPPER_BUDGET.read.burstLimit * SHOPPER_SHOPS_AT_FULL_RATE,
+  },
+  write: {
+    rateLimit: SHOPPER_BUDGET.write.rateLimit * SHOPPER_SHOPS_AT_FULL_RATE,
+    burstLimit: SHOPPER_BUDGET.write.burstLimit * SHOPPER_SHOPS_AT_FULL_RATE,
+  },
 } as const;
 
 const SHOPPER_ROUTE_LIST = [
@@ -368,6 +397,8 @@ const SHOPPER_ROUTE_LIST = [
     table: 'read',
     // Every shopper route reads the shop's app secret (its client_secret) to verify the shopper.
     uses: ['platform'],
+    // A reader's one write: its shop's budget counter (a writer has the table's writes already).
+    grants: ['shopperBudget'],
     throttle: SHOPPER_THROTTLE.read,
   },
   {
@@ -377,6 +408,7 @@ const SHOPPER_ROUTE_LIST = [
     handler: 'functions/shopper/member.ts',
     table: 'read',
     uses: ['platform'],
+    grants: ['shopperBudget'],
     throttle: SHOPPER_THROTTLE.read,
   },
   {
@@ -396,6 +428,7 @@ const SHOPPER_ROUTE_LIST = [
     handler: 'functions/shopper/activity.ts',
     table: 'read',
     uses: ['platform'],
+    grants: ['shopperBudget'],
     throttle: SHOPPER_THROTTLE.read,
   },
   {

@@ -48,6 +48,11 @@ const envSchema = z.object({
   ADMIN_FRAME_ANCESTORS: z._default(z.string(), ''),
   /** GET /admin: the app's script, when not admin-app.js in the function's package (the twin builds it at its start). */
   ADMIN_APP_SCRIPT_FILE: z.optional(text()),
+  /**
+   * Each shop's shopper budget (shared/http/shopper-handler.ts): on unless `false`, which only the twin sets, with
+   * its gateway's throttles off (`--no-throttling`: the bench).
+   */
+  SHOPPER_BUDGET: z._default(z.stringbool(), true),
   /** Set by Lambda: the function's package folder. */
   LAMBDA_TASK_ROOT: z.optional(text()),
 });

@@ -1,12 +1,26 @@
 // What bounds an anonymous caller and where failed background work goes: the stage's default throttle,
 // the optional WAF web ACL, and retries plus a dead-letter path for every scheduled job and queue consumer.
 import type { Template } from 'aws-cdk-lib/assertions';
-import { DEFAULT_FIREWALL_RATE_LIMIT, FIREWALL_WINDOW_SECONDS } from '../../infra/cdk/constructs/api-firewall';
+import {
+  APP_PROXY_IP_RATE_LIMIT,
+  APP_PROXY_REQUEST,
+  APP_PROXY_SHOP_RATE_LIMIT,
+  DEFAULT_FIREWALL_RATE_LIMIT,
+  FIREWALL_WINDOW_SECONDS,
+} from '../../infra/cdk/constructs/api-firewall';
 import { JOB_RUN_RETRIES } from '../../infra/cdk/constructs/failed-job-runs';
 import { DEFAULT_FULL_RATE_KEYS, stageThrottle } from '../../infra/cdk/constructs/loyalty-api';
 import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/webhook-delivery-queue';
 import { DETAILS, envelope } from '../../shared/http/errors';
-import { QUEUE_CONSUMERS, SCHEDULED_JOBS, THROTTLE_LIMITS, WEBHOOK_THROTTLE, WEBHOOKS } from '../../shared/runtime/entry-points';
+import {
+  QUEUE_CONSUMERS,
+  SCHEDULED_JOBS,
+  SHOPPER_BUDGET,
+  SHOPPER_SHOPS_AT_FULL_RATE,
+  THROTTLE_LIMITS,
+  WEBHOOK_THROTTLE,
+  WEBHOOKS,
+} from '../../shared/runtime/entry-points';
 import { synthAppWithContext, synthStack } from '../support/synth-stack';
 
 jest.setTimeout(180_000);
@@ -43,6 +57,22 @@ describe('the stage default throttle', () => {
     }
   });
 
+  it("bounds the shopper methods for the whole service, all shops together: SHOPPER_SHOPS_AT_FULL_RATE shops' budgets", () => {
+    const settings = propertiesOf(template, 'AWS::ApiGateway::Stage')[0]!.MethodSettings as Properties[];
+    const setting = (method: string, path: string) =>
+      settings.find((candidate) => candidate.HttpMethod === method && candidate.ResourcePath === `/${path.replaceAll('/', '~1')}`);
+
+    // Ten busy shops at once before anyone is refused; one shop alone is held by its own budget, in the functions.
+    expect(SHOPPER_SHOPS_AT_FULL_RATE).toBe(10);
+    for (const path of ['/shopper/member', '/shopper/rewards/{id}/redeem']) {
+      expect(setting('POST', path)).toMatchObject({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 });
+    }
+    for (const path of ['/shopper/program', '/shopper/member', '/shopper/member/activity']) {
+      expect(setting('GET', path)).toMatchObject({ ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 });
+    }
+    expect(SHOPPER_BUDGET.write).toEqual({ rateLimit: 20, burstLimit: 40 });
+  });
+
   it.each([0, 1.5, Number.NaN])('refuses fullRateKeys %s', (fullRateKeys) => {
     expect(() => synthStack({ props: { fullRateKeys } })).toThrow(/fullRateKeys must be a whole number/);
   });
@@ -61,19 +91,83 @@ describe('the WAF web ACL option', () => {
     const [stageId] = Object.keys(guarded.findResources('AWS::ApiGateway::Stage'));
 
     expect(acl).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
-    expect(acl!.Rules).toEqual([
+    expect(acl!.Rules[0]).toEqual(
       expect.objectContaining({
+        Name: 'RateLimitPerIp',
         Statement: {
-          RateBasedStatement: { AggregateKeyType: 'IP', Limit: DEFAULT_FIREWALL_RATE_LIMIT, EvaluationWindowSec: FIREWALL_WINDOW_SECONDS },
+          RateBasedStatement: expect.objectContaining({
+            AggregateKeyType: 'IP',
+            Limit: DEFAULT_FIREWALL_RATE_LIMIT,
+            EvaluationWindowSec: FIREWALL_WINDOW_SECONDS,
+          }),
         },
         Action: { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'RateLimited' } } },
       }),
-    ]);
+    );
     expect(DEFAULT_FIREWALL_RATE_LIMIT).toBe(THROTTLE_LIMITS.standard.rateLimit * 300);
     expect(JSON.parse(acl!.CustomResponseBodies.RateLimited.Content)).toEqual(envelope(429, DETAILS.rateLimited));
     const [association] = propertiesOf(guarded, 'AWS::WAFv2::WebACLAssociation');
     expect(association!.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
     expect(JSON.stringify(association!.ResourceArn)).toContain(stageId);
+  });
+
+  it("counts the app proxy's requests (Shopify's addresses, all shops) per shop, not under the per-IP limit", () => {
+    const { template: guarded } = synthStack({ props: { waf: true } });
+    const rules = propertiesOf(guarded, 'AWS::WAFv2::WebACL')[0]!.Rules as Properties[];
+    const block = { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'RateLimited' } } };
+    // An app proxy request: a shopper path, the stage's prefix or none before it, a signature and a shop.
+    const appProxy = {
+      AndStatement: {
+        Statements: [
+          {
+            ByteMatchStatement: {
+              FieldToMatch: { UriPath: {} },
+              PositionalConstraint: 'CONTAINS',
+              SearchString: '/shopper/',
+              TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+            },
+          },
+          ...['signature', 'shop'].map((name) => ({
+            SizeConstraintStatement: {
+              FieldToMatch: { SingleQueryArgument: { Name: name } },
+              ComparisonOperator: 'GT',
+              Size: 0,
+              TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+            },
+          })),
+        ],
+      },
+    };
+
+    expect(rules.map((rule) => [rule.Name, rule.Priority])).toEqual([
+      ['RateLimitPerIp', 0],
+      ['AppProxyRateLimitPerShop', 1],
+      ['AppProxyRateLimitPerIp', 2],
+    ]);
+    expect(rules[0]!.Statement.RateBasedStatement.ScopeDownStatement).toEqual({ NotStatement: { Statement: appProxy } });
+    expect(rules[1]).toMatchObject({
+      Statement: {
+        RateBasedStatement: {
+          AggregateKeyType: 'CUSTOM_KEYS',
+          CustomKeys: [{ QueryArgument: { Name: 'shop', TextTransformations: [{ Priority: 0, Type: 'LOWERCASE' }] } }],
+          Limit: APP_PROXY_SHOP_RATE_LIMIT,
+          EvaluationWindowSec: FIREWALL_WINDOW_SECONDS,
+          ScopeDownStatement: appProxy,
+        },
+      },
+      Action: block,
+      VisibilityConfig: { MetricName: 'LoyaltyApiAppProxyRateLimitPerShop' },
+    });
+    expect(rules[2]).toMatchObject({
+      Statement: {
+        RateBasedStatement: { AggregateKeyType: 'IP', Limit: APP_PROXY_IP_RATE_LIMIT, ScopeDownStatement: appProxy },
+      },
+      Action: block,
+    });
+    // A busy shop spending its whole shopper budget for the window; an address, the stage's shopper throttle's shops.
+    expect(APP_PROXY_SHOP_RATE_LIMIT).toBe((SHOPPER_BUDGET.read.rateLimit + SHOPPER_BUDGET.write.rateLimit) * 300);
+    expect(APP_PROXY_IP_RATE_LIMIT).toBe(APP_PROXY_SHOP_RATE_LIMIT * SHOPPER_SHOPS_AT_FULL_RATE);
+    expect(APP_PROXY_REQUEST.andStatement).toBeDefined();
   });
 
   it('takes its limit from wafRateLimit and refuses one AWS WAF would not take', () => {

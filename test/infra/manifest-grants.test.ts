@@ -3,6 +3,7 @@
 // function's construct id comes from the entry's one name.
 import type { Template } from 'aws-cdk-lib/assertions';
 import { type Route, ROUTES, SHOPPER_ROUTES } from '../../shared/runtime/entry-points';
+import { SHOPPER_BUDGET_PARTITIONS } from '../../shared/data/keys';
 import { synthStack } from '../support/synth-stack';
 
 jest.setTimeout(180_000);
@@ -62,21 +63,39 @@ describe('functions granted from their manifest entry', () => {
     );
   });
 
-  it("grants each shopper function least privilege: its table access, the shops' Shopify secrets to read, nothing else", () => {
+  it("grants each shopper function least privilege: its table access, its shop budget's one write, the shops' Shopify secrets to read", () => {
     const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
     for (const route of SHOPPER_ROUTES) {
       const id = Object.keys(functions).find((key) => functions[key]!.Properties.Description === `${route.method} ${route.path}`)!;
       const statements = statementsOf(template, id);
       const actions = statements.flatMap((statement) => [statement.Action].flat() as string[]);
+      // A reader writes one thing: its shop's budget counter, by UpdateItem, in the budget partitions only.
+      const unconditioned = statements.filter((statement) => !statement.Condition);
+      const tableWrites = unconditioned.flatMap((statement) => [statement.Action].flat() as string[]).filter((a) => writes.includes(a));
 
       expect(actions).toContain('dynamodb:GetItem');
-      expect(actions.some((action) => writes.includes(action))).toBe(route.table === 'write');
+      expect(tableWrites.length > 0).toBe(route.table === 'write');
+      if (route.table !== 'write') {
+        expect(statements.filter((statement) => statement.Condition)).toEqual([
+          expect.objectContaining({
+            Action: 'dynamodb:UpdateItem',
+            Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SHOPPER_BUDGET_PARTITIONS] } },
+          }),
+        ]);
+      }
       expect(actions).toContain('secretsmanager:GetSecretValue');
       // No event bus, no queue, no authorizer cache.
       expect(actions.filter((action) => /^(events|sqs|apigateway)/.test(action))).toEqual([]);
       const secrets = statements.filter((statement) => [statement.Action].flat().includes('secretsmanager:GetSecretValue'));
       expect(JSON.stringify(secrets.map((statement) => statement.Resource))).toContain('loyalty/shopify/*');
     }
+  });
+
+  it("refuses a read-only shopper route without its shop budget's grant", () => {
+    const [program, ...others] = SHOPPER_ROUTES;
+    const ungranted = { ...program!, grants: [] };
+
+    expect(() => synthStack({ props: { shopperRoutes: [ungranted, ...others] } })).toThrow(/shopperBudget/);
   });
 
   it("refuses the flusher's grants on any other entry", () => {

@@ -41,16 +41,27 @@ describe('the entry-point manifest', () => {
       SHOPPER_ROUTES.filter((route) => route.table !== (route.method === 'GET' ? 'read' : 'write')).map((route) => route.name),
     ).toEqual([]);
     // Each verifies the shopper with the shop's app secret, and calls nothing else outside.
-    expect(SHOPPER_ROUTES.filter((route) => route.uses?.join() !== 'platform' || route.grants !== undefined)).toEqual([]);
+    expect(SHOPPER_ROUTES.filter((route) => route.uses?.join() !== 'platform')).toEqual([]);
+    // Each takes from its shop's budget: a reader through its one narrow grant, a writer through its table access.
+    expect(
+      SHOPPER_ROUTES.filter((route) => (route.grants ?? []).join() !== (route.table === 'read' ? 'shopperBudget' : '')).map((r) => r.name),
+    ).toEqual([]);
   });
 
   it('grants read-only routes, the authorizer and the receiver no table writes; the flusher no table at all', () => {
     expect(ROUTES.filter((route) => route.table !== (route.scope === 'full' ? 'write' : 'read')).map((route) => route.name)).toEqual([]);
     expect([AUTHORIZER.table, WEBHOOKS[0]!.table, AUTHORIZER_CACHE_FLUSHER.table]).toEqual(['read', 'read', 'none']);
-    // Narrow grants: the customer list's page boundaries, the flusher's key stream and cache flush, and the
+    // Narrow grants: the customer list's page boundaries, the shopper readers' shop budget, the flusher's key stream and cache flush, and the
     // event delivery's stream (the stream's two readers).
     const granted = ENTRY_POINTS.flatMap(({ entry }) => (entry.grants ?? []).map((grant) => `${entry.name}: ${grant}`));
-    expect(granted).toEqual(['listCustomers: listPageBoundaries', 'authorizerCacheFlusher: keyStream', 'eventDelivery: eventStream']);
+    expect(granted).toEqual([
+      'listCustomers: listPageBoundaries',
+      'shopperProgram: shopperBudget',
+      'shopperMember: shopperBudget',
+      'shopperActivity: shopperBudget',
+      'authorizerCacheFlusher: keyStream',
+      'eventDelivery: eventStream',
+    ]);
     expect(EVENT_DELIVERY.table).toBe('none');
     const flushers = ENTRY_POINTS.filter(({ entry }) => entry.uses?.includes('authorizerCache')).map(({ entry }) => entry.name);
     expect(flushers).toEqual(['authorizerCacheFlusher']);

@@ -1,5 +1,5 @@
 import { ITEM_TYPES } from '../../shared/data/items/index';
-import { keys, LIST_MEMORY_PARTITIONS } from '../../shared/data/keys';
+import { keys, LIST_MEMORY_PARTITIONS, SHOPPER_BUDGET_PARTITIONS } from '../../shared/data/keys';
 import { createTableInput, GLOBAL_INDEXES, LOCAL_INDEXES } from '../../shared/data/table';
 
 describe('key builders', () => {
@@ -24,6 +24,19 @@ describe('key builders', () => {
     ];
 
     for (const key of all) expect(key.startsWith('SHOP#s1')).toBe(true);
+  });
+
+  it("hold the shopper readers' one write to their shop budget: the IAM pattern matches no other item type", () => {
+    const pattern = new RegExp(
+      `^${SHOPPER_BUDGET_PARTITIONS.split('*')
+        .map((part) => part.replace(/[#$]/g, '\\$&'))
+        .join('.*')}$`,
+    );
+    const writable = ITEM_TYPES.filter((type) => pattern.test(type.key.pk)).map((type) => type.name);
+
+    expect(writable).toEqual(['shopper budget window (TTL)']);
+    expect(pattern.test(keys.shopperBudget('s1', 'read', 1_700_000_000).pk)).toBe(true);
+    expect(pattern.test(keys.customer('s1', '1001').pk)).toBe(false);
   });
 
   it("hold the list function's writes to its remembered boundaries and searches: the IAM patterns match no other item type", () => {

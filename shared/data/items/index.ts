@@ -22,6 +22,7 @@ import { redemptionCountType } from './redemption-count';
 import { referralTypes } from './referral';
 import { rewardEntryType } from './reward-entry';
 import { shopItemTypes } from './shop';
+import { shopperBudgetType } from './shopper-budget';
 import { staffAuditType } from './staff-audit';
 import { webhookEventType } from './webhook-event';
 
@@ -46,6 +47,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   webhookEventType,
   erasureTombstoneType,
   customerListBoundaryType,
+  shopperBudgetType,
   ...emailGramTypes,
   ...emailMatchSetTypes,
   ...mergeTypes,
