@@ -22,7 +22,10 @@ export interface InProcessQueue<Message = WebhookDelivery> extends MessageQueue<
 export interface DrainableQueue<Message = WebhookDelivery> extends InProcessQueue<Message> {
   /** Where the queue stands: messages waiting, being worked, worked (consumed or set aside) since the start. */
   counts(): QueueCounts;
-  /** Resolves once every message sent so far has been consumed or set aside (at once when inline). */
+  /**
+   * Resolves once every message sent before the call has been consumed or set aside (messages sent later are
+   * not waited for, so a busy queue does not keep it waiting).
+   */
   drained(): Promise<QueueCounts>;
   /** Takes no more messages and drops those waiting; the ones being worked finish. */
   stop(): Promise<void>;
@@ -56,6 +59,12 @@ export interface InProcessQueueOptions<Message> {
   mode?: DeliveryMode;
   /** In `queued` mode, messages worked at once (default 4). */
   concurrency?: number;
+  /**
+   * In `queued` mode, messages of one key are worked one after the other, in the order sent (null: no key).
+   * The twin keys webhook deliveries by their order, so one order's deliveries are processed in the order
+   * Shopify sent them, as inline processing did.
+   */
+  orderingKey?: (message: Message) => string | null;
 }
 
 /** One SQS record as the event source mapping hands it to the queue's consumer (its `receiveCount`-th receive). */
@@ -103,21 +112,36 @@ export function inProcessQueue<Message = WebhookDelivery>(
   };
   const mode = options.mode ?? 'inline';
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_QUEUE_CONCURRENCY);
-  const waiting: Array<{ message: Message; messageId: string }> = [];
+  const waiting: Array<{ message: Message; messageId: string; key: string | null }> = [];
+  const busyKeys = new Set<string>();
   let inFlight = 0;
   let consumed = 0;
   let stopped = false;
-  let waiters: Array<() => void> = [];
+  let waiters: Array<{ upTo: number; resolve: () => void }> = [];
+  // Sequence numbers of the messages sent and not yet worked: drained() waits for those up to its call.
+  let sent = 0;
+  const unfinished = new Set<number>();
   const counts = (): QueueCounts => ({ mode, waiting: waiting.length, inFlight, consumed, deadLetters: dead.length });
   const settleWaiters = () => {
-    if (waiting.length > 0 || inFlight > 0) return;
-    const ready = waiters;
-    waiters = [];
-    for (const resolve of ready) resolve();
+    if (waiters.length === 0) return;
+    let oldest = Infinity;
+    for (const seq of unfinished) oldest = Math.min(oldest, seq);
+    const ready = waiters.filter((waiter) => waiter.upTo < oldest);
+    waiters = waiters.filter((waiter) => waiter.upTo >= oldest);
+    for (const waiter of ready) waiter.resolve();
   };
 
   /** Every receive of one message until one succeeds, then the dead-letter list. */
   const work = async (message: Message, messageId: string): Promise<void> => {
+    try {
+      await receiveAll(message, messageId);
+    } finally {
+      unfinished.delete(seqOf.get(messageId)!);
+      seqOf.delete(messageId);
+    }
+  };
+  const seqOf = new Map<string, number>();
+  const receiveAll = async (message: Message, messageId: string): Promise<void> => {
     for (let receive = 1; receive <= maxReceives; receive += 1) {
       if (await invoke(message, messageId, receive)) {
         consumed += 1;
@@ -130,16 +154,21 @@ export function inProcessQueue<Message = WebhookDelivery>(
     );
   };
 
-  /** Starts workers while there are messages waiting and room under the concurrency. */
+  /** Starts workers while there are messages waiting and room under the concurrency; one message per key at once. */
   const pump = () => {
-    while (!stopped && inFlight < concurrency && waiting.length > 0) {
-      const next = waiting.shift()!;
+    while (!stopped && inFlight < concurrency) {
+      const index = waiting.findIndex((entry) => entry.key === null || !busyKeys.has(entry.key));
+      if (index < 0) return;
+      const [next] = waiting.splice(index, 1);
+      const { message, messageId, key } = next!;
+      if (key !== null) busyKeys.add(key);
       inFlight += 1;
-      void work(next.message, next.messageId)
+      void work(message, messageId)
         .catch((error: unknown) =>
           console.error(JSON.stringify({ level: 'ERROR', message: 'Queue worker failed', consumer: consumer.name, error: String(error) })),
         )
         .finally(() => {
+          if (key !== null) busyKeys.delete(key);
           inFlight -= 1;
           pump();
           settleWaiters();
@@ -151,6 +180,9 @@ export function inProcessQueue<Message = WebhookDelivery>(
     async send(message) {
       // One message id for every receive of the message, as SQS keeps it.
       const messageId = randomUUID();
+      sent += 1;
+      unfinished.add(sent);
+      seqOf.set(messageId, sent);
       if (mode === 'inline') {
         inFlight += 1;
         try {
@@ -161,20 +193,27 @@ export function inProcessQueue<Message = WebhookDelivery>(
         }
         return;
       }
-      if (stopped) throw new Error(`The ${consumer.name} queue is stopped`);
-      waiting.push({ message, messageId });
+      if (stopped) {
+        unfinished.delete(seqOf.get(messageId)!);
+        seqOf.delete(messageId);
+        throw new Error(`The ${consumer.name} queue is stopped`);
+      }
+      waiting.push({ message, messageId, key: options.orderingKey?.(message) ?? null });
       pump();
     },
     deadLetters: () => [...dead],
     counts,
     drained: () =>
       new Promise<QueueCounts>((resolve) => {
-        waiters.push(() => resolve(counts()));
+        waiters.push({ upTo: sent, resolve: () => resolve(counts()) });
         settleWaiters();
       }),
     async stop() {
       stopped = true;
-      waiting.length = 0;
+      for (const entry of waiting.splice(0)) {
+        unfinished.delete(seqOf.get(entry.messageId)!);
+        seqOf.delete(entry.messageId);
+      }
       settleWaiters();
     },
   };

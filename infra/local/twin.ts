@@ -29,6 +29,7 @@ import { ADMIN_APP_SCRIPT_NAME } from '../../shared/http/admin-page';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { SHOPIFY_APP_PROXY } from '../../shared/platform/shopify-app';
 import { setDeliveryQueue } from '../../shared/webhooks/delivery-queue';
+import type { WebhookDelivery } from '../../shared/webhooks/queued-delivery';
 import { now as clockNow, nowIso, setClock } from '../../shared/runtime/clock';
 import { onApiKeyChange } from '../../shared/data/api-key-changes';
 import { apiReferenceEndpoints } from './api-reference-endpoints';
@@ -240,7 +241,10 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     resetPlatforms();
     // Credentials and webhook secrets stay in process (in the cloud: Secrets Manager), never in the table.
     registerLocalShopSecrets(twinShopSecrets(config));
-    const deliveryQueue = inProcessQueue(PROJECT_ROOT, consumerOf('webhookDeliveries'), { mode: options.deliveries ?? 'inline' });
+    const deliveryQueue = inProcessQueue(PROJECT_ROOT, consumerOf('webhookDeliveries'), {
+      mode: options.deliveries ?? 'inline',
+      orderingKey: deliveryOrderingKey,
+    });
     setDeliveryQueue(deliveryQueue);
     // The Klaviyo rule's target and its consumer, pointed at the simulator's Klaviyo (KLAVIYO_BASE_URL).
     const refusals = klaviyoRefusals();
@@ -339,6 +343,10 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
         // the purchase reconciler last), each through its handler module's `run`; in the twin these jobs run
         // only here. Runs of one job never overlap, as in the stack (infra/local/coalesced-runs.ts).
         'POST /_jobs/run': async () => {
+          // With queued deliveries, those received before the run are processed first: in the stack they take
+          // seconds and order reconciliation runs every 15 minutes, so it never finds an order whose webhook
+          // is still in the queue (it would apply the order as it is now, ahead of its earlier snapshots).
+          await deliveryQueue.drained();
           const counts: Record<string, unknown> = {};
           for (const job of SCHEDULED_JOBS) counts[job.name] = await jobRuns.get(job.name)!();
           return counts;
@@ -416,6 +424,21 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
   } catch (error) {
     await stopAll();
     throw error;
+  }
+}
+
+/**
+ * What keeps queued webhook deliveries in order: the order they are about (an order topic's `id`, a refund's
+ * `order_id`), so one order's snapshots are processed in the order sent; other topics are not ordered.
+ */
+export function deliveryOrderingKey(delivery: WebhookDelivery): string | null {
+  if (!delivery.topic.startsWith('orders/') && !delivery.topic.startsWith('refunds/')) return null;
+  try {
+    const body = JSON.parse(delivery.body) as { id?: unknown; order_id?: unknown };
+    const orderId = delivery.topic.startsWith('refunds/') ? body.order_id : body.id;
+    return orderId === undefined || orderId === null ? null : `${delivery.shopId} ${String(orderId)}`;
+  } catch {
+    return null;
   }
 }
 

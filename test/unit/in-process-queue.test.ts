@@ -59,6 +59,24 @@ describe('in-process queue', () => {
     expect(consumerState.consumed).toEqual(Array.from({ length: 10 }, (_, n) => ({ n })));
   });
 
+  it('queued: works messages of one ordering key one after the other, in the order sent', async () => {
+    const queue = inProcessQueue<{ n: number; key: string }>(PROJECT_ROOT, consumer, {
+      mode: 'queued',
+      concurrency: 4,
+      orderingKey: (message) => message.key,
+    });
+    closeGate();
+    for (let n = 0; n < 6; n += 1) await queue.send({ n, key: n < 4 ? 'a' : `b${n}` });
+    await delay(20);
+    // One of key `a` and both others at once; the rest of `a` waits its turn.
+    expect(queue.counts()).toMatchObject({ inFlight: 3, waiting: 3 });
+    openGate();
+    await queue.drained();
+    expect(consumerState.consumed.filter((message) => (message as { key: string }).key === 'a')).toEqual(
+      [0, 1, 2, 3].map((n) => ({ n, key: 'a' })),
+    );
+  });
+
   it('queued: retries a failed message up to its receives, then sets it aside; drained() counts it', async () => {
     const queue = inProcessQueue<{ n: number; fail?: boolean }>(PROJECT_ROOT, consumer, { mode: 'queued', maxReceives: 3 });
     await queue.send({ n: 1, fail: true });
