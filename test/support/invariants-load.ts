@@ -59,8 +59,8 @@ export const LOAD_CONFIG = {
 /**
  * How the load's twin processes webhook deliveries: LOAD_DELIVERIES=queued as the stack does (the receiver
  * answers once queued; the settling runs drain the queue first), else inline. Queued is not the default yet:
- * its audit found an order paid and later cancelled with no award entry (docs/performance.md, "Webhook receipt
- * and jobs runs under the load mix").
+ * its audit's per-order award expectations assume an order's deliveries are applied before reconciliation reads
+ * it (docs/performance.md, "Webhook receipt and jobs runs under the load mix").
  */
 export function loadDeliveries(): 'inline' | 'queued' {
   return process.env.LOAD_DELIVERIES === 'queued' ? 'queued' : 'inline';
