@@ -118,7 +118,7 @@ const RESULTS_FILE = join(PROJECT_ROOT, 'bench', 'results.json');
 export function printBurst(burst: BurstFigures): void {
   console.log(
     `\nwebhook burst: ${burst.orders} orders/paid over ${burst.customers} members, ${burst.senders} senders ` +
-      `(the twin processes each delivery before it answers; in the cloud the receiver only enqueues)`,
+      `(the twin answers once a delivery is queued, as the stack; a pass ends when its queue is drained)`,
   );
   console.log(`${'pass'.padEnd(18)}  p50 ms   p99 ms  orders/s  failed  calls/order (min)   RCU/order (min)   WCU/order (min)`);
   const row = (name: string, pass: BurstFigures['first'], minimum: BurstFigures['minimum']['first']) => {

@@ -157,7 +157,11 @@ async function createDeliveries(platformUrl: string, orders: readonly BurstOrder
   return deliveries;
 }
 
-/** Posts every delivery with `senders` in flight; the latency of each is from send to the end of its answer. */
+/**
+ * Posts every delivery with `senders` in flight; the latency of each is from send to the end of its answer. The
+ * twin process processes deliveries queued (`npm start`'s default), so the pass ends once its queue is drained
+ * (`POST /_deliveries/drain`): throughput, DynamoDB cost and the end state are those of the processed deliveries.
+ */
 async function send(url: string, deliveries: readonly Delivery[], senders: number) {
   const latencies: number[] = [];
   let failed = 0;
@@ -169,6 +173,8 @@ async function send(url: string, deliveries: readonly Delivery[], senders: numbe
     latencies.push(performance.now() - t0);
     if (response.status !== 200) failed += 1;
   });
+  const drained = await fetch(`${url}/_deliveries/drain`, { method: 'POST' });
+  if (drained.status !== 200) throw new Error(`POST /_deliveries/drain answered ${drained.status}`);
   return { latencies: latencies.sort((a, b) => a - b), failed, seconds: (performance.now() - started) / 1000 };
 }
 

@@ -1,7 +1,9 @@
-// The twin's queues: instead of SQS, the consumer's handler is invoked at once with an SQS-shaped event and
-// awaited, so a webhook's effects are visible as soon as the delivery was answered (the Klaviyo queue's
-// sender does not wait: infra/local/klaviyo-target.ts). A message the consumer reports as failed is retried
-// as SQS would, then set aside like a dead-letter queue.
+// The twin's queues: instead of SQS, the consumer's handler is invoked with an SQS-shaped event. `inline`
+// (the default) invokes it inside `send` and awaits it, so a webhook's effects are visible as soon as the
+// delivery was answered; `queued` answers `send` once the message is queued, as SQS does, and the consumer
+// works the queue in the background, a bounded number of messages at once, so the sender (the webhook
+// receiver) does not wait for the delivery; `drained()` waits until it has worked everything sent so far.
+// A message the consumer reports as failed is retried as SQS would, then set aside like a dead-letter queue.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -16,13 +18,53 @@ export interface InProcessQueue<Message = WebhookDelivery> extends MessageQueue<
   deadLetters(): Message[];
 }
 
+/** The queue `inProcessQueue` gives: its counts, a wait for everything sent to be worked, and its stop. */
+export interface DrainableQueue<Message = WebhookDelivery> extends InProcessQueue<Message> {
+  /** Where the queue stands: messages waiting, being worked, worked (consumed or set aside) since the start. */
+  counts(): QueueCounts;
+  /**
+   * Resolves once every message sent before the call has been consumed or set aside (messages sent later are
+   * not waited for, so a busy queue does not keep it waiting).
+   */
+  drained(): Promise<QueueCounts>;
+  /** Takes no more messages and drops those waiting; the ones being worked finish. */
+  stop(): Promise<void>;
+}
+
+/** `inline`: `send` runs the consumer and answers after it; `queued`: `send` answers once the message is queued. */
+export type DeliveryMode = 'inline' | 'queued';
+
+export interface QueueCounts {
+  mode: DeliveryMode;
+  /** Sent and not yet handed to the consumer. */
+  waiting: number;
+  /** Handed to the consumer (a receive in progress, or waiting for the next). */
+  inFlight: number;
+  /** Consumed (the consumer reported success). */
+  consumed: number;
+  /** Set aside after failing every receive. */
+  deadLetters: number;
+}
+
 const MAX_RECEIVES = 3;
+/** Messages the consumer works at once in `queued` mode (SQS's event source mapping polls in batches, a few at a time). */
+export const DEFAULT_QUEUE_CONCURRENCY = 4;
 
 export interface InProcessQueueOptions<Message> {
   /** What the dead-letter log line says of a message (default: a webhook delivery's topic and id). */
   describe?: (message: Message) => Record<string, unknown>;
   /** Receives before a message is set aside (default 3). */
   maxReceives?: number;
+  /** `inline` (default) or `queued` (see the top of this file). */
+  mode?: DeliveryMode;
+  /** In `queued` mode, messages worked at once (default 4). */
+  concurrency?: number;
+  /**
+   * In `queued` mode, messages of one key are worked one after the other, in the order sent (null: no key).
+   * The twin keys webhook deliveries by their order, so one order's deliveries are processed in the order
+   * Shopify sent them, as inline processing did.
+   */
+  orderingKey?: (message: Message) => string | null;
 }
 
 /** One SQS record as the event source mapping hands it to the queue's consumer (its `receiveCount`-th receive). */
@@ -49,7 +91,7 @@ export function inProcessQueue<Message = WebhookDelivery>(
   root: string,
   consumer: { name: string; handler: string; timeoutSeconds: number },
   options: InProcessQueueOptions<Message> = {},
-): InProcessQueue<Message> {
+): DrainableQueue<Message> {
   let module: Promise<{ handler: unknown }> | undefined;
   const dead: Message[] = [];
   const maxReceives = options.maxReceives ?? MAX_RECEIVES;
@@ -68,16 +110,111 @@ export function inProcessQueue<Message = WebhookDelivery>(
       return false;
     }
   };
+  const mode = options.mode ?? 'inline';
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_QUEUE_CONCURRENCY);
+  const waiting: Array<{ message: Message; messageId: string; key: string | null }> = [];
+  const busyKeys = new Set<string>();
+  let inFlight = 0;
+  let consumed = 0;
+  let stopped = false;
+  let waiters: Array<{ upTo: number; resolve: () => void }> = [];
+  // Sequence numbers of the messages sent and not yet worked: drained() waits for those up to its call.
+  let sent = 0;
+  const unfinished = new Set<number>();
+  const counts = (): QueueCounts => ({ mode, waiting: waiting.length, inFlight, consumed, deadLetters: dead.length });
+  const settleWaiters = () => {
+    if (waiters.length === 0) return;
+    let oldest = Infinity;
+    for (const seq of unfinished) oldest = Math.min(oldest, seq);
+    const ready = waiters.filter((waiter) => waiter.upTo < oldest);
+    waiters = waiters.filter((waiter) => waiter.upTo >= oldest);
+    for (const waiter of ready) waiter.resolve();
+  };
+
+  /** Every receive of one message until one succeeds, then the dead-letter list. */
+  const work = async (message: Message, messageId: string): Promise<void> => {
+    try {
+      await receiveAll(message, messageId);
+    } finally {
+      unfinished.delete(seqOf.get(messageId)!);
+      seqOf.delete(messageId);
+    }
+  };
+  const seqOf = new Map<string, number>();
+  const receiveAll = async (message: Message, messageId: string): Promise<void> => {
+    for (let receive = 1; receive <= maxReceives; receive += 1) {
+      if (await invoke(message, messageId, receive)) {
+        consumed += 1;
+        return;
+      }
+    }
+    dead.push(message);
+    console.error(
+      JSON.stringify({ level: 'ERROR', message: 'Message moved to the dead-letter list', consumer: consumer.name, ...describe(message) }),
+    );
+  };
+
+  /** Starts workers while there are messages waiting and room under the concurrency; one message per key at once. */
+  const pump = () => {
+    while (!stopped && inFlight < concurrency) {
+      const index = waiting.findIndex((entry) => entry.key === null || !busyKeys.has(entry.key));
+      if (index < 0) return;
+      const [next] = waiting.splice(index, 1);
+      const { message, messageId, key } = next!;
+      if (key !== null) busyKeys.add(key);
+      inFlight += 1;
+      void work(message, messageId)
+        .catch((error: unknown) =>
+          console.error(JSON.stringify({ level: 'ERROR', message: 'Queue worker failed', consumer: consumer.name, error: String(error) })),
+        )
+        .finally(() => {
+          if (key !== null) busyKeys.delete(key);
+          inFlight -= 1;
+          pump();
+          settleWaiters();
+        });
+    }
+  };
+
   return {
     async send(message) {
       // One message id for every receive of the message, as SQS keeps it.
       const messageId = randomUUID();
-      for (let receive = 1; receive <= maxReceives; receive += 1) if (await invoke(message, messageId, receive)) return;
-      dead.push(message);
-      console.error(
-        JSON.stringify({ level: 'ERROR', message: 'Message moved to the dead-letter list', consumer: consumer.name, ...describe(message) }),
-      );
+      sent += 1;
+      unfinished.add(sent);
+      seqOf.set(messageId, sent);
+      if (mode === 'inline') {
+        inFlight += 1;
+        try {
+          await work(message, messageId);
+        } finally {
+          inFlight -= 1;
+          settleWaiters();
+        }
+        return;
+      }
+      if (stopped) {
+        unfinished.delete(seqOf.get(messageId)!);
+        seqOf.delete(messageId);
+        throw new Error(`The ${consumer.name} queue is stopped`);
+      }
+      waiting.push({ message, messageId, key: options.orderingKey?.(message) ?? null });
+      pump();
     },
     deadLetters: () => [...dead],
+    counts,
+    drained: () =>
+      new Promise<QueueCounts>((resolve) => {
+        waiters.push({ upTo: sent, resolve: () => resolve(counts()) });
+        settleWaiters();
+      }),
+    async stop() {
+      stopped = true;
+      for (const entry of waiting.splice(0)) {
+        unfinished.delete(seqOf.get(entry.messageId)!);
+        seqOf.delete(entry.messageId);
+      }
+      settleWaiters();
+    },
   };
 }

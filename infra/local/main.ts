@@ -3,9 +3,10 @@
 import './local-env';
 import { parseArgs } from 'node:util';
 import { memberProgressByShop } from '../../shared/runtime/progress';
+import type { DeliveryMode } from './in-process-queue';
 import { DEMO_CONFIG, startTwin, type Twin } from './twin';
 
-const USAGE = `Usage: npm start -- [--config FILE] [--port N] [--platform-port M] [--dynamodb-port D] [--persist DIR] [--dynamodb-endpoint URL] [--table NAME] [--no-throttling] [--authorizer-cache-ttl SECONDS]`;
+const USAGE = `Usage: npm start -- [--config FILE] [--port N] [--platform-port M] [--dynamodb-port D] [--persist DIR] [--dynamodb-endpoint URL] [--table NAME] [--no-throttling] [--authorizer-cache-ttl SECONDS] [--deliveries queued|inline]`;
 
 /** Wrong arguments: the message, then the usage line. */
 class UsageError extends Error {}
@@ -27,6 +28,13 @@ function ttlOption(value: string | undefined): number | undefined {
   return seconds;
 }
 
+/** --deliveries: `queued` (default, as SQS in the stack: a webhook is answered once queued) or `inline`. */
+function deliveriesOption(value: string | undefined): DeliveryMode {
+  if (value === undefined || value === 'queued') return 'queued';
+  if (value === 'inline') return 'inline';
+  throw new UsageError(`--deliveries must be queued or inline, got '${value}'`);
+}
+
 function parseCommandLine() {
   try {
     return parseArgs({
@@ -40,6 +48,7 @@ function parseCommandLine() {
         table: { type: 'string' },
         'no-throttling': { type: 'boolean' },
         'authorizer-cache-ttl': { type: 'string' },
+        deliveries: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -145,6 +154,7 @@ async function main(): Promise<void> {
   const platformPort = portOption('platform-port', values['platform-port']);
   const dynamodbPort = portOption('dynamodb-port', values['dynamodb-port']);
   const authorizerCacheTtlSeconds = ttlOption(values['authorizer-cache-ttl']);
+  const deliveries = deliveriesOption(values.deliveries);
   const start = startTwin({
     config: values.config ?? DEMO_CONFIG,
     port,
@@ -155,6 +165,7 @@ async function main(): Promise<void> {
     ...(values.table ? { tableName: values.table } : {}),
     ...(values['no-throttling'] ? { throttling: false } : {}),
     ...(authorizerCacheTtlSeconds !== undefined ? { authorizerCacheTtlSeconds } : {}),
+    deliveries,
     // A large configuration's members take minutes to load: their progress on stderr, as `loyalty config apply` shows it.
     onMembersProgress: memberProgressByShop({
       line: (text) => console.error(text),

@@ -29,13 +29,15 @@ import { ADMIN_APP_SCRIPT_NAME } from '../../shared/http/admin-page';
 import { registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { SHOPIFY_APP_PROXY } from '../../shared/platform/shopify-app';
 import { setDeliveryQueue } from '../../shared/webhooks/delivery-queue';
+import type { WebhookDelivery } from '../../shared/webhooks/queued-delivery';
 import { now as clockNow, nowIso, setClock } from '../../shared/runtime/clock';
 import { onApiKeyChange } from '../../shared/data/api-key-changes';
 import { apiReferenceEndpoints } from './api-reference-endpoints';
+import { coalescedRuns } from './coalesced-runs';
 import { authorizerCache, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from './authorizer-cache';
 import { DEFAULT_LOCAL_TABLE, ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { ControlError, startGateway, type Gateway } from './gateway';
-import { inProcessQueue, type InProcessQueue } from './in-process-queue';
+import { type DeliveryMode, type DrainableQueue, inProcessQueue } from './in-process-queue';
 import { klaviyoQueue, klaviyoRefusals, klaviyoSubscriber, klaviyoTarget, type KlaviyoTarget } from './klaviyo-target';
 import { figuresTarget, type FiguresTarget } from './figures-target';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -90,6 +92,12 @@ export interface TwinOptions {
   environment?: Partial<Record<keyof Env, string>>;
   /** Hears each shop's members loaded so far while the configuration is applied (`npm start` shows them on stderr). */
   onMembersProgress?: ShopProgress;
+  /**
+   * How the webhook delivery queue hands deliveries to their processor: `inline` (default) inside the
+   * receiver's request, so its effects are visible when the webhook is answered; `queued` in the background
+   * after the receiver answered, as SQS does in the stack (`POST /_deliveries/drain` waits for them).
+   */
+  deliveries?: DeliveryMode;
 }
 
 export interface Twin {
@@ -106,8 +114,11 @@ export interface Twin {
   authorizerCacheTtlSeconds: number;
   shops: ShopSummary[];
   simulator: PlatformSimulator;
-  /** The webhook delivery queue: its dead letters are the deliveries the processor failed on every attempt. */
-  deliveryQueue: InProcessQueue;
+  /**
+   * The webhook delivery queue: its dead letters are the deliveries the processor failed on every attempt;
+   * `drained()` resolves once every delivery received so far was processed (or set aside).
+   */
+  deliveryQueue: DrainableQueue;
   /** The event bus committed events are delivered to: `subscribe(target)` hands each accepted event to a consumer. */
   bus: Pick<TwinBus, 'subscribe' | 'list' | 'accepted'>;
   /** The reader of the table's stream that delivers committed events to the bus. */
@@ -235,7 +246,10 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     resetPlatforms();
     // Credentials and webhook secrets stay in process (in the cloud: Secrets Manager), never in the table.
     registerLocalShopSecrets(twinShopSecrets(config));
-    const deliveryQueue = inProcessQueue(PROJECT_ROOT, consumerOf('webhookDeliveries'));
+    const deliveryQueue = inProcessQueue(PROJECT_ROOT, consumerOf('webhookDeliveries'), {
+      mode: options.deliveries ?? 'inline',
+      orderingKey: deliveryOrderingKey,
+    });
     setDeliveryQueue(deliveryQueue);
     // The Klaviyo rule's target and its consumer, pointed at the simulator's Klaviyo (KLAVIYO_BASE_URL).
     const refusals = klaviyoRefusals();
@@ -293,6 +307,14 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     const stopFlushing = onApiKeyChange(() => authorizerAnswers.flush());
     stops.push(async () => stopFlushing());
 
+    // Run once the gateway has stopped taking webhooks: deliveries being processed may finish (a few seconds
+    // at most), those still waiting are dropped, as a deleted queue's messages are.
+    stops.push(async () => {
+      await Promise.race([deliveryQueue.drained(), delay(5000, undefined, { ref: false })]);
+      await deliveryQueue.stop();
+    });
+    // One runner per scheduled job: a run asked for while one is going starts when it ends.
+    const jobRuns = new Map(SCHEDULED_JOBS.map((job) => [job.name, coalescedRuns(async () => (await jobModule(job.handler)).run())]));
     const gateway: Gateway = await startGateway({
       routes: ROUTES,
       webhooks: WEBHOOKS,
@@ -308,6 +330,11 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
           await eventStream.caughtUp();
           return { events: await bus.list() };
         },
+        // The webhook delivery queue: how many deliveries wait, are being processed, were processed or set aside.
+        'GET /_deliveries': async () => deliveryQueue.counts(),
+        // Answers once every delivery received before this request was processed (or set aside): with
+        // `deliveries: 'queued'`, what a test or an audit calls before it reads the effects of webhooks.
+        'POST /_deliveries/drain': async () => deliveryQueue.drained(),
         // The Klaviyo queue's two dead-letter queues: what Klaviyo refused, and what was never delivered.
         'GET /_klaviyo/queue': async () => ({ refused: refusals.list(), dead_letters: klaviyo.queue.deadLetters() }),
         'POST /_reconcile': () => purchaseReconcilerJob({ platformFor: platformForShop, settleAfterMs: 0 }),
@@ -319,10 +346,14 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
         // Every scheduled job of the manifest once, at the clock's time, in the manifest's order (the
         // contract's: order reconciliation first, then approval, expiry, reminders, code expiry and birthdays,
         // the purchase reconciler last), each through its handler module's `run`; in the twin these jobs run
-        // only here.
+        // only here. Runs of one job never overlap, as in the stack (infra/local/coalesced-runs.ts).
         'POST /_jobs/run': async () => {
+          // With queued deliveries, those received before the run are processed first: in the stack they take
+          // seconds and order reconciliation runs every 15 minutes, so it never finds an order whose webhook
+          // is still in the queue (it would apply the order as it is now, ahead of its earlier snapshots).
+          await deliveryQueue.drained();
           const counts: Record<string, unknown> = {};
-          for (const job of SCHEDULED_JOBS) counts[job.name] = await (await jobModule(job.handler)).run();
+          for (const job of SCHEDULED_JOBS) counts[job.name] = await jobRuns.get(job.name)!();
           return counts;
         },
         'GET /openapi.json': async () => buildOpenApiDocument(),
@@ -399,6 +430,21 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
   } catch (error) {
     await stopAll();
     throw error;
+  }
+}
+
+/**
+ * What keeps queued webhook deliveries in order: the order they are about (an order topic's `id`, a refund's
+ * `order_id`), so one order's snapshots are processed in the order sent; other topics are not ordered.
+ */
+export function deliveryOrderingKey(delivery: WebhookDelivery): string | null {
+  if (!delivery.topic.startsWith('orders/') && !delivery.topic.startsWith('refunds/')) return null;
+  try {
+    const body = JSON.parse(delivery.body) as { id?: unknown; order_id?: unknown };
+    const orderId = delivery.topic.startsWith('refunds/') ? body.order_id : body.id;
+    return orderId === undefined || orderId === null ? null : `${delivery.shopId} ${String(orderId)}`;
+  } catch {
+    return null;
   }
 }
 

@@ -7,7 +7,7 @@ import type { DomainEvent } from '../domain/events';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { commit, committedUnlessRefused } from './commit';
-import { batchGet, type Item, queryAll } from './items';
+import { batchGet, batchGetAll, type Item, queryAll } from './items';
 import { customerKey, customerPk, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
 import { earningEntryKey, type PendingEntryRevision, recordEarningEntry, revisePendingEntry } from './items/earning-entry';
 import { writeMemberFigures } from './items/member-figures';
@@ -34,6 +34,18 @@ export async function readOrderContext<T>(
     customer: customer.Item ? storedCustomerOf(customer.Item) : null,
     order: order.Item ? orderOf<T>(order.Item) : null,
   };
+}
+
+/**
+ * The stored order items of some members' orders, by order id (orders with no item left out): one BatchGetItem
+ * per 100 orders, read eventually consistent (a stale item only looks older than it is).
+ */
+export async function readStoredOrders<T>(
+  shopId: string,
+  orders: ReadonlyArray<{ customerId: string; orderId: string }>,
+): Promise<Map<string, T>> {
+  const items = await batchGetAll(orders.map(({ customerId, orderId }) => orderKey(shopId, customerId, orderId)));
+  return new Map(items.map((item) => [String(item.sk).slice('ORDER#'.length), orderOf<T>(item).record]));
 }
 
 /** The member an order belongs to, or null when no member's order has that id. */

@@ -100,6 +100,22 @@ export function snapshotOf(order: PlatformOrder): OrderSnapshot {
   };
 }
 
+/**
+ * Whether applying `order` again would find nothing to do against its stored order item, without reading the
+ * member: the snapshot is not newer and merges into the same facts, no entry of the order is pending (the
+ * approval job may have approved it since), its discount codes were matched, and it is not a first order
+ * whose referral an unchanged replay retries. Order reconciliation leaves such orders alone; any other goes
+ * through applyOrder as before.
+ */
+export function alreadyApplied(record: OrderRecord, order: PlatformOrder): boolean {
+  const facts = mergeOrderSnapshot(record.facts, snapshotOf(order));
+  if (!sameState(facts, record.facts)) return false;
+  if (Object.values(record.applied.rules).some((rule) => rule.pending)) return false;
+  if (!record.reward_codes_used && facts.discount_codes.length > 0) return false;
+  const mayRefer = facts.referral_code !== null || facts.discount_codes.length > 0;
+  return !(record.first_order && record.applied.order_count === 1 && mayRefer);
+}
+
 /** orders/paid, orders/cancelled, orders/updated and reconciliation: the order's snapshot. */
 export async function applyOrder(shop: ShopCatalog, order: PlatformOrder): Promise<ApplyOutcome> {
   if (order.customerId === null) return 'guest';

@@ -1,12 +1,16 @@
 // Order reconciliation: per shop, the orders the platform changed since the watermark go through the same
-// applyOrder as webhooks, so a missed delivery is caught up and one already applied changes nothing. The
-// watermark is clock time, set only here, to the run's start once the shop's pages were all read.
+// applyOrder as webhooks, so a missed delivery is caught up and one already applied changes nothing. Each page's
+// stored order items are read in one batch first, and an order its item already reflects is left alone (no
+// read of the member), so a run's DynamoDB work follows the orders it has to apply, not every order changed
+// in its window. The watermark is clock time, set only here, to the run's start once the shop's pages were all read.
+import { readStoredOrders } from '../data/order-repository';
 import { listShopIds, readOrderWatermark, writeOrderWatermark } from '../data/shop-repository';
 import { logger } from '../observability/powertools';
 import type { Platform } from '../platform/port';
 import { now } from '../runtime/clock';
 import { isConnected } from '../shops/connected-platform';
 import { shopCatalog } from '../shops/shop-catalog';
+import { alreadyApplied, type OrderRecord } from './apply-order';
 import { applyOrderEnrolling } from './apply-order-enrolling';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -29,6 +33,8 @@ export function reconcileFrom(watermark: string | null, start: Date, readAllOrde
 export interface OrderReconcileSummary {
   shops: number;
   orders: number;
+  /** Orders whose stored item already reflected the platform's state: left alone, nothing read for them. */
+  current: number;
   applied: number;
   /** Shops whose platform or table failed this run; their watermark stays where it was. */
   failed: number;
@@ -42,7 +48,7 @@ export async function orderReconciliationJob({
   platformFor: (shopId: string) => Platform;
 }): Promise<OrderReconcileSummary> {
   const start = now();
-  const summary: OrderReconcileSummary = { shops: 0, orders: 0, applied: 0, failed: 0, disconnected: 0 };
+  const summary: OrderReconcileSummary = { shops: 0, orders: 0, current: 0, applied: 0, failed: 0, disconnected: 0 };
   for (const shopId of await listShopIds()) {
     summary.shops += 1;
     try {
@@ -65,8 +71,17 @@ export async function orderReconciliationJob({
       let cursor: string | null = null;
       do {
         const page = await platform.listOrdersUpdatedSince(since, cursor);
+        const stored = await readStoredOrders<OrderRecord>(
+          shopId,
+          page.orders.flatMap((order) => (order.customerId === null ? [] : [{ customerId: order.customerId, orderId: order.id }])),
+        );
         for (const order of page.orders) {
           summary.orders += 1;
+          const record = stored.get(order.id);
+          if (record && record.customer_id === order.customerId && alreadyApplied(record, order)) {
+            summary.current += 1;
+            continue;
+          }
           if ((await applyOrderEnrolling(shop, order, platform)) === 'applied') summary.applied += 1;
         }
         cursor = page.nextCursor;

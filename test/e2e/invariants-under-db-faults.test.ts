@@ -17,6 +17,7 @@ import {
   type EventAudit,
   enrolAll,
   LOAD_CONFIG,
+  loadDeliveries,
   type LoadOptions,
   runLoadMix,
   settle,
@@ -51,7 +52,8 @@ beforeAll(async () => {
     errorLines.push(args.map(String).join(' '));
   });
   faults.install();
-  twin = await startTestTwin(LOAD_CONFIG, { throttling: false });
+  // Webhook deliveries inline, or queued as in the stack with LOAD_DELIVERIES=queued.
+  twin = await startTestTwin(LOAD_CONFIG, { throttling: false, deliveries: loadDeliveries() });
 });
 afterAll(async () => {
   await twin.stop();

@@ -17,6 +17,7 @@ import {
   describeRun,
   enrolAll,
   LOAD_CONFIG,
+  loadDeliveries,
   type LoadOptions,
   runLoadMix,
   settle,
@@ -37,7 +38,8 @@ const options: LoadOptions = {
 
 let twin: Twin;
 beforeAll(async () => {
-  twin = await startTestTwin(LOAD_CONFIG, { throttling: false });
+  // Webhook deliveries inline, or queued as in the stack with LOAD_DELIVERIES=queued.
+  twin = await startTestTwin(LOAD_CONFIG, { throttling: false, deliveries: loadDeliveries() });
 });
 afterAll(async () => {
   await twin.stop();

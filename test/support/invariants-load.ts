@@ -8,7 +8,7 @@ import { main } from '../../infra/cli/main';
 import type { Twin } from '../../infra/local/twin';
 import { eventsLackingMemberFacts } from './committed-events';
 import { scanAll } from './test-table';
-import { apiClient, type ApiResponse } from './twin';
+import { apiClient, type ApiResponse, drainDeliveries } from './twin';
 import { platformControls } from './orders';
 import { random } from './random';
 
@@ -55,6 +55,16 @@ export const LOAD_CONFIG = {
     },
   ],
 };
+
+/**
+ * How the load's twin processes webhook deliveries: LOAD_DELIVERIES=queued as the stack does (the receiver
+ * answers once queued; the settling runs drain the queue first), else inline. Queued is not the default yet:
+ * its audit's per-order award expectations assume an order's deliveries are applied before reconciliation reads
+ * it (docs/performance.md, "Webhook receipt and jobs runs under the load mix").
+ */
+export function loadDeliveries(): 'inline' | 'queued' {
+  return process.env.LOAD_DELIVERIES === 'queued' ? 'queued' : 'inline';
+}
 
 /** The spec's code-creation failure: the one 500 the API gives by design under platform faults. */
 export const CODE_FAILED = 'Failed to create discount code. Points have not been deducted.';
@@ -140,6 +150,10 @@ export interface LoadResult {
   /** Answers of `POST /_jobs/run` by status, and those that were not 200. */
   jobRuns: Record<number, number>;
   jobErrors: Array<{ status: number; body: ApiResponse['body'] }>;
+  /** Milliseconds each `POST /_jobs/run` of the mix took to answer. */
+  jobRunMs: number[];
+  /** Milliseconds the twin took to answer each webhook delivery attempt of the mix (as the simulator timed them). */
+  receiptMs: number[];
   loadSeconds: number;
 }
 
@@ -166,6 +180,8 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
     webhookStatuses: {},
     jobRuns: {},
     jobErrors: [],
+    jobRunMs: [],
+    receiptMs: [],
     loadSeconds: 0,
   };
   // What the load has done to each order so far, updated before each call so that parallel calls never
@@ -236,8 +252,10 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
 
   /** Every scheduled job once, as the schedule would run them while the API is busy. */
   const runJobs = async () => {
+    const started = performance.now();
     const answer = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
     const body = (await answer.json()) as ApiResponse['body'];
+    result.jobRunMs.push(performance.now() - started);
     countIn(result.jobRuns, answer.status);
     if (answer.status !== 200) result.jobErrors.push({ status: answer.status, body });
   };
@@ -319,11 +337,15 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
   );
   twin.simulator.setFaults({ discount_codes: 'ok' });
   result.loadSeconds = (Date.now() - startedAt) / 1000;
+  result.receiptMs = twin.simulator
+    .webhooks()
+    .flatMap((delivery) => delivery.attempts.flatMap((attempt) => (attempt.ms === undefined ? [] : [attempt.ms])));
   return result;
 }
 
 /**
- * After the load, what the schedule would do: the purchase reconciler until a run leaves nothing (a run that
+ * After the load, what the schedule would do, once every webhook delivery received was processed (with
+ * `deliveries: 'queued'` they may still be in the queue): the purchase reconciler until a run leaves nothing (a run that
  * could not reach the platform or lost a race leaves the purchase for the next, and a loaded machine times
  * platform calls out), then every job once. Order reconciliation catches up any delivery the twin did not
  * answer in time; for the rest it must change nothing (the audit would see a second count).
@@ -334,6 +356,7 @@ export async function settle(
   // A request the gateway answered 502 at its timeout may still be running (Lambda would have stopped it; the
   // twin cannot): the settling starts once nothing runs.
   await twin.idle();
+  await drainDeliveries(twin);
   const reconciled: Array<Record<string, number>> = [];
   do reconciled.push((await (await fetch(`${twin.url}/_reconcile`, { method: 'POST' })).json()) as Record<string, number>);
   while (reconciled.length < 5 && (reconciled.at(-1)!.failed ?? 0) + (reconciled.at(-1)!.skipped ?? 0) > 0);
@@ -540,6 +563,7 @@ export function describeRun(
 ): string {
   return (
     `${options.requests} operations, ${options.concurrency} at once, ${load.loadSeconds.toFixed(1)} s; ` +
+    `${describeTimings(load)}; ` +
     `API statuses ${JSON.stringify(load.statuses)}; job runs ${JSON.stringify(load.jobRuns)}; ` +
     `platform calls ${JSON.stringify(load.platformCalls)}, webhook answers ${JSON.stringify(load.webhookStatuses)}; ` +
     `${audit.customers} customers audited (${audit.entries} history entries, ${audit.adjustmentEntries} adjustments, ` +
@@ -549,6 +573,24 @@ export function describeRun(
     `spend ${(audit.spendCents / 100).toFixed(2)} USD over ${audit.countedOrders} counted orders, ` +
     `${audit.approvedPoints} approved points − ${audit.spentPoints} spent = ${audit.approvedPoints - audit.spentPoints} in balances; ` +
     `purchase reconciler runs ${JSON.stringify(settled.reconciled)}, then order reconciliation ${JSON.stringify(settled.jobs.order_reconciliation)}`
+  );
+}
+
+/** The nearest-rank percentile `p` (0-100) of `values`, NaN when there are none. */
+function percentileOf(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** The long mode's timings: webhook receipt p50/p99 (as Shopify would wait) and the jobs runs' times during the mix. */
+export function describeTimings(load: LoadResult): string {
+  const ms = (value: number) => `${Math.round(value)} ms`;
+  const receipts = load.receiptMs;
+  const runs = load.jobRunMs;
+  return (
+    `webhook receipt p50 ${ms(percentileOf(receipts, 50))}, p99 ${ms(percentileOf(receipts, 99))}, max ${ms(Math.max(0, ...receipts))} over ${receipts.length} attempts; ` +
+    `POST /_jobs/run p50 ${ms(percentileOf(runs, 50))}, max ${ms(Math.max(0, ...runs))} over ${runs.length} runs`
   );
 }
 

@@ -2,6 +2,7 @@
 // random ports.
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { localClient } from '../../infra/local/dynamodb-local';
+import type { QueueCounts } from '../../infra/local/in-process-queue';
 import { parseConfig } from '../../shared/config/schema';
 import { startTwin, type Twin, type TwinOptions } from '../../infra/local/twin';
 import { streamEndpoint } from './stream-dynamodb';
@@ -16,11 +17,18 @@ const TEST_ENVIRONMENT = { SHOP_CONFIG_TTL_SECONDS: '0', PLATFORM_RETRY_BASE_MS:
  * false` lets a test file call the 6 requests/second routes as fast as it likes; `environment`
  * overrides or adds to the functions' test settings; `tableName` restarts on the table of a twin
  * stopped earlier (as `--persist` does) instead of a fresh one. Each jest test file has its own copy
- * of the process environment, so what the twin sets ends with the file.
+ * of the process environment, so what the twin sets ends with the file. Webhook deliveries are processed
+ * inline (their effects visible when the webhook is answered) unless `deliveries: 'queued'`, as in the stack
+ * and `npm start`; then `drainDeliveries(twin)` waits for them.
  */
 export async function startTestTwin(
   config: unknown,
-  options: { throttling?: boolean; environment?: TwinOptions['environment']; tableName?: string } = {},
+  options: {
+    throttling?: boolean;
+    environment?: TwinOptions['environment'];
+    tableName?: string;
+    deliveries?: TwinOptions['deliveries'];
+  } = {},
 ): Promise<TestTwin> {
   const twin = await startTwin({
     config: typeof config === 'string' ? config : parseConfig(config),
@@ -31,6 +39,7 @@ export async function startTestTwin(
     // A loaded CI machine may take longer than Shopify's 5 s to process a burst inline; the tests check
     // effects, not the receiver's latency (the bench measures that).
     webhookDeliveryTimeoutMs: 60_000,
+    deliveries: options.deliveries ?? 'inline',
     ...(options.throttling === false ? { throttling: false } : {}),
   });
   return {
@@ -45,6 +54,13 @@ export async function startTestTwin(
       client.destroy();
     },
   };
+}
+
+/** `POST /_deliveries/drain`: answers once every webhook delivery the twin received so far was processed. */
+export async function drainDeliveries(twin: Pick<Twin, 'url'>): Promise<QueueCounts> {
+  const answer = await fetch(`${twin.url}/_deliveries/drain`, { method: 'POST' });
+  if (answer.status !== 200) throw new Error(`POST /_deliveries/drain answered ${answer.status}: ${await answer.text()}`);
+  return (await answer.json()) as QueueCounts;
 }
 
 /**

@@ -18,6 +18,8 @@ export interface DeliveryAttempt {
   status: number | null;
   error?: string;
   at: string;
+  /** Real milliseconds from the POST to its answer (or failure): the receipt's latency as Shopify sees it. */
+  ms?: number;
 }
 
 export interface WebhookDelivery {
@@ -89,6 +91,7 @@ export function createWebhookDeliveries(options: WebhookDeliveriesOptions): Webh
 
   const attempt = async (delivery: WebhookDelivery): Promise<DeliveryOutcome> => {
     const at = options.now().toISOString();
+    const started = performance.now();
     let outcome: DeliveryAttempt;
     if (url === null) {
       outcome = { status: null, error: 'no webhook URL is configured', at };
@@ -101,12 +104,12 @@ export function createWebhookDeliveries(options: WebhookDeliveriesOptions): Webh
           signal: AbortSignal.timeout(timeoutMs),
         });
         await response.arrayBuffer().catch(() => undefined);
-        outcome = { status: response.status, at };
+        outcome = { status: response.status, at, ms: Math.round(performance.now() - started) };
       } catch (error) {
         // fetch says only "fetch failed"; the cause says why (ECONNREFUSED, a timeout, a reset).
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
         const detail = [String((error as Error)?.message ?? error), cause?.code ?? cause?.message].filter(Boolean).join(': ');
-        outcome = { status: null, error: detail, at };
+        outcome = { status: null, error: detail, at, ms: Math.round(performance.now() - started) };
       }
     }
     delivery.attempts.push(outcome);
