@@ -1,3 +1,4 @@
+const os = require('node:os');
 // Jest projects by test layer. DynamoDB Local is started once for the whole run (test/support/global-setup.ts).
 const transform = { '^.+\\.(t|j|mj)sx?$': '<rootDir>/test/support/esbuild-transform.js' };
 // @middy/* and jose ship ESM only; let the transformer turn them into CommonJS for jest.
@@ -15,6 +16,10 @@ const base = {
 /** @type {import('jest').Config} */
 module.exports = {
   transform,
+  // One worker per core, up to 4 (each worker lends its files a DynamoDB Local of its own). Jest's default
+  // leaves a core free, which on a 2-core machine is half of it: most of a file's time is DynamoDB Local's Java
+  // answering, which the other worker's Java and Node overlap.
+  maxWorkers: Math.max(1, Math.min(4, os.availableParallelism())),
   // Generous per-test timeout: DynamoDB Local on a busy 2-core CI machine is slow to answer.
   testTimeout: 30_000,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
