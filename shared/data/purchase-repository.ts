@@ -15,6 +15,7 @@ import { type BalanceLeft, deductPoints, givePointsBack, spendsWholeBalance } fr
 import { countRedemption, giveRedemptionBack } from './items/redemption-count';
 import {
   activateRewardEntry,
+  reissueRewardEntryCode,
   leaveUnsettledPurchases,
   recordPendingPurchase,
   refundActiveRewardEntry,
@@ -116,6 +117,14 @@ export async function activatePurchase(
   if (activated === undefined)
     throw new Error(`The activation of purchase ${purchase.id} was held by other writes ${ACTIVATION_ATTEMPTS} times`);
   return activated;
+}
+
+/**
+ * Records the platform id of an active entry's code issued again; false when the entry is no longer active and
+ * unrefunded (used, expired or refunded meanwhile: then the code issued again must go).
+ */
+export async function recordReissuedCode(purchase: PurchaseRecord, platformDiscountId: string, now: string): Promise<boolean> {
+  return writeAlone(reissueRewardEntryCode(purchase, platformDiscountId, now));
 }
 
 /**

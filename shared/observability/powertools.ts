@@ -18,6 +18,8 @@ export type BusinessMetric =
   | 'PlatformAccessDenied'
   | 'PurchasesResumed'
   | 'RedemptionsRefunded'
+  | 'RefundCodesRestored'
+  | 'RefundCodeRestoreFailed'
   | 'ReferralsCreated'
   | 'ReferralsResumed'
   | 'KlaviyoRefused';

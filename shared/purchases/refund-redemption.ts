@@ -6,7 +6,7 @@
 // the code ends either used or refunded, never both.
 import { getCustomer } from '../data/customer-repository';
 import { type IdempotencyClaim, recordProgressItem } from '../data/idempotency-repository';
-import { getPurchase, writeRedemptionRefund } from '../data/purchase-repository';
+import { getPurchase, recordReissuedCode, writeRedemptionRefund } from '../data/purchase-repository';
 import type { CustomerRecord } from '../domain/customer';
 import { customerNotFound, DOMAIN_DETAILS, echoed, failed, notFound, notPermitted, unavailable, unprocessable } from '../domain/errors';
 import { type DomainEvent, memberFacts } from '../domain/events';
@@ -14,7 +14,7 @@ import { approvedEntry, type EarningEntry, type PurchaseRecord, type RewardEntry
 import { movePoints, tierProgramOf } from '../domain/member-points';
 import { giveBatches } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
-import { countMetric } from '../observability/powertools';
+import { countMetric, logger } from '../observability/powertools';
 import { type Platform, PlatformError, PlatformRefusedError, PlatformUnavailableError } from '../platform/port';
 import { nowIso } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
@@ -100,7 +100,28 @@ export async function refundRedemption(
   if (refusal) throw refusal;
 
   await deleteCode(purchase, platform);
+  try {
+    return await commitRefund(shop, customerId, identifier, entryId, purchase, claim, customer);
+  } catch (error) {
+    // The code is gone and the refund did not commit: unless the entry ended meanwhile (used, expired or
+    // refunded by another request), the shopper gets the code back, so a failed refund never loses it.
+    await restoreCode(purchase, platform);
+    throw error;
+  }
+}
 
+/** The refund's one transaction, retried over conflicts with other writes to the member. */
+async function commitRefund(
+  shop: ShopCatalog,
+  customerId: string,
+  identifier: string,
+  entryId: string,
+  purchase: VisiblePurchase,
+  claim: IdempotencyClaim | undefined,
+  read: Awaited<ReturnType<typeof getCustomer>>,
+): Promise<RewardEntry> {
+  const shopId = shop.settings.id;
+  let customer = read;
   const earningSettings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
   const checkpoint = claim ? recordProgressItem(claim, { refunded_entry_id: entryId, customer_id: customerId }) : undefined;
   let committed: { entry: VisiblePurchase; events: readonly DomainEvent[] } | undefined;
@@ -171,6 +192,44 @@ export async function refundRedemption(
   if (outcome === undefined || !committed) throw failed('The refund could not be completed. Please try again.');
   countMetric('RedemptionsRefunded');
   return committed.entry;
+}
+
+/**
+ * Issues the code of a refund that did not commit again, when the entry is still active and unrefunded: the
+ * same code, value, customer and end, as the purchase created it. If the platform cannot be reached the entry
+ * stays active without its code until a retry of the refund (the same `Idempotency-Key` resumes it) or an
+ * operator: logged and counted (`RefundCodeRestoreFailed`), never thrown over the refund's own error.
+ */
+async function restoreCode(purchase: VisiblePurchase, platform: Platform): Promise<void> {
+  try {
+    const now = await getPurchase(purchase.shop_id, purchase.customer_id, purchase.id);
+    if (!now || now.status !== 'active' || now.is_refunded) return;
+    const code =
+      (await platform.findDiscountCode(purchase.discount_code)) ??
+      (await platform.createDiscountCode({
+        code: purchase.discount_code,
+        title: `Loyalty reward: ${purchase.reward_name}`,
+        customerId: purchase.customer_id,
+        discountType: purchase.discount.type,
+        amount: purchase.discount.value,
+        minimumSpend: purchase.discount.minimum_spend,
+        startsAt: purchase.created_at,
+        endsAt: purchase.expires_at,
+      }));
+    if (await recordReissuedCode(now, code.id, nowIso())) {
+      countMetric('RefundCodesRestored');
+      return;
+    }
+    // Ended while the code was issued again: it must not stay usable.
+    await platform.deleteDiscountCode(code.id);
+  } catch (error) {
+    countMetric('RefundCodeRestoreFailed');
+    logger.error('A refund that did not commit could not issue its code again', {
+      shop_id: purchase.shop_id,
+      reward_history_entry_id: purchase.id,
+      error: String(error),
+    });
+  }
 }
 
 /**

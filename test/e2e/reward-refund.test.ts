@@ -3,6 +3,7 @@
 // expiry mode) and reward.refunded, at once; the refusals; the Idempotency-Key; and a refund racing an order
 // that uses the same code, which ends either used or refunded, never both.
 import type { Twin } from '../../infra/local/twin';
+import { dynamoDbFaults } from '../support/dynamodb-faults';
 import { earningEntries, platformControls, profileOf } from '../support/orders';
 import { apiClient, expectError, startTestTwin } from '../support/twin';
 
@@ -11,7 +12,7 @@ jest.setTimeout(120_000);
 const KEY = 'refund_full_key_01';
 const READ_KEY = 'refund_read_key_01';
 const created_at = '2025-01-01T00:00:00.000Z';
-const ids = Array.from({ length: 12 }, (_, i) => String(5001 + i));
+const ids = Array.from({ length: 14 }, (_, i) => String(5001 + i));
 const loadedEntry = (id: string, code: string, overrides: Record<string, unknown> = {}) => ({
   id,
   reward_id: 'five-off',
@@ -244,6 +245,34 @@ describe('POST /v1/customers/{identifier}/reward-history/{id}/refund', () => {
       expect(codesOnPlatform()).not.toContain(bought.attributes.discount_code);
     },
   );
+
+  describe('a refund whose commit fails after its code was deleted', () => {
+    const faults = dynamoDbFaults({ seed: 7, rates: {} });
+    beforeAll(() => faults.install());
+    afterAll(() => faults.uninstall());
+
+    it('issues the code again: the member keeps an active reward with a usable code, and a retry refunds it', async () => {
+      const bought = await buy('5013');
+      const code = bought.attributes.discount_code;
+      faults.resume();
+      // Every attempt of the refund's transaction fails (the SDK's own retries included): the code is already gone.
+      faults.script('TransactWriteItems', ...Array.from({ length: 12 }, () => 'internal_error' as const));
+
+      const failed = await api.post(refundPath('5013', bought.id));
+      faults.pause();
+
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+      expect(codesOnPlatform()).toContain(code);
+      const entry = (await api.get(`/v1/customers/5013/reward-history/${bought.id}`)).body.data.attributes;
+      expect(entry).toMatchObject({ status: 'active', is_refunded: false, discount_code: code });
+      expect(await profileOf('refund', '5013')).toMatchObject({ current_points: 9500, redeemed_points: 500 });
+
+      // The code issued again is the one the entry now names: the retry deletes it and refunds.
+      expect((await api.post(refundPath('5013', bought.id))).status).toBe(200);
+      expect(codesOnPlatform()).not.toContain(code);
+      expect(await profileOf('refund', '5013')).toMatchObject({ current_points: 10_000, redeemed_points: 0 });
+    });
+  });
 
   it('gives the redemption back to a reward with max_redemptions', async () => {
     const bought = await buy('5007', 'once');

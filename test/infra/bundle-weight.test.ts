@@ -8,6 +8,9 @@ import { build } from 'esbuild';
 import { bundle } from '../../bench/bundles';
 import { AUTHORIZER, QUEUE_CONSUMERS, ROUTES, SCHEDULED_JOBS, WEBHOOKS } from '../../shared/runtime/entry-points';
 
+// Bundling every function is a few seconds of CPU alone, and much longer beside another test worker.
+jest.setTimeout(180_000);
+
 const ROOT = join(__dirname, '..', '..');
 let dir: string;
 

@@ -394,6 +394,7 @@ export interface AuditFigures {
  * every one refused (4XX) not at all, every other at most once; every purchase answered 201 active.
  */
 export async function auditInvariants(twin: Twin, load: LoadResult): Promise<AuditFigures> {
+  const queued = ((await (await fetch(`${twin.url}/_deliveries`)).json()) as { mode: string }).mode === 'queued';
   const items = await scanAll();
   const codes = twin.simulator.discountCodes();
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- REST payloads
@@ -452,7 +453,13 @@ export async function auditInvariants(twin: Twin, load: LoadResult): Promise<Aud
       .filter((code) => code.shop === 'load' && code.customer_id === id)
       .map((code) => code.code)
       .sort();
-    expect({ id, codes: customerCodes }).toEqual({ id, codes: active.map((p) => String(p.discount_code)).sort() });
+    // On a mismatch, the answers about the purchases whose code is missing or extra say how it came about.
+    const expectedCodes = active.map((p) => String(p.discount_code)).sort();
+    const odd = purchases.filter((p) => customerCodes.includes(String(p.discount_code)) !== expectedCodes.includes(String(p.discount_code)));
+    const oddAnswers = load.answers
+      .filter((answer) => odd.some((p) => answer.entryId === p.id || answer.body?.data?.id === p.id))
+      .map((answer) => ({ request: answer.request, status: answer.status, errors: answer.body?.errors }));
+    expect({ id, codes: customerCodes, ...(odd.length > 0 ? { oddAnswers } : {}) }).toEqual({ id, codes: expectedCodes });
 
     // Spend (a points shop: currency units) = Σ of the eligible amount left over the member's counted orders;
     // the order count leaves out cancelled, voided and unpaid ones.
@@ -475,7 +482,20 @@ export async function auditInvariants(twin: Twin, load: LoadResult): Promise<Aud
       const takeBacks = entries.filter((e) => e.action === 'refund');
       const everPaid = PAID.has(order.financial_status) || (order.financial_status !== 'voided' && order.cancelled_at);
       const expectedAwards = everPaid && eligible >= 100 ? ['per-dollar'] : [];
-      expect({ order: order.id, awards: awards.map((e) => e.earning_rule_id) }).toEqual({ order: order.id, awards: expectedAwards });
+      if (queued) {
+        // Queued: order reconciliation may read an order whose earlier snapshots are still queued and apply
+        // the order as it stands (cancelled, or partly refunded) first; the earlier snapshots then change
+        // nothing (SHOPIFY-CONTRACT.md: an older state of an order never undoes a newer one). So at most one
+        // award, between what is left and what was paid, and none only if nothing is left to earn.
+        const awarded = awards.map((e) => e.earning_rule_id);
+        const allowed = Math.floor(left / 100) > 0 ? [expectedAwards] : [expectedAwards, []];
+        expect({ order: order.id, awardsAllowed: allowed.some((a) => JSON.stringify(a) === JSON.stringify(awarded)) }).toEqual({
+          order: order.id,
+          awardsAllowed: true,
+        });
+      } else {
+        expect({ order: order.id, awards: awards.map((e) => e.earning_rule_id) }).toEqual({ order: order.id, awards: expectedAwards });
+      }
       if (awards.length === 0) {
         expect({ order: order.id, takeBacks: takeBacks.length }).toEqual({ order: order.id, takeBacks: 0 });
         figures.uncounted += everPaid ? 0 : 1;
@@ -483,7 +503,15 @@ export async function auditInvariants(twin: Twin, load: LoadResult): Promise<Aud
       }
       const net = Number(awards[0]!.points) + takeBacks.reduce((total, e) => total + Number(e.requested_points ?? e.points), 0);
       expect({ order: order.id, net }).toEqual({ order: order.id, net: Math.floor(left / 100) });
-      expect({ order: order.id, award: awards[0]!.points }).toEqual({ order: order.id, award: Math.floor(eligible / 100) });
+      if (queued) {
+        const award = Number(awards[0]!.points);
+        expect({ order: order.id, awardWithin: award >= Math.floor(left / 100) && award <= Math.floor(eligible / 100) }).toEqual({
+          order: order.id,
+          awardWithin: true,
+        });
+      } else {
+        expect({ order: order.id, award: awards[0]!.points }).toEqual({ order: order.id, award: Math.floor(eligible / 100) });
+      }
       figures.refundEntries += takeBacks.length;
       if (order.taxes_included) figures.taxIncluded += 1;
     }

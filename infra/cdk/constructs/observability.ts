@@ -40,6 +40,7 @@ export const BUSINESS_METRICS = [
   'PurchasesRefunded',
   'PurchasesReconciled',
   'RedemptionsRefunded',
+  'RefundCodesRestored',
   'ReferralsCreated',
   'KlaviyoRefused',
 ] as const satisfies readonly BusinessMetric[];
@@ -48,6 +49,11 @@ export const BUSINESS_METRICS = [
  * customer data: not transient, retrying changes nothing, so one occurrence alarms (docs/operate.md).
  */
 export const ACCESS_DENIED_METRIC = 'PlatformAccessDenied' satisfies BusinessMetric;
+/**
+ * A redemption's refund deleted its code, could not commit, and could not issue the code again either: the
+ * member's active reward has no usable code until the refund is retried (docs/operate.md). One alarms.
+ */
+export const CODE_RESTORE_FAILED_METRIC = 'RefundCodeRestoreFailed' satisfies BusinessMetric;
 
 /**
  * The API routes: a route's handler answers its failures itself (the error envelope of shared/http), so
@@ -135,6 +141,7 @@ export class Observability extends Construct {
         period: Duration.minutes(5),
       });
     const accessDenied = business(ACCESS_DENIED_METRIC);
+    const codeRestoreFailed = business(CODE_RESTORE_FAILED_METRIC);
     const serverErrors = (route: string) =>
       new Metric({
         namespace: METRICS_NAMESPACE,
@@ -186,6 +193,12 @@ export class Observability extends Construct {
       accessDenied,
       1,
       'Shopify refused access (ACCESS_DENIED or 403): the store has not granted a scope or protected customer data (docs/operate.md)',
+    );
+    alarm(
+      'RefundCodeRestoreFailed',
+      codeRestoreFailed,
+      1,
+      "A redemption's refund failed after deleting its code and could not issue it again: retry the refund (docs/operate.md)",
     );
     // A job throws when any part of its run failed (a shop not reconciled, a purchase not settled): one error is enough.
     for (const [name, fn] of props.jobs) {

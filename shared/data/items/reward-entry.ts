@@ -149,6 +149,24 @@ export function activateRewardEntry(purchase: PurchaseRecord, platformDiscountId
 }
 
 /**
+ * An active, unrefunded entry's code issued again on the platform (a refund deleted it, then could not
+ * commit): the entry keeps its code and status and records the platform's new id.
+ */
+export function reissueRewardEntryCode(purchase: PurchaseRecord, platformDiscountId: string, now: string): Write {
+  return namedWrite(
+    'reissue a reward entry code',
+    entryUpdate(
+      purchase.shop_id,
+      purchase.customer_id,
+      purchase,
+      { platform_discount_id: platformDiscountId, updated_at: now },
+      { status: 'active' },
+      { notRefunded: true },
+    ),
+  );
+}
+
+/**
  * pending -> refunded. With `codeMayExist` the entry stays in the reconciler's index (since now) until the
  * code is known to be gone.
  */
