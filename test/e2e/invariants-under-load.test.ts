@@ -38,7 +38,7 @@ const options: LoadOptions = {
 
 let twin: Twin;
 beforeAll(async () => {
-  // Webhook deliveries inline, or queued as in the stack with LOAD_DELIVERIES=queued.
+  // Webhook deliveries queued as in the stack, or inline with LOAD_DELIVERIES=inline.
   twin = await startTestTwin(LOAD_CONFIG, { throttling: false, deliveries: loadDeliveries() });
 });
 afterAll(async () => {

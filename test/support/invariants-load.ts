@@ -57,13 +57,13 @@ export const LOAD_CONFIG = {
 };
 
 /**
- * How the load's twin processes webhook deliveries: LOAD_DELIVERIES=queued as the stack does (the receiver
- * answers once queued; the settling runs drain the queue first), else inline. Queued is not the default yet:
- * its audit's per-order award expectations assume an order's deliveries are applied before reconciliation reads
- * it (docs/performance.md, "Webhook receipt and jobs runs under the load mix").
+ * How the load's twin processes webhook deliveries: queued as the stack does (the receiver answers once the
+ * delivery is queued; the settling runs drain the queue first), or inline with LOAD_DELIVERIES=inline. Queued,
+ * the audit allows order reconciliation to apply an order's latest state before its earlier deliveries
+ * (auditInvariants).
  */
 export function loadDeliveries(): 'inline' | 'queued' {
-  return process.env.LOAD_DELIVERIES === 'queued' ? 'queued' : 'inline';
+  return process.env.LOAD_DELIVERIES === 'inline' ? 'inline' : 'queued';
 }
 
 /** The spec's code-creation failure: the one 500 the API gives by design under platform faults. */
