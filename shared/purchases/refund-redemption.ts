@@ -99,12 +99,13 @@ export async function refundRedemption(
   const refusal = refundRefusal(purchase, nowIso());
   if (refusal) throw refusal;
 
-  await deleteCode(purchase, platform);
   try {
+    await deleteCode(purchase, platform);
     return await commitRefund(shop, customerId, identifier, entryId, purchase, claim, customer);
   } catch (error) {
-    // The code is gone and the refund did not commit: unless the entry ended meanwhile (used, expired or
-    // refunded by another request), the shopper gets the code back, so a failed refund never loses it.
+    // The code may be gone (deleted, or a deletion whose answer was lost) and the refund did not commit:
+    // unless the entry ended meanwhile (used, expired or refunded by another request), the shopper gets the
+    // code back, so a failed refund never loses it.
     await restoreCode(purchase, platform);
     throw error;
   }
