@@ -47,14 +47,32 @@ export interface QueueCounts {
 }
 
 const MAX_RECEIVES = 3;
+/**
+ * Receives in `queued` mode before a message is set aside: the stack's queues' `maxReceiveCount`
+ * (infra/cdk/constructs/webhook-delivery-queue.ts, MAX_RECEIVE_COUNT).
+ */
+export const QUEUED_MAX_RECEIVES = 5;
+/**
+ * In `queued` mode, how long a failed message waits before its next receive: SQS hands it out again only
+ * when its visibility timeout ends (six times the consumer's timeout in the stack), so a burst that makes
+ * every attempt time out is not retried into the dead-letter queue within a second. The twin waits 1, 2, 4,
+ * then 8 s (15 s over five receives) rather than minutes.
+ */
+export function queuedRetryDelayMs(receive: number): number {
+  return Math.min(8000, 1000 * 2 ** (receive - 1));
+}
 /** Messages the consumer works at once in `queued` mode (SQS's event source mapping polls in batches, a few at a time). */
 export const DEFAULT_QUEUE_CONCURRENCY = 4;
 
 export interface InProcessQueueOptions<Message> {
   /** What the dead-letter log line says of a message (default: a webhook delivery's topic and id). */
   describe?: (message: Message) => Record<string, unknown>;
-  /** Receives before a message is set aside (default 3). */
+  /** Receives before a message is set aside (default 3 inline, QUEUED_MAX_RECEIVES queued). */
   maxReceives?: number;
+  /** Queued mode: the wait after a failed receive (default queuedRetryDelayMs; inline never waits). */
+  retryDelayMs?: (receive: number) => number;
+  /** How a retry waits (default a timer); a test passes its own to see the waits without sleeping. */
+  wait?: (ms: number) => Promise<void>;
   /** `inline` (default) or `queued` (see the top of this file). */
   mode?: DeliveryMode;
   /** In `queued` mode, messages worked at once (default 4). */
@@ -94,7 +112,10 @@ export function inProcessQueue<Message = WebhookDelivery>(
 ): DrainableQueue<Message> {
   let module: Promise<{ handler: unknown }> | undefined;
   const dead: Message[] = [];
-  const maxReceives = options.maxReceives ?? MAX_RECEIVES;
+  const queuedMode = (options.mode ?? 'inline') === 'queued';
+  const maxReceives = options.maxReceives ?? (queuedMode ? QUEUED_MAX_RECEIVES : MAX_RECEIVES);
+  const retryDelayMs = queuedMode ? (options.retryDelayMs ?? queuedRetryDelayMs) : () => 0;
+  const wait = options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
   const describe =
     options.describe ??
     ((message: Message) => ({ topic: (message as WebhookDelivery).topic, webhookId: (message as WebhookDelivery).webhookId }));
@@ -147,6 +168,8 @@ export function inProcessQueue<Message = WebhookDelivery>(
         consumed += 1;
         return;
       }
+      const delay = receive < maxReceives ? retryDelayMs(receive) : 0;
+      if (delay > 0 && !stopped) await wait(delay);
     }
     dead.push(message);
     console.error(

@@ -2,7 +2,8 @@
 // (as SQS), working the queue in the background a bounded number at once, with retries and the dead-letter
 // list; `drained()` waits until everything sent was worked.
 import { setTimeout as delay } from 'node:timers/promises';
-import { inProcessQueue } from '../../infra/local/in-process-queue';
+import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/webhook-delivery-queue';
+import { inProcessQueue, QUEUED_MAX_RECEIVES } from '../../infra/local/in-process-queue';
 import { PROJECT_ROOT } from '../../infra/local/twin';
 import { closeGate, consumerState, openGate, resetConsumer } from '../support/gated-consumer';
 
@@ -77,12 +78,28 @@ describe('in-process queue', () => {
     );
   });
 
-  it('queued: retries a failed message up to its receives, then sets it aside; drained() counts it', async () => {
-    const queue = inProcessQueue<{ n: number; fail?: boolean }>(PROJECT_ROOT, consumer, { mode: 'queued', maxReceives: 3 });
+  it('queued: retries a failed message up to the stack’s receives, waiting longer before each, then sets it aside; drained() counts it', async () => {
+    const waits: number[] = [];
+    const queue = inProcessQueue<{ n: number; fail?: boolean }>(PROJECT_ROOT, consumer, {
+      mode: 'queued',
+      wait: async (ms) => void waits.push(ms),
+    });
     await queue.send({ n: 1, fail: true });
     await queue.send({ n: 2 });
     expect(await queue.drained()).toEqual({ mode: 'queued', waiting: 0, inFlight: 0, consumed: 1, deadLetters: 1 });
-    expect(consumerState.receives).toBe(4);
+    expect(consumerState.receives).toBe(QUEUED_MAX_RECEIVES + 1);
+    expect(QUEUED_MAX_RECEIVES).toBe(MAX_RECEIVE_COUNT);
+    // Like SQS's visibility timeout: no receive right after a failure; none after the last.
+    expect(waits).toEqual([1000, 2000, 4000, 8000]);
+    expect(queue.deadLetters()).toEqual([{ n: 1, fail: true }]);
+  });
+
+  it('inline: retries at once, three receives', async () => {
+    const waits: number[] = [];
+    const queue = inProcessQueue<{ n: number; fail?: boolean }>(PROJECT_ROOT, consumer, { wait: async (ms) => void waits.push(ms) });
+    await queue.send({ n: 1, fail: true });
+    expect(consumerState.receives).toBe(3);
+    expect(waits).toEqual([]);
     expect(queue.deadLetters()).toEqual([{ n: 1, fail: true }]);
   });
 
