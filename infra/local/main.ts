@@ -68,6 +68,9 @@ function printBanner(twin: Twin): void {
   for (const shop of twin.shops) console.log(`Storefront of ${shop.shopId}: ${twin.simulator.storefrontUrl(shop.shopId)}`);
   // Each shop's admin with the app's home open in its frame (docs/admin.md).
   for (const shop of twin.shops) console.log(`Admin of ${shop.shopId}: ${twin.simulator.adminUrl(shop.shopId)}`);
+  // Each shop's customer account page with the account extension, as the storefront's signed-in customer or
+  // ?customer_id=ID (docs/customer-account.md#see-it-locally).
+  for (const shop of twin.shops) console.log(`Customer account of ${shop.shopId}: ${twin.simulator.accountUrl(shop.shopId)}`);
   console.log(`API reference: ${twin.url}/docs (OpenAPI document: ${twin.url}/openapi.json)`);
   console.log(`Platform simulator on ${twin.platformUrl} (PUT /_faults, GET /_discount_codes)`);
   console.log(`DynamoDB: ${twin.dynamodbEndpoint}, table ${twin.tableName}`);

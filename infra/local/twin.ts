@@ -403,6 +403,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     simulator.setAppProxyUrl(`${gateway.url}${SHOPIFY_APP_PROXY.path}`);
     // The app's application_url: `{api}/admin`.
     simulator.setAdminAppUrl(`${gateway.url}${ADMIN_PAGES[0]!.path}`);
+    // The customer account extension's SERVICE_URL: the API itself.
+    simulator.setAccountServiceUrl(gateway.url);
     stops.push(async () => setClock(null));
     stops.push(async () => resetDocumentClient());
 

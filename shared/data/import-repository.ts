@@ -211,11 +211,18 @@ export async function forEachImportRecord(
 }
 
 /** The undo of one member: remove it (created and untouched since) or write the profile back. */
-export type UndoMemberWrite =
+export type UndoMemberWrite = (
   | { kind: 'remove'; shopId: string; importId: string; current: StoredCustomer; record: ImportMemberRecord }
   | { kind: 'restore'; shopId: string; importId: string; current: StoredCustomer; next: CustomerRecord; record: ImportMemberRecord }
-  /** The member is gone (erased or merged away): only the record goes. */
-  | { kind: 'forget'; shopId: string; importId: string; record: ImportMemberRecord };
+  /** The member is gone (erased or merged away): only the record goes, and the import's entry if it is still there. */
+  | { kind: 'forget'; shopId: string; importId: string; record: ImportMemberRecord }
+) & {
+  /**
+   * The member's events of the undo, committed with it, given whether the import's entry is still there to
+   * be deleted (the program's figures count out what the undo takes: docs/events.md, `import.undone`).
+   */
+  events: (entryRemoved: boolean) => readonly DomainEvent[];
+};
 
 export type UndoMemberOutcome = 'written' | 'already_undone' | 'changed';
 
@@ -223,13 +230,21 @@ export type UndoMemberOutcome = 'written' | 'already_undone' | 'changed';
  * One transaction: the import's record deleted (only while it exists: an undo takes a member back once)
  * with the member removed (profile at the version the import wrote, its referral-code guard, its birthday
  * timer and the import's entry; its e-mail search postings are deleted right after) or its profile written back at the
- * version read, the import's entry deleted and the birthday timer following the date of birth.
+ * version read, the import's entry deleted and the birthday timer following the date of birth; and the
+ * member's events of the undo. The import's entry is deleted only while it exists: when it is gone (a merge
+ * or an erasure took it), the transaction is made again without it, and its events say so.
  */
 export async function undoImportedMember(write: UndoMemberWrite): Promise<UndoMemberOutcome> {
+  const first = await undoImportedMemberOnce(write, write.record.entry_id !== null);
+  return first === 'entry_gone' ? ((await undoImportedMemberOnce(write, false)) as UndoMemberOutcome) : first;
+}
+
+async function undoImportedMemberOnce(write: UndoMemberWrite, withEntry: boolean): Promise<UndoMemberOutcome | 'entry_gone'> {
   const { shopId, importId, record } = write;
   const customerId = record.customer_id;
   const forget = forgetImportedMember(shopId, importId, customerId);
-  const entryRemoval = record.entry_id ? [removeEarningEntry(shopId, customerId, record.entry_id)] : [];
+  const entry = withEntry && record.entry_id ? removeEarningEntry(shopId, customerId, record.entry_id) : null;
+  const entryRemoval = entry ? [entry] : [];
   let profile: Write | null = null;
   const writes: Write[] = [forget];
   if (write.kind === 'remove') {
@@ -248,12 +263,13 @@ export async function undoImportedMember(write: UndoMemberWrite): Promise<UndoMe
   } else {
     writes.push(...entryRemoval);
   }
-  const outcome = await commit(writes);
+  const outcome = await commit(writes, { events: write.events(entry !== null) });
   if (!outcome.committed) {
     const { refusal } = outcome;
     if (refusal.kind === 'conflict') return 'changed';
     if (refusal.failed.includes(forget.name)) return 'already_undone';
     if (profile && refusal.failed.includes(profile.name)) return 'changed';
+    if (entry && refusal.failed.includes(entry.name)) return 'entry_gone';
     throw new Error(`The undo of member ${customerId} was refused by '${refusal.failed.join("', '")}'`);
   }
   // A removed member's postings go after its profile: left behind by a stop, they match nothing.

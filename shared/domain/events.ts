@@ -110,7 +110,8 @@ export interface EarningEvent extends EventCommon {
     | 'customer.enrolled'
     | 'customer.erased'
     | 'reward.purchased'
-    | 'points.earned';
+    | 'points.earned'
+    | 'import.undone';
   shop_id: string;
   customer_id: string;
   occurred_at: string;

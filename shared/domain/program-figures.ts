@@ -143,8 +143,10 @@ export function contributionOf(event: CommittedEvent): FigureCounts {
     case 'points.earned': {
       const points = numberOf(fields.points);
       addNow(counts, 'points_outstanding', points);
-      if (points > 0) issued(counts, stringOf(fields.points_given_at, at), sourceOfAction(stringOf(fields.action, 'action')), points);
-      else addDay(counts, at, 'clawed_back', -points);
+      // The day the entry gave (or took) the points, as a full read counts it.
+      const day = stringOf(fields.points_given_at, at);
+      if (points > 0) issued(counts, day, sourceOfAction(stringOf(fields.action, 'action')), points);
+      else addDay(counts, day, 'clawed_back', -points);
       break;
     }
     case 'points.approved': {
@@ -209,6 +211,23 @@ export function contributionOf(event: CommittedEvent): FigureCounts {
       orderingMember(counts, keptOrders, -1);
       orderingMember(counts, deletedOrders, -1);
       orderingMember(counts, keptOrders + deletedOrders, 1);
+      break;
+    }
+    case 'import.undone': {
+      // `loyalty import undo` took one member back: the balance moved as the event says, the import's entry
+      // left the history (what it issued, or for a \`set\` that lowered the balance what it clawed back, comes
+      // off its day), and a member the import created is no member any more (its enrolment and order count go).
+      addNow(counts, 'points_outstanding', numberOf(fields.points_after) - numberOf(fields.points_before));
+      const points = numberOf(fields.points);
+      const day = stringOf(fields.points_given_at, at);
+      if (points > 0) {
+        addDay(counts, day, `issued_${sourceOfAction(stringOf(fields.action, 'import'))}`, -points);
+        addNow(counts, 'lifetime_issued', -points);
+      } else addDay(counts, day, 'clawed_back', points);
+      if (fields.removed === true) {
+        if (typeof fields.enrolled_at === 'string') addDay(counts, fields.enrolled_at, 'new_members', -1);
+        orderingMember(counts, numberOf(fields.orders_count), -1);
+      }
       break;
     }
     case 'order.counted': {

@@ -3,7 +3,8 @@
 // with the members left and a finished one finds nothing to do. A member the import created and nothing
 // changed since is removed with everything the import wrote for it; any other member gets the imported
 // points taken back (what was spent since is reported, never taken) and the values the import set
-// restored unless they changed since.
+// restored unless they changed since. Each member's `import.undone` event commits with its undo, so the
+// program's figures count out what the undo took as they counted in what the import gave.
 import { getCustomer } from '../data/customer-repository';
 import { countCustomers } from '../data/customer-list';
 import {
@@ -14,7 +15,9 @@ import {
   undoImportedMember,
 } from '../data/import-repository';
 import { setShopCounters } from '../data/shop-repository';
+import type { CustomerRecord } from '../domain/customer';
 import { notFound } from '../domain/errors';
+import { type DomainEvent, memberFacts } from '../domain/events';
 import { tierProgramOf, type TierProgram } from '../domain/member-points';
 import type { ShopCatalog } from '../domain/shop';
 import { nowIso } from '../runtime/clock';
@@ -81,14 +84,27 @@ async function undoMember(
   const finished = await retryUntil(MEMBER_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<true | undefined> => {
     const current = await getCustomer(shopId, customerId, true);
     if (!current) {
-      const outcome = await undoImportedMember({ kind: 'forget', shopId, importId, record });
+      const outcome = await undoImportedMember({
+        kind: 'forget',
+        shopId,
+        importId,
+        record,
+        events: (entryRemoved) => (entryRemoved ? [undoneEvent({ shopId, importId, record, now, before: null, after: null, program })] : []),
+      });
       if (outcome === 'written') report.gone += 1;
       return outcome === 'changed' ? undefined : true;
     }
     // Nothing wrote the member since the import enrolled it (and no adjustment waits in its queue).
     const untouched = current.version === record.version && (current.record.points_queue ?? []).length === 0;
     if (record.created && untouched) {
-      const outcome = await undoImportedMember({ kind: 'remove', shopId, importId, current, record });
+      const outcome = await undoImportedMember({
+        kind: 'remove',
+        shopId,
+        importId,
+        current,
+        record,
+        events: (entryRemoved) => [undoneEvent({ shopId, importId, record, now, before: current.record, after: null, program, entryRemoved })],
+      });
       if (outcome === 'written') {
         report.removed += 1;
         report.pointsTakenBack += record.points;
@@ -96,7 +112,15 @@ async function undoMember(
       return outcome === 'changed' ? undefined : true;
     }
     const plan = planUndo(current.record, record, program, now);
-    const outcome = await undoImportedMember({ kind: 'restore', shopId, importId, current, next: plan.next, record });
+    const outcome = await undoImportedMember({
+      kind: 'restore',
+      shopId,
+      importId,
+      current,
+      next: plan.next,
+      record,
+      events: (entryRemoved) => [undoneEvent({ shopId, importId, record, now, before: current.record, after: plan.next, program, entryRemoved })],
+    });
     if (outcome === 'changed') return undefined;
     if (outcome === 'written') {
       report.restored += 1;
@@ -108,4 +132,43 @@ async function undoMember(
     return true;
   });
   if (!finished) throw new Error(`Customer ${customerId} could not be taken back: other writes kept changing it; run the undo again`);
+}
+
+/**
+ * One member's `import.undone` (docs/events.md): the balance before and after, the import's entry that left
+ * the history (its points, on the day it gave them; none when it was gone already), and for a member the
+ * undo removed, its enrolment day and order count. `before` null: the member was gone already; `after`
+ * null: the undo removed it (no member facts: there is no member). It never starts an e-mail.
+ */
+function undoneEvent(input: {
+  shopId: string;
+  importId: string;
+  record: ImportMemberRecord;
+  now: string;
+  before: CustomerRecord | null;
+  after: CustomerRecord | null;
+  program: TierProgram;
+  entryRemoved?: boolean;
+}): DomainEvent {
+  const { record, before, after } = input;
+  const entryRemoved = input.entryRemoved ?? true;
+  const removed = before !== null && after === null;
+  return {
+    type: 'import.undone',
+    shop_id: input.shopId,
+    customer_id: record.customer_id,
+    occurred_at: input.now,
+    send_email: false,
+    notify: false,
+    import_id: input.importId,
+    removed,
+    earning_history_entry_id: entryRemoved ? record.entry_id : null,
+    action: 'import',
+    points: entryRemoved ? record.points : 0,
+    points_given_at: record.at,
+    points_before: before?.current_points ?? 0,
+    points_after: after?.current_points ?? 0,
+    ...(removed ? { enrolled_at: before.created_at, orders_count: before.orders_count ?? 0 } : {}),
+    ...(after ? memberFacts(after, input.program.tiers) : {}),
+  };
 }

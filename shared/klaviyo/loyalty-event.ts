@@ -42,6 +42,7 @@ export const KLAVIYO_EVENT_TYPES: readonly string[] = [
   'reward.used',
   'reward.expired',
   'customer.merged',
+  'import.undone',
 ];
 
 /** What reaches the Klaviyo queue: EventBridge's envelope (the rule's target), of which only `detail` is read. */

@@ -125,6 +125,10 @@ describe('npm start as a child process', () => {
     const admin = /Admin of demo: (\S+)/.exec(npm.output())![1]!;
     const adminPage = await fetch(admin);
     const adminText = await adminPage.text();
+    // And the customer account page with the account extension, for a customer of the shop.
+    const account = /Customer account of demo: (\S+)/.exec(npm.output())![1]!;
+    const accountPage = await fetch(`${account}?customer_id=1001`);
+    const accountText = await accountPage.text();
 
     process.kill(twinPid, 'SIGKILL');
     await npm.exited;
@@ -135,6 +139,9 @@ describe('npm start as a child process', () => {
     expect(page.status).toBe(200);
     expect(pageText).toContain('id="loyalty-embed"');
     expect(admin).toBe(`${platformUrl}/admin/demo/`);
+    expect(account).toBe(`${platformUrl}/account/demo/`);
+    expect(accountPage.status).toBe(200);
+    expect(accountText).toContain('data-target="customer-account.page.render"');
     expect(adminPage.status).toBe(200);
     expect(adminText).toMatch(
       new RegExp(

@@ -70,7 +70,11 @@ describe("the platform simulator's storefront", () => {
     const login = await at('/storefront/ada/account/login?customer_id=1001');
     const cookie = login.headers.get('set-cookie')!;
     expect(login.headers.get('location')).toBe('/storefront/ada/');
-    expect(cookie).toMatch(/^storefront_customer=1001; Path=\/storefront\/ada; HttpOnly; SameSite=Lax$/);
+    // The storefront's cookie, and the same for the shop's customer account pages (signed in there too).
+    expect(login.headers.getSetCookie()).toEqual([
+      'storefront_customer=1001; Path=/storefront/ada; HttpOnly; SameSite=Lax',
+      'storefront_customer=1001; Path=/account/ada; HttpOnly; SameSite=Lax',
+    ]);
 
     const signedIn = await (await at('/storefront/ada/', { headers: { cookie: cookie.split(';')[0]! } })).text();
     expect(signedIn).toContain('Signed in as Ada Lovelace');
@@ -78,7 +82,10 @@ describe("the platform simulator's storefront", () => {
 
     const logout = await at('/storefront/ada/account/logout');
     expect(logout.status).toBe(303);
-    expect(logout.headers.get('set-cookie')).toMatch(/^storefront_customer=; .*Max-Age=0/);
+    expect(logout.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^storefront_customer=; Path=\/storefront\/ada;.*Max-Age=0/),
+      expect.stringMatching(/^storefront_customer=; Path=\/account\/ada;.*Max-Age=0/),
+    ]);
 
     const unknown = await at('/storefront/ada/account/login?customer_id=9999');
     expect(unknown.status).toBe(404);

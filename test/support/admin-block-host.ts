@@ -4,7 +4,7 @@
 // staff ID token from the platform simulator's POST /_id_tokens, i18n over the extension's own
 // locales/en.default.json), adds `Authorization: Bearer <ID token>` to every fetch to the app's origin as
 // Shopify's admin does, opens an `app:` link as the app's page in the twin's admin (`app:?customer=1001` →
-// /admin/{shop}/?customer=1001), registers the STAND-IN Polaris components of polaris-stand-ins.ts (not
+// /admin/{shop}/?customer=1001), registers the STAND-IN Polaris components of infra/local/simulator/polaris-stand-ins.ts (not
 // Shopify's renderer), loads the block's real bundle and calls its default export. The page has an origin of
 // its own, as the block runs on a Shopify origin, so its call to the service is cross-origin. axe-core is
 // served from node_modules for the accessibility audit.
@@ -14,6 +14,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ADMIN_EXTENSION_DIR, ADMIN_TARGETS, bundleAdminExtension } from '../../scripts/account-extension-bundle';
+import { POLARIS_STAND_INS } from '../../infra/local/simulator/simulated-customer-account';
 
 export interface AdminBlockHost {
   /** The customer page's block for a customer id of the platform (absent: a page naming no customer). */
@@ -110,7 +111,7 @@ export async function startAdminBlockHost(options: {
 }): Promise<AdminBlockHost> {
   const [bundle] = await bundleAdminExtension({ serviceUrl: options.serviceUrl });
   const standIns = await build({
-    entryPoints: [join(__dirname, 'polaris-stand-ins.ts')],
+    entryPoints: [POLARIS_STAND_INS],
     bundle: true,
     format: 'esm',
     write: false,

@@ -1,16 +1,14 @@
 // A local page that plays Shopify's customer account host for the loyalty extensions, for a real
-// Chromium: it defines the `shopify` global the extensions read (sessionToken.get() answered with a real
-// customer session token from the platform simulator's POST /_session_tokens, i18n over the extension's
-// own locales/en.default.json), registers the STAND-IN Polaris components of polaris-stand-ins.ts (not
-// Shopify's renderer), loads one target's bundle and calls its default export, as Shopify does. The
-// extension then calls the twin's real /shopper routes, cross-origin, as it calls the service from
-// Shopify's sandbox. axe-core is served from node_modules for the accessibility audit.
-import { build } from 'esbuild';
+// Chromium, with the twin's own host (infra/local/simulator/simulated-customer-account.ts: the `shopify`
+// global the extensions read, the STAND-IN Polaris components, the targets' real bundles) on an origin of
+// its own whose service URL the test chooses (an unreachable one, say). Its session tokens come from the
+// platform simulator's POST /_session_tokens, for `?customer=ID` or a guest. The extension then calls the
+// twin's real /shopper routes, cross-origin, as it calls the service from Shopify's sandbox. axe-core is
+// served from node_modules for the accessibility audit.
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { bundleAccountExtension, EXTENSION_DIR, type AccountBundle } from '../../scripts/account-extension-bundle';
+import { customerAccountAssets, type HostedFile } from '../../infra/local/simulator/simulated-customer-account';
 
 export interface CustomerAccountHost {
   /** The page for a target and a customer (absent: a guest's token). */
@@ -19,43 +17,6 @@ export interface CustomerAccountHost {
   axeUrl: string;
   stop(): Promise<void>;
 }
-
-const HOST_SCRIPT = `
-const params = new URLSearchParams(location.search);
-const customerId = params.get('customer');
-const translations = await (await fetch('/locale.json')).json();
-const lookup = (key) => key.split('.').reduce((node, part) => (node == null ? undefined : node[part]), translations);
-const plural = new Intl.PluralRules('en');
-// Shopify's i18n: dotted keys, {{name}} placeholders, a { one, other } object chosen by the count option.
-function translate(key, options = {}) {
-  let value = lookup(key);
-  if (value && typeof value === 'object' && 'count' in options) value = value[plural.select(options.count)] ?? value.other;
-  if (typeof value !== 'string') return key;
-  return value.replace(/{{\\s*(\\w+)\\s*}}/g, (_, name) => (name in options ? String(options[name]) : ''));
-}
-globalThis.shopify = {
-  extension: { target: params.get('target') === 'block' ? 'customer-account.order-index.block.render' : 'customer-account.page.render' },
-  // The host mints the token (here: the simulator, through this page's server); the extension only asks for it.
-  sessionToken: {
-    get: async () => {
-      const response = await fetch('/session-token' + (customerId ? '?customer=' + encodeURIComponent(customerId) : ''), { method: 'POST' });
-      if (!response.ok) throw new Error('no session token: ' + response.status);
-      return (await response.json()).token;
-    },
-  },
-  i18n: {
-    translate,
-    formatNumber: (number, options) => new Intl.NumberFormat('en', options).format(number),
-    formatCurrency: (number, options) => new Intl.NumberFormat('en', { style: 'currency', currency: 'USD', ...options }).format(number),
-    formatDate: (date, options) => new Intl.DateTimeFormat('en', options).format(date),
-  },
-  localization: { language: { value: { isoCode: 'en' } } },
-};
-await import('/polaris-stand-ins.js');
-const extension = await import(params.get('target') === 'block' ? '/orders-block.js' : '/loyalty-page.js');
-await extension.default();
-document.documentElement.dataset.extensionStarted = 'true';
-`;
 
 const HTML = `<!doctype html>
 <html lang="en">
@@ -78,22 +39,10 @@ export async function startCustomerAccountHost(options: {
   platformUrl: string;
   shop: string;
 }): Promise<CustomerAccountHost> {
-  const bundles = await bundleAccountExtension({ serviceUrl: options.serviceUrl });
-  const bundleOf = (target: AccountBundle['target']) => bundles.find((bundle) => bundle.target === target)!.code;
-  const standIns = await build({
-    entryPoints: [join(__dirname, 'polaris-stand-ins.ts')],
-    bundle: true,
-    format: 'esm',
-    write: false,
-    logLevel: 'silent',
-  });
-  const files: Record<string, { type: string; body: string | Buffer }> = {
+  const assets = await customerAccountAssets(options.serviceUrl);
+  const files: Record<string, HostedFile> = {
     '/': { type: 'text/html', body: HTML },
-    '/host.js': { type: 'text/javascript', body: HOST_SCRIPT },
-    '/polaris-stand-ins.js': { type: 'text/javascript', body: standIns.outputFiles[0]!.text },
-    '/loyalty-page.js': { type: 'text/javascript', body: bundleOf('customer-account.page.render') },
-    '/orders-block.js': { type: 'text/javascript', body: bundleOf('customer-account.order-index.block.render') },
-    '/locale.json': { type: 'application/json', body: await readFile(join(EXTENSION_DIR, 'locales', 'en.default.json')) },
+    ...Object.fromEntries(Object.entries(assets).map(([name, file]) => [`/${name}`, file])),
     '/axe.min.js': { type: 'text/javascript', body: await readFile(require.resolve('axe-core/axe.min.js')) },
   };
 

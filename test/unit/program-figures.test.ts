@@ -189,6 +189,54 @@ describe('a merge', () => {
   });
 });
 
+describe("an import's undo", () => {
+  const GIVEN = '2026-03-01T09:00:00.000Z';
+  const imported = (points: number, created: boolean) =>
+    addCounts(
+      created ? contributionOf(event('customer.enrolled', { source: 'import', enrolled_at: '2024-05-06T00:00:00.000Z' })) : emptyCounts(),
+      contributionOf(event('points.earned', { action: 'import', points, points_given_at: GIVEN })),
+    );
+
+  it('takes out of the figures exactly what the import put in: a removed member, its balance and its issued points', () => {
+    const undone = contributionOf(
+      event('import.undone', {
+        removed: true,
+        action: 'import',
+        points: 300,
+        points_given_at: GIVEN,
+        points_before: 300,
+        points_after: 0,
+        enrolled_at: '2024-05-06T00:00:00.000Z',
+        orders_count: 0,
+      }),
+    );
+    expect([...undone.days]).toEqual([
+      ['2026-03-01', { issued_import: -300 }],
+      ['2024-05-06', { new_members: -1 }],
+    ]);
+    const both = addCounts(imported(300, true), undone);
+    expect([...both.days]).toEqual([]);
+    expect(both.now).toEqual({});
+  });
+
+  it("gives back what a `set` clawed back, and leaves a kept member's spending as it is", () => {
+    const lowered = addCounts(
+      imported(-40, false),
+      contributionOf(
+        event('import.undone', { removed: false, action: 'import', points: -40, points_given_at: GIVEN, points_before: 10, points_after: 50 }),
+      ),
+    );
+    expect([...lowered.days]).toEqual([]);
+    expect(lowered.now).toEqual({});
+    // 100 imported, 70 spent since: the undo takes the 30 left; the whole entry leaves the history.
+    const spent = contributionOf(
+      event('import.undone', { removed: false, action: 'import', points: 100, points_given_at: GIVEN, points_before: 30, points_after: 0 }),
+    );
+    expect(addCounts(imported(100, false), spent).now).toEqual({ points_outstanding: 70 });
+    expect([...addCounts(imported(100, false), spent).days]).toEqual([]);
+  });
+});
+
 describe('a full read', () => {
   it('counts members, balances, pending entries, issued, expired and clawed back points, and redemptions that happened', () => {
     const counts = countsOfFullRead({

@@ -1,6 +1,6 @@
 // The local commerce platform: one HTTP server speaking the Shopify Admin GraphQL subset per shop, with the
 // client credentials grant for shops that carry an app's client_id, their customer session tokens, order
-// controls that deliver signed webhooks to the twin, fault injection (requests left hanging are dropped on
+// controls that deliver signed webhooks to the twin, each shop's storefront, admin and customer account pages, fault injection (requests left hanging are dropped on
 // stop) and a list of created codes.
 import { SHOPIFY_API_VERSION } from '../../../shared/platform/shopify-api-version';
 import { createSimulatedDiscountCodes, type SimulatedDiscountCode } from './simulated-discount-codes';
@@ -16,6 +16,7 @@ import { methodNotAllowed, serve } from './simulator-http';
 import { sendJson } from '../http-server';
 import { createOrderControls } from './simulator-order-controls';
 import { createSimulatedStorefront } from './simulated-storefront';
+import { createSimulatedCustomerAccount } from './simulated-customer-account';
 import { createSimulatedKlaviyo, type KlaviyoRecords } from './simulated-klaviyo';
 import { createWebhookDeliveries, type DeliveryOutcome, type WebhookDelivery } from './webhook-deliveries';
 
@@ -79,6 +80,10 @@ export interface PlatformSimulator {
   appBridgeUrl: string;
   /** A shop's storefront: `{url}/storefront/{shop id}/`. */
   storefrontUrl(shopId: string): string;
+  /** Where the customer account extension calls the service (`{api}`), once the twin's port is known. */
+  setAccountServiceUrl(url: string | null): void;
+  /** A shop's customer account with the app's extension: `{url}/account/{shop id}/`. */
+  accountUrl(shopId: string): string;
   /** Sends any topic (e.g. customers/redact) signed as the shop's deliveries are, and waits for the answer. */
   deliverWebhook(shopId: string, topic: string, payload: unknown): Promise<DeliveryOutcome>;
   webhooks(): WebhookDelivery[];
@@ -110,6 +115,8 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   const klaviyo = createSimulatedKlaviyo({ keys: () => klaviyoKeys, faults });
   const idTokens = createIdTokens(shops, options.realNow);
   let adminAppUrl: string | null = null;
+  let accountServiceUrl: string | null = null;
+  const account = createSimulatedCustomerAccount({ shops, serviceUrl: () => accountServiceUrl, realNow: options.realNow ?? Date.now });
   const admin = createSimulatedAdmin({ shops, appUrl: () => adminAppUrl, realNow: options.realNow ?? Date.now });
 
   const server = await serve(
@@ -129,6 +136,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
       if (await orderControls.handle(req, res, pathname)) return;
       if (await admin.handle(req, res, pathname)) return;
       if (await storefront.handle(req, res, pathname)) return;
+      if (await account.handle(req, res, pathname)) return;
       const shop = GRAPHQL_PATH.exec(pathname)?.[1];
       if (shop !== undefined) return graphql(req, res, decodeURIComponent(shop));
       sendJson(res, 404, { errors: 'Not Found' });
@@ -159,6 +167,10 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
     adminUrl: (shopId) => `${server.url}/admin/${encodeURIComponent(shopId)}/`,
     appBridgeUrl: `${server.url}${APP_BRIDGE_STAND_IN_PATH}`,
     storefrontUrl: (shopId) => `${server.url}/storefront/${encodeURIComponent(shopId)}/`,
+    setAccountServiceUrl: (url) => {
+      accountServiceUrl = url;
+    },
+    accountUrl: (shopId) => `${server.url}/account/${encodeURIComponent(shopId)}/`,
     deliverWebhook: (shopId, topic, payload) => deliveries.deliver(shops.identity(shopId), topic, payload),
     webhooks: () => deliveries.list(),
     klaviyoUrl: `${server.url}/klaviyo`,

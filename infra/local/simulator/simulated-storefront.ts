@@ -9,11 +9,20 @@ import { sendJson } from '../http-server';
 import { methodNotAllowed } from './simulator-http';
 import type { SimulatedShops } from './simulated-shops';
 import { forwardAppProxy } from './storefront-app-proxy';
+import { STOREFRONT_CUSTOMER_COOKIE } from './simulated-customer-account';
 import { createThemeRenderer, themeProducts, type StorefrontGlobals, type ThemeRenderer } from './storefront-theme';
 
 /** The app proxy's prefix and subpath, as shopify.app.toml's `[app_proxy]` sets them. */
 export const APP_PROXY_PATH = `/${SHOPIFY_APP_PROXY.prefix}/${SHOPIFY_APP_PROXY.subpath}`;
-const COOKIE = 'storefront_customer';
+const COOKIE = STOREFRONT_CUSTOMER_COOKIE;
+/**
+ * The sign-in cookie, for the shop's storefront and its customer account pages (/account/{shop id}, as
+ * Shopify's customer accounts know the customer the storefront signed in); an empty value signs out.
+ */
+const signInCookies = (root: string, shopId: string, value: string): string[] =>
+  [root, `/account/${encodeURIComponent(shopId)}`].map(
+    (path) => `${COOKIE}=${value}; Path=${path}; HttpOnly; SameSite=Lax${value === '' ? '; Max-Age=0' : ''}`,
+  );
 const STOREFRONT_PATH = /^\/storefront\/([^/]+)(\/.*)?$/;
 const CDN_PATH = /^\/cdn\/extensions\/([^/]+)\/([^/]+)\/assets\/([^/]+)$/;
 const CONTENT_TYPES: Record<string, string> = {
@@ -102,7 +111,7 @@ export function createSimulatedStorefront(options: SimulatedStorefrontOptions): 
     };
   };
 
-  const sendPage = (res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}) => {
+  const sendPage = (res: ServerResponse, status: number, html: string, headers: Record<string, string | string[]> = {}) => {
     res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers }).end(html);
   };
 
@@ -134,7 +143,7 @@ export function createSimulatedStorefront(options: SimulatedStorefrontOptions): 
     }
     if (rest === '/account/login') return login(req, res, shopId, root, query, apps);
     if (rest === '/account/logout') {
-      return sendPage(res, 303, '', { Location: `${root}/`, 'Set-Cookie': `${COOKIE}=; Path=${root}; HttpOnly; SameSite=Lax; Max-Age=0` });
+      return sendPage(res, 303, '', { Location: `${root}/`, 'Set-Cookie': signInCookies(root, shopId, '') });
     }
     return sendPage(res, 404, '<!doctype html><title>Not found</title><h1>Page not found</h1>');
   };
@@ -147,7 +156,7 @@ export function createSimulatedStorefront(options: SimulatedStorefrontOptions): 
         const location = back && back.startsWith(`${root}/`) && !back.startsWith('//') ? back : `${root}/`;
         return sendPage(res, 303, '', {
           Location: location,
-          'Set-Cookie': `${COOKIE}=${encodeURIComponent(customerId)}; Path=${root}; HttpOnly; SameSite=Lax`,
+          'Set-Cookie': signInCookies(root, shopId, encodeURIComponent(customerId)),
         });
       }
     }

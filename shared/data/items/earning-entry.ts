@@ -181,6 +181,11 @@ export function markBatchReminded(shopId: string, key: ItemKey, batch: LedgerEnt
     }),
   );
 }
-/** The entry deleted (an import's entry, taken back with the import). */
+/**
+ * The entry deleted (an import's entry, taken back with the import), only while it exists: the events of the
+ * change say what left the history, so a refusal tells the caller there was none to take.
+ */
 export const removeEarningEntry = (shopId: string, customerId: string, id: string): Write =>
-  namedWrite('remove an earning entry', { Delete: { TableName: tableName(), Key: earningEntryKey(shopId, customerId, id) } });
+  namedWrite('remove an earning entry', {
+    Delete: { TableName: tableName(), Key: earningEntryKey(shopId, customerId, id), ConditionExpression: 'attribute_exists(pk)' },
+  });

@@ -2,8 +2,9 @@
 /// <reference lib="dom.iterable" />
 // STAND-INS, NOT SHOPIFY'S RENDERER. Minimal accessible custom elements for the Polaris web components
 // the customer account extensions and the admin block use (s-page, s-section, s-admin-block, s-button...),
-// so the bundled extension runs in a plain Chromium page (test/support/customer-account-host.ts,
-// test/support/admin-block-host.ts). Shopify renders these components
+// so the bundled extension runs in a plain Chromium page: the twin's customer account page
+// (simulated-customer-account.ts, which the tests' host reuses) and the tests' admin block host
+// (test/support/admin-block-host.ts). Shopify renders these components
 // itself, from a worker, with its own markup and styles; these only give each one the semantics its
 // documentation promises (a page's main landmark and h1, a section's heading, a button's keyboard
 // behaviour and accessible name, a banner's live region, `--copy` to the clipboard), so a keyboard and
