@@ -6,7 +6,13 @@
 // `earningRulePoints`, so a price shown and an order of that amount earn the same points.
 // Pure: no clock, no I/O.
 import type { CustomerRecord } from './customer';
-import { boostedPoints, earningRuleContext, earningRulePoints, type EarningRuleContext, type EarningRulePoints } from './earning-rule-points';
+import {
+  boostedPoints,
+  earningRuleContext,
+  earningRulePoints,
+  type EarningRuleContext,
+  type EarningRulePoints,
+} from './earning-rule-points';
 import type { Campaign, EarningRule, ShopCatalog } from './shop';
 
 /** A purchase rule as an order prices it: `points_to_give` per whole `spend_unit` of the amount, or per order (null). */

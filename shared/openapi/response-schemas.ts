@@ -249,6 +249,7 @@ export const programSchema = resource(
       purchase_rates: z.array(
         z
           .object({
+            rule_id: z.string(),
             spend_unit: z.number().nullable(),
             points_to_give: int,
             tier_multiplier: z.number().nullable(),

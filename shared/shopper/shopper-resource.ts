@@ -35,6 +35,7 @@ export function programResource({ shop, earning, rewards, tiers }: ShopperProgra
         ends_at: new Date(campaign.ends_at).toISOString(),
       },
       purchase_rates: earning.purchase.map((rate) => ({
+        rule_id: rate.rule_id,
         spend_unit: rate.spend_unit,
         points_to_give: rate.points_to_give,
         tier_multiplier: rate.tier_multiplier,

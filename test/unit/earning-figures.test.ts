@@ -70,7 +70,7 @@ describe('earning figures', () => {
     tiers: [gold],
   });
 
-  it("prices every rule for a Gold member during a campaign, names the campaign, and holds until it ends", () => {
+  it('prices every rule for a Gold member during a campaign, names the campaign, and holds until it ends', () => {
     const figures = earningFigures(shop, member(3000), NOW);
 
     expect(figures.rules.map(({ rule: r, points }) => [r.id, points.points])).toEqual([
@@ -128,7 +128,8 @@ describe('earning figures', () => {
         fc.integer({ min: 1, max: 500_000 }),
         (rules, tierMultiplier, campaignMultiplier, mode, cents) => {
           const tier = tierMultiplier === null ? null : vipTier('t', { points_multiplier: tierMultiplier });
-          const running = campaignMultiplier === null ? null : campaign('c', campaignMultiplier, '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z');
+          const running =
+            campaignMultiplier === null ? null : campaign('c', campaignMultiplier, '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z');
           const catalog = shopCatalog('r', {
             settings: { vip_settings: vipSettings({ points_multiplier_mode: mode }) },
             earningRules: rules.map((r, i) => rule(`r${i}`, r)),

@@ -6,7 +6,9 @@ import { LoyaltyApp } from './loyalty-app';
 
 export default async () => {
   render(
-    <LoyaltyApp host={{ api: shopperApi(), t: translate, number: formatNumber, money: formatMoney, date: formatDate, newKey: newIdempotencyKey }} />,
+    <LoyaltyApp
+      host={{ api: shopperApi(), t: translate, number: formatNumber, money: formatMoney, date: formatDate, newKey: newIdempotencyKey }}
+    />,
     document.body,
   );
 };

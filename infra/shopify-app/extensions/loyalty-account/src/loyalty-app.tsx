@@ -333,7 +333,11 @@ function WaysToEarn({ program, host }: { program: Program; host: Host }) {
       <s-stack gap="base">
         {campaign && (
           <s-banner tone="info" heading={campaign.name}>
-            {t('earn.campaign', { campaign: campaign.name, multiplier: host.number(campaign.multiplier), date: host.date(campaign.ends_at) })}
+            {t('earn.campaign', {
+              campaign: campaign.name,
+              multiplier: host.number(campaign.multiplier),
+              date: host.date(campaign.ends_at),
+            })}
           </s-banner>
         )}
         <s-unordered-list>

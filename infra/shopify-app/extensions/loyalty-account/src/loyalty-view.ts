@@ -67,9 +67,7 @@ function offerState(reward: ProgramReward, cost: number, member: Member, program
  * rule's points are for each whole `per` of the shop's currency. The merchant's label is not shown: it
  * states the base figure ("5 points for every $1 spent"), which a tier or a campaign changes.
  */
-export function waysToEarn(
-  program: Program,
-): { id: string; label: string; points: number; per: number | null; url: string | null }[] {
+export function waysToEarn(program: Program): { id: string; label: string; points: number; per: number | null; url: string | null }[] {
   return program.earning_rules.map((rule) => ({
     id: rule.id,
     label: rule.name.trim() || rule.customer_facing_label?.trim() || rule.action,

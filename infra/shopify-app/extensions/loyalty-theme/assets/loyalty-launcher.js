@@ -185,7 +185,9 @@
   function ruleList(program) {
     var campaign = program.campaign;
     var items = program.earning_rules.map(function (rule) {
-      var figure = rule.spend_unit ? fmt(T.earn_per_spend, { points: points(rule.points), amount: money(rule.spend_unit) }) : points(rule.points);
+      var figure = rule.spend_unit
+        ? fmt(T.earn_per_spend, { points: points(rule.points), amount: money(rule.spend_unit) })
+        : points(rule.points);
       return el('li', { class: 'loy-item' }, [
         rule.call_to_action_url ? el('a', { href: rule.call_to_action_url, text: rule.name }) : el('span', { text: rule.name }),
         el('span', { class: 'loy-points', 'data-loyalty-rule': rule.id, text: figure }),
@@ -195,7 +197,11 @@
       campaign
         ? el('p', {
             class: 'loy-campaign',
-            text: fmt(T.campaign, { campaign: campaign.name, multiplier: campaign.multiplier.toLocaleString(lang), date: date(campaign.ends_at) }),
+            text: fmt(T.campaign, {
+              campaign: campaign.name,
+              multiplier: campaign.multiplier.toLocaleString(lang),
+              date: date(campaign.ends_at),
+            }),
           })
         : null,
       el('ul', { class: 'loy-list' }, items),
