@@ -94,7 +94,15 @@ const program: Program = {
   loyalty_mode: 'points',
   currency: 'USD',
   earning_rules: [
-    { id: 'e1', name: 'signup', action: 'signup', customer_facing_label: 'Create an account', call_to_action_url: null, points: 100, spend_unit: null },
+    {
+      id: 'e1',
+      name: 'signup',
+      action: 'signup',
+      customer_facing_label: 'Create an account',
+      call_to_action_url: null,
+      points: 100,
+      spend_unit: null,
+    },
     {
       id: 'e2',
       name: 'Follow us',

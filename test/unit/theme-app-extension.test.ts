@@ -163,7 +163,10 @@ describe("the extension's Liquid, rendered as Shopify renders it", () => {
     const html = await renderer.renderPage({
       template: 'product',
       title: 'Tote',
-      globals: { ...globals({ id: 1001, first_name: 'Ada', last_name: 'L', name: 'Ada L', email: 'ada@example.com' }), product: product(8950) },
+      globals: {
+        ...globals({ id: 1001, first_name: 'Ada', last_name: 'L', name: 'Ada L', email: 'ada@example.com' }),
+        product: product(8950),
+      },
       apps: true,
     });
 
@@ -172,7 +175,12 @@ describe("the extension's Liquid, rendered as Shopify renders it", () => {
     expect(points(html)).toBeUndefined();
     expect(html).toContain('Earn points with this purchase');
     expect(extension.blocks.find((block) => block.handle === 'product-points')!.schema.settings).toEqual([]);
-    const guest = await renderer.renderPage({ template: 'product', title: 'Tote', globals: { ...globals(), product: product(8950) }, apps: true });
+    const guest = await renderer.renderPage({
+      template: 'product',
+      title: 'Tote',
+      globals: { ...globals(), product: product(8950) },
+      apps: true,
+    });
     expect(guest).toContain('data-customer=""');
     expect(
       await renderer.renderPage({ template: 'product', title: 'Pin', globals: { ...globals(), product: product(0) }, apps: true }),
