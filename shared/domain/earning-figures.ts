@@ -82,10 +82,13 @@ export function earningFiguresIn(shop: ShopCatalog, context: EarningRuleContext,
 
 /**
  * The figures a shopper is shown at `now`: a member's tier (none for a guest, a customer who has not joined
- * or an excluded member) and the running campaign, as an order paid now would be priced.
+ * or an excluded member) and the running campaign, as an order paid now would be priced. A guest's and a
+ * non-member's purchase rates are what they would earn as a new member; an excluded member's orders earn
+ * nothing (they are outside the program), so they have none.
  */
 export function earningFigures(shop: ShopCatalog, customer: CustomerRecord | null, now: Date): EarningFigures {
-  return earningFiguresIn(shop, earningRuleContext(shop, customer, now), now);
+  const figures = earningFiguresIn(shop, earningRuleContext(shop, customer, now), now);
+  return customer?.status === 'excluded' ? { ...figures, purchase: [] } : figures;
 }
 
 /**

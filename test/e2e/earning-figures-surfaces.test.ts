@@ -34,11 +34,12 @@ const next = random(SEED);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
 const between = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
 
-/** One member per tier: none (0 lifetime points), Silver, Gold. */
+/** One member per tier: none (0 lifetime points), Silver, Gold; and an excluded member with Gold's figures, whose orders earn nothing. */
 const MEMBERS = [
-  { id: '7001', lifetime: 0 },
-  { id: '7002', lifetime: 150 },
-  { id: '7003', lifetime: 1500 },
+  { id: '7001', lifetime: 0, excluded: false },
+  { id: '7002', lifetime: 150, excluded: false },
+  { id: '7003', lifetime: 1500, excluded: false },
+  { id: '7004', lifetime: 1500, excluded: true },
 ];
 
 const shops = Array.from({ length: SHOPS }, (_, index) => {
@@ -87,6 +88,7 @@ const shops = Array.from({ length: SHOPS }, (_, index) => {
       lifetime_points: member.lifetime,
       redeemed_points: 0,
       enrolled_at: '2025-01-01T00:00:00.000Z',
+      excluded: member.excluded,
     })),
   };
 });
@@ -129,14 +131,15 @@ describe('every surface shows what an order then earns', () => {
         expect(account.earning_rules).toEqual(panel.earning_rules);
         expect(account.purchase_rates).toEqual(panel.purchase_rates);
         expect(account.campaign).toEqual(panel.campaign);
-        if (member.lifetime === 0) {
-          // A member without a tier sees what a guest sees.
+        if (member.excluded) expect(panel.purchase_rates).toEqual([]);
+        if (member.lifetime === 0 || member.excluded) {
+          // A member without a tier sees what a guest sees (an excluded member's rules too).
           expect(panel.earning_rules).toEqual(guest.earning_rules);
-          expect(panel.purchase_rates).toEqual(guest.purchase_rates);
+          if (!member.excluded) expect(panel.purchase_rates).toEqual(guest.purchase_rates);
         }
 
         // A per-spend rule's "N points for every $U" is what U earns under that rule alone.
-        for (const rule of panel.earning_rules.filter((r: Json) => r.action === 'purchase' && r.spend_unit)) {
+        for (const rule of member.excluded ? [] : panel.earning_rules.filter((r: Json) => r.action === 'purchase' && r.spend_unit)) {
           const rate = panel.purchase_rates.find((r: Json) => r.rule_id === rule.id);
           expect({ rule: rule.id, points: rule.points }).toEqual({
             rule: rule.id,

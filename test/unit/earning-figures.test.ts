@@ -85,12 +85,15 @@ describe('earning figures', () => {
     expect(blockFigure(figures.purchase, 8900)).toBe(1780);
   });
 
-  it('gives a guest and an excluded member no tier, and the campaign still', () => {
-    for (const shopper of [null, member(3000, 'excluded')]) {
-      const figures = earningFigures(shop, shopper, NOW);
-      expect(figures.purchase[0]).toMatchObject({ tier_multiplier: null, campaign_multiplier: 2 });
-      expect(purchasePoints(figures.purchase, 89)).toBe(890);
-    }
+  it('gives a guest no tier and the campaign still, and an excluded member no purchase rate: their orders earn nothing', () => {
+    const guest = earningFigures(shop, null, NOW);
+    expect(guest.purchase[0]).toMatchObject({ tier_multiplier: null, campaign_multiplier: 2 });
+    expect(purchasePoints(guest.purchase, 89)).toBe(890);
+    const excluded = earningFigures(shop, member(3000, 'excluded'), NOW);
+    expect(excluded.purchase).toEqual([]);
+    expect(purchasePoints(excluded.purchase, 89)).toBe(0);
+    // The rules keep the points GET /v1/earning-rules shows for them (no tier: outside the program).
+    expect(excluded.rules.map(({ points }) => points.points)).toEqual(guest.rules.map(({ points }) => points.points));
     // Between campaigns: nothing running, and the figures hold until the next one starts.
     const between = earningFigures(shop, null, new Date('2026-06-20T00:00:00.000Z'));
     expect(between.campaign).toBeNull();
