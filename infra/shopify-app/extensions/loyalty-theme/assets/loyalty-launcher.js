@@ -222,7 +222,8 @@
           at: Date.now(),
         }),
       );
-    } catch (error) {
+    } catch {
+      // Storage refused (private mode, full): the block keeps inviting the shopper to open the panel.
       return;
     }
     document.dispatchEvent(new CustomEvent('loyalty:figures'));
