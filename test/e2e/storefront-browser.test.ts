@@ -315,6 +315,18 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
     await block.getByText('Includes Double points week, until Jan 1, 2099').waitFor();
     await expect(block.locator('[data-loyalty-product-points]').getAttribute('data-loyalty-product-points')).resolves.toBe('1780');
     expect(requested.slice(before).filter((url) => url.includes('/apps/loyalty'))).toEqual([]);
+    // A theme that swaps the block in for another variant (the section rendering API: markup set, its
+    // inline script not run) gets the new price's figure: $94 × 5 × 2 × 2.
+    await page.evaluate(`(() => {
+      const block = document.querySelector('[data-loyalty-product]');
+      const html = block.outerHTML.replace(/data-price="\\d+"/, 'data-price="9400"').replace(/ data-loyalty-done=""/, '');
+      const holder = document.createElement('div');
+      holder.innerHTML = html;
+      block.replaceWith(holder.firstElementChild);
+    })()`);
+    await page.locator('[data-loyalty-product]').getByText('Earn 1,880 points with this purchase').waitFor();
+    await page.goto(`${storefront}products/merino-scarf?variant=41002`);
+    await block.getByText('Earn 1,780 points with this purchase').waitFor();
     await page.screenshot({ path: join(shots, 'product-desktop.png') });
     expect(await seriousViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 390, height: 844 });
