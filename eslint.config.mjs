@@ -314,6 +314,8 @@ export default tseslint.config(
         fetch: 'readonly',
         setTimeout: 'readonly',
         Intl: 'readonly',
+        localStorage: 'readonly',
+        CustomEvent: 'readonly',
       },
     },
   },

@@ -57,6 +57,11 @@ function roundPoints(value: number): number {
   return rounded === 0 ? 0 : rounded; // never -0 in JSON-bound numbers
 }
 
+/** Base points times the tier's and the campaign's multipliers (null: none), rounded once as below. */
+export function boostedPoints(base: number, tierBoost: number | null, campaignBoost: number | null): number {
+  return roundPoints(base * (tierBoost ?? 1) * (campaignBoost ?? 1));
+}
+
 /**
  * Rounding rule: multiply base points by every multiplier first and round once at the end, half away
  * from zero (5 x 1.25 = 6.25 -> 6; 5 x 1.5 = 7.5 -> 8). Rounding per multiplier would drift from what a
@@ -69,7 +74,7 @@ export function earningRulePoints(rule: Pick<EarningRule, 'points_to_give' | 'ca
   const tierBoost = tier && tierBoostApplies(rule, tier, vipSettings) ? tier.points_multiplier : null;
   const campaignBoost = campaign ? campaign.multiplier : null;
   return {
-    points: roundPoints(rule.points_to_give * (tierBoost ?? 1) * (campaignBoost ?? 1)),
+    points: boostedPoints(rule.points_to_give, tierBoost, campaignBoost),
     base_points: rule.points_to_give,
     tier_boost: tierBoost,
     campaign_boost: campaignBoost,

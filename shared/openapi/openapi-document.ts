@@ -285,7 +285,7 @@ export const SHOPPER_ROUTE_DOCS: Record<ShopperRouteName, RouteDoc> = {
     tag: 'Shopper',
     summary: 'The program as this shopper sees it',
     description:
-      "Guests too. The active earning rules with the points `GET /v1/earning-rules` computes for this shopper (a member's tier multiplier and a running campaign applied), the active purchasable rewards (no entry rewards; a reward of one tier is listed for everyone with its `vip_tier_id`) and the tiers from lowest to highest.",
+      "Guests too. The active earning rules with the points `GET /v1/earning-rules` computes for this shopper (a member's tier multiplier and a running campaign applied; a purchase rule's for each whole `spend_unit`), the running `campaign` with its `ends_at`, the purchase rules' rates (`purchase_rates`: what an order of a price earns is, per rule, whole spend units × `points_to_give` × `tier_multiplier` × `campaign_multiplier`, rounded once, half away from zero) and `figures_until` (the next campaign start or end), the active purchasable rewards (no entry rewards; a reward of one tier is listed for everyone with its `vip_tier_id`) and the tiers from lowest to highest.",
     responses: { 200: 'ShopperProgram' },
   },
   shopperMember: {

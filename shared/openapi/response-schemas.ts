@@ -241,9 +241,23 @@ export const programSchema = resource(
             customer_facing_label: z.string(),
             call_to_action_url: z.string().nullable(),
             points: int,
+            spend_unit: z.number().nullable(),
           })
           .strict(),
       ),
+      campaign: z.object({ id: z.string(), name: z.string(), multiplier: z.number(), ends_at: timestamp }).strict().nullable(),
+      purchase_rates: z.array(
+        z
+          .object({
+            rule_id: z.string(),
+            spend_unit: z.number().nullable(),
+            points_to_give: int,
+            tier_multiplier: z.number().nullable(),
+            campaign_multiplier: z.number().nullable(),
+          })
+          .strict(),
+      ),
+      figures_until: timestamp.nullable(),
       rewards: z.array(
         z
           .object({

@@ -7,6 +7,7 @@ import { addDays } from '../domain/dates';
 import type { EarningEntry } from '../domain/history';
 import type { Campaign, EarningRule, EarningSettings, LoyaltyMode, VipSettings, VipTier } from '../domain/shop';
 import { earningRulePoints } from '../domain/earning-rule-points';
+import { purchaseBasePoints } from '../domain/earning-figures';
 import { deterministicId } from '../domain/deterministic-id';
 
 import { countedAmountMinor } from '../domain/order-amount';
@@ -174,11 +175,6 @@ export interface OrderTarget {
   order_count: 0 | 1;
 }
 
-/** Whole spend units in an amount, with float noise snapped off (0.1 + 0.2 units are 0.3, not 0.30000000000000004). */
-function wholeUnits(eligible: number, unit: number): number {
-  return Math.floor(Math.round((eligible / unit) * 1e9) / 1e9);
-}
-
 export function minorScale(digits: number): number {
   return 10 ** digits;
 }
@@ -194,11 +190,8 @@ export function orderTarget(
   const eligible = eligibleMinor(facts, countTestOrders);
   const eligibleMajor = eligible / minorScale(currencyDigits);
   const rules = frozen.rules.map((rule): RuleTarget => {
-    const base = rule.spend_unit
-      ? wholeUnits(eligibleMajor, rule.spend_unit) * rule.points_to_give
-      : eligible > 0
-        ? rule.points_to_give
-        : 0;
+    // The storefront's figure for a price comes from the same two functions (domain/earning-figures.ts).
+    const base = purchaseBasePoints(rule, eligibleMajor, eligible > 0);
     const priced = earningRulePoints(
       { ...rule, points_to_give: base },
       { tier: frozen.tier, campaign: frozen.campaign, vipSettings: frozen.vip_settings },

@@ -9,8 +9,7 @@ import type { Reward, ShopCatalog, VipTier } from '../domain/shop';
 import { primaryThreshold, rankTiers, resolveTier, type TierFigures } from '../domain/tiers';
 import { planPurchase } from '../purchases/purchase-rules';
 import { now as clockNow } from '../runtime/clock';
-import { earningRuleContext, earningRulePoints, type EarningRulePoints } from '../domain/earning-rule-points';
-import type { EarningRule } from '../domain/shop';
+import { earningFigures, type EarningFigures } from '../domain/earning-figures';
 
 /** The member the signed-in shopper is, or null (a guest, or a customer who has not joined). */
 export async function shopperMember(shopId: string, customerId: string | null): Promise<CustomerRecord | null> {
@@ -20,7 +19,8 @@ export async function shopperMember(shopId: string, customerId: string | null): 
 
 export interface ShopperProgram {
   shop: ShopCatalog;
-  rules: Array<{ rule: EarningRule; points: EarningRulePoints }>;
+  /** The earning figures for this shopper now: every surface shows these (domain/earning-figures.ts). */
+  earning: EarningFigures;
   rewards: Reward[];
   tiers: VipTier[];
 }
@@ -31,12 +31,14 @@ export function isShopperReward(reward: Reward, shop: ShopCatalog): boolean {
   return shop.settings.loyalty_mode !== 'store_credit' || reward.redemption_mode === 'flexible';
 }
 
-/** The program for this shopper: active rules priced for them (a member's tier applied), the rewards, the tiers in rank order. */
+/**
+ * The program for this shopper: active rules priced for them (a member's tier and the running campaign
+ * applied), the campaign and the purchase rates, the rewards, the tiers in rank order.
+ */
 export function shopperProgram(shop: ShopCatalog, member: CustomerRecord | null, now = clockNow()): ShopperProgram {
-  const context = earningRuleContext(shop, member, now);
   return {
     shop,
-    rules: shop.earningRules.filter((rule) => rule.is_active).map((rule) => ({ rule, points: earningRulePoints(rule, context) })),
+    earning: earningFigures(shop, member, now),
     rewards: shop.rewards.filter((reward) => isShopperReward(reward, shop)),
     tiers: rankTiers(shop.tiers, shop.settings.vip_settings),
   };

@@ -10,22 +10,38 @@ import { pageMeta } from '../http/query';
 import type { ActivityLine, ActivityPage } from './shopper-activity';
 import type { MemberView, ShopperProgram } from './shopper-program';
 
-export function programResource({ shop, rules, rewards, tiers }: ShopperProgram) {
+export function programResource({ shop, earning, rewards, tiers }: ShopperProgram) {
   const { settings } = shop;
+  const { campaign } = earning;
   return {
     type: 'program',
     id: settings.id,
     attributes: {
       loyalty_mode: settings.loyalty_mode,
       currency: settings.currency,
-      earning_rules: rules.map(({ rule, points }) => ({
+      earning_rules: earning.rules.map(({ rule, points }) => ({
         id: rule.id,
         name: rule.name,
         action: rule.action,
         customer_facing_label: rule.customer_facing_label,
         call_to_action_url: rule.call_to_action_url,
         points: points.points,
+        spend_unit: rule.action === 'purchase' ? (rule.spend_unit ?? null) : null,
       })),
+      campaign: campaign && {
+        id: campaign.id,
+        name: campaign.name,
+        multiplier: campaign.multiplier,
+        ends_at: new Date(campaign.ends_at).toISOString(),
+      },
+      purchase_rates: earning.purchase.map((rate) => ({
+        rule_id: rate.rule_id,
+        spend_unit: rate.spend_unit,
+        points_to_give: rate.points_to_give,
+        tier_multiplier: rate.tier_multiplier,
+        campaign_multiplier: rate.campaign_multiplier,
+      })),
+      figures_until: earning.until,
       rewards: rewards.map((reward) => ({
         id: reward.id,
         name: reward.name,

@@ -154,6 +154,36 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     await page.close();
   }, 120_000);
 
+  it('shows a Gold member in a campaign the ways to earn as the storefront panel does, the campaign named with its end', async () => {
+    // 1005 is Gold (2x, purchases only) in config/demo.json; the demo's "Double points week" (2x) runs until 2099.
+    const token = await sessionToken(twin.platformUrl, 'demo', '1005');
+    const program = (await withToken(twin.url, token, 'GET', '/program')).body.data.attributes;
+    const order = program.earning_rules.find((rule: { id: string }) => rule.id === 'rule-order');
+    expect({ points: order.points, spend_unit: order.spend_unit }).toEqual({ points: 20, spend_unit: 1 });
+    expect(program.campaign).toMatchObject({ name: 'Double points week', multiplier: 2, ends_at: '2099-01-01T00:00:00.000Z' });
+
+    const page = await open('page', '1005');
+    await page.getByRole('heading', { name: 'Ways to earn' }).waitFor();
+    await page.getByText('2× points on every way to earn until Jan 1, 2099. The points below include it.').waitFor();
+    await page.getByText('Double points week', { exact: true }).waitFor();
+    await page.getByText(/Place an order\s+—\s+20 points for every \$1/).waitFor();
+    await page.getByText(/Create an account\s+—\s+400 points/).waitFor();
+    // The merchant's label states the base figure: not shown beside the figure now.
+    await expect(page.getByText('5 points for every $1 spent').count()).resolves.toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    const shots = process.env.FIGURES_SCREENSHOTS ?? '/tmp/shots-h46-numbers';
+    mkdirSync(shots, { recursive: true });
+    for (const [width, name] of [
+      [1280, 'account-desktop'],
+      [390, 'account-phone'],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.getByRole('heading', { name: 'Ways to earn' }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    }
+    await page.close();
+  }, 120_000);
+
   it('lets a signed-in customer who is not a member join with the keyboard and shows the signup points', async () => {
     const page = await open('page', '1010');
     await page.getByRole('heading', { name: 'Join the rewards program' }).waitFor();

@@ -25,6 +25,7 @@ const MEMBER = '1001';
 const KEYBOARD_MEMBER = '1002';
 const NON_MEMBER = '1009';
 const EXCLUDED_MEMBER = '1006';
+const GOLD_MEMBER = '1005';
 
 /** The demo configuration, its shop given a Dev Dashboard app (the app proxy signs with its secret). */
 function demoWithApp(): unknown {
@@ -251,14 +252,90 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
     await context.close();
   });
 
-  it('shows the points a product earns on its page, without a call', async () => {
+  it("invites a guest to see a product's points, and shows them once the panel has loaded the program, without a call on page load", async () => {
     const { context, page, requested } = await shopper(null);
     await page.goto(`${storefront}products/merino-scarf?variant=41003`);
-    // $94.00 at the block's default 5 points per $1.
-    await page.getByText('Earn 470 points with this purchase').waitFor();
+    await page.waitForLoadState('load');
+    // Nothing held yet in this browser: no figure is guessed, and nothing is fetched on the page's load.
+    const block = page.locator('[data-loyalty-product]');
+    await block.getByText('Earn points with this purchase').waitFor();
     expect(requested.filter((url) => url.includes('/apps/loyalty'))).toEqual([]);
     await shoot(page, '09-product');
     expect(await seriousViolations(page)).toEqual([]);
+
+    // "See how many" opens the panel; its program answer gives the block this guest's figure at once:
+    // $94.00 at 5 points per $1 in the demo's running double points week.
+    await block.getByRole('button', { name: 'See how many' }).click();
+    await panel(page).waitFor({ state: 'visible' });
+    await page.waitForSelector('.loy-body[aria-busy="false"]');
+    await page.keyboard.press('Escape');
+    await block.getByText('Earn 940 points with this purchase').waitFor();
+    await context.close();
+  });
+
+  it('shows a Gold member in a campaign the same figure on the panel and the product block, the campaign named with its end', async () => {
+    const shots = process.env.FIGURES_SCREENSHOTS ?? '/tmp/shots-h46-numbers';
+    mkdirSync(shots, { recursive: true });
+    // 1005 is Gold (2x) in config/demo.json, and the demo's "Double points week" (2x) runs until 2099.
+    const { context, page, requested } = await shopper(GOLD_MEMBER);
+    const program = (await api().get(`/v1/earning-rules?filter[customer_identifier]=${GOLD_MEMBER}&page[size]=100`)).body;
+    const order = program.data.find((rule: { id: string }) => rule.id === 'rule-order').attributes;
+    expect(order.points).toBe(20);
+    expect(program.meta.campaign_info).toEqual({ name: 'Double points week' });
+
+    await openPanel(page);
+    const dialog = panel(page);
+    await dialog.getByText('Double points week: 2× points until Jan 1, 2099').waitFor();
+    const line = dialog.locator('.loy-item', { hasText: 'Place an order' });
+    await expect(line.locator('.loy-points').textContent()).resolves.toBe('20 points for every $1');
+    // The merchant's label states the base figure: it is not shown beside the figure now.
+    await expect(dialog.getByText('5 points for every $1 spent').count()).resolves.toBe(0);
+    // The demo's tiers multiply purchases only: the signup's 200 points are doubled by the campaign alone.
+    await expect(dialog.locator('.loy-item', { hasText: 'Create an account' }).locator('.loy-points').textContent()).resolves.toBe(
+      '400 points',
+    );
+    for (const [width, height, name] of [
+      [1280, 900, 'panel-desktop'],
+      [390, 844, 'panel-phone'],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await dialog.locator('#loy-earn').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(shots, `${name}.png`) });
+    }
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    // The product page, loaded afresh: the figure from what the embed holds, with no call. $89 × 5 × 2 × 2.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const before = requested.length;
+    await page.goto(`${storefront}products/merino-scarf?variant=41002`);
+    await page.waitForLoadState('load');
+    const block = page.locator('[data-loyalty-product]');
+    await block.getByText('Earn 1,780 points with this purchase').waitFor();
+    await block.getByText('Includes Double points week, until Jan 1, 2099').waitFor();
+    await expect(block.locator('[data-loyalty-product-points]').getAttribute('data-loyalty-product-points')).resolves.toBe('1780');
+    expect(requested.slice(before).filter((url) => url.includes('/apps/loyalty'))).toEqual([]);
+    // A theme that swaps the block in for another variant (the section rendering API: markup set, its
+    // inline script not run) gets the new price's figure: $94 × 5 × 2 × 2.
+    await page.evaluate(`(() => {
+      const block = document.querySelector('[data-loyalty-product]');
+      const html = block.outerHTML.replace(/data-price="\\d+"/, 'data-price="9400"').replace(/ data-loyalty-done=""/, '');
+      const holder = document.createElement('div');
+      holder.innerHTML = html;
+      block.replaceWith(holder.firstElementChild);
+    })()`);
+    await page.locator('[data-loyalty-product]').getByText('Earn 1,880 points with this purchase').waitFor();
+    await page.goto(`${storefront}products/merino-scarf?variant=41002`);
+    await block.getByText('Earn 1,780 points with this purchase').waitFor();
+    await page.screenshot({ path: join(shots, 'product-desktop.png') });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(shots, 'product-phone.png') });
+
+    // Another shopper in the same browser never sees this member's figure.
+    await page.goto(`${storefront}account/logout`);
+    await page.goto(`${storefront}products/merino-scarf?variant=41002`);
+    await page.locator('[data-loyalty-product]').getByText('Earn points with this purchase').waitFor();
     await context.close();
   });
 });

@@ -94,7 +94,15 @@ const program: Program = {
   loyalty_mode: 'points',
   currency: 'USD',
   earning_rules: [
-    { id: 'e1', name: 'signup', action: 'signup', customer_facing_label: 'Create an account', call_to_action_url: null, points: 100 },
+    {
+      id: 'e1',
+      name: 'signup',
+      action: 'signup',
+      customer_facing_label: 'Create an account',
+      call_to_action_url: null,
+      points: 100,
+      spend_unit: null,
+    },
     {
       id: 'e2',
       name: 'Follow us',
@@ -102,8 +110,10 @@ const program: Program = {
       customer_facing_label: '  ',
       call_to_action_url: 'https://x.test',
       points: 25,
+      spend_unit: null,
     },
   ],
+  campaign: null,
   rewards: [reward('r-500', 500), reward('r-1000', 1000), reward('r-gold', 300, { vip_tier_id: 'gold' })],
   vip_tiers: [
     { id: 'silver', name: 'Silver', threshold: 1000, points_multiplier: 1.25, badge_color: null, badge_image_url: null },
@@ -257,7 +267,7 @@ describe('what the loyalty page derives from the answers', () => {
     expect(offer).toMatchObject({ cost: 200, state: { kind: 'redeemable', points: 200 } });
   });
 
-  it("words the ways to earn with the rule's name and the shopper's points, an order rule with its label", () => {
+  it("words the ways to earn with the rule's name and the shopper's points now, a per-spend rule's for its unit", () => {
     const withOrder = {
       ...program,
       earning_rules: [
@@ -269,13 +279,15 @@ describe('what the loyalty page derives from the answers', () => {
           customer_facing_label: '5 points for every $1 spent',
           call_to_action_url: null,
           points: 20,
+          spend_unit: 1,
         },
       ],
     };
+    // The label states the base figure; the line shows what the service computed for this shopper now.
     expect(waysToEarn(withOrder)).toEqual([
-      { id: 'e1', label: 'signup', points: 100, text: null, url: null },
-      { id: 'e2', label: 'Follow us', points: 25, text: null, url: 'https://x.test' },
-      { id: 'e3', label: 'Place an order', points: null, text: '5 points for every $1 spent', url: null },
+      { id: 'e1', label: 'signup', points: 100, per: null, url: null },
+      { id: 'e2', label: 'Follow us', points: 25, per: null, url: 'https://x.test' },
+      { id: 'e3', label: 'Place an order', points: 20, per: 1, url: null },
     ]);
     expect(waysToEarn({ ...program, earning_rules: [{ ...program.earning_rules[0]!, name: ' ' }] })[0]!.label).toBe('Create an account');
   });

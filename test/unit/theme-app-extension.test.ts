@@ -62,7 +62,7 @@ describe('the theme app extension', () => {
     expect(byHandle['loyalty-launcher']!.javascript).toBeUndefined();
     expect(byHandle['loyalty-launcher']!.stylesheet).toBeUndefined();
     expect(byHandle['product-points']).toMatchObject({ target: 'section', enabled_on: { templates: ['product'] } });
-    // The product block computes in Liquid: it loads no script.
+    // The product block loads no script asset: its few lines are inline, computing from what the embed holds.
     expect(byHandle['product-points']!.javascript).toBeUndefined();
     for (const block of extension.blocks) {
       for (const asset of [block.schema.javascript, block.schema.stylesheet].filter(Boolean))
@@ -159,20 +159,32 @@ describe("the extension's Liquid, rendered as Shopify renders it", () => {
   });
   const points = (html: string) => /data-loyalty-product-points="(\d+)"/.exec(html)?.[1];
 
-  it('computes the product points from the variant price and the block settings, without a script', async () => {
+  it("renders the product block with its price and the shopper's id, the figure left to the figures the embed holds", async () => {
     const html = await renderer.renderPage({
+      template: 'product',
+      title: 'Tote',
+      globals: {
+        ...globals({ id: 1001, first_name: 'Ada', last_name: 'L', name: 'Ada L', email: 'ada@example.com' }),
+        product: product(8950),
+      },
+      apps: true,
+    });
+
+    expect(html).toMatch(/data-loyalty-product data-price="8950" data-customer="1001"/);
+    // No figure is written by Liquid: the block has no settings of its own to disagree with the program.
+    expect(points(html)).toBeUndefined();
+    expect(html).toContain('Earn points with this purchase');
+    expect(extension.blocks.find((block) => block.handle === 'product-points')!.schema.settings).toEqual([]);
+    const guest = await renderer.renderPage({
       template: 'product',
       title: 'Tote',
       globals: { ...globals(), product: product(8950) },
       apps: true,
     });
-
-    // floor(89.50 / 1) * 5 with the block's defaults.
-    expect(points(html)).toBe('445');
-    expect(html).toContain('Earn 445 points with this purchase');
+    expect(guest).toContain('data-customer=""');
     expect(
-      await renderer.renderPage({ template: 'product', title: 'Pin', globals: { ...globals(), product: product(90) }, apps: true }),
-    ).not.toContain('data-loyalty-product-points');
+      await renderer.renderPage({ template: 'product', title: 'Pin', globals: { ...globals(), product: product(0) }, apps: true }),
+    ).not.toContain('data-loyalty-product');
     expect(
       await renderer.renderPage({ template: 'product', title: 'Tote', globals: { ...globals(), product: product(8950) }, apps: false }),
     ).not.toMatch(/loyalty/);

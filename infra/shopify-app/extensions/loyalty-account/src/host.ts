@@ -15,6 +15,9 @@ export const translate: Translate = (key, replacements) => shopify.i18n.translat
 
 export const formatNumber = (value: number): string => shopify.i18n.formatNumber(value);
 
+export const formatMoney = (amount: number, currency: string): string =>
+  shopify.i18n.formatCurrency(amount, { currency, minimumFractionDigits: amount % 1 === 0 ? 0 : undefined });
+
 export const formatDate = (iso: string): string => shopify.i18n.formatDate(new Date(iso), { dateStyle: 'medium' });
 
 /** A new Idempotency-Key (a redemption's; its retries reuse it). */

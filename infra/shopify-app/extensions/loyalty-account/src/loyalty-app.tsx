@@ -20,6 +20,8 @@ export interface Host {
   api: ShopperApi;
   t: Translate;
   number: (value: number) => string;
+  /** An amount of the shop's currency, whole amounts without decimals ($1, $2.50). */
+  money: (amount: number, currency: string) => string;
   date: (iso: string) => string;
   /** A fresh Idempotency-Key for a new redemption. */
   newKey: () => string;
@@ -325,17 +327,32 @@ function WaysToEarn({ program, host }: { program: Program; host: Host }) {
   const { t } = host;
   const ways = waysToEarn(program);
   if (ways.length === 0) return null;
+  const { campaign } = program;
   return (
     <s-section heading={t('earn.heading')}>
-      <s-unordered-list>
-        {ways.map((way) => (
-          <s-list-item key={way.id}>
-            {way.url ? <s-link href={way.url}>{way.label}</s-link> : way.label}
-            {way.points !== null && ` — ${t('earn.points', { count: way.points, points: host.number(way.points) })}`}
-            {way.text && ` — ${way.text}`}
-          </s-list-item>
-        ))}
-      </s-unordered-list>
+      <s-stack gap="base">
+        {campaign && (
+          <s-banner tone="info" heading={campaign.name}>
+            {t('earn.campaign', {
+              campaign: campaign.name,
+              multiplier: host.number(campaign.multiplier),
+              date: host.date(campaign.ends_at),
+            })}
+          </s-banner>
+        )}
+        <s-unordered-list>
+          {ways.map((way) => {
+            const points = t('earn.points', { count: way.points, points: host.number(way.points) });
+            return (
+              <s-list-item key={way.id}>
+                {way.url ? <s-link href={way.url}>{way.label}</s-link> : way.label}
+                {' — '}
+                {way.per === null ? points : t('earn.perSpend', { points, amount: host.money(way.per, program.currency) })}
+              </s-list-item>
+            );
+          })}
+        </s-unordered-list>
+      </s-stack>
     </s-section>
   );
 }

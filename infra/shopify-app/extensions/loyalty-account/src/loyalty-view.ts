@@ -62,23 +62,19 @@ function offerState(reward: ProgramReward, cost: number, member: Member, program
 
 /**
  * The ways to earn, as the shopper reads them: the rule's name (merchant-written, "Follow us on
- * Instagram") with the points the service computed for this shopper (a member's tier multiplier
- * applied). An order rule's points are per amount spent, a unit the shopper answer does not carry: its
- * customer-facing label ("5 points for every $1 spent") is shown instead of a bare figure.
+ * Instagram") with the points the service computed for this shopper now (a member's tier multiplier and
+ * the running campaign applied: GET /shopper/program, shared/domain/earning-figures.ts). A per-spend
+ * rule's points are for each whole `per` of the shop's currency. The merchant's label is not shown: it
+ * states the base figure ("5 points for every $1 spent"), which a tier or a campaign changes.
  */
-export function waysToEarn(
-  program: Program,
-): { id: string; label: string; points: number | null; text: string | null; url: string | null }[] {
-  return program.earning_rules.map((rule) => {
-    const perSpend = rule.action === 'purchase';
-    return {
-      id: rule.id,
-      label: rule.name.trim() || rule.customer_facing_label?.trim() || rule.action,
-      points: perSpend ? null : rule.points,
-      text: perSpend ? rule.customer_facing_label?.trim() || null : null,
-      url: rule.call_to_action_url,
-    };
-  });
+export function waysToEarn(program: Program): { id: string; label: string; points: number; per: number | null; url: string | null }[] {
+  return program.earning_rules.map((rule) => ({
+    id: rule.id,
+    label: rule.name.trim() || rule.customer_facing_label?.trim() || rule.action,
+    points: rule.points,
+    per: rule.spend_unit ?? null,
+    url: rule.call_to_action_url,
+  }));
 }
 
 /** An activity line's translation key and its signed points as the page prints them (+50, −200). */

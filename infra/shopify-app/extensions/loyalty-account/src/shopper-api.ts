@@ -10,7 +10,17 @@ export interface EarningRule {
   action: string;
   customer_facing_label: string | null;
   call_to_action_url: string | null;
+  /** The points this shopper gets now (tier and campaign included); a per-spend rule's for each whole `spend_unit`. */
   points: number;
+  spend_unit: number | null;
+}
+
+/** The campaign running now, which every figure of the program includes. */
+export interface ProgramCampaign {
+  id: string;
+  name: string;
+  multiplier: number;
+  ends_at: string;
 }
 
 export interface ProgramReward {
@@ -41,6 +51,7 @@ export interface Program {
   loyalty_mode: string;
   currency: string;
   earning_rules: EarningRule[];
+  campaign: ProgramCampaign | null;
   rewards: ProgramReward[];
   vip_tiers: ProgramTier[];
 }

@@ -89,6 +89,7 @@
         state.program = answers[0].data.attributes;
         state.loggedIn = answers[1].meta.logged_in;
         state.member = answers[1].data ? answers[1].data.attributes : null;
+        hold(state.program);
         return state.member ? api('GET', '/member/activity?page%5Bsize%5D=5') : { data: [] };
       })
       .then(function (activity) {
@@ -170,18 +171,62 @@
     return el('div', { class: 'loy-summary' }, parts);
   }
 
-  function ruleList(rules) {
-    return el(
-      'ul',
-      { class: 'loy-list' },
-      rules.map(function (rule) {
-        var label = rule.customer_facing_label || rule.name;
-        return el('li', { class: 'loy-item' }, [
-          rule.call_to_action_url ? el('a', { href: rule.call_to_action_url, text: label }) : el('span', { text: label }),
-          el('span', { class: 'loy-points', text: points(rule.points) }),
-        ]);
-      }),
-    );
+  function money(amount) {
+    var whole = amount % 1 === 0;
+    return Number(amount).toLocaleString(lang, {
+      style: 'currency',
+      currency: state.program.currency,
+      minimumFractionDigits: whole ? 0 : undefined,
+      maximumFractionDigits: whole ? 0 : undefined,
+    });
+  }
+  // Each rule by its name with the points it gives this shopper now (tier and campaign included), as the
+  // service computed them; a per-spend rule's for each whole spend unit. The running campaign is named first.
+  function ruleList(program) {
+    var campaign = program.campaign;
+    var items = program.earning_rules.map(function (rule) {
+      var figure = rule.spend_unit
+        ? fmt(T.earn_per_spend, { points: points(rule.points), amount: money(rule.spend_unit) })
+        : points(rule.points);
+      return el('li', { class: 'loy-item' }, [
+        rule.call_to_action_url ? el('a', { href: rule.call_to_action_url, text: rule.name }) : el('span', { text: rule.name }),
+        el('span', { class: 'loy-points', 'data-loyalty-rule': rule.id, text: figure }),
+      ]);
+    });
+    return [
+      campaign
+        ? el('p', {
+            class: 'loy-campaign',
+            text: fmt(T.campaign, {
+              campaign: campaign.name,
+              multiplier: campaign.multiplier.toLocaleString(lang),
+              date: date(campaign.ends_at),
+            }),
+          })
+        : null,
+      el('ul', { class: 'loy-list' }, items),
+    ];
+  }
+
+  // The figures the product block computes a price's points from, held for this shopper (docs/decisions.md,
+  // "The product block's figure"); the block on this page recomputes at once.
+  function hold(program) {
+    try {
+      localStorage.setItem(
+        'loyalty-figures',
+        JSON.stringify({
+          customer: root.getAttribute('data-customer') || '',
+          rates: program.purchase_rates,
+          campaign: program.campaign,
+          until: program.figures_until,
+          at: Date.now(),
+        }),
+      );
+    } catch {
+      // Storage refused (private mode, full): the block keeps inviting the shopper to open the panel.
+      return;
+    }
+    document.dispatchEvent(new CustomEvent('loyalty:figures'));
   }
 
   function tierName(id) {
@@ -278,7 +323,7 @@
       parts.push(copyBox(T.code_label, state.code.discount_code, T.copy_code, T.code_copied, 'loy-code'));
     }
     parts.push(section(T.rewards_heading, 'loy-rewards', [rewardList(program.rewards)]));
-    parts.push(section(T.earn_heading, 'loy-earn', [ruleList(program.earning_rules)]));
+    parts.push(section(T.earn_heading, 'loy-earn', ruleList(program)));
     if (member) {
       parts.push(section(T.activity_heading, 'loy-activity', [activityList(state.activity)]));
       if (member.referral_url) {
