@@ -30,19 +30,26 @@ interface Confirmation {
   body: string;
   confirm: string;
   run: () => Promise<boolean>;
+  /** Called when staff cancel instead. */
+  cancelled?: () => void;
 }
 
 /**
  * A modal confirmation (the browser's `<dialog>`: focus moves into it and stays there, Escape cancels). Focus
  * goes back to where it was when it closes.
  */
-function ConfirmDialog({ confirmation, onClose }: { confirmation: Confirmation; onClose: () => void }) {
+function ConfirmDialog({ confirmation, onClose }: { confirmation: Confirmation; onClose: (confirmed: boolean) => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
-    dialog.current?.showModal();
-    return () => opener?.focus?.();
+    const element = dialog.current;
+    element?.showModal();
+    return () => {
+      // Closed before focus goes back: while the dialog is modal, the rest of the page cannot take focus.
+      element?.close();
+      opener?.focus?.();
+    };
   }, []);
   return (
     <dialog
@@ -52,13 +59,13 @@ function ConfirmDialog({ confirmation, onClose }: { confirmation: Confirmation; 
       aria-describedby="confirm-body"
       onCancel={(event) => {
         event.preventDefault();
-        onClose();
+        if (!busy) onClose(false);
       }}
     >
       <h2 id="confirm-title">{confirmation.title}</h2>
       <p id="confirm-body">{confirmation.body}</p>
       <div class="dialog-buttons">
-        <button type="button" onClick={onClose} disabled={busy}>
+        <button type="button" onClick={() => onClose(false)} disabled={busy}>
           Cancel
         </button>
         <button
@@ -68,7 +75,7 @@ function ConfirmDialog({ confirmation, onClose }: { confirmation: Confirmation; 
           onClick={async () => {
             setBusy(true);
             await confirmation.run();
-            onClose();
+            onClose(true);
           }}
         >
           {confirmation.confirm}
@@ -203,6 +210,7 @@ export function CustomerPage({ id }: { id: string }) {
                   resolve(done);
                   return done;
                 },
+                cancelled: () => resolve(false),
               }),
             );
           }}
@@ -242,7 +250,10 @@ export function CustomerPage({ id }: { id: string }) {
         <ConfirmDialog
           key={confirmation.title}
           confirmation={confirmation}
-          onClose={() => setConfirmation(null)}
+          onClose={(confirmed) => {
+            if (!confirmed) confirmation.cancelled?.();
+            setConfirmation(null);
+          }}
         />
       )}
     </section>
