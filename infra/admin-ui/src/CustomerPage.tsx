@@ -154,7 +154,9 @@ export function CustomerPage({ id }: { id: string }) {
       </p>
       <ViewHeading>{customerName(customer)}</ViewHeading>
       <p class="badges">
-        <span class={`badge ${customer.loyalty_status === 'excluded' ? 'critical' : 'success'}`}>{statusWord(customer.loyalty_status)}</span>
+        <span class={`badge ${customer.loyalty_status === 'excluded' ? 'critical' : 'success'}`}>
+          {statusWord(customer.loyalty_status)}
+        </span>
         <span class="badge tier">{customer.vip_tier ? `Tier: ${customer.vip_tier.name}` : 'No tier'}</span>
       </p>
       <p class="muted">
@@ -195,7 +197,8 @@ export function CustomerPage({ id }: { id: string }) {
           onAdjust={(adjustment, note) => {
             const run = () =>
               act(
-                () => request<Document<Resource<{ adjustment: number; points_after: number }>>>('POST', `${path}/points`, { adjustment, note }),
+                () =>
+                  request<Document<Resource<{ adjustment: number; points_after: number }>>>('POST', `${path}/points`, { adjustment, note }),
                 (answer) => adjustmentOutcome(adjustment, answer.data.attributes.adjustment, answer.data.attributes.points_after),
               );
             if (adjustment > 0) return run();
@@ -356,13 +359,7 @@ function StatusForm({
   );
 }
 
-function Rewards({
-  rewards,
-  onRefund,
-}: {
-  rewards: Array<Resource<RewardEntry>>;
-  onRefund: (entry: Resource<RewardEntry>) => void;
-}) {
+function Rewards({ rewards, onRefund }: { rewards: Array<Resource<RewardEntry>>; onRefund: (entry: Resource<RewardEntry>) => void }) {
   return (
     <section aria-labelledby="rewards-title">
       <h2 id="rewards-title">Rewards</h2>

@@ -22,9 +22,7 @@ interface Tier {
 }
 
 type Page =
-  | { kind: 'loading' }
-  | { kind: 'failed'; message: string }
-  | { kind: 'ready'; members: Customer[]; next: string | null; currency: string };
+  { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; members: Customer[]; next: string | null; currency: string };
 
 const PAGE_SIZE = 20;
 
@@ -70,7 +68,13 @@ export function MembersView() {
   const effectiveSort: MemberSortKey = query.tier ? 'last_activity' : query.sort;
   const first = (cursors.length - 1) * PAGE_SIZE + 1;
   const sortLabel = MEMBER_SORTS.find((sort) => sort.key === effectiveSort)!.label.toLowerCase();
-  const order = query.descending ? (effectiveSort === 'points' ? 'most first' : 'newest first') : effectiveSort === 'points' ? 'fewest first' : 'oldest first';
+  const order = query.descending
+    ? effectiveSort === 'points'
+      ? 'most first'
+      : 'newest first'
+    : effectiveSort === 'points'
+      ? 'fewest first'
+      : 'oldest first';
   const header = (key: MemberSortKey, label: string) => {
     const active = effectiveSort === key;
     const disabled = query.tier !== '' && key !== 'last_activity';
@@ -115,7 +119,11 @@ export function MembersView() {
         </div>
         <div class="field inline">
           <label for="members-status">Status</label>
-          <select id="members-status" value={query.status} onChange={(event) => change({ status: (event.target as HTMLSelectElement).value })}>
+          <select
+            id="members-status"
+            value={query.status}
+            onChange={(event) => change({ status: (event.target as HTMLSelectElement).value })}
+          >
             <option value="">All</option>
             <option value="member">Member</option>
             <option value="excluded">Excluded</option>
@@ -157,7 +165,9 @@ export function MembersView() {
       {page.kind === 'ready' && page.members.length > 0 && (
         <div class="table-scroll">
           <table class="members">
-            <caption class="visually-hidden">Members, by {sortLabel}, {order}</caption>
+            <caption class="visually-hidden">
+              Members, by {sortLabel}, {order}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Member</th>
@@ -178,7 +188,9 @@ export function MembersView() {
                   <td class="number">{formatPoints(member.current_points)}</td>
                   <td>{member.vip_tier ? <span class="badge tier">{member.vip_tier.name}</span> : <span class="muted">None</span>}</td>
                   <td>
-                    <span class={`badge ${member.loyalty_status === 'excluded' ? 'critical' : 'success'}`}>{statusWord(member.loyalty_status)}</span>
+                    <span class={`badge ${member.loyalty_status === 'excluded' ? 'critical' : 'success'}`}>
+                      {statusWord(member.loyalty_status)}
+                    </span>
                   </td>
                   <td>{formatDate(member.last_activity_at ?? null)}</td>
                   <td>{formatDate(member.created_at)}</td>

@@ -198,7 +198,11 @@ export function DailyChart({ daily }: { daily: Overview['daily'] }) {
         <div
           id="chart-tooltip"
           role="status"
-          class={day ? 'tooltip' : 'tooltip hidden'}
+          class={
+            day && active !== null
+              ? `tooltip ${active < daily.length / 4 ? 'from-start' : active > (daily.length * 3) / 4 ? 'from-end' : ''}`
+              : 'tooltip hidden'
+          }
           style={day && active !== null ? { left: `${((left + (active + 0.5) * step) / width) * 100}%` } : undefined}
         >
           {day && (
@@ -215,29 +219,33 @@ export function DailyChart({ daily }: { daily: Overview['daily'] }) {
       <p id="chart-help" class="hint">
         Focus the chart and use the arrow keys to read each day; the table below has every day’s numbers.
       </p>
-      <table class="chart-table">
-        <caption>Points per day, {formatDate(first)} to {formatDate(last)}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Issued</th>
-            <th scope="col">Redeemed</th>
-            <th scope="col">Expired</th>
-            <th scope="col">New members</th>
-          </tr>
-        </thead>
-        <tbody>
-          {daily.map((entry) => (
-            <tr key={entry.date}>
-              <th scope="row">{formatDate(entry.date)}</th>
-              <td>{formatPoints(entry.issued)}</td>
-              <td>{formatPoints(entry.redeemed)}</td>
-              <td>{formatPoints(entry.expired)}</td>
-              <td>{formatPoints(entry.new_members)}</td>
+      <div class="table-scroll">
+        <table class="chart-table">
+          <caption>
+            Points per day, {formatDate(first)} to {formatDate(last)}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Issued</th>
+              <th scope="col">Redeemed</th>
+              <th scope="col">Expired</th>
+              <th scope="col">New members</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {daily.map((entry) => (
+              <tr key={entry.date}>
+                <th scope="row">{formatDate(entry.date)}</th>
+                <td>{formatPoints(entry.issued)}</td>
+                <td>{formatPoints(entry.redeemed)}</td>
+                <td>{formatPoints(entry.expired)}</td>
+                <td>{formatPoints(entry.new_members)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

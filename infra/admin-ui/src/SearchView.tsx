@@ -64,8 +64,7 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
             onInput={(event) => setQuery((event.target as HTMLInputElement).value)}
           />
           <p id="search-hint" class="hint">
-            Any part of an e-mail address (such as “lovelace”, “ada.lovelace@” or “example.com”), or the customer’s id in
-            Shopify.
+            Any part of an e-mail address (such as “lovelace”, “ada.lovelace@” or “example.com”), or the customer’s id in Shopify.
           </p>
         </div>
         <button type="submit" class="primary">
@@ -93,7 +92,9 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
                 <span class="muted">{customer.email}</span>
                 <span>{formatPoints(customer.current_points)} points</span>
                 {customer.vip_tier && <span class="badge tier">{customer.vip_tier.name}</span>}
-                <span class={`badge ${customer.loyalty_status === 'excluded' ? 'critical' : 'success'}`}>{statusWord(customer.loyalty_status)}</span>
+                <span class={`badge ${customer.loyalty_status === 'excluded' ? 'critical' : 'success'}`}>
+                  {statusWord(customer.loyalty_status)}
+                </span>
               </a>
             </li>
           ))}

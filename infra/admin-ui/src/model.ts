@@ -207,14 +207,17 @@ export function formatMoney(amount: string, currency: string, language: string |
 export function adjustmentOutcome(requested: number, applied: number, after: number): string {
   const balance = `The balance is now ${formatPoints(after)} points.`;
   if (applied === requested) {
-    return requested > 0 ? `Added ${formatPoints(requested)} points. ${balance}` : `Deducted ${formatPoints(-requested)} points. ${balance}`;
+    return requested > 0
+      ? `Added ${formatPoints(requested)} points. ${balance}`
+      : `Deducted ${formatPoints(-requested)} points. ${balance}`;
   }
   return `Took ${formatPoints(-applied)} of ${formatPoints(requested)}: the balance cannot go below 0. ${balance}`;
 }
 
 /** What a deduction will do, said before it is made: all of it, or only the balance (the floor is 0). */
 export function deductionPreview(points: number, balance: number): string {
-  if (points <= balance) return `Deduct ${formatPoints(points)} points: the balance goes from ${formatPoints(balance)} to ${formatPoints(balance - points)}.`;
+  if (points <= balance)
+    return `Deduct ${formatPoints(points)} points: the balance goes from ${formatPoints(balance)} to ${formatPoints(balance - points)}.`;
   return `The balance is ${formatPoints(balance)} points and cannot go below 0: only ${formatPoints(balance)} of the ${formatPoints(points)} points will be taken.`;
 }
 
