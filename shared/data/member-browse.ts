@@ -11,7 +11,13 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { LOYALTY_STATUSES, type CustomerRecord, type LoyaltyStatus } from '../domain/customer';
 import { documentClient, tableName } from './client';
 import { batchGet, type Item } from './items';
-import { customerKey, customerListPartition, customerTierPartition, storedCustomerOf, tierActivityAttributes } from './items/customer-profile';
+import {
+  customerKey,
+  customerListPartition,
+  customerTierPartition,
+  storedCustomerOf,
+  tierActivityAttributes,
+} from './items/customer-profile';
 import { GLOBAL_INDEXES } from './table';
 import { isConditionalCheckFailed } from './dynamodb-errors';
 import { shopMemberIdPages } from './customer-list';
@@ -66,7 +72,7 @@ function partitionsOf(shopId: string, query: MemberBrowseQuery, tierIds: readonl
   const statuses = query.status ? [query.status] : LOYALTY_STATUSES;
   if (query.tier !== undefined || query.sort === 'last_activity') {
     if (query.sort !== 'last_activity') {
-      throw new MemberBrowseRefusal("filter[tier] lists a tier by last activity: use sort=last_activity or sort=-last_activity");
+      throw new MemberBrowseRefusal('filter[tier] lists a tier by last activity: use sort=last_activity or sort=-last_activity');
     }
     const tiers: Array<string | null> = query.tier !== undefined ? [query.tier === 'none' ? null : query.tier] : [...tierIds, null];
     const index = GLOBAL_INDEXES.customersByTierActivity;
@@ -143,7 +149,8 @@ function compare(a: Item, b: Item, attribute: string, descending: boolean): numb
 export async function browseMembers(shopId: string, query: MemberBrowseQuery, tierIds: readonly string[]): Promise<MemberBrowsePage> {
   const partitions = partitionsOf(shopId, query, tierIds);
   const list = listName(shopId, query);
-  const positions: Position[] = query.cursor !== undefined ? decodeCursor(query.cursor, list, partitions.length) : partitions.map(() => null);
+  const positions: Position[] =
+    query.cursor !== undefined ? decodeCursor(query.cursor, list, partitions.length) : partitions.map(() => null);
   // Each partition not used up: its next `size + 1` entries (one more tells whether it goes on).
   const reads = await Promise.all(
     partitions.map(async (partition, index) => {
@@ -175,7 +182,8 @@ export async function browseMembers(shopId: string, query: MemberBrowseQuery, ti
     for (let index = 0; index < partitions.length; index += 1) {
       const candidate = reads[index]!.items[heads[index]!];
       if (!candidate) continue;
-      if (best < 0 || compare(candidate, reads[best]!.items[heads[best]!]!, partitions[index]!.sortAttribute, query.descending) < 0) best = index;
+      if (best < 0 || compare(candidate, reads[best]!.items[heads[best]!]!, partitions[index]!.sortAttribute, query.descending) < 0)
+        best = index;
     }
     if (best < 0) break;
     taken.push({ item: reads[best]!.items[heads[best]!]!, partition: best });

@@ -234,7 +234,10 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await shootWidths(page, '06a-undo-redemption-confirmation');
     await expectAccessible(app);
     await dialog.getByRole('button', { name: 'Undo redemption' }).click();
-    await app.getByRole('status').filter({ hasText: `Refunded $5 off: 500 points returned, code ${code} deleted.` }).waitFor();
+    await app
+      .getByRole('status')
+      .filter({ hasText: `Refunded $5 off: 500 points returned, code ${code} deleted.` })
+      .waitFor();
     await expect(app.getByRole('dialog').count()).resolves.toBe(0);
     await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('1,200 points');
     await expect(app.getByRole('button', { name: `Refund $5 off (${code})` }).count()).resolves.toBe(0);
@@ -364,7 +367,9 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     const rows = () => app.locator('table.members tbody tr');
     const pointsColumn = async () =>
       (await rows().locator('td.number').allTextContents()).map((text) => Number(text.replace(/[^0-9]/g, '')));
-    const listed = (await api().get('/v1/customers?page%5Bsize%5D=100')).body as { data: Array<{ attributes: { current_points: number } }> };
+    const listed = (await api().get('/v1/customers?page%5Bsize%5D=100')).body as {
+      data: Array<{ attributes: { current_points: number } }>;
+    };
     const balances = listed.data.map((one) => one.attributes.current_points).sort((a, b) => b - a);
 
     // The Overview's heading has focus; the Customers section is the link just before it.
@@ -372,7 +377,10 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await expect(focused()).resolves.toBe('Customers');
     await page.keyboard.press('Enter');
     await app.getByRole('heading', { level: 2, name: 'All members' }).waitFor();
-    await app.getByRole('status').filter({ hasText: `Members 1 to ${balances.length}, by points, most first.` }).waitFor();
+    await app
+      .getByRole('status')
+      .filter({ hasText: `Members 1 to ${balances.length}, by points, most first.` })
+      .waitFor();
     // Most points first: the shop's balances in order, each member's status and tier as badges.
     await expect(pointsColumn()).resolves.toEqual(balances);
     await expect(app.locator('th[aria-sort="descending"]').textContent()).resolves.toMatch(/^Points/);
@@ -404,7 +412,10 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await tabTo(/^members-status$/);
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('ArrowUp');
-    await app.getByRole('status').filter({ hasText: `Members 1 to ${balances.length},` }).waitFor();
+    await app
+      .getByRole('status')
+      .filter({ hasText: `Members 1 to ${balances.length},` })
+      .waitFor();
     await tabTo(/^Katherine Johnson$/);
     await page.keyboard.press('Enter');
     await app.getByRole('heading', { level: 1, name: 'Katherine Johnson' }).waitFor();
@@ -437,7 +448,9 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await app.getByRole('button', { name: 'Adjust' }).click();
     const dialog = app.getByRole('dialog', { name: /^Deduct 99,999 points from / });
     await dialog.waitFor();
-    await expect(dialog.textContent()).resolves.toContain('The balance is 1,100 points and cannot go below 0: only 1,100 of the 99,999 points will be taken.');
+    await expect(dialog.textContent()).resolves.toContain(
+      'The balance is 1,100 points and cannot go below 0: only 1,100 of the 99,999 points will be taken.',
+    );
     await shootWidths(page, '09-deduct-confirmation');
     await expectAccessible(app);
     await dialog.getByRole('button', { name: 'Deduct points' }).click();
@@ -470,7 +483,8 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await expect(app.locator('svg text.x-label').allTextContents()).resolves.toEqual(['Oct 29, 2026', 'Nov 12, 2026', 'Nov 27, 2026']);
     // Tab to the chart: the last day shows; the left arrow moves a day back.
     const chart = app.locator('svg[role="img"]');
-    for (let tabs = 0; tabs < 20 && !(await chart.evaluate((node) => node === document.activeElement)); tabs++) await page.keyboard.press('Tab');
+    for (let tabs = 0; tabs < 20 && !(await chart.evaluate((node) => node === document.activeElement)); tabs++)
+      await page.keyboard.press('Tab');
     const tooltip = app.locator('#chart-tooltip');
     await expect(tooltip.textContent()).resolves.toBe('Nov 27, 2026Issued: 193Redeemed: 0Expired: 0New members: 0');
     for (let day = 0; day < 8; day++) await page.keyboard.press('ArrowLeft');

@@ -117,7 +117,10 @@ describe('GET /admin/api/members', () => {
     const tierOf = (member: Json) => member.attributes.vip_tier?.id ?? 'none';
     for (const tier of ['gold', 'bronze', 'none']) {
       const { members } = await walk(`sort=-last_activity&filter[tier]=${tier}`, 4);
-      const expected = everyone.filter((member) => tierOf(member) === tier).map((member) => member.id).sort();
+      const expected = everyone
+        .filter((member) => tierOf(member) === tier)
+        .map((member) => member.id)
+        .sort();
 
       expect(expected.length).toBeGreaterThan(0);
       expect(ids(members).sort()).toEqual(expected);
@@ -147,7 +150,12 @@ describe('GET /admin/api/members', () => {
 
     expect(ids(other.members)).toEqual(['5001']);
     expectError(
-      await staff('GET', `/members?page[size]=2&page[cursor]=${encodeURIComponent(first.body.meta.page.next_cursor)}`, undefined, 'e2e-other'),
+      await staff(
+        'GET',
+        `/members?page[size]=2&page[cursor]=${encodeURIComponent(first.body.meta.page.next_cursor)}`,
+        undefined,
+        'e2e-other',
+      ),
       400,
       /another list/,
     );
