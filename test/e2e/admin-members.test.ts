@@ -3,7 +3,10 @@
 // walked page by page with its cursor (every member once, in order), each shop seeing only its own members,
 // refusals in the error envelope; who every history entry is by (staff, API key, Shopify, the system); an
 // adjustment below the balance floor answering what it really took; the search by a part of an e-mail.
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { main } from '../../infra/cli/main';
 import type { Twin } from '../../infra/local/twin';
+import { documentClient, tableName } from '../../shared/data/client';
 import { e2eConfig, KEYS } from '../fixtures/e2e-config';
 import { apiClient, type ApiResponse, expectError, sendJson, startTestTwin } from '../support/twin';
 
@@ -176,6 +179,33 @@ describe('GET /admin/api/members', () => {
     expectError(await staff('GET', '/members?page[cursor]=eyJsIjoxfQ'), 400, /another list/);
     expectError(await staff('GET', `/members?sort=points&page[size]=2&page[cursor]=${cursor}`), 400, /another list/);
     expectError(await staff('GET', `/members?sort=-points&page[size]=3&page[cursor]=${cursor}`), 400, /another list/);
+  });
+
+  it('lists members written before the list existed once `loyalty member-list backfill` has run', async () => {
+    // Two profiles as an earlier release wrote them: without the list's attributes.
+    for (const id of ['1011', '1012']) {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: `SHOP#e2e#C#${id}`, sk: 'PROFILE' },
+          UpdateExpression: 'REMOVE tier_list_pk, last_activity_at',
+        }),
+      );
+    }
+    expect(ids((await walk('sort=-last_activity', 50)).members)).not.toContain('1011');
+
+    const out: string[] = [];
+    const cli = (shop: string) =>
+      main(['member-list', 'backfill', '--shop', shop, '--endpoint', twin.dynamodbEndpoint, '--table', twin.tableName], {
+        out: (line: string) => out.push(line),
+        err: (line: string) => out.push(line),
+      });
+    expect(await cli('e2e')).toBe(0);
+    expect(out).toContain('shop e2e: 25 members read, 2 put on the member list');
+    expect([...ids((await walk('sort=-last_activity', 50)).members)].sort()).toEqual(ALL_MEMBERS);
+    // Run again: nothing left to write.
+    expect(await cli('e2e')).toBe(0);
+    expect(out).toContain('shop e2e: 25 members read, 0 put on the member list');
   });
 
   it('is for staff only: no token, an API key or a key as bearer are refused', async () => {

@@ -425,7 +425,7 @@ describe('the Idempotency-Key of a staff write', () => {
     const entries = (await staff(await idToken())('GET', '/v1/customers/1006/earning-history')).body.data as Json[];
     expect(
       entries
-        .filter((entry) => entry.attributes.actor.type === 'staff')
+        .filter((entry) => entry.attributes.actor.type === 'staff' && entry.attributes.action === 'manual_adjustment')
         .map((entry) => entry.attributes.actor.id)
         .sort(),
     ).toEqual(['11', '12']);
