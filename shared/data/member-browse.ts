@@ -151,6 +151,21 @@ export async function browseMembers(shopId: string, query: MemberBrowseQuery, ti
   const list = listName(shopId, query);
   const positions: Position[] =
     query.cursor !== undefined ? decodeCursor(query.cursor, list, partitions.length) : partitions.map(() => null);
+  // A position is a key of its own partition, of this shop's profiles: anything else was not written by this list.
+  positions.forEach((position, index) => {
+    if (position === null || position === 0) return;
+    const partition = partitions[index]!;
+    const names = Object.keys(position).sort();
+    const sortValue = position[partition.sortAttribute];
+    const valid =
+      names.join(',') === ['pk', 'sk', partition.partitionAttribute, partition.sortAttribute].sort().join(',') &&
+      position[partition.partitionAttribute] === partition.value &&
+      position.sk === 'PROFILE' &&
+      typeof position.pk === 'string' &&
+      position.pk.startsWith(`SHOP#${shopId}#C#`) &&
+      (partition.sortAttribute === 'current_points' ? typeof sortValue === 'number' : typeof sortValue === 'string');
+    if (!valid) throw new MemberBrowseRefusal('page[cursor] is not a cursor of this list: pass the next_cursor of the previous page');
+  });
   // Each partition not used up: its next `size + 1` entries (one more tells whether it goes on).
   const reads = await Promise.all(
     partitions.map(async (partition, index) => {

@@ -178,6 +178,21 @@ describe('GET /admin/api/members', () => {
     expectError(await staff('GET', '/members?page[cursor]=%7B%7D'), 400, /not a cursor/);
     expectError(await staff('GET', '/members?page[cursor]=eyJsIjoxfQ'), 400, /another list/);
     expectError(await staff('GET', `/members?sort=points&page[size]=2&page[cursor]=${cursor}`), 400, /another list/);
+    // A cursor of this list whose positions were changed: another partition, another shop's key, a wrong type.
+    const decoded = JSON.parse(Buffer.from(first.body.meta.page.next_cursor, 'base64url').toString('utf8'));
+    const forged = (change: (position: Json) => void) => {
+      const copy = JSON.parse(JSON.stringify(decoded));
+      change(copy.p.find((position: Json) => position && typeof position === 'object'));
+      return encodeURIComponent(Buffer.from(JSON.stringify(copy)).toString('base64url'));
+    };
+    for (const change of [
+      (position: Json) => (position.list_pk = 'SHOP#e2e-other#LIST#member'),
+      (position: Json) => (position.pk = 'SHOP#e2e-other#C#5001'),
+      (position: Json) => (position.current_points = 'many'),
+      (position: Json) => (position.extra = 'x'),
+    ]) {
+      expectError(await staff('GET', `/members?sort=-points&page[size]=2&page[cursor]=${forged(change)}`), 400, /not a cursor/);
+    }
     expectError(await staff('GET', `/members?sort=-points&page[size]=3&page[cursor]=${cursor}`), 400, /another list/);
   });
 
