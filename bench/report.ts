@@ -1,6 +1,7 @@
 // What the bench prints as tables and what it leaves behind: bench/results.json and bench/latency.svg.
 import type { KlaviyoFigures } from './klaviyo';
 import type { ProgramFiguresBench } from './program-figures';
+import type { MemberListFigures } from './member-list';
 import type { ImportSection } from './import';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -49,6 +50,7 @@ export interface BenchResults {
   klaviyo?: KlaviyoFigures | null;
   /** The figures consumer's writes per event and the overview's reads by shop size (docs/performance.md#the-programs-figures). */
   programFigures?: ProgramFiguresBench | null;
+  memberList?: MemberListFigures[] | null;
   /** `--only one-customer`: the writes of one customer (docs/performance.md#one-hot-customer). */
   oneCustomer?: EndpointFigures[];
   /** `--only list-depth` (docs/performance.md#customer-list-depth). */

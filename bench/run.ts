@@ -40,6 +40,7 @@ import { printStorefront, storefrontBench, type StorefrontFigures } from './stor
 import { eventDeliveryBench, printEventDelivery, type EventDeliveryFigures } from './event-delivery';
 import { klaviyoRequestsPerEvent, printKlaviyo, type KlaviyoFigures } from './klaviyo';
 import { printProgramFigures, programFiguresBench, type ProgramFiguresBench } from './program-figures';
+import { memberListBench, printMemberList } from './member-list';
 import { startTwinProcess, TWIN_TABLE } from './twin-process';
 import { benchSizes, sectionPlan, sectionTimer } from './sections';
 import { webhookBurst, type BurstFigures } from './webhook-burst';
@@ -51,6 +52,7 @@ const { values: options } = parseArgs({
     duration: { type: 'string', default: '4' },
     connections: { type: 'string', default: '10' },
     'max-members': { type: 'string' },
+    'member-list-sizes': { type: 'string' },
     'min-members': { type: 'string' },
     full: { type: 'boolean', default: false },
     'skip-bundles': { type: 'boolean', default: false },
@@ -114,6 +116,7 @@ const SECTIONS = [
   'klaviyo',
   'write-cost',
   'figures',
+  'member-list',
 ];
 const IMPORT = {
   rows: (options['import-rows'] ?? '').split(',').map(Number),
@@ -214,6 +217,22 @@ async function main(): Promise<void> {
       own.process.kill('SIGINT');
     }
     console.log(`\nwritten: bench/results.json (programFigures; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+    return;
+  }
+  if (options.only === 'member-list') {
+    const own = await startTwinProcess();
+    try {
+      process.env.TABLE_NAME = TWIN_TABLE;
+      process.env.DYNAMODB_ENDPOINT = own.dynamodb;
+      process.env.DYNAMODB_STATS = 'true';
+      const scales = (options['member-list-sizes'] ?? SCALES.join(',')).split(',').map(Number);
+      const memberList = await memberListBench(scales);
+      printMemberList(memberList);
+      mergeResults({ at: new Date().toISOString(), memberList });
+    } finally {
+      own.process.kill('SIGINT');
+    }
+    console.log(`\nwritten: bench/results.json (memberList; ${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
     return;
   }
   if (options.only === 'event-delivery') {

@@ -10,10 +10,10 @@ export const handler = createHandler(
     const input = parseAdjustPointsBody(body);
     const shop = await shopCatalog(caller.shopId);
     // Under an Idempotency-Key every attempt of the request is the same adjustment (applied once).
-    // Made by staff (/admin/api): the staff user is kept on its entry.
+    // Who made it (a staff user on /admin/api, an API key on /v1) is kept on its entry.
     const adjustment = await adjustPoints(shop, path('identifier'), input, {
       ...(idempotency ? { requestId: idempotency.workId } : {}),
-      ...(caller.actor ? { actor: caller.actor } : {}),
+      ...(caller.actor ? { actor: caller.actor } : caller.keyActor ? { actor: caller.keyActor } : {}),
     });
     return { statusCode: 200, body: { data: pointsAdjustmentResource(adjustment, shop.settings) } };
   },

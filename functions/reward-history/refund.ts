@@ -8,7 +8,12 @@ import { shopCatalog } from '../../shared/shops/shop-catalog';
 export const handler = createHandler(
   async ({ caller, path, idempotency }) => {
     const shop = await shopCatalog(caller.shopId);
-    const entry = await refundRedemption(shop, path('identifier'), path('id'), connectedPlatform(shop), { claim: idempotency });
+    // Who undid it (a staff user on /admin/api, an API key on /v1) is kept on the entry giving the points back.
+    const actor = caller.actor ?? caller.keyActor;
+    const entry = await refundRedemption(shop, path('identifier'), path('id'), connectedPlatform(shop), {
+      claim: idempotency,
+      ...(actor ? { actor } : {}),
+    });
     return { statusCode: 200, body: { data: rewardHistoryResource(entry), meta: loyaltyModeMeta(shop.settings) } };
   },
   { idempotent: true },

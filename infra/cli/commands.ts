@@ -11,6 +11,7 @@ import { hashApiKey, keyIdOf, type ApiKeySummary, type KeyScope } from '../../sh
 import { listShopIds, readShopCatalog } from '../../shared/data/shop-repository';
 import { backfillShopPostings, emailIndexReady, markEmailIndexComplete } from '../../shared/data/email-index-repository';
 import { backfillImportedBatches } from '../../shared/data/imported-batch-backfill';
+import { backfillMemberList } from '../../shared/data/member-browse';
 import { applyImport } from '../../shared/import/apply-import';
 import { customerDirectoryFromExport, platformCustomerDirectory } from '../../shared/import/customer-directory';
 import { importIdOf } from '../../shared/import/import-id';
@@ -203,6 +204,23 @@ export async function emailIndexBackfill(options: { shop?: string }, deps: Pick<
 export async function importedBatchesBackfill(deps: Pick<CommandDeps, 'print'>): Promise<void> {
   const done = await backfillImportedBatches();
   deps.print(`${done.updated} imported balance batches put on the ledger's index`);
+}
+
+/**
+ * `loyalty member-list backfill [--shop S]`: puts the member list's tier-and-activity attributes on the
+ * profiles written before `gsi_customers_tier_activity` existed (docs/admin.md#the-member-list), shop by
+ * shop. Safe to stop and run again: a profile already current is not written, and one changed meanwhile
+ * (which derives them itself) is left as it is.
+ */
+export async function memberListBackfill(options: { shop?: string }, deps: Pick<CommandDeps, 'print'>): Promise<void> {
+  const shops = options.shop !== undefined ? [options.shop] : await listShopIds();
+  if (options.shop !== undefined && !(await readShopCatalog(options.shop))) throw new UnknownShopError(options.shop);
+  for (const shopId of shops) {
+    const done = await backfillMemberList(shopId, (read) => {
+      if (read % 10_000 === 0) deps.print(`  shop ${shopId}: ${read} members so far`);
+    });
+    deps.print(`shop ${shopId}: ${done.read} members read, ${done.updated} put on the member list`);
+  }
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   configApply,
   emailIndexBackfill,
   importedBatchesBackfill,
+  memberListBackfill,
   statsBackfill,
   statsVerify,
   importMembers,
@@ -47,6 +48,7 @@ export const USAGE = `Usage:
   loyalty keys list --shop S                                 TARGET
   loyalty email-index backfill [--shop S]                    TARGET
   loyalty imported-batches backfill                          TARGET
+  loyalty member-list backfill [--shop S]                    TARGET
   loyalty import FILE --shop S --from ${IMPORT_SOURCES.join('|')}
                  [--customers FILE] [--mode add|set] [--dry-run] TARGET
   loyalty import undo IMPORT_ID --shop S                     TARGET
@@ -67,6 +69,10 @@ email-index backfill writes the e-mail search postings of members enrolled befor
 shop by shop (every registered shop, or --shop S), then marks each shop complete so filter[email]
 reads the index; until then it answers by scanning. Safe to stop and run again: complete shops are
 skipped and a shop's walk writes nothing twice.
+
+member-list backfill puts the member list's tier and last activity on the members written before the
+list existed (every registered shop, or --shop S), so GET /admin/api/members lists them by last activity
+and by tier. Safe to stop and run again: a member already current is not written.
 
 imported-batches backfill puts the balances a configuration file gave members (applied by an earlier
 release) on the ledger's index, so their batch shows as the points expiring next. Run it once; a second
@@ -119,6 +125,7 @@ type Command =
   | { kind: 'keys list'; shop: string }
   | { kind: 'email-index backfill'; shop?: string }
   | { kind: 'imported-batches backfill' }
+  | { kind: 'member-list backfill'; shop?: string }
   | { kind: 'import'; file: string; shop: string; from: ImportSource; mode: ImportMode; customers: string | null; dryRun: boolean }
   | { kind: 'import undo'; importId: string; shop: string }
   | { kind: 'stats verify'; shop: string }
@@ -142,6 +149,7 @@ const COMMAND_OPTIONS: Record<Command['kind'], OptionName[]> = {
   'keys list': ['shop'],
   'email-index backfill': ['shop'],
   'imported-batches backfill': [],
+  'member-list backfill': ['shop'],
   import: ['shop', 'from', 'customers', 'mode'],
   'import undo': ['shop'],
   'stats verify': ['shop'],
@@ -255,6 +263,9 @@ async function run(command: Exclude<Command, AppConfigCommand>, target: Target, 
     case 'imported-batches backfill':
       await importedBatchesBackfill(deps);
       return;
+    case 'member-list backfill':
+      await memberListBackfill(command.shop !== undefined ? { shop: command.shop } : {}, deps);
+      return;
     case 'import': {
       const { kind: _kind, ...options } = command;
       // Matching through the platform (no --customers export): the twin's shops' credentials, if any.
@@ -329,6 +340,8 @@ function parseCommand(positionals: string[], values: Values, dryRun: boolean): C
       return { kind, ...(values.shop !== undefined ? { shop: required('shop') } : {}) };
     case 'imported-batches backfill':
       return { kind };
+    case 'member-list backfill':
+      return { kind, ...(values.shop !== undefined ? { shop: required('shop') } : {}) };
     case 'import': {
       const shop = required('shop');
       const from = required('from');

@@ -41,6 +41,18 @@ export const GLOBAL_INDEXES = {
   customersByPoints: listIndex('gsi_customers_points', { name: 'current_points', type: 'N' }),
   customersByLifetimePoints: listIndex('gsi_customers_lifetime_points', { name: 'lifetime_points', type: 'N' }),
   customersByRedeemedPoints: listIndex('gsi_customers_redeemed_points', { name: 'redeemed_points', type: 'N' }),
+  /**
+   * The staff's member list by last activity, one partition per shop, tier and status
+   * (`SHOP#<shop>#TIER#<tier or ->#<status>`), sorted by `last_activity_at` (the last earning or spending,
+   * else the enrolment): what `GET /admin/api/members` reads to sort by activity or to filter by tier
+   * (docs/admin.md#the-member-list). Every profile carries both attributes (`deriveProfile`).
+   */
+  customersByTierActivity: {
+    indexName: 'gsi_customers_tier_activity',
+    partitionKey: { name: 'tier_list_pk', type: 'S' },
+    sortKey: { name: 'last_activity_at', type: 'S' },
+    projection: 'KEYS_ONLY',
+  },
   /** Exact e-mail lookup (`SHOP#<shop>#EMAIL#<lower-case email>`), whole profile projected: one call. */
   customersByEmail: {
     indexName: 'gsi_customers_email',

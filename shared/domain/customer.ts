@@ -1,6 +1,6 @@
 // A loyalty member as stored: figures, status, dates and referral code.
 import { calendarDateOf } from './dates';
-import type { StaffActor } from './history';
+import type { RequestActor } from './history';
 
 export type LoyaltyStatus = 'member' | 'excluded';
 export const LOYALTY_STATUSES: readonly LoyaltyStatus[] = ['member', 'excluded'];
@@ -100,7 +100,7 @@ export interface QueuedAdjustment {
   /** When it was accepted: its entry's `created_at` and its events' `occurred_at`. */
   at: string;
   /** Made by staff through /admin/api: who, kept on its entry. */
-  actor?: StaffActor;
+  actor?: RequestActor;
 }
 
 /** What a committed adjustment did, as the writer that asked for it answers. */

@@ -7,6 +7,20 @@ export interface StaffActor {
   type: 'staff';
   id: string;
 }
+/** An API key that made a change through /v1: its id and its name when the write was made. */
+export interface ApiKeyActor {
+  type: 'api_key';
+  id: string;
+  name: string;
+}
+/** Who made a change by request: a staff user (/admin/api) or an API key (/v1). */
+export type RequestActor = StaffActor | ApiKeyActor;
+/**
+ * Who an entry is by, as staff answers say it: the recorded requester, or `shopify` (an order, a customer
+ * webhook) or `system` (a scheduled job, the configuration, an import), or `unknown` (a request of before
+ * requesters were recorded).
+ */
+export type EntryActor = RequestActor | { type: 'shopify' } | { type: 'system' } | { type: 'unknown' };
 export type RewardStatus = 'active' | 'used' | 'expired';
 
 export interface EarningEntry {
@@ -24,8 +38,11 @@ export interface EarningEntry {
   points_expiry_at: string | null;
   created_at: string;
   updated_at: string;
-  /** A manual adjustment made by staff: who (SURFACES-CONTRACT.md). Absent on every other entry. */
-  actor?: StaffActor;
+  /**
+   * Who made the entry by request: a staff user (SURFACES-CONTRACT.md) or an API key, on a manual adjustment
+   * or a redemption's refund. Absent on the entries of orders, webhooks and jobs.
+   */
+  actor?: RequestActor;
 }
 
 export interface RewardEntry {
@@ -63,7 +80,7 @@ export interface PurchaseRecord extends Omit<RewardEntry, 'status'> {
 
 /** What makes one earning entry different from another approved at the same moment. */
 export type ApprovedEntryFields = Pick<EarningEntry, 'id' | 'earning_rule_id' | 'action' | 'points' | 'base_points' | 'points_multiplier'> &
-  Partial<Pick<EarningEntry, 'order_id' | 'order_number'>>;
+  Partial<Pick<EarningEntry, 'order_id' | 'order_number' | 'actor'>>;
 
 /**
  * An entry approved at `now`, given at once (manual adjustments, signup, referral, order points without

@@ -1,6 +1,6 @@
 // JSON:API serialization of earning and reward history entries: exactly the spec's fields for
 // history reads, so audit details kept on an entry (notes, request flags) never leave the table.
-import type { EarningEntry, RewardEntry } from '../domain/history';
+import type { EarningEntry, EntryActor, RewardEntry } from '../domain/history';
 import type { ShopSettings } from '../domain/shop';
 
 /**
@@ -26,10 +26,29 @@ export function earningHistoryResource(entry: EarningEntry, { staff = false }: {
       points_expiry_at: entry.points_expiry_at,
       created_at: entry.created_at,
       updated_at: entry.updated_at,
-      ...(staff && entry.actor ? { actor: { type: entry.actor.type, id: entry.actor.id } } : {}),
+      ...(staff ? { actor: entryActor(entry) } : {}),
       ...(staff && typeof noteOf(entry) === 'string' ? { note: noteOf(entry) } : {}),
     },
   };
+}
+
+/** Entries no request makes: an order's or a customer webhook's (Shopify), a job's or an import's (the system). */
+const SHOPIFY_ACTIONS = new Set(['purchase', 'refund', 'signup', 'referral']);
+const SYSTEM_ACTIONS = new Set(['expiry', 'birthday', 'import']);
+
+/**
+ * Who an entry is by, for staff (docs/admin.md, "By"): the staff user or API key recorded on it, else what its
+ * action tells (Shopify for an order's, a customer's or a referral's entry; the system for an expiry, a
+ * birthday, an import), else `unknown` (an adjustment or refund made before requesters were recorded, an
+ * earning rule's action).
+ */
+export function entryActor(entry: EarningEntry): EntryActor {
+  const actor = entry.actor;
+  if (actor?.type === 'staff') return { type: 'staff', id: actor.id };
+  if (actor?.type === 'api_key') return { type: 'api_key', id: actor.id, name: actor.name };
+  if (SHOPIFY_ACTIONS.has(entry.action)) return { type: 'shopify' };
+  if (SYSTEM_ACTIONS.has(entry.action)) return { type: 'system' };
+  return { type: 'unknown' };
 }
 
 /** An adjustment's internal note, kept on its entry's item (read back with the entry; no other entry has one). */

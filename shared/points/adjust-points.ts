@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { getEarningEntry } from '../data/history-repository';
 import { commitAdjustments, enqueueAdjustment, withdrawAdjustment } from '../data/points-repository';
 import { customerNotFound, DOMAIN_DETAILS, DomainError, failed, notPermitted } from '../domain/errors';
-import type { StaffActor } from '../domain/history';
+import type { RequestActor } from '../domain/history';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { resolveCustomerId } from '../customers/customer-service';
 import { withMemberFacts } from '../domain/events';
@@ -64,8 +64,8 @@ export async function adjustPoints(
      * answered, not applied again.
      */
     requestId?: string;
-    /** The staff user who made it through /admin/api: kept on its entry. */
-    actor?: StaffActor;
+    /** The staff user (/admin/api) or API key (/v1) that made it: kept on its entry. */
+    actor?: RequestActor;
   } = {},
 ): Promise<PointsAdjustment> {
   const shopId = shop.settings.id;

@@ -10,7 +10,7 @@ import { getPurchase, recordReissuedCode, writeRedemptionRefund } from '../data/
 import type { CustomerRecord } from '../domain/customer';
 import { customerNotFound, DOMAIN_DETAILS, echoed, failed, notFound, notPermitted, unavailable, unprocessable } from '../domain/errors';
 import { type DomainEvent, memberFacts } from '../domain/events';
-import { approvedEntry, type EarningEntry, type PurchaseRecord, type RewardEntry } from '../domain/history';
+import { approvedEntry, type EarningEntry, type PurchaseRecord, type RequestActor, type RewardEntry } from '../domain/history';
 import { movePoints, tierProgramOf } from '../domain/member-points';
 import { giveBatches } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
@@ -74,7 +74,7 @@ export async function refundRedemption(
   identifier: string,
   entryId: string,
   platform: Platform,
-  options: { claim?: IdempotencyClaim } = {},
+  options: { claim?: IdempotencyClaim; actor?: RequestActor } = {},
 ): Promise<RewardEntry> {
   const shopId = shop.settings.id;
   const { claim } = options;
@@ -143,6 +143,7 @@ async function commitRefund(
         points,
         base_points: points,
         points_multiplier: 1,
+        ...(options.actor ? { actor: options.actor } : {}),
       },
       now,
     );

@@ -486,6 +486,17 @@ export const ADMIN_PAGES: readonly PageRoute[] = [
     uses: ['platform'],
     throttle: STAFF_THROTTLE.read,
   },
+  // The member list (docs/admin.md#the-member-list): staff only, no /v1 twin. It reads one page of sorted
+  // index entries per partition it spans and the page's profiles: O(page), at any depth.
+  {
+    name: 'browseMembers',
+    method: 'GET',
+    path: '/admin/api/members',
+    handler: 'functions/admin/members.ts',
+    table: 'read',
+    uses: ['platform'],
+    throttle: STAFF_THROTTLE.read,
+  },
 ];
 
 /**

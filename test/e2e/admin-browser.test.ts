@@ -21,6 +21,8 @@ if (unavailable) console.warn(`The admin browser test is SKIPPED: ${unavailable}
 jest.setTimeout(120_000);
 
 const SCREENSHOTS = process.env.ADMIN_SCREENSHOTS ?? join(tmpdir(), 'admin-screenshots');
+/** The widths every new screen is saved at: a desktop admin and a phone's. */
+const WIDTHS = [1280, 390] as const;
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const DEMO_KEY = 'demo_full_key';
 const STAFF_USER = '42';
@@ -95,7 +97,7 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
 
   /** The shop's admin with the app open, and the app's frame once its page has rendered. */
   async function openAdmin(route?: (page: Page) => Promise<unknown>): Promise<{ page: Page; app: Frame; calls: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
+    const page = await browser.newPage({ viewport: { width: 1200, height: 1400 }, locale: 'en-US' });
     const calls: string[] = [];
     page.on('request', (request) => {
       if (new URL(request.url()).pathname.startsWith('/admin/api/')) {
@@ -118,6 +120,14 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
   const figureOf = async (app: Frame, label: string) =>
     Number(((await app.locator('.figure', { hasText: label }).locator('dd').textContent()) ?? '').replace(/[^0-9-]/g, ''));
   const shoot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  /** The screen at each of WIDTHS (`<name>-1280.png`, `<name>-390.png`), the whole page, then back to the desktop width. */
+  const shootWidths = async (page: Page, name: string) => {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 1000 });
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 1400 });
+  };
   const expectAccessible = async (app: Frame) => expect(await seriousViolations(app)).toEqual([]);
 
   it('shows the overview without figures when the service has none (a 404), usable and accessible', async () => {
@@ -150,7 +160,7 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
       ),
     );
     await app.getByText('Points outstanding').waitFor();
-    await expect(app.locator('.figure', { hasText: 'Liability' }).locator('dd').textContent()).resolves.toBe('89.50 USD');
+    await expect(app.locator('.figure', { hasText: 'Liability' }).locator('dd').textContent()).resolves.toBe('$89.50');
     await expect(app.locator('.figure', { hasText: 'Redemption rate' }).locator('dd').textContent()).resolves.toBe('31.3 %');
     await expect(app.locator('.figure', { hasText: 'Points issued in range' }).locator('dd').textContent()).resolves.toBe('2,200');
     await expect(app.locator('svg rect.issued').count()).resolves.toBe(30);
@@ -175,7 +185,7 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await app.getByLabel('E-mail or customer id').fill('1001');
     await app.getByRole('button', { name: 'Search' }).click();
     await app.getByRole('status').filter({ hasText: '1 member matches “1001”.' }).waitFor();
-    await app.getByRole('link', { name: /Ada/ }).click();
+    await app.getByRole('list', { name: 'Search results' }).getByRole('link', { name: /Ada/ }).click();
     await app.getByRole('heading', { level: 1, name: /Ada/ }).waitFor();
     const ada = (await api().get('/v1/customers/1001')).body as {
       data: { attributes: { vip_tier: { name: string }; lifetime_points: number } };
@@ -197,7 +207,7 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await shoot(page, '03-search-results');
     await expectAccessible(app);
 
-    await app.getByRole('link', { name: /Grace/ }).click();
+    await app.getByRole('list', { name: 'Search results' }).getByRole('link', { name: /Grace/ }).click();
     await app.getByRole('heading', { level: 1, name: /Grace/ }).waitFor();
     await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('450 points');
     await shoot(page, '04-customer');
@@ -206,7 +216,7 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await app.getByLabel('Points (negative deducts)').fill('250');
     await app.getByLabel('Reason (internal note)').fill('Parcel arrived late');
     await app.getByRole('button', { name: 'Adjust' }).click();
-    await app.getByRole('status').filter({ hasText: 'Adjusted by 250 points.' }).waitFor();
+    await app.getByRole('status').filter({ hasText: 'Added 250 points. The balance is now 700 points.' }).waitFor();
     await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('700 points');
     const entry = app.locator('table.activity tbody tr').first();
     await expect(entry.textContent()).resolves.toContain('Adjustment');
@@ -217,7 +227,18 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
 
     const code = (purchase.body as { data: { attributes: { discount_code: string } } }).data.attributes.discount_code;
     await app.getByRole('button', { name: `Refund $5 off (${code})` }).click();
-    await app.getByRole('status').filter({ hasText: 'Refunded $5 off: 500 points returned.' }).waitFor();
+    // Undoing a redemption is confirmed first: the dialog says the code is deleted.
+    const dialog = app.getByRole('dialog', { name: 'Undo the redemption of $5 off?' });
+    await dialog.waitFor();
+    await expect(dialog.textContent()).resolves.toContain(`discount code ${code} is deleted`);
+    await shootWidths(page, '06a-undo-redemption-confirmation');
+    await expectAccessible(app);
+    await dialog.getByRole('button', { name: 'Undo redemption' }).click();
+    await app
+      .getByRole('status')
+      .filter({ hasText: `Refunded $5 off: 500 points returned, code ${code} deleted.` })
+      .waitFor();
+    await expect(app.getByRole('dialog').count()).resolves.toBe(0);
     await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('1,200 points');
     await expect(app.getByRole('button', { name: `Refund $5 off (${code})` }).count()).resolves.toBe(0);
     await shoot(page, '06-refunded');
@@ -283,7 +304,15 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await expect(focused()).resolves.toBe('adjust-reason');
     await page.keyboard.type('Duplicate award for order #1172');
     await page.keyboard.press('Enter');
-    await app.getByRole('status').filter({ hasText: 'Adjusted by -100 points.' }).waitFor();
+    // A deduction is confirmed first: focus is in the dialog, on Cancel; Tab to the deduction and Enter.
+    await app.getByRole('dialog', { name: 'Deduct 100 points from Alan Turing?' }).waitFor();
+    await expect(focused()).resolves.toBe('Cancel');
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('Deduct points');
+    await page.keyboard.press('Enter');
+    await app.getByRole('status').filter({ hasText: 'Deducted 100 points. The balance is now 100 points.' }).waitFor();
+    // Focus is back where it was.
+    await expect(focused()).resolves.toBe('adjust-reason');
     await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('100 points');
     await expect(app.locator('table.activity tbody tr').first().locator('td').nth(4).textContent()).resolves.toBe(
       'Duplicate award for order #1172',
@@ -312,7 +341,11 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     // The unused reward, refunded with Tab and Enter.
     await tabTo(`Refund $5 off (${alansCode})`);
     await page.keyboard.press('Enter');
-    await app.getByRole('status').filter({ hasText: 'Refunded $5 off: 500 points returned.' }).waitFor();
+    await app.getByRole('dialog', { name: 'Undo the redemption of $5 off?' }).waitFor();
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('Undo redemption');
+    await page.keyboard.press('Enter');
+    await app.getByRole('status').filter({ hasText: 'Refunded $5 off: 500 points returned' }).waitFor();
     await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('600 points');
     const alan = await api().get('/v1/customers/1003');
     expect((alan.body as { data: { attributes: Record<string, unknown> } }).data.attributes).toMatchObject({
@@ -320,6 +353,151 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
       loyalty_status: 'member',
       date_of_birth: '1990-03-12',
     });
+    await page.close();
+  });
+
+  it('browses every member with the keyboard: sorted by points either way, by last activity, filtered by status', async () => {
+    const { page, app } = await openAdmin();
+    const focused = () =>
+      app.evaluate('document.activeElement && (document.activeElement.id || document.activeElement.textContent)') as Promise<string>;
+    const tabTo = async (target: RegExp) => {
+      for (let tabs = 0; tabs < 30 && !target.test((await focused()) ?? ''); tabs++) await page.keyboard.press('Tab');
+      expect(await focused()).toMatch(target);
+    };
+    const rows = () => app.locator('table.members tbody tr');
+    const pointsColumn = async () =>
+      (await rows().locator('td.number').allTextContents()).map((text) => Number(text.replace(/[^0-9]/g, '')));
+    const listed = (await api().get('/v1/customers?page%5Bsize%5D=100')).body as {
+      data: Array<{ attributes: { current_points: number } }>;
+    };
+    const balances = listed.data.map((one) => one.attributes.current_points).sort((a, b) => b - a);
+
+    // The Overview's heading has focus; the Customers section is the link just before it.
+    await page.keyboard.press('Shift+Tab');
+    await expect(focused()).resolves.toBe('Customers');
+    await page.keyboard.press('Enter');
+    await app.getByRole('heading', { level: 2, name: 'All members' }).waitFor();
+    await app
+      .getByRole('status')
+      .filter({ hasText: `Members 1 to ${balances.length}, by points, most first.` })
+      .waitFor();
+    // Most points first: the shop's balances in order, each member's status and tier as badges.
+    await expect(pointsColumn()).resolves.toEqual(balances);
+    await expect(app.locator('th[aria-sort="descending"]').textContent()).resolves.toMatch(/^Points/);
+    await expect(rows().first().locator('.badge').allTextContents()).resolves.toEqual(['Gold', 'Member']);
+    await shootWidths(page, '08-members-by-points');
+    await expectAccessible(app);
+
+    // The Points header is a button: Enter turns the order round.
+    await tabTo(/^Points/);
+    await page.keyboard.press('Enter');
+    await app.getByRole('status').filter({ hasText: 'by points, fewest first.' }).waitFor();
+    await expect(pointsColumn()).resolves.toEqual([...balances].reverse());
+    await expect(app.locator('th[aria-sort="ascending"]').textContent()).resolves.toMatch(/^Points/);
+
+    // Last activity, newest first: a member just adjusted comes first.
+    expect((await api().post('/v1/customers/1004/points', { adjustment: 10, note: 'browse' })).status).toBe(200);
+    await tabTo(/^Last activity/);
+    await page.keyboard.press('Enter');
+    await app.getByRole('status').filter({ hasText: 'by last activity, newest first.' }).waitFor();
+    await expect(rows().first().locator('th a').textContent()).resolves.toBe('Katherine Johnson');
+
+    // Excluded members only, chosen with the arrow keys in the status list.
+    await tabTo(/^members-status$/);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await app.getByRole('status').filter({ hasText: 'Members 1 to 1,' }).waitFor();
+    await expect(rows().locator('.badge.critical').allTextContents()).resolves.toEqual(['Excluded']);
+    // And a member opens from the list.
+    await tabTo(/^members-status$/);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await app
+      .getByRole('status')
+      .filter({ hasText: `Members 1 to ${balances.length},` })
+      .waitFor();
+    await tabTo(/^Katherine Johnson$/);
+    await page.keyboard.press('Enter');
+    await app.getByRole('heading', { level: 1, name: 'Katherine Johnson' }).waitFor();
+    await expect(app.locator('p.badges .badge').allTextContents()).resolves.toEqual(['Member', 'No tier']);
+    await page.close();
+  });
+
+  it('confirms a deduction, says when the balance floor took less than asked, and cancels with Escape', async () => {
+    const { page, app } = await openAdmin();
+    await app.getByRole('link', { name: 'Customers' }).click();
+    await app.getByLabel('E-mail or customer id').fill('1008');
+    await app.getByRole('button', { name: 'Search' }).click();
+    await app.getByRole('list', { name: 'Search results' }).getByRole('link').click();
+    await app.getByRole('heading', { level: 1 }).filter({ hasNotText: 'Customer 1008' }).waitFor();
+    const balance = (await api().get('/v1/customers/1008')).body.data.attributes.current_points as number;
+    expect(balance).toBe(1100);
+    await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('1,100 points');
+
+    // Escape cancels: nothing is taken.
+    await app.getByLabel('Points (negative deducts)').fill('-50');
+    await app.getByLabel('Reason (internal note)').fill('Test');
+    await app.getByRole('button', { name: 'Adjust' }).click();
+    await app.getByRole('dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await expect(app.getByRole('dialog').count()).resolves.toBe(0);
+    expect((await api().get('/v1/customers/1008')).body.data.attributes.current_points).toBe(1100);
+
+    await app.getByLabel('Points (negative deducts)').fill('-99999');
+    await app.getByLabel('Reason (internal note)').fill('Fraudulent orders');
+    await app.getByRole('button', { name: 'Adjust' }).click();
+    const dialog = app.getByRole('dialog', { name: /^Deduct 99,999 points from / });
+    await dialog.waitFor();
+    await expect(dialog.textContent()).resolves.toContain(
+      'The balance is 1,100 points and cannot go below 0: only 1,100 of the 99,999 points will be taken.',
+    );
+    await shootWidths(page, '09-deduct-confirmation');
+    await expectAccessible(app);
+    await dialog.getByRole('button', { name: 'Deduct points' }).click();
+    await app
+      .getByRole('status')
+      .filter({ hasText: 'Took 1,100 of -99,999: the balance cannot go below 0. The balance is now 0 points.' })
+      .waitFor();
+    await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('0 points');
+    const entry = app.locator('table.activity tbody tr').first();
+    await expect(entry.locator('td').nth(2).textContent()).resolves.toBe('-1,100');
+    await expect(entry.locator('td').nth(5).textContent()).resolves.toBe(`Staff user ${STAFF_USER}`);
+    await shootWidths(page, '10-deducted-floor');
+    await page.close();
+  });
+
+  it('shows each day of the chart on keyboard focus and on hover, with axes, a legend and the table behind it', async () => {
+    const { page, app } = await openAdmin((page) =>
+      page.route('**/admin/api/overview?*', (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({ data: { type: 'program_overview', id: 'demo', attributes: OVERVIEW } }),
+        }),
+      ),
+    );
+    await app.getByText('Points outstanding').waitFor();
+    await expect(app.getByRole('list', { name: 'Legend' }).textContent()).resolves.toContain('Issued');
+    // The axis values: 0 and round steps up to the largest day (500 redeemed).
+    await expect(app.locator('svg .tick text').allTextContents()).resolves.toEqual(['0', '250', '500', '250', '500']);
+    await expect(app.locator('svg text.x-label').allTextContents()).resolves.toEqual(['Oct 29, 2026', 'Nov 12, 2026', 'Nov 27, 2026']);
+    // Tab to the chart: the last day shows; the left arrow moves a day back.
+    const chart = app.locator('svg[role="img"]');
+    for (let tabs = 0; tabs < 20 && !(await chart.evaluate((node) => node === document.activeElement)); tabs++)
+      await page.keyboard.press('Tab');
+    const tooltip = app.locator('#chart-tooltip');
+    await expect(tooltip.textContent()).resolves.toBe('Nov 27, 2026Issued: 193Redeemed: 0Expired: 0New members: 0');
+    for (let day = 0; day < 8; day++) await page.keyboard.press('ArrowLeft');
+    await expect(tooltip.textContent()).resolves.toBe('Nov 19, 2026Issued: 117Redeemed: 500Expired: 0New members: 0');
+    await expect(tooltip.isVisible()).resolves.toBe(true);
+    await shootWidths(page, '11-chart-tooltip-focus');
+    await expectAccessible(app);
+    // Hover shows the day under the pointer.
+    await app.locator('svg g.day').nth(1).hover();
+    await expect(tooltip.textContent()).resolves.toContain('Oct 30, 2026');
+    // The table behind the chart: one row per day, with its caption.
+    await expect(app.locator('table.chart-table tbody tr').count()).resolves.toBe(30);
+    await expect(app.locator('table.chart-table caption').textContent()).resolves.toBe('Points per day, Oct 29, 2026 to Nov 27, 2026');
     await page.close();
   });
 });

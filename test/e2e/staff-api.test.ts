@@ -314,14 +314,20 @@ describe('the actor of a staff write', () => {
     keyEntryId = entries.find((entry) => entry.attributes.points === 7)!.id;
   });
 
-  it('carries actor { type: staff, id: <sub> } on its entry in /admin/api answers, and none on other entries', async () => {
+  it('carries actor { type: staff, id: <sub> } on its entry in /admin/api answers, the API key by name on a /v1 write', async () => {
     const list = (await staff(await idToken())('GET', '/v1/customers/1003/earning-history')).body.data as Json[];
     const one = await staff(await idToken())('GET', `/v1/customers/1003/earning-history/${staffEntryId}`);
 
     expect(list.find((entry) => entry.id === staffEntryId).attributes.actor).toEqual({ type: 'staff', id: '77' });
     expect(one.body.data.attributes.actor).toEqual({ type: 'staff', id: '77' });
-    expect(list.find((entry) => entry.id === keyEntryId).attributes).not.toHaveProperty('actor');
-    expect(list.filter((entry) => entry.attributes.actor !== undefined).map((entry) => entry.id)).toEqual([staffEntryId]);
+    expect(list.find((entry) => entry.id === keyEntryId).attributes.actor).toEqual({
+      type: 'api_key',
+      id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      name: 'Backend',
+    });
+    // Every entry says who it is by: the entries no request made, by what made them.
+    expect(list.every((entry) => typeof entry.attributes.actor?.type === 'string')).toBe(true);
+    expect(list.filter((entry) => entry.attributes.actor.type === 'staff').map((entry) => entry.id)).toEqual([staffEntryId]);
   });
 
   it('never shows it on /v1, whose answers stay exactly the spec', async () => {
@@ -346,7 +352,7 @@ describe('the actor of a staff write', () => {
     const item = items.find((candidate) => candidate.pk === 'SHOP#e2e#C#1003' && candidate.sk === `EARN#${staffEntryId}`);
 
     expect(item).toMatchObject({ actor: { type: 'staff', id: '77' }, note: 'goodwill' });
-    expect(items.find((candidate) => candidate.sk === `EARN#${keyEntryId}`)).not.toHaveProperty('actor');
+    expect(items.find((candidate) => candidate.sk === `EARN#${keyEntryId}`)).toMatchObject({ actor: { type: 'api_key', name: 'Backend' } });
   });
 
   it("includes it in the customer's customers/data_request export", async () => {
@@ -419,7 +425,7 @@ describe('the Idempotency-Key of a staff write', () => {
     const entries = (await staff(await idToken())('GET', '/v1/customers/1006/earning-history')).body.data as Json[];
     expect(
       entries
-        .filter((entry) => entry.attributes.actor)
+        .filter((entry) => entry.attributes.actor.type === 'staff' && entry.attributes.action === 'manual_adjustment')
         .map((entry) => entry.attributes.actor.id)
         .sort(),
     ).toEqual(['11', '12']);

@@ -83,7 +83,7 @@ describe('the resource budget', () => {
     });
 
     it('is its resource and method for a staff route on a new path (2)', () => {
-      const page: PageRoute = { ...ADMIN_PAGES[1]!, name: 'budgetProbe', path: '/admin/api/members', handler };
+      const page: PageRoute = { ...ADMIN_PAGES[1]!, name: 'budgetProbe', path: '/admin/api/budget-probe', handler };
       expect(mainCount({ pages: [...ADMIN_PAGES, page] }) - base).toBe(2);
     });
 

@@ -4,6 +4,15 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { bundleAdminApp } from '../../infra/admin-ui/admin-app-bundle';
 import {
+  actorLabel,
+  axisTicks,
+  adjustmentOutcome,
+  deductionPreview,
+  formatDate,
+  formatMoney,
+  formatPoints,
+  membersPath,
+  statusWord,
   expiringPoints,
   initialRoute,
   mergeActivity,
@@ -144,5 +153,57 @@ describe("the app's home's first view", () => {
     expect(initialRoute('#/customers/1002', '?customer=1001')).toEqual({ view: 'customer', id: '1002' });
     expect(initialRoute('', '?shop=demo.myshopify.com')).toEqual({ view: 'overview' });
     expect(initialRoute('', '?customer=a%26b')).toEqual({ view: 'customer', id: 'a&b' });
+  });
+});
+
+describe("the staff's words for the service's answers", () => {
+  it('says who an entry is by', () => {
+    expect(actorLabel({ type: 'staff', id: '42' })).toBe('Staff user 42');
+    expect(actorLabel({ type: 'api_key', id: 'abc', name: 'Backend' })).toBe('API key “Backend”');
+    expect(actorLabel({ type: 'shopify' })).toBe('Shopify');
+    expect(actorLabel({ type: 'system' })).toBe('System');
+    expect(actorLabel({ type: 'unknown' })).toBe('Not recorded');
+    expect(actorLabel(null)).toBe('—');
+  });
+
+  it('capitalises status words', () => {
+    expect(statusWord('active')).toBe('Active');
+    expect(statusWord('excluded')).toBe('Excluded');
+    expect(statusWord('not_started')).toBe('Not started');
+  });
+
+  it("writes dates, numbers and money in the staff member's locale", () => {
+    expect(formatDate('2026-03-12', 'en-GB')).toBe('12 Mar 2026');
+    expect(formatDate('2026-03-12', 'en-US')).toBe('Mar 12, 2026');
+    expect(formatDate('2026-03-12T10:00:00.000Z', 'de-DE')).toBe('12.03.2026');
+    expect(formatDate(null, 'en-US')).toBe('—');
+    expect(formatPoints(1100, 'en-US')).toBe('1,100');
+    expect(formatPoints(1100, 'de-DE')).toBe('1.100');
+    expect(formatMoney('1234.5', 'USD', 'en-US')).toBe('$1,234.50');
+    expect(formatMoney('1234.5', 'EUR', 'de-DE')).toBe('1.234,50\u00a0€');
+  });
+
+  it('says what an adjustment really did, the balance floor included', () => {
+    expect(adjustmentOutcome(250, 250, 800)).toMatch(/^Added 250 points\. The balance is now 800 points\.$/);
+    expect(adjustmentOutcome(-100, -100, 700)).toMatch(/^Deducted 100 points\./);
+    expect(adjustmentOutcome(-99999, -1100, 0)).toMatch(/^Took 1,100 of -99,999: the balance cannot go below 0\./);
+    expect(deductionPreview(100, 800)).toBe('Deduct 100 points: the balance goes from 800 to 700.');
+    expect(deductionPreview(99999, 1100)).toMatch(/only 1,100 of the 99,999 points will be taken/);
+  });
+
+  it("builds the member list's address, a tier listed by last activity", () => {
+    const query = { sort: 'points' as const, descending: true, status: '', tier: '', size: 20 };
+    expect(membersPath(query, null)).toBe('/members?sort=-points&page[size]=20');
+    expect(membersPath({ ...query, status: 'excluded', descending: false, sort: 'joined' }, 'abc')).toBe(
+      '/members?sort=joined&page[size]=20&filter[loyalty_status]=excluded&page[cursor]=abc',
+    );
+    expect(membersPath({ ...query, tier: 'gold' }, null)).toBe('/members?sort=-last_activity&page[size]=20&filter[tier]=gold');
+  });
+
+  it("rounds the chart's axis to a round maximum", () => {
+    expect(axisTicks(0)).toEqual([0, 0.5, 1]);
+    expect(axisTicks(730)).toEqual([0, 500, 1000]);
+    expect(axisTicks(180)).toEqual([0, 100, 200]);
+    expect(axisTicks(2400)).toEqual([0, 1250, 2500]);
   });
 });

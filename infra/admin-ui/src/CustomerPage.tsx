@@ -1,22 +1,89 @@
-// One member: balance, tier, pending and expiring points, the activity (earning and reward history with
-// internal notes and who made each adjustment) and the actions staff take: adjust with a reason, refund an
-// unused reward, exclude or include, set the birthday. Every action's outcome is said in a live region
-// and the figures are read again from the service.
-import { useEffect, useState } from 'preact/hooks';
+// One member: balance, tier and status badges, pending and expiring points, the activity (earning and reward
+// history with internal notes and who made each entry) and the actions staff take: adjust with a reason (a
+// deduction confirmed first), undo an unused redemption (confirmed first), exclude or include, set the
+// birthday. Every action's outcome is said in a live region, as the service answered it, and the figures are
+// read again from the service. Dates and numbers in the staff member's locale.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, request, type Document, type Resource } from './api';
 import { ViewHeading } from './Heading';
 import {
+  actorLabel,
+  adjustmentOutcome,
   type Customer,
   customerName,
+  deductionPreview,
   type EarningEntry,
   expiringPoints,
   formatDate,
+  formatDateTime,
   formatPoints,
   mergeActivity,
   pendingPoints,
   refundable,
   type RewardEntry,
+  statusWord,
 } from './model';
+
+/** What a confirmation asks: its title, what will happen, the confirming button's words, and the action. */
+interface Confirmation {
+  title: string;
+  body: string;
+  confirm: string;
+  run: () => Promise<boolean>;
+  /** Called when staff cancel instead. */
+  cancelled?: () => void;
+}
+
+/**
+ * A modal confirmation (the browser's `<dialog>`: focus moves into it and stays there, Escape cancels). Focus
+ * goes back to where it was when it closes.
+ */
+function ConfirmDialog({ confirmation, onClose }: { confirmation: Confirmation; onClose: (confirmed: boolean) => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    const element = dialog.current;
+    element?.showModal();
+    return () => {
+      // Closed before focus goes back: while the dialog is modal, the rest of the page cannot take focus.
+      element?.close();
+      opener?.focus?.();
+    };
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      class="confirm"
+      aria-labelledby="confirm-title"
+      aria-describedby="confirm-body"
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!busy) onClose(false);
+      }}
+    >
+      <h2 id="confirm-title">{confirmation.title}</h2>
+      <p id="confirm-body">{confirmation.body}</p>
+      <div class="dialog-buttons">
+        <button type="button" onClick={() => onClose(false)} disabled={busy}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          class="critical"
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            await confirmation.run();
+            onClose(true);
+          }}
+        >
+          {confirmation.confirm}
+        </button>
+      </div>
+    </dialog>
+  );
+}
 
 interface Loaded {
   customer: Customer;
@@ -40,23 +107,26 @@ export function CustomerPage({ id }: { id: string }) {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [notice, setNotice] = useState('');
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const refresh = () =>
     load(id).then(
       (next) => (setLoaded(next), setFailure(null)),
       (error: unknown) => setFailure(message(error)),
     );
   useEffect(() => void refresh(), [id]);
-  /** Runs an action, says its outcome, and reads the member again. */
-  const act = async (action: () => Promise<unknown>, done: string): Promise<boolean> => {
+  /** Runs an action, says its outcome (from the service's answer when `done` is a function), and reads the member again. */
+  const act = async <T,>(action: () => Promise<T>, done: string | ((answer: T) => string)): Promise<boolean> => {
     setNotice('');
+    let answer: T;
     try {
-      await action();
+      answer = await action();
     } catch (error) {
       setFailure(message(error));
       return false;
     }
+    setFailure(null);
     await refresh();
-    setNotice(done);
+    setNotice(typeof done === 'string' ? done : done(answer));
     return true;
   };
   if (!loaded) {
@@ -83,9 +153,14 @@ export function CustomerPage({ id }: { id: string }) {
         <a href="#/customers">Back to customers</a>
       </p>
       <ViewHeading>{customerName(customer)}</ViewHeading>
+      <p class="badges">
+        <span class={`badge ${customer.loyalty_status === 'excluded' ? 'critical' : 'success'}`}>
+          {statusWord(customer.loyalty_status)}
+        </span>
+        <span class="badge tier">{customer.vip_tier ? `Tier: ${customer.vip_tier.name}` : 'No tier'}</span>
+      </p>
       <p class="muted">
         {customer.email} · id {customer.platform_customer_id} · member since {formatDate(customer.created_at)}
-        {customer.loyalty_status === 'excluded' && <span class="badge">Excluded</span>}
       </p>
       <div role="status" aria-live="polite" class="status notice">
         {notice}
@@ -119,9 +194,29 @@ export function CustomerPage({ id }: { id: string }) {
       </dl>
       <div class="actions">
         <AdjustForm
-          onAdjust={(adjustment, note) =>
-            act(() => request('POST', `${path}/points`, { adjustment, note }), `Adjusted by ${adjustment} points.`)
-          }
+          onAdjust={(adjustment, note) => {
+            const run = () =>
+              act(
+                () =>
+                  request<Document<Resource<{ adjustment: number; points_after: number }>>>('POST', `${path}/points`, { adjustment, note }),
+                (answer) => adjustmentOutcome(adjustment, answer.data.attributes.adjustment, answer.data.attributes.points_after),
+              );
+            if (adjustment > 0) return run();
+            // Every deduction is confirmed first, saying what the balance floor will leave of it.
+            return new Promise<boolean>((resolve) =>
+              setConfirmation({
+                title: `Deduct ${formatPoints(-adjustment)} points from ${customerName(customer)}?`,
+                body: `${deductionPreview(-adjustment, customer.current_points)} Reason: “${note}”.`,
+                confirm: 'Deduct points',
+                run: async () => {
+                  const done = await run();
+                  resolve(done);
+                  return done;
+                },
+                cancelled: () => resolve(false),
+              }),
+            );
+          }}
         />
         <StatusForm
           customer={customer}
@@ -139,13 +234,31 @@ export function CustomerPage({ id }: { id: string }) {
       <Rewards
         rewards={rewards}
         onRefund={(entry) =>
-          act(
-            () => request('POST', `${path}/reward-history/${encodeURIComponent(entry.id)}/refund`),
-            `Refunded ${entry.attributes.reward_name}: ${formatPoints(entry.attributes.points_spent)} points returned.`,
-          )
+          setConfirmation({
+            title: `Undo the redemption of ${entry.attributes.reward_name}?`,
+            body:
+              `${formatPoints(entry.attributes.points_spent)} points go back to ${customerName(customer)} and the discount code ` +
+              `${entry.attributes.discount_code} is deleted in Shopify: it can no longer be used. This cannot be undone.`,
+            confirm: 'Undo redemption',
+            run: () =>
+              act(
+                () => request('POST', `${path}/reward-history/${encodeURIComponent(entry.id)}/refund`),
+                `Refunded ${entry.attributes.reward_name}: ${formatPoints(entry.attributes.points_spent)} points returned, code ${entry.attributes.discount_code} deleted.`,
+              ),
+          })
         }
       />
       <ActivityTable earning={earning} rewards={rewards} />
+      {confirmation && (
+        <ConfirmDialog
+          key={confirmation.title}
+          confirmation={confirmation}
+          onClose={(confirmed) => {
+            if (!confirmed) confirmation.cancelled?.();
+            setConfirmation(null);
+          }}
+        />
+      )}
     </section>
   );
 }
@@ -246,13 +359,7 @@ function StatusForm({
   );
 }
 
-function Rewards({
-  rewards,
-  onRefund,
-}: {
-  rewards: Array<Resource<RewardEntry>>;
-  onRefund: (entry: Resource<RewardEntry>) => Promise<boolean>;
-}) {
+function Rewards({ rewards, onRefund }: { rewards: Array<Resource<RewardEntry>>; onRefund: (entry: Resource<RewardEntry>) => void }) {
   return (
     <section aria-labelledby="rewards-title">
       <h2 id="rewards-title">Rewards</h2>
@@ -281,15 +388,15 @@ function Rewards({
                   <code>{entry.attributes.discount_code}</code>
                 </td>
                 <td>{formatPoints(entry.attributes.points_spent)}</td>
-                <td>{entry.attributes.is_refunded ? 'refunded' : entry.attributes.status}</td>
+                <td>{statusWord(entry.attributes.is_refunded ? 'refunded' : entry.attributes.status)}</td>
                 <td>
                   {refundable(entry.attributes) && (
                     <button
                       type="button"
-                      onClick={() => void onRefund(entry)}
+                      onClick={() => onRefund(entry)}
                       aria-label={`Refund ${entry.attributes.reward_name} (${entry.attributes.discount_code})`}
                     >
-                      Refund
+                      Refund…
                     </button>
                   )}
                 </td>
@@ -324,7 +431,7 @@ function ActivityTable({ earning, rewards }: { earning: Array<Resource<EarningEn
           <tbody>
             {activity.map((row) => (
               <tr key={row.id}>
-                <td>{formatDate(row.at)}</td>
+                <td>{formatDateTime(row.at)}</td>
                 <td>
                   {row.kind}
                   {row.detail && <span class="muted"> · {row.detail}</span>}
@@ -332,11 +439,9 @@ function ActivityTable({ earning, rewards }: { earning: Array<Resource<EarningEn
                 <td class={row.points < 0 ? 'negative' : 'positive'}>
                   {row.points > 0 ? `+${formatPoints(row.points)}` : formatPoints(row.points)}
                 </td>
-                <td>{row.status}</td>
+                <td>{statusWord(row.status)}</td>
                 <td>{row.note ?? ''}</td>
-                <td>
-                  {row.actor ? (row.actor.type === 'staff' ? `Staff user ${row.actor.id}` : `${row.actor.type} ${row.actor.id}`) : ''}
-                </td>
+                <td>{actorLabel(row.actor)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,10 +1,11 @@
-// Customer search: a part of an e-mail (`GET /v1/customers?filter[email]=…`, case-insensitive) or a
-// customer id (`GET /v1/customers/{id}`). The results are links to each member's page; how many were
-// found is said in a live region.
+// Customers: the search by a part of an e-mail (`GET /v1/customers?filter[email]=…`, case-insensitive) or a
+// customer id (`GET /v1/customers/{id}`), and below it the member list to browse (MembersView.tsx). The
+// results are links to each member's page; how many were found is said in a live region.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, type Document, type Resource } from './api';
 import { ViewHeading } from './Heading';
-import { type Customer, customerName, formatPoints } from './model';
+import { MembersView } from './MembersView';
+import { type Customer, customerName, formatPoints, statusWord } from './model';
 
 type Results =
   { kind: 'idle' } | { kind: 'searching' } | { kind: 'failed'; message: string } | { kind: 'found'; query: string; customers: Customer[] };
@@ -63,7 +64,7 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
             onInput={(event) => setQuery((event.target as HTMLInputElement).value)}
           />
           <p id="search-hint" class="hint">
-            A part of an e-mail address (such as “ada@” or “example.com”), or the customer’s id in Shopify.
+            Any part of an e-mail address (such as “lovelace”, “ada.lovelace@” or “example.com”), or the customer’s id in Shopify.
           </p>
         </div>
         <button type="submit" class="primary">
@@ -90,12 +91,16 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
                 <span class="name">{customerName(customer)}</span>
                 <span class="muted">{customer.email}</span>
                 <span>{formatPoints(customer.current_points)} points</span>
-                {customer.loyalty_status === 'excluded' && <span class="badge">Excluded</span>}
+                {customer.vip_tier && <span class="badge tier">{customer.vip_tier.name}</span>}
+                <span class={`badge ${customer.loyalty_status === 'excluded' ? 'critical' : 'success'}`}>
+                  {statusWord(customer.loyalty_status)}
+                </span>
               </a>
             </li>
           ))}
         </ul>
       )}
+      <MembersView />
     </section>
   );
 }

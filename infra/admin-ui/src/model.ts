@@ -14,12 +14,41 @@ export interface Customer {
   date_of_birth: string | null;
   vip_tier: { id: string; name: string } | null;
   created_at: string;
+  /** On the member list's answers: the last earning or spending, else the enrolment. */
+  last_activity_at?: string;
 }
 
-/** Who made an adjustment, as `/admin/api/v1` answers it (absent on entries no one made by hand). */
+/**
+ * Who made an entry, as `/admin/api/v1` answers it: a staff user, an API key (by its name), Shopify (an order,
+ * a customer webhook), the system (a job, an import), or unknown (made before requesters were recorded).
+ */
 export interface Actor {
   type: string;
-  id: string;
+  id?: string;
+  name?: string;
+}
+
+/** Who an entry is by, in staff's words (the "By" column). */
+export function actorLabel(actor: Actor | null): string {
+  if (!actor) return '—';
+  switch (actor.type) {
+    case 'staff':
+      return `Staff user ${actor.id ?? ''}`.trim();
+    case 'api_key':
+      return actor.name ? `API key “${actor.name}”` : 'An API key';
+    case 'shopify':
+      return 'Shopify';
+    case 'system':
+      return 'System';
+    default:
+      return 'Not recorded';
+  }
+}
+
+/** A status word as staff read it: capitalised, with its spaces (`active` → `Active`). */
+export function statusWord(status: string): string {
+  const words = status.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 export interface EarningEntry {
@@ -133,12 +162,63 @@ export function customerName(customer: Customer): string {
   return name || customer.email || `Customer ${customer.platform_customer_id}`;
 }
 
-export function formatDate(iso: string | null): string {
-  return iso ? iso.slice(0, 10) : '—';
+/** The staff member's own locale (the browser's), for dates and numbers. */
+const locale = (): string | undefined => (typeof navigator === 'undefined' ? undefined : navigator.language);
+
+/**
+ * A day in the staff member's locale (`12 Mar 2026`, `Mar 12, 2026`): a calendar date (`YYYY-MM-DD`, a birthday)
+ * as it is written, a time on the staff member's own calendar.
+ */
+export function formatDate(iso: string | null, language: string | undefined = locale()): string {
+  if (!iso) return '—';
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(iso);
+  const at = Date.parse(dateOnly ? `${iso}T00:00:00Z` : iso);
+  if (Number.isNaN(at)) return iso;
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', ...(dateOnly ? { timeZone: 'UTC' } : {}) }).format(at);
 }
 
-export function formatPoints(points: number): string {
-  return points.toLocaleString('en-US');
+/** A day and time in the staff member's locale. */
+export function formatDateTime(iso: string | null, language: string | undefined = locale()): string {
+  if (!iso) return '—';
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(at);
+}
+
+export function formatPoints(points: number, language: string | undefined = locale()): string {
+  return new Intl.NumberFormat(language).format(points);
+}
+
+/** An amount (a decimal string of the API) in the shop's currency, in the staff member's locale. */
+export function formatMoney(amount: string, currency: string, language: string | undefined = locale()): string {
+  const value = Number(amount);
+  if (!Number.isFinite(value)) return `${amount} ${currency}`;
+  try {
+    return new Intl.NumberFormat(language, { style: 'currency', currency }).format(value);
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}
+
+/**
+ * What an adjustment really did, said to staff: the balance floor may have taken less than asked
+ * (`applied` is what the answer says was applied).
+ */
+export function adjustmentOutcome(requested: number, applied: number, after: number): string {
+  const balance = `The balance is now ${formatPoints(after)} points.`;
+  if (applied === requested) {
+    return requested > 0
+      ? `Added ${formatPoints(requested)} points. ${balance}`
+      : `Deducted ${formatPoints(-requested)} points. ${balance}`;
+  }
+  return `Took ${formatPoints(-applied)} of ${formatPoints(requested)}: the balance cannot go below 0. ${balance}`;
+}
+
+/** What a deduction will do, said before it is made: all of it, or only the balance (the floor is 0). */
+export function deductionPreview(points: number, balance: number): string {
+  if (points <= balance)
+    return `Deduct ${formatPoints(points)} points: the balance goes from ${formatPoints(balance)} to ${formatPoints(balance - points)}.`;
+  return `The balance is ${formatPoints(balance)} points and cannot go below 0: only ${formatPoints(balance)} of the ${formatPoints(points)} points will be taken.`;
 }
 
 /** `GET /admin/api/overview`'s attributes (SURFACES-CONTRACT.md, "The program's figures"). */
@@ -168,6 +248,14 @@ export function issuedTotal(overview: Overview): number {
   return Object.values(overview.in_range.issued).reduce((sum, points) => sum + points, 0);
 }
 
+/** Round steps for an axis up to `peak`: 0, a quarter, a half… of a round maximum. */
+export function axisTicks(peak: number): number[] {
+  const top = Math.max(1, peak);
+  const magnitude = 10 ** Math.floor(Math.log10(top));
+  const nice = [1, 2, 2.5, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= top) ?? top;
+  return [0, nice / 2, nice];
+}
+
 export function percent(rate: number): string {
   return `${(rate * 100).toFixed(1)} %`;
 }
@@ -181,6 +269,37 @@ export function rangeOf(days: number, now: Date): { from: string; to: string } {
 
 /** The views behind the address's hash: the overview, a search, one member. */
 export type Route = { view: 'overview' } | { view: 'search'; query: string } | { view: 'customer'; id: string };
+
+/** The member list's sorts (`GET /admin/api/members`): what each orders by. */
+export const MEMBER_SORTS = [
+  { key: 'points', label: 'Points' },
+  { key: 'last_activity', label: 'Last activity' },
+  { key: 'joined', label: 'Joined' },
+] as const;
+export type MemberSortKey = (typeof MEMBER_SORTS)[number]['key'];
+
+export interface MemberListQuery {
+  sort: MemberSortKey;
+  descending: boolean;
+  /** `member`, `excluded` or '' (both). */
+  status: string;
+  /** A tier id, `none`, or '' (every tier). */
+  tier: string;
+  size: number;
+}
+
+/**
+ * The member list's address for a query and a page's cursor. A tier is listed by last activity (the index
+ * the service keeps per tier): with a tier the sort is last activity.
+ */
+export function membersPath(query: MemberListQuery, cursor: string | null): string {
+  const sort = query.tier ? 'last_activity' : query.sort;
+  const parameters = [`sort=${query.descending ? '-' : ''}${sort}`, `page[size]=${query.size}`];
+  if (query.status) parameters.push(`filter[loyalty_status]=${encodeURIComponent(query.status)}`);
+  if (query.tier) parameters.push(`filter[tier]=${encodeURIComponent(query.tier)}`);
+  if (cursor) parameters.push(`page[cursor]=${encodeURIComponent(cursor)}`);
+  return `/members?${parameters.join('&')}`;
+}
 
 /** The view a hash names (`#/`, `#/customers?q=…`, `#/customers/{id}`). */
 export function routeOf(hash: string): Route {

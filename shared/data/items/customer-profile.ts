@@ -21,6 +21,27 @@ export function customerOfKey(key: Pick<ItemKey, 'pk'>): string {
 /** Partition of the customer list indexes: one per shop and loyalty status. */
 export const customerListPartition = (shopId: string, status: LoyaltyStatus) => `SHOP#${shopId}#LIST#${status}`;
 
+/** The tier written for members of no tier in the tier-and-activity partitions. */
+export const NO_TIER = '-';
+
+/** Partition of the tier-and-activity index: one per shop, tier (as last written) and loyalty status. */
+export const customerTierPartition = (shopId: string, tierId: string | null, status: LoyaltyStatus) =>
+  `SHOP#${shopId}#TIER#${tierId ?? NO_TIER}#${status}`;
+
+/** When a member was last active for the staff's member list: the last earning or spending, else the enrolment. */
+export const lastActivityOf = (record: Pick<CustomerRecord, 'points_last_activity_at' | 'created_at'>): string =>
+  record.points_last_activity_at || record.created_at;
+
+/** The tier-and-activity index attributes of a profile (`gsi_customers_tier_activity`). */
+export function tierActivityAttributes(
+  record: Pick<CustomerRecord, 'shop_id' | 'vip_tier_id' | 'status' | 'points_last_activity_at' | 'created_at'>,
+): { tier_list_pk: string; last_activity_at: string } {
+  return {
+    tier_list_pk: customerTierPartition(record.shop_id, record.vip_tier_id, record.status),
+    last_activity_at: lastActivityOf(record),
+  };
+}
+
 // NFC: an internationalised address typed with combining accents is the same address.
 /** Partition of the e-mail index: the shop and the address in lower case. */
 export const customerEmailPartition = (shopId: string, email: string) =>
@@ -29,8 +50,19 @@ export const customerEmailPartition = (shopId: string, email: string) =>
 export const customerProfileType: ItemType = {
   name: 'customer',
   key: customerKey('<shop>', '<platform id>'),
-  indexed: ['list_pk', 'created_at', 'current_points', 'lifetime_points', 'redeemed_points', 'email_pk', 'email_lc', ...DUE_ATTRIBUTES],
-  derived: ['list_pk', 'email_pk', 'email_lc', ...DUE_ATTRIBUTES, 'version'],
+  indexed: [
+    'list_pk',
+    'created_at',
+    'current_points',
+    'lifetime_points',
+    'redeemed_points',
+    'email_pk',
+    'email_lc',
+    'tier_list_pk',
+    'last_activity_at',
+    ...DUE_ATTRIBUTES,
+  ],
+  derived: ['list_pk', 'email_pk', 'email_lc', 'tier_list_pk', 'last_activity_at', ...DUE_ATTRIBUTES, 'version'],
 };
 
 /** An address as the e-mail filter compares it (`email_lc`): trimmed, lower case. */
@@ -77,6 +109,8 @@ export const profileDueUpdate = (next: Parameters<typeof profileDue>[0]): DueUpd
 export function deriveProfile(record: CustomerRecord): Item {
   return {
     list_pk: customerListPartition(record.shop_id, record.status),
+    // The staff's member list by tier and last activity.
+    ...tierActivityAttributes(record),
     ...emailAttributes(record.shop_id, record.email),
     // An inactive balance waits in the due-work index for its reminder and its expiry.
     ...profileDue(record),

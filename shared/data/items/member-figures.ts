@@ -5,7 +5,7 @@
 import type { AdjustmentReceipt, CustomerRecord } from '../../domain/customer';
 import { tableName } from '../client';
 import { namedWrite, type Write } from '../write';
-import { customerKey, profileDue, type StoredCustomer, writeMemberFigures } from './customer-profile';
+import { customerKey, profileDue, type StoredCustomer, tierActivityAttributes, writeMemberFigures } from './customer-profile';
 
 /** The profile attribute holding the queue, and the one holding the last commit's receipts. */
 export const POINTS_QUEUE = 'points_queue';
@@ -87,6 +87,8 @@ export function applyQueuedAdjustments(write: QueuedAdjustmentsApplied): Write {
     if (figures[attribute] !== undefined) sets.push(`${name(attribute)} = ${value(figures[attribute])}`);
   }
   sets.push(`${name(POINTS_RECEIPTS)} = ${value(write.receipts)}`);
+  // The member list's tier-and-activity entry, as the profile's one derive gives it for the next figures.
+  for (const [attribute, derived] of Object.entries(tierActivityAttributes(next))) sets.push(`${name(attribute)} = ${value(derived)}`);
   // The due work as the profile's one derive gives it for the next figures.
   const due = profileDue(next);
   for (const [attribute, derived] of Object.entries({ due_pk: due?.due_pk, due_at: due?.due_at })) {

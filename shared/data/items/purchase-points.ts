@@ -43,7 +43,7 @@ export function deductPoints(purchase: PurchaseRecord, inactivityDeadline: strin
       Key: customerKey(shopId, customerId),
       UpdateExpression:
         'SET current_points = current_points - :points, redeemed_points = redeemed_points + :points, #version = #version + :one, ' +
-        `updated_at = :now, points_last_activity_at = :now, points_expire_at = :deadline${due.set ? `, ${due.set}` : ''}` +
+        `updated_at = :now, points_last_activity_at = :now, last_activity_at = :now, points_expire_at = :deadline${due.set ? `, ${due.set}` : ''}` +
         (due.remove ? ` REMOVE ${due.remove}` : ''),
       ConditionExpression: `#status = :member AND ${ENOUGH[left]}`,
       ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },

@@ -3,7 +3,7 @@
 // scope). The scope check refuses on it and every endpoint receives it.
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { KeyScope } from '../../domain/api-key';
-import type { StaffActor } from '../../domain/history';
+import type { ApiKeyActor, StaffActor } from '../../domain/history';
 import { isStaffResource } from '../../runtime/entry-points';
 import { DETAILS, unauthorized } from '../errors';
 import { headerValues } from '../headers';
@@ -13,6 +13,8 @@ export interface Caller {
   scope: KeyScope;
   /** The staff user, on a staff route (`/admin/api/...`): who every write there is recorded as made by. */
   actor?: StaffActor;
+  /** The API key, on a /v1 route: who a write there is recorded as made by (its history entry's `actor`). */
+  keyActor?: ApiKeyActor;
 }
 
 /** The staff callers verified in this invocation, by their request's event. */
@@ -43,5 +45,12 @@ export function callerFrom(event: APIGatewayProxyEvent): Caller {
   const scope = context.scope;
   // Only reachable if the gateway was misconfigured to skip the authorizer.
   if (typeof shopId !== 'string' || (scope !== 'full' && scope !== 'read')) throw unauthorized(DETAILS.invalidKey);
-  return { shopId, scope };
+  const { keyId, keyName } = context as { keyId?: unknown; keyName?: unknown };
+  return {
+    shopId,
+    scope,
+    ...(typeof keyId === 'string' && keyId !== ''
+      ? { keyActor: { type: 'api_key' as const, id: keyId, name: typeof keyName === 'string' ? keyName : '' } }
+      : {}),
+  };
 }

@@ -66,7 +66,14 @@ describe('the endpoint step', () => {
 
 describe('the caller, path parameters and JSON answers', () => {
   it("reads the caller from the authorizer's context, refusing a missing shop or an unknown scope", () => {
-    expect(callerFrom(fakeEvent())).toEqual({ shopId: 'shop-a', scope: 'full' });
+    // The key is who its writes are recorded as made by: its id, and its name when the authorizer gives it.
+    expect(callerFrom(fakeEvent())).toEqual({ shopId: 'shop-a', scope: 'full', keyActor: { type: 'api_key', id: 'abcd1234', name: '' } });
+    expect(callerFrom(withAuthorizer(fakeEvent(), { shopId: 'shop-a', scope: 'read', keyId: 'k1', keyName: 'Backend' }))).toEqual({
+      shopId: 'shop-a',
+      scope: 'read',
+      keyActor: { type: 'api_key', id: 'k1', name: 'Backend' },
+    });
+    expect(callerFrom(withAuthorizer(fakeEvent(), { shopId: 'shop-a', scope: 'full' }))).toEqual({ shopId: 'shop-a', scope: 'full' });
     for (const authorizer of [{ scope: 'full' }, { shopId: 'shop-a', scope: 'admin' }, { shopId: 7, scope: 'read' }]) {
       expect(() => callerFrom(withAuthorizer(fakeEvent(), authorizer))).toThrow('Invalid or revoked API key');
     }
