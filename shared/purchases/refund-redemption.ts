@@ -101,7 +101,7 @@ export async function refundRedemption(
 
   try {
     await deleteCode(purchase, platform);
-    return await commitRefund(shop, customerId, identifier, entryId, purchase, claim, customer);
+    return await commitRefund(shop, customerId, identifier, entryId, purchase, claim, customer, options.actor);
   } catch (error) {
     // The code may be gone (deleted, or a deletion whose answer was lost) and the refund did not commit:
     // unless the entry ended meanwhile (used, expired or refunded by another request), the shopper gets the
@@ -120,6 +120,7 @@ async function commitRefund(
   purchase: VisiblePurchase,
   claim: IdempotencyClaim | undefined,
   read: Awaited<ReturnType<typeof getCustomer>>,
+  actor: RequestActor | undefined,
 ): Promise<RewardEntry> {
   const shopId = shop.settings.id;
   let customer = read;
@@ -143,7 +144,7 @@ async function commitRefund(
         points,
         base_points: points,
         points_multiplier: 1,
-        ...(options.actor ? { actor: options.actor } : {}),
+        ...(actor ? { actor } : {}),
       },
       now,
     );
