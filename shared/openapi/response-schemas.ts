@@ -255,7 +255,7 @@ export const programSchema = resource(
             minimum_spend: z.number(),
             redemption_mode: z.enum(['fixed', 'flexible']),
             points_cost: int,
-            flexible: z.object({ min_points: int, max_points: int }).strict().nullable(),
+            flexible: z.object({ min_points: int, max_points: int, points_per_unit: int }).strict().nullable(),
             vip_tier_id: z.string().nullable(),
             expiry_days: int.nullable(),
           })

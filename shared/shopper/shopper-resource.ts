@@ -39,7 +39,11 @@ export function programResource({ shop, rules, rewards, tiers }: ShopperProgram)
         points_cost: reward.points_cost,
         flexible:
           reward.redemption_mode === 'flexible' && reward.flexible_config
-            ? { min_points: reward.flexible_config.min_points, max_points: reward.flexible_config.max_points }
+            ? {
+                min_points: reward.flexible_config.min_points,
+                max_points: reward.flexible_config.max_points,
+                points_per_unit: reward.flexible_config.points_per_unit,
+              }
             : null,
         vip_tier_id: reward.vip_tier_id,
         expiry_days: reward.expiry_days,
