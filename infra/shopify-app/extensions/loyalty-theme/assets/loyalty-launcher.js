@@ -234,13 +234,13 @@
           el('div', { class: 'loy-owned-main' }, [
             el('strong', { text: a.reward_name }),
             details.filter(Boolean).length ? el('p', { class: 'loy-muted loy-value', text: details.filter(Boolean).join(' · ') }) : null,
-            codeText,
-            el('p', { class: 'loy-muted loy-expiry' }, [
-              icon('clock'),
-              document.createTextNode(a.expires_at ? fmt(T.expires, { date: date(a.expires_at) }) : T.no_expiry),
-            ]),
           ]),
-          el('div', { class: 'loy-status' }, [
+          el('p', { class: 'loy-muted loy-expiry loy-status' }, [
+            icon('clock'),
+            document.createTextNode(a.expires_at ? fmt(T.expires, { date: date(a.expires_at) }) : T.no_expiry),
+          ]),
+          el('div', { class: 'loy-code-row' }, [
+            codeText,
             el('button', {
               type: 'button',
               class: 'loy-button loy-button--secondary',
@@ -252,8 +252,8 @@
                 }, T.code_copied, status);
               },
             }),
-            status,
           ]),
+          status,
         ]);
       }),
     );
