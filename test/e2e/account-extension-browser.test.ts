@@ -154,6 +154,30 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     await page.close();
   }, 120_000);
 
+  it("keeps the member's unused codes under Your rewards, with value and end date, across a reload", async () => {
+    const token = await sessionToken(twin.platformUrl, 'demo', '1005');
+    const bought = await withToken(twin.url, token, 'POST', '/rewards/dollar-off-flex/redeem', { points: 700 }, { 'Idempotency-Key': 'account-rewards-1' });
+    expect(bought.status).toBe(201);
+    const code = bought.body.data.attributes.discount_code as string;
+    const ends = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date(bought.body.data.attributes.expires_at));
+
+    // A fresh page: the codes come from the service, not from anything the last page kept.
+    const page = await open('page', '1005');
+    await page.getByRole('heading', { name: 'Your rewards' }).waitFor();
+    await page.getByText(code, { exact: true }).waitFor();
+    await page.getByText(`Use it by ${ends}`).first().waitFor();
+    // 1005's earlier flexible code, brought over from another app, is listed too; a used one is not.
+    await page.getByText('LOYAL-F15XKD', { exact: true }).waitFor();
+    await expect(page.getByText('LOYAL-2RVB6Q', { exact: true }).count()).resolves.toBe(0);
+    await tabTo(page, new RegExp(`^Copy code ${literally(code)}$`));
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: `Copied code ${code}` }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+    await shoot(page, '3b-your-rewards');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it('lets a signed-in customer who is not a member join with the keyboard and shows the signup points', async () => {
     const page = await open('page', '1010');
     await page.getByRole('heading', { name: 'Join the rewards program' }).waitFor();

@@ -10,6 +10,7 @@ import {
   type ActivityPage,
   type Member,
   type MemberAnswer,
+  type OwnedReward,
   type Program,
   type Redemption,
   type ShopperApi,
@@ -141,6 +142,7 @@ export function LoyaltyApp({ host }: { host: Host }) {
         )}
         <Rewards program={program} member={member} busy={busy} host={host} onRedeem={(id, points) => void redeem(id, points)} />
         <WaysToEarn program={program} host={host} />
+        {member && <YourRewards host={host} currency={program.currency} version={member.current_points} />}
         {member?.referral_url && <Referral url={member.referral_url} host={host} />}
         {member && <Activity host={host} page={activityPage} onPage={setActivityPage} version={member.current_points} />}
       </s-stack>
@@ -355,6 +357,74 @@ function Referral({ url, host }: { url: string; host: Host }) {
           </s-button>
         </s-stack>
       </s-stack>
+    </s-section>
+  );
+}
+
+type RewardsLoad = { status: 'loading' } | { status: 'failed'; kind: ShopperErrorKind } | { status: 'ready'; codes: OwnedReward[] };
+
+/** What a code takes off: "$5 off", "10% off". */
+function codeValue(code: OwnedReward, currency: string, t: Host['t']): string | null {
+  if (code.discount_value === null) return null;
+  if (code.discount_type === 'percentage') return t('yourRewards.percentage', { amount: code.discount_value });
+  const amount = new Intl.NumberFormat(undefined, { style: 'currency', currency, minimumFractionDigits: code.discount_value % 1 ? 2 : 0 }).format(
+    code.discount_value,
+  );
+  return t('yourRewards.fixed', { amount });
+}
+
+/** The member's codes still to use, from the service: each reward's name, value, end date, the code and a copy button. */
+function YourRewards({ host, currency, version }: { host: Host; currency: string; version: number }) {
+  const { t, api } = host;
+  const [state, setState] = useState<RewardsLoad>({ status: 'loading' });
+  const [copied, setCopied] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    api.rewards().then(
+      (codes) => current && setState({ status: 'ready', codes }),
+      (error: unknown) => current && setState({ status: 'failed', kind: kindOf(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, version]);
+  return (
+    <s-section heading={t('yourRewards.heading')}>
+      {state.status === 'loading' && <s-spinner accessibilityLabel={t('yourRewards.loading')} />}
+      {state.status === 'failed' && <s-paragraph tone="critical">{t(errorMessageKey(state.kind))}</s-paragraph>}
+      {state.status === 'ready' &&
+        (state.codes.length === 0 ? (
+          <s-paragraph>{t('yourRewards.none')}</s-paragraph>
+        ) : (
+          <s-stack gap="base">
+            {state.codes.map((code) => {
+              const value = codeValue(code, currency, t);
+              const id = `loyalty-code-${code.id}`;
+              return (
+                <s-box key={code.id} padding="base" border="base" borderRadius="base">
+                  <s-stack gap="small">
+                    <s-heading>{code.reward_name}</s-heading>
+                    {value && value.replace(/[.,]00\b/, '') !== code.reward_name.replace(/[.,]00\b/, '') && <s-text>{value}</s-text>}
+                    <s-text color="subdued">
+                      {code.expires_at ? t('yourRewards.expires', { date: host.date(code.expires_at) }) : t('yourRewards.noExpiry')}
+                    </s-text>
+                    <s-stack direction="inline" gap="base" alignItems="center">
+                      <s-text type="strong">{code.discount_code}</s-text>
+                      <s-clipboard-item id={id} text={code.discount_code} onCopy={() => setCopied(code.id)} />
+                      <s-button
+                        command="--copy"
+                        commandFor={id}
+                        accessibilityLabel={t(copied === code.id ? 'redeemed.copiedLabel' : 'redeemed.copyLabel', { code: code.discount_code })}
+                      >
+                        {t(copied === code.id ? 'action.copied' : 'action.copy')}
+                      </s-button>
+                    </s-stack>
+                  </s-stack>
+                </s-box>
+              );
+            })}
+          </s-stack>
+        ))}
     </s-section>
   );
 }
