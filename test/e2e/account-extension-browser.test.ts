@@ -133,6 +133,12 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     const rewardName = rewards.find((reward) => reward.id === 'five-off')!.name;
     await tabTo(page, new RegExp(`^Redeem ${literally(rewardName)} for 500 points$`));
     await page.keyboard.press('Enter');
+    // Asked first: nothing is spent until Confirm.
+    await page.getByText(`Spend 500 points for ${rewardName}?`).waitFor();
+    expect((await api().get('/v1/customers/1001')).body.data.attributes.current_points).toBe(before.current_points);
+    await shoot(page, '1b-confirm');
+    await tabTo(page, /^Confirm$/);
+    await page.keyboard.press('Enter');
     await page.getByText(`${rewardName}: your code is ready`).waitFor();
 
     const history = (await api().get('/v1/customers/1001/reward-history')).body.data;
@@ -151,6 +157,33 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     await page.getByText(`Redeemed: ${rewardName}: −500 · ${redeemedOn}`).waitFor();
     await shoot(page, '3-code-copied');
     expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it("chooses a flexible reward's points with the keyboard, and a cancelled confirmation spends nothing", async () => {
+    const before = (await api().get('/v1/customers/1003')).body.data.attributes.current_points as number;
+    const page = await open('page', '1003');
+    await tabTo(page, /^Redeem Dollars off, you choose for 100 points$/);
+    await page.keyboard.press('Enter');
+    await page.getByText('Spend 100 points for $1 off?').waitFor();
+    await tabTo(page, /^Cancel$/);
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Spend 100 points for $1 off?').count()).resolves.toBe(0);
+    expect((await api().get('/v1/customers/1003')).body.data.attributes.current_points).toBe(before);
+
+    await tabTo(page, /^Redeem Dollars off, you choose for 100 points$/);
+    await page.keyboard.press('Enter');
+    await tabTo(page, /^100 more points$/);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.getByText('300 points for $3 off', { exact: true }).waitFor();
+    await page.getByText('Spend 300 points for $3 off?').waitFor();
+    await shoot(page, '1c-flexible-chooser');
+    expect(await seriousViolations(page)).toEqual([]);
+    await tabTo(page, /^Confirm$/);
+    await page.keyboard.press('Enter');
+    await page.getByText('$3.00 off: your code is ready').waitFor();
+    expect((await api().get('/v1/customers/1003')).body.data.attributes.current_points).toBe(before - 300);
     await page.close();
   }, 120_000);
 

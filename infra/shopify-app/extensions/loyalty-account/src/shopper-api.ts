@@ -22,7 +22,8 @@ export interface ProgramReward {
   minimum_spend: number;
   redemption_mode: string;
   points_cost: number;
-  flexible: { min_points: number; max_points: number } | null;
+  /** `points_per_unit`: the points one unit of the discount costs (the chooser's step); absent from an older service. */
+  flexible: { min_points: number; max_points: number; points_per_unit?: number } | null;
   vip_tier_id: string | null;
   expiry_days: number | null;
 }
