@@ -72,9 +72,7 @@ async function queryHistory(
     IndexName: indexName,
     KeyConditionExpression: entriesOnly ? 'pk = :pk AND earn_given_at <= :notGiven' : 'pk = :pk',
     ExpressionAttributeValues: { ':pk': pk, ...(entriesOnly ? { ':notGiven': NOT_GIVEN_YET } : {}), ...condition?.values },
-    ...(condition
-      ? { FilterExpression: condition.expression, ExpressionAttributeNames: { '#status': 'status', ...condition.names } }
-      : {}),
+    ...(condition ? { FilterExpression: condition.expression, ExpressionAttributeNames: { '#status': 'status', ...condition.names } } : {}),
   };
   const page = () => queryAll({ ...input, ScanIndexForward: !descending }, offset + limit);
   if (offset === 0) {

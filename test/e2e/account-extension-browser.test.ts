@@ -189,7 +189,14 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
 
   it("keeps the member's unused codes under Your rewards, with value and end date, across a reload", async () => {
     const token = await sessionToken(twin.platformUrl, 'demo', '1005');
-    const bought = await withToken(twin.url, token, 'POST', '/rewards/dollar-off-flex/redeem', { points: 700 }, { 'Idempotency-Key': 'account-rewards-1' });
+    const bought = await withToken(
+      twin.url,
+      token,
+      'POST',
+      '/rewards/dollar-off-flex/redeem',
+      { points: 700 },
+      { 'Idempotency-Key': 'account-rewards-1' },
+    );
     expect(bought.status).toBe(201);
     const code = bought.body.data.attributes.discount_code as string;
     const ends = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date(bought.body.data.attributes.expires_at));

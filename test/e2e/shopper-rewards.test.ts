@@ -19,7 +19,13 @@ afterAll(async () => {
 
 interface Listed {
   id: string;
-  attributes: { discount_code: string; reward_name: string; discount_type: string; discount_value: number | null; expires_at: string | null };
+  attributes: {
+    discount_code: string;
+    reward_name: string;
+    discount_type: string;
+    discount_value: number | null;
+    expires_at: string | null;
+  };
 }
 const rewardsOf = async (customerId: string, params: Array<[string, string]> = []) => {
   const response = await viaProxy(twin.url, 'GET', '/member/rewards', { customerId, params });
@@ -63,7 +69,11 @@ describe('GET /shopper/member/rewards', () => {
   });
 
   it('lists a new code at once with its end date, pages newest first, drops a refunded code, and shows no other member its codes', async () => {
-    const bought = [await redeem('1001', 'five-off'), await redeem('1001', 'five-off'), await redeem('1001', 'dollar-off-flex', { points: 300 })];
+    const bought = [
+      await redeem('1001', 'five-off'),
+      await redeem('1001', 'five-off'),
+      await redeem('1001', 'dollar-off-flex', { points: 300 }),
+    ];
     const first = await rewardsOf('1001', [['page[size]', '2']]);
     const second = await rewardsOf('1001', [
       ['page[size]', '2'],

@@ -201,7 +201,9 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
     await dialog.getByRole('button', { name: /^Redeem \$5 off for 500 points$/ }).click();
     // Nothing is spent until the shopper confirms.
     await dialog.getByText('Spend 500 points for $5 off?').waitFor();
-    expect((await api().get(`/v1/customers/${MEMBER}`)).body.data.attributes.current_points).toBe(before.body.data.attributes.current_points);
+    expect((await api().get(`/v1/customers/${MEMBER}`)).body.data.attributes.current_points).toBe(
+      before.body.data.attributes.current_points,
+    );
     await shootBoth(page, 'confirm', '.loy-confirm');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     const owned = dialog.locator('.loy-owned--new');
@@ -364,7 +366,10 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     const code = dialog.locator('.loy-owned--new .loy-code');
     await code.waitFor();
-    const fits = (await code.evaluate((node) => ({ scroll: node.scrollWidth, client: node.clientWidth }))) as { scroll: number; client: number };
+    const fits = (await code.evaluate((node) => ({ scroll: node.scrollWidth, client: node.clientWidth }))) as {
+      scroll: number;
+      client: number;
+    };
     expect(fits.scroll).toBeLessThanOrEqual(fits.client);
     const box = (await code.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);

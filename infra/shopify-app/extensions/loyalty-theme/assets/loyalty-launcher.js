@@ -72,7 +72,7 @@
     var currency = (state.program && state.program.currency) || 'USD';
     try {
       return Number(amount).toLocaleString(lang, { style: 'currency', currency: currency, minimumFractionDigits: amount % 1 ? 2 : 0 });
-    } catch (error) {
+    } catch {
       return amount + ' ' + currency;
     }
   }
@@ -202,9 +202,14 @@
           class: 'loy-button loy-button--secondary',
           text: buttonText,
           onclick: function () {
-            copy(value, function () {
-              input.select();
-            }, done, status);
+            copy(
+              value,
+              function () {
+                input.select();
+              },
+              done,
+              status,
+            );
           },
         }),
       ]),
@@ -243,9 +248,14 @@
               'aria-label': fmt(T.copy_code_label, { code: a.discount_code }),
               text: T.copy_code,
               onclick: function () {
-                copy(a.discount_code, function () {
-                  window.getSelection().selectAllChildren(codeText);
-                }, T.code_copied, status);
+                copy(
+                  a.discount_code,
+                  function () {
+                    window.getSelection().selectAllChildren(codeText);
+                  },
+                  T.code_copied,
+                  status,
+                );
               },
             }),
           ]),
@@ -395,11 +405,19 @@
   // Every spend is asked first: a flexible reward's amount chosen in its steps, then Confirm or Cancel.
   function confirmBox(reward) {
     var c = state.confirm;
-    var question = el('p', { id: 'loy-confirm-q', class: 'loy-question', text: fmt(T.confirm_question, { points: points(c.points), reward: offer(reward, c.points) }) });
+    var question = el('p', {
+      id: 'loy-confirm-q',
+      class: 'loy-question',
+      text: fmt(T.confirm_question, { points: points(c.points), reward: offer(reward, c.points) }),
+    });
     var parts = [el('strong', { text: reward.name })];
     if (reward.flexible) {
       var f = reward.flexible;
-      var output = el('output', { for: 'loy-amount', class: 'loy-buys', text: fmt(T.buys, { points: points(c.points), value: offer(reward, c.points) }) });
+      var output = el('output', {
+        for: 'loy-amount',
+        class: 'loy-buys',
+        text: fmt(T.buys, { points: points(c.points), value: offer(reward, c.points) }),
+      });
       var slider = el('input', {
         id: 'loy-amount',
         class: 'loy-range',
@@ -479,7 +497,12 @@
           el('p', { text: T.guest_prompt }),
           el('p', { class: 'loy-actions' }, [
             el('a', { class: 'loy-button', href: root.getAttribute('data-login-url'), text: T.sign_in }),
-            el('a', { class: 'loy-button loy-button--secondary', 'data-join': true, href: root.getAttribute('data-register-url'), text: joinText() }),
+            el('a', {
+              class: 'loy-button loy-button--secondary',
+              'data-join': true,
+              href: root.getAttribute('data-register-url'),
+              text: joinText(),
+            }),
           ]),
         ]),
       );
@@ -564,8 +587,15 @@
       .catch(function (error) {
         // The code is the shopper's even when the refresh after it failed: show it where their codes are.
         if (redeemed) {
-          if (!state.codes.some(function (c) { return c.id === redeemed.id; })) {
-            state.codes.unshift({ id: redeemed.id, attributes: Object.assign({ discount_type: null, discount_value: null }, redeemed.attributes) });
+          if (
+            !state.codes.some(function (c) {
+              return c.id === redeemed.id;
+            })
+          ) {
+            state.codes.unshift({
+              id: redeemed.id,
+              attributes: Object.assign({ discount_type: null, discount_value: null }, redeemed.attributes),
+            });
           }
           render();
           say(fmt(T.redeemed, { reward: redeemed.attributes.reward_name, code: redeemed.attributes.discount_code }));
