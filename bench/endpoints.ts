@@ -93,6 +93,16 @@ export const BENCH_ROUTES = {
       minimumCalls: { GetItemCommand: 1, QueryCommand: 4 },
     },
   ],
+  // The member and the unused codes' first page and its count, all at once.
+  shopperRewards: [
+    {
+      name: 'GET /shopper/member/rewards',
+      method: 'GET',
+      path: '/shopper/member/rewards',
+      shopper: { customerId: '1001' },
+      minimumCalls: { GetItemCommand: 1, QueryCommand: 2 },
+    },
+  ],
   // A member joining again: the existing-member check of POST /v1/customers, then the member's ledger read.
   shopperJoin: [
     {

@@ -46,7 +46,9 @@ export interface HistoryPage<T> {
 
 interface StatusCondition {
   expression: string;
-  values: Record<string, string>;
+  values: Record<string, string | boolean>;
+  /** Attribute names beyond `#status` the expression uses. */
+  names?: Record<string, string>;
 }
 
 /**
@@ -70,7 +72,7 @@ async function queryHistory(
     IndexName: indexName,
     KeyConditionExpression: entriesOnly ? 'pk = :pk AND earn_given_at <= :notGiven' : 'pk = :pk',
     ExpressionAttributeValues: { ':pk': pk, ...(entriesOnly ? { ':notGiven': NOT_GIVEN_YET } : {}), ...condition?.values },
-    ...(condition ? { FilterExpression: condition.expression, ExpressionAttributeNames: { '#status': 'status' } } : {}),
+    ...(condition ? { FilterExpression: condition.expression, ExpressionAttributeNames: { '#status': 'status', ...condition.names } } : {}),
   };
   const page = () => queryAll({ ...input, ScanIndexForward: !descending }, offset + limit);
   if (offset === 0) {
@@ -116,6 +118,45 @@ export async function listRewardEntries(shopId: string, customerId: string, quer
     query.limit,
   );
   return { entries: items.map(rewardEntryOf), total };
+}
+
+/** A reward-history entry whose code can still be used, with the discount its code gives. */
+export interface UnusedRewardCode extends RewardEntry {
+  discount: { type: string; value: number; minimum_spend: number } | null;
+}
+
+/**
+ * The customer's codes still to use, newest first: active, not refunded, not past their end date at `now`
+ * (whether or not the code-expiry job got to them yet). One query on the customer's reward index, read up to
+ * the page's end, and its count.
+ */
+export async function listUnusedRewardCodes(
+  shopId: string,
+  customerId: string,
+  now: string,
+  page: { offset: number; limit: number },
+): Promise<HistoryPage<UnusedRewardCode>> {
+  const condition: StatusCondition = {
+    expression:
+      '#status = :active AND (attribute_not_exists(#refunded) OR #refunded = :false) AND (attribute_not_exists(#ends) OR attribute_type(#ends, :null) OR #ends > :now)',
+    values: { ':active': 'active', ':false': false, ':now': now, ':null': 'NULL' },
+    names: { '#refunded': 'is_refunded', '#ends': 'expires_at' },
+  };
+  const { items, total } = await queryHistory(
+    customerPk(shopId, customerId),
+    REWARD_SORT_INDEX.created_at,
+    condition,
+    true,
+    page.offset,
+    page.limit,
+  );
+  return {
+    entries: items.map((item) => {
+      const discount = item.discount as UnusedRewardCode['discount'] | undefined;
+      return { ...rewardEntryOf(item), discount: discount ?? null };
+    }),
+    total,
+  };
 }
 
 async function getItem(key: ItemKey, consistent = false): Promise<Item | null> {

@@ -319,6 +319,22 @@ export const SHOPPER_ROUTE_DOCS: Record<ShopperRouteName, RouteDoc> = {
     ],
     responses: { 200: 'ShopperActivityList', 400: 'Error', 404: 'Error' },
   },
+  shopperRewards: {
+    tag: 'Shopper',
+    summary: "The member's rewards",
+    description:
+      `The codes the member bought and can still use, newest first: active, not used by an order, not refunded and not past their end date. Each with the reward's name, the code, the discount it gives (\`discount_type\`, \`discount_value\`, \`minimum_spend\`), the points spent, \`expires_at\` (\`null\`: no end date) and \`created_at\`. ` +
+      `\`page[size]\` defaults to ${ACTIVITY_PAGE.default}; above ${ACTIVITY_PAGE.max} it is read as ${ACTIVITY_PAGE.max}. A guest: 401; a customer who is not a member: 404.`,
+    query: [
+      { name: 'page[number]', description: 'Page number, default 1', schema: { type: 'integer', minimum: 1 } },
+      {
+        name: 'page[size]',
+        description: `Page size, default ${ACTIVITY_PAGE.default}, at most ${ACTIVITY_PAGE.max} (larger is served at ${ACTIVITY_PAGE.max})`,
+        schema: { type: 'integer', minimum: 1 },
+      },
+    ],
+    responses: { 200: 'ShopperRewardList', 400: 'Error', 404: 'Error' },
+  },
   shopperRedeem: {
     tag: 'Shopper',
     summary: 'Redeem a reward',

@@ -269,7 +269,7 @@ export const programSchema = resource(
             minimum_spend: z.number(),
             redemption_mode: z.enum(['fixed', 'flexible']),
             points_cost: int,
-            flexible: z.object({ min_points: int, max_points: int }).strict().nullable(),
+            flexible: z.object({ min_points: int, max_points: int, points_per_unit: int }).strict().nullable(),
             vip_tier_id: z.string().nullable(),
             expiry_days: int.nullable(),
           })
@@ -326,6 +326,23 @@ export const activitySchema = resource(
     .strict(),
 );
 
+export const memberRewardSchema = resource(
+  'member_reward',
+  z
+    .object({
+      reward_id: z.string(),
+      reward_name: z.string(),
+      discount_code: z.string(),
+      discount_type: z.string(),
+      discount_value: z.number().nullable(),
+      minimum_spend: z.number().nullable(),
+      points_spent: int,
+      expires_at: timestamp.nullable(),
+      created_at: timestamp,
+    })
+    .strict(),
+);
+
 const single = <S extends z.ZodType>(data: S) => z.object({ data }).strict();
 const singleWithMode = <S extends z.ZodType>(data: S) => z.object({ data, meta: z.object(modeMetaShape).strict() }).strict();
 const list = <S extends z.ZodType, M extends z.ZodRawShape>(item: S, meta: M) =>
@@ -369,6 +386,7 @@ export const RESPONSE_SCHEMAS = {
     })
     .strict(),
   ShopperActivityList: list(activitySchema, {}),
+  ShopperRewardList: list(memberRewardSchema, {}),
   Redemption: single(redemptionSchema),
 } as const;
 

@@ -432,6 +432,16 @@ const SHOPPER_ROUTE_LIST = [
     throttle: SHOPPER_THROTTLE.read,
   },
   {
+    name: 'shopperRewards',
+    method: 'GET',
+    path: '/shopper/member/rewards',
+    handler: 'functions/shopper/rewards.ts',
+    table: 'read',
+    uses: ['platform'],
+    grants: ['shopperBudget'],
+    throttle: SHOPPER_THROTTLE.read,
+  },
+  {
     name: 'shopperRedeem',
     method: 'POST',
     path: '/shopper/rewards/{id}/redeem',

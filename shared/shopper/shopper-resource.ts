@@ -9,6 +9,8 @@ import { vipTierAttributes } from '../customers/customer-resource';
 import { pageMeta } from '../http/query';
 import type { ActivityLine, ActivityPage } from './shopper-activity';
 import type { MemberView, ShopperProgram } from './shopper-program';
+import type { RewardsPage } from './shopper-rewards';
+import type { UnusedRewardCode } from '../data/history-repository';
 
 export function programResource({ shop, earning, rewards, tiers }: ShopperProgram) {
   const { settings } = shop;
@@ -53,7 +55,11 @@ export function programResource({ shop, earning, rewards, tiers }: ShopperProgra
         points_cost: reward.points_cost,
         flexible:
           reward.redemption_mode === 'flexible' && reward.flexible_config
-            ? { min_points: reward.flexible_config.min_points, max_points: reward.flexible_config.max_points }
+            ? {
+                min_points: reward.flexible_config.min_points,
+                max_points: reward.flexible_config.max_points,
+                points_per_unit: reward.flexible_config.points_per_unit,
+              }
             : null,
         vip_tier_id: reward.vip_tier_id,
         expiry_days: reward.expiry_days,
@@ -134,6 +140,32 @@ export function activityResource(line: ActivityLine) {
 export function activityDocument(page: ActivityPage, request: { number: number; size: number }) {
   return {
     data: page.lines.map(activityResource),
+    meta: { ...pageMeta(page.total, { ...request, offset: (request.number - 1) * request.size }) },
+  };
+}
+
+/** One code the member can still use: the reward, the discount the code gives and until when. */
+export function memberRewardResource(code: UnusedRewardCode) {
+  return {
+    type: 'member_reward',
+    id: code.id,
+    attributes: {
+      reward_id: code.reward_id,
+      reward_name: code.reward_name,
+      discount_code: code.discount_code,
+      discount_type: code.discount?.type ?? code.reward_discount_type,
+      discount_value: code.discount?.value ?? null,
+      minimum_spend: code.discount?.minimum_spend ?? null,
+      points_spent: code.points_spent,
+      expires_at: code.expires_at,
+      created_at: code.created_at,
+    },
+  };
+}
+
+export function memberRewardsDocument(page: RewardsPage, request: { number: number; size: number }) {
+  return {
+    data: page.codes.map(memberRewardResource),
     meta: { ...pageMeta(page.total, { ...request, offset: (request.number - 1) * request.size }) },
   };
 }

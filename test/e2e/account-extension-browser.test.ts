@@ -133,6 +133,12 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     const rewardName = rewards.find((reward) => reward.id === 'five-off')!.name;
     await tabTo(page, new RegExp(`^Redeem ${literally(rewardName)} for 500 points$`));
     await page.keyboard.press('Enter');
+    // Asked first: nothing is spent until Confirm.
+    await page.getByText(`Spend 500 points for ${rewardName}?`).waitFor();
+    expect((await api().get('/v1/customers/1001')).body.data.attributes.current_points).toBe(before.current_points);
+    await shoot(page, '1b-confirm');
+    await tabTo(page, /^Confirm$/);
+    await page.keyboard.press('Enter');
     await page.getByText(`${rewardName}: your code is ready`).waitFor();
 
     const history = (await api().get('/v1/customers/1001/reward-history')).body.data;
@@ -181,6 +187,64 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
       await page.getByRole('heading', { name: 'Ways to earn' }).scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
     }
+    await page.close();
+  }, 120_000);
+
+  it("chooses a flexible reward's points with the keyboard, and a cancelled confirmation spends nothing", async () => {
+    const before = (await api().get('/v1/customers/1003')).body.data.attributes.current_points as number;
+    const page = await open('page', '1003');
+    await tabTo(page, /^Redeem Dollars off, you choose for 100 points$/);
+    await page.keyboard.press('Enter');
+    await page.getByText('Spend 100 points for $1 off?').waitFor();
+    await tabTo(page, /^Cancel$/);
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Spend 100 points for $1 off?').count()).resolves.toBe(0);
+    expect((await api().get('/v1/customers/1003')).body.data.attributes.current_points).toBe(before);
+
+    await tabTo(page, /^Redeem Dollars off, you choose for 100 points$/);
+    await page.keyboard.press('Enter');
+    await tabTo(page, /^100 more points$/);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.getByText('300 points for $3 off', { exact: true }).waitFor();
+    await page.getByText('Spend 300 points for $3 off?').waitFor();
+    await shoot(page, '1c-flexible-chooser');
+    expect(await seriousViolations(page)).toEqual([]);
+    await tabTo(page, /^Confirm$/);
+    await page.keyboard.press('Enter');
+    await page.getByText('$3.00 off: your code is ready').waitFor();
+    expect((await api().get('/v1/customers/1003')).body.data.attributes.current_points).toBe(before - 300);
+    await page.close();
+  }, 120_000);
+
+  it("keeps the member's unused codes under Your rewards, with value and end date, across a reload", async () => {
+    const token = await sessionToken(twin.platformUrl, 'demo', '1005');
+    const bought = await withToken(
+      twin.url,
+      token,
+      'POST',
+      '/rewards/dollar-off-flex/redeem',
+      { points: 700 },
+      { 'Idempotency-Key': 'account-rewards-1' },
+    );
+    expect(bought.status).toBe(201);
+    const code = bought.body.data.attributes.discount_code as string;
+    const ends = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date(bought.body.data.attributes.expires_at));
+
+    // A fresh page: the codes come from the service, not from anything the last page kept.
+    const page = await open('page', '1005');
+    await page.getByRole('heading', { name: 'Your rewards' }).waitFor();
+    await page.getByText(code, { exact: true }).waitFor();
+    await page.getByText(`Use it by ${ends}`).first().waitFor();
+    // 1005's earlier flexible code, brought over from another app, is listed too; a used one is not.
+    await page.getByText('LOYAL-F15XKD', { exact: true }).waitFor();
+    await expect(page.getByText('LOYAL-2RVB6Q', { exact: true }).count()).resolves.toBe(0);
+    await tabTo(page, new RegExp(`^Copy code ${literally(code)}$`));
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: `Copied code ${code}` }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+    await shoot(page, '3b-your-rewards');
+    expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   }, 120_000);
 

@@ -31,6 +31,7 @@ describe('GET /shopper/program', () => {
     expect(data.attributes.rewards.find((reward: { id: string }) => reward.id === 'dollar-off-flex').flexible).toEqual({
       min_points: expect.any(Number),
       max_points: expect.any(Number),
+      points_per_unit: expect.any(Number),
     });
     expect(data.attributes.vip_tiers.map((tier: { id: string }) => tier.id)).toEqual(['bronze', 'silver', 'gold']);
     const active = (await api().get('/v1/earning-rules?filter[is_active]=true&page[size]=100')).body.data;

@@ -34,6 +34,13 @@ const SAMPLES: Sample[] = [
   { route: 'shopperJoin', call: () => viaProxy(twin.url, 'POST', '/member', { customerId: '1012' }), status: 200 },
   { route: 'shopperJoin', call: () => viaProxy(twin.url, 'POST', '/member'), status: 401 },
   { route: 'shopperActivity', call: () => viaProxy(twin.url, 'GET', '/member/activity', { customerId: '1001' }), status: 200 },
+  { route: 'shopperRewards', call: () => viaProxy(twin.url, 'GET', '/member/rewards', { customerId: '1001' }), status: 200 },
+  { route: 'shopperRewards', call: () => viaProxy(twin.url, 'GET', '/member/rewards', { customerId: '1011' }), status: 404 },
+  {
+    route: 'shopperRewards',
+    call: () => viaProxy(twin.url, 'GET', '/member/rewards', { customerId: '1001', params: [['page[size]', 'x']] }),
+    status: 400,
+  },
   { route: 'shopperActivity', call: () => viaProxy(twin.url, 'GET', '/member/activity', { customerId: '1011' }), status: 404 },
   { route: 'shopperActivity', call: async () => withToken(twin.url, await token(), 'GET', '/member/activity'), status: 401 },
   {

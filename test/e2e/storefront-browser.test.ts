@@ -1,6 +1,7 @@
 // The theme app extension in a real headless Chromium, against the twin's storefront (Liquid-rendered
 // theme page, the CDN's assets, the signed app proxy to the shopper routes): a guest, a non-member who
-// joins, a member who redeems and copies the code, the same with the keyboard alone, and an axe-core
+// joins, a member who redeems (every spend confirmed first) and copies the code from "Your rewards", a flexible
+// reward's amount chosen with the keyboard, a cancelled spend, the whole code on a phone, and an axe-core
 // audit of every state. Each state is saved as a PNG (STOREFRONT_SCREENSHOTS, default a temp folder).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,9 @@ const DEMO_KEY = 'demo_full_key';
 const MEMBER = '1001';
 const KEYBOARD_MEMBER = '1002';
 const NON_MEMBER = '1009';
+const FLEXIBLE_MEMBER = '1005';
+const CANCELLING_MEMBER = '1008';
+const PHONE_MEMBER = '1003';
 const EXCLUDED_MEMBER = '1006';
 const GOLD_MEMBER = '1005';
 
@@ -85,13 +89,33 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
   }
 
   const panel = (page: Page) => page.getByRole('dialog', { name: /Rewards/ });
-  const live = (page: Page) => page.getByRole('status');
+  const live = (page: Page) => page.locator('.loy-live');
   /** The live region announces exactly this (it is set a moment after the change, so wait for it). */
   const expectAnnounced = async (page: Page, text: string) => {
     await live(page).filter({ hasText: text }).waitFor();
     expect(await live(page).textContent()).toBe(text);
   };
   const shoot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  /** The state at 1280 px and at 390 px wide (the panel scrolled to `focus` when given), then back to the page's size. */
+  async function shootBoth(page: Page, name: string, focus?: string): Promise<void> {
+    const size = page.viewportSize();
+    for (const [width, height] of [
+      [1280, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      if (focus) await page.locator(focus).first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`) });
+    }
+    if (size) await page.setViewportSize(size);
+  }
+  /** The signup rule's points, as the program gives them to a guest. */
+  const signupPoints = async () => {
+    const rules = (await api().get('/v1/earning-rules?filter[is_active]=true&page[size]=100')).body.data as Array<{
+      attributes: { action: string; points: number };
+    }>;
+    return rules.find((rule) => rule.attributes.action === 'signup')!.attributes.points;
+  };
 
   /** Opens the panel as a person would and waits for its content; an error the panel shows fails here, named. */
   async function openPanel(page: Page): Promise<void> {
@@ -116,10 +140,17 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
     await dialog.getByRole('heading', { name: 'Ways to earn' }).waitFor();
     await dialog.getByRole('heading', { name: 'Rewards', exact: true }).waitFor();
     await dialog.getByText('$5 off').first().waitFor();
+    // The tiers, the referral offer, and what joining gives.
+    await dialog.getByRole('heading', { name: 'Tiers' }).waitFor();
+    for (const tier of ['Bronze', 'Silver', 'Gold']) await dialog.getByText(tier, { exact: true }).waitFor();
+    await dialog.getByRole('heading', { name: 'Refer a friend' }).waitFor();
+    await dialog.getByText(/Invite friends once you have joined/).waitFor();
+    await dialog.getByRole('link', { name: `Join (+${await signupPoints()} points)` }).waitFor();
     // A guest can redeem nothing.
     await expect(dialog.getByRole('button', { name: /^Redeem/ }).count()).resolves.toBe(0);
     expect(requested.filter((url) => new URL(url).hostname !== '127.0.0.1')).toEqual([]);
     await shoot(page, '02-guest-open');
+    await shootBoth(page, 'guest');
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });
@@ -132,7 +163,7 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
     await shoot(page, '03-non-member');
     expect(await seriousViolations(page)).toEqual([]);
 
-    await dialog.getByRole('button', { name: 'Join now' }).click();
+    await dialog.getByRole('button', { name: `Join (+${await signupPoints()} points)` }).click();
     await page.waitForSelector('[data-loyalty-balance]');
     const member = await api().get(`/v1/customers/${NON_MEMBER}`);
     expect(member.status).toBe(200);
@@ -163,16 +194,34 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
     await shoot(page, '05-member');
     expect(await seriousViolations(page)).toEqual([]);
 
+    await shootBoth(page, 'member');
+    // The code bought before (10 % off, no end date) is in "Your rewards".
+    await dialog.getByRole('heading', { name: 'Your rewards' }).waitFor();
+    await dialog.locator('.loy-code', { hasText: 'LOYAL-P4WN8D' }).waitFor();
+
     await dialog.getByRole('button', { name: /^Redeem \$5 off for 500 points$/ }).click();
-    const code = dialog.getByLabel('Your discount code');
-    await code.waitFor();
-    const discountCode = await code.inputValue();
+    // Nothing is spent until the shopper confirms.
+    await dialog.getByText('Spend 500 points for $5 off?').waitFor();
+    expect((await api().get(`/v1/customers/${MEMBER}`)).body.data.attributes.current_points).toBe(
+      before.body.data.attributes.current_points,
+    );
+    await shootBoth(page, 'confirm', '.loy-confirm');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    const owned = dialog.locator('.loy-owned--new');
+    await owned.waitFor();
+    const discountCode = (await owned.locator('.loy-code').textContent())!;
     expect(discountCode).toMatch(/\S{6,}/);
     await expectAnnounced(page, `You redeemed $5 off. Your code is ${discountCode}.`);
-    await dialog.getByRole('button', { name: 'Copy code' }).click();
-    await expectAnnounced(page, 'Code copied to the clipboard.');
+    await expect(owned.locator('strong').textContent()).resolves.toBe('$5 off');
+    await owned.getByText(/^Expires /).waitFor();
+    await owned.getByRole('button', { name: `Copy code ${discountCode}` }).click();
+    // Said beside the button, in a live region of its own.
+    const copied = owned.locator('.loy-copied[role="status"]');
+    await copied.filter({ hasText: 'Code copied to the clipboard.' }).waitFor();
+    await expect(copied.isVisible()).resolves.toBe(true);
     await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(discountCode);
     await shoot(page, '06-redeemed');
+    await shootBoth(page, 'code-copied', '.loy-owned--new');
     expect(await seriousViolations(page)).toEqual([]);
 
     const after = await api().get(`/v1/customers/${MEMBER}`);
@@ -212,12 +261,15 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
     }
     await tabTo(/^Redeem \$5 off for 500 points$/);
     await page.keyboard.press('Enter');
-    await page.getByLabel('Your discount code').waitFor();
-    // Focus moves to the code's copy button; Enter copies.
-    await expect(focused()).resolves.toEqual({ label: 'Copy code', inDialog: true });
+    // The confirmation takes the focus; Enter confirms.
+    await expect(focused()).resolves.toEqual({ label: 'Confirm', inDialog: true });
     await page.keyboard.press('Enter');
-    const discountCode = await page.getByLabel('Your discount code').inputValue();
-    await expectAnnounced(page, 'Code copied to the clipboard.');
+    await page.locator('.loy-owned--new').waitFor();
+    const discountCode = (await page.locator('.loy-owned--new .loy-code').textContent())!;
+    // Focus moves to the new code's copy button; Enter copies.
+    await expect(focused()).resolves.toEqual({ label: `Copy code ${discountCode}`, inDialog: true });
+    await page.keyboard.press('Enter');
+    await page.locator('.loy-owned--new .loy-copied').filter({ hasText: 'Code copied to the clipboard.' }).waitFor();
     await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(discountCode);
     await shoot(page, '07-keyboard-redeemed');
 
@@ -233,6 +285,96 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
     expect(after.body.data.attributes.current_points).toBe(before.body.data.attributes.current_points - 500);
     const rewards = await api().get(`/v1/customers/${KEYBOARD_MEMBER}/reward-history`);
     expect(JSON.stringify(rewards.body.data)).toContain(discountCode);
+    await context.close();
+  });
+
+  it("chooses a flexible reward's amount with the keyboard, confirms, and finds the code in Your rewards after a reload", async () => {
+    const before = (await api().get(`/v1/customers/${FLEXIBLE_MEMBER}`)).body.data.attributes.current_points as number;
+    const { context, page } = await shopper(FLEXIBLE_MEMBER);
+    const focusedId = () => page.evaluate('document.activeElement && document.activeElement.id') as Promise<string>;
+    await openPanel(page);
+    const dialog = panel(page);
+    await dialog.getByRole('button', { name: /^Redeem Dollars off, you choose for 100 points$/ }).focus();
+    await page.keyboard.press('Enter');
+    // The amount first: the slider has the focus, in the reward's steps of 100 points, each $1.
+    await expect(focusedId()).resolves.toBe('loy-amount');
+    await dialog.getByText('100 points for $1 off', { exact: true }).waitFor();
+    for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowRight');
+    await dialog.getByText('500 points for $5 off', { exact: true }).waitFor();
+    await dialog.getByText('Spend 500 points for $5 off?').waitFor();
+    await expect(dialog.getByRole('slider').getAttribute('aria-valuetext')).resolves.toBe('500 points for $5 off');
+    await shootBoth(page, 'flexible-chooser', '.loy-confirm');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate("document.activeElement.getAttribute('data-confirm') !== null")).resolves.toBe(true);
+    await page.keyboard.press('Enter');
+    await dialog.locator('.loy-owned--new').waitFor();
+    const discountCode = (await dialog.locator('.loy-owned--new .loy-code').textContent())!;
+    expect((await api().get(`/v1/customers/${FLEXIBLE_MEMBER}`)).body.data.attributes.current_points).toBe(before - 500);
+
+    // Kept by the service, not the browser: a reload shows it with its value and end date.
+    await page.reload();
+    await openPanel(page);
+    const row = panel(page).locator('.loy-owned', { has: page.locator('.loy-code', { hasText: discountCode }) });
+    // The reward's name for a flexible spend is its value ("$5.00 off"), so the row says it once.
+    await expect(row.locator('strong').textContent()).resolves.toBe('$5.00 off');
+    await expect(row.locator('.loy-value').count()).resolves.toBe(0);
+    const expiry = (await row.locator('.loy-expiry').textContent())!;
+    const bought = (await api().get(`/v1/customers/${FLEXIBLE_MEMBER}/reward-history`)).body.data.find(
+      (entry: { attributes: { discount_code: string } }) => entry.attributes.discount_code === discountCode,
+    );
+    const ends = new Date(bought.attributes.expires_at).toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric' });
+    expect(expiry).toBe(`Expires ${ends}`);
+    // The spend is in the activity under the reward's name.
+    await panel(page).locator('#loy-activity').locator('..').getByText('$5.00 off').first().waitFor();
+    await shootBoth(page, 'your-rewards', '#loy-your-rewards');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('spends nothing when a confirmation is cancelled, by its button or by Escape, and gives the focus back', async () => {
+    const before = await api().get(`/v1/customers/${CANCELLING_MEMBER}`);
+    const historyBefore = (await api().get(`/v1/customers/${CANCELLING_MEMBER}/reward-history`)).body.meta.total;
+    const { context, page } = await shopper(CANCELLING_MEMBER);
+    await openPanel(page);
+    const dialog = panel(page);
+    const redeem = dialog.getByRole('button', { name: /^Redeem \$5 off for 500 points$/ });
+    await redeem.focus();
+    await page.keyboard.press('Enter');
+    await dialog.getByText('Spend 500 points for $5 off?').waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expectAnnounced(page, 'Nothing was spent.');
+    await expect(redeem.evaluate((node) => node === node.ownerDocument.activeElement)).resolves.toBe(true);
+    // Escape in a confirmation cancels it and leaves the panel open.
+    await page.keyboard.press('Enter');
+    await dialog.getByText('Spend 500 points for $5 off?').waitFor();
+    await page.keyboard.press('Escape');
+    await expect(dialog.getByText('Spend 500 points for $5 off?').count()).resolves.toBe(0);
+    await expect(dialog.isVisible()).resolves.toBe(true);
+    const after = await api().get(`/v1/customers/${CANCELLING_MEMBER}`);
+    expect(after.body.data.attributes.current_points).toBe(before.body.data.attributes.current_points);
+    expect((await api().get(`/v1/customers/${CANCELLING_MEMBER}/reward-history`)).body.meta.total).toBe(historyBefore);
+    await context.close();
+  });
+
+  it('shows the whole code on a phone-sized screen', async () => {
+    const { context, page } = await shopper(PHONE_MEMBER);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openPanel(page);
+    const dialog = panel(page);
+    await dialog.getByRole('button', { name: /^Redeem \$5 off for 500 points$/ }).click();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    const code = dialog.locator('.loy-owned--new .loy-code');
+    await code.waitFor();
+    const fits = (await code.evaluate((node) => ({ scroll: node.scrollWidth, client: node.clientWidth }))) as {
+      scroll: number;
+      client: number;
+    };
+    expect(fits.scroll).toBeLessThanOrEqual(fits.client);
+    const box = (await code.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });
 

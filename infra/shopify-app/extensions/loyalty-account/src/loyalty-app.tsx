@@ -10,7 +10,9 @@ import {
   type ActivityPage,
   type Member,
   type MemberAnswer,
+  type OwnedReward,
   type Program,
+  type ProgramReward,
   type Redemption,
   type ShopperApi,
   type ShopperErrorKind,
@@ -36,6 +38,11 @@ type Notice =
 
 export const ACTIVITY_PAGE_SIZE = 10;
 
+interface Asking {
+  rewardId: string;
+  points: number;
+}
+
 export function kindOf(error: unknown): ShopperErrorKind {
   return error instanceof ShopperApiError ? error.kind : 'network';
 }
@@ -46,6 +53,8 @@ export function LoyaltyApp({ host }: { host: Host }) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [activityPage, setActivityPage] = useState(1);
+  // The spend being asked about (every redemption is confirmed first), with the points chosen for a flexible reward.
+  const [asking, setAsking] = useState<Asking | null>(null);
   // One key per reward until its redemption is answered: a retry after a lost answer is the same redemption.
   const keys = useRef(new Map<string, string>());
 
@@ -141,8 +150,20 @@ export function LoyaltyApp({ host }: { host: Host }) {
             <s-paragraph>{t('guest.body')}</s-paragraph>
           </s-banner>
         )}
-        <Rewards program={program} member={member} busy={busy} host={host} onRedeem={(id, points) => void redeem(id, points)} />
+        <Rewards
+          program={program}
+          member={member}
+          busy={busy}
+          host={host}
+          asking={asking}
+          onAsk={(id, points) => setAsking(id === null ? null : { rewardId: id, points })}
+          onRedeem={(id, points) => {
+            setAsking(null);
+            void redeem(id, points);
+          }}
+        />
         <WaysToEarn program={program} host={host} />
+        {member && <YourRewards host={host} currency={program.currency} version={member.current_points} />}
         {member?.referral_url && <Referral url={member.referral_url} host={host} />}
         {member && <Activity host={host} page={activityPage} onPage={setActivityPage} version={member.current_points} />}
       </s-stack>
@@ -257,6 +278,8 @@ function Rewards(props: {
   member: Member | null;
   busy: string | null;
   host: Host;
+  asking: Asking | null;
+  onAsk: (rewardId: string | null, points: number) => void;
   onRedeem: (rewardId: string, points: number | undefined) => void;
 }) {
   const { t } = props.host;
@@ -273,21 +296,96 @@ function Rewards(props: {
                 <s-heading>{reward.name}</s-heading>
                 {reward.description && <s-paragraph>{reward.description}</s-paragraph>}
                 <s-text>{t('rewards.cost', { count: cost, points: props.host.number(cost) })}</s-text>
-                <OfferAction
-                  state={state}
-                  rewardId={reward.id}
-                  name={reward.name}
-                  flexible={reward.flexible !== null}
-                  busy={props.busy}
-                  host={props.host}
-                  onRedeem={props.onRedeem}
-                />
+                {props.asking?.rewardId === reward.id && props.member ? (
+                  <ConfirmSpend
+                    reward={reward}
+                    points={props.asking.points}
+                    balance={props.member.current_points}
+                    currency={props.program.currency}
+                    host={props.host}
+                    onPoints={(points) => props.onAsk(reward.id, points)}
+                    onConfirm={() => props.onRedeem(reward.id, reward.flexible ? props.asking!.points : undefined)}
+                    onCancel={() => props.onAsk(null, 0)}
+                  />
+                ) : (
+                  <OfferAction
+                    state={state}
+                    rewardId={reward.id}
+                    name={reward.name}
+                    flexible={reward.flexible !== null}
+                    busy={props.busy}
+                    host={props.host}
+                    onRedeem={(id) => props.onAsk(id, cost)}
+                  />
+                )}
               </s-stack>
             </s-box>
           ))}
         </s-stack>
       )}
     </s-section>
+  );
+}
+
+/** A flexible reward's discount for `points`: one unit per `points_per_unit`, rounded down to the cent. */
+function flexibleDiscount(reward: ProgramReward, points: number): number {
+  const unit = reward.flexible?.points_per_unit ?? 1;
+  return Math.floor((points / unit) * 100) / 100;
+}
+
+/** "Spend 500 points for $5 off?": a flexible reward's points chosen in its steps first, then Confirm or Cancel. */
+function ConfirmSpend(props: {
+  reward: ProgramReward;
+  points: number;
+  balance: number;
+  currency: string;
+  host: Host;
+  onPoints: (points: number) => void;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const { t, number } = props.host;
+  const { reward, points } = props;
+  const flexible = reward.flexible;
+  const offer = flexible
+    ? codeValue({ discount_type: reward.discount_type, discount_value: flexibleDiscount(reward, points) }, props.currency, t)!
+    : reward.name;
+  const step = flexible?.points_per_unit ?? 1;
+  const most = flexible
+    ? Math.max(
+        flexible.min_points,
+        flexible.min_points + Math.floor((Math.min(flexible.max_points, props.balance) - flexible.min_points) / step) * step,
+      )
+    : points;
+  return (
+    <s-stack gap="small">
+      {flexible && (
+        <s-stack direction="inline" gap="base" alignItems="center">
+          <s-button
+            disabled={points <= flexible.min_points}
+            accessibilityLabel={t('confirm.fewer', { points: number(step) })}
+            onClick={() => props.onPoints(Math.max(flexible.min_points, points - step))}
+          >
+            −
+          </s-button>
+          <s-text type="strong">{t('confirm.buys', { points: number(points), value: offer })}</s-text>
+          <s-button
+            disabled={points >= most}
+            accessibilityLabel={t('confirm.more', { points: number(step) })}
+            onClick={() => props.onPoints(Math.min(most, points + step))}
+          >
+            +
+          </s-button>
+        </s-stack>
+      )}
+      <s-paragraph>{t('confirm.question', { points: number(points), reward: offer })}</s-paragraph>
+      <s-stack direction="inline" gap="base">
+        <s-button variant="primary" onClick={props.onConfirm}>
+          {t('confirm.confirm')}
+        </s-button>
+        <s-button onClick={props.onCancel}>{t('confirm.cancel')}</s-button>
+      </s-stack>
+    </s-stack>
   );
 }
 
@@ -372,6 +470,78 @@ function Referral({ url, host }: { url: string; host: Host }) {
           </s-button>
         </s-stack>
       </s-stack>
+    </s-section>
+  );
+}
+
+type RewardsLoad = { status: 'loading' } | { status: 'failed'; kind: ShopperErrorKind } | { status: 'ready'; codes: OwnedReward[] };
+
+/** What a code takes off: "$5 off", "10% off". */
+function codeValue(code: Pick<OwnedReward, 'discount_type' | 'discount_value'>, currency: string, t: Host['t']): string | null {
+  if (code.discount_value === null) return null;
+  if (code.discount_type === 'percentage') return t('yourRewards.percentage', { amount: code.discount_value });
+  const amount = new Intl.NumberFormat(undefined, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: code.discount_value % 1 ? 2 : 0,
+  }).format(code.discount_value);
+  return t('yourRewards.fixed', { amount });
+}
+
+/** The member's codes still to use, from the service: each reward's name, value, end date, the code and a copy button. */
+function YourRewards({ host, currency, version }: { host: Host; currency: string; version: number }) {
+  const { t, api } = host;
+  const [state, setState] = useState<RewardsLoad>({ status: 'loading' });
+  const [copied, setCopied] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    api.rewards().then(
+      (codes) => current && setState({ status: 'ready', codes }),
+      (error: unknown) => current && setState({ status: 'failed', kind: kindOf(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, version]);
+  return (
+    <s-section heading={t('yourRewards.heading')}>
+      {state.status === 'loading' && <s-spinner accessibilityLabel={t('yourRewards.loading')} />}
+      {state.status === 'failed' && <s-paragraph tone="critical">{t(errorMessageKey(state.kind))}</s-paragraph>}
+      {state.status === 'ready' &&
+        (state.codes.length === 0 ? (
+          <s-paragraph>{t('yourRewards.none')}</s-paragraph>
+        ) : (
+          <s-stack gap="base">
+            {state.codes.map((code) => {
+              const value = codeValue(code, currency, t);
+              const id = `loyalty-code-${code.id}`;
+              return (
+                <s-box key={code.id} padding="base" border="base" borderRadius="base">
+                  <s-stack gap="small">
+                    <s-heading>{code.reward_name}</s-heading>
+                    {value && value.replace(/[.,]00\b/, '') !== code.reward_name.replace(/[.,]00\b/, '') && <s-text>{value}</s-text>}
+                    <s-text color="subdued">
+                      {code.expires_at ? t('yourRewards.expires', { date: host.date(code.expires_at) }) : t('yourRewards.noExpiry')}
+                    </s-text>
+                    <s-stack direction="inline" gap="base" alignItems="center">
+                      <s-text type="strong">{code.discount_code}</s-text>
+                      <s-clipboard-item id={id} text={code.discount_code} onCopy={() => setCopied(code.id)} />
+                      <s-button
+                        command="--copy"
+                        commandFor={id}
+                        accessibilityLabel={t(copied === code.id ? 'redeemed.copiedLabel' : 'redeemed.copyLabel', {
+                          code: code.discount_code,
+                        })}
+                      >
+                        {t(copied === code.id ? 'action.copied' : 'action.copy')}
+                      </s-button>
+                    </s-stack>
+                  </s-stack>
+                </s-box>
+              );
+            })}
+          </s-stack>
+        ))}
     </s-section>
   );
 }

@@ -32,7 +32,8 @@ export interface ProgramReward {
   minimum_spend: number;
   redemption_mode: string;
   points_cost: number;
-  flexible: { min_points: number; max_points: number } | null;
+  /** `points_per_unit`: the points one unit of the discount costs (the chooser's step); absent from an older service. */
+  flexible: { min_points: number; max_points: number; points_per_unit?: number } | null;
   vip_tier_id: string | null;
   expiry_days: number | null;
 }
@@ -110,6 +111,20 @@ export interface Redemption {
   status: string;
 }
 
+/** A code the member bought and can still use (GET /shopper/member/rewards). */
+export interface OwnedReward {
+  id: string;
+  reward_id: string;
+  reward_name: string;
+  discount_code: string;
+  discount_type: string;
+  discount_value: number | null;
+  minimum_spend: number | null;
+  points_spent: number;
+  expires_at: string | null;
+  created_at: string;
+}
+
 /**
  * What went wrong, as the page tells the customer: the status and the service's detail are kept for
  * logs and tests, the kind picks the sentence shown (the details are written for developers).
@@ -151,6 +166,8 @@ export interface ShopperApi {
   /** Enrols the signed-in customer; `created` is false when they already were a member. */
   join(): Promise<{ created: boolean; member: Member }>;
   activity(page: number, size?: number): Promise<ActivityPage>;
+  /** The member's codes still to use, newest first. */
+  rewards(size?: number): Promise<OwnedReward[]>;
   /** `idempotencyKey`: the same key for a retry of the same redemption, so it is never spent twice. */
   redeem(rewardId: string, options: { idempotencyKey: string; points?: number }): Promise<Redemption>;
 }
@@ -220,6 +237,10 @@ export function createShopperApi(options: ShopperApiOptions): ShopperApi {
       const hasMore = typeof totalPages === 'number' ? page < totalPages : entries.length === size;
       return { entries, page, hasMore };
     },
+    async rewards(size = 20) {
+      const { body } = await call('member/rewards', `member/rewards?page%5Bsize%5D=${size}`);
+      return ((body.data as Resource<OwnedReward>[] | undefined) ?? []).map(flatten);
+    },
     async redeem(rewardId, { idempotencyKey, points }) {
       const { body } = await call('redeem', `rewards/${encodeURIComponent(rewardId)}/redeem`, {
         method: 'POST',
@@ -245,7 +266,7 @@ export function errorKind(status: number, route: string): ShopperErrorKind {
   if (status === 401) return 'sign_in';
   if (status === 403) return 'not_allowed';
   // A redemption's 404 is a reward gone or a customer not (or no longer) a member: the page reloads the member to tell.
-  if (status === 404) return route === 'member/activity' ? 'not_member' : 'not_found';
+  if (status === 404) return route === 'member/activity' || route === 'member/rewards' ? 'not_member' : 'not_found';
   if (status === 422) return 'insufficient';
   if (status === 429) return 'throttled';
   if (status >= 500) return 'unavailable';

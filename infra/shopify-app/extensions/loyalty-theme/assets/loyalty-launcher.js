@@ -17,7 +17,7 @@
   var live = panel.querySelector('.loy-live');
   var lang = document.documentElement.lang || 'en';
   var plural = new Intl.PluralRules(lang);
-  var state = { program: null, member: null, loggedIn: false, activity: [], code: null };
+  var state = { program: null, member: null, loggedIn: false, activity: [], codes: [], confirm: null, fresh: null };
   var loading = null;
 
   function fmt(text, values) {
@@ -44,8 +44,58 @@
     });
     return node;
   }
-  function section(heading, id, children) {
-    return el('section', { class: 'loy-section', 'aria-labelledby': id }, [el('h3', { id: id, text: heading })].concat(children));
+  // One small set of icons, drawn inline (24-unit paths, stroked in the text's colour).
+  var ICONS = {
+    star: 'M12 3l2.7 5.6 6.1.9-4.4 4.3 1 6.1L12 17l-5.4 2.9 1-6.1-4.4-4.3 6.1-.9z',
+    gift: 'M4 11h16v9H4zM3 7h18v4H3zM12 7v13M12 7c-2-4-6-3-5 0M12 7c2-4 6-3 5 0',
+    ticket: 'M3 7h18v3a2 2 0 000 4v3H3v-3a2 2 0 000-4zM14 7v10',
+    crown: 'M3 18h18M4 16l-1-9 5 4 4-6 4 6 5-4-1 9z',
+    clock: 'M12 3a9 9 0 100 18 9 9 0 000-18zM12 7v5l3 2',
+    spark: 'M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5L18 18M6 18l2.5-2.5M15.5 8.5L18 6',
+    friend: 'M9 11a4 4 0 100-8 4 4 0 000 8zM2 21c0-4 3-6 7-6s7 2 7 6M17 8v6M14 11h6',
+  };
+  // Parsed by the HTML parser from this fixed markup (the path is one of ICONS, never the service's text).
+  function icon(name) {
+    var holder = document.createElement('template');
+    holder.innerHTML =
+      '<svg class="loy-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="' + ICONS[name] + '"/></svg>';
+    return holder.content.firstChild;
+  }
+  function section(heading, id, children, iconName) {
+    return el(
+      'section',
+      { class: 'loy-section', 'aria-labelledby': id },
+      [el('h3', { id: id }, [iconName ? icon(iconName) : null, document.createTextNode(heading)])].concat(children),
+    );
+  }
+  function money(amount) {
+    var currency = (state.program && state.program.currency) || 'USD';
+    try {
+      return Number(amount).toLocaleString(lang, { style: 'currency', currency: currency, minimumFractionDigits: amount % 1 ? 2 : 0 });
+    } catch {
+      return amount + ' ' + currency;
+    }
+  }
+  // What a discount takes off: "$5 off", "10% off".
+  function value(type, amount) {
+    if (amount === null || amount === undefined) return '';
+    return type === 'percentage' ? fmt(T.value_percentage, { amount: amount }) : fmt(T.value_fixed, { amount: money(amount) });
+  }
+  // A flexible reward's discount for `spent` points: whole points_per_unit steps, each one unit of the currency
+  // (or one percent) times the reward's amount.
+  function flexibleValue(reward, spent) {
+    var unit = reward.flexible.points_per_unit || 1;
+    return Math.floor((spent / unit) * 100) / 100;
+  }
+  function signupPoints() {
+    var rule = (state.program.earning_rules || []).filter(function (r) {
+      return r.action === 'signup';
+    })[0];
+    return rule && rule.points > 0 ? rule.points : 0;
+  }
+  function joinText() {
+    var n = signupPoints();
+    return n ? fmt(T.join_points, { points: points(n) }) : T.join;
   }
   function say(text) {
     // Emptied first, so the same message said twice is announced twice.
@@ -82,6 +132,21 @@
     });
   }
 
+  // The member's own lists: the codes still to use and the latest activity, from the service (never the browser's storage).
+  function loadMine() {
+    if (!state.member) {
+      state.activity = [];
+      state.codes = [];
+      return Promise.resolve();
+    }
+    return Promise.all([api('GET', '/member/activity?page%5Bsize%5D=5'), api('GET', '/member/rewards?page%5Bsize%5D=20')]).then(
+      function (answers) {
+        state.activity = answers[0].data;
+        state.codes = answers[1].data;
+      },
+    );
+  }
+
   function load() {
     body.setAttribute('aria-busy', 'true');
     loading = Promise.all([api('GET', '/program'), api('GET', '/member')])
@@ -90,10 +155,9 @@
         state.loggedIn = answers[1].meta.logged_in;
         state.member = answers[1].data ? answers[1].data.attributes : null;
         hold(state.program);
-        return state.member ? api('GET', '/member/activity?page%5Bsize%5D=5') : { data: [] };
+        return loadMine();
       })
-      .then(function (activity) {
-        state.activity = activity.data;
+      .then(function () {
         render();
       })
       .catch(function (error) {
@@ -104,20 +168,32 @@
     return loading;
   }
 
-  function copy(text, input, done) {
+  // Copies `text`; the outcome is said in `status`, a live region beside the button, so it shows where the
+  // shopper is looking and is announced.
+  function copy(text, select, done, status) {
     var copied = navigator.clipboard && navigator.clipboard.writeText ? navigator.clipboard.writeText(text) : Promise.reject();
+    function tell(message) {
+      status.textContent = '';
+      setTimeout(function () {
+        status.textContent = message;
+      }, 50);
+    }
     copied.then(
       function () {
-        say(done);
+        tell(done);
       },
       function () {
-        input.select();
-        say(T.copy_failed);
+        select();
+        tell(T.copy_failed);
       },
     );
   }
+  function copyStatus() {
+    return el('p', { class: 'loy-copied', role: 'status', 'aria-live': 'polite' });
+  }
   function copyBox(label, value, buttonText, done, id) {
     var input = el('input', { id: id, class: 'loy-copy-value', type: 'text', readonly: true, value: value });
+    var status = copyStatus();
     return el('div', { class: 'loy-copy' }, [
       el('label', { for: id, text: label }),
       el('div', { class: 'loy-copy-row' }, [
@@ -127,11 +203,87 @@
           class: 'loy-button loy-button--secondary',
           text: buttonText,
           onclick: function () {
-            copy(value, input, done);
+            copy(
+              value,
+              function () {
+                input.select();
+              },
+              done,
+              status,
+            );
           },
         }),
       ]),
+      status,
     ]);
+  }
+
+  // The member's codes still to use: the reward, what it takes off, until when, the whole code and a copy button.
+  function codeList(codes) {
+    if (!codes.length) return el('p', { class: 'loy-muted', text: T.your_rewards_empty });
+    return el(
+      'ul',
+      { class: 'loy-list' },
+      codes.map(function (entry) {
+        var a = entry.attributes;
+        var codeText = el('code', { class: 'loy-code', id: 'loy-code-' + entry.id, text: a.discount_code });
+        var status = copyStatus();
+        // What the code takes off, unless the reward's name already says it ("$5 off").
+        var worth = value(a.discount_type, a.discount_value);
+        var details = [worth.replace(/[.,]00\b/, '') === a.reward_name.replace(/[.,]00\b/, '') ? '' : worth];
+        if (a.minimum_spend) details.push(fmt(T.value_min_spend, { amount: money(a.minimum_spend) }));
+        return el('li', { class: 'loy-item loy-owned' + (state.fresh === entry.id ? ' loy-owned--new' : ''), 'data-code-id': entry.id }, [
+          el('div', { class: 'loy-owned-main' }, [
+            el('strong', { text: a.reward_name }),
+            details.filter(Boolean).length ? el('p', { class: 'loy-muted loy-value', text: details.filter(Boolean).join(' · ') }) : null,
+          ]),
+          el('p', { class: 'loy-muted loy-expiry loy-status' }, [
+            icon('clock'),
+            document.createTextNode(a.expires_at ? fmt(T.expires, { date: date(a.expires_at) }) : T.no_expiry),
+          ]),
+          el('div', { class: 'loy-code-row' }, [
+            codeText,
+            el('button', {
+              type: 'button',
+              class: 'loy-button loy-button--secondary',
+              'aria-label': fmt(T.copy_code_label, { code: a.discount_code }),
+              text: T.copy_code,
+              onclick: function () {
+                copy(
+                  a.discount_code,
+                  function () {
+                    window.getSelection().selectAllChildren(codeText);
+                  },
+                  T.code_copied,
+                  status,
+                );
+              },
+            }),
+          ]),
+          status,
+        ]);
+      }),
+    );
+  }
+
+  function tierList(tiers) {
+    var current = state.member && state.member.vip_tier ? state.member.vip_tier.id : null;
+    return el(
+      'ul',
+      { class: 'loy-list' },
+      tiers.map(function (tier) {
+        return el('li', { class: 'loy-item' + (tier.id === current ? ' loy-item--current' : '') }, [
+          el('span', { class: 'loy-tier' }, [
+            el('span', { class: 'loy-swatch', style: 'background:' + (tier.badge_color || 'currentColor') }),
+            el('strong', { text: tier.name }),
+          ]),
+          el('span', {
+            class: 'loy-points loy-status',
+            text: tier.id === current ? T.tier_current : fmt(T.tier_multiplier, { multiplier: tier.points_multiplier }),
+          }),
+        ]);
+      }),
+    );
   }
 
   function summary(member) {
@@ -171,15 +323,6 @@
     return el('div', { class: 'loy-summary' }, parts);
   }
 
-  function money(amount) {
-    var whole = amount % 1 === 0;
-    return Number(amount).toLocaleString(lang, {
-      style: 'currency',
-      currency: state.program.currency,
-      minimumFractionDigits: whole ? 0 : undefined,
-      maximumFractionDigits: whole ? 0 : undefined,
-    });
-  }
   // Each rule by its name with the points it gives this shopper now (tier and campaign included), as the
   // service computed them; a per-spend rule's for each whole spend unit. The running campaign is named first.
   function ruleList(program) {
@@ -248,14 +391,18 @@
           ? fmt(T.flexible_cost, { min: points(reward.flexible.min_points), max: points(reward.flexible.max_points) })
           : points(reward.points_cost);
         var action = null;
+        if (state.confirm && state.confirm.reward.id === reward.id) {
+          return el('li', { class: 'loy-item loy-reward loy-reward--confirm' }, [confirmBox(reward)]);
+        }
         if (member && redeemable.indexOf(reward.id) !== -1) {
           action = el('button', {
             type: 'button',
             class: 'loy-button',
+            'data-reward-id': reward.id,
             'aria-label': fmt(T.redeem_label, { reward: reward.name, points: points(cost) }),
             text: T.redeem,
-            onclick: function (event) {
-              redeem(reward, cost, event.currentTarget);
+            onclick: function () {
+              ask(reward, cost);
             },
           });
         } else if (
@@ -274,10 +421,91 @@
             reward.description ? el('p', { class: 'loy-muted', text: reward.description }) : null,
             el('p', { class: 'loy-points', text: costText }),
           ]),
-          action,
+          action ? el('div', { class: 'loy-status' }, [action]) : null,
         ]);
       }),
     );
+  }
+
+  // The most a flexible reward can take now: its maximum, or the balance in whole steps above the minimum.
+  function flexibleMax(reward) {
+    var f = reward.flexible;
+    var step = f.points_per_unit || 1;
+    var room = Math.min(f.max_points, state.member.current_points);
+    return Math.max(f.min_points, f.min_points + Math.floor((room - f.min_points) / step) * step);
+  }
+  function offer(reward, spent) {
+    return reward.flexible ? value(reward.discount_type, flexibleValue(reward, spent)) : reward.name;
+  }
+
+  // Every spend is asked first: a flexible reward's amount chosen in its steps, then Confirm or Cancel.
+  function confirmBox(reward) {
+    var c = state.confirm;
+    var question = el('p', {
+      id: 'loy-confirm-q',
+      class: 'loy-question',
+      text: fmt(T.confirm_question, { points: points(c.points), reward: offer(reward, c.points) }),
+    });
+    var parts = [el('strong', { text: reward.name })];
+    if (reward.flexible) {
+      var f = reward.flexible;
+      var output = el('output', {
+        for: 'loy-amount',
+        class: 'loy-buys',
+        text: fmt(T.buys, { points: points(c.points), value: offer(reward, c.points) }),
+      });
+      var slider = el('input', {
+        id: 'loy-amount',
+        class: 'loy-range',
+        type: 'range',
+        min: f.min_points,
+        max: flexibleMax(reward),
+        step: f.points_per_unit || 1,
+        value: c.points,
+        'aria-valuetext': fmt(T.buys, { points: points(c.points), value: offer(reward, c.points) }),
+      });
+      slider.addEventListener('input', function () {
+        c.points = Number(slider.value);
+        var text = fmt(T.buys, { points: points(c.points), value: offer(reward, c.points) });
+        output.textContent = text;
+        slider.setAttribute('aria-valuetext', text);
+        question.textContent = fmt(T.confirm_question, { points: points(c.points), reward: offer(reward, c.points) });
+      });
+      parts.push(el('label', { for: 'loy-amount', class: 'loy-muted', text: T.choose_points }), slider, output);
+    }
+    parts.push(
+      question,
+      el('p', { class: 'loy-actions' }, [
+        el('button', {
+          type: 'button',
+          class: 'loy-button',
+          'data-confirm': true,
+          'aria-describedby': 'loy-confirm-q',
+          text: T.confirm,
+          onclick: function (event) {
+            redeem(reward, c.points, event.currentTarget);
+          },
+        }),
+        el('button', { type: 'button', class: 'loy-button loy-button--secondary', 'data-cancel': true, text: T.cancel, onclick: cancel }),
+      ]),
+    );
+    return el('div', { class: 'loy-confirm', role: 'group', 'aria-labelledby': 'loy-confirm-q' }, parts);
+  }
+
+  function ask(reward, cost) {
+    state.confirm = { reward: reward, points: cost };
+    render();
+    var first = body.querySelector('.loy-confirm .loy-range') || body.querySelector('.loy-confirm [data-confirm]');
+    first.focus();
+  }
+  function cancel() {
+    var reward = state.confirm.reward;
+    state.confirm = null;
+    render();
+    say(T.cancelled);
+    var back = body.querySelector('[data-reward-id="' + reward.id + '"]');
+    if (back) back.focus();
+    else title.focus();
   }
 
   function activityList(entries) {
@@ -305,7 +533,12 @@
           el('p', { text: T.guest_prompt }),
           el('p', { class: 'loy-actions' }, [
             el('a', { class: 'loy-button', href: root.getAttribute('data-login-url'), text: T.sign_in }),
-            el('a', { class: 'loy-button loy-button--secondary', href: root.getAttribute('data-register-url'), text: T.create_account }),
+            el('a', {
+              class: 'loy-button loy-button--secondary',
+              'data-join': true,
+              href: root.getAttribute('data-register-url'),
+              text: joinText(),
+            }),
           ]),
         ]),
       );
@@ -313,27 +546,31 @@
       parts.push(
         el('div', { class: 'loy-summary' }, [
           el('p', { text: T.join_prompt }),
-          el('button', { type: 'button', class: 'loy-button', text: T.join, onclick: join }),
+          el('button', { type: 'button', class: 'loy-button', 'data-join': true, text: joinText(), onclick: join }),
         ]),
       );
     } else {
       parts.push(summary(member));
     }
-    if (state.code) {
-      parts.push(copyBox(T.code_label, state.code.discount_code, T.copy_code, T.code_copied, 'loy-code'));
-    }
-    parts.push(section(T.rewards_heading, 'loy-rewards', [rewardList(program.rewards)]));
-    parts.push(section(T.earn_heading, 'loy-earn', ruleList(program)));
-    if (member) {
-      parts.push(section(T.activity_heading, 'loy-activity', [activityList(state.activity)]));
-      if (member.referral_url) {
-        parts.push(
-          section(T.referral_heading, 'loy-referral', [
+    parts.push(section(T.earn_heading, 'loy-earn', ruleList(program), 'spark'));
+    parts.push(section(T.rewards_heading, 'loy-rewards', [rewardList(program.rewards)], 'gift'));
+    if (member) parts.push(section(T.your_rewards_heading, 'loy-your-rewards', [codeList(state.codes)], 'ticket'));
+    if ((program.vip_tiers || []).length) parts.push(section(T.tiers_heading, 'loy-tiers', [tierList(program.vip_tiers)], 'crown'));
+    if (member) parts.push(section(T.activity_heading, 'loy-activity', [activityList(state.activity)], 'clock'));
+    if (member && member.referral_url) {
+      parts.push(
+        section(
+          T.referral_heading,
+          'loy-referral',
+          [
             el('p', { class: 'loy-muted', text: T.referral_text }),
             copyBox(T.referral_label, member.referral_url, T.copy_link, T.link_copied, 'loy-referral-link'),
-          ]),
-        );
-      }
+          ],
+          'friend',
+        ),
+      );
+    } else if (!member) {
+      parts.push(section(T.referral_heading, 'loy-referral', [el('p', { class: 'loy-muted', text: T.referral_guest })], 'friend'));
     }
     body.replaceChildren.apply(body, parts);
     body.setAttribute('aria-busy', 'false');
@@ -350,10 +587,9 @@
     api('POST', '/member', {})
       .then(function (answer) {
         state.member = answer.data.attributes;
-        return api('GET', '/member/activity?page%5Bsize%5D=5');
+        return loadMine();
       })
-      .then(function (activity) {
-        state.activity = activity.data;
+      .then(function () {
         render();
         say(fmt(T.joined, { points: points(state.member.current_points + state.member.pending_points) }));
         title.focus();
@@ -364,26 +600,41 @@
       });
   }
 
+  // The confirmed spend; then the balance, the codes and the activity read again, and focus on the new code's copy button.
   function redeem(reward, cost, button) {
     var redeemed = null;
     busy(button, true);
     api('POST', '/rewards/' + encodeURIComponent(reward.id) + '/redeem', reward.flexible ? { points: cost } : {})
       .then(function (answer) {
-        state.code = redeemed = answer.data.attributes;
-        return Promise.all([api('GET', '/member'), api('GET', '/member/activity?page%5Bsize%5D=5')]);
+        redeemed = answer.data;
+        state.confirm = null;
+        state.fresh = redeemed.id;
+        return api('GET', '/member').then(function (member) {
+          state.member = member.data ? member.data.attributes : state.member;
+          return loadMine();
+        });
       })
-      .then(function (answers) {
-        state.member = answers[0].data ? answers[0].data.attributes : state.member;
-        state.activity = answers[1].data;
+      .then(function () {
         render();
-        say(fmt(T.redeemed, { reward: state.code.reward_name, code: state.code.discount_code }));
-        body.querySelector('.loy-copy button').focus();
+        say(fmt(T.redeemed, { reward: redeemed.attributes.reward_name, code: redeemed.attributes.discount_code }));
+        var copyButton = body.querySelector('[data-code-id="' + redeemed.id + '"] button');
+        if (copyButton) copyButton.focus();
       })
       .catch(function (error) {
-        // The code is the shopper's even when the refresh after it failed: show it.
+        // The code is the shopper's even when the refresh after it failed: show it where their codes are.
         if (redeemed) {
+          if (
+            !state.codes.some(function (c) {
+              return c.id === redeemed.id;
+            })
+          ) {
+            state.codes.unshift({
+              id: redeemed.id,
+              attributes: Object.assign({ discount_type: null, discount_value: null }, redeemed.attributes),
+            });
+          }
           render();
-          say(fmt(T.redeemed, { reward: redeemed.reward_name, code: redeemed.discount_code }));
+          say(fmt(T.redeemed, { reward: redeemed.attributes.reward_name, code: redeemed.attributes.discount_code }));
           return;
         }
         busy(button, false);
@@ -421,6 +672,13 @@
   }
   panel.querySelector('.loy-close').addEventListener('click', close);
   // Escape closes the dialog natively; focus returns to the launcher however it closes.
+  // Escape inside a confirmation cancels it and keeps the panel open.
+  panel.addEventListener('cancel', function (event) {
+    if (state.confirm && panel.contains(document.activeElement) && document.activeElement.closest('.loy-confirm')) {
+      event.preventDefault();
+      cancel();
+    }
+  });
   panel.addEventListener('close', function () {
     launcher.setAttribute('aria-expanded', 'false');
     launcher.focus();
