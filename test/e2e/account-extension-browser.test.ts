@@ -144,7 +144,8 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     const history = (await api().get('/v1/customers/1001/reward-history')).body.data;
     const code = history[0].attributes.discount_code as string;
     expect(history[0].attributes).toMatchObject({ reward_id: 'five-off', points_spent: 500 });
-    await page.getByText(code, { exact: true }).waitFor();
+    // In the banner and, once it reloads, under Your rewards.
+    await page.getByText(code, { exact: true }).first().waitFor();
     await page.getByRole('heading', { name: `${number(before.current_points - 500)} points` }).waitFor();
     await shoot(page, '2-redeemed');
 
