@@ -66,7 +66,15 @@ afterAll(async () => {
   await simulator.stop();
 });
 
-const CALM = { customers: 'ok', discount_codes: 'ok', orders: 'ok', store_credit: 'ok', klaviyo: 'ok', token_lifetime_seconds: 86399, bus: 'ok' } as const;
+const CALM = {
+  customers: 'ok',
+  discount_codes: 'ok',
+  orders: 'ok',
+  store_credit: 'ok',
+  klaviyo: 'ok',
+  token_lifetime_seconds: 86399,
+  bus: 'ok',
+} as const;
 
 afterEach(() => {
   simulator.setFaults(CALM);

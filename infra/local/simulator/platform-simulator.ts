@@ -108,7 +108,11 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   const shops = createSimulatedShops(options.shops);
   const codes = createSimulatedDiscountCodes(now, options.codesFile);
   const orders = createSimulatedOrders(now);
-  const storeCredit = createSimulatedStoreCredit(now, (shop, customerId) => shops.customer(shop, customerId) !== undefined, options.storeCreditFile);
+  const storeCredit = createSimulatedStoreCredit(
+    now,
+    (shop, customerId) => shops.customer(shop, customerId) !== undefined,
+    options.storeCreditFile,
+  );
   const faults = createFaults();
   const oauth = createSimulatedOAuth({ shops, lifetimeSeconds: () => faults.current().token_lifetime_seconds, realNow: options.realNow });
   const deliveries = createWebhookDeliveries({ url: options.webhookUrl ?? null, now, timeoutMs: options.deliveryTimeoutMs });

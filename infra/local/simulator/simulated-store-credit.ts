@@ -160,7 +160,11 @@ export function createSimulatedStoreCredit(
       if (!account) return fail(['id'], 'Store credit account does not exist.', 'ACCOUNT_NOT_FOUND');
       if ('userErrors' in account) return account;
       if (account.balance < amount) {
-        return fail(['debitInput', 'debitAmount', 'amount'], 'The store credit account does not have sufficient funds.', 'INSUFFICIENT_FUNDS');
+        return fail(
+          ['debitInput', 'debitAmount', 'amount'],
+          'The store credit account does not have sufficient funds.',
+          'INSUFFICIENT_FUNDS',
+        );
       }
       return record(account, 'debit', amount, null);
     },

@@ -11,7 +11,12 @@ import type {
   SimulatedDiscountCode,
   SimulatedDiscountCodes,
 } from './simulated-discount-codes';
-import type { MoneyInput, SimulatedStoreCredit, SimulatedStoreCreditAccount, SimulatedStoreCreditTransaction } from './simulated-store-credit';
+import type {
+  MoneyInput,
+  SimulatedStoreCredit,
+  SimulatedStoreCreditAccount,
+  SimulatedStoreCreditTransaction,
+} from './simulated-store-credit';
 import {
   financialStatus,
   recordedReferralCode,
@@ -436,10 +441,7 @@ export function createRootValue(deps: ResolverDeps) {
       };
     },
 
-    storeCreditAccountDebit(
-      { id, debitInput }: { id: string; debitInput: { debitAmount: MoneyInput } },
-      context: ResolverContext,
-    ) {
+    storeCreditAccountDebit({ id, debitInput }: { id: string; debitInput: { debitAmount: MoneyInput } }, context: ResolverContext) {
       const outcome = deps.storeCredit.debit(context.shop, id, debitInput);
       return {
         storeCreditAccountTransaction: outcome.account ? storeCreditTransactionView(outcome.account, outcome.transaction) : null,
