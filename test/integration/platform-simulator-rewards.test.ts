@@ -252,6 +252,54 @@ describe('platform simulator: free-product codes', () => {
   });
 });
 
+describe('platform simulator: orders with a free-product code', () => {
+  const ORDER = `query Order($id: ID!) {
+  order(id: $id) {
+    discountCodes
+    subtotalPriceSet { shopMoney { amount } }
+    lineItems(first: 10) { nodes { quantity originalUnitPriceSet { shopMoney { amount } } discountAllocations { allocatedAmountSet { shopMoney { amount } } } } }
+  }
+}`;
+
+  it("takes one unit's price off the code's variant, however many units the order holds, and leaves other lines alone", async () => {
+    await gql(BASIC, {
+      discount: {
+        code: 'SCARF-ORDER',
+        context: { customers: { add: ['gid://shopify/Customer/1001'] } },
+        customerGets: {
+          items: { products: { productVariantsToAdd: ['gid://shopify/ProductVariant/4401'] } },
+          value: { discountAmount: { amount: '35.00' } },
+        },
+      },
+    });
+    const created = await fetch(`${simulator.url}/_orders`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        shop: 'demo',
+        customer_id: '1001',
+        deliver: false,
+        discount_codes: ['scarf-order'],
+        line_items: [
+          { price: '10.00', quantity: 1, variant_id: '5500' },
+          { price: '35.00', quantity: 3, variant_id: '4401' },
+        ],
+      }),
+    });
+    const body = (await created.json()) as { order: Json };
+
+    expect(created.status).toBe(201);
+    expect(body.order.subtotal_price).toBe('80.00');
+    expect(body.order.line_items.map((line: Json) => line.variant_id)).toEqual([5500, 4401]);
+    const answer = await gql(ORDER, { id: `gid://shopify/Order/${body.order.id}` });
+    expect(answer.data!.order.subtotalPriceSet.shopMoney.amount).toBe('80.00');
+    expect(answer.data!.order.lineItems.nodes.map((line: Json) => line.discountAllocations)).toEqual([
+      [],
+      [{ allocatedAmountSet: { shopMoney: { amount: '35.00' } } }],
+    ]);
+  });
+});
+
 describe('platform simulator: store credit', () => {
   it("creates the customer's account on the first credit, with the transaction's expiry, and shows it on GET /_store_credit", async () => {
     const answer = await gql(CREDIT, {

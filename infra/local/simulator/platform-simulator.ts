@@ -16,7 +16,7 @@ import { createFaults, type FaultSettings } from './simulator-faults';
 import { createGraphqlEndpoint } from './simulator-graphql';
 import { methodNotAllowed, serve } from './simulator-http';
 import { sendJson } from '../http-server';
-import { formatMinorUnits } from '../../../shared/domain/money';
+import { decimalToMinor, formatMinorUnits, minorDigits } from '../../../shared/domain/money';
 import { createOrderControls } from './simulator-order-controls';
 import { createSimulatedStorefront } from './simulated-storefront';
 import { createSimulatedCustomerAccount } from './simulated-customer-account';
@@ -107,7 +107,11 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   const now = options.now ?? (() => new Date());
   const shops = createSimulatedShops(options.shops);
   const codes = createSimulatedDiscountCodes(now, options.codesFile);
-  const orders = createSimulatedOrders(now);
+  const orders = createSimulatedOrders(now, (shop, text) => {
+    const code = codes.find(shop, text);
+    if (code?.kind !== 'free_product' || code.product_variant_id === null) return undefined;
+    return { variantId: code.product_variant_id, amount: decimalToMinor(String(code.amount), minorDigits(shops.currency(shop))) };
+  });
   const storeCredit = createSimulatedStoreCredit(
     now,
     (shop, customerId) => shops.customer(shop, customerId) !== undefined,
