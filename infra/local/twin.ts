@@ -209,7 +209,12 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       // Orders, refunds and deliveries are stamped with the twin's clock (PUT /_clock).
       now: clockNow,
       ...(options.webhookDeliveryTimeoutMs ? { deliveryTimeoutMs: options.webhookDeliveryTimeoutMs } : {}),
-      ...(persistDir ? { codesFile: join(persistDir, 'platform-discount-codes.json') } : {}),
+      ...(persistDir
+        ? {
+            codesFile: join(persistDir, 'platform-discount-codes.json'),
+            storeCreditFile: join(persistDir, 'platform-store-credit.json'),
+          }
+        : {}),
       klaviyoKeys: config.shops.flatMap((shop) => (shop.integrations.klaviyo ? [shop.integrations.klaviyo.private_key] : [])),
     }).catch((error: unknown) => {
       throw namePortError(error, platformPort);

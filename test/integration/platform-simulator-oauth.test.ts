@@ -10,7 +10,15 @@ import { discountCodeInput } from '../fixtures/discount-code-input';
 const START = Date.parse('2026-11-24T12:00:00.000Z');
 const INVALID_TOKEN = { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' };
 const SCOPES = 'read_customers,read_customer_merge,read_discounts,write_discounts,read_orders';
-const CALM = { customers: 'ok', discount_codes: 'ok', orders: 'ok', klaviyo: 'ok', token_lifetime_seconds: 86399, bus: 'ok' } as const;
+const CALM = {
+  customers: 'ok',
+  discount_codes: 'ok',
+  orders: 'ok',
+  store_credit: 'ok',
+  klaviyo: 'ok',
+  token_lifetime_seconds: 86399,
+  bus: 'ok',
+} as const;
 const CUSTOMER_QUERY = 'query GetCustomer($id: ID!) { customer(id: $id) { id firstName } }';
 const ADA = { id: 'gid://shopify/Customer/1001' };
 

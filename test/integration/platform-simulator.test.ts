@@ -66,7 +66,15 @@ afterAll(async () => {
   await simulator.stop();
 });
 
-const CALM = { customers: 'ok', discount_codes: 'ok', orders: 'ok', klaviyo: 'ok', token_lifetime_seconds: 86399, bus: 'ok' } as const;
+const CALM = {
+  customers: 'ok',
+  discount_codes: 'ok',
+  orders: 'ok',
+  store_credit: 'ok',
+  klaviyo: 'ok',
+  token_lifetime_seconds: 86399,
+  bus: 'ok',
+} as const;
 
 afterEach(() => {
   simulator.setFaults(CALM);
@@ -118,6 +126,11 @@ describe('platform simulator: discount codes', () => {
       customer_id: '1001',
       amount: 5,
       type: 'fixed',
+      kind: 'fixed',
+      product_variant_id: null,
+      cap: null,
+      usage_limit: 1,
+      applies_once_per_customer: true,
       minimum_spend: 25,
       ends_at: '2025-07-01T00:00:00.000Z',
       starts_at: '2025-06-01T00:00:00.000Z',
@@ -131,7 +144,7 @@ describe('platform simulator: discount codes', () => {
 
     const listed = simulator.discountCodes().find((entry) => entry.code === 'PCT-1');
 
-    expect(listed).toMatchObject({ type: 'percentage', amount: 15, minimum_spend: 0, ends_at: null });
+    expect(listed).toMatchObject({ type: 'percentage', kind: 'percentage', amount: 15, minimum_spend: 0, ends_at: null, cap: null });
   });
 
   it('returns the existing code when the same code is created twice, and keeps one', async () => {
@@ -333,6 +346,7 @@ describe('platform simulator: control endpoints and requests it refuses', () => 
       customers: 'error',
       discount_codes: 'unreachable',
       orders: 'access_denied',
+      store_credit: 'ok',
       klaviyo: 'ok',
       token_lifetime_seconds: 60,
       bus: 'ok',

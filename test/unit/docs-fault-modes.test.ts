@@ -2,7 +2,7 @@
 // cannot fall behind the simulator (infra/local/simulator/simulator-faults.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FAULT_MODES, faultsBodySchema } from '../../infra/local/simulator/simulator-faults';
+import { FAULT_MODES, faultsBodySchema, STORE_CREDIT_FAULT_MODES } from '../../infra/local/simulator/simulator-faults';
 
 const page = readFileSync(join(__dirname, '..', '..', 'docs', 'local-twin.md'), 'utf8');
 /** The `PUT /_faults` item of the platform simulator's control endpoints, up to the next one. */
@@ -11,7 +11,7 @@ const item = /^- `PUT \/_faults`[\s\S]*?(?=^- `)/m.exec(page)?.[0] ?? '';
 describe('docs/local-twin.md on PUT /_faults', () => {
   it('shows every key the body takes, and no other', () => {
     // Act
-    const documented = [...item.matchAll(/"(\w+)": (?:MODE|N|BUS)\b/g)].map((match) => match[1]);
+    const documented = [...item.matchAll(/"(\w+)": (?:MODE|N|BUS|CREDIT)\b/g)].map((match) => match[1]);
 
     // Assert
     expect(documented.sort()).toEqual(Object.keys(faultsBodySchema.shape).sort());
@@ -23,5 +23,14 @@ describe('docs/local-twin.md on PUT /_faults', () => {
 
     // Assert
     expect(documented.sort()).toEqual([...FAULT_MODES].sort());
+  });
+
+  it('describes every store_credit mode', () => {
+    // Act
+    const described = /`store_credit`[^]*?takes four modes:([^]*?)`token_lifetime_seconds`/.exec(item)?.[1] ?? '';
+    const documented = [...described.matchAll(/`(\w+)`(?:\s+\(|;|\.)/g)].map((match) => match[1]);
+
+    // Assert
+    expect(documented.sort()).toEqual([...STORE_CREDIT_FAULT_MODES].sort());
   });
 });

@@ -2,9 +2,11 @@
 // client credentials grant for shops that carry an app's client_id, their customer session tokens, order
 // controls that deliver signed webhooks to the twin, each shop's storefront, admin and customer account pages, fault injection (requests left hanging are dropped on
 // stop) and a list of created codes.
+import type { ServerResponse } from 'node:http';
 import { SHOPIFY_API_VERSION } from '../../../shared/platform/shopify-api-version';
 import { createSimulatedDiscountCodes, type SimulatedDiscountCode } from './simulated-discount-codes';
 import { createSimulatedOrders, type SimulatedCustomer } from './simulated-orders';
+import { createSimulatedStoreCredit } from './simulated-store-credit';
 import { createSimulatedShops, type SimulatedShop } from './simulated-shops';
 import { createSimulatedOAuth, type OAuthTokenGrant } from './simulated-oauth';
 import { createSessionTokens } from './simulated-session-tokens';
@@ -14,6 +16,7 @@ import { createFaults, type FaultSettings } from './simulator-faults';
 import { createGraphqlEndpoint } from './simulator-graphql';
 import { methodNotAllowed, serve } from './simulator-http';
 import { sendJson } from '../http-server';
+import { decimalToMinor, formatMinorUnits, minorDigits } from '../../../shared/domain/money';
 import { createOrderControls } from './simulator-order-controls';
 import { createSimulatedStorefront } from './simulated-storefront';
 import { createSimulatedCustomerAccount } from './simulated-customer-account';
@@ -46,6 +49,8 @@ export interface PlatformSimulatorOptions {
   deliveryTimeoutMs?: number;
   /** Keep the created discount codes in this JSON file across restarts (the twin's `--persist`). */
   codesFile?: string;
+  /** Keep the store credit accounts and their transactions in this JSON file across restarts (`--persist`). */
+  storeCreditFile?: string;
   /** The Klaviyo private keys the configuration's shops hold: each an account of the simulator's Klaviyo. */
   klaviyoKeys?: readonly string[];
 }
@@ -102,11 +107,20 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   const now = options.now ?? (() => new Date());
   const shops = createSimulatedShops(options.shops);
   const codes = createSimulatedDiscountCodes(now, options.codesFile);
-  const orders = createSimulatedOrders(now);
+  const orders = createSimulatedOrders(now, (shop, text) => {
+    const code = codes.find(shop, text);
+    if (code?.kind !== 'free_product' || code.product_variant_id === null) return undefined;
+    return { variantId: code.product_variant_id, amount: decimalToMinor(String(code.amount), minorDigits(shops.currency(shop))) };
+  });
+  const storeCredit = createSimulatedStoreCredit(
+    now,
+    (shop, customerId) => shops.customer(shop, customerId) !== undefined,
+    options.storeCreditFile,
+  );
   const faults = createFaults();
   const oauth = createSimulatedOAuth({ shops, lifetimeSeconds: () => faults.current().token_lifetime_seconds, realNow: options.realNow });
   const deliveries = createWebhookDeliveries({ url: options.webhookUrl ?? null, now, timeoutMs: options.deliveryTimeoutMs });
-  const graphql = createGraphqlEndpoint({ shops, codes, orders }, faults, oauth);
+  const graphql = createGraphqlEndpoint({ shops, codes, orders, storeCredit }, faults, oauth);
   const orderControls = createOrderControls(shops, orders, deliveries);
   let appProxyUrl: string | null = null;
   const storefront = createSimulatedStorefront({ shops, appProxyUrl: () => appProxyUrl, realNow: options.realNow ?? Date.now });
@@ -118,6 +132,26 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   let accountServiceUrl: string | null = null;
   const account = createSimulatedCustomerAccount({ shops, serviceUrl: () => accountServiceUrl, realNow: options.realNow ?? Date.now });
   const admin = createSimulatedAdmin({ shops, appUrl: () => adminAppUrl, realNow: options.realNow ?? Date.now });
+
+  /** GET /_store_credit?shop=&customer_id=[&currency=]: the account in the shop's currency unless another is named. */
+  const storeCreditControl = (res: ServerResponse, query: URLSearchParams) => {
+    const shop = query.get('shop');
+    const customerId = query.get('customer_id');
+    if (!shop || !customerId) return sendJson(res, 400, { error: 'shop and customer_id are required, e.g. ?shop=demo&customer_id=1001' });
+    if (!shops.has(shop)) return sendJson(res, 404, { error: `No shop '${shop}'` });
+    const currency = query.get('currency') ?? shops.currency(shop);
+    const account = storeCredit.accounts(shop, customerId).find((entry) => entry.currency === currency);
+    sendJson(res, 200, {
+      balance: formatMinorUnits(account?.balance ?? 0, currency),
+      currency,
+      transactions: (account?.transactions ?? []).map((transaction) => ({
+        id: transaction.id,
+        amount: formatMinorUnits(transaction.kind === 'credit' ? transaction.amount : -transaction.amount, currency),
+        created_at: transaction.created_at,
+        expires_at: transaction.expires_at,
+      })),
+    });
+  };
 
   const server = await serve(
     async (req, res) => {
@@ -131,6 +165,10 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
       if (pathname === '/_discount_codes') {
         if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
         return sendJson(res, 200, { discount_codes: codes.list() });
+      }
+      if (pathname === '/_store_credit') {
+        if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
+        return storeCreditControl(res, new URL(req.url ?? '/', 'http://localhost').searchParams);
       }
       if (await klaviyo.handle(req, res, pathname)) return;
       if (await orderControls.handle(req, res, pathname)) return;

@@ -128,7 +128,7 @@ function restLineItem(order: SimulatedOrder, lineIndex: number) {
     // Shopify leaves this at zero for checkout discounts and reports them in discount_allocations.
     total_discount: money(0, currency),
     total_discount_set: moneySet(0, currency),
-    variant_id: null,
+    variant_id: line.variantId ? Number(line.variantId) : null,
     variant_inventory_management: null,
     variant_title: null,
     vendor: null,

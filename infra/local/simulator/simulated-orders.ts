@@ -30,6 +30,8 @@ export interface SimulatedLine {
   tax: number;
   /** Minor units of the discount allocated to the line (all its units, one allocation). */
   discount: number;
+  /** The product variant's numeric id, when the order names one (a free-product code applies to it). */
+  variantId?: string | null;
 }
 
 export interface SimulatedRefundLine {
@@ -94,6 +96,7 @@ export interface NewLine {
   gift_card?: boolean | undefined;
   tax?: string | undefined;
   discount?: string | undefined;
+  variant_id?: string | undefined;
 }
 
 export interface NewOrder {
@@ -226,7 +229,11 @@ function share(amount: number, upTo: number, whole: number): number {
 const FIRST_ORDER_ID = 5_000_000_001;
 const FIRST_ORDER_NUMBER = 1001;
 
-export function createSimulatedOrders(now: () => Date): SimulatedOrders {
+/** A free-product code of the shop: its variant and the amount it takes off one unit (minor units). */
+export type FreeProductLookup = (shop: string, code: string) => { variantId: string; amount: number } | undefined;
+
+/** `freeProduct` finds the shop's free-product codes, which an order's `discount_codes` apply to their variant's line. */
+export function createSimulatedOrders(now: () => Date, freeProduct?: FreeProductLookup): SimulatedOrders {
   const orders = new Map<string, SimulatedOrder>();
   const refunds = new Map<string, { order: SimulatedOrder; refund: SimulatedRefund }>();
   const numbers = new Map<string, number>();
@@ -261,8 +268,26 @@ export function createSimulatedOrders(now: () => Date): SimulatedOrders {
       if (input.taxes_included && tax > price * line.quantity - discount) {
         throw new BadRequest(`${field}.tax: ${line.tax} is more than the line's price × quantity − discount, which includes the tax`);
       }
-      return { id: nextChildId++, price, quantity: line.quantity, giftCard: line.gift_card ?? false, tax, discount };
+      return {
+        id: nextChildId++,
+        price,
+        quantity: line.quantity,
+        giftCard: line.gift_card ?? false,
+        tax,
+        discount,
+        variantId: line.variant_id ?? null,
+      };
     });
+  };
+
+  /** A free-product code takes one unit's price (at most the code's amount) off the first line of its variant without a discount. */
+  const applyFreeProducts = (input: NewOrder, lines: SimulatedLine[]) => {
+    for (const code of input.discount_codes ?? []) {
+      const found = freeProduct?.(input.shop, code);
+      const line = found && lines.find((entry) => entry.variantId === found.variantId && entry.discount === 0);
+      if (found && line) line.discount = Math.min(line.price, found.amount);
+    }
+    return lines;
   };
 
   /** What is left of each line: units not given back by a unit refund, subtotal and tax not refunded. */
@@ -348,7 +373,7 @@ export function createSimulatedOrders(now: () => Date): SimulatedOrders {
 
     create(input) {
       const { currency } = input;
-      const lines = newLines(input);
+      const lines = applyFreeProducts(input, newLines(input));
       const subtotal = lines.reduce((sum, line) => sum + lineSubtotal(line), 0);
       if (input.line_items !== undefined && input.subtotal_price !== undefined) {
         const given = toMinor(input.subtotal_price, currency, 'subtotal_price');

@@ -20,6 +20,15 @@ import { sendJson } from '../http-server';
 export const FAULT_MODES = ['ok', 'error', 'throttled', 'access_denied', 'unreachable', 'hang', 'hold'] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
+/**
+ * Store credit (storeCreditAccountCredit, storeCreditAccountDebit): `ok`; `error` answers a top-level
+ * INTERNAL_SERVER_ERROR and does nothing (the payloads' user error codes have no internal error); `unreachable`
+ * drops the connection without doing anything; `lost_answer` makes the credit or debit and then drops the
+ * connection, so the answer never comes.
+ */
+export const STORE_CREDIT_FAULT_MODES = ['ok', 'error', 'unreachable', 'lost_answer'] as const;
+export type StoreCreditFaultMode = (typeof STORE_CREDIT_FAULT_MODES)[number];
+
 export interface FaultModes {
   /** The customer query. */
   customers: FaultMode;
@@ -27,6 +36,8 @@ export interface FaultModes {
   discount_codes: FaultMode;
   /** The orders query of order reconciliation. */
   orders: FaultMode;
+  /** Crediting and debiting store credit accounts. */
+  store_credit: StoreCreditFaultMode;
 }
 
 export type FaultArea = keyof FaultModes;
@@ -59,6 +70,7 @@ export const faultsBodySchema = z.strictObject({
   customers: faultModeSchema.optional(),
   discount_codes: faultModeSchema.optional(),
   orders: faultModeSchema.optional(),
+  store_credit: z.enum(STORE_CREDIT_FAULT_MODES).optional(),
   klaviyo: z.enum(KLAVIYO_FAULT_MODES).optional(),
   token_lifetime_seconds: z.int().min(1).max(MAX_TOKEN_LIFETIME_SECONDS).optional(),
   bus: z.enum(BUS_MODES).optional(),
@@ -89,6 +101,7 @@ export function createFaults(): Faults {
     customers: 'ok',
     discount_codes: 'ok',
     orders: 'ok',
+    store_credit: 'ok',
     klaviyo: 'ok',
     token_lifetime_seconds: DEFAULT_TOKEN_LIFETIME_SECONDS,
     bus: 'ok',
@@ -108,6 +121,7 @@ export function createFaults(): Faults {
       customers: update.customers ?? settings.customers,
       discount_codes: update.discount_codes ?? settings.discount_codes,
       orders: update.orders ?? settings.orders,
+      store_credit: update.store_credit ?? settings.store_credit,
       klaviyo: update.klaviyo ?? settings.klaviyo,
       token_lifetime_seconds: update.token_lifetime_seconds ?? settings.token_lifetime_seconds,
       bus: update.bus ?? settings.bus,
@@ -125,6 +139,7 @@ export function createFaults(): Faults {
         faultsBodySchema,
         await readJson(req),
         `Invalid fault settings (each of customers, discount_codes, orders is one of ${FAULT_MODES.join(', ')}; ` +
+          `store_credit is one of ${STORE_CREDIT_FAULT_MODES.join(', ')}; ` +
           `klaviyo is one of ${KLAVIYO_FAULT_MODES.join(', ')}; ` +
           `token_lifetime_seconds is a whole number of seconds from 1 to ${MAX_TOKEN_LIFETIME_SECONDS}; ` +
           `bus is one of ${BUS_MODES.join(', ')})`,

@@ -28,6 +28,9 @@ const AREAS: Record<string, FaultArea> = {
   codeDiscountNodeByCode: 'discount_codes',
   discountCodeBasicCreate: 'discount_codes',
   discountCodeDelete: 'discount_codes',
+  discountCodeFreeShippingCreate: 'discount_codes',
+  storeCreditAccountCredit: 'store_credit',
+  storeCreditAccountDebit: 'store_credit',
   // The order reads: the orders page of reconciliation and its follow-ups for lines and refunds.
   order: 'orders',
   orders: 'orders',
@@ -215,7 +218,8 @@ export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults, oauth:
         data: Object.fromEntries(denied.map((field) => [responseKey(field), null])),
       });
     }
-    if (operation.operation === 'query' && modeOf('error')) {
+    // Store credit's payloads have no internal-error user error: its error mode fails the whole request.
+    if ((operation.operation === 'query' || fields.some((field) => AREAS[field.name.value] === 'store_credit')) && modeOf('error')) {
       return sendJson(res, 200, { errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
     }
 
@@ -230,6 +234,8 @@ export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults, oauth:
       variableValues: variables,
       operationName,
     });
+    // A lost answer: what was asked is done, and the connection drops before the answer is sent.
+    if (modeOf('lost_answer')) return void req.socket.destroy();
     // Errors without data are the variables' (coercion happens before any resolver runs).
     const fallbackCode = result.data === undefined ? 'INVALID_VARIABLE' : 'INTERNAL_SERVER_ERROR';
     const errors = [...(result.errors ?? []).map((error) => shopifyError(error, fallbackCode)), ...denied.map(accessDeniedError)];

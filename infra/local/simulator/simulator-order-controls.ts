@@ -33,6 +33,10 @@ const createOrderSchema = z.strictObject({
         gift_card: z.boolean().optional(),
         tax: amount().optional(),
         discount: amount().optional(),
+        variant_id: z
+          .string()
+          .regex(/^\d{1,20}$/, 'must be a numeric product variant id such as "4401"')
+          .optional(),
       }),
     )
     .min(1, 'must hold at least one line (or leave line_items out)')

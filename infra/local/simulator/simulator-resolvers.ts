@@ -4,7 +4,19 @@ import { GraphQLError } from 'graphql';
 import { formatMinorUnits } from '../../../shared/domain/money';
 import { customerGid, idFromGid } from '../../../shared/platform/shopify-ids';
 import { matchesDateFilter, parseOrderSearchQuery } from './order-search-query';
-import type { BasicCodeInput, DiscountUserError, SimulatedDiscountCode, SimulatedDiscountCodes } from './simulated-discount-codes';
+import type {
+  BasicCodeInput,
+  DiscountUserError,
+  FreeShippingCodeInput,
+  SimulatedDiscountCode,
+  SimulatedDiscountCodes,
+} from './simulated-discount-codes';
+import type {
+  MoneyInput,
+  SimulatedStoreCredit,
+  SimulatedStoreCreditAccount,
+  SimulatedStoreCreditTransaction,
+} from './simulated-store-credit';
 import {
   financialStatus,
   recordedReferralCode,
@@ -29,6 +41,7 @@ export interface ResolverDeps {
   shops: SimulatedShops;
   codes: SimulatedDiscountCodes;
   orders: SimulatedOrders;
+  storeCredit: SimulatedStoreCredit;
 }
 
 /** Shopify's connection limit: `first` above 250 is refused. */
@@ -44,7 +57,36 @@ function moneyBag(minor: number, currency: string) {
   return { shopMoney: money, presentmentMoney: money };
 }
 
-function customerView(customer: SimulatedCustomer) {
+function moneyV2(minor: number, currency: string) {
+  return { amount: formatMinorUnits(minor, currency), currencyCode: currency };
+}
+
+function storeCreditTransactionView(account: SimulatedStoreCreditAccount, transaction: SimulatedStoreCreditTransaction): object {
+  return {
+    __typename: transaction.kind === 'credit' ? 'StoreCreditAccountCreditTransaction' : 'StoreCreditAccountDebitTransaction',
+    id: transaction.id,
+    // Shopify gives a debit's amount as a negative figure.
+    amount: moneyV2(transaction.kind === 'credit' ? transaction.amount : -transaction.amount, account.currency),
+    balanceAfterTransaction: moneyV2(transaction.balance_after, account.currency),
+    createdAt: transaction.created_at,
+    expiresAt: transaction.expires_at,
+    account: () => storeCreditAccountView(account),
+  };
+}
+
+function storeCreditAccountView(account: SimulatedStoreCreditAccount): object {
+  return {
+    id: account.id,
+    balance: moneyV2(account.balance, account.currency),
+    // By creation, oldest first; `reverse: true` lists the newest first.
+    transactions: (args: PageArgs & { reverse?: boolean | null }) =>
+      listPage(args.reverse ? [...account.transactions].reverse() : account.transactions, args, (transaction) =>
+        storeCreditTransactionView(account, transaction),
+      ),
+  };
+}
+
+function customerView(customer: SimulatedCustomer, storeCredit?: { deps: ResolverDeps; shop: string }) {
   return {
     __typename: 'Customer',
     id: customerGid(customer.id),
@@ -53,19 +95,22 @@ function customerView(customer: SimulatedCustomer) {
     lastName: customer.last_name || null,
     createdAt: customer.created_at,
     defaultEmailAddress: customer.email ? { emailAddress: customer.email } : null,
+    storeCreditAccounts: (args: PageArgs) =>
+      listPage(storeCredit ? storeCredit.deps.storeCredit.accounts(storeCredit.shop, customer.id) : [], args, storeCreditAccountView),
   };
 }
 
-function codeNodeView(entry: SimulatedDiscountCode) {
+function codeNodeView(entry: SimulatedDiscountCode, currency: string) {
   return {
     id: entry.id,
     codeDiscount: {
-      __typename: 'DiscountCodeBasic',
+      __typename: entry.kind === 'free_shipping' ? 'DiscountCodeFreeShipping' : 'DiscountCodeBasic',
       title: entry.title,
       startsAt: entry.starts_at ?? entry.created_at,
       endsAt: entry.ends_at,
-      usageLimit: 1,
-      appliesOncePerCustomer: true,
+      usageLimit: entry.usage_limit,
+      appliesOncePerCustomer: entry.applies_once_per_customer,
+      maximumShippingPrice: entry.cap === null ? null : { amount: entry.cap.toFixed(2), currencyCode: currency },
       codes: () => ({
         nodes: [{ id: `gid://shopify/DiscountRedeemCode/${idFromGid(entry.id)}`, code: entry.code }],
         pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
@@ -324,7 +369,7 @@ export function createRootValue(deps: ResolverDeps) {
         throw new GraphQLError(`Invalid global id '${id}'`, { extensions: { code: 'argumentLiteralsIncompatible' } });
       }
       const customer = deps.shops.customer(context.shop, idFromGid(id));
-      return customer ? customerView(customer) : null;
+      return customer ? customerView(customer, { deps, shop: context.shop }) : null;
     },
 
     customers(args: PageArgs & { query?: string | null }, context: ResolverContext) {
@@ -333,7 +378,7 @@ export function createRootValue(deps: ResolverDeps) {
       const all = deps.shops.customers(context.shop);
       const wanted = new Set(emails);
       const matching = emails.length === 0 ? all : all.filter((customer) => wanted.has(customer.email.trim().toLowerCase()));
-      return listPage(matching, args, customerView);
+      return listPage(matching, args, (customer) => customerView(customer, { deps, shop: context.shop }));
     },
 
     // Ids the shop has no customer for (another type's, another shop's) answer null, as Shopify's do.
@@ -342,13 +387,13 @@ export function createRootValue(deps: ResolverDeps) {
       return ids.map((id) => {
         const match = /^gid:\/\/shopify\/Customer\/(\d+)$/.exec(id);
         const customer = match ? deps.shops.customer(context.shop, match[1]!) : undefined;
-        return customer ? customerView(customer) : null;
+        return customer ? customerView(customer, { deps, shop: context.shop }) : null;
       });
     },
 
     codeDiscountNodeByCode({ code }: { code: string }, context: ResolverContext) {
       const entry = deps.codes.find(context.shop, code);
-      return entry ? codeNodeView(entry) : null;
+      return entry ? codeNodeView(entry, deps.shops.currency(context.shop)) : null;
     },
 
     orders(args: OrdersArgs, context: ResolverContext) {
@@ -371,7 +416,37 @@ export function createRootValue(deps: ResolverDeps) {
       if (context.faults.discount_codes === 'error') return { codeDiscountNode: null, userErrors: [INTERNAL_USER_ERROR] };
       const outcome = deps.codes.create(context.shop, basicCodeDiscount);
       const entry = outcome.id === null ? undefined : deps.codes.find(context.shop, basicCodeDiscount.code ?? '');
-      return { codeDiscountNode: entry ? codeNodeView(entry) : null, userErrors: outcome.userErrors };
+      return { codeDiscountNode: entry ? codeNodeView(entry, deps.shops.currency(context.shop)) : null, userErrors: outcome.userErrors };
+    },
+
+    discountCodeFreeShippingCreate(
+      { freeShippingCodeDiscount }: { freeShippingCodeDiscount: FreeShippingCodeInput },
+      context: ResolverContext,
+    ) {
+      if (context.faults.discount_codes === 'error') return { codeDiscountNode: null, userErrors: [INTERNAL_USER_ERROR] };
+      const outcome = deps.codes.createFreeShipping(context.shop, freeShippingCodeDiscount);
+      const entry = outcome.id === null ? undefined : deps.codes.find(context.shop, freeShippingCodeDiscount.code ?? '');
+      return { codeDiscountNode: entry ? codeNodeView(entry, deps.shops.currency(context.shop)) : null, userErrors: outcome.userErrors };
+    },
+
+    // The store_credit fault's error, unreachable and lost_answer are the endpoint's (simulator-graphql.ts).
+    storeCreditAccountCredit(
+      { id, creditInput }: { id: string; creditInput: { creditAmount: MoneyInput; expiresAt?: string | null } },
+      context: ResolverContext,
+    ) {
+      const outcome = deps.storeCredit.credit(context.shop, id, creditInput);
+      return {
+        storeCreditAccountTransaction: outcome.account ? storeCreditTransactionView(outcome.account, outcome.transaction) : null,
+        userErrors: outcome.userErrors,
+      };
+    },
+
+    storeCreditAccountDebit({ id, debitInput }: { id: string; debitInput: { debitAmount: MoneyInput } }, context: ResolverContext) {
+      const outcome = deps.storeCredit.debit(context.shop, id, debitInput);
+      return {
+        storeCreditAccountTransaction: outcome.account ? storeCreditTransactionView(outcome.account, outcome.transaction) : null,
+        userErrors: outcome.userErrors,
+      };
     },
 
     discountCodeDelete({ id }: { id: string }, context: ResolverContext) {
