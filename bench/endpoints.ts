@@ -221,7 +221,8 @@ export const BENCH_ROUTES = {
       method: 'POST',
       path: REFUND_FALLBACK_PATH,
       key: 'demo_full_key',
-      minimumCalls: { GetItemCommand: 2, TransactWriteItemsCommand: 1 },
+      // The update records the undo before the code is deleted (docs/program.md#undo-a-redemption).
+      minimumCalls: { GetItemCommand: 2, UpdateItemCommand: 1, TransactWriteItemsCommand: 1 },
       prepared: refundRow(),
     },
   ],

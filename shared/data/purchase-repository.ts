@@ -16,6 +16,7 @@ import { countRedemption, giveRedemptionBack } from './items/redemption-count';
 import {
   activateRewardEntry,
   reissueRewardEntryCode,
+  startRewardEntryRefund,
   leaveUnsettledPurchases,
   recordPendingPurchase,
   refundActiveRewardEntry,
@@ -119,12 +120,23 @@ export async function activatePurchase(
   return activated;
 }
 
+/** Marks an undo as started (before the code is deleted); false when the entry is no longer active and unrefunded. */
+export async function markRefundStarted(shopId: string, customerId: string, purchase: PurchaseRecord, now: string): Promise<boolean> {
+  return writeAlone(startRewardEntryRefund(shopId, customerId, purchase, now));
+}
+
 /**
  * Records the platform id of an active entry's code issued again; false when the entry is no longer active and
  * unrefunded (used, expired or refunded meanwhile: then the code issued again must go).
  */
-export async function recordReissuedCode(purchase: PurchaseRecord, platformDiscountId: string, now: string): Promise<boolean> {
-  return writeAlone(reissueRewardEntryCode(purchase, platformDiscountId, now));
+export async function recordReissuedCode(
+  shopId: string,
+  customerId: string,
+  purchase: PurchaseRecord,
+  platformDiscountId: string,
+  now: string,
+): Promise<boolean> {
+  return writeAlone(reissueRewardEntryCode(shopId, customerId, purchase, platformDiscountId, now));
 }
 
 /**

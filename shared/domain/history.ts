@@ -75,6 +75,11 @@ export interface PurchaseRecord extends Omit<RewardEntry, 'status'> {
   counted: boolean;
   /** Set on a refund whose code may exist on the platform (unreachable while creating it). */
   code_cleanup?: boolean;
+  /**
+   * When an undo of the redemption started (before its code is deleted), until it commits or the code is
+   * known to be there again: while set on an active, unrefunded entry, the reconciler checks its code.
+   */
+  refund_started_at?: string | null;
   refund_reason?: string;
 }
 

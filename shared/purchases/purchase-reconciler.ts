@@ -7,6 +7,7 @@ import { type PurchaseRecord } from '../domain/history';
 import type { ShopCatalog } from '../domain/shop';
 import { now as clockNow, nowIso } from '../runtime/clock';
 import { countMetric, logger } from '../observability/powertools';
+import { reissueCode } from './refund-redemption';
 import type { Platform } from '../platform/port';
 import { isConnected } from '../shops/connected-platform';
 import { shopCatalog } from '../shops/shop-catalog';
@@ -21,6 +22,8 @@ export interface ReconcileSummary {
   refunded: number;
   codesDeleted: number;
   cleaned: number;
+  /** Active entries whose undo did not commit, their code there again (found, or issued again). */
+  codesRestored: number;
   /** Left for the next run (platform unreachable, or another writer got there first). */
   skipped: number;
   failed: number;
@@ -42,6 +45,7 @@ export async function purchaseReconcilerJob(options: ReconcileOptions): Promise<
     refunded: 0,
     codesDeleted: 0,
     cleaned: 0,
+    codesRestored: 0,
     skipped: 0,
     failed: 0,
   };
@@ -80,6 +84,12 @@ async function settle(purchase: PurchaseRecord, platform: Platform, summary: Rec
     else summary.refunded += 1;
     if (settled) countMetric('PurchasesReconciled');
     if (settled && !existing) countMetric('PurchasesRefunded');
+    return;
+  }
+  if (purchase.status === 'active' && !purchase.is_refunded && purchase.refund_started_at) {
+    // An undo that started and did not commit: the code is issued again if the undo deleted it.
+    if (await reissueCode(purchase.shop_id, purchase.customer_id, purchase, platform)) summary.codesRestored += 1;
+    else summary.skipped += 1;
     return;
   }
   if (purchase.status === 'refunded' && purchase.code_cleanup) {

@@ -6,7 +6,7 @@
 // the code ends either used or refunded, never both.
 import { getCustomer } from '../data/customer-repository';
 import { type IdempotencyClaim, recordProgressItem } from '../data/idempotency-repository';
-import { getPurchase, recordReissuedCode, writeRedemptionRefund } from '../data/purchase-repository';
+import { getPurchase, markRefundStarted, recordReissuedCode, writeRedemptionRefund } from '../data/purchase-repository';
 import type { CustomerRecord } from '../domain/customer';
 import { customerNotFound, DOMAIN_DETAILS, echoed, failed, notFound, notPermitted, unavailable, unprocessable } from '../domain/errors';
 import { type DomainEvent, memberFacts } from '../domain/events';
@@ -99,6 +99,13 @@ export async function refundRedemption(
   const refusal = refundRefusal(purchase, nowIso());
   if (refusal) throw refusal;
 
+  // Recorded before the code is deleted: if this undo fails after the deletion and cannot issue the code again,
+  // the purchase reconciler finds the entry and does (reissueCode).
+  if (!(await markRefundStarted(shopId, customerId, purchase, nowIso()))) {
+    const current = await getPurchase(shopId, customerId, entryId);
+    if (!visible(current)) throw entryNotFound(entryId);
+    throw refundRefusal(current, nowIso()) ?? failed('The refund could not be completed. Please try again.');
+  }
   try {
     await deleteCode(purchase, platform);
     return await commitRefund(shop, customerId, identifier, entryId, purchase, claim, customer, options.actor);
@@ -106,7 +113,7 @@ export async function refundRedemption(
     // The code may be gone (deleted, or a deletion whose answer was lost) and the refund did not commit:
     // unless the entry ended meanwhile (used, expired or refunded by another request), the shopper gets the
     // code back, so a failed refund never loses it.
-    await restoreCode(purchase, platform);
+    await restoreCode(shopId, customerId, purchase, platform);
     throw error;
   }
 }
@@ -203,28 +210,9 @@ async function commitRefund(
  * stays active without its code until a retry of the refund (the same `Idempotency-Key` resumes it) or an
  * operator: logged and counted (`RefundCodeRestoreFailed`), never thrown over the refund's own error.
  */
-async function restoreCode(purchase: VisiblePurchase, platform: Platform): Promise<void> {
+async function restoreCode(shopId: string, customerId: string, purchase: VisiblePurchase, platform: Platform): Promise<void> {
   try {
-    const now = await getPurchase(purchase.shop_id, purchase.customer_id, purchase.id);
-    if (!now || now.status !== 'active' || now.is_refunded) return;
-    const code =
-      (await platform.findDiscountCode(purchase.discount_code)) ??
-      (await platform.createDiscountCode({
-        code: purchase.discount_code,
-        title: `Loyalty reward: ${purchase.reward_name}`,
-        customerId: purchase.customer_id,
-        discountType: purchase.discount.type,
-        amount: purchase.discount.value,
-        minimumSpend: purchase.discount.minimum_spend,
-        startsAt: purchase.created_at,
-        endsAt: purchase.expires_at,
-      }));
-    if (await recordReissuedCode(now, code.id, nowIso())) {
-      countMetric('RefundCodesRestored');
-      return;
-    }
-    // Ended while the code was issued again: it must not stay usable.
-    await platform.deleteDiscountCode(code.id);
+    if (await reissueCode(shopId, customerId, purchase, platform)) countMetric('RefundCodesRestored');
   } catch (error) {
     countMetric('RefundCodeRestoreFailed');
     logger.error('A refund that did not commit could not issue its code again', {
@@ -233,6 +221,33 @@ async function restoreCode(purchase: VisiblePurchase, platform: Platform): Promi
       error: String(error),
     });
   }
+}
+
+/**
+ * The code of an entry whose undo started and did not commit, there again: found on the platform or created
+ * as the purchase created it, and its id recorded on the entry (which leaves the reconciler's index). False
+ * when the entry is no longer active and unrefunded (then a code issued meanwhile is deleted again). Platform
+ * failures are thrown: the entry stays in the reconciler's index.
+ */
+export async function reissueCode(shopId: string, customerId: string, purchase: PurchaseRecord, platform: Platform): Promise<boolean> {
+  const current = await getPurchase(shopId, customerId, purchase.id);
+  if (!current || current.status !== 'active' || current.is_refunded) return false;
+  const code =
+    (await platform.findDiscountCode(current.discount_code)) ??
+    (await platform.createDiscountCode({
+      code: current.discount_code,
+      title: `Loyalty reward: ${current.reward_name}`,
+      customerId,
+      discountType: current.discount.type,
+      amount: current.discount.value,
+      minimumSpend: current.discount.minimum_spend,
+      startsAt: current.created_at,
+      endsAt: current.expires_at,
+    }));
+  if (await recordReissuedCode(shopId, customerId, current, code.id, nowIso())) return true;
+  // Ended while the code was issued again: it must not stay usable.
+  await platform.deleteDiscountCode(code.id);
+  return false;
 }
 
 /**

@@ -141,7 +141,7 @@ describe('DynamoDB calls per request on a warm function and a warm key (the desi
     expect(refused).toEqual({ status: 422, calls: { GetItemCommand: 1, TransactWriteItemsCommand: 1 } });
   });
 
-  it('POST .../reward-history/{id}/refund: customer and entry (read at once), one transaction', async () => {
+  it('POST .../reward-history/{id}/refund: customer and entry (read at once), the undo recorded, one transaction', async () => {
     const buy = async () =>
       (await send({ method: 'POST', path: '/v1/rewards/five-off/purchase', key: 'demo_full_key', body: { customer_identifier: '1001' } })())
         .body.data.id as string;
@@ -152,7 +152,7 @@ describe('DynamoDB calls per request on a warm function and a warm key (the desi
 
     expect(await callsOf(refund(counted), refund(warm))).toEqual({
       status: 200,
-      calls: { GetItemCommand: 2, TransactWriteItemsCommand: 1 },
+      calls: { GetItemCommand: 2, UpdateItemCommand: 1, TransactWriteItemsCommand: 1 },
     });
   });
 

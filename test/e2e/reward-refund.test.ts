@@ -12,7 +12,7 @@ jest.setTimeout(120_000);
 const KEY = 'refund_full_key_01';
 const READ_KEY = 'refund_read_key_01';
 const created_at = '2025-01-01T00:00:00.000Z';
-const ids = Array.from({ length: 14 }, (_, i) => String(5001 + i));
+const ids = Array.from({ length: 15 }, (_, i) => String(5001 + i));
 const loadedEntry = (id: string, code: string, overrides: Record<string, unknown> = {}) => ({
   id,
   reward_id: 'five-off',
@@ -271,6 +271,32 @@ describe('POST /v1/customers/{identifier}/reward-history/{id}/refund', () => {
       expect((await api.post(refundPath('5013', bought.id))).status).toBe(200);
       expect(codesOnPlatform()).not.toContain(code);
       expect(await profileOf('refund', '5013')).toMatchObject({ current_points: 10_000, redeemed_points: 0 });
+    });
+
+    it('and cannot issue it again either: the purchase reconciler does, from the undo recorded before the deletion', async () => {
+      const bought = await buy('5015');
+      const code = bought.attributes.discount_code;
+      faults.resume();
+      // The refund's transaction fails, then so does its read of the entry before issuing the code again.
+      faults.script('TransactWriteItems', ...Array.from({ length: 12 }, () => 'internal_error' as const));
+      faults.script('GetItem', null, null, ...Array.from({ length: 12 }, () => 'internal_error' as const));
+
+      const failed = await api.post(refundPath('5015', bought.id));
+      faults.pause();
+
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+      expect(codesOnPlatform()).not.toContain(code);
+      const reconciled = (await (await fetch(`${twin.url}/_reconcile`, { method: 'POST' })).json()) as Record<string, number>;
+      expect(reconciled.codesRestored).toBe(1);
+      expect(codesOnPlatform()).toContain(code);
+      expect((await api.get(`/v1/customers/5015/reward-history/${bought.id}`)).body.data.attributes).toMatchObject({
+        status: 'active',
+        is_refunded: false,
+      });
+      // Settled: the next run finds nothing to do, and the refund goes through.
+      expect(((await (await fetch(`${twin.url}/_reconcile`, { method: 'POST' })).json()) as Record<string, number>).codesRestored).toBe(0);
+      expect((await api.post(refundPath('5015', bought.id))).status).toBe(200);
+      expect(codesOnPlatform()).not.toContain(code);
     });
   });
 

@@ -104,6 +104,8 @@ describe('item type declarations', () => {
         'unsettled_since',
         'due_pk',
         'due_at',
+        'tier_list_pk',
+        'last_activity_at',
       ].sort(),
     );
     expect(withoutKeys({ pk: 'p', sk: 's', due_pk: 'd', due_at: 'a', version: 3, points: 5 })).toEqual({ points: 5 });

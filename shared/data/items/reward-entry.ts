@@ -40,6 +40,7 @@ export const VISIBLE_REWARD_STATUSES: readonly RewardStatus[] = ['active', 'used
 type DerivedFrom = Pick<RewardEntry, 'id' | 'expires_at' | 'created_at' | 'updated_at' | 'points_spent' | 'is_refunded'> & {
   status: PurchaseRecord['status'];
   code_cleanup?: boolean;
+  refund_started_at?: string | null;
 };
 
 /** The attributes an update may change: the index places that follow the status. */
@@ -55,7 +56,13 @@ export function deriveRewardEntry(shopId: string, entry: DerivedFrom): Record<st
   const due =
     entry.status === 'active' && !entry.is_refunded && entry.expires_at ? dueAttributes(shopId, 'code', entry.expires_at, entry.id) : null;
   const unsettledSince =
-    entry.status === 'pending' ? entry.created_at : entry.status === 'refunded' && entry.code_cleanup ? entry.updated_at : undefined;
+    entry.status === 'pending'
+      ? entry.created_at
+      : entry.status === 'refunded' && entry.code_cleanup
+        ? entry.updated_at
+        : entry.status === 'active' && !entry.is_refunded && entry.refund_started_at
+          ? entry.refund_started_at
+          : undefined;
   return {
     redeem_created_at: entry.created_at,
     redeem_points_spent: entry.points_spent,
@@ -149,17 +156,34 @@ export function activateRewardEntry(purchase: PurchaseRecord, platformDiscountId
 }
 
 /**
+ * An undo of an active, unrefunded entry starts: recorded before its code is deleted, so that an undo that
+ * deletes the code and then fails, and cannot issue it again, leaves the entry in the reconciler's index.
+ */
+export function startRewardEntryRefund(shopId: string, customerId: string, purchase: PurchaseRecord, now: string): Write {
+  return namedWrite(
+    'start a reward entry refund',
+    entryUpdate(shopId, customerId, purchase, { refund_started_at: now }, { status: 'active' }, { notRefunded: true }),
+  );
+}
+
+/**
  * An active, unrefunded entry's code issued again on the platform (a refund deleted it, then could not
  * commit): the entry keeps its code and status and records the platform's new id.
  */
-export function reissueRewardEntryCode(purchase: PurchaseRecord, platformDiscountId: string, now: string): Write {
+export function reissueRewardEntryCode(
+  shopId: string,
+  customerId: string,
+  purchase: PurchaseRecord,
+  platformDiscountId: string,
+  now: string,
+): Write {
   return namedWrite(
     'reissue a reward entry code',
     entryUpdate(
-      purchase.shop_id,
-      purchase.customer_id,
+      shopId,
+      customerId,
       purchase,
-      { platform_discount_id: platformDiscountId, updated_at: now },
+      { platform_discount_id: platformDiscountId, refund_started_at: null, updated_at: now },
       { status: 'active' },
       { notRefunded: true },
     ),
