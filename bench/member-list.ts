@@ -59,7 +59,9 @@ export async function memberListBench(scales: readonly number[]): Promise<Member
 }
 
 export function printMemberList(figures: readonly MemberListFigures[]): void {
-  console.log(`\nmember list: GET /admin/api/members, ${PAGE_SIZE} a page (the answer's work, in process; deep = after ${DEEP_PAGES} pages)`);
+  console.log(
+    `\nmember list: GET /admin/api/members, ${PAGE_SIZE} a page (the answer's work, in process; deep = after ${DEEP_PAGES} pages)`,
+  );
   for (const row of figures) {
     const calls = Object.entries(row.calls)
       .map(([command, n]) => `${n} ${command.replace(/Command$/, '')}`)

@@ -89,7 +89,8 @@ async function undoMember(
         shopId,
         importId,
         record,
-        events: (entryRemoved) => (entryRemoved ? [undoneEvent({ shopId, importId, record, now, before: null, after: null, program })] : []),
+        events: (entryRemoved) =>
+          entryRemoved ? [undoneEvent({ shopId, importId, record, now, before: null, after: null, program })] : [],
       });
       if (outcome === 'written') report.gone += 1;
       return outcome === 'changed' ? undefined : true;
@@ -103,7 +104,9 @@ async function undoMember(
         importId,
         current,
         record,
-        events: (entryRemoved) => [undoneEvent({ shopId, importId, record, now, before: current.record, after: null, program, entryRemoved })],
+        events: (entryRemoved) => [
+          undoneEvent({ shopId, importId, record, now, before: current.record, after: null, program, entryRemoved }),
+        ],
       });
       if (outcome === 'written') {
         report.removed += 1;
@@ -119,7 +122,9 @@ async function undoMember(
       current,
       next: plan.next,
       record,
-      events: (entryRemoved) => [undoneEvent({ shopId, importId, record, now, before: current.record, after: plan.next, program, entryRemoved })],
+      events: (entryRemoved) => [
+        undoneEvent({ shopId, importId, record, now, before: current.record, after: plan.next, program, entryRemoved }),
+      ],
     });
     if (outcome === 'changed') return undefined;
     if (outcome === 'written') {

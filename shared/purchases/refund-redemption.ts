@@ -91,7 +91,7 @@ export async function refundRedemption(
     getCustomer(shopId, customerId, true),
     tooLong ? Promise.resolve(null) : getPurchase(shopId, customerId, entryId),
   ]);
-  let customer = profile;
+  const customer = profile;
   if (!customer) throw customerNotFound(identifier);
   if (customer.record.status !== 'member') throw notPermitted(DOMAIN_DETAILS.customerExcluded);
   if (!visible(read)) throw entryNotFound(entryId);

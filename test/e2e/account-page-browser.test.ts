@@ -55,7 +55,8 @@ async function opened(context: BrowserContext, url: string, started = true): Pro
   const failures: string[] = [];
   page.on('pageerror', (error) => failures.push(error.message));
   const response = await page.goto(url);
-  if (started) await page.waitForFunction(() => document.documentElement.dataset.extensionStarted === 'true', undefined, { timeout: 30_000 });
+  if (started)
+    await page.waitForFunction(() => document.documentElement.dataset.extensionStarted === 'true', undefined, { timeout: 30_000 });
   expect(failures).toEqual([]);
   return { page, status: response!.status() };
 }

@@ -41,7 +41,12 @@ describe('docs/deploy.md, what it costs', () => {
     expect(fixedRows.get('CloudWatch alarms')![3]).toBe(`$${(countOf('CloudWatch alarms') * 0.1).toFixed(2)}`);
     // Standard resolution (period of a minute or more), metric alarms only: $0.10 each.
     for (const alarm of ofType(plain, 'AWS::CloudWatch::Alarm')) {
-      const periods = [alarm.Properties!.Period, ...((alarm.Properties!.Metrics as Array<{ MetricStat?: { Period?: number } }> | undefined) ?? []).map((metric) => metric.MetricStat?.Period)];
+      const periods = [
+        alarm.Properties!.Period,
+        ...((alarm.Properties!.Metrics as Array<{ MetricStat?: { Period?: number } }> | undefined) ?? []).map(
+          (metric) => metric.MetricStat?.Period,
+        ),
+      ];
       for (const period of periods.filter((value) => value !== undefined)) expect(Number(period)).toBeGreaterThanOrEqual(60);
     }
     expect(ofType(plain, 'AWS::CloudWatch::CompositeAlarm')).toHaveLength(0);

@@ -31,7 +31,15 @@ const CONFIG = file(
         referral_base_url: 'https://permissions.example/',
         api_keys: [{ name: 'From file', scope: 'read', key: 'permissions_file_key_01' }],
         platform: { customers: [{ id: '1001', email: 'ada@example.com', created_at: '2024-03-01T10:00:00.000Z' }] },
-        members: [{ platform_customer_id: '1001', current_points: 80, lifetime_points: 120, redeemed_points: 0, enrolled_at: '2025-02-01T00:00:00.000Z' }],
+        members: [
+          {
+            platform_customer_id: '1001',
+            current_points: 80,
+            lifetime_points: 120,
+            redeemed_points: 0,
+            enrolled_at: '2025-02-01T00:00:00.000Z',
+          },
+        ],
       },
     ],
   }),

@@ -455,7 +455,9 @@ export async function auditInvariants(twin: Twin, load: LoadResult): Promise<Aud
       .sort();
     // On a mismatch, the answers about the purchases whose code is missing or extra say how it came about.
     const expectedCodes = active.map((p) => String(p.discount_code)).sort();
-    const odd = purchases.filter((p) => customerCodes.includes(String(p.discount_code)) !== expectedCodes.includes(String(p.discount_code)));
+    const odd = purchases.filter(
+      (p) => customerCodes.includes(String(p.discount_code)) !== expectedCodes.includes(String(p.discount_code)),
+    );
     const oddAnswers = load.answers
       .filter((answer) => odd.some((p) => answer.entryId === p.id || answer.body?.data?.id === p.id))
       .map((answer) => ({ request: answer.request, status: answer.status, errors: answer.body?.errors }));

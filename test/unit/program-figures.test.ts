@@ -223,7 +223,14 @@ describe("an import's undo", () => {
     const lowered = addCounts(
       imported(-40, false),
       contributionOf(
-        event('import.undone', { removed: false, action: 'import', points: -40, points_given_at: GIVEN, points_before: 10, points_after: 50 }),
+        event('import.undone', {
+          removed: false,
+          action: 'import',
+          points: -40,
+          points_given_at: GIVEN,
+          points_before: 10,
+          points_after: 50,
+        }),
       ),
     );
     expect([...lowered.days]).toEqual([]);

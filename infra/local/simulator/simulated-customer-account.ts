@@ -275,7 +275,10 @@ export function createSimulatedCustomerAccount(options: SimulatedCustomerAccount
         const customers = options.shops
           .customers(shopId)
           .slice(0, 5)
-          .map((known) => `<li><a href="${escape(`${root}/?customer_id=${encodeURIComponent(known.id)}`)}">${escape(nameOf(known))} (customer ${escape(known.id)})</a></li>`)
+          .map(
+            (known) =>
+              `<li><a href="${escape(`${root}/?customer_id=${encodeURIComponent(known.id)}`)}">${escape(nameOf(known))} (customer ${escape(known.id)})</a></li>`,
+          )
           .join('');
         const unknown = asked !== null ? `<p role="alert">The shop has no customer ${escape(asked)}.</p>` : '';
         const body = `<main class="sign-in"><h1>Sign in to see your account</h1>${unknown}
@@ -286,7 +289,11 @@ export function createSimulatedCustomerAccount(options: SimulatedCustomerAccount
         return true;
       }
       if (!serviceUrl) {
-        sendHtml(res, 503, page(chrome, 'Starting', '<main class="sign-in"><h1>The twin is starting</h1><p>Reload in a moment.</p></main>', null));
+        sendHtml(
+          res,
+          503,
+          page(chrome, 'Starting', '<main class="sign-in"><h1>The twin is starting</h1><p>Reload in a moment.</p></main>', null),
+        );
         return true;
       }
       // The extension's region: the full page's own main landmark and heading are the extension's (s-page);
@@ -295,7 +302,11 @@ export function createSimulatedCustomerAccount(options: SimulatedCustomerAccount
         current === 'orders'
           ? '<main><h1>Orders</h1><p>The order list is Shopify\u2019s; this stand-in lists none. The app\u2019s block follows.</p><div id="extension-root"></div></main>'
           : '<div id="extension-root"></div>';
-      sendHtml(res, 200, page(chrome, current === 'orders' ? 'Orders' : 'Rewards', body, current === 'orders' ? BLOCK_TARGET : PAGE_TARGET));
+      sendHtml(
+        res,
+        200,
+        page(chrome, current === 'orders' ? 'Orders' : 'Rewards', body, current === 'orders' ? BLOCK_TARGET : PAGE_TARGET),
+      );
       return true;
     },
   };
