@@ -135,8 +135,9 @@ export async function recordReissuedCode(
   purchase: PurchaseRecord,
   platformDiscountId: string,
   now: string,
+  settled: boolean,
 ): Promise<boolean> {
-  return writeAlone(reissueRewardEntryCode(shopId, customerId, purchase, platformDiscountId, now));
+  return writeAlone(reissueRewardEntryCode(shopId, customerId, purchase, platformDiscountId, now, settled));
 }
 
 /**

@@ -88,7 +88,7 @@ async function settle(purchase: PurchaseRecord, platform: Platform, summary: Rec
   }
   if (purchase.status === 'active' && !purchase.is_refunded && purchase.refund_started_at) {
     // An undo that started and did not commit: the code is issued again if the undo deleted it.
-    if (await reissueCode(purchase.shop_id, purchase.customer_id, purchase, platform)) summary.codesRestored += 1;
+    if (await reissueCode(purchase.shop_id, purchase.customer_id, purchase, platform, true)) summary.codesRestored += 1;
     else summary.skipped += 1;
     return;
   }

@@ -212,7 +212,10 @@ async function commitRefund(
  */
 async function restoreCode(shopId: string, customerId: string, purchase: VisiblePurchase, platform: Platform): Promise<void> {
   try {
-    if (await reissueCode(shopId, customerId, purchase, platform)) countMetric('RefundCodesRestored');
+    // The entry stays in the reconciler's index: a deletion that timed out may still be applied after this
+    // (a server can finish a request its client gave up on), so the reconciler looks again once the undo is
+    // minutes old, and only then takes the entry out of its index.
+    if (await reissueCode(shopId, customerId, purchase, platform, false)) countMetric('RefundCodesRestored');
   } catch (error) {
     countMetric('RefundCodeRestoreFailed');
     logger.error('A refund that did not commit could not issue its code again', {
@@ -229,7 +232,13 @@ async function restoreCode(shopId: string, customerId: string, purchase: Visible
  * when the entry is no longer active and unrefunded (then a code issued meanwhile is deleted again). Platform
  * failures are thrown: the entry stays in the reconciler's index.
  */
-export async function reissueCode(shopId: string, customerId: string, purchase: PurchaseRecord, platform: Platform): Promise<boolean> {
+export async function reissueCode(
+  shopId: string,
+  customerId: string,
+  purchase: PurchaseRecord,
+  platform: Platform,
+  settled: boolean,
+): Promise<boolean> {
   const current = await getPurchase(shopId, customerId, purchase.id);
   if (!current || current.status !== 'active' || current.is_refunded) return false;
   const code =
@@ -244,7 +253,7 @@ export async function reissueCode(shopId: string, customerId: string, purchase: 
       startsAt: current.created_at,
       endsAt: current.expires_at,
     }));
-  if (await recordReissuedCode(shopId, customerId, current, code.id, nowIso())) return true;
+  if (await recordReissuedCode(shopId, customerId, current, code.id, nowIso(), settled)) return true;
   // Ended while the code was issued again: it must not stay usable.
   await platform.deleteDiscountCode(code.id);
   return false;

@@ -85,7 +85,7 @@ describeInBrowser(`the twin's customer account page in Chromium${unavailable ? `
     const { page, status } = await opened(context, account('?customer_id=1001'));
     expect(status).toBe(200);
     await page.getByRole('heading', { name: `${number(points)} points` }).waitFor();
-    await page.locator('s-spinner').waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.querySelectorAll('s-spinner').length === 0, undefined, { timeout: 30_000 });
     await page.getByText('Signed in as Ada Lovelace (customer 1001)').waitFor();
     // The page's bundle is the extension's, built from its sources, calling the twin's API.
     const bundle = await (await fetch(account('_host/loyalty-page.js'))).text();

@@ -266,6 +266,12 @@ describe('POST /v1/customers/{identifier}/reward-history/{id}/refund', () => {
       const entry = (await api.get(`/v1/customers/5013/reward-history/${bought.id}`)).body.data.attributes;
       expect(entry).toMatchObject({ status: 'active', is_refunded: false, discount_code: code });
       expect(await profileOf('refund', '5013')).toMatchObject({ current_points: 9500, redeemed_points: 500 });
+      // A deletion that timed out could still be applied later: the reconciler looks once more, then settles it.
+      const reconcile = async () =>
+        ((await (await fetch(`${twin.url}/_reconcile`, { method: 'POST' })).json()) as Record<string, number>).codesRestored;
+      expect(await reconcile()).toBe(1);
+      expect(await reconcile()).toBe(0);
+      expect(codesOnPlatform()).toContain(code);
 
       // The code issued again is the one the entry now names: the retry deletes it and refunds.
       expect((await api.post(refundPath('5013', bought.id))).status).toBe(200);

@@ -21,6 +21,7 @@ import {
   refundable,
   type EarningEntry,
   type RewardEntry,
+  staffLocale,
 } from '../../infra/admin-ui/src/model';
 import { adminPageHtml, bouncePageHtml, frameAncestors } from '../../shared/http/admin-page';
 import { useEnvironment } from '../support/environment';
@@ -92,6 +93,16 @@ const reward = (id: string, entry: Partial<RewardEntry>) => ({
     created_at: '2026-01-02T00:00:00.000Z',
     ...entry,
   },
+});
+
+describe("the staff member's locale", () => {
+  it('takes what Intl takes, drops a POSIX modifier, and falls back to the default for anything else', () => {
+    expect(staffLocale('de-DE')).toBe('de-DE');
+    expect(staffLocale('en-US@posix')).toBe('en-US');
+    expect(staffLocale('!!')).toBeUndefined();
+    expect(staffLocale(undefined)).toBeUndefined();
+    expect(() => formatPoints(1100, staffLocale('en-US@posix'))).not.toThrow();
+  });
 });
 
 describe("a customer's figures from the history", () => {

@@ -59,6 +59,7 @@ describe('the entry-point manifest', () => {
       'shopperProgram: shopperBudget',
       'shopperMember: shopperBudget',
       'shopperActivity: shopperBudget',
+      'shopperRewards: shopperBudget',
       'authorizerCacheFlusher: keyStream',
       'eventDelivery: eventStream',
     ]);

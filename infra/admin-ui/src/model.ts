@@ -163,7 +163,24 @@ export function customerName(customer: Customer): string {
 }
 
 /** The staff member's own locale (the browser's), for dates and numbers. */
-const locale = (): string | undefined => (typeof navigator === 'undefined' ? undefined : navigator.language);
+/**
+ * The staff member's locale, if Intl takes it: a browser started under a POSIX locale reports tags such as
+ * `en-US@posix`, which every Intl constructor refuses (a RangeError); those fall back to Intl's default.
+ */
+export function staffLocale(tag: string | undefined): string | undefined {
+  if (!tag) return undefined;
+  try {
+    return Intl.getCanonicalLocales(tag)[0];
+  } catch {
+    const base = tag.split('@')[0];
+    try {
+      return base ? Intl.getCanonicalLocales(base)[0] : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+const locale = (): string | undefined => staffLocale(typeof navigator === 'undefined' ? undefined : navigator.language);
 
 /**
  * A day in the staff member's locale (`12 Mar 2026`, `Mar 12, 2026`): a calendar date (`YYYY-MM-DD`, a birthday)

@@ -176,6 +176,7 @@ export function reissueRewardEntryCode(
   purchase: PurchaseRecord,
   platformDiscountId: string,
   now: string,
+  settled: boolean,
 ): Write {
   return namedWrite(
     'reissue a reward entry code',
@@ -183,7 +184,7 @@ export function reissueRewardEntryCode(
       shopId,
       customerId,
       purchase,
-      { platform_discount_id: platformDiscountId, refund_started_at: null, updated_at: now },
+      { platform_discount_id: platformDiscountId, ...(settled ? { refund_started_at: null } : {}), updated_at: now },
       { status: 'active' },
       { notRefunded: true },
     ),
