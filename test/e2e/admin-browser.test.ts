@@ -367,6 +367,16 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     const rows = () => app.locator('table.members tbody tr');
     const pointsColumn = async () =>
       (await rows().locator('td.number').allTextContents()).map((text) => Number(text.replace(/[^0-9]/g, '')));
+    // The summary is announced as a page starts loading: the rows are read until they are what is expected
+    // (for up to 10 s), and then compared.
+    const eventually = async <T>(read: () => Promise<T>, expected: T): Promise<T> => {
+      let last = await read();
+      for (let tries = 0; tries < 100 && JSON.stringify(last) !== JSON.stringify(expected); tries++) {
+        await page.waitForTimeout(100);
+        last = await read();
+      }
+      return last;
+    };
     const listed = (await api().get('/v1/customers?page%5Bsize%5D=100')).body as {
       data: Array<{ attributes: { current_points: number } }>;
     };
@@ -382,7 +392,7 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
       .filter({ hasText: `Members 1 to ${balances.length}, by points, most first.` })
       .waitFor();
     // Most points first: the shop's balances in order, each member's status and tier as badges.
-    await expect(pointsColumn()).resolves.toEqual(balances);
+    expect(await eventually(pointsColumn, balances)).toEqual(balances);
     await expect(app.locator('th[aria-sort="descending"]').textContent()).resolves.toMatch(/^Points/);
     await expect(rows().first().locator('.badge').allTextContents()).resolves.toEqual(['Gold', 'Member']);
     await shootWidths(page, '08-members-by-points');
@@ -392,7 +402,7 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await tabTo(/^Points/);
     await page.keyboard.press('Enter');
     await app.getByRole('status').filter({ hasText: 'by points, fewest first.' }).waitFor();
-    await expect(pointsColumn()).resolves.toEqual([...balances].reverse());
+    expect(await eventually(pointsColumn, [...balances].reverse())).toEqual([...balances].reverse());
     await expect(app.locator('th[aria-sort="ascending"]').textContent()).resolves.toMatch(/^Points/);
 
     // Last activity, newest first: a member just adjusted comes first.
@@ -407,7 +417,8 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await app.getByRole('status').filter({ hasText: 'Members 1 to 1,' }).waitFor();
-    await expect(rows().locator('.badge.critical').allTextContents()).resolves.toEqual(['Excluded']);
+    const excludedBadges = () => rows().locator('.badge.critical').allTextContents();
+    expect(await eventually(excludedBadges, ['Excluded'])).toEqual(['Excluded']);
     // And a member opens from the list.
     await tabTo(/^members-status$/);
     await page.keyboard.press('ArrowUp');
