@@ -18,7 +18,7 @@ import { customerNotFound, DOMAIN_DETAILS, failed, unavailable, unprocessable } 
 import { type Platform, PlatformError, PlatformRefusedError, PlatformUnavailableError } from '../platform/port';
 import { countMetric } from '../observability/powertools';
 import { retryUntil } from '../runtime/retry';
-import { discountCodeFor } from './discount-code';
+import { discountCodeFor, discountCodeInputOf } from './discount-code';
 import { insufficientPoints, planPurchase } from './purchase-rules';
 import type { PurchaseInput } from './purchase-requests';
 
@@ -172,18 +172,7 @@ async function issueCode(
   let platformDiscountId: string;
   try {
     const existing = lookFirst ? await platform.findDiscountCode(purchase.discount_code) : null;
-    const code =
-      existing ??
-      (await platform.createDiscountCode({
-        code: purchase.discount_code,
-        title: `Loyalty reward: ${purchase.reward_name}`,
-        customerId: purchase.customer_id,
-        discountType: purchase.discount.type,
-        amount: purchase.discount.value,
-        minimumSpend: purchase.discount.minimum_spend,
-        startsAt: purchase.created_at,
-        endsAt: purchase.expires_at,
-      }));
+    const code = existing ?? (await platform.createDiscountCode(discountCodeInputOf(purchase)));
     platformDiscountId = code.id;
   } catch (error) {
     const unreachable = error instanceof PlatformUnavailableError;

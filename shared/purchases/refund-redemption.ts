@@ -21,6 +21,7 @@ import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { resolveCustomerId } from '../customers/customer-service';
 import { VISIBLE_REWARD_STATUSES } from '../data/items/reward-entry';
 import { deterministicId } from '../domain/deterministic-id';
+import { discountCodeInputOf } from './discount-code';
 
 /** The earning-history action of the entry that gives a redemption's points back. */
 export const REWARD_REFUND_ACTION = 'reward_refund';
@@ -243,16 +244,7 @@ export async function reissueCode(
   if (!current || current.status !== 'active' || current.is_refunded) return false;
   const code =
     (await platform.findDiscountCode(current.discount_code)) ??
-    (await platform.createDiscountCode({
-      code: current.discount_code,
-      title: `Loyalty reward: ${current.reward_name}`,
-      customerId,
-      discountType: current.discount.type,
-      amount: current.discount.value,
-      minimumSpend: current.discount.minimum_spend,
-      startsAt: current.created_at,
-      endsAt: current.expires_at,
-    }));
+    (await platform.createDiscountCode(discountCodeInputOf(current, customerId)));
   if (await recordReissuedCode(shopId, customerId, current, code.id, nowIso(), settled)) return true;
   // Ended while the code was issued again: it must not stay usable.
   await platform.deleteDiscountCode(code.id);
