@@ -322,6 +322,7 @@ export const activitySchema = resource(
       label: z.string(),
       status: z.string(),
       created_at: z.string(),
+      discount_code: z.string().nullable(),
     })
     .strict(),
 );

@@ -17,6 +17,8 @@ export interface ActivityLine {
   label: string;
   status: string;
   created_at: string;
+  /** A redemption's code, so a spent code is never lost (null on every other line, and on a code-less reward). */
+  discount_code: string | null;
 }
 
 export interface ActivityPage {
@@ -38,7 +40,7 @@ const FIXED_LABELS: Record<string, { kind: ActivityKind; label: string }> = {
 
 /** One earning entry as the shopper sees it. */
 export function earningLine(entry: EarningEntry, shop: ShopCatalog): ActivityLine {
-  const base = { id: entry.id, points: entry.points, status: entry.status, created_at: entry.created_at };
+  const base = { id: entry.id, points: entry.points, status: entry.status, created_at: entry.created_at, discount_code: null };
   const order = entry.order_number ?? (entry.order_id ? `#${entry.order_id}` : null);
   if (entry.action === 'purchase')
     return { ...base, kind: entry.points < 0 ? 'adjusted' : 'earned', label: order ? `Order ${order}` : 'Order' };
@@ -57,7 +59,7 @@ export function earningLine(entry: EarningEntry, shop: ShopCatalog): ActivityLin
   return { ...base, kind: entry.points < 0 ? 'adjusted' : 'earned', label };
 }
 
-/** One redemption as the shopper sees it: the points spent, labelled with the reward's name. */
+/** One redemption as the shopper sees it: the points spent, labelled with the reward's name, with its code. */
 export function rewardLine(entry: RewardEntry): ActivityLine {
   return {
     id: entry.id,
@@ -66,6 +68,7 @@ export function rewardLine(entry: RewardEntry): ActivityLine {
     label: entry.reward_name,
     status: entry.status,
     created_at: entry.created_at,
+    discount_code: entry.discount_code || null,
   };
 }
 

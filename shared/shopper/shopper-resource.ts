@@ -133,7 +133,14 @@ export function activityResource(line: ActivityLine) {
   return {
     type: 'activity',
     id: line.id,
-    attributes: { kind: line.kind, points: line.points, label: line.label, status: line.status, created_at: line.created_at },
+    attributes: {
+      kind: line.kind,
+      points: line.points,
+      label: line.label,
+      status: line.status,
+      created_at: line.created_at,
+      discount_code: line.discount_code,
+    },
   };
 }
 

@@ -155,7 +155,7 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
     // The activity, reloaded, starts with the redemption.
     const redeemedOn = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date(history[0].attributes.created_at));
-    await page.getByText(`Redeemed: ${rewardName}: −500 · ${redeemedOn}`).waitFor();
+    await page.getByText(`Redeemed: ${rewardName}: −500 · ${redeemedOn} · code ${code}`).waitFor();
     await shoot(page, '3-code-copied');
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
@@ -245,6 +245,30 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     await page.getByRole('button', { name: `Copied code ${code}` }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
     await shoot(page, '3b-your-rewards');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('lists 20 codes, then the rest behind "Show more codes", pressed with the keyboard', async () => {
+    const member = '1004';
+    await api().post(`/v1/customers/${member}/points`, { adjustment: 30_000, note: 'many codes' });
+    const codes: string[] = [];
+    for (let i = 0; i < 22; i += 1) {
+      const bought = await api().post('/v1/rewards/dollar-off-flex/purchase', { customer_identifier: member, points: 100 });
+      expect(bought.status).toBe(201);
+      codes.push(bought.body.data.attributes.discount_code);
+    }
+    const page = await open('page', member);
+    await page.getByRole('heading', { name: 'Your rewards' }).waitFor();
+    await page.getByText(codes[2]!, { exact: true }).waitFor();
+    // The two oldest are past the first page of 20.
+    await expect(page.getByText(codes[1]!, { exact: true }).count()).resolves.toBe(0);
+    await tabTo(page, /^Show more codes$/);
+    await page.keyboard.press('Enter');
+    await page.getByText(codes[0]!, { exact: true }).waitFor();
+    await page.getByText(codes[1]!, { exact: true }).waitFor();
+    await expect(page.getByRole('button', { name: 'Show more codes' }).count()).resolves.toBe(0);
+    await shoot(page, '3c-more-codes');
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   }, 120_000);

@@ -105,6 +105,11 @@ describe('GET /shopper/member/activity', () => {
     );
     const fiveOff = lines.find((line: { kind: string; points: number }) => line.kind === 'spent' && line.points === -500);
     expect(fiveOff.label).toBe(redeemed.body.data.attributes.reward_name);
+    // A spent code stays in the activity; no other line carries one.
+    expect(fiveOff.discount_code).toBe(redeemed.body.data.attributes.discount_code);
+    expect(
+      lines.filter((line: { kind: string }) => line.kind !== 'spent').map((line: { discount_code: unknown }) => line.discount_code),
+    ).toEqual(lines.filter((line: { kind: string }) => line.kind !== 'spent').map(() => null));
     expect(response.body.meta).toMatchObject({ total: lines.length, page: 1, per_page: 50 });
   });
 

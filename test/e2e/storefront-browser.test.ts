@@ -325,9 +325,38 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
     );
     const ends = new Date(bought.attributes.expires_at).toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric' });
     expect(expiry).toBe(`Expires ${ends}`);
-    // The spend is in the activity under the reward's name.
+    // The spend is in the activity under the reward's name, with its code.
     await panel(page).locator('#loy-activity').locator('..').getByText('$5.00 off').first().waitFor();
+    await panel(page).locator('#loy-activity').locator('..').locator('.loy-code--line', { hasText: discountCode }).waitFor();
+    await shootBoth(page, 'activity-with-code', '.loy-code--line');
     await shootBoth(page, 'your-rewards', '#loy-your-rewards');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows 20 codes, then the rest behind "Show more codes", reached and pressed with the keyboard', async () => {
+    const member = '1004';
+    await api().post(`/v1/customers/${member}/points`, { adjustment: 30_000, note: 'many codes' });
+    const codes: string[] = [];
+    for (let i = 0; i < 23; i += 1) {
+      const bought = await api().post('/v1/rewards/dollar-off-flex/purchase', { customer_identifier: member, points: 100 });
+      expect(bought.status).toBe(201);
+      codes.push(bought.body.data.attributes.discount_code);
+    }
+    const { context, page } = await shopper(member);
+    await openPanel(page);
+    const dialog = panel(page);
+    const shown = dialog.locator('#loy-your-rewards').locator('..').locator('.loy-owned .loy-code');
+    await expect(shown.count()).resolves.toBe(20);
+    const more = dialog.getByRole('button', { name: 'Show more codes' });
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await dialog.locator('.loy-owned').nth(22).waitFor();
+    // Every code once, newest first; the button gone; the focus on the first code added.
+    await expect(shown.allTextContents()).resolves.toEqual([...codes].reverse());
+    await expect(more.count()).resolves.toBe(0);
+    await expect(page.evaluate("document.activeElement.closest('.loy-owned').getAttribute('data-code-id') !== null")).resolves.toBe(true);
+    await shootBoth(page, 'your-rewards-more', '[data-code-id]');
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });

@@ -293,7 +293,7 @@ describe('what the loyalty page derives from the answers', () => {
   });
 
   it('signs activity lines and has a text for every kind and every error', () => {
-    const entry = { id: 'x', label: 'Five off', status: 'active', created_at: '2026-01-01T00:00:00Z' };
+    const entry = { id: 'x', label: 'Five off', status: 'active', created_at: '2026-01-01T00:00:00Z', discount_code: null };
     expect(activityLine({ ...entry, kind: 'spent', points: -500 })).toEqual({ key: 'activity.kind.spent', sign: '−', points: 500 });
     expect(activityLine({ ...entry, kind: 'earned', points: 50 })).toEqual({ key: 'activity.kind.earned', sign: '+', points: 50 });
 

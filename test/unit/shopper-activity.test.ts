@@ -53,6 +53,7 @@ describe('activity lines', () => {
       id: 'r-1',
       reward_name: '$5 off',
       points_spent: 500,
+      discount_code: 'LOYAL-5OFF-X1',
       status: 'active',
       created_at: '2026-01-02T00:00:00.000Z',
     } as RewardEntry;
@@ -63,6 +64,7 @@ describe('activity lines', () => {
       label: '$5 off',
       status: 'active',
       created_at: reward.created_at,
+      discount_code: 'LOYAL-5OFF-X1',
     });
   });
 });

@@ -474,7 +474,10 @@ function Referral({ url, host }: { url: string; host: Host }) {
   );
 }
 
-type RewardsLoad = { status: 'loading' } | { status: 'failed'; kind: ShopperErrorKind } | { status: 'ready'; codes: OwnedReward[] };
+type RewardsLoad =
+  | { status: 'loading' }
+  | { status: 'failed'; kind: ShopperErrorKind }
+  | { status: 'ready'; codes: OwnedReward[]; page: number; hasMore: boolean; more: 'idle' | 'loading' | 'failed' };
 
 /** What a code takes off: "$5 off", "10% off". */
 function codeValue(code: Pick<OwnedReward, 'discount_type' | 'discount_value'>, currency: string, t: Host['t']): string | null {
@@ -495,14 +498,24 @@ function YourRewards({ host, currency, version }: { host: Host; currency: string
   const [copied, setCopied] = useState<string | null>(null);
   useEffect(() => {
     let current = true;
-    api.rewards().then(
-      (codes) => current && setState({ status: 'ready', codes }),
+    api.rewards(1).then(
+      ({ codes, hasMore }) => current && setState({ status: 'ready', codes, page: 1, hasMore, more: 'idle' }),
       (error: unknown) => current && setState({ status: 'failed', kind: kindOf(error) }),
     );
     return () => {
       current = false;
     };
   }, [api, version]);
+  // Past the first page: the next page's codes added below the ones shown.
+  const showMore = () => {
+    if (state.status !== 'ready') return;
+    const shown = state;
+    setState({ ...shown, more: 'loading' });
+    api.rewards(shown.page + 1).then(
+      ({ codes, hasMore }) => setState({ ...shown, codes: [...shown.codes, ...codes], page: shown.page + 1, hasMore, more: 'idle' }),
+      () => setState({ ...shown, more: 'failed' }),
+    );
+  };
   return (
     <s-section heading={t('yourRewards.heading')}>
       {state.status === 'loading' && <s-spinner accessibilityLabel={t('yourRewards.loading')} />}
@@ -540,6 +553,12 @@ function YourRewards({ host, currency, version }: { host: Host; currency: string
                 </s-box>
               );
             })}
+            {state.more === 'failed' && <s-paragraph tone="critical">{t('error.network')}</s-paragraph>}
+            {state.hasMore && (
+              <s-button loading={state.more === 'loading'} onClick={showMore}>
+                {t('yourRewards.more')}
+              </s-button>
+            )}
           </s-stack>
         ))}
     </s-section>
@@ -584,6 +603,7 @@ function Activity({ host, page, onPage, version }: { host: Host; page: number; o
                     {' · '}
                     {host.date(entry.created_at)}
                     {entry.status === 'pending' ? ` · ${t('activity.pending')}` : ''}
+                    {entry.discount_code ? ` · ${t('activity.code', { code: entry.discount_code })}` : ''}
                   </s-list-item>
                 );
               })}

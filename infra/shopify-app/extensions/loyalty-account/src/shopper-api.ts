@@ -92,6 +92,8 @@ export interface ActivityEntry {
   label: string;
   status: string;
   created_at: string;
+  /** A redemption's code (null on other lines). */
+  discount_code: string | null;
 }
 
 export interface ActivityPage {
@@ -166,8 +168,8 @@ export interface ShopperApi {
   /** Enrols the signed-in customer; `created` is false when they already were a member. */
   join(): Promise<{ created: boolean; member: Member }>;
   activity(page: number, size?: number): Promise<ActivityPage>;
-  /** The member's codes still to use, newest first. */
-  rewards(size?: number): Promise<OwnedReward[]>;
+  /** A page of the member's codes still to use, newest first, and whether a later page exists. */
+  rewards(page?: number, size?: number): Promise<{ codes: OwnedReward[]; hasMore: boolean }>;
   /** `idempotencyKey`: the same key for a retry of the same redemption, so it is never spent twice. */
   redeem(rewardId: string, options: { idempotencyKey: string; points?: number }): Promise<Redemption>;
 }
@@ -237,9 +239,11 @@ export function createShopperApi(options: ShopperApiOptions): ShopperApi {
       const hasMore = typeof totalPages === 'number' ? page < totalPages : entries.length === size;
       return { entries, page, hasMore };
     },
-    async rewards(size = 20) {
-      const { body } = await call('member/rewards', `member/rewards?page%5Bsize%5D=${size}`);
-      return ((body.data as Resource<OwnedReward>[] | undefined) ?? []).map(flatten);
+    async rewards(page = 1, size = 20) {
+      const { body } = await call('member/rewards', `member/rewards?page%5Bnumber%5D=${page}&page%5Bsize%5D=${size}`);
+      const codes = ((body.data as Resource<OwnedReward>[] | undefined) ?? []).map(flatten);
+      const totalPages = body.meta?.total_pages;
+      return { codes, hasMore: typeof totalPages === 'number' ? page < totalPages : codes.length === size };
     },
     async redeem(rewardId, { idempotencyKey, points }) {
       const { body } = await call('redeem', `rewards/${encodeURIComponent(rewardId)}/redeem`, {

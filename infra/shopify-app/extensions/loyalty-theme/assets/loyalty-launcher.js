@@ -17,7 +17,17 @@
   var live = panel.querySelector('.loy-live');
   var lang = document.documentElement.lang || 'en';
   var plural = new Intl.PluralRules(lang);
-  var state = { program: null, member: null, loggedIn: false, activity: [], codes: [], confirm: null, fresh: null };
+  var state = {
+    program: null,
+    member: null,
+    loggedIn: false,
+    activity: [],
+    codes: [],
+    codePages: 1,
+    codePage: 1,
+    confirm: null,
+    fresh: null,
+  };
   var loading = null;
 
   function fmt(text, values) {
@@ -139,10 +149,34 @@
       state.codes = [];
       return Promise.resolve();
     }
-    return Promise.all([api('GET', '/member/activity?page%5Bsize%5D=5'), api('GET', '/member/rewards?page%5Bsize%5D=20')]).then(
-      function (answers) {
-        state.activity = answers[0].data;
-        state.codes = answers[1].data;
+    return Promise.all([api('GET', '/member/activity?page%5Bsize%5D=5'), rewardsPage(1)]).then(function (answers) {
+      state.activity = answers[0].data;
+      state.codes = answers[1];
+    });
+  }
+  // A page of 20 codes; the last page's number is kept for "Show more codes".
+  function rewardsPage(n) {
+    return api('GET', '/member/rewards?page%5Bnumber%5D=' + n + '&page%5Bsize%5D=20').then(function (answer) {
+      state.codePage = n;
+      state.codePages = (answer.meta && answer.meta.total_pages) || 1;
+      return answer.data;
+    });
+  }
+  function moreCodes(event) {
+    var button = event.currentTarget;
+    var shown = state.codes.length;
+    button.disabled = true;
+    rewardsPage(state.codePage + 1).then(
+      function (codes) {
+        state.codes = state.codes.concat(codes);
+        render();
+        // Focus on the first code added, where reading goes on.
+        var next = body.querySelectorAll('.loy-owned button')[shown];
+        if (next) next.focus();
+      },
+      function (error) {
+        button.disabled = false;
+        say(error.message);
       },
     );
   }
@@ -221,7 +255,7 @@
   // The member's codes still to use: the reward, what it takes off, until when, the whole code and a copy button.
   function codeList(codes) {
     if (!codes.length) return el('p', { class: 'loy-muted', text: T.your_rewards_empty });
-    return el(
+    var list = el(
       'ul',
       { class: 'loy-list' },
       codes.map(function (entry) {
@@ -264,6 +298,17 @@
         ]);
       }),
     );
+    if (state.codePage >= state.codePages) return list;
+    return el('div', {}, [
+      list,
+      el('button', {
+        type: 'button',
+        class: 'loy-button loy-button--secondary',
+        'data-more-codes': true,
+        text: T.more_codes,
+        onclick: moreCodes,
+      }),
+    ]);
   }
 
   function tierList(tiers) {
@@ -516,7 +561,12 @@
       entries.map(function (entry) {
         var a = entry.attributes;
         return el('li', { class: 'loy-item' }, [
-          el('span', {}, [el('span', { text: a.label }), el('span', { class: 'loy-muted loy-date', text: ' · ' + date(a.created_at) })]),
+          el('span', {}, [
+            el('span', { text: a.label }),
+            el('span', { class: 'loy-muted loy-date', text: ' · ' + date(a.created_at) }),
+            // A redemption's code stays here once it is used or gone from Your rewards.
+            a.discount_code ? el('code', { class: 'loy-code loy-code--line', text: a.discount_code }) : null,
+          ]),
           el('span', { class: 'loy-points', text: (a.points > 0 ? '+' : a.points < 0 ? '−' : '') + points(Math.abs(a.points)) }),
         ]);
       }),
