@@ -109,6 +109,14 @@ export class ControlError extends Error {
   }
 }
 
+/** A control endpoint's JSON answer with headers of its own (the jobs run's `Server-Timing`). */
+export class WithHeaders {
+  constructor(
+    readonly body: unknown,
+    readonly headers: Record<string, string>,
+  ) {}
+}
+
 /** A control endpoint's answer that is not JSON, such as the API reference page and its assets. */
 export class RawBody {
   constructor(
@@ -488,6 +496,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         if (error instanceof ControlError) return send(res, error.statusCode, { error: error.message });
         throw error;
       }
+      if (answer instanceof WithHeaders) return send(res, 200, answer.body, answer.headers);
       if (!(answer instanceof RawBody)) return send(res, 200, answer);
       res.writeHead(200, { 'Content-Type': answer.contentType });
       return res.end(answer.body);

@@ -5,6 +5,7 @@ import type { Twin } from '../../infra/local/twin';
 import { apiClient, startTestTwin } from '../support/twin';
 import { earningEntries, platformControls, profileOf } from '../support/orders';
 import { member, shopConfig } from '../fixtures/shop-config';
+import { serverTiming } from '../support/invariants-load';
 
 jest.setTimeout(90_000);
 
@@ -84,7 +85,12 @@ type Counts = Record<string, { due: number; changed: number; failed: number }>;
 async function runJobs(): Promise<Counts> {
   const answer = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
   expect(answer.status).toBe(200);
-  return (await answer.json()) as Counts;
+  const counts = (await answer.json()) as Counts;
+  // The run's time split in its Server-Timing: the wait for queued deliveries, then every job's own, in order.
+  const timing = serverTiming(answer.headers.get('server-timing'));
+  expect(Object.keys(timing)).toEqual(['queue', ...Object.keys(counts)]);
+  expect(Object.values(timing).every((ms) => Number.isFinite(ms) && ms >= 0)).toBe(true);
+  return counts;
 }
 
 async function events(type: string, shopId: string): Promise<Array<Record<string, unknown>>> {

@@ -152,6 +152,9 @@ export interface LoadResult {
   jobErrors: Array<{ status: number; body: ApiResponse['body'] }>;
   /** Milliseconds each `POST /_jobs/run` of the mix took to answer. */
   jobRunMs: number[];
+  /** Each run's Server-Timing: the wait for the deliveries queued before it, and the jobs' own work. */
+  jobQueueMs: number[];
+  jobWorkMs: number[];
   /** Milliseconds the twin took to answer each webhook delivery attempt of the mix (as the simulator timed them). */
   receiptMs: number[];
   loadSeconds: number;
@@ -181,6 +184,8 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
     jobRuns: {},
     jobErrors: [],
     jobRunMs: [],
+    jobQueueMs: [],
+    jobWorkMs: [],
     receiptMs: [],
     loadSeconds: 0,
   };
@@ -256,6 +261,9 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
     const answer = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
     const body = (await answer.json()) as ApiResponse['body'];
     result.jobRunMs.push(performance.now() - started);
+    const timing = serverTiming(answer.headers.get('server-timing'));
+    result.jobQueueMs.push(timing.queue ?? 0);
+    result.jobWorkMs.push(Object.entries(timing).reduce((sum, [name, ms]) => (name === 'queue' ? sum : sum + ms), 0));
     countIn(result.jobRuns, answer.status);
     if (answer.status !== 200) result.jobErrors.push({ status: answer.status, body });
   };
@@ -612,6 +620,17 @@ export function describeRun(
   );
 }
 
+/** A Server-Timing header's durations by name (`queue;dur=12.5, points_expiry;dur=3.1`). */
+export function serverTiming(header: string | null): Record<string, number> {
+  const timings: Record<string, number> = {};
+  for (const metric of (header ?? '').split(',')) {
+    const [name, ...params] = metric.trim().split(';');
+    const dur = params.map((param) => param.trim()).find((param) => param.startsWith('dur='));
+    if (name && dur) timings[name] = Number(dur.slice(4));
+  }
+  return timings;
+}
+
 /** The nearest-rank percentile `p` (0-100) of `values`, NaN when there are none. */
 function percentileOf(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
@@ -626,7 +645,9 @@ export function describeTimings(load: LoadResult): string {
   const runs = load.jobRunMs;
   return (
     `webhook receipt p50 ${ms(percentileOf(receipts, 50))}, p99 ${ms(percentileOf(receipts, 99))}, max ${ms(Math.max(0, ...receipts))} over ${receipts.length} attempts; ` +
-    `POST /_jobs/run p50 ${ms(percentileOf(runs, 50))}, max ${ms(Math.max(0, ...runs))} over ${runs.length} runs`
+    `POST /_jobs/run p50 ${ms(percentileOf(runs, 50))}, max ${ms(Math.max(0, ...runs))} over ${runs.length} runs ` +
+    `(of which waiting for the deliveries queued before it p50 ${ms(percentileOf(load.jobQueueMs, 50))}, max ${ms(Math.max(0, ...load.jobQueueMs))}; ` +
+    `the jobs' own work p50 ${ms(percentileOf(load.jobWorkMs, 50))}, max ${ms(Math.max(0, ...load.jobWorkMs))})`
   );
 }
 
