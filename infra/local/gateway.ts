@@ -20,6 +20,7 @@ import {
   type Route,
   ROUTE_TIMEOUT_SECONDS,
   CROSS_ORIGIN_STAFF_PATHS,
+  isStaffResource,
   SHOPPER_CORS_HEADERS,
   STAFF_CORS_HEADERS,
   STAFF_PREFLIGHT_HEADERS,
@@ -706,6 +707,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // As the stack's page methods: no authorizer, no API key, the stage's method throttle; the handler answers
   // the page or the bounce that obtains an ID token.
   const dispatchPage = async (route: PageRoute, res: ServerResponse, method: string, url: URL, req: IncomingMessage, requestId: string) => {
+    // A staff-only route under /admin/api (the overview, the member list): the stack puts no 405 mock there.
+    if (method !== route.method && isStaffResource(route.path))
+      return send(res, 404, envelope(404, `No route matches ${method} ${echoed(url.pathname)}`), { ...STAFF_CORS_HEADERS });
     if (method !== route.method) {
       if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
       return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), {

@@ -157,6 +157,12 @@ describe('the mirror of every /v1 route', () => {
 
   it('answers another method on a staff path with 404, as the stack (no 405 mock there)', async () => {
     expectError(await staff(await idToken())('DELETE', '/v1/customers/1001'), 404, /No route matches DELETE/);
+    // The staff-only routes too: the overview and the member list.
+    for (const path of ['/overview', '/members']) {
+      const response = await staff(await idToken())('POST', path, {});
+      expectError(response, 404, /No route matches POST/);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    }
   });
 
   it("keeps one shop's staff out of another shop's members", async () => {
