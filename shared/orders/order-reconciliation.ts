@@ -40,16 +40,34 @@ export interface OrderReconcileSummary {
   failed: number;
   /** Shops passed by because the app was uninstalled from them (no token asked for). */
   disconnected: number;
+  /** True when the run stopped at its time budget with orders left (the next run goes on from the last one done). */
+  more: boolean;
 }
 
-export async function orderReconciliationJob({
-  platformFor,
-}: {
+export interface OrderReconcileOptions {
   platformFor: (shopId: string) => Platform;
-}): Promise<OrderReconcileSummary> {
+  /** Real milliseconds the run may take (Lambda's timeout keeps real time); unbounded when absent. */
+  budgetMs?: number;
+  /** Stop once this many orders were read (a run stopped half-way, as a spent budget stops it). */
+  maxOrders?: number;
+}
+
+/**
+ * One run over every shop. Orders come oldest change first; a run that reaches its budget stops after the order
+ * in hand and sets the shop's watermark to the last order it finished (read again, current, by the next run,
+ * which goes on from there), so a backlog longer than one run is worked through run by run instead of being
+ * read again from the same watermark until a run fits.
+ */
+export async function orderReconciliationJob({ platformFor, budgetMs, maxOrders }: OrderReconcileOptions): Promise<OrderReconcileSummary> {
   const start = now();
-  const summary: OrderReconcileSummary = { shops: 0, orders: 0, current: 0, applied: 0, failed: 0, disconnected: 0 };
+  const startedMs = Date.now();
+  const spent = () => Date.now() - startedMs > (budgetMs ?? Infinity) || summary.orders >= (maxOrders ?? Infinity);
+  const summary: OrderReconcileSummary = { shops: 0, orders: 0, current: 0, applied: 0, failed: 0, disconnected: 0, more: false };
   for (const shopId of await listShopIds()) {
+    if (spent()) {
+      summary.more = true;
+      break;
+    }
     summary.shops += 1;
     try {
       const shop = await shopCatalog(shopId);
@@ -69,6 +87,9 @@ export async function orderReconciliationJob({
       }
       const platform = platformFor(shopId);
       let cursor: string | null = null;
+      // The last change this run finished in this shop, and whether orders were left when the budget ran out.
+      let finished: string | null = null;
+      let left = false;
       do {
         const page = await platform.listOrdersUpdatedSince(since, cursor);
         const stored = await readStoredOrders<OrderRecord>(
@@ -76,17 +97,24 @@ export async function orderReconciliationJob({
           page.orders.flatMap((order) => (order.customerId === null ? [] : [{ customerId: order.customerId, orderId: order.id }])),
         );
         for (const order of page.orders) {
+          // At least one order per run, so a run always moves the watermark on.
+          if (finished !== null && spent()) {
+            left = true;
+            break;
+          }
           summary.orders += 1;
           const record = stored.get(order.id);
-          if (record && record.customer_id === order.customerId && alreadyApplied(record, order)) {
-            summary.current += 1;
-            continue;
-          }
-          if ((await applyOrderEnrolling(shop, order, platform)) === 'applied') summary.applied += 1;
+          if (record && record.customer_id === order.customerId && alreadyApplied(record, order)) summary.current += 1;
+          else if ((await applyOrderEnrolling(shop, order, platform)) === 'applied') summary.applied += 1;
+          finished = order.updatedAt;
         }
         cursor = page.nextCursor;
-      } while (cursor);
-      await writeOrderWatermark(shopId, start.toISOString());
+        if (cursor && finished !== null && spent()) left = true;
+      } while (cursor && !left);
+      // Orders left: the next run starts from the last one finished (orders come in change order, so never
+      // before `since`); all read: from this run's start.
+      await writeOrderWatermark(shopId, left ? finished! : start.toISOString());
+      summary.more ||= left;
     } catch (error) {
       summary.failed += 1;
       logger.error('Order reconciliation failed for a shop', { shop: shopId, error: error as Error });

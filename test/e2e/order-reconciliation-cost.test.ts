@@ -52,4 +52,26 @@ describe('order reconciliation cost', () => {
     expect(second.summary).toMatchObject({ orders: 3, current: 0, applied: 3, failed: 0 });
     expect((await api.get('/v1/customers/9002')).body.data.attributes.current_points).toBe(50 + 12 * 20 - 2 * 5);
   });
+
+  it('works a backlog longer than one run through run by run: a run stopped at its budget goes on from its last order', async () => {
+    // The scheduled function's run, in this process against the twin's table and simulator.
+    const { run } = await import('../../functions/jobs/order-reconciliation');
+    const api = apiClient(twin.url, LOAD_KEY);
+    expect((await api.post('/v1/customers', { platform_customer_id: '9003' })).status).toBe(201);
+    const platform = platformControls(twin);
+    // Seven paid orders whose webhooks never came.
+    for (let i = 0; i < 7; i += 1) {
+      const { webhook } = await platform.order({ shop: 'load', customer_id: '9003', subtotal_price: '10.00', deliver: false });
+      expect(webhook).toBeNull();
+    }
+    // A run that may read three orders applies the three oldest and says more are left; the next goes on from
+    // the last one it finished (read again, now current), and a run to the end applies the rest.
+    await expect(run({ maxOrders: 3 })).resolves.toMatchObject({ orders: 3, applied: 3, more: true, failed: 0 });
+    expect((await api.get('/v1/customers/9003')).body.data.attributes.current_points).toBe(50 + 3 * 10);
+    await expect(run({ maxOrders: 3 })).resolves.toMatchObject({ orders: 3, current: 1, applied: 2, more: true });
+    await expect(run()).resolves.toMatchObject({ applied: 2, more: false, failed: 0 });
+    expect((await api.get('/v1/customers/9003')).body.data.attributes.current_points).toBe(50 + 7 * 10);
+    // Once worked through, a run reads only what changed since it started.
+    await expect(run()).resolves.toMatchObject({ orders: 0, applied: 0, more: false });
+  });
 });

@@ -152,9 +152,10 @@ export interface LoadResult {
   jobErrors: Array<{ status: number; body: ApiResponse['body'] }>;
   /** Milliseconds each `POST /_jobs/run` of the mix took to answer. */
   jobRunMs: number[];
-  /** Each run's Server-Timing: the wait for the deliveries queued before it, and the jobs' own work. */
-  jobQueueMs: number[];
+  /** Each run's Server-Timing: the jobs' own work (the rest of a run's time is waiting for its turn). */
   jobWorkMs: number[];
+  /** Each job's own time in each run, by job. */
+  jobMs: Record<string, number[]>;
   /** Milliseconds the twin took to answer each webhook delivery attempt of the mix (as the simulator timed them). */
   receiptMs: number[];
   loadSeconds: number;
@@ -184,8 +185,8 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
     jobRuns: {},
     jobErrors: [],
     jobRunMs: [],
-    jobQueueMs: [],
     jobWorkMs: [],
+    jobMs: {},
     receiptMs: [],
     loadSeconds: 0,
   };
@@ -262,8 +263,8 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
     const body = (await answer.json()) as ApiResponse['body'];
     result.jobRunMs.push(performance.now() - started);
     const timing = serverTiming(answer.headers.get('server-timing'));
-    result.jobQueueMs.push(timing.queue ?? 0);
-    result.jobWorkMs.push(Object.entries(timing).reduce((sum, [name, ms]) => (name === 'queue' ? sum : sum + ms), 0));
+    result.jobWorkMs.push(Object.values(timing).reduce((sum, ms) => sum + ms, 0));
+    for (const [name, ms] of Object.entries(timing)) (result.jobMs[name] ??= []).push(ms);
     countIn(result.jobRuns, answer.status);
     if (answer.status !== 200) result.jobErrors.push({ status: answer.status, body });
   };
@@ -646,8 +647,12 @@ export function describeTimings(load: LoadResult): string {
   return (
     `webhook receipt p50 ${ms(percentileOf(receipts, 50))}, p99 ${ms(percentileOf(receipts, 99))}, max ${ms(Math.max(0, ...receipts))} over ${receipts.length} attempts; ` +
     `POST /_jobs/run p50 ${ms(percentileOf(runs, 50))}, max ${ms(Math.max(0, ...runs))} over ${runs.length} runs ` +
-    `(of which waiting for the deliveries queued before it p50 ${ms(percentileOf(load.jobQueueMs, 50))}, max ${ms(Math.max(0, ...load.jobQueueMs))}; ` +
-    `the jobs' own work p50 ${ms(percentileOf(load.jobWorkMs, 50))}, max ${ms(Math.max(0, ...load.jobWorkMs))})`
+    '(' +
+    `the jobs' own work p50 ${ms(percentileOf(load.jobWorkMs, 50))}, max ${ms(Math.max(0, ...load.jobWorkMs))}: ` +
+    Object.entries(load.jobMs)
+      .map(([name, runs]) => `${name} p50 ${ms(percentileOf(runs, 50))}, max ${ms(Math.max(0, ...runs))}`)
+      .join(', ') +
+    ')'
   );
 }
 
