@@ -15,6 +15,7 @@ import { startCustomerAccountHost, type CustomerAccountHost } from '../support/c
 import { headlessBrowserUnavailable, launchHeadlessBrowser } from '../support/headless-browser';
 import { sessionToken, withToken } from '../support/shopper';
 import { apiClient, startTestTwin } from '../support/twin';
+import { seriousViolations } from '../support/axe';
 
 const unavailable = headlessBrowserUnavailable();
 const describeInBrowser = unavailable ? describe.skip : describe;
@@ -56,26 +57,6 @@ async function tabTo(page: Page, name: RegExp, limit = 60): Promise<void> {
     if (name.test(now.name)) return;
   }
   throw new Error(`no control named ${name} reached with Tab; focus went through: ${seen.join(' | ')}`);
-}
-
-/** axe-core's violations of impact serious or critical (the page's own, stand-ins included). */
-async function seriousViolations(page: Page): Promise<Array<{ id: string; impact: string; targets: string[] }>> {
-  await page.addScriptTag({ url: host.axeUrl });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: { run(context: Document): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> };
-      }
-    ).axe;
-    return (await axe.run(document)).violations;
-  });
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      targets: violation.nodes.map((node) => JSON.stringify(node.target)),
-    }));
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
@@ -122,7 +103,7 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
       .first()
       .waitFor();
     await shoot(page, '1-member');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { axeUrl: host.axeUrl })).toEqual([]);
 
     // five-off costs 500: Tab to its Redeem button and press Enter, as a keyboard user does.
     const token = await sessionToken(twin.platformUrl, 'demo', '1001');
@@ -157,7 +138,7 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     const redeemedOn = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date(history[0].attributes.created_at));
     await page.getByText(`Redeemed: ${rewardName}: −500 · ${redeemedOn} · code ${code}`).waitFor();
     await shoot(page, '3-code-copied');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { axeUrl: host.axeUrl })).toEqual([]);
     await page.close();
   }, 120_000);
 
@@ -177,7 +158,7 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     await page.getByText(/Create an account\s+—\s+400 points/).waitFor();
     // The merchant's label states the base figure: not shown beside the figure now.
     await expect(page.getByText('5 points for every $1 spent').count()).resolves.toBe(0);
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { axeUrl: host.axeUrl })).toEqual([]);
     const shots = process.env.FIGURES_SCREENSHOTS ?? '/tmp/shots-h46-numbers';
     mkdirSync(shots, { recursive: true });
     for (const [width, name] of [
@@ -210,7 +191,7 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     await page.getByText('300 points for $3 off', { exact: true }).waitFor();
     await page.getByText('Spend 300 points for $3 off?').waitFor();
     await shoot(page, '1c-flexible-chooser');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { axeUrl: host.axeUrl })).toEqual([]);
     await tabTo(page, /^Confirm$/);
     await page.keyboard.press('Enter');
     await page.getByText('$3.00 off: your code is ready').waitFor();
@@ -245,7 +226,7 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     await page.getByRole('button', { name: `Copied code ${code}` }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
     await shoot(page, '3b-your-rewards');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { axeUrl: host.axeUrl })).toEqual([]);
     await page.close();
   }, 120_000);
 
@@ -269,7 +250,7 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     await page.getByText(codes[1]!, { exact: true }).waitFor();
     await expect(page.getByRole('button', { name: 'Show more codes' }).count()).resolves.toBe(0);
     await shoot(page, '3c-more-codes');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { axeUrl: host.axeUrl })).toEqual([]);
     await page.close();
   }, 120_000);
 
@@ -277,7 +258,7 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     const page = await open('page', '1010');
     await page.getByRole('heading', { name: 'Join the rewards program' }).waitFor();
     await shoot(page, '4-not-a-member');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { axeUrl: host.axeUrl })).toEqual([]);
 
     await tabTo(page, /^Join now$/);
     await page.keyboard.press('Enter');
@@ -286,7 +267,7 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     await page.getByRole('heading', { name: `${number(joined.current_points)} points` }).waitFor();
     expect(joined.current_points).toBeGreaterThan(0);
     await shoot(page, '5-joined');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { axeUrl: host.axeUrl })).toEqual([]);
     await page.close();
   }, 120_000);
 
@@ -297,7 +278,7 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     const link = page.getByRole('link', { name: 'View rewards' });
     expect(await link.evaluate((element) => (element as HTMLAnchorElement).getAttribute('href'))).toBe(LOYALTY_PAGE_HREF);
     await shoot(page, '6-order-list-block');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { axeUrl: host.axeUrl })).toEqual([]);
     await page.close();
   }, 120_000);
 
@@ -314,7 +295,7 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
       await page.getByRole('alert').waitFor();
       await tabTo(page, /^Try again$/);
       await shoot(page, '7-unreachable');
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await seriousViolations(page, { axeUrl: host.axeUrl })).toEqual([]);
       await page.close();
     } finally {
       await offline.stop();

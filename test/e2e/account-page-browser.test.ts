@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
 import { headlessBrowserUnavailable, launchHeadlessBrowser } from '../support/headless-browser';
 import { apiClient, startTestTwin } from '../support/twin';
+import { seriousViolations } from '../support/axe';
 
 const unavailable = headlessBrowserUnavailable();
 const describeInBrowser = unavailable ? describe.skip : describe;
@@ -25,22 +26,6 @@ let browser: Browser;
 const api = () => apiClient(twin.url, 'demo_full_key');
 const account = (path = '') => `${twin.simulator.accountUrl('demo')}${path}`;
 const balance = async (id: string) => (await api().get(`/v1/customers/${id}`)).body.data.attributes.current_points as number;
-
-/** axe-core's violations of impact serious or critical. */
-async function seriousViolations(page: Page): Promise<Array<{ id: string; targets: string[] }>> {
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: { run(context: Document): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> };
-      }
-    ).axe;
-    return (await axe.run(document)).violations;
-  });
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({ id: violation.id, targets: violation.nodes.map((node) => JSON.stringify(node.target)) }));
-}
 
 /** The page as it is now, at both widths. */
 async function shoot(page: Page, name: string): Promise<void> {
