@@ -5,6 +5,7 @@
 import { member, shopConfig } from '../fixtures/shop-config';
 import { apiClient, expectError, startTestTwin, type TestTwin } from '../support/twin';
 import { earningEntries, orderItems, orderWatermarkItem, platformControls, profileOf } from '../support/orders';
+import { runJobs } from '../support/jobs';
 
 jest.setTimeout(60_000);
 
@@ -121,11 +122,6 @@ async function setClock(now: string | null): Promise<void> {
   const answer = await fetch(`${twin.url}/_clock`, { method: 'PUT', body: JSON.stringify({ now }) });
   expect(answer.status).toBe(200);
 }
-async function runJobs(): Promise<Json> {
-  const answer = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
-  expect(answer.status).toBe(200);
-  return answer.json();
-}
 async function allEvents(): Promise<Json[]> {
   const answer = await fetch(`${twin.url}/_events`);
   expect(answer.status).toBe(200);
@@ -155,7 +151,7 @@ describe('order reconciliation, first run', () => {
     // Start-up loaded every shop and wrote no watermark.
     for (const id of SHOP_IDS) expect({ id, item: await orderWatermarkItem(id) }).toEqual({ id, item: undefined });
 
-    const counts = await runJobs();
+    const counts = await runJobs(twin);
 
     expect(counts.order_reconciliation).toMatchObject({ shops: SHOP_IDS.length, orders: 1, applied: 1, failed: 0 });
     expect(await profileOf('gap-recon', '5002')).toMatchObject({ current_points: 30, total_spend: 30, orders_count: 1 });
@@ -165,7 +161,7 @@ describe('order reconciliation, first run', () => {
 
     // From the watermark on, the order of 25 hours before stays out.
     await setClock(at(1));
-    expect((await runJobs()).order_reconciliation).toMatchObject({ orders: 0, applied: 0 });
+    expect((await runJobs(twin)).order_reconciliation).toMatchObject({ orders: 0, applied: 0 });
     expect(await orderItems('gap-recon', '5001')).toEqual([]);
     expect((await orderWatermarkItem('gap-recon')).watermark).toBe(at(1));
   });
@@ -467,7 +463,7 @@ describe('the reconciliation watermark across a restart', () => {
 
     for (const id of SHOP_IDS) expect({ id, watermark: (await orderWatermarkItem(id))?.watermark }).toEqual({ id, watermark: before });
     await setClock(at(200));
-    await runJobs();
+    await runJobs(twin);
     expect((await orderWatermarkItem('gap-recon')).watermark).toBe(at(200));
   });
 });

@@ -13,6 +13,7 @@ import { setClock } from '../../shared/runtime/clock';
 import { member, shopConfig } from '../fixtures/shop-config';
 import { viaProxy } from '../support/shopper';
 import { apiClient, sendJson, startTestTwin } from '../support/twin';
+import { runJobs } from '../support/jobs';
 
 jest.setTimeout(120_000);
 
@@ -81,11 +82,6 @@ async function moveClock(now: string): Promise<void> {
   const answer = await sendJson(`${twin.url}/_clock`, 'PUT', {}, { now });
   expect(answer.status).toBe(200);
 }
-async function runJobs(): Promise<Record<string, { due: number; changed: number; failed: number }>> {
-  const answer = await sendJson(`${twin.url}/_jobs/run`, 'POST', {});
-  expect(answer.status).toBe(200);
-  return answer.body as Record<string, { due: number; changed: number; failed: number }>;
-}
 async function cli(...args: string[]) {
   const out: string[] = [];
   const code = await main([...args, '--endpoint', twin.dynamodbEndpoint, '--table', twin.tableName], {
@@ -145,10 +141,10 @@ describe("an imported balance's batch in batch expiry mode", () => {
 
     // Just before the configured balance's date nothing expires; just after, exactly its 300 points.
     await moveClock(at(30, -1));
-    expect((await runJobs()).points_expiry).toMatchObject({ changed: 0, failed: 0 });
+    expect((await runJobs(twin)).points_expiry).toMatchObject({ changed: 0, failed: 0 });
     expect(await balanceOf('6001')).toBe(310);
     await moveClock(at(30, 1));
-    expect((await runJobs()).points_expiry).toMatchObject({ changed: 2, failed: 0 });
+    expect((await runJobs(twin)).points_expiry).toMatchObject({ changed: 2, failed: 0 });
     expect(await balanceOf('6001')).toBe(10);
     expect(await balanceOf('6002')).toBe(120);
     expect(await balanceOf('6003')).toBe(50);
@@ -159,7 +155,7 @@ describe("an imported balance's batch in batch expiry mode", () => {
 
     // The imported 120 at theirs (with 6001's 10 and 6003's imported 50).
     await moveClock(at(31, 1));
-    expect((await runJobs()).points_expiry).toMatchObject({ changed: 3, failed: 0 });
+    expect((await runJobs(twin)).points_expiry).toMatchObject({ changed: 3, failed: 0 });
     expect(await balanceOf('6003')).toBe(0);
     expect(await balanceOf('6002')).toBe(0);
     expect(await expiredEvents('6002')).toEqual([expect.objectContaining({ points: 120, points_expiry_at: at(31) })]);

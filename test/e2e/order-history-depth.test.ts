@@ -4,6 +4,7 @@
 import type { Twin } from '../../infra/local/twin';
 import { platformControls, profileOf } from '../support/orders';
 import { apiClient, startTestTwin } from '../support/twin';
+import { runJobs } from '../support/jobs';
 
 jest.setTimeout(60_000);
 
@@ -37,14 +38,11 @@ async function at(now: string): Promise<void> {
   });
   expect(answer.status).toBe(200);
 }
-async function runJobs(): Promise<void> {
-  expect((await fetch(`${twin.url}/_jobs/run`, { method: 'POST' })).status).toBe(200);
-}
 
 it('reconciles from 60 days back after a longer gap, and from the watermark where the app holds read_all_orders', async () => {
   const platform = platformControls(twin);
   await at('2027-01-01T00:00:00.000Z');
-  await runJobs(); // the watermark of both shops: 2027-01-01
+  await runJobs(twin); // the watermark of both shops: 2027-01-01
   for (const id of ['depth', 'depth-all']) {
     // Lost deliveries: one order 72 days before the next run, one 42 days before it.
     await at('2027-01-02T00:00:00.000Z');
@@ -54,7 +52,7 @@ it('reconciles from 60 days back after a longer gap, and from the watermark wher
   }
 
   await at('2027-03-15T00:00:00.000Z');
-  await runJobs();
+  await runJobs(twin);
 
   // 60 days before 2027-03-15 is 2027-01-14: the January 2 order is out of sight.
   const limited = await apiClient(twin.url, 'depth_full_key_0001').get('/v1/customers/7001');

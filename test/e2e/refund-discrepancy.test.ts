@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Twin } from '../../infra/local/twin';
 import { customerItems, platformControls, postWebhook, profileOf, signedHeaders } from '../support/orders';
 import { apiClient, startTestTwin } from '../support/twin';
+import { runJobs } from '../support/jobs';
 
 jest.setTimeout(120_000);
 
@@ -106,12 +107,6 @@ const holdings = async (shopId: string, customerId: string) =>
 
 const takeBacks = async (shopId: string, customerId: string) =>
   (await earningHistory(shopId, customerId)).filter((entry) => entry.action === 'refund').map((entry) => entry.points);
-
-async function runJobs() {
-  const response = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { order_reconciliation: { failed: number; applied: number } }).order_reconciliation;
-}
 
 // Order #1006 of a development store in Israel (ILS, prices without VAT): subtotal 5.00, 0.85 VAT, paid with
 // PayPal, then refunded in full from PayPal without any refunded line. Shopify recorded the 5.85 as a
@@ -243,13 +238,13 @@ describe('reconciliation reaches the same figures', () => {
     expect(refund.refund_line_items).toEqual([]);
     expect(refund.order_adjustments).toEqual([expect.objectContaining({ kind: 'refund_discrepancy', amount: '-5.85' })]);
 
-    expect(await runJobs()).toMatchObject({ failed: 0 });
+    expect((await runJobs(twin)).order_reconciliation).toMatchObject({ failed: 0 });
     expect(await balance('il-sim', '4101')).toEqual({ points: 0, spend: 0, orders: 1 });
     const after = await holdings('il-sim', '4101');
 
     // Its refunds/create arrives late, after reconciliation took it: known by its id, it changes nothing.
     await deliver('il-sim', 'refunds/create', JSON.stringify(refund));
-    expect(await runJobs()).toMatchObject({ failed: 0 });
+    expect((await runJobs(twin)).order_reconciliation).toMatchObject({ failed: 0 });
     expect(await holdings('il-sim', '4101')).toEqual(after);
   });
 
@@ -268,7 +263,7 @@ describe('reconciliation reaches the same figures', () => {
     expect(await balance('ca-sim', '4102')).toEqual({ points: 1586, spend: 1586.37, orders: 1 });
     const after = await holdings('ca-sim', '4102');
 
-    expect(await runJobs()).toMatchObject({ failed: 0 });
+    expect((await runJobs(twin)).order_reconciliation).toMatchObject({ failed: 0 });
 
     expect(await holdings('ca-sim', '4102')).toEqual(after);
     expect(await takeBacks('ca-sim', '4102')).toEqual([-275]);
