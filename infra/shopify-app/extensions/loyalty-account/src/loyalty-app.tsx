@@ -189,18 +189,28 @@ function NoticeBanner({ notice, host, onDismiss }: { notice: Notice; host: Host;
     );
   }
   const { redemption } = notice;
+  // Store credit has no code: it is on the customer's account already.
+  if (redemption.discount_code === null)
+    return (
+      <s-banner tone="success" heading={t('redeemed.creditedHeading', { reward: redemption.reward_name })}>
+        <s-paragraph>
+          {t('redeemed.body', { count: redemption.points_spent, points: host.number(redemption.points_spent) })} {t('redeemed.credited')}
+        </s-paragraph>
+      </s-banner>
+    );
+  const code = redemption.discount_code;
   return (
     <s-banner tone="success" heading={t('redeemed.heading', { reward: redemption.reward_name })}>
       <s-stack gap="base">
         <s-paragraph>{t('redeemed.body', { count: redemption.points_spent, points: host.number(redemption.points_spent) })}</s-paragraph>
         <s-stack direction="inline" gap="base" alignItems="center">
           <s-text>{t('redeemed.code')}</s-text>
-          <s-text type="strong">{redemption.discount_code}</s-text>
-          <s-clipboard-item id="loyalty-redeemed-code" text={redemption.discount_code} onCopy={() => setCopied(true)} />
+          <s-text type="strong">{code}</s-text>
+          <s-clipboard-item id="loyalty-redeemed-code" text={code} onCopy={() => setCopied(true)} />
           <s-button
             command="--copy"
             commandFor="loyalty-redeemed-code"
-            accessibilityLabel={t(copied ? 'redeemed.copiedLabel' : 'redeemed.copyLabel', { code: redemption.discount_code })}
+            accessibilityLabel={t(copied ? 'redeemed.copiedLabel' : 'redeemed.copyLabel', { code })}
           >
             {t(copied ? 'action.copied' : 'action.copy')}
           </s-button>
@@ -479,16 +489,17 @@ type RewardsLoad =
   | { status: 'failed'; kind: ShopperErrorKind }
   | { status: 'ready'; codes: OwnedReward[]; page: number; hasMore: boolean; more: 'idle' | 'loading' | 'failed' };
 
-/** What a code takes off: "$5 off", "10% off". */
+/** What a reward gives, by its kind: "$5 off", "10% off", "Free shipping", "$5 store credit". */
 function codeValue(code: Pick<OwnedReward, 'discount_type' | 'discount_value'>, currency: string, t: Host['t']): string | null {
+  const money = (value: number) =>
+    new Intl.NumberFormat(undefined, { style: 'currency', currency, minimumFractionDigits: value % 1 ? 2 : 0 }).format(value);
+  if (code.discount_type === 'free_shipping')
+    return code.discount_value ? t('yourRewards.freeShippingCap', { amount: money(code.discount_value) }) : t('yourRewards.freeShipping');
   if (code.discount_value === null) return null;
   if (code.discount_type === 'percentage') return t('yourRewards.percentage', { amount: code.discount_value });
-  const amount = new Intl.NumberFormat(undefined, {
-    style: 'currency',
-    currency,
-    minimumFractionDigits: code.discount_value % 1 ? 2 : 0,
-  }).format(code.discount_value);
-  return t('yourRewards.fixed', { amount });
+  const key =
+    { free_product: 'yourRewards.freeProduct', store_credit: 'yourRewards.storeCredit' }[code.discount_type] ?? 'yourRewards.fixed';
+  return t(key, { amount: money(code.discount_value) });
 }
 
 /** The member's codes still to use, from the service: each reward's name, value, end date, the code and a copy button. */

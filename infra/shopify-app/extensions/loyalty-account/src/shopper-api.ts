@@ -108,7 +108,8 @@ export interface Redemption {
   reward_id: string;
   reward_name: string;
   points_spent: number;
-  discount_code: string;
+  /** Null for store credit, which is credited to the customer's account. */
+  discount_code: string | null;
   expires_at: string | null;
   status: string;
 }

@@ -87,9 +87,13 @@
     }
   }
   // What a discount takes off: "$5 off", "10% off".
+  // What a reward gives, by its kind (PROGRAM-CONTRACT.md, "Reward kinds peers give").
   function value(type, amount) {
+    if (type === 'free_shipping') return amount ? fmt(T.value_free_shipping_cap, { amount: money(amount) }) : T.value_free_shipping;
     if (amount === null || amount === undefined) return '';
-    return type === 'percentage' ? fmt(T.value_percentage, { amount: amount }) : fmt(T.value_fixed, { amount: money(amount) });
+    if (type === 'percentage') return fmt(T.value_percentage, { amount: amount });
+    if (type === 'free_product') return fmt(T.value_free_product, { amount: money(amount) });
+    return fmt(type === 'store_credit' ? T.value_store_credit : T.value_fixed, { amount: money(amount) });
   }
   // A flexible reward's discount for `spent` points: whole points_per_unit steps, each one unit of the currency
   // (or one percent) times the reward's amount.
@@ -666,13 +670,17 @@
       })
       .then(function () {
         render();
-        say(fmt(T.redeemed, { reward: redeemed.attributes.reward_name, code: redeemed.attributes.discount_code }));
+        // Store credit has no code: it is on the customer's account already.
+        var a = redeemed.attributes;
+        say(
+          a.discount_code ? fmt(T.redeemed, { reward: a.reward_name, code: a.discount_code }) : fmt(T.credited, { reward: a.reward_name }),
+        );
         var copyButton = body.querySelector('[data-code-id="' + redeemed.id + '"] button');
         if (copyButton) copyButton.focus();
       })
       .catch(function (error) {
         // The code is the shopper's even when the refresh after it failed: show it where their codes are.
-        if (redeemed) {
+        if (redeemed && redeemed.attributes.discount_code) {
           if (
             !state.codes.some(function (c) {
               return c.id === redeemed.id;
