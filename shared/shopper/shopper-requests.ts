@@ -106,10 +106,8 @@ export const ESTIMATE_MAX_LINES = 500;
 
 // A non-negative decimal string, as Shopify writes money: digits and an optional fraction, no sign or exponent.
 const AMOUNT = /^\d{1,12}(?:\.\d{1,6})?$/;
-const amount = (field: string) =>
-  z
-    .string({ error: `${field} must be a non-negative decimal string such as "89.00"` })
-    .check(z.regex(AMOUNT, { error: `${field} must be a non-negative decimal string such as "89.00"` }));
+const AMOUNT_ERROR = 'must be a non-negative decimal string such as "89.00"';
+const amount = () => z.string({ error: AMOUNT_ERROR }).check(z.regex(AMOUNT, { error: AMOUNT_ERROR }));
 // Ids are read as the checkout sends them (a number, a string or a gid) and never used to price the cart.
 const id = z.optional(z.union([z.string(), z.number()]));
 
@@ -119,21 +117,19 @@ export const estimateBodySchema = z.object({
       z.object({
         variant_id: id,
         product_id: id,
-        quantity: z
-          .int({ error: 'quantity must be a positive integer' })
-          .check(z.positive({ error: 'quantity must be a positive integer' })),
-        price: amount('price'),
-        gift_card: z.optional(z.boolean({ error: 'gift_card must be true or false' })),
-        tax: z.optional(amount('tax')),
+        quantity: z.int({ error: 'must be a positive integer' }).check(z.positive({ error: 'must be a positive integer' })),
+        price: amount(),
+        gift_card: z.optional(z.boolean({ error: 'must be true or false' })),
+        tax: z.optional(amount()),
       }),
-      { error: 'lines must be a list of cart lines' },
+      { error: 'must be a list of cart lines' },
     )
     .check(
-      z.minLength(1, { error: 'lines must hold at least one line' }),
-      z.maxLength(ESTIMATE_MAX_LINES, { error: `lines must hold at most ${ESTIMATE_MAX_LINES} lines` }),
+      z.minLength(1, { error: 'must hold at least one line' }),
+      z.maxLength(ESTIMATE_MAX_LINES, { error: `must hold at most ${ESTIMATE_MAX_LINES} lines` }),
     ),
-  discount: z.optional(amount('discount')),
-  currency: z.string({ error: 'currency is required: the cart’s ISO 4217 code, the shop’s currency' }),
+  discount: z.optional(amount()),
+  currency: z.string({ error: "must be the cart's ISO 4217 currency code, the shop's currency" }),
 });
 
 /** One cart line, amounts in minor units of the shop's currency: the unit price, and the line's tax for all its units. */
