@@ -10,7 +10,20 @@ import { decimalToMinor, formatMinorUnits, minorDigits } from '../domain/money';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { purchasePointsTiming } from '../orders/order-state';
 import { eligibleAmounts, type EligibleOrderFigures } from '../platform/eligible-amount';
-import type { EstimateCart } from './shopper-requests';
+
+/** One cart line, amounts in minor units of the shop's currency: the unit price, and the line's tax for all its units. */
+export interface EstimateLine {
+  quantity: number;
+  unitPriceMinor: number;
+  giftCard: boolean;
+  taxMinor: number;
+}
+
+/** The cart of POST /shopper/estimate: its lines and its order-level discount, minor units of the shop's currency. */
+export interface EstimateCart {
+  lines: EstimateLine[];
+  discountMinor: number;
+}
 
 export interface OrderEstimate {
   points: number;

@@ -12,6 +12,7 @@ import { createShopperHandler, type Shopper, type ShopperHandlerOptions, type Sh
 import type { HttpResult } from '../http/handler';
 import { parseBody } from '../http/validation';
 import { APP_PROXY_PARAMETERS, verifyAppProxy } from './app-proxy';
+import type { EstimateCart, EstimateLine } from './shopper-estimate';
 import { verifySessionToken } from './session-token';
 import { shopAppOf, type ShopApp } from './shopper-apps';
 
@@ -131,20 +132,6 @@ export const estimateBodySchema = z.object({
   discount: z.optional(amount()),
   currency: z.string({ error: "must be the cart's ISO 4217 currency code, the shop's currency" }),
 });
-
-/** One cart line, amounts in minor units of the shop's currency: the unit price, and the line's tax for all its units. */
-export interface EstimateLine {
-  quantity: number;
-  unitPriceMinor: number;
-  giftCard: boolean;
-  taxMinor: number;
-}
-
-/** The cart of POST /shopper/estimate: its lines and its order-level discount, minor units of the shop's currency. */
-export interface EstimateCart {
-  lines: EstimateLine[];
-  discountMinor: number;
-}
 
 /** An amount as minor units of a currency with `digits` decimals; a 400 when it is more precise than the currency. */
 function cartMinor(field: string, text: string, currency: string, digits: number): number {

@@ -10,8 +10,8 @@ import type { EarningRule, EarningSettings } from '../../shared/domain/shop';
 import { DEFAULT_EARNING_SETTINGS } from '../../shared/domain/shop';
 import { eligibleAmounts } from '../../shared/platform/eligible-amount';
 import { purchasePointsTiming } from '../../shared/orders/order-state';
-import { allocateDiscount, cartOrderFigures, estimateOrder } from '../../shared/shopper/shopper-estimate';
-import { ESTIMATE_MAX_LINES, parseEstimateBody, type EstimateCart } from '../../shared/shopper/shopper-requests';
+import { allocateDiscount, cartOrderFigures, type EstimateCart, estimateOrder } from '../../shared/shopper/shopper-estimate';
+import { ESTIMATE_MAX_LINES, parseEstimateBody } from '../../shared/shopper/shopper-requests';
 import { shopCatalog, vipSettings, vipTier } from '../fixtures/shop-catalog';
 
 const NOW = new Date('2026-06-10T12:00:00.000Z');
