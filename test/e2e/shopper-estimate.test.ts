@@ -2,8 +2,8 @@
 // order of a cart would earn for a guest, a signed-in non-member, a member at their tier, an excluded member,
 // in a campaign, in a shop that holds points for a return window, one that approves them at once and one whose
 // prices include tax; the malformed carts' 400s; nothing written. Then the property the estimate exists for:
-// for random carts (lines, quantities, prices, gift cards, a discount, line taxes), shops and members, seeded
-// so a failure replays, the estimate is exactly what the paid order then earns through the platform
+// for random carts (lines, quantities, prices, gift cards, a discount, line taxes), members at each tier and
+// shops with random programs (rules, tier multipliers and mode, a campaign), seeded so a failure replays, the estimate is exactly what the paid order then earns through the platform
 // simulator's orders/paid webhook: its earning-history entries' points, status and due date, and the eligible
 // amount the engine recorded.
 import { minorDigits, decimalToMinor } from '../../shared/domain/money';
@@ -27,76 +27,119 @@ const at = (days: number) => new Date(Date.parse(T) + days * DAY).toISOString();
  * Members at each tier (thresholds far above what the cases earn, so no order moves anyone to another tier),
  * an excluded member with Gold's figures, and a platform customer who never joined.
  */
+const SILVER = 100_000_000;
+const GOLD = 500_000_000;
 const MEMBERS = [
   { id: '8001', lifetime: 0, excluded: false },
-  { id: '8002', lifetime: 1_000_000, excluded: false },
-  { id: '8003', lifetime: 5_000_000, excluded: false },
-  { id: '8004', lifetime: 5_000_000, excluded: true },
+  { id: '8002', lifetime: SILVER, excluded: false },
+  { id: '8003', lifetime: GOLD, excluded: false },
+  { id: '8004', lifetime: GOLD, excluded: true },
 ];
 const NON_MEMBER = '8009';
 
 type ShopKind = 'approved' | 'pending' | 'taxed';
-const shop = (kind: ShopKind) => {
-  const id = `estimate-${kind}`;
-  return {
-    id,
-    name: id,
-    currency: 'USD',
-    referral_base_url: `https://${id}.example/`,
-    vip_settings: { entry_method: 'points', points_multiplier_mode: 'all' },
-    api_keys: [{ name: 'Full', scope: 'full', key: `estimate_key_${kind}_0001` }],
-    earning_settings: { pending_days: kind === 'pending' ? 14 : 0, taxes_included: kind === 'taxed' },
-    earning_rules: [
-      {
-        id: 'per-dollar',
-        name: 'Per dollar',
-        action: 'purchase',
-        category: 'purchase',
-        points_to_give: kind === 'taxed' ? 3 : 2,
-        spend_unit: kind === 'pending' ? 5 : 1,
-      },
-      { id: 'per-order', name: 'Per order', action: 'purchase', category: 'purchase', points_to_give: 25, spend_unit: null },
-      { id: 'join', name: 'Join', action: 'signup', category: 'account', points_to_give: 100 },
-    ],
-    vip_tiers: [
-      { id: 'silver', name: 'Silver', threshold_points: 1_000_000, points_multiplier: 1.25, position: 1 },
-      { id: 'gold', name: 'Gold', threshold_points: 5_000_000, points_multiplier: 1.5, position: 2 },
-    ],
-    // The pending shop runs a campaign now; the taxed shop's is over.
-    campaigns:
-      kind === 'pending'
-        ? [{ id: 'boost', name: 'Boost week', multiplier: 2, starts_at: at(-1), ends_at: at(3) }]
-        : kind === 'taxed'
-          ? [{ id: 'past', name: 'Past week', multiplier: 3, starts_at: at(-10), ends_at: at(-3) }]
-          : [],
-    platform: {
-      shop_domain: `${id}.myshopify.com`,
-      client_id: `${id}-client`,
-      client_secret: `${id}-secret`,
-      customers: [...MEMBERS.map((member) => member.id), NON_MEMBER].map((customer) => ({
-        id: customer,
-        email: `c${customer}@${id}.example`,
-        first_name: 'C',
-        last_name: customer,
-      })),
-    },
-    members: MEMBERS.map((member) => ({
-      platform_customer_id: member.id,
-      current_points: member.lifetime,
-      lifetime_points: member.lifetime,
-      redeemed_points: 0,
-      enrolled_at: '2025-01-01T00:00:00.000Z',
-      excluded: member.excluded,
+
+/** What prices a shop's orders: its purchase rules, tier multipliers and mode, and its campaign. */
+interface Program {
+  rules: Array<{ points_to_give: number; spend_unit: number | null; category: 'purchase' | 'order' }>;
+  tiers: [number, number];
+  mode: 'all' | 'purchase';
+  campaign: { multiplier: number; starts_at: string; ends_at: string } | null;
+}
+
+const shop = (id: string, kind: ShopKind, program: Program) => ({
+  id,
+  name: id,
+  currency: 'USD',
+  referral_base_url: `https://${id}.example/`,
+  vip_settings: { entry_method: 'points', points_multiplier_mode: program.mode },
+  api_keys: [{ name: 'Full', scope: 'full', key: `${id.replace(/-/g, '_')}_key_0001` }],
+  earning_settings: { pending_days: kind === 'pending' ? 14 : 0, taxes_included: kind === 'taxed' },
+  earning_rules: [
+    ...program.rules.map((rule, index) => ({
+      id: `order-${index}`,
+      name: `Order ${index}`,
+      action: 'purchase',
+      ...rule,
     })),
-  };
+    { id: 'join', name: 'Join', action: 'signup', category: 'account', points_to_give: 100 },
+  ],
+  vip_tiers: [
+    { id: 'silver', name: 'Silver', threshold_points: SILVER, points_multiplier: program.tiers[0], position: 1 },
+    { id: 'gold', name: 'Gold', threshold_points: GOLD, points_multiplier: program.tiers[1], position: 2 },
+  ],
+  campaigns: program.campaign ? [{ id: 'boost', name: 'Boost week', ...program.campaign }] : [],
+  platform: {
+    shop_domain: `${id}.myshopify.com`,
+    client_id: `${id}-client`,
+    client_secret: `${id}-secret`,
+    customers: [...MEMBERS.map((member) => member.id), NON_MEMBER].map((customer) => ({
+      id: customer,
+      email: `c${customer}@${id}.example`,
+      first_name: 'C',
+      last_name: customer,
+    })),
+  },
+  members: MEMBERS.map((member) => ({
+    platform_customer_id: member.id,
+    current_points: member.lifetime,
+    lifetime_points: member.lifetime,
+    redeemed_points: 0,
+    enrolled_at: '2025-01-01T00:00:00.000Z',
+    excluded: member.excluded,
+  })),
+});
+
+// The scenario shops: 2 points per dollar ($5 in the pending shop, 3 per dollar in the taxed shop) and 25 per
+// order, Silver 1.25×, Gold 1.5×; the pending shop runs a double-points campaign now, the taxed shop's is over.
+const fixed = (kind: ShopKind): Program => ({
+  rules: [
+    { points_to_give: kind === 'taxed' ? 3 : 2, spend_unit: kind === 'pending' ? 5 : 1, category: 'purchase' },
+    { points_to_give: 25, spend_unit: null, category: 'purchase' },
+  ],
+  tiers: [1.25, 1.5],
+  mode: 'all',
+  campaign:
+    kind === 'pending'
+      ? { multiplier: 2, starts_at: at(-1), ends_at: at(3) }
+      : kind === 'taxed'
+        ? { multiplier: 3, starts_at: at(-10), ends_at: at(-3) }
+        : null,
+});
+const SHOPS = {
+  approved: shop('estimate-approved', 'approved', fixed('approved')),
+  pending: shop('estimate-pending', 'pending', fixed('pending')),
+  taxed: shop('estimate-taxed', 'taxed', fixed('taxed')),
 };
-const SHOPS = { approved: shop('approved'), pending: shop('pending'), taxed: shop('taxed') };
-type Shop = (typeof SHOPS)[ShopKind];
+type Shop = ReturnType<typeof shop>;
+
+// The property's shops: a random program each (rules, tier multipliers and mode, a campaign running, over or
+// none), one of each kind, drawn from the seed.
+const draw = random(SEED + 1);
+const drawn = <T>(values: readonly T[]): T => values[Math.floor(draw() * values.length)]!;
+const randomProgram = (): Program => ({
+  rules: Array.from({ length: 1 + Math.floor(draw() * 2) }, () => ({
+    points_to_give: 1 + Math.floor(draw() * 20),
+    spend_unit: drawn([null, 0.5, 1, 1, 2.5, 5, 10]),
+    category: drawn(['purchase', 'order'] as const),
+  })),
+  tiers: [drawn([1.1, 1.15, 1.25, 1.5]), drawn([1.5, 2, 2.5, 3])],
+  mode: drawn(['all', 'purchase'] as const),
+  campaign: drawn([
+    { multiplier: drawn([1.15, 1.5, 2, 3]), starts_at: at(-1), ends_at: at(2) },
+    { multiplier: 2, starts_at: at(-10), ends_at: at(-5) },
+    null,
+  ]),
+});
+const RANDOM_SHOPS = (['approved', 'pending', 'taxed'] as const).map((kind) => ({
+  kind,
+  shop: shop(`estimate-random-${kind}`, kind, randomProgram()),
+}));
 
 let twin: TestTwin;
 
 beforeAll(async () => {
-  twin = await startTestTwin({ shops: Object.values(SHOPS) }, { throttling: false });
+  twin = await startTestTwin({ shops: [...Object.values(SHOPS), ...RANDOM_SHOPS.map((entry) => entry.shop)] }, { throttling: false });
   const clock = await fetch(`${twin.url}/_clock`, { method: 'PUT', body: JSON.stringify({ now: T }) });
   expect(clock.status).toBe(200);
 });
@@ -274,8 +317,7 @@ describe('the estimate is what the paid order earns', () => {
     const platform = platformControls(twin);
     const seen = new Set<string>();
     for (let run = 0; run < CASES; run += 1) {
-      const kind = pick(['approved', 'pending', 'taxed'] as const);
-      const target = SHOPS[kind];
+      const { kind, shop: target } = pick(RANDOM_SHOPS);
       const member = pick(MEMBERS);
       const { cart, lineItems } = randomOrder(kind === 'taxed');
       const shown = await attributesOf(target, cart, member.id);
