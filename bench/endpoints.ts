@@ -43,6 +43,16 @@ export interface NotLoaded {
   notLoaded: string;
 }
 
+/** A checkout's cart as POST /shopper/estimate takes it: two lines of products and a gift card, a discount. */
+const ESTIMATE_CART = {
+  lines: [
+    { variant_id: '41002', product_id: '9001', quantity: 2, price: '89.00', gift_card: false },
+    { variant_id: '41007', product_id: '9004', quantity: 1, price: '25.00', gift_card: true },
+  ],
+  discount: '10.00',
+  currency: 'USD',
+};
+
 /**
  * Every route: the requests loaded for it, in the order the bench runs and prints them, or why none.
  * A warm key costs nothing: the gateway caches the authorizer's answer per key and every key write
@@ -101,6 +111,26 @@ export const BENCH_ROUTES = {
       path: '/shopper/member/rewards',
       shopper: { customerId: '1001' },
       minimumCalls: { GetItemCommand: 1, QueryCommand: 2 },
+    },
+  ],
+  // A checkout's estimate of its cart: the cached configuration for a guest; a member's adds the member (their
+  // tier prices the order). Nothing is written.
+  shopperEstimate: [
+    {
+      name: 'POST /shopper/estimate (guest)',
+      method: 'POST',
+      path: '/shopper/estimate',
+      shopper: { customerId: null },
+      body: ESTIMATE_CART,
+      minimumCalls: {},
+    },
+    {
+      name: 'POST /shopper/estimate (member)',
+      method: 'POST',
+      path: '/shopper/estimate',
+      shopper: { customerId: '1001' },
+      body: ESTIMATE_CART,
+      minimumCalls: { GetItemCommand: 1 },
     },
   ],
   // A member joining again: the existing-member check of POST /v1/customers, then the member's ledger read.

@@ -89,6 +89,8 @@ export const earningSettingsSchema = z.strictObject({
   auto_enroll: z.boolean().default(false),
   /** Test orders (`test: true`: Bogus Gateway, test mode) earn too; off, they are recorded and earn nothing. */
   count_test_orders: z.boolean().default(false),
+  /** The shop's prices include tax (Shopify's "Include tax in prices"): an estimate takes its lines' tax out. */
+  taxes_included: z.boolean().default(false),
 });
 
 export const campaignSchema = z

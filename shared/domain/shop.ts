@@ -28,6 +28,11 @@ export interface EarningSettings {
   auto_enroll?: boolean;
   /** Test orders (`test: true`) earn and count as spend like any order. Absent on older settings: off. */
   count_test_orders?: boolean;
+  /**
+   * The shop's prices include tax: what a cart would earn (POST /shopper/estimate) is counted without its lines'
+   * tax, as a paid order with `taxes_included` is. A paid order says it itself. Absent on older settings: off.
+   */
+  taxes_included?: boolean;
 }
 
 export const DEFAULT_EARNING_SETTINGS: EarningSettings = {
@@ -36,6 +41,7 @@ export const DEFAULT_EARNING_SETTINGS: EarningSettings = {
   expiry_reminder_days: 30,
   auto_enroll: false,
   count_test_orders: false,
+  taxes_included: false,
 };
 
 /** The shop enrols platform customers by itself (customers/create, and orders of non-members). */

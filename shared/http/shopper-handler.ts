@@ -46,6 +46,8 @@ export interface ShopperHandlerOptions {
   jsonBody?: boolean;
   /** Honour the Idempotency-Key header, scoped to the verified shopper. */
   idempotent?: boolean;
+  /** A POST that writes nothing (its route's `readOnly`): it spends the shop's read budget. */
+  readOnly?: boolean;
 }
 
 /** Headers of every shopper answer: CORS for any storefront or extension origin, and never cached by a proxy. */
@@ -89,10 +91,10 @@ const shopperIdentity = (
  * refused identity never reaches it, so a caller without one spends no shop's budget (docs/decisions.md,
  * "Each shop its own shopper budget").
  */
-const shopBudget = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+const shopBudget = (readOnly: boolean): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   before: async (request) => {
     if (!env().SHOPPER_BUDGET) return;
-    const routeClass = shopperRouteClass(request.event.httpMethod);
+    const routeClass = shopperRouteClass({ method: request.event.httpMethod, readOnly });
     const taken = await spendShopperBudget(shopperOf(request.event).shopId, routeClass, SHOPPER_BUDGET[routeClass]);
     if (!taken) throw new ApiError(429, DETAILS.rateLimited);
   },
@@ -129,7 +131,7 @@ export function createShopperHandler(
     .use(logContext())
     .use(errorEnvelope())
     .use(shopperIdentity(identify))
-    .use(shopBudget());
+    .use(shopBudget(options.readOnly === true));
   if (options.jsonBody) chain.use(jsonContentType()).use(emptyBodyIsObject()).use(jsonBody());
   return chain.handler(async (event, context) => {
     const shopper = shopperOf(event);

@@ -13,7 +13,7 @@ import {
   type Route,
   type RouteName,
 } from '../runtime/entry-points';
-import { ACTIVITY_PAGE, redeemBodySchema } from '../shopper/shopper-requests';
+import { ACTIVITY_PAGE, ESTIMATE_MAX_LINES, estimateBodySchema, redeemBodySchema } from '../shopper/shopper-requests';
 import { earnActionBodySchema } from '../actions/action-requests';
 import { enrollBodySchema, updateBodySchema } from '../customers/customer-requests';
 import { adjustPointsBodySchema } from '../points/points-requests';
@@ -344,6 +344,17 @@ export const SHOPPER_ROUTE_DOCS: Record<ShopperRouteName, RouteDoc> = {
     body: redeemBodySchema,
     responses: { 201: 'Redemption', 400: 'Error', 403: 'Error', 404: 'Error', 409: 'Error', 422: 'Error', 503: 'Error' },
   },
+  shopperEstimate: {
+    tag: 'Shopper',
+    summary: 'What an order of this cart would earn',
+    description:
+      "Guests too; read-only (nothing is written, no Idempotency-Key). The cart as checkout sees it: each line's unit `price` before discounts, `quantity`, `gift_card` and optionally its `tax` for all its units; the order-level `discount`; the `currency`, which must be the shop's. " +
+      "The answer is what an order of that cart paid now would earn, computed as the earning engine computes the paid order's points: `eligible_amount` is the subtotal after the discount, less the lines' tax where the shop's prices include tax (`earning_settings.taxes_included`), less the gift-card lines (the discount is allocated over the other lines in proportion to their price × quantity, never to a gift card, and never more than they hold); `points` are the purchase rules' points for it at the member's tier and the running campaign. " +
+      'A guest or a customer who has not joined gets what a new member without a tier would earn (no signup points); an excluded member `0`. `status` is `pending` with `points_due_at` (now + `pending_days`) where the shop holds points for a return window, else `approved` with `points_due_at: null` (also for 0 points). ' +
+      `400 for a malformed cart: no lines or more than ${ESTIMATE_MAX_LINES}, a quantity that is not a positive integer, a price, tax or discount that is not a non-negative decimal string or has more decimals than the currency, another currency than the shop's.`,
+    body: estimateBodySchema,
+    responses: { 200: 'ShopperEstimate', 400: 'Error' },
+  },
 };
 
 /** What each status means on this API; the operation's description says when it happens. */
@@ -435,9 +446,10 @@ function operation(route: Route, doc: RouteDoc) {
 
 /** A shopper route's operation: its two security schemes, no API key, the stage's method throttle. */
 function shopperOperation(route: ShopperRoute, doc: RouteDoc) {
-  const base = operation({ ...route, scope: route.method === 'GET' ? 'read' : 'full', throttle: 'standard' }, doc);
+  const routeClass = shopperRouteClass(route);
+  const base = operation({ ...route, scope: routeClass === 'read' ? 'read' : 'full', throttle: 'standard' }, doc);
   const { rateLimit, burstLimit } = route.throttle;
-  const budget = SHOPPER_BUDGET[shopperRouteClass(route.method)];
+  const budget = SHOPPER_BUDGET[routeClass];
   const corsHeader = { description: 'Always `*`', schema: { type: 'string', const: SHOPPER_CORS_HEADERS['Access-Control-Allow-Origin'] } };
   const responses = Object.fromEntries(
     Object.entries(base.responses).map(([status, response]) => [

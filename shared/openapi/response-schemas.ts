@@ -344,6 +344,20 @@ export const memberRewardSchema = resource(
     .strict(),
 );
 
+export const estimateSchema = z
+  .object({
+    type: z.literal('estimate'),
+    attributes: z
+      .object({
+        points: int.nonnegative(),
+        status: z.enum(['pending', 'approved']),
+        points_due_at: timestamp.nullable(),
+        eligible_amount: money,
+      })
+      .strict(),
+  })
+  .strict();
+
 const single = <S extends z.ZodType>(data: S) => z.object({ data }).strict();
 const singleWithMode = <S extends z.ZodType>(data: S) => z.object({ data, meta: z.object(modeMetaShape).strict() }).strict();
 const list = <S extends z.ZodType, M extends z.ZodRawShape>(item: S, meta: M) =>
@@ -389,6 +403,7 @@ export const RESPONSE_SCHEMAS = {
   ShopperActivityList: list(activitySchema, {}),
   ShopperRewardList: list(memberRewardSchema, {}),
   Redemption: single(redemptionSchema),
+  ShopperEstimate: single(estimateSchema),
 } as const;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

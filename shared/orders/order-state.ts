@@ -276,6 +276,18 @@ export interface PlanInput {
   approvedSince?: ReadonlySet<string>;
 }
 
+/** When an order's purchase points are given: at once, or pending until they are due. */
+export type PurchasePointsTiming = { status: 'approved'; points_due_at: null } | { status: 'pending'; points_due_at: string };
+
+/**
+ * When the purchase points of an order paid at `paidAt` are given (EARNING-CONTRACT.md): approved at once when
+ * the shop has no return window (`pending_days` 0), else pending until `paidAt` + `pending_days` × 24 h. The
+ * order engine writes its entries with it, and the checkout's estimate (POST /shopper/estimate) answers it.
+ */
+export function purchasePointsTiming(paidAt: string, pendingDays: number): PurchasePointsTiming {
+  return pendingDays > 0 ? { status: 'pending', points_due_at: addDays(paidAt, pendingDays) } : { status: 'approved', points_due_at: null };
+}
+
 /** Purchase entries' and take-backs' action names (EARNING-CONTRACT.md, "Precise semantics"). */
 export const ORDER_ENTRY_ACTIONS = { award: 'purchase', takeBack: 'refund' } as const;
 
@@ -346,10 +358,16 @@ export function planOrderEffects(input: PlanInput): OrderEffectsPlan {
     } else if (owed > 0) {
       const id = orderEntryId(input.shopId, facts.order_id, rule.rule_id, state.seq);
       state.seq += 1;
-      if (pendingDays > 0) {
-        const due = addDays(facts.processed_at, pendingDays);
+      const timing = purchasePointsTiming(facts.processed_at, pendingDays);
+      if (timing.status === 'pending') {
         newEntries.push(
-          entry(id, rule, { points: owed, base_points: owedBase, status: 'pending', points_due_at: due, points_given_at: null }),
+          entry(id, rule, {
+            points: owed,
+            base_points: owedBase,
+            status: 'pending',
+            points_due_at: timing.points_due_at,
+            points_given_at: null,
+          }),
         );
         state.pending = { entry_id: id, points: owed, base_points: owedBase };
       } else {

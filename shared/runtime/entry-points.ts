@@ -349,9 +349,11 @@ export interface ShopperRoute extends EntryPoint {
   path: string;
   /** Requests per second and burst for this method, all shops and shoppers together (SHOPPER_THROTTLE). */
   throttle: { rateLimit: number; burstLimit: number };
+  /** A POST that writes nothing (the estimate: a cart in the body): a read in every respect but its method. */
+  readOnly?: boolean;
 }
 
-/** A shopper route's class: its method's (GET a read, POST a write). */
+/** A shopper route's class: GET and a read-only POST are reads, any other POST a write. */
 export type ShopperRouteClass = 'read' | 'write';
 
 /**
@@ -366,8 +368,9 @@ export const SHOPPER_BUDGET: Record<ShopperRouteClass, { rateLimit: number; burs
   write: { rateLimit: 20, burstLimit: 40 },
 };
 
-/** The shopper route class of a method. */
-export const shopperRouteClass = (method: string): ShopperRouteClass => (method === 'GET' ? 'read' : 'write');
+/** The shopper route class of a route (its method, unless it is a read-only POST). */
+export const shopperRouteClass = (route: { method: string; readOnly?: boolean }): ShopperRouteClass =>
+  route.method === 'GET' || route.readOnly === true ? 'read' : 'write';
 
 /**
  * How many shops may spend their whole shopper budget at once before the stage's method throttle, all shops
@@ -450,6 +453,19 @@ const SHOPPER_ROUTE_LIST = [
     // As POST /v1/rewards/{id}/purchase: the discount code is created on the platform.
     uses: ['platform'],
     throttle: SHOPPER_THROTTLE.write,
+  },
+  {
+    // What a cart would earn (a checkout extension asks on every render): the cart is the body, nothing is
+    // written but the shop's budget counter, so it is a read (its budget and throttle are the reads').
+    name: 'shopperEstimate',
+    method: 'POST',
+    path: '/shopper/estimate',
+    handler: 'functions/shopper/estimate.ts',
+    table: 'read',
+    uses: ['platform'],
+    grants: ['shopperBudget'],
+    throttle: SHOPPER_THROTTLE.read,
+    readOnly: true,
   },
 ] as const satisfies readonly ShopperRoute[];
 

@@ -1,5 +1,5 @@
 // JSON:API forms of what a shopper sees (SURFACES-CONTRACT.md): the program, the member's own page, a
-// redemption and the activity. Customer-facing only: no e-mail, no internal field of an entry (an
+// redemption, the activity and what a cart would earn. Customer-facing only: no e-mail, no internal field of an entry (an
 // adjustment's note, its audit figures), nothing of another member.
 import type { PurchaseRecord } from '../domain/history';
 import { referralUrl } from '../domain/referral';
@@ -8,6 +8,7 @@ import { primaryThreshold } from '../domain/tiers';
 import { vipTierAttributes } from '../customers/customer-resource';
 import { pageMeta } from '../http/query';
 import type { ActivityLine, ActivityPage } from './shopper-activity';
+import type { OrderEstimate } from './shopper-estimate';
 import type { MemberView, ShopperProgram } from './shopper-program';
 import type { RewardsPage } from './shopper-rewards';
 import type { UnusedRewardCode } from '../data/history-repository';
@@ -174,5 +175,20 @@ export function memberRewardsDocument(page: RewardsPage, request: { number: numb
   return {
     data: page.codes.map(memberRewardResource),
     meta: { ...pageMeta(page.total, { ...request, offset: (request.number - 1) * request.size }) },
+  };
+}
+
+/** POST /shopper/estimate's body: what an order of the cart would earn (no id: nothing is stored). */
+export function estimateDocument(estimate: OrderEstimate) {
+  return {
+    data: {
+      type: 'estimate',
+      attributes: {
+        points: estimate.points,
+        status: estimate.status,
+        points_due_at: estimate.points_due_at,
+        eligible_amount: estimate.eligible_amount,
+      },
+    },
   };
 }

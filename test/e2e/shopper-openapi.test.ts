@@ -20,6 +20,15 @@ interface Sample {
   status: number;
 }
 
+const CART = {
+  lines: [
+    { variant_id: '41002', product_id: '9001', quantity: 2, price: '89.00', gift_card: false },
+    { variant_id: '41007', product_id: '9004', quantity: 1, price: '25.00', gift_card: true },
+  ],
+  discount: '10.00',
+  currency: 'USD',
+};
+
 const token = (customerId?: string) => sessionToken(twin.platformUrl, 'demo', customerId);
 
 const SAMPLES: Sample[] = [
@@ -74,6 +83,11 @@ const SAMPLES: Sample[] = [
     status: 404,
   },
   { route: 'shopperRedeem', call: async () => withToken(twin.url, await token(), 'POST', '/rewards/five-off/redeem', {}), status: 401 },
+  { route: 'shopperEstimate', call: () => viaProxy(twin.url, 'POST', '/estimate', { body: CART }), status: 200 },
+  { route: 'shopperEstimate', call: () => viaProxy(twin.url, 'POST', '/estimate', { customerId: '1001', body: CART }), status: 200 },
+  { route: 'shopperEstimate', call: async () => withToken(twin.url, await token('1005'), 'POST', '/estimate', CART), status: 200 },
+  { route: 'shopperEstimate', call: () => viaProxy(twin.url, 'POST', '/estimate', { body: { ...CART, lines: [] } }), status: 400 },
+  { route: 'shopperEstimate', call: () => viaProxy(twin.url, 'POST', '/estimate', { body: CART, secret: 'wrong' }), status: 401 },
 ];
 
 describe('shopper answers against the OpenAPI document', () => {

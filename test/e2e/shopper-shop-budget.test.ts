@@ -1,9 +1,13 @@
 // Each shop its own shopper budget, through the twin with its throttles on (docs/decisions.md, "Each shop its
 // own shopper budget"): callers without a shopper identity (no signature, a forged one naming the shop) and
 // another shop's verified flood leave a shop's redemption and join answered; the shop's own verified flood past
-// its budget gets 429 in the envelope with the CORS headers, for its writes only, until its window passes.
+// its budget gets 429 in the envelope with the CORS headers, for its writes only, until its window passes. The
+// estimate, a POST that writes nothing, takes from the reads' budget.
 import { readFileSync } from 'node:fs';
 import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '../../shared/data/client';
+import { SHOPPER_REQUESTS, shopperBudgetKey } from '../../shared/data/items/shopper-budget';
 import { SHOPPER_BUDGET, SHOPPER_THROTTLE } from '../../shared/runtime/entry-points';
 import { bare, DEMO_APP, viaProxy } from '../support/shopper';
 import { type ApiResponse, expectError, sendJson, startTestTwin } from '../support/twin';
@@ -121,5 +125,32 @@ describe("each shop's own shopper budget (throttling on)", () => {
     await nextWindow();
     const again = await viaProxy(twin.url, 'POST', '/rewards/five-off/redeem', { customerId: '1001', body: {} });
     expect(again.status).toBe(201);
+  });
+
+  it('counts the estimate, a POST that writes nothing, in the shop’s read budget, never its write budget', async () => {
+    const spent = async (routeClass: 'read' | 'write') => {
+      const { Items = [] } = await documentClient().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': shopperBudgetKey('other', routeClass, 0).pk },
+          ConsistentRead: true,
+        }),
+      );
+      return Items.reduce((sum, item) => sum + Number(item[SHOPPER_REQUESTS] ?? 0), 0);
+    };
+    const before = { read: await spent('read'), write: await spent('write') };
+    const cart = { lines: [{ variant_id: '41002', product_id: '9001', quantity: 1, price: '89.00', gift_card: false }], currency: 'USD' };
+    for (let i = 0; i < 3; i += 1) {
+      const answer = await viaProxy(twin.url, 'POST', '/estimate', {
+        shopDomain: OTHER_APP.domain,
+        secret: OTHER_APP.clientSecret,
+        customerId: '1001',
+        body: cart,
+      });
+      expect(answer.status).toBe(200);
+    }
+
+    expect({ read: await spent('read'), write: await spent('write') }).toEqual({ read: before.read + 3, write: before.write });
   });
 });

@@ -7,7 +7,13 @@
 import { join } from 'node:path';
 import { startGateway, type Gateway } from '../../infra/local/gateway';
 import { RateLimiter } from '../../infra/local/rate-limiter';
-import { SHOPPER_BUDGET, SHOPPER_ROUTES, SHOPPER_SHOPS_AT_FULL_RATE, SHOPPER_THROTTLE } from '../../shared/runtime/entry-points';
+import {
+  SHOPPER_BUDGET,
+  SHOPPER_ROUTES,
+  SHOPPER_SHOPS_AT_FULL_RATE,
+  SHOPPER_THROTTLE,
+  shopperRouteClass,
+} from '../../shared/runtime/entry-points';
 import { expectError } from '../support/twin';
 
 let gateway: Gateway;
@@ -46,8 +52,7 @@ describe('the shopper routes’ method throttle', () => {
       burstLimit: SHOPPER_BUDGET.write.burstLimit * SHOPPER_SHOPS_AT_FULL_RATE,
     });
     expect(SHOPPER_THROTTLE.read.burstLimit).toBe(SHOPPER_BUDGET.read.burstLimit * SHOPPER_SHOPS_AT_FULL_RATE);
-    for (const route of SHOPPER_ROUTES)
-      expect(route.throttle).toBe(route.method === 'GET' ? SHOPPER_THROTTLE.read : SHOPPER_THROTTLE.write);
+    for (const route of SHOPPER_ROUTES) expect(route.throttle).toBe(SHOPPER_THROTTLE[shopperRouteClass(route)]);
   });
 
   it('lets the write burst through (to the handler, which refuses the missing identity), then answers 429 with CORS', async () => {

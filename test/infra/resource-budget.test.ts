@@ -78,7 +78,7 @@ describe('the resource budget', () => {
     });
 
     it('is its resource, method and mock for a shopper route on a new path (3)', () => {
-      const route: ShopperRoute = { ...SHOPPER_ROUTES[0]!, name: 'budgetProbe', method: 'POST', path: '/shopper/estimate', handler };
+      const route: ShopperRoute = { ...SHOPPER_ROUTES[0]!, name: 'budgetProbe', method: 'POST', path: '/shopper/budget-probe', handler };
       expect(mainCount({ shopperRoutes: [...SHOPPER_ROUTES, route] }) - base).toBe(3);
     });
 

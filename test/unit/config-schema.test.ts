@@ -786,6 +786,7 @@ describe('earning settings and spend units', () => {
       expiry_reminder_days: 30,
       auto_enroll: false,
       count_test_orders: false,
+      taxes_included: false,
     });
     expect(parsed.platform.read_all_orders).toBe(false);
     expect(parsed.earning_rules[0]!.spend_unit).toBeNull();
@@ -809,6 +810,7 @@ describe('earning settings and spend units', () => {
       expiry_reminder_days: 30,
       auto_enroll: false,
       count_test_orders: false,
+      taxes_included: false,
     });
     expect(parsed.earning_rules[0]!.spend_unit).toBe(0.5);
   });

@@ -12,6 +12,7 @@ import {
   ROUTES,
   SCHEDULED_JOBS,
   SHOPPER_ROUTES,
+  shopperRouteClass,
   WEBHOOKS,
   ADMIN_PAGES,
 } from '../../shared/runtime/entry-points';
@@ -34,12 +35,10 @@ describe('the entry-point manifest', () => {
     expect(WEBHOOKS.map((hook) => [hook.method, hook.path])).toEqual([['POST', '/webhooks/shopify']]);
   });
 
-  it('keeps the shopper routes out of the API routes: outside the authorizer and the usage plan, reads for GETs only', () => {
+  it('keeps the shopper routes out of the API routes: outside the authorizer and the usage plan, reads for GETs and read-only POSTs only', () => {
     const apiPaths = new Set(ROUTES.map((route) => route.path));
     expect(SHOPPER_ROUTES.filter((route) => apiPaths.has(route.path) || !route.path.startsWith('/shopper/'))).toEqual([]);
-    expect(
-      SHOPPER_ROUTES.filter((route) => route.table !== (route.method === 'GET' ? 'read' : 'write')).map((route) => route.name),
-    ).toEqual([]);
+    expect(SHOPPER_ROUTES.filter((route) => route.table !== shopperRouteClass(route)).map((route) => route.name)).toEqual([]);
     // Each verifies the shopper with the shop's app secret, and calls nothing else outside.
     expect(SHOPPER_ROUTES.filter((route) => route.uses?.join() !== 'platform')).toEqual([]);
     // Each takes from its shop's budget: a reader through its one narrow grant, a writer through its table access.
@@ -60,6 +59,7 @@ describe('the entry-point manifest', () => {
       'shopperMember: shopperBudget',
       'shopperActivity: shopperBudget',
       'shopperRewards: shopperBudget',
+      'shopperEstimate: shopperBudget',
       'authorizerCacheFlusher: keyStream',
       'eventDelivery: eventStream',
     ]);

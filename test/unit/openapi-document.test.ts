@@ -1,5 +1,12 @@
 import Ajv2020 from 'ajv/dist/2020';
-import { ROUTES, SHOPPER_BUDGET, SHOPPER_ROUTES, STAFF_API_PREFIX, THROTTLE_LIMITS } from '../../shared/runtime/entry-points';
+import {
+  ROUTES,
+  SHOPPER_BUDGET,
+  SHOPPER_ROUTES,
+  shopperRouteClass,
+  STAFF_API_PREFIX,
+  THROTTLE_LIMITS,
+} from '../../shared/runtime/entry-points';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document';
 
 const document = buildOpenApiDocument();
@@ -74,10 +81,10 @@ describe('the shopper routes in the OpenAPI document', () => {
       const operation = operationOf(route.path, route.method);
       expect(operation.operationId).toBe(route.name);
       expect(operation.security).toEqual([{ appProxySignature: [] }, { customerSessionToken: [] }]);
-      const budget = SHOPPER_BUDGET[route.method === 'GET' ? 'read' : 'write'];
+      const budget = SHOPPER_BUDGET[shopperRouteClass(route)];
       expect(operation.description).toContain(`Rate limit: ${budget.rateLimit} requests per second per shop for its verified shoppers`);
       expect(operation.description).toContain(`${route.throttle.rateLimit} requests per second for all shops and callers together`);
-      for (const status of ['200', '401', '429', '500'].filter((code) => code !== '200' || route.method === 'GET')) {
+      for (const status of ['200', '401', '429', '500'].filter((code) => code !== '200' || shopperRouteClass(route) === 'read')) {
         expect(operation.responses[status]?.headers).toHaveProperty('Access-Control-Allow-Origin');
       }
     }
