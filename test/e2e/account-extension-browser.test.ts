@@ -13,7 +13,7 @@ import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
 import { LOYALTY_PAGE_HREF } from '../../infra/shopify-app/extensions/loyalty-account/src/loyalty-view';
 import { startCustomerAccountHost, type CustomerAccountHost } from '../support/customer-account-host';
 import { headlessBrowserUnavailable, launchHeadlessBrowser } from '../support/headless-browser';
-import { sessionToken, withToken } from '../support/shopper';
+import { sessionToken, withToken, buyDemoCodes } from '../support/shopper';
 import { apiClient, startTestTwin } from '../support/twin';
 import { seriousViolations } from '../support/axe';
 
@@ -232,13 +232,7 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
 
   it('lists 20 codes, then the rest behind "Show more codes", pressed with the keyboard', async () => {
     const member = '1004';
-    await api().post(`/v1/customers/${member}/points`, { adjustment: 30_000, note: 'many codes' });
-    const codes: string[] = [];
-    for (let i = 0; i < 22; i += 1) {
-      const bought = await api().post('/v1/rewards/dollar-off-flex/purchase', { customer_identifier: member, points: 100 });
-      expect(bought.status).toBe(201);
-      codes.push(bought.body.data.attributes.discount_code);
-    }
+    const codes = await buyDemoCodes(api(), member, 22);
     const page = await open('page', member);
     await page.getByRole('heading', { name: 'Your rewards' }).waitFor();
     await page.getByText(codes[2]!, { exact: true }).waitFor();

@@ -12,6 +12,7 @@ import { DEMO_CONFIG } from '../../infra/local/twin';
 import { headlessBrowserUnavailable, launchHeadlessBrowser } from '../support/headless-browser';
 import { apiClient, startTestTwin } from '../support/twin';
 import { seriousViolations } from '../support/axe';
+import { buyDemoCodes } from '../support/shopper';
 
 const unavailable = headlessBrowserUnavailable();
 const describeInBrowser = unavailable ? describe.skip : describe;
@@ -323,13 +324,7 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
 
   it('shows 20 codes, then the rest behind "Show more codes", reached and pressed with the keyboard', async () => {
     const member = '1004';
-    await api().post(`/v1/customers/${member}/points`, { adjustment: 30_000, note: 'many codes' });
-    const codes: string[] = [];
-    for (let i = 0; i < 23; i += 1) {
-      const bought = await api().post('/v1/rewards/dollar-off-flex/purchase', { customer_identifier: member, points: 100 });
-      expect(bought.status).toBe(201);
-      codes.push(bought.body.data.attributes.discount_code);
-    }
+    const codes = await buyDemoCodes(api(), member, 23);
     const { context, page } = await shopper(member);
     await openPanel(page);
     const dialog = panel(page);

@@ -2,7 +2,7 @@
 // the shop's client secret, shared/platform/app-proxy-signature.ts) or with a customer session token from
 // the platform simulator's POST /_session_tokens.
 import { signAppProxyQuery } from '../../shared/platform/app-proxy-signature';
-import { type ApiResponse, sendJson } from './twin';
+import { type ApiResponse, apiClient, sendJson } from './twin';
 
 export const DEMO_APP = { clientId: 'demo-app-client-id', clientSecret: 'demo-app-client-secret', domain: 'demo.myshopify.com' };
 
@@ -79,4 +79,19 @@ export function withToken(
 /** A bare request (no identity), e.g. OPTIONS. */
 export function bare(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}) {
   return send(`${baseUrl}/shopper${path}`, method, headers);
+}
+
+/**
+ * Gives a member `count` codes of the demo's flexible reward ($1 for 100 points each), through `/v1` as a
+ * server-side caller would, and answers the codes oldest first.
+ */
+export async function buyDemoCodes(api: ReturnType<typeof apiClient>, member: string, count: number): Promise<string[]> {
+  await api.post(`/v1/customers/${member}/points`, { adjustment: count * 100, note: `${count} codes` });
+  const codes: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const bought = await api.post('/v1/rewards/dollar-off-flex/purchase', { customer_identifier: member, points: 100 });
+    if (bought.status !== 201) throw new Error(`purchase answered ${bought.status}: ${JSON.stringify(bought.body)}`);
+    codes.push(bought.body.data.attributes.discount_code as string);
+  }
+  return codes;
 }
