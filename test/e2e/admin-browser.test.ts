@@ -241,6 +241,12 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await expect(app.getByRole('dialog').count()).resolves.toBe(0);
     await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('1,200 points');
     await expect(app.getByRole('button', { name: `Refund $5 off (${code})` }).count()).resolves.toBe(0);
+    // "By" on every row: the redemption by the API key that bought it, its refund by the staff user.
+    const row = (what: string) => app.locator('table.activity tbody tr', { hasText: what }).first().locator('td').nth(5).textContent();
+    await expect(row(`$5 off (${code})`)).resolves.toBe('API key “Backend”');
+    await expect(row('Reward refunded')).resolves.toBe(`Staff user ${STAFF_USER}`);
+    const byCells = await app.locator('table.activity tbody tr td:nth-child(6)').allTextContents();
+    expect(byCells.filter((by) => by === '' || by === '—')).toEqual([]);
     await shoot(page, '06-refunded');
     await expectAccessible(app);
 
