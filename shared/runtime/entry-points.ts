@@ -472,7 +472,7 @@ export interface PageRoute extends EntryPoint {
 }
 
 /** The app's home in Shopify's admin: Shopify frames `{api}/admin?shop=…&host=…&embedded=1&id_token=…`. */
-export const ADMIN_PAGES: readonly PageRoute[] = [
+const ADMIN_PAGE_LIST = [
   {
     name: 'adminHome',
     method: 'GET',
@@ -507,7 +507,17 @@ export const ADMIN_PAGES: readonly PageRoute[] = [
     uses: ['platform'],
     throttle: STAFF_THROTTLE.read,
   },
-];
+] as const satisfies readonly PageRoute[];
+
+export type AdminPageName = (typeof ADMIN_PAGE_LIST)[number]['name'];
+
+/** The staff-only API routes among the pages (JSON under `/admin/api`, no `/v1` twin): the OpenAPI document has each. */
+export type AdminApiRouteName = Extract<(typeof ADMIN_PAGE_LIST)[number], { path: `${typeof STAFF_API_PREFIX}/${string}` }>['name'];
+
+export const ADMIN_PAGES: ReadonlyArray<PageRoute & { name: AdminPageName }> = ADMIN_PAGE_LIST;
+
+/** Whether a page is one of the staff-only API routes (JSON under `/admin/api`), not a page of HTML. */
+export const isAdminApiPage = (page: PageRoute): boolean => page.path.startsWith(`${STAFF_API_PREFIX}/`);
 
 /**
  * The CORS headers of every shopper answer, and the preflight's: `OPTIONS` on a shopper path answers 204
