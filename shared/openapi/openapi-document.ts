@@ -395,6 +395,11 @@ export const STAFF_ROUTE_DOCS: Record<AdminApiRouteName, RouteDoc> = {
       },
       filter('loyalty_status', 'member or excluded', { type: 'string', enum: ['member', 'excluded'] }),
       filter('tier', 'A tier id of the shop, or `none` for members of no tier (with sort=last_activity or -last_activity)'),
+      filter(
+        'name',
+        'The search by name: the members one of whose first or last name words starts with each word of this text (any case, accents or not), in the order of the matched word; `meta.sort` is `name`. Takes no `sort` and no other filter.',
+        { type: 'string', minLength: 1, maxLength: 200 },
+      ),
       {
         name: 'page[size]',
         description: `Page size, default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE} (larger is served at ${MAX_PAGE_SIZE})`,
@@ -402,7 +407,7 @@ export const STAFF_ROUTE_DOCS: Record<AdminApiRouteName, RouteDoc> = {
       },
       { name: 'page[cursor]', description: "The previous page's `meta.page.next_cursor`", schema: { type: 'string', minLength: 1 } },
     ],
-    responses: { 200: 'MemberList', 400: 'Error' },
+    responses: { 200: 'MemberList', 400: 'Error', 503: 'Error' },
   },
 };
 

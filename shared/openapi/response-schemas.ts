@@ -443,7 +443,7 @@ export const RESPONSE_SCHEMAS = {
       meta: z
         .object({
           page: z.object({ size: int.min(1), next_cursor: z.string().nullable() }).strict(),
-          sort: z.enum(['points', '-points', 'joined', '-joined', 'last_activity', '-last_activity']),
+          sort: z.enum(['points', '-points', 'joined', '-joined', 'last_activity', '-last_activity', 'name']),
           ...modeMetaShape,
         })
         .strict(),

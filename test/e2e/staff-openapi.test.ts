@@ -57,7 +57,7 @@ const SAMPLES: Sample[] = [
   { route: 'programOverview', call: () => asStaff('/overview?from=2025-01-01&to=2025-12-31'), status: 200 },
   { route: 'programOverview', call: () => asStaff('/overview?from=2024-01-01&to=2025-12-31'), status: 400 },
   { route: 'programOverview', call: () => asStaff('/overview?from=2025-02-30'), status: 400 },
-  { route: 'programOverview', call: () => sendJson(`${twin.url}${STAFF_API_PREFIX}/overview`, 'GET'), status: 401 },
+  { route: 'programOverview', call: () => sendJson(`${twin.url}${STAFF_API_PREFIX}/overview`, 'GET', {}), status: 401 },
   { route: 'browseMembers', call: () => asStaff('/members'), status: 200 },
   { route: 'browseMembers', call: () => asStaff('/members?sort=-last_activity&filter[tier]=gold'), status: 200 },
   {
@@ -67,6 +67,9 @@ const SAMPLES: Sample[] = [
   },
   { route: 'browseMembers', call: () => asStaff('/members?filter[loyalty_status]=excluded'), status: 200 },
   { route: 'browseMembers', call: secondPage, status: 200 },
+  { route: 'browseMembers', call: () => asStaff('/members?filter[name]=Ada'), status: 200 },
+  { route: 'browseMembers', call: () => asStaff('/members?filter[name]=a&page[size]=1'), status: 200 },
+  { route: 'browseMembers', call: () => asStaff('/members?filter[name]=Ada&sort=points'), status: 400 },
   { route: 'browseMembers', call: () => asStaff('/members?sort=points&filter[tier]=gold'), status: 400 },
   { route: 'browseMembers', call: () => asStaff('/members?page[cursor]=not-a-cursor'), status: 400 },
   {
