@@ -497,7 +497,8 @@ const ADMIN_PAGE_LIST = [
     throttle: STAFF_THROTTLE.read,
   },
   // The member list (docs/admin.md#the-member-list): staff only, no /v1 twin. It reads one page of sorted
-  // index entries per partition it spans and the page's profiles: O(page), at any depth.
+  // index entries per partition it spans and the page's profiles: O(page), at any depth. With filter[name], the
+  // search by name: one page of name postings and their profiles (docs/admin.md#search-by-name).
   {
     name: 'browseMembers',
     method: 'GET',

@@ -1,5 +1,6 @@
 // The staff's member list (`GET /admin/api/members`, docs/admin.md#the-member-list): the query read from the
-// request, one page of the sorted index, and the answer's body, each member with its last activity.
+// request, one page of the sorted index (or, with `filter[name]`, of the name postings: docs/admin.md#search-by-name),
+// and the answer's body, each member with its last activity.
 import { lastActivityOf } from '../data/items/customer-profile';
 import { browseMembers, MemberBrowseRefusal } from '../data/member-browse';
 import { ApiError, badRequest } from '../http/errors';
