@@ -1,12 +1,13 @@
 // Seeds a shop with N members straight into the table (batch writes of the same items enrolment
-// writes, e-mail search postings included, and the shop's index marker), for the list-by-shop-size
-// figures. Half the members' addresses are at scale.example, half at other.example.
+// writes, e-mail and name search postings included, and the shops' index markers), for the list-by-shop-size
+// and member-list figures. Half the members' addresses are at scale.example, half at other.example.
 import { resetEnv } from '../shared/runtime/env';
 import { putApiKey } from '../shared/data/api-key-repository';
 import { hashApiKey } from '../shared/domain/api-key';
 import { resetDocumentClient } from '../shared/data/client';
 import { customerItem } from '../shared/data/items/customer-profile';
 import { emailIndexMarkerKey, emailPostingItems } from '../shared/data/items/email-gram';
+import { nameIndexMarkerItem, namePostingItems } from '../shared/data/items/name-token';
 import { keys } from '../shared/data/keys';
 import { batchPut, putShopCatalog, setShopCounters } from '../shared/data/shop-repository';
 import type { CustomerRecord } from '../shared/domain/customer';
@@ -19,7 +20,7 @@ const CONCURRENCY = 16;
  */
 export async function seedScaleShop(
   members: number,
-  options: { emailIndex?: boolean; usage?: { usage_identifier_key: string; usage_key_id: string } } = {},
+  options: { emailIndex?: boolean; nameIndex?: boolean; usage?: { usage_identifier_key: string; usage_key_id: string } } = {},
 ): Promise<string> {
   resetEnv();
   resetDocumentClient();
@@ -77,6 +78,7 @@ export async function seedScaleShop(
         customerItem(record, 1),
         { ...keys.referralCode(shopId, record.referral_code), customer_id: record.platform_customer_id },
         ...(options.emailIndex === false ? [] : emailPostingItems(shopId, record.platform_customer_id, record.email)),
+        ...(options.nameIndex === false ? [] : namePostingItems(shopId, record.platform_customer_id, record)),
       ];
     }).flat();
 
@@ -94,5 +96,6 @@ export async function seedScaleShop(
   await setShopCounters(shopId, { member: members, excluded: 0 });
   if (options.emailIndex !== false)
     await batchPut([{ ...emailIndexMarkerKey(shopId), completed_at: new Date().toISOString(), by: 'seed' }]);
+  if (options.nameIndex !== false) await batchPut([nameIndexMarkerItem(shopId, new Date().toISOString(), 'backfill')]);
   return key;
 }

@@ -9,14 +9,16 @@ export const handler = createHandler(
   async ({ caller, body, path, idempotency }) => {
     const { action } = parseEarnActionBody(body);
     const shop = await shopCatalog(caller.shopId);
-    // Under an Idempotency-Key every attempt of the request writes the same entry (once).
-    const award = await earnAction(
-      shop,
-      path('identifier'),
-      action,
-      idempotency ? { requestId: idempotency.workId, replayable: true } : {},
-    );
-    return { statusCode: 201, body: { data: earningHistoryResource(award.entry), meta: loyaltyModeMeta(shop.settings) } };
+    // Under an Idempotency-Key every attempt of the request writes the same entry (once); who asked is kept on it.
+    const actor = caller.actor ?? caller.keyActor;
+    const award = await earnAction(shop, path('identifier'), action, {
+      ...(idempotency ? { requestId: idempotency.workId, replayable: true } : {}),
+      ...(actor ? { actor } : {}),
+    });
+    return {
+      statusCode: 201,
+      body: { data: earningHistoryResource(award.entry, { staff: caller.actor !== undefined }), meta: loyaltyModeMeta(shop.settings) },
+    };
   },
   { jsonBody: true, idempotent: true },
 );

@@ -9,5 +9,8 @@ export const handler = createHandler(async ({ caller, path }) => {
     shopCatalog(caller.shopId),
     getRewardHistoryEntry(caller.shopId, path('identifier'), path('id')),
   ]);
-  return { statusCode: 200, body: { data: rewardHistoryResource(entry), meta: loyaltyModeMeta(shop.settings) } };
+  return {
+    statusCode: 200,
+    body: { data: rewardHistoryResource(entry, { staff: caller.actor !== undefined }), meta: loyaltyModeMeta(shop.settings) },
+  };
 });

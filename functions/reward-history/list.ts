@@ -11,6 +11,9 @@ export const handler = createHandler(async ({ caller, event, path }) => {
   const [shop, list] = await Promise.all([shopCatalog(caller.shopId), listRewardHistory(caller.shopId, path('identifier'), listQuery)]);
   return {
     statusCode: 200,
-    body: { data: list.entries.map(rewardHistoryResource), meta: { ...pageMeta(list.total, page), ...loyaltyModeMeta(shop.settings) } },
+    body: {
+      data: list.entries.map((entry) => rewardHistoryResource(entry, { staff: caller.actor !== undefined })),
+      meta: { ...pageMeta(list.total, page), ...loyaltyModeMeta(shop.settings) },
+    },
   };
 });

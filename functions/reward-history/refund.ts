@@ -14,7 +14,10 @@ export const handler = createHandler(
       claim: idempotency,
       ...(actor ? { actor } : {}),
     });
-    return { statusCode: 200, body: { data: rewardHistoryResource(entry), meta: loyaltyModeMeta(shop.settings) } };
+    return {
+      statusCode: 200,
+      body: { data: rewardHistoryResource(entry, { staff: caller.actor !== undefined }), meta: loyaltyModeMeta(shop.settings) },
+    };
   },
   { idempotent: true },
 );

@@ -12,7 +12,13 @@ export const purchaseHandler = (hooks: PurchaseHooks = {}) =>
     async ({ caller, body, path, idempotency }) => {
       const input = parsePurchaseBody(body);
       const shop = await shopCatalog(caller.shopId);
-      const purchase = await purchaseReward(shop, path('id'), input, connectedPlatform(shop), { ...hooks, claim: idempotency });
+      // Who buys (a staff user on /admin/api, an API key on /v1) is kept on the entry.
+      const actor = caller.actor ?? caller.keyActor;
+      const purchase = await purchaseReward(shop, path('id'), input, connectedPlatform(shop), {
+        ...hooks,
+        claim: idempotency,
+        ...(actor ? { actor } : {}),
+      });
       return { statusCode: 201, body: { data: purchaseResource(purchase, shop.settings) } };
     },
     { jsonBody: true, idempotent: true },

@@ -16,6 +16,7 @@ export const redeemHandler = (hooks: PurchaseHooks = {}) =>
       const purchase = await purchaseReward(shop, path('id'), { customerIdentifier: customerId, points }, connectedPlatform(shop), {
         ...hooks,
         claim: idempotency,
+        actor: { type: 'customer' },
       });
       return { statusCode: 201, body: { data: redemptionResource(purchase) } };
     },

@@ -10,6 +10,7 @@ import { listApiKeys, revokeApiKey, setUsageKey } from '../../shared/data/api-ke
 import { hashApiKey, keyIdOf, type ApiKeySummary, type KeyScope } from '../../shared/domain/api-key';
 import { listShopIds, readShopCatalog } from '../../shared/data/shop-repository';
 import { backfillShopPostings, emailIndexReady, markEmailIndexComplete } from '../../shared/data/email-index-repository';
+import { backfillShopNamePostings, markNameIndexComplete, nameIndexReady } from '../../shared/data/name-search';
 import { backfillImportedBatches } from '../../shared/data/imported-batch-backfill';
 import { backfillMemberList } from '../../shared/data/member-browse';
 import { applyImport } from '../../shared/import/apply-import';
@@ -193,6 +194,27 @@ export async function emailIndexBackfill(options: { shop?: string }, deps: Pick<
     });
     await markEmailIndexComplete(shopId, new Date().toISOString());
     deps.print(`shop ${shopId}: ${done.members} members, ${done.postings} postings written; e-mail index complete`);
+  }
+}
+
+/**
+ * `loyalty name-index backfill [--shop S]`: writes the name search postings of every member of each shop not yet
+ * marked complete (every registered shop, or the one named), then marks it: from then on filter[name] answers
+ * there. A stopped run is run again: marked shops are skipped, and a shop's walk writes nothing twice.
+ */
+export async function nameIndexBackfill(options: { shop?: string }, deps: Pick<CommandDeps, 'print'>): Promise<void> {
+  const shops = options.shop !== undefined ? [options.shop] : await listShopIds();
+  if (options.shop !== undefined && !(await readShopCatalog(options.shop))) throw new UnknownShopError(options.shop);
+  for (const shopId of shops) {
+    if (await nameIndexReady(shopId)) {
+      deps.print(`shop ${shopId}: name index already complete`);
+      continue;
+    }
+    const done = await backfillShopNamePostings(shopId, (progress) => {
+      if (progress.members > 0 && progress.members % 10_000 < 100) deps.print(`  shop ${shopId}: ${progress.members} members so far`);
+    });
+    await markNameIndexComplete(shopId, new Date().toISOString());
+    deps.print(`shop ${shopId}: ${done.members} members, ${done.postings} postings written; name index complete`);
   }
 }
 

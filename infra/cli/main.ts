@@ -1,4 +1,4 @@
-// `loyalty`: the operator CLI (config apply, keys create/revoke/list, email-index backfill, import and its undo) against a deployed stack or the
+// `loyalty`: the operator CLI (config apply, keys create/revoke/list, e-mail and name index backfills, import and its undo) against a deployed stack or the
 // local twin, and the Shopify app's configuration (shopify-app-config). Parses the arguments, resolves
 // the target, runs one command; exit code 0 or 1.
 import '../local/local-env';
@@ -20,6 +20,7 @@ import {
   emailIndexBackfill,
   importedBatchesBackfill,
   memberListBackfill,
+  nameIndexBackfill,
   statsBackfill,
   statsVerify,
   importMembers,
@@ -49,6 +50,7 @@ export const USAGE = `Usage:
   loyalty email-index backfill [--shop S]                    TARGET
   loyalty imported-batches backfill                          TARGET
   loyalty member-list backfill [--shop S]                    TARGET
+  loyalty name-index backfill [--shop S]                     TARGET
   loyalty import FILE --shop S --from ${IMPORT_SOURCES.join('|')}
                  [--customers FILE] [--mode add|set] [--dry-run] TARGET
   loyalty import undo IMPORT_ID --shop S                     TARGET
@@ -73,6 +75,10 @@ skipped and a shop's walk writes nothing twice.
 member-list backfill puts the member list's tier and last activity on the members written before the
 list existed (every registered shop, or --shop S), so GET /admin/api/members lists them by last activity
 and by tier. Safe to stop and run again: a member already current is not written.
+
+name-index backfill writes the name search postings of members enrolled before the index existed (every
+registered shop, or --shop S), then marks each shop complete so GET /admin/api/members?filter[name]= answers
+there (until then it answers 503). Safe to stop and run again: complete shops are skipped.
 
 imported-batches backfill puts the balances a configuration file gave members (applied by an earlier
 release) on the ledger's index, so their batch shows as the points expiring next. Run it once; a second
@@ -126,6 +132,7 @@ type Command =
   | { kind: 'email-index backfill'; shop?: string }
   | { kind: 'imported-batches backfill' }
   | { kind: 'member-list backfill'; shop?: string }
+  | { kind: 'name-index backfill'; shop?: string }
   | { kind: 'import'; file: string; shop: string; from: ImportSource; mode: ImportMode; customers: string | null; dryRun: boolean }
   | { kind: 'import undo'; importId: string; shop: string }
   | { kind: 'stats verify'; shop: string }
@@ -150,6 +157,7 @@ const COMMAND_OPTIONS: Record<Command['kind'], OptionName[]> = {
   'email-index backfill': ['shop'],
   'imported-batches backfill': [],
   'member-list backfill': ['shop'],
+  'name-index backfill': ['shop'],
   import: ['shop', 'from', 'customers', 'mode'],
   'import undo': ['shop'],
   'stats verify': ['shop'],
@@ -266,6 +274,9 @@ async function run(command: Exclude<Command, AppConfigCommand>, target: Target, 
     case 'member-list backfill':
       await memberListBackfill(command.shop !== undefined ? { shop: command.shop } : {}, deps);
       return;
+    case 'name-index backfill':
+      await nameIndexBackfill(command.shop !== undefined ? { shop: command.shop } : {}, deps);
+      return;
     case 'import': {
       const { kind: _kind, ...options } = command;
       // Matching through the platform (no --customers export): the twin's shops' credentials, if any.
@@ -341,6 +352,7 @@ function parseCommand(positionals: string[], values: Values, dryRun: boolean): C
     case 'imported-batches backfill':
       return { kind };
     case 'member-list backfill':
+    case 'name-index backfill':
       return { kind, ...(values.shop !== undefined ? { shop: required('shop') } : {}) };
     case 'import': {
       const shop = required('shop');

@@ -10,7 +10,7 @@ import { getEarningEntry } from '../data/history-repository';
 import { resolveCustomer } from '../customers/customer-service';
 import { actionLimitOf, describeLimit, isEngineAction, limitPeriod } from '../domain/action-limit';
 import { customerNotFound, DOMAIN_DETAILS, failed, notPermitted, unprocessable } from '../domain/errors';
-import { approvedEntry, type EarningEntry } from '../domain/history';
+import { approvedEntry, type EarningEntry, type RequestActor } from '../domain/history';
 import { movePoints, tierProgramOf } from '../domain/member-points';
 import { giveBatches } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type EarningRule, type ShopCatalog } from '../domain/shop';
@@ -45,11 +45,14 @@ export async function earnAction(
   {
     requestId = randomUUID(),
     replayable = false,
+    actor,
   }: {
     /** The entry's id: under an Idempotency-Key every attempt of one request has the same, so it is written once. */
     requestId?: string;
     /** The id comes from an Idempotency-Key: an earlier attempt of this request may have written the entry. */
     replayable?: boolean;
+    /** Who recorded the action (an API key on /v1, a staff user on /admin/api), kept on the entry. */
+    actor?: RequestActor;
   } = {},
 ): Promise<ActionAward> {
   const shopId = shop.settings.id;
@@ -97,6 +100,7 @@ export async function earnAction(
           points: priced.points,
           base_points: priced.base_points,
           points_multiplier: (priced.tier_boost ?? 1) * (priced.campaign_boost ?? 1),
+          ...(actor ? { actor } : {}),
         },
         now,
       );

@@ -6,7 +6,7 @@ import { MEMBER_SORTS, type MemberBrowseQuery, type MemberSort } from '../data/m
 import { badRequest } from '../http/errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parseFilters, parseSort, positiveInteger } from '../http/query';
 
-const MEMBER_FILTERS = ['loyalty_status', 'tier'] as const;
+const MEMBER_FILTERS = ['loyalty_status', 'tier', 'name'] as const;
 const PAGE_PARAMETERS = ['page[size]', 'page[cursor]'];
 
 export function parseMemberBrowseQuery(query: Record<string, string>, tiers: readonly VipTier[]): MemberBrowseQuery {
@@ -37,4 +37,25 @@ export function parseMemberBrowseQuery(query: Record<string, string>, tiers: rea
     size: Math.min(requested, MAX_PAGE_SIZE),
     ...(cursor !== undefined ? { cursor } : {}),
   };
+}
+
+/** The longest `filter[name]` read. */
+const MAX_NAME_QUERY = 200;
+
+/** The search by name's query (`filter[name]`): the text, the page size and the cursor; no sort, no other filter. */
+export function parseNameSearchQuery(query: Record<string, string>): { name: string; size: number; cursor?: string } {
+  for (const name of Object.keys(query)) {
+    if (name !== 'filter[name]' && (name === 'sort' || name.startsWith('filter['))) {
+      throw badRequest(`filter[name] lists the matching members by name and takes no '${name}': leave it out`);
+    }
+    if (name.startsWith('page[') && !PAGE_PARAMETERS.includes(name)) {
+      throw badRequest(`Unknown parameter '${name}'. The member list pages with page[size] and page[cursor]`);
+    }
+  }
+  const text = query['filter[name]'] ?? '';
+  if (text.length > MAX_NAME_QUERY) throw badRequest(`filter[name] is longer than ${MAX_NAME_QUERY} characters`);
+  const requested = query['page[size]'] === undefined ? DEFAULT_PAGE_SIZE : positiveInteger('page[size]', query['page[size]']);
+  const cursor = query['page[cursor]'];
+  if (cursor !== undefined && cursor.trim() === '') throw badRequest('page[cursor] is empty: leave it out for the first page');
+  return { name: text, size: Math.min(requested, MAX_PAGE_SIZE), ...(cursor !== undefined ? { cursor } : {}) };
 }

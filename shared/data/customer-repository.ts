@@ -23,6 +23,7 @@ import {
 } from './items/customer-profile';
 import { recordEarningEntry } from './items/earning-entry';
 import { followAddress } from './items/email-gram';
+import { followNames } from './items/name-token';
 import { checkNotErased, clearTombstone } from './items/erasure-tombstone';
 import { claimReferralCode } from './items/referral';
 import { countInShop, moveInShopCounts } from './items/shop';
@@ -69,7 +70,7 @@ export async function enrolledCustomerIds(shopId: string, customerIds: readonly 
 }
 
 /**
- * Enrols a customer atomically: profile, referral-code guard, shop counter and e-mail search postings
+ * Enrols a customer atomically: profile, referral-code guard, shop counter, e-mail and name search postings
  * change together or not at all, and only if the customer does not exist yet. `emailPostingsWritten`:
  * the postings were put before (`putEmailPostings`, a bulk enrolment), so the transaction leaves them out.
  */
@@ -101,6 +102,8 @@ export async function createCustomer(
       ...followBirthday(record, null),
       // The e-mail search postings of the address.
       ...(options.emailPostingsWritten ? [] : followAddress(shopId, customerId, null, record.email)),
+      // The name search postings of the names.
+      ...followNames(shopId, customerId, null, record),
       // Entries awarded on enrolment (signup points) commit with the profile or not at all.
       ...(options.entries ?? []).map((entry) => recordEarningEntry(shopId, customerId, entry)),
       // An erasure holds against an import.
@@ -149,8 +152,15 @@ export async function updateCustomer(current: StoredCustomer, changes: MemberCha
 
 async function updateProfileFields(current: StoredCustomer, changes: MemberChanges, now: string): Promise<CustomerWrite> {
   const { record } = current;
-  const postings =
-    changes.email === undefined ? [] : followAddress(record.shop_id, record.platform_customer_id, record.email, changes.email);
+  const postings = [
+    ...(changes.email === undefined ? [] : followAddress(record.shop_id, record.platform_customer_id, record.email, changes.email)),
+    ...(changes.first_name === undefined && changes.last_name === undefined
+      ? []
+      : followNames(record.shop_id, record.platform_customer_id, record, {
+          first_name: changes.first_name ?? record.first_name,
+          last_name: changes.last_name ?? record.last_name,
+        })),
+  ];
   if (postings.length > 0) return updateWithPostings(current, changes, now, postings);
   try {
     const result = await documentClient().send(new UpdateCommand({ ...memberFieldsUpdate(record, changes, now), ReturnValues: 'ALL_NEW' }));
@@ -169,8 +179,8 @@ function refusedProfileWrite(refusal: CommitRefusal, profile: Write): CustomerWr
 }
 
 /**
- * A new address: the same update of the fields, conditioned also on the address it replaces (the postings
- * deleted are that address's), in one transaction with the postings; then the profile as written, read
+ * A new address or new names: the same update of the fields, conditioned also on the address and names it
+ * replaces (the postings deleted are theirs), in one transaction with the postings; then the profile as written, read
  * consistently (a transaction answers no item).
  */
 async function updateWithPostings(current: StoredCustomer, changes: MemberChanges, now: string, postings: Write[]): Promise<CustomerWrite> {
@@ -191,6 +201,7 @@ async function updateWithOtherItems(current: StoredCustomer, changes: MemberChan
     profile,
     ...followBirthday(next, record.date_of_birth),
     ...followAddress(record.shop_id, record.platform_customer_id, record.email, next.email),
+    ...followNames(record.shop_id, record.platform_customer_id, record, next),
     ...(changes.status && changes.status !== record.status ? [moveInShopCounts(record.shop_id, record.status, changes.status)] : []),
   ]);
   if (!outcome.committed) return refusedProfileWrite(outcome.refusal, profile);

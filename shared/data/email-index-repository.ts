@@ -12,18 +12,19 @@ import { BATCH_ATTEMPTS, batchDelete, batchGet, readItem } from './items';
 import { checkProfileAddress, customerKey, normalisedEmail } from './items/customer-profile';
 import { emailIndexMarkerItem, emailPostingItems, emailPostingKeys, markEmailIndexed, postAddress } from './items/email-gram';
 import type { Item } from './items/item-type';
+import { markNamesIndexed } from './items/name-token';
 import { checkNewShop } from './items/shop';
 
 export { emailIndexReady };
 
 /**
- * Writes the index marker of a shop that has no settings yet, in one transaction with that check: a new
- * shop's members all get postings from their enrolment, so its index is complete from the start. A shop
+ * Writes the e-mail and name index markers of a shop that has no settings yet, in one transaction with that
+ * check: a new shop's members all get postings from their enrolment, so its indexes are complete from the start. A shop
  * that already exists (members from before the index, perhaps) is left to the backfill. True when written.
  */
 export async function markNewShopIndexed(shopId: string, now: string): Promise<boolean> {
   const newShop = checkNewShop(shopId);
-  const outcome = await commit([newShop, markEmailIndexed(shopId, now, 'new shop')]);
+  const outcome = await commit([newShop, markEmailIndexed(shopId, now, 'new shop'), markNamesIndexed(shopId, now, 'new shop')]);
   if (outcome.committed) return true;
   if (outcome.refusal.kind === 'condition' && outcome.refusal.failed.includes(newShop.name)) return false;
   throw new Error(`Marking the e-mail index of new shop ${shopId}: the transaction was in conflict with another`);

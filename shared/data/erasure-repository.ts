@@ -13,6 +13,7 @@ import { documentClient, tableName } from './client';
 import { shopMemberIdPages } from './customer-list';
 import { writtenUnlessRefused } from './dynamodb-errors';
 import { followAddress } from './items/email-gram';
+import { followNames } from './items/name-token';
 import { batchDelete, batchGet, forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
 import { DOMAIN_EVENT_PREFIX } from './items/domain-event';
 import { erasureTombstoneKey, erasureTombstonePut, erasureTombstonesPartition } from './items/erasure-tombstone';
@@ -157,8 +158,9 @@ async function deleteProfile(
         // Only the member's own guard: a code imported twice must not free another member's code.
         guard,
         forgetReferralAward(shopId, customerId),
-        // The e-mail search postings go with the profile: a search never finds an erased member.
+        // The e-mail and name search postings go with the profile: a search never finds an erased member.
         ...followAddress(shopId, customerId, record.email, null),
+        ...followNames(shopId, customerId, record, null),
         ...figures,
       ],
       { events },

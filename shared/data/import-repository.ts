@@ -22,6 +22,7 @@ import {
 } from './items/customer-profile';
 import { recordEarningEntry, removeEarningEntry } from './items/earning-entry';
 import { emailPostingKeys } from './items/email-gram';
+import { followNames } from './items/name-token';
 import { checkNotErased } from './items/erasure-tombstone';
 import {
   forgetImportedMember,
@@ -141,6 +142,8 @@ export async function writeImportedMember(write: ImportMemberWrite): Promise<Imp
     ...(earned ? [earned] : []),
     ...birthdayTimer(next, current ? current.record.date_of_birth : null),
     ...(notErased ? [notErased] : []),
+    // The name search postings follow the names in the transaction (a few items, unlike the e-mail's).
+    ...followNames(shopId, customerId, current ? current.record : null, next),
   ];
   const outcome = await commit(writes, { events: write.events ?? [] });
   if (outcome.committed) return 'written';
@@ -255,11 +258,17 @@ async function undoImportedMemberOnce(write: UndoMemberWrite, withEntry: boolean
       dropReferralCode(shopId, current.record.referral_code),
       ...entryRemoval,
       ...(current.record.date_of_birth ? [removeBirthdayTimer(shopId, customerId)] : []),
+      ...followNames(shopId, customerId, current.record, null),
     );
   } else if (write.kind === 'restore') {
     const { current, next } = write;
     profile = writeProfileAtVersion(current, next);
-    writes.push(profile, ...entryRemoval, ...birthdayTimer(next, current.record.date_of_birth));
+    writes.push(
+      profile,
+      ...entryRemoval,
+      ...birthdayTimer(next, current.record.date_of_birth),
+      ...followNames(shopId, customerId, current.record, next),
+    );
   } else {
     writes.push(...entryRemoval);
   }

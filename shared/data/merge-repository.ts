@@ -22,6 +22,7 @@ import {
 } from './items/customer-profile';
 import { EARNING_ENTRY_PREFIX, type EntryDueState } from './items/earning-entry';
 import { followAddress } from './items/email-gram';
+import { followNames } from './items/name-token';
 import { FRIEND_COUNT_PREFIX } from './items/friend-referral';
 import { BATCH_PREFIX } from './items/import-batch';
 import {
@@ -127,7 +128,7 @@ export const sourceKey = (from: LineSide, sk: string) => `${from}|${sk}`;
  * the deleted customer: the kept profile with the summed figures (or created, when it was no member), the
  * deleted profile, its referral-code guard (deleted, or handed to the kept customer when it is moved) and
  * its count in the shop counters, the kept member's birthday timer when it takes the deleted one's date,
- * both members' e-mail search postings, the merge record and the kept partition's marker, and the merge's
+ * both members' e-mail and name search postings, the merge record and the kept partition's marker, and the merge's
  * events. The re-laid
  * batches that fit go in too (soonest expiry first), each conditional on being as read, so in the usual
  * case no job ever sees a batch half merged; the others are re-laid right after. False when anything changed since it was read.
@@ -147,6 +148,9 @@ export async function commitMerge(commit: MergeCommit): Promise<boolean> {
     // The e-mail search postings follow both profiles: the deleted one's go, the kept one's follow its address.
     ...followAddress(shopId, record.deleted_id, deleted.record.email, null),
     ...followAddress(shopId, record.kept_id, kept.current?.record.email ?? null, kept.next.email),
+    // So do the name search postings.
+    ...followNames(shopId, record.deleted_id, deleted.record, null),
+    ...followNames(shopId, record.kept_id, kept.current?.record ?? null, kept.next),
   ];
   // Moved, the member keeps its status and its count; merged, the shop has one member fewer.
   if (!moved) writes.push(countInShop(shopId, deleted.record.status, -1));

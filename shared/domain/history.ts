@@ -15,12 +15,18 @@ export interface ApiKeyActor {
 }
 /** Who made a change by request: a staff user (/admin/api) or an API key (/v1). */
 export type RequestActor = StaffActor | ApiKeyActor;
+/** The signed-in shopper, on their own redemption (/shopper). */
+export interface CustomerActor {
+  type: 'customer';
+}
+/** Who made a redemption: a requester, or the shopper themselves. */
+export type PurchaseActor = RequestActor | CustomerActor;
 /**
- * Who an entry is by, as staff answers say it: the recorded requester, or `shopify` (an order, a customer
- * webhook) or `system` (a scheduled job, the configuration, an import), or `unknown` (a request of before
+ * Who an entry is by, as staff answers say it: the recorded requester (or `customer`, the shopper's own
+ * redemption), or `shopify` (an order, a customer webhook) or `system` (a scheduled job, the configuration, an import), or `unknown` (a request of before
  * requesters were recorded).
  */
-export type EntryActor = RequestActor | { type: 'shopify' } | { type: 'system' } | { type: 'unknown' };
+export type EntryActor = PurchaseActor | { type: 'shopify' } | { type: 'system' } | { type: 'unknown' };
 export type RewardStatus = 'active' | 'used' | 'expired';
 
 export interface EarningEntry {
@@ -81,6 +87,8 @@ export interface PurchaseRecord extends Omit<RewardEntry, 'status'> {
    */
   refund_started_at?: string | null;
   refund_reason?: string;
+  /** Who made the redemption (absent on one made before requesters were recorded). */
+  actor?: PurchaseActor;
 }
 
 /** What makes one earning entry different from another approved at the same moment. */

@@ -1,6 +1,6 @@
 // JSON:API serialization of earning and reward history entries: exactly the spec's fields for
 // history reads, so audit details kept on an entry (notes, request flags) never leave the table.
-import type { EarningEntry, EntryActor, RewardEntry } from '../domain/history';
+import type { EarningEntry, EntryActor, PurchaseActor, RewardEntry } from '../domain/history';
 import type { ShopSettings } from '../domain/shop';
 
 /**
@@ -54,7 +54,11 @@ export function entryActor(entry: EarningEntry): EntryActor {
 /** An adjustment's internal note, kept on its entry's item (read back with the entry; no other entry has one). */
 const noteOf = (entry: EarningEntry): unknown => (entry as EarningEntry & { note?: unknown }).note;
 
-export function rewardHistoryResource(entry: RewardEntry) {
+/**
+ * `staff`: a staff route's answer, which also says who made the redemption (`actor`: the staff user, the API key
+ * by its name, `customer` for the shopper's own, `unknown` for one made before requesters were recorded).
+ */
+export function rewardHistoryResource(entry: RewardEntry & { actor?: PurchaseActor }, { staff = false }: { staff?: boolean } = {}) {
   return {
     type: 'reward_history_entry',
     id: entry.id,
@@ -71,6 +75,7 @@ export function rewardHistoryResource(entry: RewardEntry) {
       expires_at: entry.expires_at,
       created_at: entry.created_at,
       updated_at: entry.updated_at,
+      ...(staff ? { actor: entry.actor ?? { type: 'unknown' as const } } : {}),
     },
   };
 }

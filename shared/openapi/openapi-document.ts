@@ -2,11 +2,17 @@
 // responses. A manifest route without documentation here fails to compile, so the two cannot drift.
 import { z } from 'zod';
 import {
+  ADMIN_PAGES,
+  type AdminApiRouteName,
+  isAdminApiPage,
+  type PageRoute,
   ROUTES,
   SHOPPER_BUDGET,
   SHOPPER_CORS_HEADERS,
   SHOPPER_ROUTES,
   shopperRouteClass,
+  STAFF_API_PREFIX,
+  STAFF_CORS_HEADERS,
   type ShopperRoute,
   type ShopperRouteName,
   THROTTLE_LIMITS,
@@ -14,6 +20,8 @@ import {
   type RouteName,
 } from '../runtime/entry-points';
 import { ACTIVITY_PAGE, ESTIMATE_MAX_LINES, estimateBodySchema, redeemBodySchema } from '../shopper/shopper-requests';
+import { MAX_RANGE_DAYS } from '../domain/program-figures';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../http/query';
 import { earnActionBodySchema } from '../actions/action-requests';
 import { enrollBodySchema, updateBodySchema } from '../customers/customer-requests';
 import { adjustPointsBodySchema } from '../points/points-requests';
@@ -66,6 +74,10 @@ const TAGS = {
   'VIP tiers': "The shop's VIP tiers, their thresholds, multipliers and rewards.",
   Shopper:
     "The program as one shopper sees it, for the storefront (through Shopify's app proxy, `https://{shop}/apps/loyalty/...`) and customer account extensions (a customer session token): no API key; the shopper is the customer Shopify verified and no one else.",
+  Staff:
+    "The app in Shopify's admin, for the shop's staff (a Shopify admin ID token, no API key): the program's figures and the member list. " +
+    'Besides these, `/admin/api/v1/...` mirrors every `/v1/...` operation of this document: the same path below the prefix, parameters, bodies, statuses and answers, authorized by the staff ID token with full scope. ' +
+    "There the earning and reward history entries also say who made each (`actor`) and an adjustment's entry its internal `note` (docs/admin.md#who-made-each-entry); every write records the staff user.",
 } as const;
 
 interface RouteDoc {
@@ -357,6 +369,59 @@ export const SHOPPER_ROUTE_DOCS: Record<ShopperRouteName, RouteDoc> = {
   },
 };
 
+const STAFF_NOTE =
+  "The staff member is verified before anything else is read: `Authorization: Bearer <ID token>`, the JWT Shopify's admin gives the embedded app (App Bridge adds it to the app's own calls): HS256 with the shop's app secret, `aud` the client id, `iss` `https://{shop}/admin` and `dest` `https://{shop}` naming the same shop, `sub` the staff user, `exp`/`nbf` with 10 s of leeway. " +
+  'A missing, expired or forged token: 401 with `X-Shopify-Retry-Invalid-Session-Request: 1` (App Bridge fetches a fresh token and retries once); an API key or a customer session token: 401 without it. Every answer carries `Access-Control-Allow-Origin: *`.';
+
+/** One entry per staff-only API route of the manifest's pages: a route added without documentation fails to compile. */
+export const STAFF_ROUTE_DOCS: Record<AdminApiRouteName, RouteDoc> = {
+  programOverview: {
+    tag: 'Staff',
+    summary: "The program's figures",
+    description:
+      `The program's figures for up to ${MAX_RANGE_DAYS} UTC days, both ends included: members (total, new in range, excluded), points outstanding and pending now, the liability at the point value, what was issued (by source), redeemed, expired and clawed back in range, redemptions and codes used, member and loyalty orders and revenue, the lifetime redemption and repeat purchase rates, and one row per day of the range, ascending. ` +
+      "`to` defaults to today (UTC, on the service's clock), `from` to `to` − 29; a longer range, `from` after `to` or a date that does not exist: 400. " +
+      'The figures are exact (kept by counting the loyalty events once each); an answer reads O(days in range) items, never O(members).',
+    query: [
+      {
+        name: 'from',
+        description: 'First day of the range, `YYYY-MM-DD` (UTC); default `to` − 29',
+        schema: { type: 'string', format: 'date' },
+      },
+      { name: 'to', description: 'Last day of the range, `YYYY-MM-DD` (UTC); default today', schema: { type: 'string', format: 'date' } },
+    ],
+    responses: { 200: 'ProgramOverview', 400: 'Error' },
+  },
+  browseMembers: {
+    tag: 'Staff',
+    summary: 'The member list',
+    description:
+      "One page of the shop's members, excluded ones included, each the customer object with `last_activity_at` (the last earning or spending, else the enrolment): sorted by points, enrolment (`joined`) or last activity, either way, filtered by status and tier, continued by `meta.page.next_cursor` (`null` on the last page). " +
+      "A tier is listed by last activity only (`filter[tier]` with another sort: 400). A cursor belongs to its list: another sort, filter, page size or shop refuses it (400). A page reads at most `page[size] + 1` index entries of each partition it spans and the page's profiles, whatever the shop's size or the depth.",
+    query: [
+      {
+        name: 'sort',
+        description: 'points, joined or last_activity; prefix - for descending. Default -points',
+        schema: { type: 'string', enum: ['points', '-points', 'joined', '-joined', 'last_activity', '-last_activity'] },
+      },
+      filter('loyalty_status', 'member or excluded', { type: 'string', enum: ['member', 'excluded'] }),
+      filter('tier', 'A tier id of the shop, or `none` for members of no tier (with sort=last_activity or -last_activity)'),
+      filter(
+        'name',
+        'The search by name: the members one of whose first or last name words starts with each word of this text (any case, accents or not), in the order of the matched word; `meta.sort` is `name`. Takes no `sort` and no other filter.',
+        { type: 'string', minLength: 1, maxLength: 200 },
+      ),
+      {
+        name: 'page[size]',
+        description: `Page size, default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE} (larger is served at ${MAX_PAGE_SIZE})`,
+        schema: { type: 'integer', minimum: 1 },
+      },
+      { name: 'page[cursor]', description: "The previous page's `meta.page.next_cursor`", schema: { type: 'string', minLength: 1 } },
+    ],
+    responses: { 200: 'MemberList', 400: 'Error', 503: 'Error' },
+  },
+};
+
 /** What each status means on this API; the operation's description says when it happens. */
 const STATUS_DESCRIPTIONS: Record<number, string> = {
   200: 'OK',
@@ -470,6 +535,38 @@ function shopperOperation(route: ShopperRoute, doc: RouteDoc) {
   };
 }
 
+/** A staff-only API route's operation: the staff ID token, no API key, the stage's method throttle. */
+function staffOperation(page: PageRoute, doc: RouteDoc) {
+  const base = operation({ ...page, scope: 'read', throttle: 'standard' }, doc);
+  const corsHeader = { description: 'Always `*`', schema: { type: 'string', const: STAFF_CORS_HEADERS['Access-Control-Allow-Origin'] } };
+  const retryHeader = {
+    description: '`1` when App Bridge should fetch a fresh ID token and try once more (a missing, expired or forged token)',
+    schema: { type: 'string', const: '1' },
+  };
+  const responses = Object.fromEntries(
+    Object.entries(base.responses).map(([status, response]) => [
+      status,
+      {
+        ...(response as object),
+        ...(status === '401'
+          ? { description: 'Unauthorized: no valid staff ID token (an API key or a customer session token is none) (error envelope)' }
+          : {}),
+        headers: {
+          'Access-Control-Allow-Origin': corsHeader,
+          ...(status === '401' ? { [STAFF_CORS_HEADERS['Access-Control-Expose-Headers']]: retryHeader } : {}),
+        },
+      },
+    ]),
+  );
+  const { rateLimit, burstLimit } = page.throttle;
+  return {
+    ...base,
+    description: `${doc.description}\n\n${STAFF_NOTE} Rate limit: ${rateLimit} requests per second for all shops' staff together (burst ${burstLimit}), then 429.`,
+    security: [{ staffIdToken: [] }],
+    responses,
+  };
+}
+
 /** The CORS preflight of a shopper path. */
 function preflightOperation(path: string) {
   const headers = Object.fromEntries(
@@ -495,7 +592,11 @@ function preflightOperation(path: string) {
   };
 }
 
-export function buildOpenApiDocument(routes: readonly Route[] = ROUTES, shopperRoutes: readonly ShopperRoute[] = SHOPPER_ROUTES) {
+export function buildOpenApiDocument(
+  routes: readonly Route[] = ROUTES,
+  shopperRoutes: readonly ShopperRoute[] = SHOPPER_ROUTES,
+  pages: readonly PageRoute[] = ADMIN_PAGES,
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const doc = docFor(route.name);
@@ -509,6 +610,12 @@ export function buildOpenApiDocument(routes: readonly Route[] = ROUTES, shopperR
     operations[route.method.toLowerCase()] = shopperOperation(route, doc);
     operations.options ??= preflightOperation(route.path);
   }
+  // The staff-only API routes (the pages of HTML, such as `/admin`, are not API operations).
+  for (const page of pages.filter(isAdminApiPage)) {
+    const doc = Object.hasOwn(STAFF_ROUTE_DOCS, page.name) ? STAFF_ROUTE_DOCS[page.name as AdminApiRouteName] : undefined;
+    if (!doc) throw new Error(`Staff route ${page.name} has no OpenAPI documentation in shared/openapi/openapi-document.ts`);
+    (paths[page.path] ??= {})[page.method.toLowerCase()] = staffOperation(page, doc);
+  }
   return {
     openapi: '3.1.0',
     info: {
@@ -518,7 +625,8 @@ export function buildOpenApiDocument(routes: readonly Route[] = ROUTES, shopperR
         "A store's loyalty program for server-side callers: customers and their points, earning and reward history, reward redemption into discount codes, earning rules and VIP tiers. " +
         'Every request carries the API key as the bare `Authorization` header; every error comes in the envelope `{ "errors": [ { "status", "title", "detail" } ] }`. ' +
         'Writes accept an `Idempotency-Key` header so a retry returns the first answer. ' +
-        'The `/shopper/...` routes are the exception: they serve one shopper, verified by Shopify (the app proxy signature or a customer session token), without a key.',
+        'The `/shopper/...` routes are the exception: they serve one shopper, verified by Shopify (the app proxy signature or a customer session token), without a key. ' +
+        `So are the staff routes under \`${STAFF_API_PREFIX}\`, for the app in Shopify's admin, verified by the staff member's ID token: the program's figures, the member list, and a mirror of every \`/v1\` operation (tag Staff).`,
       // Each store runs its own deployment, so the contact is whoever operates it, not a vendor address.
       contact: { name: 'The team operating this deployment' },
     },
@@ -533,6 +641,13 @@ export function buildOpenApiDocument(routes: readonly Route[] = ROUTES, shopperR
           name: 'signature',
           description:
             "Shopify's app proxy (`/shopper/...` reached as `https://{shop}/apps/loyalty/...`): `signature` is the lowercase hex HMAC-SHA256, under the shop's app secret, of the other query parameters (`shop`, `logged_in_customer_id`, `path_prefix`, `timestamp` within 90 s, and the request's own) sorted and concatenated as Shopify documents.",
+        },
+        staffIdToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            "A Shopify admin ID token (App Bridge adds it to the embedded app's calls): HS256 with the shop's app secret, `aud` the app's client id, `iss` `https://{shop}/admin` and `dest` `https://{shop}` naming the same shop, `sub` the staff user's id, `exp`/`nbf` (10 s leeway), `jti` and `sid`.",
         },
         customerSessionToken: {
           type: 'http',

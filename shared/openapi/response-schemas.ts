@@ -32,27 +32,75 @@ export const errorEnvelopeSchema = z
 export const pageMetaShape = { total: int, page: int, per_page: int, total_pages: int };
 const modeMetaShape = { loyalty_mode: loyaltyMode, currency };
 
-export const customerSchema = resource(
-  'customer',
+const customerAttributesShape = {
+  platform_customer_id: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  current_points: int,
+  lifetime_points: int,
+  redeemed_points: int,
+  loyalty_status: z.enum(['member', 'excluded']),
+  loyalty_mode: loyaltyMode,
+  store_credit: z.object({ balance: money, currency }).strict().nullable(),
+  date_of_birth: date.nullable(),
+  anniversary_date: date.nullable(),
+  referral_url: z.string(),
+  referral_code: z.string(),
+  vip_tier: customerVipTierSchema,
+  created_at: timestamp,
+  updated_at: timestamp,
+};
+
+export const customerSchema = resource('customer', z.object(customerAttributesShape).strict());
+
+/** A member of the staff's member list: the customer object and its last earning or spending (else the enrolment). */
+export const listedMemberSchema = resource('customer', z.object({ ...customerAttributesShape, last_activity_at: timestamp }).strict());
+
+const dayDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const count = int.min(0);
+/** A non-negative decimal amount in the currency's minor digits (none for a currency without them). */
+const decimal = z.string().regex(/^\d+(\.\d+)?$/);
+
+/** The program's figures (`GET /admin/api/overview`, SURFACES-CONTRACT.md "The program's figures"). */
+export const programOverviewSchema = resource(
+  'program_overview',
   z
     .object({
-      platform_customer_id: z.string(),
-      email: z.string(),
-      first_name: z.string(),
-      last_name: z.string(),
-      current_points: int,
-      lifetime_points: int,
-      redeemed_points: int,
-      loyalty_status: z.enum(['member', 'excluded']),
-      loyalty_mode: loyaltyMode,
-      store_credit: z.object({ balance: money, currency }).strict().nullable(),
-      date_of_birth: date.nullable(),
-      anniversary_date: date.nullable(),
-      referral_url: z.string(),
-      referral_code: z.string(),
-      vip_tier: customerVipTierSchema,
-      created_at: timestamp,
-      updated_at: timestamp,
+      members: z.object({ total: count, new: count, excluded: count }).strict(),
+      points_outstanding: int,
+      points_pending: int,
+      liability: z.object({ amount: decimal, currency, point_value: decimal }).strict(),
+      in_range: z
+        .object({
+          issued: z
+            .object({
+              purchase: count,
+              signup: count,
+              birthday: count,
+              referral: count,
+              action: count,
+              manual: count,
+              import: count,
+              refund: count,
+            })
+            .strict(),
+          redeemed: count,
+          expired: count,
+          clawed_back: count,
+          redemptions: count,
+          codes_used: count,
+          member_orders: count,
+          member_revenue: decimal,
+          loyalty_orders: count,
+          loyalty_revenue: decimal,
+        })
+        .strict(),
+      redemption_rate: z.number().min(0),
+      repeat_purchase_rate: z.number().min(0).max(1),
+      daily: z.array(
+        z.object({ date: dayDate, issued: count, redeemed: count, expired: count, new_members: count, member_revenue: decimal }).strict(),
+      ),
     })
     .strict(),
 );
@@ -404,6 +452,19 @@ export const RESPONSE_SCHEMAS = {
   ShopperRewardList: list(memberRewardSchema, {}),
   Redemption: single(redemptionSchema),
   ShopperEstimate: single(estimateSchema),
+  ProgramOverview: single(programOverviewSchema),
+  MemberList: z
+    .object({
+      data: z.array(listedMemberSchema),
+      meta: z
+        .object({
+          page: z.object({ size: int.min(1), next_cursor: z.string().nullable() }).strict(),
+          sort: z.enum(['points', '-points', 'joined', '-joined', 'last_activity', '-last_activity', 'name']),
+          ...modeMetaShape,
+        })
+        .strict(),
+    })
+    .strict(),
 } as const;
 
 export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;

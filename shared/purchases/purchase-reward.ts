@@ -10,7 +10,7 @@ import { getCustomer } from '../data/customer-repository';
 import { activatePurchase, getPurchase, refundPurchase, reservePurchase } from '../data/purchase-repository';
 import { type IdempotencyClaim, recordProgressItem } from '../data/idempotency-repository';
 import { type DomainEvent, type MemberFacts, memberFacts } from '../domain/events';
-import { type PurchaseRecord } from '../domain/history';
+import { type PurchaseActor, type PurchaseRecord } from '../domain/history';
 import { nowIso } from '../runtime/clock';
 import type { ShopCatalog } from '../domain/shop';
 import { resolveCustomer } from '../customers/customer-service';
@@ -33,6 +33,8 @@ export interface PurchaseHooks {
 export interface PurchaseOptions extends PurchaseHooks {
   /** The request's claim on its Idempotency-Key: the reservation is recorded on it, or resumed from it. */
   claim?: IdempotencyClaim;
+  /** Who is buying (a staff user, an API key, the shopper), kept on the entry for staff's "By". */
+  actor?: PurchaseActor;
 }
 
 /** What a purchase records on its Idempotency-Key's claim: enough to find the entry again. */
@@ -83,6 +85,7 @@ export async function purchaseReward(
       platform_discount_id: null,
       discount: { type: reward.discount_type, value: plan.discountValue, minimum_spend: reward.minimum_spend },
       counted: reward.max_redemptions !== null,
+      ...(options.actor ? { actor: options.actor } : {}),
     };
     const expiry = shop.settings.earning_settings?.points_expiry;
     const deadline = expiry?.mode === 'inactivity' ? addDays(now, expiry.days) : null;

@@ -488,7 +488,7 @@ export interface PageRoute extends EntryPoint {
 }
 
 /** The app's home in Shopify's admin: Shopify frames `{api}/admin?shop=…&host=…&embedded=1&id_token=…`. */
-export const ADMIN_PAGES: readonly PageRoute[] = [
+const ADMIN_PAGE_LIST = [
   {
     name: 'adminHome',
     method: 'GET',
@@ -513,7 +513,8 @@ export const ADMIN_PAGES: readonly PageRoute[] = [
     throttle: STAFF_THROTTLE.read,
   },
   // The member list (docs/admin.md#the-member-list): staff only, no /v1 twin. It reads one page of sorted
-  // index entries per partition it spans and the page's profiles: O(page), at any depth.
+  // index entries per partition it spans and the page's profiles: O(page), at any depth. With filter[name], the
+  // search by name: one page of name postings and their profiles (docs/admin.md#search-by-name).
   {
     name: 'browseMembers',
     method: 'GET',
@@ -523,7 +524,17 @@ export const ADMIN_PAGES: readonly PageRoute[] = [
     uses: ['platform'],
     throttle: STAFF_THROTTLE.read,
   },
-];
+] as const satisfies readonly PageRoute[];
+
+export type AdminPageName = (typeof ADMIN_PAGE_LIST)[number]['name'];
+
+/** The staff-only API routes among the pages (JSON under `/admin/api`, no `/v1` twin): the OpenAPI document has each. */
+export type AdminApiRouteName = Extract<(typeof ADMIN_PAGE_LIST)[number], { path: `${typeof STAFF_API_PREFIX}/${string}` }>['name'];
+
+export const ADMIN_PAGES: ReadonlyArray<PageRoute & { name: AdminPageName }> = ADMIN_PAGE_LIST;
+
+/** Whether a page is one of the staff-only API routes (JSON under `/admin/api`), not a page of HTML. */
+export const isAdminApiPage = (page: PageRoute): boolean => page.path.startsWith(`${STAFF_API_PREFIX}/`);
 
 /**
  * The CORS headers of every shopper answer, and the preflight's: `OPTIONS` on a shopper path answers 204

@@ -134,6 +134,15 @@ describe('POST /v1/customers/{identifier}/actions', () => {
     expect((await rulePrice('1002', 'follow')).tier_boost).toBe(1.25); // the award itself took 1002 into Bronze
   });
 
+  it('keeps on the entry which API key recorded the action, never on the /v1 answer', async () => {
+    const response = await earn('1003', 'follow_on_instagram');
+
+    expect(response.status).toBe(201);
+    expect(response.body.data.attributes).not.toHaveProperty('actor');
+    const [entry] = await actionEntries('1003');
+    expect(entry).toMatchObject({ action: 'follow_on_instagram', actor: { type: 'api_key', id: expect.any(String), name: 'Backend' } });
+  });
+
   it('moves the tier through the one points move, and publishes tier.changed', async () => {
     expect((await customer('1017')).vip_tier).toBeNull();
 

@@ -1,6 +1,7 @@
 // The app's home in a real headless Chromium, against the twin's admin (SURFACES-CONTRACT.md, "The twin" >
 // "The admin"): the simulator's admin page frames the twin's GET /admin with a fresh ID token and App Bridge's
-// stand-in adds `Authorization: Bearer` to the app's calls. Staff search a member by part of an e-mail, open
+// stand-in adds `Authorization: Bearer` to the app's calls. Staff search a member by id, by name and by part of
+// an e-mail (the hint's examples each find her), open
 // them, adjust with a reason and see the entry (its note and its actor) and the new balance, refund an unused
 // reward, then see the overview's figures (GET /admin/api/overview, counted from the delivered events) change;
 // the same path again with the keyboard alone; the overview without figures (a route double answering 404) and
@@ -182,7 +183,7 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
 
     await app.getByRole('link', { name: 'Customers' }).click();
     // By customer id: Ada's page with her tier, pending points and lifetime points as the service has them.
-    await app.getByLabel('E-mail or customer id').fill('1001');
+    await app.getByLabel('Name, e-mail or customer id').fill('1001');
     await app.getByRole('button', { name: 'Search' }).click();
     await app.getByRole('status').filter({ hasText: '1 member matches “1001”.' }).waitFor();
     await app.getByRole('list', { name: 'Search results' }).getByRole('link', { name: /Ada/ }).click();
@@ -201,7 +202,31 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await expect(pagePoints('Pending')).resolves.toBe(`${pending.toLocaleString('en-US')} points`);
     await app.getByRole('link', { name: 'Back to customers' }).click();
 
-    await app.getByLabel('E-mail or customer id').fill('hopper@');
+    // By name: a first and last name in any case (no address has a space: the name index found her).
+    await app.getByLabel('Name, e-mail or customer id').fill('ada LOVELACE');
+    await app.getByRole('button', { name: 'Search' }).click();
+    await app.getByRole('status').filter({ hasText: '1 member matches “ada LOVELACE”.' }).waitFor();
+    await expect(app.getByRole('list', { name: 'Search results' }).getByRole('link').textContent()).resolves.toContain('Ada Lovelace');
+    // The hint's examples find her on the demo configuration.
+    const hint = (await app.locator('#search-hint').textContent()) ?? '';
+    const examples = [...hint.matchAll(/“([^”]+)”/g)].map((match) => match[1]!);
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+    for (const example of examples) {
+      await app.getByLabel('Name, e-mail or customer id').fill(example);
+      await app.getByRole('button', { name: 'Search' }).click();
+      await app
+        .getByRole('status')
+        .filter({ hasText: `“${example}”.` })
+        .waitFor();
+      await expect(
+        app
+          .getByRole('list', { name: 'Search results' })
+          .getByRole('link', { name: /Ada Lovelace/ })
+          .count(),
+      ).resolves.toBe(1);
+    }
+
+    await app.getByLabel('Name, e-mail or customer id').fill('hopper@');
     await app.getByRole('button', { name: 'Search' }).click();
     await app.getByRole('status').filter({ hasText: '1 member matches “hopper@”.' }).waitFor();
     await shoot(page, '03-search-results');
@@ -241,6 +266,12 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
     await expect(app.getByRole('dialog').count()).resolves.toBe(0);
     await expect(app.locator('[data-figure="balance"]').textContent()).resolves.toBe('1,200 points');
     await expect(app.getByRole('button', { name: `Refund $5 off (${code})` }).count()).resolves.toBe(0);
+    // "By" on every row: the redemption by the API key that bought it, its refund by the staff user.
+    const row = (what: string) => app.locator('table.activity tbody tr', { hasText: what }).first().locator('td').nth(5).textContent();
+    await expect(row(`$5 off (${code})`)).resolves.toBe('API key “Backend”');
+    await expect(row('Reward refunded')).resolves.toBe(`Staff user ${STAFF_USER}`);
+    const byCells = await app.locator('table.activity tbody tr td:nth-child(6)').allTextContents();
+    expect(byCells.filter((by) => by === '' || by === '—')).toEqual([]);
     await shoot(page, '06-refunded');
     await expectAccessible(app);
 
@@ -437,7 +468,7 @@ describeInBrowser(`the app's home in the twin's admin, in Chromium${unavailable 
   it('confirms a deduction, says when the balance floor took less than asked, and cancels with Escape', async () => {
     const { page, app } = await openAdmin();
     await app.getByRole('link', { name: 'Customers' }).click();
-    await app.getByLabel('E-mail or customer id').fill('1008');
+    await app.getByLabel('Name, e-mail or customer id').fill('1008');
     await app.getByRole('button', { name: 'Search' }).click();
     await app.getByRole('list', { name: 'Search results' }).getByRole('link').click();
     await app.getByRole('heading', { level: 1 }).filter({ hasNotText: 'Customer 1008' }).waitFor();

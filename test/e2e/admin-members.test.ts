@@ -2,7 +2,7 @@
 // GET /admin/api/members sorted by points, enrolment and last activity both ways, filtered by status and tier,
 // walked page by page with its cursor (every member once, in order), each shop seeing only its own members,
 // refusals in the error envelope; who every history entry is by (staff, API key, Shopify, the system); an
-// adjustment below the balance floor answering what it really took; the search by a part of an e-mail.
+// adjustment below the balance floor answering what it really took; the search by a part of an e-mail and by name.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { main } from '../../infra/cli/main';
 import type { Twin } from '../../infra/local/twin';
@@ -237,6 +237,47 @@ describe('the search by a part of an e-mail', () => {
 
     expect(answer.status).toBe(200);
     expect(ids(answer.body.data)).toContain('1001');
+  });
+});
+
+describe('the search by name', () => {
+  it.each(['Ada', 'love', 'ADA LOVELACE', 'lovelace ada'])('finds Ada by %s, and no one else', async (name) => {
+    const answer = await staff('GET', `/members?filter[name]=${encodeURIComponent(name)}`);
+
+    expect(answer.status).toBe(200);
+    expect(ids(answer.body.data)).toEqual(['1001']);
+    expect(answer.body.meta).toMatchObject({ sort: 'name', page: { size: 20, next_cursor: null } });
+    expect(answer.body.data[0].attributes).toMatchObject({
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      last_activity_at: expect.any(String),
+    });
+  });
+
+  it('walks every member whose name starts with the query once, page by page with the cursor', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const answer: ApiResponse = await staff(
+        'GET',
+        `/members?filter[name]=first1&page[size]=4${cursor ? `&page[cursor]=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      expect(answer.status).toBe(200);
+      expect(answer.body.data.length).toBeLessThanOrEqual(4);
+      seen.push(...ids(answer.body.data));
+      cursor = answer.body.meta.page.next_cursor;
+    } while (cursor);
+    // First1 and First10..First19: members 1002 and 1011..1020.
+    expect(seen.sort()).toEqual(['1002', ...Array.from({ length: 10 }, (_, i) => String(1011 + i))]);
+  });
+
+  it("refuses another sort or filter beside it, a query without a word, and sees only the shop's own members", async () => {
+    expectError(await staff('GET', '/members?filter[name]=ada&sort=points'), 400, /filter\[name\]/);
+    expectError(await staff('GET', '/members?filter[name]=ada&filter[tier]=gold'), 400, /filter\[name\]/);
+    expectError(await staff('GET', `/members?filter[name]=${encodeURIComponent('--')}`), 400, /letter or a digit/);
+    const other = await staff('GET', '/members?filter[name]=ada', undefined, 'e2e-other');
+    expect(other.status).toBe(200);
+    expect(other.body.data).toEqual([]);
   });
 });
 

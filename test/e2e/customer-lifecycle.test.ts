@@ -9,6 +9,7 @@ import { parseConfig } from '../../shared/config/schema';
 import { main } from '../../infra/cli/main';
 import { applyConfig } from '../../shared/shops/apply-config';
 import { platformControls, postWebhook, signedHeaders } from '../support/orders';
+import { scanAll } from '../support/test-table';
 import { apiClient, expectError, startTestTwin } from '../support/twin';
 
 jest.setTimeout(60_000);
@@ -153,6 +154,11 @@ describe('customers/update', () => {
     expect(byNew.status).toBe(200);
     expect(byNew.body.data.attributes).toMatchObject({ first_name: 'Renamed', last_name: 'Person', current_points: 40 });
     expectError(await api().get('/v1/customers/person5005@example.com'), 404);
+    // The name search postings follow the names in the same write: the old names' words go, the new ones' come.
+    const namePostings = (await scanAll())
+      .filter((item) => String(item.pk).startsWith('SHOP#life#NAME#') && String(item.sk).endsWith('#5005'))
+      .map((item) => item.sk);
+    expect(namePostings.sort()).toEqual(['person#5005', 'renamed#5005']);
 
     expect((await deliver('life', 'customers/update', update('stale@example.com', '2026-11-19T10:00:00+01:00'))).status).toBe(200);
     expect((await api().get('/v1/customers/5005')).body.data.attributes.email).toBe('new5005@example.com');

@@ -92,6 +92,8 @@ const DEPLOY_ONLY: Record<string, string> = {
     'needs a deployed stack; the same command with --endpoint runs in test/e2e/program-figures.test.ts',
   'npx loyalty member-list backfill --stack LoyaltyApi':
     'needs a deployed stack; the backfill runs against DynamoDB Local in test/e2e/admin-members.test.ts and test/integration/deploy-permissions.test.ts',
+  'npx loyalty name-index backfill --stack LoyaltyApi':
+    'needs a deployed stack; the backfill runs against DynamoDB Local in test/integration/name-search.test.ts and test/integration/deploy-permissions.test.ts',
   'npx loyalty stats backfill --shop demo --stack LoyaltyApi':
     'needs a deployed stack; the backfill with --endpoint runs in test/e2e/program-figures.test.ts',
   'npx loyalty config apply my-shop.json --stack LoyaltyApi':

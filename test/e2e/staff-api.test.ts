@@ -368,6 +368,58 @@ describe('the actor of a staff write', () => {
   });
 });
 
+describe('who made a redemption and its refund', () => {
+  let byStaff: string;
+  let byKey: string;
+  let byShopper: string;
+
+  beforeAll(async () => {
+    const api = apiClient(twin.url, KEYS.full);
+    expect((await api.post('/v1/customers/1007/points', { adjustment: 1500, note: 'for rewards' })).status).toBe(200);
+    byStaff = (await staff(await idToken('e2e', '77'))('POST', '/v1/rewards/five-off/purchase', { customer_identifier: '1007' })).body.data
+      .id;
+    byKey = (await api.post('/v1/rewards/five-off/purchase', { customer_identifier: '1007' })).body.data.id;
+    const shopper = await sendJson(
+      `${twin.url}/shopper/rewards/five-off/redeem`,
+      'POST',
+      { Authorization: `Bearer ${await sessionToken(twin.platformUrl, 'e2e', '1007')}` },
+      {},
+    );
+    expect(shopper.status).toBe(201);
+    byShopper = shopper.body.data.id;
+    expect((await staff(await idToken('e2e', '78'))('POST', `/v1/customers/1007/reward-history/${byStaff}/refund`)).status).toBe(200);
+  });
+
+  it('says on each reward history entry in /admin/api answers: the staff user, the API key by name, the customer', async () => {
+    const list = (await staff(await idToken())('GET', '/v1/customers/1007/reward-history')).body.data as Json[];
+    const actorOf = (id: string) => list.find((entry) => entry.id === id).attributes.actor;
+
+    expect(actorOf(byStaff)).toEqual({ type: 'staff', id: '77' });
+    expect(actorOf(byKey)).toEqual({ type: 'api_key', id: expect.stringMatching(/^[0-9a-f]{16}$/), name: 'Backend' });
+    expect(actorOf(byShopper)).toEqual({ type: 'customer' });
+    const one = await staff(await idToken())('GET', `/v1/customers/1007/reward-history/${byKey}`);
+    expect(one.body.data.attributes.actor).toMatchObject({ type: 'api_key', name: 'Backend' });
+  });
+
+  it("says who undid a redemption on the entry that gives the points back, and on the refund's answer", async () => {
+    const earning = (await staff(await idToken())('GET', '/v1/customers/1007/earning-history')).body.data as Json[];
+    const refund = earning.find((entry) => entry.attributes.action === 'reward_refund');
+
+    expect(refund.attributes.actor).toEqual({ type: 'staff', id: '78' });
+    expect(earning.find((entry) => entry.attributes.note === 'for rewards').attributes.actor).toMatchObject({ type: 'api_key' });
+    const again = await staff(await idToken('e2e', '78'))('POST', `/v1/customers/1007/reward-history/${byKey}/refund`);
+    expect(again.status).toBe(200);
+    expect(again.body.data.attributes.actor).toMatchObject({ type: 'api_key', name: 'Backend' });
+  });
+
+  it('never shows it on /v1, whose reward history stays exactly the spec', async () => {
+    const list = await apiClient(twin.url, KEYS.full).get('/v1/customers/1007/reward-history');
+
+    expect(list.body.data.every((entry: Json) => !('actor' in entry.attributes))).toBe(true);
+    expect(openApiValidator().check('/v1/customers/{identifier}/reward-history', 'GET', 200, list.body)).toBeNull();
+  });
+});
+
 describe('every staff write records who made it', () => {
   const audits = async (customerId: string): Promise<Json[]> =>
     (await scanAll())

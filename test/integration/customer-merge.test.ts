@@ -27,7 +27,7 @@ import { customerRecord } from '../fixtures/customer-record';
 import { shopCatalog, vipTier } from '../fixtures/shop-catalog';
 import { customerItems } from '../support/orders';
 import { committedEvents } from '../support/committed-events';
-import { createTestTable } from '../support/test-table';
+import { createTestTable, scanAll } from '../support/test-table';
 
 jest.setTimeout(120_000);
 
@@ -340,6 +340,9 @@ describe('a member merged into a customer who is no member', () => {
     expect(await findCustomerByEmail('move', before.email)).toBeNull();
     expect((await findCustomerByEmail('move', 'kept@example.com'))?.record.platform_customer_id).toBe('11');
     expect(await readShopCounters('move')).toEqual({ member: 1, excluded: 0 });
+    // The name search postings follow: the deleted member's go, the kept member's names are posted.
+    const namePostings = (await scanAll()).filter((item) => String(item.pk).startsWith('SHOP#move#NAME#')).map((item) => item.sk);
+    expect(namePostings.sort()).toEqual(['customer#11', 'kept#11']);
     expect((await customerItems('move', '11')).some((item) => item.sk === 'TIMER#birthday')).toBe(true);
     expect(await events(shop, 'customer.merged')).toEqual([
       expect.objectContaining({ customer_id: '11', deleted_customer_id: '12', merge: 'moved' }),

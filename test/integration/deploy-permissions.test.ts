@@ -94,6 +94,7 @@ describe('docs/deploy.md, the CLI commands’ DynamoDB permissions', () => {
     await run('loyalty email-index backfill', 'email-index', 'backfill', '--shop', SHOP);
     await run('loyalty imported-batches backfill', 'imported-batches', 'backfill');
     await run('loyalty member-list backfill', 'member-list', 'backfill', '--shop', SHOP);
+    await run('loyalty name-index backfill', 'name-index', 'backfill', '--shop', SHOP);
     const imported = await run('loyalty import', 'import', MEMBERS, '--shop', SHOP, '--from', 'smile', '--customers', CUSTOMERS);
     const importId = /Import id: ([0-9a-f]{16})/.exec(imported.out)![1]!;
     await run('loyalty import undo', 'import', 'undo', importId, '--shop', SHOP);

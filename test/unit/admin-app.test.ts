@@ -118,11 +118,11 @@ describe("a customer's figures from the history", () => {
           actor: { type: 'staff', id: '42' },
         }),
       ],
-      [reward('r', { is_refunded: true })],
+      [reward('r', { is_refunded: true, actor: { type: 'staff', id: '7' } })],
     );
     expect(rows.map((row) => [row.kind, row.points, row.status, row.detail, row.note, row.actor?.id ?? null])).toEqual([
       ['Adjustment', -20, 'approved', '', 'Typo', '42'],
-      ['Reward', -500, 'refunded', '$5 off (LOYAL-1)', null, null],
+      ['Reward', -500, 'refunded', '$5 off (LOYAL-1)', null, '7'],
       ['Order', 100, 'approved', 'Order #1001', null, null],
     ]);
   });
@@ -173,6 +173,7 @@ describe("the staff's words for the service's answers", () => {
     expect(actorLabel({ type: 'api_key', id: 'abc', name: 'Backend' })).toBe('API key “Backend”');
     expect(actorLabel({ type: 'shopify' })).toBe('Shopify');
     expect(actorLabel({ type: 'system' })).toBe('System');
+    expect(actorLabel({ type: 'customer' })).toBe('Customer');
     expect(actorLabel({ type: 'unknown' })).toBe('Not recorded');
     expect(actorLabel(null)).toBe('—');
   });

@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import {
+  ADMIN_PAGES,
   ROUTES,
   SHOPPER_BUDGET,
   SHOPPER_ROUTES,
@@ -29,8 +30,13 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it("leaves the staff routes out: the embedded app's twins of the /v1 operations, with their bodies (docs/admin.md#staff-api)", () => {
-    expect(Object.keys(document.paths).filter((path) => path.startsWith(STAFF_API_PREFIX))).toEqual([]);
+  it('documents the staff-only API routes under the prefix, and the /v1 mirrors by a note, not an operation each (docs/admin.md#staff-api)', () => {
+    expect(Object.keys(document.paths).filter((path) => path.startsWith(STAFF_API_PREFIX))).toEqual(
+      ADMIN_PAGES.filter((page) => page.path.startsWith(`${STAFF_API_PREFIX}/`)).map((page) => page.path),
+    );
+    expect(document.tags.find((tag) => tag.name === 'Staff')?.description).toContain(
+      '`/admin/api/v1/...` mirrors every `/v1/...` operation',
+    );
   });
 
   it('refuses a route that has no documentation', () => {
@@ -101,6 +107,47 @@ describe('the shopper routes in the OpenAPI document', () => {
   it('refuses a shopper route that has no documentation', () => {
     expect(() => buildOpenApiDocument(ROUTES, [{ ...SHOPPER_ROUTES[0]!, name: 'undocumented' as never }])).toThrow(
       'Shopper route undocumented has no OpenAPI documentation',
+    );
+  });
+});
+
+describe('the staff-only routes in the OpenAPI document', () => {
+  type Operation = {
+    operationId: string;
+    security: unknown[];
+    description: string;
+    parameters: Array<{ name: string; in: string }>;
+    responses: Record<string, { headers?: Record<string, unknown> }>;
+  };
+  const staffPages = ADMIN_PAGES.filter((page) => page.path.startsWith(`${STAFF_API_PREFIX}/`));
+
+  it('documents each with the staff ID token, never the API key, its query, its throttle and the retry header on 401', () => {
+    expect(document.components.securitySchemes.staffIdToken).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(staffPages.map((page) => page.name).sort()).toEqual(['browseMembers', 'programOverview']);
+    for (const page of staffPages) {
+      const operation = (document.paths[page.path] as Record<string, Operation>)[page.method.toLowerCase()]!;
+      expect(operation.operationId).toBe(page.name);
+      expect(operation.security).toEqual([{ staffIdToken: [] }]);
+      expect(operation.description).toContain(`Rate limit: ${page.throttle.rateLimit} requests per second for all shops' staff together`);
+      expect(operation.responses['401']?.headers).toHaveProperty('X-Shopify-Retry-Invalid-Session-Request');
+      for (const status of ['200', '400', '401', '429', '500'])
+        expect(operation.responses[status]?.headers).toHaveProperty('Access-Control-Allow-Origin');
+      expect(operation.parameters.every((parameter) => parameter.in === 'query')).toBe(true);
+    }
+    const names = (path: string) => (document.paths[path] as Record<string, Operation>).get!.parameters.map((parameter) => parameter.name);
+    expect(names('/admin/api/overview')).toEqual(['from', 'to']);
+    expect(names('/admin/api/members')).toEqual(
+      expect.arrayContaining(['sort', 'filter[loyalty_status]', 'filter[tier]', 'page[size]', 'page[cursor]']),
+    );
+  });
+
+  it('leaves the page of HTML out', () => {
+    expect(document.paths).not.toHaveProperty('/admin');
+  });
+
+  it('refuses a staff route that has no documentation', () => {
+    expect(() => buildOpenApiDocument(ROUTES, SHOPPER_ROUTES, [{ ...staffPages[0]!, name: 'undocumented' as never }])).toThrow(
+      'Staff route undocumented has no OpenAPI documentation',
     );
   });
 });

@@ -1,5 +1,6 @@
-// Customers: the search by a part of an e-mail (`GET /v1/customers?filter[email]=…`, case-insensitive) or a
-// customer id (`GET /v1/customers/{id}`), and below it the member list to browse (MembersView.tsx). The
+// Customers: the search by a name (`GET /members?filter[name]=…`, by the start of a first or last name word), a
+// part of an e-mail (`GET /v1/customers?filter[email]=…`, case-insensitive), both at once, or a customer id
+// (`GET /v1/customers/{id}`), and below it the member list to browse (MembersView.tsx). The
 // results are links to each member's page; how many were found is said in a live region.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, type Document, type Resource } from './api';
@@ -21,9 +22,17 @@ export async function searchCustomers(query: string): Promise<Customer[]> {
       throw error;
     }
   }
-  const list = await get<Document<Array<Resource<Customer>>>>(`/v1/customers?filter[email]=${encodeURIComponent(query)}&page[size]=25`);
-  return list.data.map((resource) => resource.attributes);
+  // By e-mail and by name at once, each member once; a shop whose name index is not built yet finds by e-mail.
+  const q = encodeURIComponent(query);
+  const lists = await Promise.all([
+    get<List>(`/v1/customers?filter[email]=${q}&page[size]=25`),
+    get<List>(`/members?filter[name]=${q}&page[size]=25`).catch(() => ({ data: [] })),
+  ]);
+  const found = new Map(lists.flatMap((list) => list.data).map(({ attributes }) => [attributes.platform_customer_id, attributes]));
+  return [...found.values()];
 }
+
+type List = Document<Array<Resource<Customer>>>;
 
 export function SearchView({ initialQuery }: { initialQuery: string }) {
   const [query, setQuery] = useState(initialQuery);
@@ -53,7 +62,7 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
         }}
       >
         <div class="field">
-          <label for="search-query">E-mail or customer id</label>
+          <label for="search-query">Name, e-mail or customer id</label>
           <input
             id="search-query"
             type="search"
@@ -64,7 +73,8 @@ export function SearchView({ initialQuery }: { initialQuery: string }) {
             onInput={(event) => setQuery((event.target as HTMLInputElement).value)}
           />
           <p id="search-hint" class="hint">
-            Any part of an e-mail address (such as “lovelace”, “ada.lovelace@” or “example.com”), or the customer’s id in Shopify.
+            A first or last name or its start (such as “Ada” or “Love”), any part of an e-mail address (“ada.lovelace@”, “example.com”), or
+            the customer’s id in Shopify.
           </p>
         </div>
         <button type="submit" class="primary">

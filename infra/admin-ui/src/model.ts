@@ -19,8 +19,9 @@ export interface Customer {
 }
 
 /**
- * Who made an entry, as `/admin/api/v1` answers it: a staff user, an API key (by its name), Shopify (an order,
- * a customer webhook), the system (a job, an import), or unknown (made before requesters were recorded).
+ * Who made an entry, as `/admin/api/v1` answers it: a staff user, an API key (by its name), the customer (their
+ * own redemption), Shopify (an order, a customer webhook), the system (a job, an import), or unknown (made before
+ * requesters were recorded).
  */
 export interface Actor {
   type: string;
@@ -40,6 +41,8 @@ export function actorLabel(actor: Actor | null): string {
       return 'Shopify';
     case 'system':
       return 'System';
+    case 'customer':
+      return 'Customer';
     default:
       return 'Not recorded';
   }
@@ -72,6 +75,7 @@ export interface RewardEntry {
   is_refunded: boolean;
   discount_code_redeemed_at: string | null;
   created_at: string;
+  actor?: Actor | null;
 }
 
 export interface Activity {
@@ -124,7 +128,7 @@ export function mergeActivity(
     status: entry.is_refunded ? 'refunded' : entry.status,
     detail: `${entry.reward_name} (${entry.discount_code})`,
     note: null,
-    actor: null,
+    actor: entry.actor ?? null,
   }));
   return [...earned, ...spent].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
 }

@@ -170,6 +170,9 @@ export function writeMemberFigures(current: StoredCustomer, next: CustomerRecord
   if (normalisedEmail(next.email) !== normalisedEmail(current.record.email)) {
     throw new Error('A points write must not change the address: its e-mail search postings would not follow');
   }
+  if (next.first_name !== current.record.first_name || next.last_name !== current.record.last_name) {
+    throw new Error('A points write must not change the names: their search postings would not follow');
+  }
   return namedWrite("write the member's figures", {
     Put: {
       TableName: tableName(),
@@ -207,6 +210,41 @@ export function checkProfileAddress(shopId: string, customerId: string, emailLc:
   });
 }
 
+/** The condition that the profile's names are still `names` (absent or null where `names` has none). */
+function namesCondition(names: Pick<CustomerRecord, 'first_name' | 'last_name'>) {
+  const attributes: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const conditions: string[] = [];
+  for (const [field, value] of [
+    ['first_name', names.first_name],
+    ['last_name', names.last_name],
+  ] as const) {
+    attributes[`#${field}`] = field;
+    if (value === null || value === undefined) {
+      values[':null'] = 'NULL';
+      conditions.push(`(attribute_not_exists(#${field}) OR attribute_type(#${field}, :null))`);
+    } else {
+      values[`:${field}`] = value;
+      conditions.push(`#${field} = :${field}`);
+    }
+  }
+  return { attributes, values, conditions };
+}
+
+/** Holds only while the member's names are still `names`' (its name postings are derived from them). */
+export function checkProfileNames(shopId: string, customerId: string, names: Pick<CustomerRecord, 'first_name' | 'last_name'>): Write {
+  const { attributes, values, conditions } = namesCondition(names);
+  return namedWrite("check the member's names", {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: customerKey(shopId, customerId),
+      ConditionExpression: ['attribute_exists(pk)', ...conditions].join(' AND '),
+      ExpressionAttributeNames: attributes,
+      ExpressionAttributeValues: values,
+    },
+  });
+}
+
 /** The UpdateItem of a member's own fields (`memberFieldsUpdate`). */
 export type MemberFieldsUpdate = UpdateCommandInput & {
   Key: ItemKey;
@@ -222,13 +260,13 @@ export type MemberFieldsUpdate = UpdateCommandInput & {
  * conditioned only on what decided that no other item changes: the status and the date of birth as read
  * (`record`). The address's derived attributes follow it as `deriveProfile` derives them for a put.
  * `addressAsRead`: also conditioned on the address it replaces (the postings deleted beside it are that
- * address's).
+ * address's); `namesAsRead`: on the names it replaces (the name postings deleted beside it are theirs).
  */
 export function memberFieldsUpdate(
   record: CustomerRecord,
   changes: MemberChanges,
   now: string,
-  options: { addressAsRead?: boolean } = {},
+  options: { addressAsRead?: boolean; namesAsRead?: boolean } = {},
 ): MemberFieldsUpdate {
   const names: Record<string, string> = { '#version': 'version', '#updated': 'updated_at' };
   const values: Record<string, unknown> = { ':one': 1, ':now': now };
@@ -270,6 +308,12 @@ export function memberFieldsUpdate(
     names['#emailLc'] = 'email_lc';
     values[':emailLc'] = normalisedEmail(record.email);
   }
+  if (options.namesAsRead) {
+    const asRead = namesCondition(record);
+    Object.assign(names, asRead.attributes);
+    Object.assign(values, asRead.values);
+    conditions.push(...asRead.conditions);
+  }
   return {
     TableName: tableName(),
     Key: customerKey(record.shop_id, record.platform_customer_id),
@@ -281,7 +325,9 @@ export function memberFieldsUpdate(
   };
 }
 
-/** `memberFieldsUpdate` as a write of a transaction (a new address, whose postings change beside it). */
+/** `memberFieldsUpdate` as a write of a transaction (a new address or names, whose postings change beside it). */
 export function changeMemberFields(record: CustomerRecord, changes: MemberChanges, now: string): Write {
-  return namedWrite("change the member's fields", { Update: memberFieldsUpdate(record, changes, now, { addressAsRead: true }) });
+  return namedWrite("change the member's fields", {
+    Update: memberFieldsUpdate(record, changes, now, { addressAsRead: true, namesAsRead: true }),
+  });
 }

@@ -16,6 +16,7 @@ import { importBatchType, mergedImportBatchType } from './import-batch';
 import { importTypes } from './import-record';
 import type { ItemType } from './item-type';
 import { mergeTypes } from './merge';
+import { nameTokenTypes } from './name-token';
 import { orderCustomerType, orderType } from './order';
 import { figuresItemTypes } from './program-figures';
 import { redemptionCountType } from './redemption-count';
@@ -50,6 +51,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   shopperBudgetType,
   ...emailGramTypes,
   ...emailMatchSetTypes,
+  ...nameTokenTypes,
   ...mergeTypes,
   ...importTypes,
   ...figuresItemTypes,
