@@ -54,6 +54,11 @@ export function entryActor(entry: EarningEntry): EntryActor {
 /** An adjustment's internal note, kept on its entry's item (read back with the entry; no other entry has one). */
 const noteOf = (entry: EarningEntry): unknown => (entry as EarningEntry & { note?: unknown }).note;
 
+/** A `store_credit` entry carries its Shopify store credit transaction (null while none is recorded); the code kinds do not. */
+export function storeCreditTransactionOf(entry: Pick<RewardEntry, 'reward_discount_type' | 'store_credit_transaction_id'>) {
+  return entry.reward_discount_type === 'store_credit' ? { store_credit_transaction_id: entry.store_credit_transaction_id ?? null } : {};
+}
+
 export function rewardHistoryResource(entry: RewardEntry) {
   return {
     type: 'reward_history_entry',
@@ -71,6 +76,7 @@ export function rewardHistoryResource(entry: RewardEntry) {
       expires_at: entry.expires_at,
       created_at: entry.created_at,
       updated_at: entry.updated_at,
+      ...storeCreditTransactionOf(entry),
     },
   };
 }

@@ -11,6 +11,7 @@ import type { ActivityLine, ActivityPage } from './shopper-activity';
 import type { MemberView, ShopperProgram } from './shopper-program';
 import type { RewardsPage } from './shopper-rewards';
 import type { UnusedRewardCode } from '../data/history-repository';
+import { storeCreditTransactionOf } from '../history/history-resource';
 
 export function programResource({ shop, earning, rewards, tiers }: ShopperProgram) {
   const { settings } = shop;
@@ -63,6 +64,7 @@ export function programResource({ shop, earning, rewards, tiers }: ShopperProgra
             : null,
         vip_tier_id: reward.vip_tier_id,
         expiry_days: reward.expiry_days,
+        product_variant_id: reward.product_variant_id ?? null,
       })),
       vip_tiers: tiers.map((tier) => ({
         id: tier.id,
@@ -125,6 +127,7 @@ export function redemptionResource(purchase: PurchaseRecord) {
       discount_code: purchase.discount_code,
       expires_at: purchase.expires_at,
       status: purchase.status,
+      ...storeCreditTransactionOf(purchase),
     },
   };
 }
