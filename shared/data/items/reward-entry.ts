@@ -210,16 +210,15 @@ export function startStoreCreditDebit(shopId: string, customerId: string, entry:
 
 /** The debit an undo recorded as sent was refused, or is known never to have been made: the undo did not happen. */
 export function clearStoreCreditDebit(shopId: string, customerId: string, entry: DerivedFrom, sentAt: string): Write {
+  // A used entry without an undo in doubt has no place in any index (deriveRewardEntry): the marker and the
+  // reconciler's index attributes go, and the entry is as it was before the undo.
   return namedWrite(
     'clear a store credit debit',
-    entryUpdate(
-      shopId,
-      customerId,
-      entry,
-      { store_credit_debit_sent_at: null },
-      { status: 'used', store_credit_debit_sent_at: sentAt },
-      { notRefunded: true },
-    ),
+    updateRequest(rewardEntryKey(shopId, customerId, entry.id), {
+      remove: ['store_credit_debit_sent_at', ...UNSETTLED_ATTRIBUTES],
+      condition: '#status = :used AND #store_credit_debit_sent_at = :sent AND (attribute_not_exists(#is_refunded) OR #is_refunded = :no)',
+      values: { ':used': 'used', ':sent': sentAt, ':no': false },
+    }),
   );
 }
 
