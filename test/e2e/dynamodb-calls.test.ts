@@ -115,10 +115,10 @@ describe('DynamoDB calls per request on a warm function and a warm key (the desi
   });
 
   it('POST /rewards/{id}/purchase of a free-shipping or free-product code: as a fixed code (customer, the transaction, the activation)', async () => {
-    const topUp = send({ method: 'POST', path: '/v1/customers/1006/points', key: 'demo_full_key', body: { adjustment: 6000 } });
+    const topUp = send({ method: 'POST', path: '/v1/customers/1004/points', key: 'demo_full_key', body: { adjustment: 6000 } });
     expect((await topUp()).status).toBe(200);
     for (const reward of ['free-ship', 'merino-scarf']) {
-      const customer = reward === 'free-ship' ? '1005' : '1006';
+      const customer = reward === 'free-ship' ? '1005' : '1004';
       const purchase = send({
         method: 'POST',
         path: `/v1/rewards/${reward}/purchase`,
