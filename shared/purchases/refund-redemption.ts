@@ -38,6 +38,7 @@ import { deterministicId } from '../domain/deterministic-id';
 import { type CodePurchase, discountCodeInputOf, isCodePurchase } from './discount-code';
 import { findOwnDebit } from './store-credit';
 import { formatMoney } from '../domain/money';
+import { flexibleValue } from './purchase-rules';
 
 /** The earning-history action of the entry that gives a redemption's points back. */
 export const REWARD_REFUND_ACTION = 'reward_refund';
@@ -305,6 +306,22 @@ async function deleteCode(purchase: CodePurchase, platform: Platform): Promise<v
   }
 }
 
+/**
+ * The entry with the amount its purchase credited: as recorded, or for an entry brought over without one (a
+ * configuration file's), the reward's as the catalog defines it (a flexible reward's for the points spent).
+ */
+function withCreditAmount<T extends PurchaseRecord>(shop: ShopCatalog, entry: T): T {
+  if (entry.discount) return entry;
+  const reward = shop.rewards.find((candidate) => candidate.id === entry.reward_id);
+  if (!reward)
+    throw unprocessable('Reward Unknown', `Reward history entry '${entry.id}' cannot be refunded: its reward is no longer in the catalog`);
+  const value =
+    reward.redemption_mode === 'flexible' && reward.flexible_config
+      ? flexibleValue(entry.points_spent, reward.flexible_config.points_per_unit, shop.settings.currency)
+      : reward.discount_amount;
+  return { ...entry, discount: { type: 'store_credit', value, minimum_spend: 0 } };
+}
+
 export const DEBIT_UNCONFIRMED =
   "Shopify did not confirm the store credit's debit. The refund is settled within minutes: completed if the debit was made, else left undone.";
 
@@ -317,10 +334,11 @@ export const DEBIT_UNCONFIRMED =
 async function debitStoreCredit(
   shop: ShopCatalog,
   customerId: string,
-  entry: VisiblePurchase,
+  read: VisiblePurchase,
   platform: Platform,
 ): Promise<StoreCreditTransaction> {
   const shopId = shop.settings.id;
+  const entry = withCreditAmount(shop, read);
   const { currency } = shop.settings;
   const look = async (sent: PurchaseRecord): Promise<StoreCreditTransaction> => {
     const found = await findOwnDebit(sent, platform, currency).catch((error: unknown) => {
@@ -375,11 +393,12 @@ export async function settleStoreCreditUndo(
 ): Promise<'refunded' | 'cleared' | 'skipped'> {
   const shopId = shop.settings.id;
   const customerId = entry.customer_id;
-  const current = await getPurchase(shopId, customerId, entry.id);
-  if (!visible(current) || current.is_refunded || !current.store_credit_debit_sent_at) return 'skipped';
+  const stored = await getPurchase(shopId, customerId, entry.id);
+  if (!visible(stored) || stored.is_refunded || !stored.store_credit_debit_sent_at) return 'skipped';
+  const current = withCreditAmount(shop, stored);
   const debit = await findOwnDebit(current, platform, shop.settings.currency);
   if (!debit) {
-    return (await clearStoreCreditDebitSent(shopId, customerId, current, current.store_credit_debit_sent_at)) ? 'cleared' : 'skipped';
+    return (await clearStoreCreditDebitSent(shopId, customerId, current, stored.store_credit_debit_sent_at)) ? 'cleared' : 'skipped';
   }
   await commitRefund(shop, customerId, customerId, current.id, current, undefined, null, undefined, debit.id);
   return 'refunded';

@@ -8,7 +8,8 @@ import { startPlatformSimulator, type PlatformSimulator } from '../../infra/loca
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { queryAll } from '../../shared/data/items';
 import { keys } from '../../shared/data/keys';
-import { putShopCatalog } from '../../shared/data/shop-repository';
+import { rewardEntryItem } from '../../shared/data/items/reward-entry';
+import { batchPut, putShopCatalog } from '../../shared/data/shop-repository';
 import type { PurchaseRecord } from '../../shared/domain/history';
 import { toErrorResponse } from '../../shared/http/errors';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
@@ -138,19 +139,23 @@ async function failureOf(promise: Promise<unknown>) {
   throw new Error('expected a failure');
 }
 
-/** The member spends store credit at checkout: a debit made by Shopify, not by the service. */
-async function spend(id: string, amount: string): Promise<void> {
+/** A store credit mutation made on the platform by someone else than the service (Shopify at checkout, the merchant). */
+async function onPlatform(kind: 'Credit' | 'Debit', id: string, amount: string): Promise<void> {
+  const field = kind === 'Credit' ? 'creditInput' : 'debitInput';
   await fetch(simulator.graphqlEndpoint(SHOP), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': 'local-token' },
     body: JSON.stringify({
-      query: `mutation Debit($id: ID!, $debitInput: StoreCreditAccountDebitInput!) {
-        storeCreditAccountDebit(id: $id, debitInput: $debitInput) { userErrors { code } }
+      query: `mutation Change($id: ID!, $input: StoreCreditAccount${kind}Input!) {
+        storeCreditAccount${kind}(id: $id, ${field}: $input) { userErrors { code } }
       }`,
-      variables: { id: `gid://shopify/Customer/${id}`, debitInput: { debitAmount: { amount, currencyCode: 'USD' } } },
+      variables: { id: `gid://shopify/Customer/${id}`, input: { [`${kind.toLowerCase()}Amount`]: { amount, currencyCode: 'USD' } } },
     }),
   });
 }
+
+/** The member spends store credit at checkout: a debit made by Shopify, not by the service. */
+const spend = (id: string, amount: string) => onPlatform('Debit', id, amount);
 
 describe('free-shipping and free-product rewards', () => {
   it('give a free-shipping code for the member, uncapped, or capped with its minimum spend', async () => {
@@ -367,6 +372,35 @@ describe('undoing a store credit reward', () => {
     expect(await purchases(id)).toEqual([before]);
     expect(await profile(id)).toMatchObject({ current_points: 150, redeemed_points: 100 });
     expect((await storeCredit(id)).balance).toBe('2.00');
+  });
+
+  it("undoes an entry brought over from a configuration file, which recorded no amount: the reward's", async () => {
+    const id = await member(0);
+    await onPlatform('Credit', id, '5.00');
+    const at = now().toISOString();
+    await batchPut([
+      rewardEntryItem(SHOP, id, {
+        id: `brought-${id}`,
+        reward_id: 'credit',
+        reward_name: '$5.00 store credit',
+        reward_discount_type: 'store_credit',
+        points_spent: 100,
+        discount_code: null,
+        status: 'used',
+        is_refunded: false,
+        discount_code_redeemed_at: null,
+        redeemed_at: at,
+        expires_at: null,
+        created_at: at,
+        updated_at: at,
+      }),
+    ]);
+
+    const refunded = await undo(id, `brought-${id}`);
+
+    expect(refunded.is_refunded).toBe(true);
+    expect((await storeCredit(id)).balance).toBe('0.00');
+    expect((await profile(id)).current_points).toBe(100);
   });
 
   it('debits once when the answer is lost: the undo finds its own debit', async () => {
