@@ -245,6 +245,31 @@ export const WRITE_PATHS: readonly WritePath[] = [
     check: status(201),
   },
   {
+    path: 'POST /rewards/{id}/purchase (a free product)',
+    // The free Merino scarf's 2500 points, given before.
+    prepare: async (c) => void (await c.api('POST', `/v1/customers/${MEMBER}/points`, { adjustment: 2500 })),
+    run: (c) => c.api('POST', '/v1/rewards/merino-scarf/purchase', { customer_identifier: MEMBER }),
+    check: status(201),
+  },
+  {
+    path: 'POST /rewards/{id}/purchase (store credit)',
+    // Its 500 points given before; the marker recorded before the credit is sent is one more write.
+    prepare: async (c) => void (await c.api('POST', `/v1/customers/${MEMBER}/points`, { adjustment: 500 })),
+    run: (c) => c.api('POST', '/v1/rewards/store-credit-5/purchase', { customer_identifier: MEMBER }),
+    check: status(201),
+  },
+  {
+    path: 'POST .../reward-history/{id}/refund (store credit)',
+    // The credit debited first (its marker recorded before), then the refund's transaction.
+    prepare: async (c) => {
+      await c.api('POST', `/v1/customers/${MEMBER}/points`, { adjustment: 500 });
+      const bought = await c.api('POST', '/v1/rewards/store-credit-5/purchase', { customer_identifier: MEMBER });
+      c.state.creditRefunded = String(bought.body.data.id);
+    },
+    run: (c) => c.api('POST', `/v1/customers/${MEMBER}/reward-history/${c.state.creditRefunded}/refund`),
+    check: status(200),
+  },
+  {
     path: 'POST .../reward-history/{id}/refund',
     prepare: async (c) => {
       const bought = await c.api('POST', '/v1/rewards/five-off/purchase', { customer_identifier: MEMBER });

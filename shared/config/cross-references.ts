@@ -74,6 +74,8 @@ export function checkCatalog(shop: ShopShape, at: Path, report: Report): void {
     else if (friendReward.deleted) report(path, `reward '${friendReward.id}' is deleted`);
     else if (friendReward.redemption_mode === 'flexible') {
       report(path, `reward '${friendReward.id}' is flexible: a friend's reward needs a fixed discount`);
+    } else if (friendReward.discount_type === 'store_credit') {
+      report(path, `reward '${friendReward.id}' is store credit: a friend's reward is a code the friend can use before being a customer`);
     }
   }
 

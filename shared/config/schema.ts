@@ -14,7 +14,8 @@
 //   VIP tier: description "", threshold_points/threshold_spend/threshold_orders null, points_multiplier 1,
 //         badge_image_url null, badge_color "#808080", reward_ids []
 //   reward: description null, discount_type "fixed", reward_type "standard", redemption_mode "fixed",
-//         minimum_spend 0, expiry_days null (codes never expire)
+//         minimum_spend 0, expiry_days null (codes never expire), product_variant_id null (required for
+//         discount_type "free_product", refused for the other kinds)
 //   platform customer: first_name "", last_name "", created_at null (creation date not synced)
 //   member: total_spend 0, orders_count 0, date_of_birth null, anniversary_date null (the platform
 //         account's creation date is used)
@@ -27,7 +28,7 @@
 // key; earning rule id, name, action, category, points_to_give; campaign id, name, multiplier, starts_at,
 // ends_at; tier id, name, position; reward id, name, points_cost, discount_amount; platform customer id,
 // email; member platform_customer_id; earning entry id, action, points; reward entry id, reward_id,
-// reward_name, reward_discount_type, points_spent, discount_code.
+// reward_name, reward_discount_type, points_spent, discount_code (null for a "store_credit" entry, which is "used").
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError, formatPath, type Path } from './config-errors';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { HISTORY_ACTIONS, isEngineAction, isHistoryAction } from '../domain/action-limit';
 import { API_KEY_SHAPE } from '../domain/api-key';
-import { ACTION_LIMIT_PERIODS } from '../domain/shop';
+import { ACTION_LIMIT_PERIODS, REWARD_KINDS } from '../domain/shop';
 import {
   HEX_COLOUR,
   NUMERIC_ID,
@@ -132,7 +132,7 @@ export const flexibleConfigSchema = z
     path: ['max_points'],
   });
 
-export const discountType = z.enum(['fixed', 'percentage']);
+export const discountType = z.enum(REWARD_KINDS);
 
 export const rewardSchema = z
   .strictObject({
@@ -151,11 +151,33 @@ export const rewardSchema = z
     expiry_days: positiveCount().nullable().default(null),
     vip_tier_id: itemId().nullable().default(null),
     flexible_config: flexibleConfigSchema.nullable().default(null),
+    /** The platform's product variant a `free_product` reward makes free (required for it, refused for the others). */
+    product_variant_id: z.string().regex(NUMERIC_ID, 'must be a numeric product variant id such as "44012345"').nullable().default(null),
     created_at: timestamp().default(parseTime),
   })
   .refine((reward) => reward.discount_type !== 'percentage' || reward.discount_amount <= 100, {
     message: 'a percentage discount must be at most 100',
     path: ['discount_amount'],
+  })
+  .refine((reward) => reward.discount_type !== 'free_product' || reward.product_variant_id !== null, {
+    message: "is required when discount_type is 'free_product'",
+    path: ['product_variant_id'],
+  })
+  .refine((reward) => reward.discount_type === 'free_product' || reward.product_variant_id === null, {
+    message: "is only for discount_type 'free_product'",
+    path: ['product_variant_id'],
+  })
+  .refine((reward) => !['free_product', 'store_credit'].includes(reward.discount_type) || reward.discount_amount > 0, {
+    message: "must be more than 0 for a free_product (the variant's price) or store_credit reward",
+    path: ['discount_amount'],
+  })
+  .refine((reward) => reward.discount_type !== 'store_credit' || reward.minimum_spend === 0, {
+    message: 'a store_credit reward has no code, so no minimum spend',
+    path: ['minimum_spend'],
+  })
+  .refine((reward) => !['free_shipping', 'free_product'].includes(reward.discount_type) || reward.redemption_mode !== 'flexible', {
+    message: 'a free_shipping or free_product reward cannot be flexible: its value does not depend on the points spent',
+    path: ['redemption_mode'],
   })
   .refine((reward) => reward.redemption_mode !== 'flexible' || reward.flexible_config !== null, {
     message: "is required when redemption_mode is 'flexible'",
@@ -222,19 +244,35 @@ export const earningHistorySchema = z
     base_points: entry.base_points ?? Math.round(entry.points / entry.points_multiplier),
   }));
 
-export const rewardHistorySchema = z.strictObject({
-  id: itemId(),
-  reward_id: itemId(),
-  reward_name: text(),
-  reward_discount_type: discountType,
-  points_spent: count(),
-  discount_code: text(),
-  status: z.enum(['active', 'used', 'expired']).default('active'),
-  is_refunded: z.boolean().default(false),
-  discount_code_redeemed_at: timestamp().nullable().default(null),
-  expires_at: timestamp().nullable().default(null),
-  redeemed_at: timestamp().default(parseTime),
-});
+export const rewardHistorySchema = z
+  .strictObject({
+    id: itemId(),
+    reward_id: itemId(),
+    reward_name: text(),
+    reward_discount_type: discountType,
+    points_spent: count(),
+    /** null for a `store_credit` entry (no code), required for the others. */
+    discount_code: text().nullable(),
+    status: z.enum(['active', 'used', 'expired']).default('active'),
+    is_refunded: z.boolean().default(false),
+    discount_code_redeemed_at: timestamp().nullable().default(null),
+    expires_at: timestamp().nullable().default(null),
+    redeemed_at: timestamp().default(parseTime),
+    /** The Shopify store credit transaction of a `store_credit` entry; refused for the others. */
+    store_credit_transaction_id: z.string().min(1, 'must not be empty').optional(),
+  })
+  .refine((entry) => (entry.reward_discount_type === 'store_credit') === (entry.discount_code === null), {
+    message: 'is null for a store_credit entry (no code) and a code for the other kinds',
+    path: ['discount_code'],
+  })
+  .refine((entry) => entry.reward_discount_type === 'store_credit' || entry.store_credit_transaction_id === undefined, {
+    message: "is only for reward_discount_type 'store_credit'",
+    path: ['store_credit_transaction_id'],
+  })
+  .refine((entry) => entry.reward_discount_type !== 'store_credit' || entry.status === 'used', {
+    message: "a store_credit entry is 'used' from the start",
+    path: ['status'],
+  });
 
 export const memberSchema = z.strictObject({
   platform_customer_id: z.string().regex(NUMERIC_ID, 'must be a numeric string such as "1001"'),

@@ -15,6 +15,11 @@ import { type BalanceLeft, deductPoints, givePointsBack, spendsWholeBalance } fr
 import { countRedemption, giveRedemptionBack } from './items/redemption-count';
 import {
   activateRewardEntry,
+  clearStoreCreditDebit,
+  creditRewardEntry,
+  recordStoreCreditSent,
+  REWARD_ENTRY_PREFIX,
+  startStoreCreditDebit,
   reissueRewardEntryCode,
   startRewardEntryRefund,
   leaveUnsettledPurchases,
@@ -106,7 +111,63 @@ export async function activatePurchase(
   now: string,
   events: readonly DomainEvent[] = [],
 ): Promise<boolean> {
-  const activation = activateRewardEntry(purchase, platformDiscountId, now);
+  return settleWith(purchase, activateRewardEntry(purchase, platformDiscountId, now), events);
+}
+
+/**
+ * pending -> used for a `store_credit` purchase whose credit was made (transaction `transactionId`); false when
+ * someone else settled it first. `events` commit with it, as for an activation.
+ */
+export async function recordPurchaseCredit(
+  purchase: PurchaseRecord,
+  transactionId: string,
+  now: string,
+  events: readonly DomainEvent[] = [],
+): Promise<boolean> {
+  return settleWith(purchase, creditRewardEntry(purchase, transactionId, now), events);
+}
+
+/** Records that a `store_credit` purchase's credit is being sent; false when it is no longer pending or one was sent. */
+export async function markStoreCreditSent(purchase: PurchaseRecord, sentAt: string): Promise<boolean> {
+  return writeAlone(recordStoreCreditSent(purchase, sentAt));
+}
+
+/** Records that an undo's debit is being sent; false when the entry is refunded or a debit was already sent. */
+export async function markStoreCreditDebitSent(
+  shopId: string,
+  customerId: string,
+  entry: PurchaseRecord,
+  sentAt: string,
+): Promise<boolean> {
+  return writeAlone(startStoreCreditDebit(shopId, customerId, entry, sentAt));
+}
+
+/** An undo's debit that was refused or never made: the entry is as before the undo; false when it changed meanwhile. */
+export async function clearStoreCreditDebitSent(
+  shopId: string,
+  customerId: string,
+  entry: PurchaseRecord,
+  sentAt: string,
+): Promise<boolean> {
+  return writeAlone(clearStoreCreditDebit(shopId, customerId, entry, sentAt));
+}
+
+/**
+ * The store credit transactions the member's entries already account for (credits of their purchases, debits of
+ * their undos): a transaction found on the platform is one purchase's own only if no other entry holds it.
+ */
+export async function claimedStoreCreditTransactions(shopId: string, customerId: string): Promise<Set<string>> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    FilterExpression: 'attribute_exists(store_credit_transaction_id)',
+    ProjectionExpression: 'store_credit_transaction_id, store_credit_debit_transaction_id',
+    ExpressionAttributeValues: { ':pk': rewardEntryKey(shopId, customerId, '').pk, ':prefix': REWARD_ENTRY_PREFIX },
+  });
+  const ids = items.flatMap((item) => [item.store_credit_transaction_id, item.store_credit_debit_transaction_id]);
+  return new Set(ids.filter((id): id is string => typeof id === 'string'));
+}
+
+async function settleWith(purchase: PurchaseRecord, activation: Write, events: readonly DomainEvent[]): Promise<boolean> {
   if (events.length === 0) return writeAlone(activation);
   // A transaction: another one holding the entry (a reconciler's) is waited out, not taken for a refusal.
   const activated = await retryUntil(ACTIVATION_ATTEMPTS, REFUND_BACKOFF, async (): Promise<boolean | undefined> => {
@@ -207,6 +268,8 @@ export interface RedemptionRefundWrite {
   checkpoint?: Write;
   /** The refund's domain events: committed with it, or not at all. */
   events?: readonly DomainEvent[];
+  /** A `store_credit` entry's undo: the debit transaction that took the credit back. */
+  debitTransactionId?: string;
 }
 
 /**
@@ -232,7 +295,7 @@ export async function writeRedemptionRefund(write: RedemptionRefundWrite): Promi
   const { purchase, customer, next, now } = write;
   // The member's ids from the profile: an entry loaded from a configuration file does not carry them.
   const { shop_id: shopId, platform_customer_id: customerId } = next;
-  const entry = refundActiveRewardEntry(shopId, customerId, purchase, now);
+  const entry = refundActiveRewardEntry(shopId, customerId, purchase, now, write.debitTransactionId);
   const writes = [
     entry,
     writeMemberFigures(customer, next),

@@ -1,5 +1,7 @@
 // Earning and reward history entries as stored on the customer's partition.
 
+import type { RewardKind } from './shop';
+
 export type EarningStatus = 'pending' | 'approved' | 'rejected';
 
 /** Who made a write through the staff routes (`/admin/api`): the staff user the admin ID token names. */
@@ -57,7 +59,8 @@ export interface RewardEntry {
   reward_name: string;
   reward_discount_type: string;
   points_spent: number;
-  discount_code: string;
+  /** The code the member uses at checkout; null for a `store_credit` entry, which has none. */
+  discount_code: string | null;
   status: RewardStatus;
   is_refunded: boolean;
   discount_code_redeemed_at: string | null;
@@ -65,6 +68,15 @@ export interface RewardEntry {
   expires_at: string | null;
   created_at: string;
   updated_at: string;
+  /** A `store_credit` entry's Shopify store credit transaction (the credit); absent for the code kinds. */
+  store_credit_transaction_id?: string;
+}
+
+export interface PurchaseDiscount {
+  type: RewardKind;
+  value: number;
+  minimum_spend: number;
+  product_variant_id?: string;
 }
 
 export type PurchaseStatus = 'pending' | 'active' | 'refunded';
@@ -75,8 +87,21 @@ export interface PurchaseRecord extends Omit<RewardEntry, 'status'> {
   shop_id: string;
   customer_id: string;
   platform_discount_id: string | null;
-  /** Discount definition sent to the platform (kept so the purchase can be audited). */
-  discount: { type: 'fixed' | 'percentage'; value: number; minimum_spend: number };
+  /**
+   * Discount definition sent to the platform (kept so the purchase can be audited): the kind, its value (the
+   * amount, the percentage, the shipping cap (0: none), the variant's price, the money credited), the minimum
+   * spend and, for `free_product`, the variant.
+   */
+  discount: PurchaseDiscount;
+  /**
+   * A `store_credit` purchase: when its one credit was sent to the platform (recorded before sending). Set,
+   * the credit may exist, and whoever settles the purchase looks for it instead of crediting again.
+   */
+  store_credit_sent_at?: string;
+  /** A `store_credit` entry's undo: when its one debit was sent (recorded before sending), as for the credit. */
+  store_credit_debit_sent_at?: string;
+  /** The debit transaction of an undone `store_credit` entry. */
+  store_credit_debit_transaction_id?: string;
   /** Whether the purchase counts against the reward's max_redemptions. */
   counted: boolean;
   /** Set on a refund whose code may exist on the platform (unreachable while creating it). */

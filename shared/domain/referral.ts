@@ -1,5 +1,6 @@
 // Referral codes: short, unambiguous, random; uniqueness per shop is enforced by a guard item.
 import { randomInt } from 'node:crypto';
+import type { PurchaseDiscount } from './history';
 
 // No 0/O, 1/I/L: codes are read aloud and typed by hand.
 const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -40,7 +41,7 @@ export interface FriendReferral {
   email_redacted_at?: string;
   discount_code: string;
   reward_id: string;
-  discount: { type: 'fixed' | 'percentage'; value: number; minimum_spend: number };
+  discount: PurchaseDiscount;
   status: 'issuing' | 'active' | 'completed';
   platform_discount_id: string | null;
   expires_at: string | null;

@@ -137,11 +137,19 @@ export interface FlexibleConfig {
   points_per_unit: number;
 }
 
+/**
+ * What a reward gives (docs/program.md#reward-kinds): a code worth an amount (`fixed`) or a percentage off, a code
+ * for free shipping, a code that frees one unit of one product variant, or money credited to the member's
+ * Shopify store credit account (no code).
+ */
+export const REWARD_KINDS = ['fixed', 'percentage', 'free_shipping', 'free_product', 'store_credit'] as const;
+export type RewardKind = (typeof REWARD_KINDS)[number];
+
 export interface Reward {
   id: string;
   name: string;
   description: string | null;
-  discount_type: 'fixed' | 'percentage';
+  discount_type: RewardKind;
   reward_type: 'standard' | 'vip' | 'entry';
   redemption_mode: 'fixed' | 'flexible';
   points_cost: number;
@@ -153,6 +161,8 @@ export interface Reward {
   expiry_days: number | null;
   vip_tier_id: string | null;
   flexible_config: FlexibleConfig | null;
+  /** The platform's product variant a `free_product` reward makes free; null for the other kinds. */
+  product_variant_id: string | null;
   created_at: string;
 }
 

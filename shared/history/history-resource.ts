@@ -54,6 +54,11 @@ export function entryActor(entry: EarningEntry): EntryActor {
 /** An adjustment's internal note, kept on its entry's item (read back with the entry; no other entry has one). */
 const noteOf = (entry: EarningEntry): unknown => (entry as EarningEntry & { note?: unknown }).note;
 
+/** A `store_credit` entry carries its Shopify store credit transaction (null while none is recorded); the code kinds do not. */
+export function storeCreditTransactionOf(entry: Pick<RewardEntry, 'reward_discount_type' | 'store_credit_transaction_id'>) {
+  return entry.reward_discount_type === 'store_credit' ? { store_credit_transaction_id: entry.store_credit_transaction_id ?? null } : {};
+}
+
 /**
  * `staff`: a staff route's answer, which also says who made the redemption (`actor`: the staff user, the API key
  * by its name, `customer` for the shopper's own, `unknown` for one made before requesters were recorded).
@@ -75,6 +80,7 @@ export function rewardHistoryResource(entry: RewardEntry & { actor?: PurchaseAct
       expires_at: entry.expires_at,
       created_at: entry.created_at,
       updated_at: entry.updated_at,
+      ...storeCreditTransactionOf(entry),
       ...(staff ? { actor: entry.actor ?? { type: 'unknown' as const } } : {}),
     },
   };

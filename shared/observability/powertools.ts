@@ -13,6 +13,8 @@ export type BusinessMetric =
   | 'PointsAdjusted'
   | 'RewardsPurchased'
   | 'DiscountCodeFailures'
+  | 'StoreCreditFailures'
+  | 'StoreCreditUnaccounted'
   | 'PurchasesRefunded'
   | 'PurchasesReconciled'
   | 'PlatformAccessDenied'

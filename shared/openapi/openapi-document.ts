@@ -224,7 +224,9 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       'and the earning history an approved entry with `action: reward_refund` and those points (a batch of its own, with its own expiry, in batch expiry mode). A `reward.refunded` event is published. ' +
       'No body. The answer is the entry as GET of the entry serialises it, with `meta` carrying `loyalty_mode` and `currency`. ' +
       '404 for an unknown customer or entry; 403 for an excluded customer; 422 with a detail saying why for an entry whose code was used (Reward Used), that expired (Reward Expired) or that was refunded already (Reward Already Refunded). ' +
-      'An order that uses the code and the refund never both take effect: whichever is written first wins. A repeat with the same `Idempotency-Key` replays the first answer.',
+      'An order that uses the code and the refund never both take effect: whichever is written first wins. A repeat with the same `Idempotency-Key` replays the first answer. ' +
+      "A `store_credit` entry (status `used` from the start, refundable while not refunded and not past `expires_at`) has the same amount debited from the customer's Shopify store credit account first; " +
+      'when the account no longer holds it, 422 Store Credit Spent (the customer has spent it) and nothing changes.',
     responses: { 200: 'RewardHistoryEntry', ...WRITE_ERRORS, 503: 'Error' },
   },
   purchaseReward: {
@@ -235,7 +237,10 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       'Checks, in this order: the customer exists and is not excluded (404, 403); the reward exists and is active (404); it is not an entry reward (400); a VIP-restricted reward needs the customer on that tier (403); ' +
       'enough points (422 Insufficient Points); a flexible reward needs `points` within its range (400, 422 Invalid Points); store-credit shops sell flexible rewards only (403); ' +
       'a reward with `max_redemptions` refuses the customer past it (422 Redemption Limit Reached). ' +
-      'If the discount code cannot be created the points are refunded and the answer is 500 (platform error) or 503 (platform unreachable): points are never lost or spent twice.',
+      'If the discount code cannot be created the points are refunded and the answer is 500 (platform error) or 503 (platform unreachable): points are never lost or spent twice. ' +
+      "By `discount_type`: `fixed` and `percentage` codes; `free_shipping` a free-shipping code (capped at `discount_amount` when more than 0); `free_product` a code that frees one unit of the reward's `product_variant_id`; " +
+      "`store_credit` no code (`discount_code` null, `status` `used`, `store_credit_transaction_id`): `discount_amount` credited to the customer's Shopify store credit account, exactly once; " +
+      'a credit Shopify did not confirm answers 503 and is settled within minutes (credited, or the points given back).',
     body: purchaseBodySchema,
     responses: { 201: 'Purchase', ...WRITE_ERRORS, 500: 'Error', 503: 'Error' },
   },

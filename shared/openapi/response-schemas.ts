@@ -1,6 +1,7 @@
 // Every response body of the API as zod schemas, strict where the serializers' output is fixed, so
 // the OpenAPI document and the e2e validation catch any drift between code, document and spec.
 import { z } from 'zod';
+import { REWARD_KINDS } from '../domain/shop';
 
 /** A tier as the customer object shows it, and the shopper's own page. */
 const customerVipTierSchema = z
@@ -145,15 +146,21 @@ export const earningHistoryEntrySchema = resource(
     .strict(),
 );
 
+/** What a reward gives (docs/program.md#reward-kinds). */
+const rewardKind = z.enum(REWARD_KINDS);
+
+/** Only on a `store_credit` entry: its Shopify store credit transaction. */
+const storeCreditTransactionId = z.string().nullable().optional();
+
 export const rewardHistoryEntrySchema = resource(
   'reward_history_entry',
   z
     .object({
       reward_id: z.string(),
       reward_name: z.string(),
-      reward_discount_type: z.string(),
+      reward_discount_type: rewardKind,
       points_spent: int,
-      discount_code: z.string(),
+      discount_code: z.string().nullable(),
       status: z.enum(['active', 'used', 'expired']),
       is_refunded: z.boolean(),
       discount_code_redeemed_at: z.string().nullable(),
@@ -161,6 +168,7 @@ export const rewardHistoryEntrySchema = resource(
       expires_at: z.string().nullable(),
       created_at: z.string(),
       updated_at: z.string(),
+      store_credit_transaction_id: storeCreditTransactionId,
     })
     .strict(),
 );
@@ -171,14 +179,15 @@ export const purchaseSchema = resource(
     .object({
       reward_id: z.string(),
       reward_name: z.string(),
-      reward_discount_type: z.string(),
+      reward_discount_type: rewardKind,
       points_spent: int,
       loyalty_mode: loyaltyMode,
       currency,
       credit_spent: money.optional(),
-      discount_code: z.string(),
-      status: z.literal('active'),
+      discount_code: z.string().nullable(),
+      status: z.enum(['active', 'used']),
       expires_at: timestamp.nullable(),
+      store_credit_transaction_id: storeCreditTransactionId,
     })
     .strict(),
 );
@@ -225,7 +234,7 @@ const tierRewardSchema = z
     id: z.string(),
     name: z.string(),
     description: z.string().nullable(),
-    discount_type: z.string(),
+    discount_type: rewardKind,
     reward_type: z.string(),
     points_cost: int,
     discount_amount: z.number(),
@@ -233,6 +242,7 @@ const tierRewardSchema = z
     is_active: z.boolean(),
     max_redemptions: int.nullable(),
     expiry_days: int.nullable(),
+    product_variant_id: z.string().nullable(),
     created_at: z.string(),
   })
   .strict();
@@ -312,7 +322,7 @@ export const programSchema = resource(
             id: z.string(),
             name: z.string(),
             description: z.string().nullable(),
-            discount_type: z.enum(['fixed', 'percentage']),
+            discount_type: rewardKind,
             discount_amount: z.number(),
             minimum_spend: z.number(),
             redemption_mode: z.enum(['fixed', 'flexible']),
@@ -320,6 +330,7 @@ export const programSchema = resource(
             flexible: z.object({ min_points: int, max_points: int, points_per_unit: int }).strict().nullable(),
             vip_tier_id: z.string().nullable(),
             expiry_days: int.nullable(),
+            product_variant_id: z.string().nullable(),
           })
           .strict(),
       ),
@@ -354,9 +365,10 @@ export const redemptionSchema = resource(
       reward_id: z.string(),
       reward_name: z.string(),
       points_spent: int,
-      discount_code: z.string(),
+      discount_code: z.string().nullable(),
       expires_at: timestamp.nullable(),
-      status: z.literal('active'),
+      status: z.enum(['active', 'used']),
+      store_credit_transaction_id: storeCreditTransactionId,
     })
     .strict(),
 );

@@ -5,7 +5,7 @@
 // token; a rotated secret gets a source of its own. In the twin the adapter talks to the platform simulator.
 import { env } from '../runtime/env';
 import { type AccessTokenSource, clientCredentialsTokens, staticAccessToken } from './access-tokens';
-import type { DiscountCodeInput, Platform, PlatformCustomer } from './port';
+import type { DiscountCodeInput, Platform, PlatformCustomer, StoreCreditDebitInput, StoreCreditInput } from './port';
 import { PlatformRefusedError } from './port';
 import { readShopSecret, localShopSecret, clearShopSecrets, type ShopSecret } from './shop-secrets';
 import { createShopifyPlatform } from './shopify';
@@ -96,6 +96,10 @@ function secretBackedPlatform(shopId: string): Platform {
     createDiscountCode: (input: DiscountCodeInput) => call((adapter) => adapter.createDiscountCode(input)),
     findDiscountCode: (code: string) => call((adapter) => adapter.findDiscountCode(code)),
     deleteDiscountCode: (id: string) => call((adapter) => adapter.deleteDiscountCode(id)),
+    creditStoreCredit: (input: StoreCreditInput) => call((adapter) => adapter.creditStoreCredit(input)),
+    debitStoreCredit: (input: StoreCreditDebitInput) => call((adapter) => adapter.debitStoreCredit(input)),
+    listStoreCreditTransactions: (customerId: string, currency: string) =>
+      call((adapter) => adapter.listStoreCreditTransactions(customerId, currency)),
     listOrdersUpdatedSince: (since: string, cursor?: string | null) => call((adapter) => adapter.listOrdersUpdatedSince(since, cursor)),
   };
 }

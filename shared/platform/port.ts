@@ -1,4 +1,8 @@
 // The commerce platform port: what the loyalty domain needs from Shopify (or the local simulator).
+import type { RewardKind } from '../domain/shop';
+
+/** The reward kinds that give a discount code (all but `store_credit`). */
+export type CodeKind = Exclude<RewardKind, 'store_credit'>;
 
 export interface PlatformCustomer {
   /** Numeric platform customer id, e.g. "1001". */
@@ -16,9 +20,14 @@ export interface DiscountCodeInput {
   title: string;
   /** The one customer who may use the code; null: any buyer (a referred friend's code, usable once). */
   customerId: string | null;
-  /** `fixed`: amount in major currency units; `percentage`: 0-100. */
-  discountType: 'fixed' | 'percentage';
+  /**
+   * `fixed`: amount in major currency units; `percentage`: 0-100; `free_shipping`: the highest shipping price
+   * it covers (0: any); `free_product`: the variant's price, taken off one unit of it.
+   */
+  discountType: CodeKind;
   amount: number;
+  /** `free_product`: the numeric id of the one product variant the code applies to. */
+  productVariantId?: string | null;
   /** Minimum subtotal in major currency units; 0 for none. */
   minimumSpend: number;
   startsAt: string;
@@ -30,6 +39,35 @@ export interface DiscountCode {
   /** Platform id of the discount (e.g. gid://shopify/DiscountCodeNode/1). */
   id: string;
   code: string;
+}
+
+/** A credit to a customer's store credit account in one currency (the account is made on the first credit). */
+export interface StoreCreditInput {
+  customerId: string;
+  /** In major units of `currency`, more than 0. */
+  amount: number;
+  currency: string;
+  /** ISO timestamp when the credit expires, or null for never. */
+  expiresAt: string | null;
+}
+
+/** A debit from a customer's store credit account in one currency. */
+export interface StoreCreditDebitInput {
+  customerId: string;
+  amount: number;
+  currency: string;
+}
+
+/** One transaction of a store credit account, as the platform lists it. */
+export interface StoreCreditTransaction {
+  /** Platform id, e.g. gid://shopify/StoreCreditAccountCreditTransaction/1. */
+  id: string;
+  kind: 'credit' | 'debit' | 'other';
+  /** Decimal string in major units, negative for a debit: "5.00", "-5.00". */
+  amount: string;
+  currency: string;
+  createdAt: string;
+  expiresAt: string | null;
 }
 
 export interface NoteAttribute {
@@ -126,6 +164,16 @@ export interface Platform {
   /** Deletes a discount code by its platform id. */
   deleteDiscountCode(id: string): Promise<void>;
   /**
+   * Credits a customer's store credit account: sent once, never retried after an attempt that may have reached
+   * the platform (no idempotency key exists for it). A StoreCreditRefusedError means nothing was done; any other
+   * failure leaves it unknown whether the credit was made (look with listStoreCreditTransactions).
+   */
+  creditStoreCredit(input: StoreCreditInput): Promise<StoreCreditTransaction>;
+  /** Debits a customer's store credit account, sent once as a credit is; StoreCreditRefusedError: nothing was done. */
+  debitStoreCredit(input: StoreCreditDebitInput): Promise<StoreCreditTransaction>;
+  /** The latest transactions of the customer's store credit account in `currency`, newest first; [] without one. */
+  listStoreCreditTransactions(customerId: string, currency: string): Promise<StoreCreditTransaction[]>;
+  /**
    * One page of the orders updated at or after `since` (ISO 8601), ordered by update time. Inclusive,
    * because the platform keeps whole seconds: an order changed in the watermark's second is read again
    * rather than missed, and processing an order twice changes nothing.
@@ -163,6 +211,21 @@ export class PlatformRefusedError extends PlatformError {
     this.name = 'PlatformRefusedError';
     this.reason = reason;
     this.callerDetail = callerDetail;
+  }
+}
+
+/**
+ * The platform refused a store credit credit or debit with a user error: nothing was done. `code` is Shopify's
+ * (INSUFFICIENT_FUNDS: the account holds less than the debit; ACCOUNT_NOT_FOUND: the customer has no account in
+ * that currency; OWNER_NOT_FOUND ...).
+ */
+export class StoreCreditRefusedError extends PlatformError {
+  readonly code: string | null;
+
+  constructor(message: string, code: string | null) {
+    super(message);
+    this.name = 'StoreCreditRefusedError';
+    this.code = code;
   }
 }
 

@@ -26,7 +26,22 @@ export const SHOPIFY_ACCESS_SCOPES = [
   { scope: 'read_customers', why: 'the customer query of enrolment, and the customers/* webhooks' },
   { scope: 'read_customer_merge', why: 'the customers/merge webhook' },
   { scope: 'read_discounts', why: 'codeDiscountNodeByCode: finding a reward code again after a retry, the purchase reconciler' },
-  { scope: 'write_discounts', why: 'discountCodeBasicCreate and discountCodeDelete: reward codes' },
+  {
+    scope: 'write_discounts',
+    why: 'discountCodeBasicCreate, discountCodeFreeShippingCreate and discountCodeDelete: reward codes (amount, percentage, free product, free shipping)',
+  },
+  {
+    scope: 'write_store_credit_account_transactions',
+    why: 'storeCreditAccountCredit and storeCreditAccountDebit: store credit rewards, and their undo',
+  },
+  {
+    scope: 'read_store_credit_accounts',
+    why: "the customer's storeCreditAccounts: finding a store credit reward's own transaction after a lost answer, a retry, the reconciler",
+  },
+  {
+    scope: 'read_store_credit_account_transactions',
+    why: "the accounts' transactions: finding a store credit reward's own credit or debit again instead of sending another",
+  },
   { scope: 'read_orders', why: 'the orders query of order reconciliation, and the orders/* and refunds/create webhooks' },
 ] as const;
 

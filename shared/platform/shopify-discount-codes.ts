@@ -1,8 +1,9 @@
 // The discount-code half of the Shopify adapter: a single-use code for one customer, or for any buyer (a
 // referred friend's code), eligibility through `context` (which replaced the deprecated `customerSelection`
-// in 2025-10); found by its text, deleted by id.
+// in 2025-10); found by its text, deleted by id. An amount or a percentage off the order, and one unit of one
+// product variant free, are basic code discounts; free shipping is a free-shipping code discount.
 import { type DiscountCode, type DiscountCodeInput, PlatformError } from './port';
-import { customerGid } from './shopify-ids';
+import { customerGid, productVariantGid } from './shopify-ids';
 import type { ShopifyTransport } from './shopify-transport';
 
 export const DISCOUNT_CODE_CREATE_MUTATION = `mutation CreateDiscountCode($input: DiscountCodeBasicInput!) {
@@ -12,10 +13,20 @@ export const DISCOUNT_CODE_CREATE_MUTATION = `mutation CreateDiscountCode($input
   }
 }`;
 
+export const FREE_SHIPPING_CODE_CREATE_MUTATION = `mutation CreateFreeShippingCode($input: DiscountCodeFreeShippingInput!) {
+  discountCodeFreeShippingCreate(freeShippingCodeDiscount: $input) {
+    codeDiscountNode { id }
+    userErrors { field message code }
+  }
+}`;
+
 export const DISCOUNT_CODE_BY_CODE_QUERY = `query FindDiscountCode($code: String!) {
   codeDiscountNodeByCode(code: $code) {
     id
-    codeDiscount { ... on DiscountCodeBasic { codes(first: 1) { nodes { code } } } }
+    codeDiscount {
+      ... on DiscountCodeBasic { codes(first: 1) { nodes { code } } }
+      ... on DiscountCodeFreeShipping { codes(first: 1) { nodes { code } } }
+    }
   }
 }`;
 
@@ -32,8 +43,11 @@ interface DiscountUserError {
   code: string | null;
 }
 
+type CreatePayload = { codeDiscountNode: { id: string } | null; userErrors: DiscountUserError[] } | null;
+
 interface DiscountCodeCreateData {
-  discountCodeBasicCreate: { codeDiscountNode: { id: string } | null; userErrors: DiscountUserError[] } | null;
+  discountCodeBasicCreate?: CreatePayload;
+  discountCodeFreeShippingCreate?: CreatePayload;
 }
 
 interface DiscountCodeByCodeData {
@@ -60,24 +74,50 @@ function decimal(amount: number): string {
   return String(Math.round(amount * 1e6) / 1e6);
 }
 
-/** The DiscountCodeBasicInput for a port input: usable once, by one customer (or any buyer), on the whole order. */
-export function discountCodeBasicInput(input: DiscountCodeInput): Record<string, unknown> {
+/** What every code of a port input shares: its text, dates, who may use it (once), and its minimum spend. */
+function codeBasics(input: DiscountCodeInput): Record<string, unknown> {
   return {
     title: input.title,
     code: input.code,
     startsAt: input.startsAt,
     endsAt: input.endsAt,
     context: input.customerId === null ? { all: 'ALL' } : { customers: { add: [customerGid(input.customerId)] } },
-    customerGets: {
-      value:
-        input.discountType === 'fixed'
-          ? { discountAmount: { amount: decimal(input.amount), appliesOnEachItem: false } }
-          : { percentage: input.amount / 100 },
-      items: { all: true },
-    },
     minimumRequirement: input.minimumSpend > 0 ? { subtotal: { greaterThanOrEqualToSubtotal: decimal(input.minimumSpend) } } : null,
     usageLimit: 1,
     appliesOncePerCustomer: true,
+  };
+}
+
+/** What the basic code gives: an amount or a percentage off the whole order, or one unit of one variant's price off that variant. */
+function customerGets(input: DiscountCodeInput): Record<string, unknown> {
+  if (input.discountType === 'free_product') {
+    if (!input.productVariantId) throw new PlatformError('A free-product code needs its product variant');
+    // An amount of one unit's price, not applied on each item: however many units the cart holds, one is free.
+    return {
+      value: { discountAmount: { amount: decimal(input.amount), appliesOnEachItem: false } },
+      items: { products: { productVariantsToAdd: [productVariantGid(input.productVariantId)] } },
+    };
+  }
+  return {
+    value:
+      input.discountType === 'fixed'
+        ? { discountAmount: { amount: decimal(input.amount), appliesOnEachItem: false } }
+        : { percentage: input.amount / 100 },
+    items: { all: true },
+  };
+}
+
+/** The DiscountCodeBasicInput for a port input: usable once, by one customer (or any buyer). */
+export function discountCodeBasicInput(input: DiscountCodeInput): Record<string, unknown> {
+  return { ...codeBasics(input), customerGets: customerGets(input) };
+}
+
+/** The DiscountCodeFreeShippingInput for a `free_shipping` port input: any destination, capped when amount > 0. */
+export function discountCodeFreeShippingInput(input: DiscountCodeInput): Record<string, unknown> {
+  return {
+    ...codeBasics(input),
+    destination: { all: true },
+    ...(input.amount > 0 ? { maximumShippingPrice: decimal(input.amount) } : {}),
   };
 }
 
@@ -90,14 +130,13 @@ export async function findShopifyDiscountCode(transport: ShopifyTransport, code:
 }
 
 export async function createShopifyDiscountCode(transport: ShopifyTransport, input: DiscountCodeInput): Promise<DiscountCode> {
+  const freeShipping = input.discountType === 'free_shipping';
   const { data, earlierAttemptMayHaveApplied } = await transport.requestTracked<DiscountCodeCreateData>(
     'createDiscountCode',
-    DISCOUNT_CODE_CREATE_MUTATION,
-    {
-      input: discountCodeBasicInput(input),
-    },
+    freeShipping ? FREE_SHIPPING_CODE_CREATE_MUTATION : DISCOUNT_CODE_CREATE_MUTATION,
+    { input: freeShipping ? discountCodeFreeShippingInput(input) : discountCodeBasicInput(input) },
   );
-  const payload = data.discountCodeBasicCreate;
+  const payload = freeShipping ? data.discountCodeFreeShippingCreate : data.discountCodeBasicCreate;
   const userErrors = payload?.userErrors ?? [];
   if (userErrors.length > 0) {
     // The code is deterministic per purchase, so "taken" means an earlier attempt of this very

@@ -11,3 +11,7 @@ export function idFromGid(gid: string): string {
   const path = gid.split('?')[0] ?? gid;
   return path.slice(path.lastIndexOf('/') + 1);
 }
+
+export function productVariantGid(variantId: string): string {
+  return variantId.startsWith('gid://') ? variantId : `gid://shopify/ProductVariant/${variantId}`;
+}

@@ -36,6 +36,13 @@ export interface ShopifyTransport {
     query: string,
     variables: Record<string, unknown>,
   ): Promise<{ data: T; earlierAttemptMayHaveApplied: boolean }>;
+  /**
+   * One GraphQL document for a call the platform cannot take twice safely (no idempotency key: a store credit
+   * credit or debit): retried only after answers that prove nothing was done (throttling, HTTP 429, a 401 before
+   * the token's renewal). A timeout, a lost connection or a 5XX is not retried: it is a PlatformUnavailableError,
+   * after which the call may or may not have been applied.
+   */
+  requestOnce<T>(operation: string, query: string, variables: Record<string, unknown>): Promise<T>;
   /** The text with the access token blanked out: errors can echo request details. */
   redact(text: string): string;
 }
@@ -225,7 +232,7 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
     return { kind: 'data', data: parsed.data };
   };
 
-  const requestTracked = async <T>(operation: string, query: string, variables: Record<string, unknown>) => {
+  const requestTracked = async <T>(operation: string, query: string, variables: Record<string, unknown>, once = false) => {
     const body = JSON.stringify({ query, variables });
     type Answered = Exclude<Attempt<T>, { kind: 'unauthorized' }>;
     let last: Answered | undefined;
@@ -269,7 +276,10 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
         throw error;
       }
       if (last.kind === 'data') return { value: last.data };
-      if (last.reason !== 'throttled' && last.reason !== 'HTTP 429') earlierAttemptMayHaveApplied = true;
+      if (last.reason !== 'throttled' && last.reason !== 'HTTP 429') {
+        if (once) throw new PlatformUnavailableError(redact(`Shopify ${operation} may or may not have been applied: ${last.reason}`));
+        earlierAttemptMayHaveApplied = true;
+      }
       return undefined;
     });
     if (data) return { data: data.value, earlierAttemptMayHaveApplied };
@@ -280,6 +290,8 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
   return {
     redact,
     requestTracked,
+    requestOnce: async <T>(operation: string, query: string, variables: Record<string, unknown>) =>
+      (await requestTracked<T>(operation, query, variables, true)).data,
     request: async <T>(operation: string, query: string, variables: Record<string, unknown>) =>
       (await requestTracked<T>(operation, query, variables)).data,
   };

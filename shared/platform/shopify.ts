@@ -1,9 +1,10 @@
-// The Shopify Admin GraphQL adapter of the Platform port: customers, discount codes and changed orders, each
+// The Shopify Admin GraphQL adapter of the Platform port: customers, discount codes, store credit and changed orders, each
 // in its own module, over one transport that owns timeouts, retries and the mapping of failures.
 import type { Platform } from './port';
 import { fetchShopifyCustomer } from './shopify-customers';
 import { createShopifyDiscountCode, deleteShopifyDiscountCode, findShopifyDiscountCode } from './shopify-discount-codes';
 import { listShopifyOrdersUpdatedSince, ORDERS_PAGE_SIZE } from './shopify-orders';
+import { creditShopifyStoreCredit, debitShopifyStoreCredit, listShopifyStoreCreditTransactions } from './shopify-store-credit';
 import { createShopifyTransport, type ShopifyTransportOptions } from './shopify-transport';
 
 export interface ShopifyPlatformOptions extends ShopifyTransportOptions {
@@ -19,6 +20,9 @@ export function createShopifyPlatform(options: ShopifyPlatformOptions): Platform
     createDiscountCode: (input) => createShopifyDiscountCode(transport, input),
     findDiscountCode: (code) => findShopifyDiscountCode(transport, code),
     deleteDiscountCode: (id) => deleteShopifyDiscountCode(transport, id),
+    creditStoreCredit: (input) => creditShopifyStoreCredit(transport, input),
+    debitStoreCredit: (input) => debitShopifyStoreCredit(transport, input),
+    listStoreCreditTransactions: (customerId, currency) => listShopifyStoreCreditTransactions(transport, customerId, currency),
     listOrdersUpdatedSince: (since, cursor) => listShopifyOrdersUpdatedSince(transport, since, cursor ?? null, pageSize),
   };
 }

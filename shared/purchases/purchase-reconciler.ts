@@ -1,13 +1,23 @@
 // The reconciler: settles purchases a crash left unsettled. A pending purchase whose code exists on
 // the platform is activated, otherwise refunded; a refunded purchase whose code may exist has the
-// code deleted. Every transition is conditional, so two reconcilers (or a reconciler and a slow
+// code deleted. A pending `store_credit` purchase whose credit is found is recorded `used`, otherwise refunded
+// (a credit is sent at most once, so none can come later); a store credit undo left in doubt is completed when
+// its debit is found, cleared otherwise (./store-credit.ts). Every transition is conditional, so two reconcilers (or a reconciler and a slow
 // request) never settle one purchase twice.
-import { activatePurchase, listUnsettledPurchases, markCodeCleaned, refundPurchase } from '../data/purchase-repository';
+import {
+  activatePurchase,
+  listUnsettledPurchases,
+  markCodeCleaned,
+  recordPurchaseCredit,
+  refundPurchase,
+} from '../data/purchase-repository';
 import { type PurchaseRecord } from '../domain/history';
 import type { ShopCatalog } from '../domain/shop';
 import { now as clockNow, nowIso } from '../runtime/clock';
 import { countMetric, logger } from '../observability/powertools';
-import { reissueCode } from './refund-redemption';
+import { reissueCode, settleStoreCreditUndo } from './refund-redemption';
+import { type CodePurchase, isCodePurchase } from './discount-code';
+import { findOwnCredit } from './store-credit';
 import type { Platform } from '../platform/port';
 import { isConnected } from '../shops/connected-platform';
 import { shopCatalog } from '../shops/shop-catalog';
@@ -24,6 +34,10 @@ export interface ReconcileSummary {
   cleaned: number;
   /** Active entries whose undo did not commit, their code there again (found, or issued again). */
   codesRestored: number;
+  /** Store credit undos left in doubt whose debit was found: the refund committed. */
+  refundsCompleted: number;
+  /** Store credit undos left in doubt whose debit was never made: the entry as before. */
+  refundsCleared: number;
   /** Left for the next run (platform unreachable, or another writer got there first). */
   skipped: number;
   failed: number;
@@ -46,6 +60,8 @@ export async function purchaseReconcilerJob(options: ReconcileOptions): Promise<
     codesDeleted: 0,
     cleaned: 0,
     codesRestored: 0,
+    refundsCompleted: 0,
+    refundsCleared: 0,
     skipped: 0,
     failed: 0,
   };
@@ -57,7 +73,9 @@ export async function purchaseReconcilerJob(options: ReconcileOptions): Promise<
         summary.skipped += 1;
         continue;
       }
-      await settle(purchase, options.platformFor(purchase.shop_id), summary, shop.tiers);
+      const platform = options.platformFor(purchase.shop_id);
+      if (isCodePurchase(purchase)) await settle(purchase, platform, summary, shop.tiers);
+      else await settleStoreCredit(purchase, platform, summary, shop);
     } catch (error) {
       summary.failed += 1;
       logger.error('Purchase not settled', { purchaseId: purchase.id, shop: purchase.shop_id, error: error as Error });
@@ -73,7 +91,44 @@ async function activateWithEvent(purchase: PurchaseRecord, discountId: string, t
   return activatePurchase(purchase, discountId, now, member ? [rewardPurchasedEvent(purchase, member, now)] : []);
 }
 
-async function settle(purchase: PurchaseRecord, platform: Platform, summary: ReconcileSummary, tiers: ShopCatalog['tiers']): Promise<void> {
+/**
+ * A `store_credit` purchase left pending: its credit, if one was sent and is found, recorded (`used`, with its
+ * `reward.purchased`); else the points back. An undo left in doubt: completed or cleared.
+ */
+async function settleStoreCredit(
+  purchase: PurchaseRecord,
+  platform: Platform,
+  summary: ReconcileSummary,
+  shop: ShopCatalog,
+): Promise<void> {
+  if (purchase.status === 'pending') {
+    const credit = await findOwnCredit(purchase, platform, shop.settings.currency);
+    let settled: boolean;
+    if (credit) {
+      const member = await storedMemberFacts(purchase, shop.tiers);
+      const now = nowIso();
+      settled = await recordPurchaseCredit(purchase, credit.id, now, member ? [rewardPurchasedEvent(purchase, member, now)] : []);
+    } else {
+      settled = await refundPurchase(purchase, 'reconciled_without_credit', false, nowIso());
+    }
+    if (!settled) summary.skipped += 1;
+    else if (credit) summary.activated += 1;
+    else summary.refunded += 1;
+    if (settled) countMetric('PurchasesReconciled');
+    if (settled && !credit) countMetric('PurchasesRefunded');
+    return;
+  }
+  if (purchase.status === 'used' && !purchase.is_refunded && purchase.store_credit_debit_sent_at) {
+    const outcome = await settleStoreCreditUndo(shop, purchase, platform);
+    if (outcome === 'refunded') summary.refundsCompleted += 1;
+    else if (outcome === 'cleared') summary.refundsCleared += 1;
+    else summary.skipped += 1;
+    return;
+  }
+  summary.skipped += 1;
+}
+
+async function settle(purchase: CodePurchase, platform: Platform, summary: ReconcileSummary, tiers: ShopCatalog['tiers']): Promise<void> {
   const existing = await platform.findDiscountCode(purchase.discount_code);
   if (purchase.status === 'pending') {
     const settled = existing

@@ -2,6 +2,7 @@
 import type { PurchaseRecord } from '../domain/history';
 import { formatMinorUnits } from '../domain/money';
 import type { ShopSettings } from '../domain/shop';
+import { storeCreditTransactionOf } from '../history/history-resource';
 
 export function purchaseResource(purchase: PurchaseRecord, settings: ShopSettings) {
   return {
@@ -18,6 +19,7 @@ export function purchaseResource(purchase: PurchaseRecord, settings: ShopSetting
       discount_code: purchase.discount_code,
       status: purchase.status,
       expires_at: purchase.expires_at,
+      ...storeCreditTransactionOf(purchase),
     },
   };
 }

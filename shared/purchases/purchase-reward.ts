@@ -1,5 +1,6 @@
 // Reward purchase saga: reserve (points deducted + pending entry, one transaction) -> create the
-// discount code on the platform -> activate. A platform failure refunds in a compensating
+// discount code on the platform -> activate (a `store_credit` reward: credit the member's store credit account,
+// at most once per purchase, see ./store-credit.ts -> the entry `used`). A platform failure refunds in a compensating
 // transaction; a crash in between leaves a pending entry that the reconciler settles. With an
 // Idempotency-Key the reservation is recorded on the key's claim in the same transaction, so a retry
 // that takes over a stopped invocation's claim finishes that purchase (its code is deterministic)
@@ -8,6 +9,7 @@ import { addDays } from '../domain/dates';
 import { randomUUID } from 'node:crypto';
 import { getCustomer } from '../data/customer-repository';
 import { activatePurchase, getPurchase, refundPurchase, reservePurchase } from '../data/purchase-repository';
+import { issueStoreCredit } from './store-credit';
 import { type IdempotencyClaim, recordProgressItem } from '../data/idempotency-repository';
 import { type DomainEvent, type MemberFacts, memberFacts } from '../domain/events';
 import { type PurchaseActor, type PurchaseRecord } from '../domain/history';
@@ -18,7 +20,7 @@ import { customerNotFound, DOMAIN_DETAILS, failed, unavailable, unprocessable } 
 import { type Platform, PlatformError, PlatformRefusedError, PlatformUnavailableError } from '../platform/port';
 import { countMetric } from '../observability/powertools';
 import { retryUntil } from '../runtime/retry';
-import { discountCodeFor, discountCodeInputOf } from './discount-code';
+import { type CodePurchase, discountCodeFor, discountCodeInputOf, isCodePurchase } from './discount-code';
 import { insufficientPoints, planPurchase } from './purchase-rules';
 import type { PurchaseInput } from './purchase-requests';
 
@@ -66,6 +68,7 @@ export async function purchaseReward(
     const now = nowIso();
     const id = randomUUID();
     const { reward } = plan;
+    const storeCredit = reward.discount_type === 'store_credit';
     const candidate: PurchaseRecord = {
       id,
       shop_id: shopId,
@@ -74,7 +77,7 @@ export async function purchaseReward(
       reward_name: plan.rewardName,
       reward_discount_type: reward.discount_type,
       points_spent: plan.pointsToSpend,
-      discount_code: discountCodeFor(id),
+      discount_code: storeCredit ? null : discountCodeFor(id),
       status: 'pending',
       is_refunded: false,
       discount_code_redeemed_at: null,
@@ -83,7 +86,12 @@ export async function purchaseReward(
       created_at: now,
       updated_at: now,
       platform_discount_id: null,
-      discount: { type: reward.discount_type, value: plan.discountValue, minimum_spend: reward.minimum_spend },
+      discount: {
+        type: reward.discount_type,
+        value: plan.discountValue,
+        minimum_spend: reward.minimum_spend,
+        ...(reward.product_variant_id ? { product_variant_id: reward.product_variant_id } : {}),
+      },
       counted: reward.max_redemptions !== null,
       ...(options.actor ? { actor: options.actor } : {}),
     };
@@ -117,7 +125,20 @@ export async function purchaseReward(
   await options.afterReserve?.(purchase);
   // The member as the reservation left it: the record it was planned against, the points spent.
   const member = memberFacts({ ...customer, current_points: customer.current_points - purchase.points_spent }, shop.tiers);
-  return issueCode(purchase, platform, options, false, member);
+  return issueReward(shop, purchase, platform, options, false, member);
+}
+
+/** The platform step of a reserved purchase: its code, or its store credit. */
+function issueReward(
+  shop: ShopCatalog,
+  purchase: PurchaseRecord,
+  platform: Platform,
+  hooks: PurchaseHooks,
+  lookFirst: boolean,
+  member: MemberFacts | null,
+): Promise<PurchaseRecord> {
+  if (isCodePurchase(purchase)) return issueCode(purchase, platform, hooks, lookFirst, member);
+  return issueStoreCredit(purchase, platform, shop.settings.currency, hooks, member);
 }
 
 /**
@@ -155,8 +176,8 @@ async function resumePurchase(shop: ShopCatalog, progress: PurchaseProgress, pla
   const purchase = await getPurchase(shop.settings.id, progress.customer_id, progress.purchase_id);
   if (!purchase) return null;
   countMetric('PurchasesResumed');
-  if (purchase.status === 'active') return purchase;
-  if (purchase.status === 'pending') return issueCode(purchase, platform, {}, true, await storedMemberFacts(purchase, shop.tiers));
+  if (purchase.status === 'active' || (purchase.status === 'used' && !isCodePurchase(purchase))) return purchase;
+  if (purchase.status === 'pending') return issueReward(shop, purchase, platform, {}, true, await storedMemberFacts(purchase, shop.tiers));
   return null;
 }
 
@@ -166,7 +187,7 @@ async function resumePurchase(shop: ShopCatalog, progress: PurchaseProgress, pla
  * is created.
  */
 async function issueCode(
-  purchase: PurchaseRecord,
+  purchase: CodePurchase,
   platform: Platform,
   hooks: PurchaseHooks,
   lookFirst: boolean,

@@ -10,7 +10,10 @@ export interface PurchasePlan {
   reward: Reward;
   /** Points (minor units in store-credit shops) to deduct. */
   pointsToSpend: number;
-  /** Discount value in major currency units (fixed) or percent (percentage). */
+  /**
+   * Discount value in major currency units (fixed, store_credit; free_shipping: the shipping cap, 0 for none;
+   * free_product: the variant's price) or percent (percentage).
+   */
   discountValue: number;
   rewardName: string;
 }
@@ -60,7 +63,12 @@ export function planPurchase(shop: ShopCatalog, customer: CustomerRecord, reward
     }
     pointsToSpend = requestedPoints;
     discountValue = flexibleValue(requestedPoints, range.points_per_unit, settings.currency);
-    rewardName = reward.discount_type === 'percentage' ? `${discountValue}% off` : `${formatMoney(discountValue, settings.currency)} off`;
+    rewardName =
+      reward.discount_type === 'percentage'
+        ? `${discountValue}% off`
+        : reward.discount_type === 'store_credit'
+          ? `${formatMoney(discountValue, settings.currency)} store credit`
+          : `${formatMoney(discountValue, settings.currency)} off`;
   }
   if (settings.loyalty_mode === 'store_credit' && reward.redemption_mode !== 'flexible') {
     throw notPermitted('This reward cannot be redeemed in store credit mode');

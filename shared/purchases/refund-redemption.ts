@@ -6,7 +6,14 @@
 // the code ends either used or refunded, never both.
 import { getCustomer } from '../data/customer-repository';
 import { type IdempotencyClaim, recordProgressItem } from '../data/idempotency-repository';
-import { getPurchase, markRefundStarted, recordReissuedCode, writeRedemptionRefund } from '../data/purchase-repository';
+import {
+  clearStoreCreditDebitSent,
+  getPurchase,
+  markRefundStarted,
+  markStoreCreditDebitSent,
+  recordReissuedCode,
+  writeRedemptionRefund,
+} from '../data/purchase-repository';
 import type { CustomerRecord } from '../domain/customer';
 import { customerNotFound, DOMAIN_DETAILS, echoed, failed, notFound, notPermitted, unavailable, unprocessable } from '../domain/errors';
 import { type DomainEvent, memberFacts } from '../domain/events';
@@ -15,13 +22,23 @@ import { movePoints, tierProgramOf } from '../domain/member-points';
 import { giveBatches } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { countMetric, logger } from '../observability/powertools';
-import { type Platform, PlatformError, PlatformRefusedError, PlatformUnavailableError } from '../platform/port';
+import {
+  type Platform,
+  PlatformError,
+  PlatformRefusedError,
+  PlatformUnavailableError,
+  StoreCreditRefusedError,
+  type StoreCreditTransaction,
+} from '../platform/port';
 import { nowIso } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { resolveCustomerId } from '../customers/customer-service';
 import { VISIBLE_REWARD_STATUSES } from '../data/items/reward-entry';
 import { deterministicId } from '../domain/deterministic-id';
-import { discountCodeInputOf } from './discount-code';
+import { type CodePurchase, discountCodeInputOf, isCodePurchase } from './discount-code';
+import { findOwnDebit } from './store-credit';
+import { formatMoney } from '../domain/money';
+import { flexibleValue } from './purchase-rules';
 
 /** The earning-history action of the entry that gives a redemption's points back. */
 export const REWARD_REFUND_ACTION = 'reward_refund';
@@ -50,11 +67,13 @@ export function rewardRefundEntryId(shopId: string, rewardEntryId: string): stri
  * (by its status, or by its end date before the code-expiry job got to it) or refunded already.
  */
 export function refundRefusal(
-  entry: Pick<RewardEntry, 'id' | 'status' | 'is_refunded' | 'expires_at' | 'discount_code_redeemed_at'>,
+  entry: Pick<RewardEntry, 'id' | 'status' | 'is_refunded' | 'expires_at' | 'discount_code_redeemed_at'> &
+    Partial<Pick<RewardEntry, 'reward_discount_type'>>,
   now: string,
 ) {
   if (entry.is_refunded) return unprocessable('Reward Already Refunded', `Reward history entry '${entry.id}' has already been refunded`);
-  if (entry.status === 'used') {
+  // A store credit entry is `used` from the start: what decides is whether the account still holds the credit.
+  if (entry.status === 'used' && entry.reward_discount_type !== 'store_credit') {
     const when = entry.discount_code_redeemed_at ? ` on ${entry.discount_code_redeemed_at}` : '';
     return unprocessable('Reward Used', `Reward history entry '${entry.id}' cannot be refunded: its discount code was used${when}`);
   }
@@ -99,6 +118,10 @@ export async function refundRedemption(
   const purchase = read;
   const refusal = refundRefusal(purchase, nowIso());
   if (refusal) throw refusal;
+  if (!isCodePurchase(purchase)) {
+    const debit = await debitStoreCredit(shop, customerId, purchase, platform);
+    return commitRefund(shop, customerId, identifier, entryId, purchase, claim, customer, options.actor, debit.id);
+  }
 
   // Recorded before the code is deleted: if this undo fails after the deletion and cannot issue the code again,
   // the purchase reconciler finds the entry and does (reissueCode).
@@ -129,6 +152,7 @@ async function commitRefund(
   claim: IdempotencyClaim | undefined,
   read: Awaited<ReturnType<typeof getCustomer>>,
   actor: RequestActor | undefined,
+  debitTransactionId?: string,
 ): Promise<RewardEntry> {
   const shopId = shop.settings.id;
   let customer = read;
@@ -161,7 +185,12 @@ async function commitRefund(
     const figures: CustomerRecord = { ...move.next, redeemed_points: Math.max(0, current.record.redeemed_points - points) };
     // The points come back as a batch of their own at the end of the line (batch mode: with its own expiry).
     const ledger = giveBatches(current.record, figures, [entry], earningSettings, now);
-    const refunded: VisiblePurchase = { ...purchase, is_refunded: true, updated_at: now };
+    const refunded: VisiblePurchase = {
+      ...purchase,
+      is_refunded: true,
+      updated_at: now,
+      ...(debitTransactionId !== undefined ? { store_credit_debit_transaction_id: debitTransactionId } : {}),
+    };
     // The refund's events, committed with it: each with the member as the refund leaves it.
     const facts = memberFacts(ledger.record, shop.tiers);
     const events = (
@@ -189,6 +218,7 @@ async function commitRefund(
       now,
       ...(checkpoint ? { checkpoint } : {}),
       events,
+      ...(debitTransactionId !== undefined ? { debitTransactionId } : {}),
     });
     if (written.outcome === 'conflict') return undefined;
     if (written.outcome === 'superseded') throw failed('The refund was taken over by a retry of the same request.');
@@ -211,7 +241,7 @@ async function commitRefund(
  * stays active without its code until a retry of the refund (the same `Idempotency-Key` resumes it) or an
  * operator: logged and counted (`RefundCodeRestoreFailed`), never thrown over the refund's own error.
  */
-async function restoreCode(shopId: string, customerId: string, purchase: VisiblePurchase, platform: Platform): Promise<void> {
+async function restoreCode(shopId: string, customerId: string, purchase: PurchaseRecord, platform: Platform): Promise<void> {
   try {
     // The entry stays in the reconciler's index: a deletion that timed out may still be applied after this
     // (a server can finish a request its client gave up on), so the reconciler looks again once the undo is
@@ -241,7 +271,7 @@ export async function reissueCode(
   settled: boolean,
 ): Promise<boolean> {
   const current = await getPurchase(shopId, customerId, purchase.id);
-  if (!current || current.status !== 'active' || current.is_refunded) return false;
+  if (!current || !isCodePurchase(current) || current.status !== 'active' || current.is_refunded) return false;
   const code =
     (await platform.findDiscountCode(current.discount_code)) ??
     (await platform.createDiscountCode(discountCodeInputOf(current, customerId)));
@@ -256,7 +286,7 @@ export async function reissueCode(
  * of this refund) is looked up by its code, and nothing is left to delete; so is the code of an entry that
  * never recorded the platform's id (one loaded from a configuration file). Any platform failure is a 503.
  */
-async function deleteCode(purchase: PurchaseRecord, platform: Platform): Promise<void> {
+async function deleteCode(purchase: CodePurchase, platform: Platform): Promise<void> {
   try {
     if (purchase.platform_discount_id) {
       try {
@@ -274,4 +304,102 @@ async function deleteCode(purchase: PurchaseRecord, platform: Platform): Promise
     if (error instanceof PlatformUnavailableError || error instanceof PlatformError) throw unavailable(DOMAIN_DETAILS.platformUnreachable);
     throw error;
   }
+}
+
+/**
+ * The entry with the amount its purchase credited: as recorded, or for an entry brought over without one (a
+ * configuration file's), the reward's as the catalog defines it (a flexible reward's for the points spent).
+ */
+function withCreditAmount<T extends PurchaseRecord>(shop: ShopCatalog, entry: T): T {
+  if (entry.discount) return entry;
+  const reward = shop.rewards.find((candidate) => candidate.id === entry.reward_id);
+  if (!reward)
+    throw unprocessable('Reward Unknown', `Reward history entry '${entry.id}' cannot be refunded: its reward is no longer in the catalog`);
+  const value =
+    reward.redemption_mode === 'flexible' && reward.flexible_config
+      ? flexibleValue(entry.points_spent, reward.flexible_config.points_per_unit, shop.settings.currency)
+      : reward.discount_amount;
+  return { ...entry, discount: { type: 'store_credit', value, minimum_spend: 0 } };
+}
+
+export const DEBIT_UNCONFIRMED =
+  "Shopify did not confirm the store credit's debit. The refund is settled within minutes: completed if the debit was made, else left undone.";
+
+/**
+ * The store credit of an entry taken back: the same amount debited from the member's account, at most once
+ * (`store_credit_debit_sent_at` recorded before sending). An account that no longer holds it: 422, and the entry is
+ * as it was. An unknown outcome not resolved by looking: 503, the entry in the reconciler's index, which completes
+ * the refund when it finds the debit and clears the undo when it does not.
+ */
+async function debitStoreCredit(
+  shop: ShopCatalog,
+  customerId: string,
+  read: VisiblePurchase,
+  platform: Platform,
+): Promise<StoreCreditTransaction> {
+  const shopId = shop.settings.id;
+  const entry = withCreditAmount(shop, read);
+  const { currency } = shop.settings;
+  const look = async (sent: PurchaseRecord): Promise<StoreCreditTransaction> => {
+    const found = await findOwnDebit(sent, platform, currency).catch((error: unknown) => {
+      if (error instanceof PlatformRefusedError) throw unavailable(error.callerDetail);
+      throw unavailable(DEBIT_UNCONFIRMED);
+    });
+    if (!found) throw unavailable(DEBIT_UNCONFIRMED);
+    return found;
+  };
+  // An earlier undo sent its debit and did not finish: never a second debit, only its own looked for.
+  if (entry.store_credit_debit_sent_at) return look(entry);
+  const sentAt = nowIso();
+  if (!(await markStoreCreditDebitSent(shopId, customerId, entry, sentAt))) {
+    const current = await getPurchase(shopId, customerId, entry.id);
+    if (!visible(current)) throw entryNotFound(entry.id);
+    throw refundRefusal(current, nowIso()) ?? unavailable(DEBIT_UNCONFIRMED);
+  }
+  const sent = { ...entry, store_credit_debit_sent_at: sentAt };
+  try {
+    return await platform.debitStoreCredit({ customerId, amount: entry.discount.value, currency });
+  } catch (error) {
+    if (error instanceof StoreCreditRefusedError || error instanceof PlatformRefusedError) {
+      // Shopify said no: nothing was debited, and the entry goes back to what it was.
+      await clearStoreCreditDebitSent(shopId, customerId, sent, sentAt);
+      if (error instanceof StoreCreditRefusedError && (error.code === 'INSUFFICIENT_FUNDS' || error.code === 'ACCOUNT_NOT_FOUND')) {
+        throw unprocessable(
+          'Store Credit Spent',
+          `Reward history entry '${entry.id}' cannot be refunded: the customer's store credit account no longer holds the ${formatMoney(entry.discount.value, currency)} it credited (the customer has spent it)`,
+        );
+      }
+      if (error instanceof PlatformRefusedError && !(error instanceof StoreCreditRefusedError)) throw unavailable(error.callerDetail);
+      throw unavailable(DOMAIN_DETAILS.platformUnreachable);
+    }
+    logger.warn('A store credit debit may or may not have been made; looking for it', {
+      shop_id: shopId,
+      reward_history_entry_id: entry.id,
+      error: String(error),
+    });
+    return look(sent);
+  }
+}
+
+/**
+ * The reconciler's end of a store credit undo left in doubt (`store_credit_debit_sent_at` set, minutes ago): its
+ * debit found, the refund commits (the points back); none made, the entry is as before the undo. False when the
+ * entry changed meanwhile.
+ */
+export async function settleStoreCreditUndo(
+  shop: ShopCatalog,
+  entry: PurchaseRecord,
+  platform: Platform,
+): Promise<'refunded' | 'cleared' | 'skipped'> {
+  const shopId = shop.settings.id;
+  const customerId = entry.customer_id;
+  const stored = await getPurchase(shopId, customerId, entry.id);
+  if (!visible(stored) || stored.is_refunded || !stored.store_credit_debit_sent_at) return 'skipped';
+  const current = withCreditAmount(shop, stored);
+  const debit = await findOwnDebit(current, platform, shop.settings.currency);
+  if (!debit) {
+    return (await clearStoreCreditDebitSent(shopId, customerId, current, stored.store_credit_debit_sent_at)) ? 'cleared' : 'skipped';
+  }
+  await commitRefund(shop, customerId, customerId, current.id, current, undefined, null, undefined, debit.id);
+  return 'refunded';
 }

@@ -40,6 +40,7 @@ import { nowIso } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import type { CreateReferralInput } from './referral-requests';
 import { deterministicId } from '../domain/deterministic-id';
+import { codeKindOf } from '../purchases/discount-code';
 
 export const FRIEND_CODE_FAILED = "Failed to create the friend's discount code. Nothing was recorded.";
 
@@ -142,7 +143,12 @@ export async function createReferral(
         email_key: emailKey,
         discount_code: friendCodeFor(id),
         reward_id: reward.id,
-        discount: { type: reward.discount_type, value: reward.discount_amount, minimum_spend: reward.minimum_spend },
+        discount: {
+          type: reward.discount_type,
+          value: reward.discount_amount,
+          minimum_spend: reward.minimum_spend,
+          ...(reward.product_variant_id ? { product_variant_id: reward.product_variant_id } : {}),
+        },
         status: 'issuing',
         platform_discount_id: null,
         expires_at: reward.expiry_days === null ? null : addDays(now, reward.expiry_days),
@@ -221,8 +227,9 @@ async function issueFriendCode(
         code: referral.discount_code,
         title: "Loyalty referral: a friend's first order",
         customerId: null,
-        discountType: referral.discount.type,
+        discountType: codeKindOf(referral.discount.type),
         amount: referral.discount.value,
+        productVariantId: referral.discount.product_variant_id ?? null,
         minimumSpend: referral.discount.minimum_spend,
         startsAt: referral.created_at,
         endsAt: referral.expires_at,

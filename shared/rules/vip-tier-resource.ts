@@ -15,6 +15,7 @@ function tierReward(reward: Reward) {
     is_active: reward.is_active,
     max_redemptions: reward.max_redemptions,
     expiry_days: reward.expiry_days,
+    product_variant_id: reward.product_variant_id ?? null,
     created_at: reward.created_at,
   };
 }

@@ -12,6 +12,7 @@ import type { OrderEstimate } from './shopper-estimate';
 import type { MemberView, ShopperProgram } from './shopper-program';
 import type { RewardsPage } from './shopper-rewards';
 import type { UnusedRewardCode } from '../data/history-repository';
+import { storeCreditTransactionOf } from '../history/history-resource';
 
 export function programResource({ shop, earning, rewards, tiers }: ShopperProgram) {
   const { settings } = shop;
@@ -64,6 +65,7 @@ export function programResource({ shop, earning, rewards, tiers }: ShopperProgra
             : null,
         vip_tier_id: reward.vip_tier_id,
         expiry_days: reward.expiry_days,
+        product_variant_id: reward.product_variant_id ?? null,
       })),
       vip_tiers: tiers.map((tier) => ({
         id: tier.id,
@@ -126,6 +128,7 @@ export function redemptionResource(purchase: PurchaseRecord) {
       discount_code: purchase.discount_code,
       expires_at: purchase.expires_at,
       status: purchase.status,
+      ...storeCreditTransactionOf(purchase),
     },
   };
 }

@@ -27,6 +27,9 @@ export function platformWhenNeeded(shop: ShopCatalog): Platform {
     createDiscountCode: (input) => platform().createDiscountCode(input),
     findDiscountCode: (code) => platform().findDiscountCode(code),
     deleteDiscountCode: (id) => platform().deleteDiscountCode(id),
+    creditStoreCredit: (input) => platform().creditStoreCredit(input),
+    debitStoreCredit: (input) => platform().debitStoreCredit(input),
+    listStoreCreditTransactions: (customerId, currency) => platform().listStoreCreditTransactions(customerId, currency),
     listOrdersUpdatedSince: (since, cursor) => platform().listOrdersUpdatedSince(since, cursor),
   };
 }

@@ -114,6 +114,36 @@ describe('DynamoDB calls per request on a warm function and a warm key (the desi
     });
   });
 
+  it('POST /rewards/{id}/purchase of a free-shipping or free-product code: as a fixed code (customer, the transaction, the activation)', async () => {
+    const topUp = send({ method: 'POST', path: '/v1/customers/1004/points', key: 'demo_full_key', body: { adjustment: 6000 } });
+    expect((await topUp()).status).toBe(200);
+    for (const reward of ['free-ship', 'merino-scarf']) {
+      const customer = reward === 'free-ship' ? '1005' : '1004';
+      const purchase = send({
+        method: 'POST',
+        path: `/v1/rewards/${reward}/purchase`,
+        key: 'demo_full_key',
+        body: { customer_identifier: customer },
+      });
+      expect(await callsOf(purchase)).toEqual({ status: 201, calls: { GetItemCommand: 1, TransactWriteItemsCommand: 2 } });
+    }
+  });
+
+  it("POST /rewards/{id}/purchase of store credit: a fixed code's calls and the marker written before the credit is sent", async () => {
+    const topUp = send({ method: 'POST', path: '/v1/customers/1008/points', key: 'demo_full_key', body: { adjustment: 2000 } });
+    expect((await topUp()).status).toBe(200);
+    const purchase = send({
+      method: 'POST',
+      path: '/v1/rewards/store-credit-5/purchase',
+      key: 'demo_full_key',
+      body: { customer_identifier: '1008' },
+    });
+    expect(await callsOf(purchase)).toEqual({
+      status: 201,
+      calls: { GetItemCommand: 1, TransactWriteItemsCommand: 2, UpdateItemCommand: 1 },
+    });
+  });
+
   it('POST /shopper/rewards/{id}/redeem: exactly the /v1 purchase (customer, the deducting transaction, the activation)', async () => {
     const redeem = send({ method: 'POST', path: '/shopper/rewards/five-off/redeem', shopper: { customerId: '1005' }, body: {} });
     expect(await callsOf(redeem)).toEqual({

@@ -129,6 +129,16 @@ const SAMPLES: Record<string, Sample[]> = {
       status: 200,
     },
     { twin: 'purchase', method: 'POST', path: async () => refundPath(refundable), status: 422 },
+    // A store credit reward's undo: its credit debited first, the entry carrying its transaction.
+    {
+      twin: 'purchase',
+      method: 'POST',
+      path: async (api) => {
+        const bought = await api.post('/v1/rewards/store-credit/purchase', { customer_identifier: '3006' });
+        return `/v1/customers/3006/reward-history/${bought.body.data.id}/refund`;
+      },
+      status: 200,
+    },
     { twin: 'purchase', method: 'POST', path: refundPath('nope'), status: 404 },
     { twin: 'purchase', key: PURCHASE_KEYS.pointsRead, method: 'POST', path: refundPath('nope'), status: 403 },
   ],
@@ -142,6 +152,10 @@ const SAMPLES: Record<string, Sample[]> = {
       body: { customer_identifier: '4001', points: 600 },
       status: 201,
     },
+    // The other reward kinds: a free-shipping code, a free product's code, store credit (no code, used at once).
+    { twin: 'purchase', method: 'POST', path: '/v1/rewards/free-ship/purchase', body: { customer_identifier: '3005' }, status: 201 },
+    { twin: 'purchase', method: 'POST', path: '/v1/rewards/scarf/purchase', body: { customer_identifier: '3005' }, status: 201 },
+    { twin: 'purchase', method: 'POST', path: '/v1/rewards/store-credit/purchase', body: { customer_identifier: '3005' }, status: 201 },
     { twin: 'purchase', method: 'POST', path: '/v1/rewards/welcome/purchase', body: { customer_identifier: '3001' }, status: 400 },
     { twin: 'purchase', method: 'POST', path: '/v1/rewards/gold-only/purchase', body: { customer_identifier: '3002' }, status: 403 },
     { twin: 'purchase', method: 'POST', path: '/v1/rewards/nope/purchase', body: { customer_identifier: '3001' }, status: 404 },

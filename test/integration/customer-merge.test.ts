@@ -114,6 +114,9 @@ function platformWith(...customers: PlatformCustomer[]): Platform {
     findDiscountCode: unused,
     deleteDiscountCode: unused,
     listOrdersUpdatedSince: unused,
+    creditStoreCredit: unused,
+    debitStoreCredit: unused,
+    listStoreCreditTransactions: unused,
   };
 }
 const noPlatform = platformWith();

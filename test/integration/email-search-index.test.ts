@@ -58,6 +58,9 @@ function platformWith(...customers: PlatformCustomer[]): Platform {
     findDiscountCode: unused,
     deleteDiscountCode: unused,
     listOrdersUpdatedSince: unused,
+    creditStoreCredit: unused,
+    debitStoreCredit: unused,
+    listStoreCreditTransactions: unused,
   };
 }
 

@@ -9,7 +9,8 @@ import { discountCodeInput } from '../fixtures/discount-code-input';
 
 const START = Date.parse('2026-11-24T12:00:00.000Z');
 const INVALID_TOKEN = { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' };
-const SCOPES = 'read_customers,read_customer_merge,read_discounts,write_discounts,read_orders';
+const SCOPES =
+  'read_customers,read_customer_merge,read_discounts,write_discounts,write_store_credit_account_transactions,read_store_credit_accounts,read_store_credit_account_transactions,read_orders';
 const CALM = {
   customers: 'ok',
   discount_codes: 'ok',

@@ -139,6 +139,9 @@ describe('a merge', () => {
       findDiscountCode: unused,
       deleteDiscountCode: unused,
       listOrdersUpdatedSince: unused,
+      creditStoreCredit: unused,
+      debitStoreCredit: unused,
+      listStoreCreditTransactions: unused,
     };
 
     expect(await mergeMembers(shop, '1', '2', platform)).toBe('merged');

@@ -1,8 +1,18 @@
 // Every GraphQL document the Shopify adapter sends, validated against Shopify's real Admin API schema for the
 // adapter's version (not the simulator's subset). The documents are found, not listed: each string exported
 // by a module of shared/platform/ whose name ends in _QUERY or _MUTATION, so a new one is checked too.
-import { DISCOUNT_CODE_CREATE_MUTATION, discountCodeBasicInput } from '../../shared/platform/shopify-discount-codes';
+import {
+  DISCOUNT_CODE_CREATE_MUTATION,
+  discountCodeBasicInput,
+  discountCodeFreeShippingInput,
+  FREE_SHIPPING_CODE_CREATE_MUTATION,
+} from '../../shared/platform/shopify-discount-codes';
 import { SHOPIFY_API_VERSION } from '../../shared/platform/shopify-api-version';
+import {
+  STORE_CREDIT_CREDIT_MUTATION,
+  STORE_CREDIT_DEBIT_MUTATION,
+  STORE_CREDIT_TRANSACTIONS_QUERY,
+} from '../../shared/platform/shopify-store-credit';
 import { discountCodeInput } from '../fixtures/discount-code-input';
 import {
   adapterDocuments,
@@ -30,10 +40,14 @@ const KNOWN_DOCUMENTS = [
   'DISCOUNT_CODE_BY_CODE_QUERY',
   'DISCOUNT_CODE_CREATE_MUTATION',
   'DISCOUNT_CODE_DELETE_MUTATION',
+  'FREE_SHIPPING_CODE_CREATE_MUTATION',
   'ORDER_LINE_ITEMS_QUERY',
   'ORDER_REFUNDS_QUERY',
   'ORDERS_UPDATED_SINCE_QUERY',
   'REFUND_LINE_ITEMS_QUERY',
+  'STORE_CREDIT_CREDIT_MUTATION',
+  'STORE_CREDIT_DEBIT_MUTATION',
+  'STORE_CREDIT_TRANSACTIONS_QUERY',
 ];
 
 const documents = adapterDocuments();
@@ -127,5 +141,53 @@ describe('the real-schema validator', () => {
 
     for (const request of requests) expect(() => assertValidRequest(request)).not.toThrow();
     expect(requests[1]!.variables.input.context).toEqual({ all: 'ALL' });
+  });
+
+  it('accept the variables the adapter builds for the other kinds: free shipping (capped or not), one variant free', () => {
+    const requests = [
+      {
+        query: FREE_SHIPPING_CODE_CREATE_MUTATION,
+        variables: { input: discountCodeFreeShippingInput(discountCodeInput({ discountType: 'free_shipping', amount: 0 })) },
+      },
+      {
+        query: FREE_SHIPPING_CODE_CREATE_MUTATION,
+        variables: {
+          input: discountCodeFreeShippingInput(discountCodeInput({ discountType: 'free_shipping', amount: 12.5, minimumSpend: 30 })),
+        },
+      },
+      {
+        query: DISCOUNT_CODE_CREATE_MUTATION,
+        variables: {
+          input: discountCodeBasicInput(discountCodeInput({ discountType: 'free_product', amount: 35, productVariantId: '4401' })),
+        },
+      },
+    ];
+
+    for (const request of requests) expect(() => assertValidRequest(request)).not.toThrow();
+    expect(requests[0]!.variables.input).not.toHaveProperty('maximumShippingPrice');
+    expect(requests[1]!.variables.input).toMatchObject({ maximumShippingPrice: '12.5', usageLimit: 1, appliesOncePerCustomer: true });
+    expect(requests[2]!.variables.input).toMatchObject({
+      context: { customers: { add: ['gid://shopify/Customer/1001'] } },
+      customerGets: {
+        value: { discountAmount: { amount: '35', appliesOnEachItem: false } },
+        items: { products: { productVariantsToAdd: ['gid://shopify/ProductVariant/4401'] } },
+      },
+      usageLimit: 1,
+      appliesOncePerCustomer: true,
+    });
+  });
+
+  it('accept the variables the adapter sends for a store credit credit and debit', () => {
+    const credit = {
+      id: 'gid://shopify/Customer/1001',
+      creditInput: { creditAmount: { amount: '5', currencyCode: 'USD' }, expiresAt: '2030-01-01T00:00:00.000Z' },
+    };
+    const debit = { id: 'gid://shopify/Customer/1001', debitInput: { debitAmount: { amount: '5', currencyCode: 'USD' } } };
+
+    expect(() => assertValidRequest({ query: STORE_CREDIT_CREDIT_MUTATION, variables: credit })).not.toThrow();
+    expect(() => assertValidRequest({ query: STORE_CREDIT_DEBIT_MUTATION, variables: debit })).not.toThrow();
+    expect(() =>
+      assertValidRequest({ query: STORE_CREDIT_TRANSACTIONS_QUERY, variables: { id: 'gid://shopify/Customer/1001' } }),
+    ).not.toThrow();
   });
 });

@@ -956,3 +956,119 @@ describe('referral settings', () => {
     expect(noReward).toEqual(['shops[0].referral_settings.friend_reward_id: is required']);
   });
 });
+
+describe('the reward kinds peers give', () => {
+  const ship = reward({ id: 'ship', name: 'Free shipping', discount_type: 'free_shipping', discount_amount: 0 });
+  const scarf = reward({
+    id: 'scarf',
+    name: 'Free Merino scarf',
+    discount_type: 'free_product',
+    discount_amount: 35,
+    product_variant_id: '4401',
+  });
+  const credit = reward({ id: 'credit', name: '$5.00 store credit', discount_type: 'store_credit', discount_amount: 5 });
+  const storeCreditEntry = (fields: Fields = {}) =>
+    redemption({ reward_id: 'credit', reward_discount_type: 'store_credit', discount_code: null, status: 'used', ...fields });
+
+  it('takes free_shipping (uncapped or capped), free_product with its variant, and store_credit, with their history entries', () => {
+    const config = parseConfig(
+      configWith(
+        shop({
+          rewards: [reward(), ship, { ...ship, id: 'ship-capped', discount_amount: 12.5, minimum_spend: 30 }, scarf, credit],
+          members: [
+            member({
+              reward_history: [storeCreditEntry({ store_credit_transaction_id: 'gid://shopify/StoreCreditAccountCreditTransaction/1' })],
+            }),
+          ],
+        }),
+      ),
+    );
+
+    const rewards = config.shops[0]!.rewards;
+    expect(rewards.map((entry) => [entry.discount_type, entry.product_variant_id])).toEqual([
+      ['fixed', null],
+      ['free_shipping', null],
+      ['free_shipping', null],
+      ['free_product', '4401'],
+      ['store_credit', null],
+    ]);
+    expect(config.shops[0]!.members[0]!.reward_history[0]).toMatchObject({ discount_code: null, status: 'used' });
+  });
+
+  it('refuses a free_product reward without its variant, a variant on another kind, and a free product of no price', () => {
+    const issues = issuesOf(
+      configWith(
+        shop({
+          rewards: [
+            { ...scarf, product_variant_id: null },
+            reward({ id: 'fixed-variant', product_variant_id: '4401' }),
+            { ...scarf, id: 'free-free', discount_amount: 0 },
+            { ...scarf, id: 'not-numeric', product_variant_id: 'gid://shopify/ProductVariant/1' },
+          ],
+        }),
+      ),
+    );
+
+    expect(issues).toEqual([
+      "shops[0].rewards[0].product_variant_id: is required when discount_type is 'free_product'",
+      "shops[0].rewards[1].product_variant_id: is only for discount_type 'free_product'",
+      "shops[0].rewards[2].discount_amount: must be more than 0 for a free_product (the variant's price) or store_credit reward",
+      'shops[0].rewards[3].product_variant_id: must be a numeric product variant id such as "44012345"',
+    ]);
+  });
+
+  it('refuses a store credit with a minimum spend or of nothing, a flexible free shipping, and store credit as a friend reward', () => {
+    const issues = issuesOf(
+      configWith(
+        shop({
+          rewards: [
+            { ...credit, minimum_spend: 10 },
+            { ...credit, id: 'nothing', discount_amount: 0 },
+            {
+              ...ship,
+              id: 'flex-ship',
+              redemption_mode: 'flexible',
+              flexible_config: { min_points: 1, max_points: 10, points_per_unit: 1 },
+            },
+            { ...credit, id: 'friend' },
+          ],
+          referral_settings: { friend_reward_id: 'friend' },
+        }),
+      ),
+    );
+
+    expect(issues).toEqual([
+      'shops[0].rewards[0].minimum_spend: a store_credit reward has no code, so no minimum spend',
+      "shops[0].rewards[1].discount_amount: must be more than 0 for a free_product (the variant's price) or store_credit reward",
+      'shops[0].rewards[2].redemption_mode: a free_shipping or free_product reward cannot be flexible: its value does not depend on the points spent',
+      "shops[0].referral_settings.friend_reward_id: reward 'friend' is store credit: a friend's reward is a code the friend can use before being a customer",
+    ]);
+  });
+
+  it('refuses a store credit entry with a code or not used, and a code entry without a code or with a transaction', () => {
+    const issues = issuesOf(
+      configWith(
+        shop({
+          rewards: [reward(), credit],
+          members: [
+            member({
+              reward_history: [
+                storeCreditEntry({ id: 'h1', discount_code: 'LOYAL-X' }),
+                storeCreditEntry({ id: 'h2', status: 'active' }),
+                redemption({ id: 'h3', discount_code: null }),
+                redemption({ id: 'h4', store_credit_transaction_id: 'gid://shopify/StoreCreditAccountCreditTransaction/1' }),
+              ],
+            }),
+          ],
+        }),
+      ),
+    );
+
+    expect(issues).toEqual([
+      'shops[0].members[0].reward_history[0].discount_code: is null for a store_credit entry (no code) and a code for the other kinds',
+      "shops[0].members[0].reward_history[1].status: a store_credit entry is 'used' from the start",
+      'shops[0].members[0].reward_history[2].discount_code: is null for a store_credit entry (no code) and a code for the other kinds',
+      "shops[0].members[0].reward_history[3].store_credit_transaction_id: is only for reward_discount_type 'store_credit'",
+    ]);
+  });
+});

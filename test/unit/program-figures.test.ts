@@ -334,6 +334,26 @@ describe('the point value and the liability', () => {
     expect(printPointValue(pointValueOf({ configured: null, mode: 'points', minorDigits: 2, rewards: rewards.slice(2) }))).toBe('0');
   });
 
+  it("counts only fixed-amount rewards: a free-shipping cap, a free product's price or store credit sets no point value", () => {
+    const others = [
+      { ...fixed, discount_amount: 100, points_cost: 10, discount_type: 'free_shipping' },
+      { ...fixed, discount_amount: 35, points_cost: 10, discount_type: 'free_product' },
+      { ...fixed, discount_amount: 5, points_cost: 10, discount_type: 'store_credit' },
+    ];
+
+    expect(printPointValue(pointValueOf({ configured: null, mode: 'points', minorDigits: 2, rewards: others }))).toBe('0');
+    expect(
+      printPointValue(
+        pointValueOf({
+          configured: null,
+          mode: 'points',
+          minorDigits: 2,
+          rewards: [...others, { ...fixed, discount_amount: 5, points_cost: 500 }],
+        }),
+      ),
+    ).toBe('0.01');
+  });
+
   it('multiplies the outstanding points by the exact ratio and rounds half-up to the minor unit', () => {
     expect(liabilityAmount(10, ratioOfDecimal('0.0125'), 2)).toBe('0.13');
     expect(liabilityAmount(7, { numerator: 10n, denominator: 700n }, 2)).toBe('0.10');

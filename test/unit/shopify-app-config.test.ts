@@ -89,7 +89,16 @@ describe('shopify.app.toml', () => {
     expect(scopes).toEqual(SHOPIFY_ACCESS_SCOPES.map((entry) => entry.scope));
     expect(new Set(scopes).size).toBe(scopes.length);
     // The contract's own list, written out so that a scope dropped from shopify-app.ts fails here.
-    expect([...scopes].sort()).toEqual(['read_customer_merge', 'read_customers', 'read_discounts', 'read_orders', 'write_discounts']);
+    expect([...scopes].sort()).toEqual([
+      'read_customer_merge',
+      'read_customers',
+      'read_discounts',
+      'read_orders',
+      'read_store_credit_account_transactions',
+      'read_store_credit_accounts',
+      'write_discounts',
+      'write_store_credit_account_transactions',
+    ]);
     expect(toml.access_scopes.scopes).toBe(appScopes());
   });
 

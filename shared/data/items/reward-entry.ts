@@ -41,6 +41,7 @@ type DerivedFrom = Pick<RewardEntry, 'id' | 'expires_at' | 'created_at' | 'updat
   status: PurchaseRecord['status'];
   code_cleanup?: boolean;
   refund_started_at?: string | null;
+  store_credit_debit_sent_at?: string | null;
 };
 
 /** The attributes an update may change: the index places that follow the status. */
@@ -62,7 +63,9 @@ export function deriveRewardEntry(shopId: string, entry: DerivedFrom): Record<st
         ? entry.updated_at
         : entry.status === 'active' && !entry.is_refunded && entry.refund_started_at
           ? entry.refund_started_at
-          : undefined;
+          : entry.status === 'used' && !entry.is_refunded && entry.store_credit_debit_sent_at
+            ? entry.store_credit_debit_sent_at
+            : undefined;
   return {
     redeem_created_at: entry.created_at,
     redeem_points_spent: entry.points_spent,
@@ -156,6 +159,70 @@ export function activateRewardEntry(purchase: PurchaseRecord, platformDiscountId
 }
 
 /**
+ * A `store_credit` purchase is about to send its one credit: recorded first, only while the purchase is pending
+ * and no credit was sent for it, so that whoever settles it later looks for the credit instead of sending another.
+ */
+export function recordStoreCreditSent(purchase: PurchaseRecord, sentAt: string): Write {
+  return namedWrite(
+    'record a store credit sent',
+    updateRequest(rewardEntryKey(purchase.shop_id, purchase.customer_id, purchase.id), {
+      set: { store_credit_sent_at: sentAt },
+      condition: '#status = :pending AND attribute_not_exists(#store_credit_sent_at)',
+      values: { ':pending': 'pending' },
+    }),
+  );
+}
+
+/**
+ * pending -> used for a `store_credit` purchase whose credit the platform made: it records the transaction and
+ * leaves the reconciler's index (a used entry has no code to expire).
+ */
+export function creditRewardEntry(purchase: PurchaseRecord, transactionId: string, now: string): Write {
+  return namedWrite(
+    'record a reward entry credit',
+    entryUpdate(
+      purchase.shop_id,
+      purchase.customer_id,
+      purchase,
+      { status: 'used', store_credit_transaction_id: transactionId, updated_at: now },
+      { status: 'pending' },
+    ),
+  );
+}
+
+/**
+ * The undo of a `store_credit` entry is about to send its one debit: recorded first (the entry enters the
+ * reconciler's index), only while the entry is unrefunded and no debit was sent for it.
+ */
+export function startStoreCreditDebit(shopId: string, customerId: string, entry: DerivedFrom, sentAt: string): Write {
+  return namedWrite(
+    'start a store credit debit',
+    entryUpdate(
+      shopId,
+      customerId,
+      entry,
+      { store_credit_debit_sent_at: sentAt },
+      { status: 'used' },
+      { notRefunded: true, absent: ['store_credit_debit_sent_at'] },
+    ),
+  );
+}
+
+/** The debit an undo recorded as sent was refused, or is known never to have been made: the undo did not happen. */
+export function clearStoreCreditDebit(shopId: string, customerId: string, entry: DerivedFrom, sentAt: string): Write {
+  // A used entry without an undo in doubt has no place in any index (deriveRewardEntry): the marker and the
+  // reconciler's index attributes go, and the entry is as it was before the undo.
+  return namedWrite(
+    'clear a store credit debit',
+    updateRequest(rewardEntryKey(shopId, customerId, entry.id), {
+      remove: ['store_credit_debit_sent_at', ...UNSETTLED_ATTRIBUTES],
+      condition: '#status = :used AND #store_credit_debit_sent_at = :sent AND (attribute_not_exists(#is_refunded) OR #is_refunded = :no)',
+      values: { ':used': 'used', ':sent': sentAt, ':no': false },
+    }),
+  );
+}
+
+/**
  * An undo of an active, unrefunded entry starts: recorded before its code is deleted, so that an undo that
  * deletes the code and then fails, and cannot issue it again, leaves the entry in the reconciler's index.
  */
@@ -209,7 +276,9 @@ export function refundPendingPurchase(purchase: PurchaseRecord, reason: string, 
         updated_at: now,
         ...(codeMayExist ? { code_cleanup: true } : {}),
       },
-      { status: 'pending' },
+      // A store credit purchase is refunded only as read: a credit sent since (its marker recorded) is looked for first.
+      purchase.store_credit_sent_at ? { status: 'pending', store_credit_sent_at: purchase.store_credit_sent_at } : { status: 'pending' },
+      purchase.reward_discount_type === 'store_credit' && !purchase.store_credit_sent_at ? { absent: ['store_credit_sent_at'] } : {},
     ),
   );
 }
@@ -233,13 +302,26 @@ export function leaveUnsettledPurchases(purchase: PurchaseRecord, now: string): 
  * code-expiry job's due work. The condition is the one the order that uses its code writes under (`active`,
  * never refunded): of the two, only one commits. A refusal answers the entry as it is now.
  */
-export function refundActiveRewardEntry(shopId: string, customerId: string, entry: DerivedFrom, now: string): Write {
+export function refundActiveRewardEntry(
+  shopId: string,
+  customerId: string,
+  entry: DerivedFrom,
+  now: string,
+  debitTransactionId?: string,
+): Write {
+  // A `store_credit` entry is `used` from the start: its undo writes under that status, with its debit's transaction.
+  const storeCredit = debitTransactionId !== undefined;
   const write = entryUpdate(
     shopId,
     customerId,
     entry,
-    { is_refunded: true, refund_reason: 'refunded_by_request', updated_at: now },
-    { status: 'active' },
+    {
+      is_refunded: true,
+      refund_reason: 'refunded_by_request',
+      updated_at: now,
+      ...(storeCredit ? { store_credit_debit_transaction_id: debitTransactionId } : {}),
+    },
+    { status: storeCredit ? 'used' : 'active' },
     { notRefunded: true, returnOld: true },
   );
   return namedWrite('refund an active reward entry', write);
@@ -256,7 +338,7 @@ function entryUpdate(
   entry: DerivedFrom,
   changes: Record<string, unknown>,
   expected: Record<string, unknown>,
-  options: { notRefunded?: boolean; returnOld?: boolean } = {},
+  options: { notRefunded?: boolean; returnOld?: boolean; absent?: readonly string[] } = {},
 ): Write['request'] {
   const derived = deriveRewardEntry(shopId, { ...entry, ...changes } as DerivedFrom);
   const names: Record<string, string> = {};
@@ -280,6 +362,11 @@ function entryUpdate(
   if (options.notRefunded) {
     values[':no'] = false;
     conditions.push(`(attribute_not_exists(${name('is_refunded')}) OR ${name('is_refunded')} = :no)`);
+  }
+  // An attribute absent, or left null by an earlier clearing (store_credit_debit_sent_at).
+  for (const attribute of options.absent ?? []) {
+    values[':null'] = null;
+    conditions.push(`(attribute_not_exists(${name(attribute)}) OR ${name(attribute)} = :null)`);
   }
   return {
     Update: {
