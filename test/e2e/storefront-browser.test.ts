@@ -223,6 +223,31 @@ describeInBrowser(`the storefront's rewards panel in Chromium${unavailable ? ` [
     await context.close();
   });
 
+  it('redeems store credit: confirmed first, then credited to the Shopify account, with no code to copy', async () => {
+    const member = '1007';
+    await api().post(`/v1/customers/${member}/points`, { adjustment: 600, note: 'store credit' });
+    const before = (await api().get(`/v1/customers/${member}`)).body.data.attributes.current_points as number;
+    const { context, page } = await shopper(member);
+    await openPanel(page);
+    const dialog = panel(page);
+    await dialog.getByRole('button', { name: /^Redeem \$5\.00 store credit for 500 points$/ }).click();
+    await dialog.getByText('Spend 500 points for $5.00 store credit?').waitFor();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expectAnnounced(page, 'You redeemed $5.00 store credit. It is on your account as store credit, ready for your next order.');
+    // Credited on the platform, the points spent once, no code anywhere, the spend in the activity.
+    const credit = (await (await fetch(`${twin.platformUrl}/_store_credit?shop=demo&customer_id=${member}`)).json()) as { balance: string };
+    expect(credit.balance).toBe('5.00');
+    expect((await api().get(`/v1/customers/${member}`)).body.data.attributes.current_points).toBe(before - 500);
+    await expect(dialog.locator('.loy-owned--new').count()).resolves.toBe(0);
+    const line = dialog.locator('#loy-activity').locator('..').locator('li', { hasText: '$5.00 store credit' });
+    await line.waitFor();
+    await expect(line.locator('.loy-code--line').count()).resolves.toBe(0);
+    await expect(page.evaluate("document.activeElement && document.activeElement.closest('dialog') !== null")).resolves.toBe(true);
+    await shootBoth(page, 'store-credit', '#loy-activity');
+    expect(await seriousViolations(page, { minimumPasses: 10 })).toEqual([]);
+    await context.close();
+  });
+
   it('does the same with the keyboard alone: Tab to the launcher, Enter, Tab to Redeem, Enter, copy, Escape', async () => {
     const before = await api().get(`/v1/customers/${KEYBOARD_MEMBER}`);
     const { context, page } = await shopper(KEYBOARD_MEMBER);

@@ -150,6 +150,23 @@ describe("a customer's figures from the history", () => {
     expect(refundable(reward('d', { discount_code_redeemed_at: '2026-01-03T00:00:00.000Z' }).attributes)).toBe(false);
   });
 
+  it('offers to undo store credit, used from the start, until it is refunded or past its end, and names it without a code', () => {
+    const now = new Date('2026-11-29T00:00:00.000Z');
+    const credit = (entry: Partial<RewardEntry>) =>
+      reward('s', {
+        reward_name: '$5.00 store credit',
+        reward_discount_type: 'store_credit',
+        discount_code: null,
+        status: 'used',
+        ...entry,
+      });
+    expect(refundable(credit({ expires_at: null }).attributes, now)).toBe(true);
+    expect(refundable(credit({ expires_at: '2026-12-01T00:00:00.000Z' }).attributes, now)).toBe(true);
+    expect(refundable(credit({ expires_at: '2026-11-01T00:00:00.000Z' }).attributes, now)).toBe(false);
+    expect(refundable(credit({ is_refunded: true }).attributes, now)).toBe(false);
+    expect(mergeActivity([], [credit({})])[0]!.detail).toBe('$5.00 store credit (credited)');
+  });
+
   it("names a range's first and last UTC day", () => {
     expect(rangeOf(30, new Date('2026-11-27T23:59:00.000Z'))).toEqual({ from: '2026-10-29', to: '2026-11-27' });
     expect(rangeOf(366, new Date('2026-11-27T00:00:00.000Z'))).toEqual({ from: '2025-11-27', to: '2026-11-27' });

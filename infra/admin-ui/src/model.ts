@@ -69,8 +69,11 @@ export interface EarningEntry {
 
 export interface RewardEntry {
   reward_name: string;
+  reward_discount_type?: string;
   points_spent: number;
-  discount_code: string;
+  /** Null for store credit, which is credited to the customer's Shopify account. */
+  discount_code: string | null;
+  expires_at?: string | null;
   status: 'active' | 'used' | 'expired';
   is_refunded: boolean;
   discount_code_redeemed_at: string | null;
@@ -126,7 +129,7 @@ export function mergeActivity(
     kind: 'Reward',
     points: -entry.points_spent,
     status: entry.is_refunded ? 'refunded' : entry.status,
-    detail: `${entry.reward_name} (${entry.discount_code})`,
+    detail: `${entry.reward_name} (${entry.discount_code ?? 'credited'})`,
     note: null,
     actor: entry.actor ?? null,
   }));
@@ -156,8 +159,10 @@ export function expiringPoints(earning: readonly EarningEntry[], balance: number
   return { points: Math.min(points, balance), at };
 }
 
-/** A reward staff may refund: active, not refunded, its code not used. */
-export function refundable(entry: RewardEntry): boolean {
+/** A reward staff may refund: active, not refunded, its code not used; store credit while not refunded and not past its end. */
+export function refundable(entry: RewardEntry, now = new Date()): boolean {
+  if (entry.reward_discount_type === 'store_credit')
+    return !entry.is_refunded && (!entry.expires_at || Date.parse(entry.expires_at) > now.getTime());
   return entry.status === 'active' && !entry.is_refunded && entry.discount_code_redeemed_at === null;
 }
 

@@ -677,6 +677,7 @@
         );
         var copyButton = body.querySelector('[data-code-id="' + redeemed.id + '"] button');
         if (copyButton) copyButton.focus();
+        else title.focus();
       })
       .catch(function (error) {
         // The code is the shopper's even when the refresh after it failed: show it where their codes are.
