@@ -1,7 +1,12 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { GATEWAY_RESPONSES, PREFLIGHT_OR_NOT_ALLOWED, staffOperationName } from '../../infra/cdk/constructs/loyalty-api';
 import { DENY_DETAIL } from '../../functions/auth/authorize';
-import { ACCESS_DENIED_METRIC, OLDEST_DELIVERY_ALARM_SECONDS } from '../../infra/cdk/constructs/observability';
+import {
+  ACCESS_DENIED_METRIC,
+  CODE_RESTORE_FAILED_METRIC,
+  OLDEST_DELIVERY_ALARM_SECONDS,
+  STORE_CREDIT_UNACCOUNTED_METRIC,
+} from '../../infra/cdk/constructs/observability';
 import { SERVER_ERRORS_METRIC } from '../../shared/observability/service';
 import { MAX_RECEIVE_COUNT } from '../../infra/cdk/constructs/webhook-delivery-queue';
 import {
@@ -690,6 +695,18 @@ describe('production stack', () => {
     const body = JSON.stringify(resources('AWS::CloudWatch::Dashboard')[0]![1].Properties.DashboardBody);
     expect(body).toMatch(/Shopify access denied/);
     expect(body).toMatch(/\\"LoyaltyApi\\",\\"PlatformAccessDenied\\",\\"service\\",\\"loyalty-api\\"/);
+  });
+
+  it('alarms at the first store credit nobody paid for, and at the first refund that left a reward without its code', () => {
+    const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
+    for (const metric of [STORE_CREDIT_UNACCOUNTED_METRIC, CODE_RESTORE_FAILED_METRIC]) {
+      const alarms = resources('AWS::CloudWatch::Alarm')
+        .map(([, a]) => a.Properties)
+        .filter((a) => a.MetricName === metric);
+      expect(alarms).toEqual([
+        expect.objectContaining({ Namespace: 'LoyaltyApi', Threshold: 1, Period: 300, AlarmActions: [{ Ref: topicId }] }),
+      ]);
+    }
   });
 
   it('outputs the URL the Shopify app subscribes its topics to', () => {

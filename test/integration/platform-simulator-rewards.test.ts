@@ -167,6 +167,63 @@ describe('platform simulator: free-shipping codes', () => {
     });
   });
 
+  it("takes the shipping line's price off an order's total, up to the cap, with the allocation as Shopify writes it", async () => {
+    const code = (name: string, cap: string | null) =>
+      gql(FREE_SHIPPING, {
+        discount: {
+          code: name,
+          title: 'Free shipping',
+          context: { customers: { add: ['gid://shopify/Customer/1001'] } },
+          destination: { all: true },
+          ...(cap === null ? {} : { maximumShippingPrice: cap }),
+          appliesOncePerCustomer: true,
+          usageLimit: 1,
+        },
+      });
+    const order = async (codes: string[]) => {
+      const created = await fetch(`${simulator.url}/_orders`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        // 40.00 of goods and 15.00 of shipping, before any code.
+        body: JSON.stringify({
+          shop: 'demo',
+          customer_id: '1001',
+          deliver: false,
+          discount_codes: codes,
+          subtotal_price: '40.00',
+          total_price: '55.00',
+        }),
+      });
+      expect(created.status).toBe(201);
+      return ((await created.json()) as { order: Json }).order;
+    };
+    await code('SHIP-ALL', null);
+    await code('SHIP-CAP', '10.00');
+
+    const free = await order(['ship-all']);
+    expect(free).toMatchObject({ subtotal_price: '40.00', total_price: '40.00', total_discounts: '15.00' });
+    expect(free.total_shipping_price_set.shop_money.amount).toBe('15.00');
+    expect(free.shipping_lines[0]).toMatchObject({
+      price: '15.00',
+      discounted_price: '0.00',
+      discount_allocations: [{ amount: '15.00', discount_application_index: 0 }],
+    });
+    expect(free.discount_applications).toEqual([
+      expect.objectContaining({ target_type: 'shipping_line', code: 'ship-all', value_type: 'percentage' }),
+    ]);
+    expect(free.discount_codes).toEqual([{ code: 'ship-all', amount: '15.00', type: 'shipping' }]);
+
+    // A cap covers that much of the shipping price; the goods and their subtotal are untouched either way.
+    const capped = await order(['ship-cap']);
+    expect(capped).toMatchObject({ subtotal_price: '40.00', total_price: '45.00', total_discounts: '10.00' });
+    expect(capped.shipping_lines[0]).toMatchObject({ price: '15.00', discounted_price: '5.00' });
+
+    // Without a code the shipping is paid in full.
+    const paid = await order([]);
+    expect(paid).toMatchObject({ total_price: '55.00', total_discounts: '0.00' });
+    expect(paid.shipping_lines[0]).toMatchObject({ price: '15.00', discounted_price: '15.00', discount_allocations: [] });
+  });
+
   it('lists an uncapped code with cap null, and refuses a taken code, a missing customer and a cap of 0', async () => {
     const base = { context: { customers: { add: ['gid://shopify/Customer/1001'] } }, startsAt: '2026-06-01T00:00:00Z' };
     await gql(FREE_SHIPPING, { discount: { ...base, code: 'SHIP-ANY' } });

@@ -54,6 +54,12 @@ export const ACCESS_DENIED_METRIC = 'PlatformAccessDenied' satisfies BusinessMet
  * member's active reward has no usable code until the refund is retried (docs/operate.md). One alarms.
  */
 export const CODE_RESTORE_FAILED_METRIC = 'RefundCodeRestoreFailed' satisfies BusinessMetric;
+/**
+ * A store credit was made for a purchase that was settled otherwise meanwhile (its points given back): the member
+ * holds credit nobody paid for until an operator takes it back (docs/operate.md). One alarms. (`StoreCreditFailures`
+ * has none: a refused credit gave the points back, an unconfirmed one is settled by the purchase reconciler.)
+ */
+export const STORE_CREDIT_UNACCOUNTED_METRIC = 'StoreCreditUnaccounted' satisfies BusinessMetric;
 
 /**
  * The API routes: a route's handler answers its failures itself (the error envelope of shared/http), so
@@ -142,6 +148,7 @@ export class Observability extends Construct {
       });
     const accessDenied = business(ACCESS_DENIED_METRIC);
     const codeRestoreFailed = business(CODE_RESTORE_FAILED_METRIC);
+    const storeCreditUnaccounted = business(STORE_CREDIT_UNACCOUNTED_METRIC);
     const serverErrors = (route: string) =>
       new Metric({
         namespace: METRICS_NAMESPACE,
@@ -199,6 +206,12 @@ export class Observability extends Construct {
       codeRestoreFailed,
       1,
       "A redemption's refund failed after deleting its code and could not issue it again: retry the refund (docs/operate.md)",
+    );
+    alarm(
+      'StoreCreditUnaccounted',
+      storeCreditUnaccounted,
+      1,
+      'A store credit was made for a purchase settled otherwise: take the credit back in the store admin (docs/operate.md)',
     );
     // A job throws when any part of its run failed (a shop not reconciled, a purchase not settled): one error is enough.
     for (const [name, fn] of props.jobs) {

@@ -107,11 +107,19 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   const now = options.now ?? (() => new Date());
   const shops = createSimulatedShops(options.shops);
   const codes = createSimulatedDiscountCodes(now, options.codesFile);
-  const orders = createSimulatedOrders(now, (shop, text) => {
-    const code = codes.find(shop, text);
-    if (code?.kind !== 'free_product' || code.product_variant_id === null) return undefined;
-    return { variantId: code.product_variant_id, amount: decimalToMinor(String(code.amount), minorDigits(shops.currency(shop))) };
-  });
+  const orders = createSimulatedOrders(
+    now,
+    (shop, text) => {
+      const code = codes.find(shop, text);
+      if (code?.kind !== 'free_product' || code.product_variant_id === null) return undefined;
+      return { variantId: code.product_variant_id, amount: decimalToMinor(String(code.amount), minorDigits(shops.currency(shop))) };
+    },
+    (shop, text) => {
+      const code = codes.find(shop, text);
+      if (code?.kind !== 'free_shipping') return undefined;
+      return { cap: code.cap === null ? null : decimalToMinor(String(code.cap), minorDigits(shops.currency(shop))) };
+    },
+  );
   const storeCredit = createSimulatedStoreCredit(
     now,
     (shop, customerId) => shops.customer(shop, customerId) !== undefined,

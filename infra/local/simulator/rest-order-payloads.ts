@@ -227,17 +227,35 @@ export function restRefundPayload(order: SimulatedOrder, refund: SimulatedRefund
   };
 }
 
-/** One discount application when a line carries a discount: the order's first code, else a manual discount. */
+/**
+ * The order's discount applications: one when a line carries a discount (the order's first code other than a
+ * free-shipping one, else a manual discount), and the free-shipping code's on the shipping line (100 % of it, as
+ * Shopify writes a free-shipping code), after it.
+ */
 function discountApplications(order: SimulatedOrder, discounts: number) {
-  if (discounts === 0) return [];
-  const value = money(discounts, order.currency);
-  const shared = { target_type: 'line_item', value, value_type: 'fixed_amount', allocation_method: 'across', target_selection: 'all' };
-  const [code] = order.discountCodes;
-  return [
-    code === undefined
-      ? { ...shared, type: 'manual', title: 'Simulated discount', description: 'Simulated discount' }
-      : { ...shared, type: 'discount_code', code },
-  ];
+  const applications: Array<Record<string, unknown>> = [];
+  if (discounts > 0) {
+    const value = money(discounts, order.currency);
+    const shared = { target_type: 'line_item', value, value_type: 'fixed_amount', allocation_method: 'across', target_selection: 'all' };
+    const code = order.discountCodes.find((candidate) => candidate !== order.shippingCode);
+    applications.push(
+      code === undefined
+        ? { ...shared, type: 'manual', title: 'Simulated discount', description: 'Simulated discount' }
+        : { ...shared, type: 'discount_code', code },
+    );
+  }
+  if (order.shippingCode !== null) {
+    applications.push({
+      target_type: 'shipping_line',
+      type: 'discount_code',
+      value: '100.0',
+      value_type: 'percentage',
+      allocation_method: 'each',
+      target_selection: 'all',
+      code: order.shippingCode,
+    });
+  }
+  return applications;
 }
 
 /** The order's tax lines: one, the sum of its lines' tax, when there is any. */
@@ -254,7 +272,10 @@ export function restOrderPayload(order: SimulatedOrder) {
   const lineItemsPrice = order.lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
   const discounts = order.lines.reduce((sum, line) => sum + line.discount, 0);
   const tax = orderTaxMinor(order);
+  // The shipping line's price after a free-shipping code, and before it (`price`, `total_shipping_price_set`).
   const shipping = order.total - order.subtotal - (order.taxesIncluded ? 0 : tax);
+  const shippingPrice = shipping + order.shippingDiscount;
+  const lineDiscountCode = order.discountCodes.find((code) => code !== order.shippingCode);
   const currentSubtotal = order.subtotal - refunded;
   const currentTotal = order.total - refundedMoney;
   const currentTax = tax - refundedTaxMinor(order);
@@ -282,8 +303,8 @@ export function restOrderPayload(order: SimulatedOrder) {
     current_subtotal_price: money(currentSubtotal, currency),
     current_subtotal_price_set: moneySet(currentSubtotal, currency),
     current_total_additional_fees_set: null,
-    current_total_discounts: money(discounts, currency),
-    current_total_discounts_set: moneySet(discounts, currency),
+    current_total_discounts: money(discounts + order.shippingDiscount, currency),
+    current_total_discounts_set: moneySet(discounts + order.shippingDiscount, currency),
     current_total_duties_set: null,
     current_total_price: money(currentTotal, currency),
     current_total_price_set: moneySet(currentTotal, currency),
@@ -291,11 +312,11 @@ export function restOrderPayload(order: SimulatedOrder) {
     current_total_tax_set: moneySet(currentTax, currency),
     customer_locale: 'en',
     device_id: null,
-    discount_codes: order.discountCodes.map((code, index) => ({
-      code,
-      amount: money(index === 0 ? discounts : 0, currency),
-      type: 'fixed_amount',
-    })),
+    discount_codes: order.discountCodes.map((code) =>
+      code === order.shippingCode
+        ? { code, amount: money(order.shippingDiscount, currency), type: 'shipping' }
+        : { code, amount: money(code === lineDiscountCode ? discounts : 0, currency), type: 'fixed_amount' },
+    ),
     duties_included: false,
     email,
     estimated_taxes: false,
@@ -331,15 +352,15 @@ export function restOrderPayload(order: SimulatedOrder) {
     test: order.test,
     total_cash_rounding_payment_adjustment_set: moneySet(0, currency),
     total_cash_rounding_refund_adjustment_set: moneySet(0, currency),
-    total_discounts: money(discounts, currency),
-    total_discounts_set: moneySet(discounts, currency),
+    total_discounts: money(discounts + order.shippingDiscount, currency),
+    total_discounts_set: moneySet(discounts + order.shippingDiscount, currency),
     total_line_items_price: money(lineItemsPrice, currency),
     total_line_items_price_set: moneySet(lineItemsPrice, currency),
     // The simulator does not track part payments: an order not paid owes its whole total.
     total_outstanding: money(order.payment === 'paid' ? 0 : order.total, currency),
     total_price: money(order.total, currency),
     total_price_set: moneySet(order.total, currency),
-    total_shipping_price_set: moneySet(shipping, currency),
+    total_shipping_price_set: moneySet(shippingPrice, currency),
     total_tax: money(tax, currency),
     total_tax_set: moneySet(tax, currency),
     total_tip_received: money(0, currency),
@@ -354,7 +375,7 @@ export function restOrderPayload(order: SimulatedOrder) {
     refunds: order.refunds.map((refund) => restRefundPayload(order, refund)),
     returns: [],
     shipping_lines:
-      shipping > 0
+      shippingPrice > 0
         ? [
             {
               id: order.shippingLineId,
@@ -365,13 +386,22 @@ export function restOrderPayload(order: SimulatedOrder) {
               discounted_price_set: moneySet(shipping, currency),
               is_removed: false,
               phone: null,
-              price: money(shipping, currency),
-              price_set: moneySet(shipping, currency),
+              price: money(shippingPrice, currency),
+              price_set: moneySet(shippingPrice, currency),
               requested_fulfillment_service_id: null,
               source: 'shopify',
               title: SHIPPING_TITLE,
               tax_lines: [],
-              discount_allocations: [],
+              discount_allocations:
+                order.shippingDiscount > 0
+                  ? [
+                      {
+                        amount: money(order.shippingDiscount, currency),
+                        amount_set: moneySet(order.shippingDiscount, currency),
+                        discount_application_index: discounts > 0 ? 1 : 0,
+                      },
+                    ]
+                  : [],
             },
           ]
         : [],

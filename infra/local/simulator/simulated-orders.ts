@@ -75,6 +75,10 @@ export interface SimulatedOrder {
   lines: SimulatedLine[];
   /** Id of the shipping line that carries what the total holds beyond the subtotal and the added tax. */
   shippingLineId: number;
+  /** What a free-shipping code took off the shipping line (minor units; 0 without one): the total is net of it. */
+  shippingDiscount: number;
+  /** The free-shipping code that took it, or null. */
+  shippingCode: string | null;
   payment: PaymentStatus;
   test: boolean;
   discountCodes: string[];
@@ -232,8 +236,18 @@ const FIRST_ORDER_NUMBER = 1001;
 /** A free-product code of the shop: its variant and the amount it takes off one unit (minor units). */
 export type FreeProductLookup = (shop: string, code: string) => { variantId: string; amount: number } | undefined;
 
-/** `freeProduct` finds the shop's free-product codes, which an order's `discount_codes` apply to their variant's line. */
-export function createSimulatedOrders(now: () => Date, freeProduct?: FreeProductLookup): SimulatedOrders {
+/** A free-shipping code of the shop: the most of the shipping price it covers (minor units), null for any price. */
+export type FreeShippingLookup = (shop: string, code: string) => { cap: number | null } | undefined;
+
+/**
+ * `freeProduct` finds the shop's free-product codes, which an order's `discount_codes` apply to their variant's line;
+ * `freeShipping` its free-shipping codes, which take the shipping line's price (up to the cap) off the total.
+ */
+export function createSimulatedOrders(
+  now: () => Date,
+  freeProduct?: FreeProductLookup,
+  freeShipping?: FreeShippingLookup,
+): SimulatedOrders {
   const orders = new Map<string, SimulatedOrder>();
   const refunds = new Map<string, { order: SimulatedOrder; refund: SimulatedRefund }>();
   const numbers = new Map<string, number>();
@@ -394,6 +408,11 @@ export function createSimulatedOrders(now: () => Date, freeProduct?: FreeProduct
             : `total_price: must be at least subtotal_price plus the lines' tax, ${decimal(least, currency)} (shipping only adds to it)`,
         );
       }
+      // The shipping price is what `total_price` holds beyond the subtotal and added tax; a free-shipping code
+      // takes it off (up to its cap), so the order's total is what the buyer paid.
+      const shippingCode = (input.discount_codes ?? []).find((code) => freeShipping?.(input.shop, code) !== undefined) ?? null;
+      const cap = shippingCode === null ? null : freeShipping!(input.shop, shippingCode)!.cap;
+      const shippingDiscount = shippingCode === null ? 0 : cap === null ? total - least : Math.min(total - least, cap);
       const number = numbers.get(input.shop) ?? FIRST_ORDER_NUMBER;
       numbers.set(input.shop, number + 1);
       const at = now().toISOString();
@@ -405,10 +424,12 @@ export function createSimulatedOrders(now: () => Date, freeProduct?: FreeProduct
         currency,
         customer: input.customer,
         subtotal,
-        total,
+        total: total - shippingDiscount,
         taxesIncluded,
         lines,
         shippingLineId: nextChildId++,
+        shippingDiscount,
+        shippingCode: shippingDiscount > 0 ? shippingCode : null,
         payment: input.financial_status ?? 'paid',
         test: input.test ?? false,
         discountCodes: input.discount_codes ?? [],
