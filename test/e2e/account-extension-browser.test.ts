@@ -230,6 +230,27 @@ describeInBrowser(`the customer account extensions in Chromium${unavailable ? ` 
     await page.close();
   }, 120_000);
 
+  it('redeems store credit with the keyboard: confirmed, then said to be on the account, with no code to copy', async () => {
+    const member = '1008';
+    await api().post(`/v1/customers/${member}/points`, { adjustment: 600, note: 'store credit' });
+    const before = (await api().get(`/v1/customers/${member}`)).body.data.attributes.current_points as number;
+    const page = await open('page', member);
+    await tabTo(page, /^Redeem \$5\.00 store credit for 500 points$/);
+    await page.keyboard.press('Enter');
+    await page.getByText('Spend 500 points for $5.00 store credit?').waitFor();
+    await tabTo(page, /^Confirm$/);
+    await page.keyboard.press('Enter');
+    await page.getByText('$5.00 store credit: added to your store credit').waitFor();
+    await page.getByText('It is on your account, ready for your next order.', { exact: false }).waitFor();
+    await expect(page.getByRole('button', { name: /^Copy code/ }).count()).resolves.toBe(0);
+    expect((await api().get(`/v1/customers/${member}`)).body.data.attributes.current_points).toBe(before - 500);
+    const credit = (await (await fetch(`${twin.platformUrl}/_store_credit?shop=demo&customer_id=${member}`)).json()) as { balance: string };
+    expect(credit.balance).toBe('5.00');
+    await shoot(page, '2b-store-credit');
+    expect(await seriousViolations(page, { axeUrl: host.axeUrl })).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it('lists 20 codes, then the rest behind "Show more codes", pressed with the keyboard', async () => {
     const member = '1004';
     const codes = await buyDemoCodes(api(), member, 22);
