@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client';
+import { refusalOf } from './dynamodb-errors';
 import { webhookEventKey } from './items/webhook-event';
 import { TTL_ATTRIBUTE } from './table';
 
@@ -49,10 +50,12 @@ export async function claimWebhookEvent(
     );
     return 'claimed';
   } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-    const current = (error as { Item?: { status?: { S?: string }; claim_id?: { S?: string } } }).Item;
-    if (current?.status?.S === 'in_progress' && current.claim_id?.S === claimId) return 'claimed';
-    return current?.status?.S === 'done' ? 'done' : 'in_progress';
+    const refusal = refusalOf(error, (item) => item as { status?: string; claim_id?: string });
+    // A transaction holding the item: not a refusal of the claim, so nothing can be said of it; the delivery is tried again.
+    if (refusal.conflict) throw error;
+    const { current } = refusal;
+    if (current?.status === 'in_progress' && current.claim_id === claimId) return 'claimed';
+    return current?.status === 'done' ? 'done' : 'in_progress';
   }
 }
 
