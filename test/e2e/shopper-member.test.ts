@@ -26,7 +26,7 @@ describe('GET /shopper/program', () => {
     expect(data).toMatchObject({ type: 'program', id: 'demo', attributes: { loyalty_mode: 'points', currency: 'USD' } });
     const rewardIds = data.attributes.rewards.map((reward: { id: string }) => reward.id);
     // Inactive (welcome-5, fifteen-off), deleted (free-mug) and entry (welcome-gift) rewards are not offered; gold's is, with its tier.
-    expect(rewardIds.sort()).toEqual(['dollar-off-flex', 'five-off', 'free-ship', 'ten-percent']);
+    expect(rewardIds.sort()).toEqual(['dollar-off-flex', 'five-off', 'free-ship', 'merino-scarf', 'store-credit-5', 'ten-percent']);
     expect(data.attributes.rewards.find((reward: { id: string }) => reward.id === 'free-ship')).toMatchObject({ vip_tier_id: 'gold' });
     expect(data.attributes.rewards.find((reward: { id: string }) => reward.id === 'dollar-off-flex').flexible).toEqual({
       min_points: expect.any(Number),
