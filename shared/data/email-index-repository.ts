@@ -3,15 +3,14 @@
 // earlier members have theirs), the postings of members enrolled in bulk, and the backfill's walk over a shop's members, which writes each member's
 // postings as its profile has them. Every write is idempotent, so a stopped backfill is simply run again.
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { BATCH_BACKOFF, CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
+import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { commit } from './commit';
 import { documentClient, tableName } from './client';
-import { shopMemberIdPages } from './customer-list';
 import { emailIndexReady } from './email-search';
-import { BATCH_ATTEMPTS, batchDelete, batchGet, readItem } from './items';
-import { checkProfileAddress, customerKey, normalisedEmail } from './items/customer-profile';
+import { backfillMemberPostings, type BackfillProgress } from './member-postings-backfill';
+import { BATCH_ATTEMPTS, batchDelete } from './items';
+import { checkProfileAddress, normalisedEmail } from './items/customer-profile';
 import { emailIndexMarkerItem, emailPostingItems, emailPostingKeys, markEmailIndexed, postAddress } from './items/email-gram';
-import type { Item } from './items/item-type';
 import { markNamesIndexed } from './items/name-token';
 import { checkNewShop } from './items/shop';
 
@@ -61,60 +60,21 @@ export async function deleteEmailPostings(shopId: string, customerId: string, em
   await batchDelete(emailPostingKeys(shopId, customerId, normalisedEmail(email)));
 }
 
-/** Members read (from the list index) per page of the backfill, and members written at once. */
-const BACKFILL_PAGE = 100;
-const BACKFILL_CONCURRENCY = 8;
-const MEMBER_ATTEMPTS = 20;
-
-export interface BackfillProgress {
-  members: number;
-  postings: number;
-}
+export type { BackfillProgress } from './member-postings-backfill';
 
 /**
- * Writes the postings of every member of the shop. Each member's are one transaction conditioned on the
- * profile still having the address they were derived from: a change of address that commits first makes
- * the walk read the profile again, one that commits after deletes them as the old address's. So the
- * postings are exact whatever runs meanwhile, and writing them twice changes nothing. `onPage` hears the
- * running totals after each page.
+ * Writes the postings of every member of the shop (`loyalty email-index backfill`), each member's conditioned on
+ * the profile still having the address they were derived from (shared/data/member-postings-backfill.ts).
+ * `onPage` hears the running totals after each page.
  */
-export async function backfillShopPostings(
-  shopId: string,
-  onPage: (progress: BackfillProgress) => void = () => {},
-): Promise<BackfillProgress> {
-  const progress: BackfillProgress = { members: 0, postings: 0 };
-  for await (const ids of shopMemberIdPages(shopId, BACKFILL_PAGE)) {
-    const profiles = await batchGet(ids.map((id) => customerKey(shopId, id)));
-    const queue = [...profiles];
-    const worker = async () => {
-      for (let profile = queue.shift(); profile; profile = queue.shift()) {
-        const written = await postMember(shopId, profile);
-        if (written === null) continue;
-        progress.members += 1;
-        progress.postings += written;
-      }
-    };
-    await Promise.all(Array.from({ length: BACKFILL_CONCURRENCY }, worker));
-    onPage({ ...progress });
-  }
-  return progress;
-}
-
-/** One member's postings, conditioned on its address as read; the count written, null when the member is gone. */
-async function postMember(shopId: string, first: Item): Promise<number | null> {
-  let profile: Item | null = first;
-  const customerId = String(first.platform_customer_id);
-  const written = await retryUntil(MEMBER_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<number | null | undefined> => {
-    if (!profile) return null;
-    const emailLc = normalisedEmail(String(profile.email ?? ''));
-    const postings = postAddress(shopId, customerId, emailLc);
-    if (postings.length === 0) return 0;
-    const outcome = await commit([checkProfileAddress(shopId, customerId, emailLc), ...postings]);
-    if (outcome.committed) return postings.length;
-    // The address changed (or another write was under way): read the profile again.
-    profile = await readItem(customerKey(shopId, customerId));
-    return undefined;
-  });
-  if (written === undefined) throw new Error(`The address of customer ${customerId} kept changing; run the backfill again`);
-  return written;
+export function backfillShopPostings(shopId: string, onPage?: (progress: BackfillProgress) => void): Promise<BackfillProgress> {
+  return backfillMemberPostings(
+    shopId,
+    (customerId, profile) => {
+      const emailLc = normalisedEmail(String(profile.email ?? ''));
+      return { check: checkProfileAddress(shopId, customerId, emailLc), postings: postAddress(shopId, customerId, emailLc) };
+    },
+    'address',
+    onPage,
+  );
 }

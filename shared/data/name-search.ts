@@ -7,11 +7,9 @@
 // members enrolled before it existed.
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
-import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
-import { commit } from './commit';
-import { shopMemberIdPages } from './customer-list';
-import { batchGet, type Item, readItem } from './items';
+import { backfillMemberPostings, type BackfillProgress } from './member-postings-backfill';
+import { batchGet, type Item } from './items';
 import { checkProfileNames, customerKey, storedCustomerOf } from './items/customer-profile';
 import {
   MAX_WORD_LENGTH,
@@ -150,56 +148,21 @@ export async function markNameIndexComplete(shopId: string, now: string): Promis
   await documentClient().send(new PutCommand({ TableName: tableName(), Item: nameIndexMarkerItem(shopId, now, 'backfill') }));
 }
 
-const BACKFILL_PAGE = 100;
-const BACKFILL_CONCURRENCY = 8;
-const MEMBER_ATTEMPTS = 20;
-
-export interface NameBackfillProgress {
-  members: number;
-  postings: number;
-}
+export type NameBackfillProgress = BackfillProgress;
 
 /**
  * Writes the name postings of every member of the shop (`loyalty name-index backfill`), as the e-mail index's
- * backfill does: each member's in one transaction conditioned on the profile still having the names they were
- * derived from, so a change of names that commits first makes the walk read the profile again, and one that
- * commits after replaces them as the old names'. Writing them twice changes nothing.
+ * backfill does (shared/data/member-postings-backfill.ts): each member's conditioned on the profile still having
+ * the names they were derived from.
  */
-export async function backfillShopNamePostings(
-  shopId: string,
-  onPage: (progress: NameBackfillProgress) => void = () => {},
-): Promise<NameBackfillProgress> {
-  const progress: NameBackfillProgress = { members: 0, postings: 0 };
-  for await (const ids of shopMemberIdPages(shopId, BACKFILL_PAGE)) {
-    const queue = await batchGet(ids.map((id) => customerKey(shopId, id)));
-    const worker = async () => {
-      for (let profile = queue.shift(); profile; profile = queue.shift()) {
-        const written = await postMemberNames(shopId, profile);
-        if (written === null) continue;
-        progress.members += 1;
-        progress.postings += written;
-      }
-    };
-    await Promise.all(Array.from({ length: BACKFILL_CONCURRENCY }, worker));
-    onPage({ ...progress });
-  }
-  return progress;
-}
-
-/** One member's name postings, conditioned on its names as read; the count written, null when the member is gone. */
-async function postMemberNames(shopId: string, first: Item): Promise<number | null> {
-  let profile: Item | null = first;
-  const customerId = String(first.platform_customer_id);
-  const written = await retryUntil(MEMBER_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<number | null | undefined> => {
-    if (!profile) return null;
-    const { record } = storedCustomerOf(profile);
-    const postings = postNames(shopId, customerId, record);
-    if (postings.length === 0) return 0;
-    const outcome = await commit([checkProfileNames(shopId, customerId, record), ...postings]);
-    if (outcome.committed) return postings.length;
-    profile = await readItem(customerKey(shopId, customerId));
-    return undefined;
-  });
-  if (written === undefined) throw new Error(`The names of customer ${customerId} kept changing; run the backfill again`);
-  return written;
+export function backfillShopNamePostings(shopId: string, onPage?: (progress: NameBackfillProgress) => void): Promise<NameBackfillProgress> {
+  return backfillMemberPostings(
+    shopId,
+    (customerId, profile) => {
+      const { record } = storedCustomerOf(profile);
+      return { check: checkProfileNames(shopId, customerId, record), postings: postNames(shopId, customerId, record) };
+    },
+    'names',
+    onPage,
+  );
 }
