@@ -2,8 +2,8 @@
 // rendered from the twin's own OpenAPI document, and the page fetches nothing from off the machine.
 import type { Browser } from 'playwright-core';
 import type { Twin } from '../../infra/local/twin';
-import { ROUTES, SHOPPER_ROUTES } from '../../shared/runtime/entry-points';
-import { ROUTE_DOCS, SHOPPER_ROUTE_DOCS } from '../../shared/openapi/openapi-document';
+import { ADMIN_PAGES, type AdminApiRouteName, ROUTES, SHOPPER_ROUTES } from '../../shared/runtime/entry-points';
+import { ROUTE_DOCS, SHOPPER_ROUTE_DOCS, STAFF_ROUTE_DOCS } from '../../shared/openapi/openapi-document';
 import { e2eConfig } from '../fixtures/e2e-config';
 import { headlessBrowserUnavailable, launchHeadlessBrowser } from '../support/headless-browser';
 import { startTestTwin } from '../support/twin';
@@ -44,6 +44,11 @@ describeInBrowser(`the API reference at /docs${unavailable ? ` [SKIPPED: ${unava
       [
         ...ROUTES.map((route) => ({ operation: `${route.method} ${route.path}`, summary: ROUTE_DOCS[route.name].summary })),
         ...SHOPPER_ROUTES.map((route) => ({ operation: `${route.method} ${route.path}`, summary: SHOPPER_ROUTE_DOCS[route.name].summary })),
+        // The staff-only routes (the /admin/api/v1 mirrors are the /v1 operations under a prefix).
+        ...ADMIN_PAGES.filter((page) => Object.hasOwn(STAFF_ROUTE_DOCS, page.name)).map((page) => ({
+          operation: `${page.method} ${page.path}`,
+          summary: STAFF_ROUTE_DOCS[page.name as AdminApiRouteName].summary,
+        })),
         // The shopper paths' CORS preflights.
         ...[...new Set(SHOPPER_ROUTES.map((route) => route.path))].map((path) => ({
           operation: `OPTIONS ${path}`,
