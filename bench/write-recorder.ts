@@ -7,6 +7,7 @@
 // apart by their item's key (shared/data/items/domain-event.ts).
 import { DynamoDBClient, GetItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { setRawClientHook } from '../shared/data/client';
+import { inBackgroundWork } from '../shared/data/dynamodb-stats';
 import { DOMAIN_EVENT_PREFIX } from '../shared/data/items/domain-event';
 import { env } from '../shared/runtime/env';
 import { itemSize, itemWriteCost, type ItemWriteCost, type StoredItem, type WriteAction } from './write-units';
@@ -106,7 +107,8 @@ export function writeRecorder(): WriteRecorder {
       (next, context) => async (args) => {
         const recording = calls;
         const command = context.commandName ?? 'unknown';
-        if (!recording) return next(args);
+        // The figures consumer counting earlier events is not the path's work, whenever it runs.
+        if (!recording || inBackgroundWork()) return next(args);
         const call: RecordedCall = { command, refused: false, items: [] };
         recording.push(call);
         if (!WRITE_COMMANDS.has(command)) return next(args);

@@ -24,6 +24,11 @@ export interface DynamoDbStats {
 
 const backgroundWork = new AsyncLocalStorage<string>();
 
+/** Whether the caller runs as background work (the twin's figures consumer), not as a request's or a job's. */
+export function inBackgroundWork(): boolean {
+  return backgroundWork.getStore() !== undefined;
+}
+
 /** Runs `work` as background work named `label`: its DynamoDB calls count under `background[label]`. */
 export function asBackgroundWork<T>(label: string, work: () => T): T {
   return backgroundWork.run(label, work);
