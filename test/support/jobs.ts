@@ -1,28 +1,10 @@
 // The twin's scheduled jobs, once each (POST /_jobs/run), as the tests that move the clock or skip webhooks
 // call them: the answer must be 200; it gives each job's counts by the job's name.
 import type { Twin } from '../../infra/local/twin';
+import type { JobSummary } from '../../shared/calendar/due-job';
+import type { OrderReconcileSummary } from '../../shared/orders/order-reconciliation';
 
-/** What a clock-driven job did in one run. */
-export interface JobCounts {
-  shops: number;
-  due: number;
-  changed: number;
-  failed: number;
-  more?: boolean;
-}
-
-/** Order reconciliation's counts (shared/orders/order-reconciliation.ts). */
-export interface OrderReconcileCounts {
-  shops: number;
-  orders: number;
-  current: number;
-  applied: number;
-  failed: number;
-  disconnected: number;
-  more: boolean;
-}
-
-export type JobRun = Record<string, JobCounts> & { order_reconciliation: OrderReconcileCounts };
+export type JobRun = Record<string, JobSummary> & { order_reconciliation: OrderReconcileSummary };
 
 export async function runJobs(twin: Pick<Twin, 'url'>): Promise<JobRun> {
   const answer = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
