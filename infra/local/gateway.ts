@@ -461,59 +461,110 @@ export function lambdaContext(functionName: string, requestId: string, timeoutSe
 }
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const limiter = options.limiter === undefined ? new RateLimiter() : options.limiter;
-  const timeScale = options.timeScale ?? 1;
-  // The API's domain, `host:port`, once listening; on a wildcard address the caller's Host stands for it.
-  let domain: string | undefined;
-  const modules = new Map<string, Promise<{ handler: unknown }>>();
-  const load = (file: string) => {
-    let module = modules.get(file);
+  const gateway = new TwinGateway(options);
+  const host = options.host ?? '127.0.0.1';
+  const server = await listen(gateway.handle, options.port, host, (error, res) => {
+    console.error(JSON.stringify({ level: 'ERROR', message: 'Gateway failed', error: String(error) }));
+    send(res, 500, envelope(500, DETAILS.unexpected));
+  });
+  if (host !== '0.0.0.0' && host !== '::') gateway.domain = new URL(server.url).host;
+  return { ...server, idle: () => gateway.idle() };
+}
+
+/** One request as the gateway reads it before dispatching. */
+interface Request {
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  url: URL;
+  requestId: string;
+}
+
+type Outcome = { kind: 'result'; value: unknown } | { kind: 'error'; error: unknown } | { kind: 'timeout' };
+
+/** The twin's API Gateway: one instance per listening server, its handler modules loaded once each. */
+class TwinGateway {
+  /** The API's domain, `host:port`, once listening; on a wildcard address the caller's Host stands for it. */
+  domain: string | undefined;
+  private readonly limiter: RateLimiter | null;
+  private readonly timeScale: number;
+  private readonly modules = new Map<string, Promise<{ handler: unknown }>>();
+  /** Every handler invocation not settled yet, those the gateway gave up on at their timeout included. */
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(private readonly options: GatewayOptions) {
+    this.limiter = options.limiter === undefined ? new RateLimiter() : options.limiter;
+    this.timeScale = options.timeScale ?? 1;
+  }
+
+  /** Settles once every invocation has (those answered at their timeout go on running, as the twin cannot stop them). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  private load(file: string) {
+    let module = this.modules.get(file);
     if (!module) {
-      module = import(join(options.root, file)) as Promise<{ handler: unknown }>;
-      modules.set(file, module);
+      module = import(join(this.options.root, file)) as Promise<{ handler: unknown }>;
+      this.modules.set(file, module);
     }
     return module;
-  };
+  }
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const requestId = randomUUID();
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const method = (req.method ?? 'GET').toUpperCase();
+  readonly handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const request: Request = {
+      req,
+      res,
+      requestId: randomUUID(),
+      url: new URL(req.url ?? '/', 'http://localhost'),
+      method: (req.method ?? 'GET').toUpperCase(),
+    };
+    const { url } = request;
     // `/docs/` is `/docs`, as the API's own paths ignore a trailing slash; `/` stays itself.
     const controlPath = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') || '/' : url.pathname;
-    const control = options.control?.[`${method} ${controlPath}`];
-    if (control) {
-      let body: string | null;
-      try {
-        body = (await readBody(req)) || null;
-      } catch (error) {
-        if (!(error instanceof BodyTooLarge)) throw error;
-        return send(res, 413, { error: error.message });
-      }
-      let answer: unknown;
-      try {
-        answer = await control(body);
-      } catch (error) {
-        if (error instanceof ControlError) return send(res, error.statusCode, { error: error.message });
-        throw error;
-      }
-      if (answer instanceof WithHeaders) return send(res, 200, answer.body, answer.headers);
-      if (!(answer instanceof RawBody)) return send(res, 200, answer);
-      res.writeHead(200, { 'Content-Type': answer.contentType });
-      return res.end(answer.body);
-    }
+    const control = this.options.control?.[`${request.method} ${controlPath}`];
+    if (control) return this.answerControl(control, req, res);
     // API Gateway refuses a query string with a raw `|`, `{` or `}` before it looks at anything else.
     const rawQuery = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?') + 1) : '';
     if (REFUSED_QUERY_CHARACTERS.test(rawQuery)) return sendGatewayResponse(res, 400, DETAILS.requestUnprocessable);
-    const webhook = options.webhooks?.find((candidate) => candidate.path === url.pathname.replace(/\/+$/, ''));
-    if (webhook) return dispatchWebhook(webhook, req, res, method, url, requestId);
-    const page = options.pages?.find((candidate) => candidate.path === url.pathname.replace(/\/+$/, ''));
-    if (page) return dispatchPage(page, res, method, url, req, requestId);
-    const shopperMatches = matchPath((options.shopperRoutes ?? []) as unknown as Route[], url.pathname);
-    if (shopperMatches.length > 0) return dispatchShopper(shopperMatches, req, res, method, url, requestId);
-    const staffMatches = matchPath((options.staffRoutes ?? []) as unknown as Route[], url.pathname);
-    if (staffMatches.length > 0) return dispatchStaff(staffMatches, req, res, method, url, requestId);
-    const matches = matchPath(options.routes, url.pathname);
+    const path = url.pathname.replace(/\/+$/, '');
+    const webhook = this.options.webhooks?.find((candidate) => candidate.path === path);
+    if (webhook) return this.dispatchWebhook(webhook, request);
+    const page = this.options.pages?.find((candidate) => candidate.path === path);
+    if (page) return this.dispatchPage(page, request);
+    const shopperMatches = matchPath((this.options.shopperRoutes ?? []) as unknown as Route[], url.pathname);
+    if (shopperMatches.length > 0) return this.dispatchShopper(shopperMatches, request);
+    const staffMatches = matchPath((this.options.staffRoutes ?? []) as unknown as Route[], url.pathname);
+    if (staffMatches.length > 0) return this.dispatchStaff(staffMatches, request);
+    return this.dispatchApi(request);
+  };
+
+  /** A control endpoint of the twin's own: the raw body in, its answer (JSON, raw, or with headers) out. */
+  private async answerControl(control: (body: string | null) => Promise<unknown>, req: IncomingMessage, res: ServerResponse) {
+    let body: string | null;
+    try {
+      body = (await readBody(req)) || null;
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      return send(res, 413, { error: error.message });
+    }
+    let answer: unknown;
+    try {
+      answer = await control(body);
+    } catch (error) {
+      if (error instanceof ControlError) return send(res, error.statusCode, { error: error.message });
+      throw error;
+    }
+    if (answer instanceof WithHeaders) return send(res, 200, answer.body, answer.headers);
+    if (!(answer instanceof RawBody)) return send(res, 200, answer);
+    res.writeHead(200, { 'Content-Type': answer.contentType });
+    return res.end(answer.body);
+  }
+
+  /** A /v1 route: the authorizer (or its cached answer), the usage plan, the throttles, then the route's function. */
+  private async dispatchApi(request: Request) {
+    const { req, res, method, url, requestId } = request;
+    const matches = matchPath(this.options.routes, url.pathname);
     if (matches.length === 0) {
       return send(res, 404, envelope(404, `No route matches ${method} ${echoed(url.pathname)}`));
     }
@@ -523,22 +574,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const allowed = matches.map((candidate) => candidate.route.method).join(', ');
       return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${allowed}`), { Allow: allowed });
     }
-
-    let body: string | null;
-    try {
-      body = await bodyOrNull(req);
-    } catch (error) {
-      if (!(error instanceof BodyTooLarge)) throw error;
-      return sendGatewayResponse(res, 413, DETAILS.requestTooLarge);
-    }
-
+    const body = await this.bodyOf(request);
+    if (body === TOO_LARGE) return;
     const { route } = match;
-    const events = eventsOf(req, route, method, url, match.pathParameters, requestId);
+    const events = this.eventsOf(request, route, match.pathParameters);
 
     let authorization: APIGatewayAuthorizerResult;
     let latency: number;
     try {
-      ({ answer: authorization, latency } = await authorize(events.authorizer));
+      ({ answer: authorization, latency } = await this.authorize(events.authorizer));
     } catch (error) {
       if ((error as Error)?.message === 'Unauthorized') return send(res, 401, envelope(401, DETAILS.missingAuthorization));
       // AUTHORIZER_FAILURE, or AUTHORIZER_CONFIGURATION_ERROR for an answer API Gateway cannot use: both a 500.
@@ -546,55 +590,60 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       console.error(JSON.stringify({ level: 'ERROR', message, requestId, error: String(error) }));
       return send(res, 500, envelope(500, DETAILS.unexpected));
     }
-    // The policy against this request's method ARN, a cached answer's too. A refusal is ACCESS_DENIED, which the
-    // stack's gateway response answers 401 with `$context.authorizer.detail`: the Deny's detail, empty when the
-    // answer has none (an Allow whose resources do not cover this method).
-    if (!policyAllows(authorization, events.authorizer.methodArn)) {
-      const detail = authorization.context?.detail;
-      return send(res, 401, envelope(401, detail === undefined || detail === null ? '' : String(detail)));
-    }
+    const refusal = this.refusalOf(authorization, events.authorizer.methodArn, route, method);
+    if (refusal) return send(res, refusal.status, envelope(refusal.status, refusal.detail));
+    return this.invoke(route, events.proxy(body, authorization, latency), res, requestId);
+  }
 
+  /**
+   * What API Gateway refuses an authorized request for, or null: the policy against this request's method ARN (a
+   * cached answer's too), the usage plan, the plan's throttle per key and a strict route's method throttle on top.
+   */
+  private refusalOf(authorization: APIGatewayAuthorizerResult, methodArn: string, route: Route, method: string) {
+    // A refusal is ACCESS_DENIED, which the stack's gateway response answers 401 with `$context.authorizer.detail`:
+    // the Deny's detail, empty when the answer has none (an Allow whose resources do not cover this method).
+    if (!policyAllows(authorization, methodArn)) {
+      const detail = authorization.context?.detail;
+      return { status: 401, detail: detail === undefined || detail === null ? '' : String(detail) };
+    }
     // The usage plan takes only a key of its own, enabled: the authorizer names it (API key source AUTHORIZER).
     // INVALID_API_KEY, which the stack's gateway response answers 401 with the invalid key's detail.
-    const usage = options.usagePlan;
-    if (usage && !usage.admits(authorization.usageIdentifierKey)) return send(res, 401, envelope(401, DETAILS.invalidKey));
-    // The plan's throttle per API key, every method together; a strict route's method throttle per key on top.
+    const usage = this.options.usagePlan;
+    if (usage && !usage.admits(authorization.usageIdentifierKey)) return { status: 401, detail: DETAILS.invalidKey };
     const caller = usage ? `key ${authorization.usageIdentifierKey}` : `principal ${authorization.principalId}`;
+    const limiter = this.limiter;
     const throttled =
       limiter &&
       (!limiter.take(caller, THROTTLE_LIMITS.standard) ||
         (route.throttle === 'strict' && !limiter.take(`${caller} ${method} ${route.path}`, THROTTLE_LIMITS.strict)));
-    if (throttled) return send(res, 429, envelope(429, DETAILS.rateLimited));
-
-    return invoke(route, events.proxy(body, authorization, latency), res, requestId);
-  };
+    return throttled ? { status: 429, detail: DETAILS.rateLimited } : null;
+  }
 
   /** One run of the authorizer function: its answer, checked as API Gateway checks it, and how long it took. */
-  const runAuthorizer = async (event: APIGatewayRequestAuthorizerEvent) => {
+  private async runAuthorizer(event: APIGatewayRequestAuthorizerEvent) {
     const started = performance.now();
-    const answer = checkAuthorizerAnswer(
-      await ((await load(options.authorizer ?? AUTHORIZER.handler)).handler as AuthorizerHandler)(event),
-    );
+    const handler = (await this.load(this.options.authorizer ?? AUTHORIZER.handler)).handler as AuthorizerHandler;
+    const answer = checkAuthorizerAnswer(await handler(event));
     return { answer, latency: Math.round(performance.now() - started) };
-  };
+  }
 
   /**
    * The authorizer's answer, from the cache when it holds one (latency 0: no function ran); an unusable answer is
    * never cached. With an identity source, API Gateway refuses a missing or empty header itself (the UNAUTHORIZED
    * gateway response), without the authorizer.
    */
-  const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<{ answer: APIGatewayAuthorizerResult; latency: number }> => {
-    const cache = options.authorizerCache;
-    if (!cache || cache.ttlSeconds === 0) return runAuthorizer(event);
+  private async authorize(event: APIGatewayRequestAuthorizerEvent): Promise<{ answer: APIGatewayAuthorizerResult; latency: number }> {
+    const cache = this.options.authorizerCache;
+    if (!cache || cache.ttlSeconds === 0) return this.runAuthorizer(event);
     const identity = headerValue(event.headers, 'authorization');
     if (identity === undefined || identity.trim() === '') throw new Error('Unauthorized');
     const cached = cache.get(identity);
     if (cached) return { answer: cached, latency: 0 };
     const generation = cache.generation;
-    const run = await runAuthorizer(event);
+    const run = await this.runAuthorizer(event);
     cache.set(identity, run.answer, generation);
     return run;
-  };
+  }
 
   /**
    * Runs the route's handler with the proxy event and writes its result, as the Lambda proxy integration does:
@@ -602,15 +651,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
    * or runs past its timeout fails (502); one still running at the REST API's 29 s is given up on (504). Lambda
    * would stop a timed-out function; the twin cannot stop a promise, so the handler runs on unanswered.
    */
-  /** Every handler invocation not settled yet, those the gateway gave up on at their timeout included. */
-  const running = new Set<Promise<unknown>>();
-  const invoke = async (
+  private async invoke(
     route: { name: string; handler: string; timeoutSeconds?: number },
     event: APIGatewayProxyEvent,
     res: ServerResponse,
     requestId: string,
     headers: Record<string, string> = {},
-  ) => {
+  ) {
     const fail = (status: number, detail: string, message: string, error?: unknown) => {
       console.error(JSON.stringify({ level: 'ERROR', message, route: route.name, requestId, ...(error ? { error: String(error) } : {}) }));
       sendGatewayResponse(res, status, detail, headers);
@@ -618,27 +665,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (Buffer.byteLength(JSON.stringify(event)) > LAMBDA_PAYLOAD_BYTES) {
       return fail(500, DETAILS.unexpected, 'Lambda refused the invocation: the event exceeds its 6 MB payload limit');
     }
-    const handler = (await load(route.handler)).handler as ProxyHandler;
     const timeoutSeconds = route.timeoutSeconds ?? ROUTE_TIMEOUT_SECONDS;
-    const functionMs = timeoutSeconds * 1000 * timeScale;
-    const integrationMs = INTEGRATION_TIMEOUT_SECONDS * 1000 * timeScale;
-    type Outcome = { kind: 'result'; value: unknown } | { kind: 'error'; error: unknown } | { kind: 'timeout' };
-    let timer: NodeJS.Timeout | undefined;
-    const call = (async () => handler(event, lambdaContext(route.name, requestId, timeoutSeconds * timeScale)))().then(
-      (value): Outcome => ({ kind: 'result', value }),
-      (error: unknown): Outcome => ({ kind: 'error', error }),
-    );
-    // Kept until it settles, past its timeout too: the twin cannot stop it as Lambda would (idle()).
-    running.add(call);
-    void call.finally(() => running.delete(call));
-    const outcome = await Promise.race<Outcome>([
-      call,
-      new Promise<Outcome>((resolve) => {
-        timer = setTimeout(() => resolve({ kind: 'timeout' }), Math.min(functionMs, integrationMs));
-        timer.unref();
-      }),
-    ]);
-    clearTimeout(timer);
+    const functionMs = timeoutSeconds * 1000 * this.timeScale;
+    const integrationMs = INTEGRATION_TIMEOUT_SECONDS * 1000 * this.timeScale;
+    const outcome = await this.run(route, event, requestId, {
+      contextSeconds: timeoutSeconds * this.timeScale,
+      waitMs: Math.min(functionMs, integrationMs),
+    });
     if (outcome.kind === 'timeout') {
       if (functionMs < integrationMs) return fail(502, DETAILS.unexpected, `Task timed out after ${timeoutSeconds} seconds`);
       return fail(504, DETAILS.integrationTimeout, `Endpoint request timed out after ${INTEGRATION_TIMEOUT_SECONDS} seconds`);
@@ -647,21 +680,44 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const answer = proxyAnswer(outcome.value);
     if (!answer.ok) return fail(502, DETAILS.unexpected, answer.reason);
     const accept = (headerValue(event.headers, 'accept') ?? '').split(',')[0]!.split(';')[0]!.trim();
-    const binary = answer.isBase64Encoded && (options.binaryMediaTypes ?? []).some((range) => mediaTypeMatches(range, accept));
+    const binary = answer.isBase64Encoded && (this.options.binaryMediaTypes ?? []).some((range) => mediaTypeMatches(range, accept));
     res.writeHead(answer.statusCode, { ...answer.headers, 'x-amzn-RequestId': requestId });
     res.end(binary ? Buffer.from(answer.body, 'base64') : answer.body);
-  };
+  }
+
+  /**
+   * The handler's outcome, or a timeout after `waitMs`; its context counts down `contextSeconds`. The call is kept
+   * in `running` until it settles.
+   */
+  private async run(
+    route: { name: string; handler: string },
+    event: APIGatewayProxyEvent,
+    requestId: string,
+    { contextSeconds, waitMs }: { contextSeconds: number; waitMs: number },
+  ) {
+    const handler = (await this.load(route.handler)).handler as ProxyHandler;
+    let timer: NodeJS.Timeout | undefined;
+    const call = (async () => handler(event, lambdaContext(route.name, requestId, contextSeconds)))().then(
+      (value): Outcome => ({ kind: 'result', value }),
+      (error: unknown): Outcome => ({ kind: 'error', error }),
+    );
+    // Kept until it settles, past its timeout too: the twin cannot stop it as Lambda would (idle()).
+    this.running.add(call);
+    void call.finally(() => this.running.delete(call));
+    const outcome = await Promise.race<Outcome>([
+      call,
+      new Promise<Outcome>((resolve) => {
+        timer = setTimeout(() => resolve({ kind: 'timeout' }), waitMs);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+    return outcome;
+  }
 
   /** The events of one request to `route`, with the API's domain. */
-  const eventsOf = (
-    req: IncomingMessage,
-    route: Route,
-    method: string,
-    url: URL,
-    pathParameters: Record<string, string>,
-    requestId: string,
-  ) =>
-    gatewayEvents({
+  private eventsOf({ req, method, url, requestId }: Request, route: Route, pathParameters: Record<string, string>) {
+    return gatewayEvents({
       route,
       method,
       url,
@@ -669,69 +725,64 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       pathParameters,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
       requestId,
-      ...(domain ? { domain } : {}),
+      ...(this.domain ? { domain: this.domain } : {}),
     });
+  }
+
+  /** The request's body, or TOO_LARGE once the gateway's 413 has been answered (with `headers`). */
+  private async bodyOf({ req, res }: Request, headers: Record<string, string> = {}): Promise<string | null | typeof TOO_LARGE> {
+    try {
+      return await bodyOrNull(req);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      sendGatewayResponse(res, 413, DETAILS.requestTooLarge, headers);
+      return TOO_LARGE;
+    }
+  }
+
+  /** The 405 of a method the path does not take (API Gateway's mock), or its 415 for a body type the mock refuses. */
+  private methodNotAllowed({ req, res, method }: Request, allowed: string, headers: Record<string, string> = {}) {
+    if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
+    return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${allowed}`), {
+      Allow: allowed,
+      ...headers,
+    });
+  }
 
   // API Gateway's plain proxy integration: no authorizer, no usage plan, but the stage's own throttle of the
   // webhook's method, all callers together (WEBHOOK_THROTTLE, the stack's methodOptions). A body over API
   // Gateway's 10 MB is refused with 413, one over Lambda's 6 MB with 500; the receiver refuses anything over its
   // own 1 MiB (401, it cannot be a platform delivery).
-  const dispatchWebhook = async (
-    route: WebhookRoute,
-    req: IncomingMessage,
-    res: ServerResponse,
-    method: string,
-    url: URL,
-    requestId: string,
-  ) => {
-    if (method !== route.method) {
-      if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
-      return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), {
-        Allow: route.method,
-      });
-    }
+  private async dispatchWebhook(route: WebhookRoute, request: Request) {
+    const { res, method } = request;
+    if (method !== route.method) return this.methodNotAllowed(request, route.method);
     // The stage throttles before anything is read, as API Gateway does; the body is never looked at.
-    if (limiter && !limiter.take(`stage ${route.method} ${route.path}`, WEBHOOK_THROTTLE))
+    if (this.limiter && !this.limiter.take(`stage ${route.method} ${route.path}`, WEBHOOK_THROTTLE))
       return send(res, 429, envelope(429, DETAILS.rateLimited));
-    let body: string | null;
-    try {
-      body = await bodyOrNull(req);
-    } catch (error) {
-      if (!(error instanceof BodyTooLarge)) throw error;
-      return sendGatewayResponse(res, 413, DETAILS.requestTooLarge);
-    }
-    const events = eventsOf(req, { ...route, scope: 'full', throttle: 'standard' }, method, url, {}, requestId);
-    return invoke(route, events.proxy(body, null), res, requestId);
-  };
+    const body = await this.bodyOf(request);
+    if (body === TOO_LARGE) return;
+    const events = this.eventsOf(request, { ...route, scope: 'full', throttle: 'standard' }, {});
+    return this.invoke(route, events.proxy(body, null), res, request.requestId);
+  }
 
   // As the stack's page methods: no authorizer, no API key, the stage's method throttle; the handler answers
   // the page or the bounce that obtains an ID token.
-  const dispatchPage = async (route: PageRoute, res: ServerResponse, method: string, url: URL, req: IncomingMessage, requestId: string) => {
+  private async dispatchPage(route: PageRoute, request: Request) {
+    const { res, method, url } = request;
     // A staff-only route under /admin/api (the overview, the member list): the stack puts no 405 mock there.
     if (method !== route.method && isStaffResource(route.path))
       return send(res, 404, envelope(404, `No route matches ${method} ${echoed(url.pathname)}`), { ...STAFF_CORS_HEADERS });
-    if (method !== route.method) {
-      if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
-      return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${route.method}`), {
-        Allow: route.method,
-      });
-    }
-    if (limiter && !limiter.take(`page ${route.method} ${route.path}`, route.throttle))
+    if (method !== route.method) return this.methodNotAllowed(request, route.method);
+    if (this.limiter && !this.limiter.take(`page ${route.method} ${route.path}`, route.throttle))
       return send(res, 429, envelope(429, DETAILS.rateLimited));
-    const events = eventsOf(req, { ...route, scope: 'read', throttle: 'standard' }, method, url, {}, requestId);
-    return invoke(route, events.proxy(null, null), res, requestId);
-  };
+    const events = this.eventsOf(request, { ...route, scope: 'read', throttle: 'standard' }, {});
+    return this.invoke(route, events.proxy(null, null), res, request.requestId);
+  }
 
   // As the stack's shopper methods: no authorizer, no API key; the stage's method throttle for each one; the
   // preflight a mock answer. Every answer of the gateway's own carries the CORS headers too.
-  const dispatchShopper = async (
-    matches: Match[],
-    req: IncomingMessage,
-    res: ServerResponse,
-    method: string,
-    url: URL,
-    requestId: string,
-  ) => {
+  private async dispatchShopper(matches: Match[], request: Request) {
+    const { req, res, method, requestId } = request;
     if (method === 'OPTIONS') {
       if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
       res.writeHead(204, { ...SHOPPER_CORS_HEADERS, 'x-amzn-RequestId': requestId });
@@ -739,46 +790,25 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     const match = matches.find((candidate) => candidate.route.method === method);
     if (!match) {
-      if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
       const allowed = [...matches.map((candidate) => candidate.route.method), 'OPTIONS'].join(', ');
-      return send(res, 405, envelope(405, `Method ${method} is not allowed on this path. Allowed: ${allowed}`), {
-        Allow: allowed,
-        ...SHOPPER_CORS_HEADERS,
-      });
+      return this.methodNotAllowed(request, allowed, { ...SHOPPER_CORS_HEADERS });
     }
     const route = match.route as unknown as ShopperRoute;
-    let body: string | null;
-    try {
-      body = await bodyOrNull(req);
-    } catch (error) {
-      if (!(error instanceof BodyTooLarge)) throw error;
-      return sendGatewayResponse(res, 413, DETAILS.requestTooLarge, { ...SHOPPER_CORS_HEADERS });
-    }
-    if (limiter && !limiter.take(`shopper ${method} ${route.path}`, route.throttle)) {
+    const body = await this.bodyOf(request, { ...SHOPPER_CORS_HEADERS });
+    if (body === TOO_LARGE) return;
+    if (this.limiter && !this.limiter.take(`shopper ${method} ${route.path}`, route.throttle)) {
       return send(res, 429, envelope(429, DETAILS.rateLimited), { ...SHOPPER_CORS_HEADERS });
     }
-    const events = eventsOf(
-      req,
-      { ...route, scope: route.method === 'GET' ? 'read' : 'full', throttle: 'standard' },
-      method,
-      url,
-      match.pathParameters,
-      requestId,
-    );
-    return invoke(route, events.proxy(body, null), res, requestId);
-  };
+    const scope = route.method === 'GET' ? 'read' : 'full';
+    const events = this.eventsOf(request, { ...route, scope, throttle: 'standard' }, match.pathParameters);
+    return this.invoke(route, events.proxy(body, null), res, requestId);
+  }
 
   // As the stack's staff methods: the /v1 route's own function, on a resource of its own without the authorizer
   // or an API key; the stage's method throttle for each one. The function verifies the ID token first. The
   // preflight of a path the admin's extensions call is a mock answer; the gateway's own answers carry CORS too.
-  const dispatchStaff = async (
-    matches: Match[],
-    req: IncomingMessage,
-    res: ServerResponse,
-    method: string,
-    url: URL,
-    requestId: string,
-  ) => {
+  private async dispatchStaff(matches: Match[], request: Request) {
+    const { req, res, method, url, requestId } = request;
     if (method === 'OPTIONS' && matches.some((candidate) => CROSS_ORIGIN_STAFF_PATHS.includes(candidate.route.path))) {
       if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
       res.writeHead(204, { ...STAFF_PREFLIGHT_HEADERS, 'x-amzn-RequestId': requestId });
@@ -788,31 +818,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     // As the stack, which has no 405 mock on the staff paths: API Gateway's own 404.
     if (!match) return send(res, 404, envelope(404, `No route matches ${method} ${echoed(url.pathname)}`), { ...STAFF_CORS_HEADERS });
     const staff = match.route as unknown as StaffRoute;
-    let body: string | null;
-    try {
-      body = await bodyOrNull(req);
-    } catch (error) {
-      if (!(error instanceof BodyTooLarge)) throw error;
-      return sendGatewayResponse(res, 413, DETAILS.requestTooLarge, { ...STAFF_CORS_HEADERS });
-    }
-    if (limiter && !limiter.take(`staff ${method} ${staff.path}`, staff.throttle)) {
+    const body = await this.bodyOf(request, { ...STAFF_CORS_HEADERS });
+    if (body === TOO_LARGE) return;
+    if (this.limiter && !this.limiter.take(`staff ${method} ${staff.path}`, staff.throttle)) {
       return send(res, 429, envelope(429, DETAILS.rateLimited), { ...STAFF_CORS_HEADERS });
     }
-    const events = eventsOf(req, { ...staff.route, path: staff.path }, method, url, match.pathParameters, requestId);
-    return invoke(staff.route, events.proxy(body, null), res, requestId);
-  };
-
-  const host = options.host ?? '127.0.0.1';
-  const server = await listen(handle, options.port, host, (error, res) => {
-    console.error(JSON.stringify({ level: 'ERROR', message: 'Gateway failed', error: String(error) }));
-    send(res, 500, envelope(500, DETAILS.unexpected));
-  });
-  if (host !== '0.0.0.0' && host !== '::') domain = new URL(server.url).host;
-  const idle = async () => {
-    while (running.size > 0) await Promise.allSettled([...running]);
-  };
-  return { ...server, idle };
+    const events = this.eventsOf(request, { ...staff.route, path: staff.path }, match.pathParameters);
+    return this.invoke(staff.route, events.proxy(body, null), res, requestId);
+  }
 }
+
+/** What `bodyOf` answers once it has answered the 413 itself. */
+const TOO_LARGE = Symbol('too large');
 
 /**
  * The request's body, or null without one: API Gateway hands a bodiless request over with `body: null`.
