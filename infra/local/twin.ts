@@ -34,7 +34,7 @@ import { now as clockNow, nowIso, setClock } from '../../shared/runtime/clock';
 import { onApiKeyChange } from '../../shared/data/api-key-changes';
 import { apiReferenceEndpoints } from './api-reference-endpoints';
 import { coalescedRuns } from './coalesced-runs';
-import { authorizerCache, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from './authorizer-cache';
+import { type AuthorizerCache, authorizerCache, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from './authorizer-cache';
 import { DEFAULT_LOCAL_TABLE, ensureTable, localClient, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { ControlError, startGateway, WithHeaders, type Gateway } from './gateway';
 import { type DeliveryMode, type DrainableQueue, inProcessQueue } from './in-process-queue';
@@ -134,14 +134,8 @@ export interface Twin {
   stop(): Promise<void>;
 }
 
-export async function startTwin(options: TwinOptions): Promise<Twin> {
-  const config = typeof options.config === 'string' ? readConfigFile(options.config) : options.config;
-  const tableName = options.tableName ?? DEFAULT_LOCAL_TABLE;
-  const port = options.port ?? 3000;
-  const host = options.host ?? '127.0.0.1';
-  if (options.dynamodbEndpoint && (options.dynamodbPort !== undefined || options.persistDir)) {
-    throw new Error('--dynamodb-port and --persist apply to the DynamoDB Local the twin starts; with --dynamodb-endpoint it starts none');
-  }
+/** The ports the twin listens on: the API, the simulator and (unless given an endpoint) DynamoDB Local. */
+function twinPorts(options: TwinOptions, port: number, host: string) {
   const derived = (offset: number) => (port === 0 ? 0 : port + offset);
   // A taken port suggests a free value of the option that sets it: --port for the API and the ports derived
   // from it (the API and each derived port free), otherwise the port's own option.
@@ -167,10 +161,25 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
           suggest: { option: '--dynamodb-port', count: 1, from: options.dynamodbPort },
         }
       : { port: derived(2), host: '0.0.0.0', label: 'DynamoDB Local, --dynamodb-port, default --port + 2', suggest: byPort };
+  return { apiPort, platformPort, dynamodbPort };
+}
+
+/** What the twin stops, last started first. */
+type Stops = Array<() => Promise<void>>;
+
+export async function startTwin(options: TwinOptions): Promise<Twin> {
+  const config = typeof options.config === 'string' ? readConfigFile(options.config) : options.config;
+  const tableName = options.tableName ?? DEFAULT_LOCAL_TABLE;
+  const port = options.port ?? 3000;
+  const host = options.host ?? '127.0.0.1';
+  if (options.dynamodbEndpoint && (options.dynamodbPort !== undefined || options.persistDir)) {
+    throw new Error('--dynamodb-port and --persist apply to the DynamoDB Local the twin starts; with --dynamodb-endpoint it starts none');
+  }
+  const { apiPort, platformPort, dynamodbPort } = twinPorts(options, port, host);
   // Before anything starts: a taken port is named at once instead of failing seconds into the start.
   await assertPortsAvailable([apiPort, platformPort, ...(dynamodbPort ? [dynamodbPort] : [])]);
 
-  const stops: Array<() => Promise<void>> = [];
+  const stops: Stops = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     stops.length = 0;
@@ -187,68 +196,9 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       endpoint = dynamo.endpoint;
     }
     const persistDir = options.persistDir ? resolve(options.persistDir) : undefined;
-
-    const simulator = await startPlatformSimulator({
-      port: platformPort.port,
-      host,
-      shops: Object.fromEntries(
-        config.shops.map((shop) => [
-          shop.id,
-          {
-            customers: shop.platform.customers,
-            name: shop.name,
-            shop_domain: shop.platform.shop_domain,
-            webhook_secret: shop.platform.webhook_secret,
-            // A Dev Dashboard app: the simulator grants tokens for this pair and takes no others.
-            client_id: shop.platform.client_id,
-            client_secret: shop.platform.client_secret,
-            currency: shop.currency,
-          },
-        ]),
-      ),
-      // Orders, refunds and deliveries are stamped with the twin's clock (PUT /_clock).
-      now: clockNow,
-      ...(options.webhookDeliveryTimeoutMs ? { deliveryTimeoutMs: options.webhookDeliveryTimeoutMs } : {}),
-      ...(persistDir
-        ? {
-            codesFile: join(persistDir, 'platform-discount-codes.json'),
-            storeCreditFile: join(persistDir, 'platform-store-credit.json'),
-          }
-        : {}),
-      klaviyoKeys: config.shops.flatMap((shop) => (shop.integrations.klaviyo ? [shop.integrations.klaviyo.private_key] : [])),
-    }).catch((error: unknown) => {
-      throw namePortError(error, platformPort);
-    });
+    const simulator = await startSimulator(config, options, { platformPort, host, persistDir });
     stops.push(() => simulator.stop());
-
-    // The handlers read their settings from the environment, exactly as in Lambda.
-    process.env.TABLE_NAME = tableName;
-    process.env.DYNAMODB_ENDPOINT = endpoint;
-    process.env.PLATFORM_BASE_URL = simulator.url;
-    process.env.KLAVIYO_BASE_URL = simulator.klaviyoUrl;
-    process.env.AWS_REGION ??= 'us-east-1';
-    let eventsLogFile: string;
-    if (persistDir) {
-      // Kept with the data, so the events match the balances after a restart.
-      eventsLogFile = join(persistDir, 'events.jsonl');
-    } else {
-      const eventsDir = await mkdtemp(join(tmpdir(), 'loyalty-events-'));
-      eventsLogFile = join(eventsDir, 'events.jsonl');
-      stops.push(() => rm(eventsDir, { recursive: true, force: true }));
-    }
-    process.env.EVENTS_LOG_FILE = eventsLogFile;
-    // The app's home runs with nothing from outside: App Bridge is the simulator's stand-in, the page may be
-    // framed by the simulator's admin, and its script is built now (docs/decisions.md).
-    process.env.APP_BRIDGE_SCRIPT_URL = simulator.appBridgeUrl;
-    process.env.ADMIN_FRAME_ANCESTORS = new URL(simulator.url).origin;
-    process.env.ADMIN_APP_SCRIPT_FILE = await writeAdminAppScript(stops);
-    // The shops' shopper budgets are throttles too: off with the gateway's (the bench), else as deployed.
-    if (options.throttling === false) process.env.SHOPPER_BUDGET = 'false';
-    else delete process.env.SHOPPER_BUDGET;
-    Object.assign(process.env, options.environment);
-    resetEnv();
-    resetDocumentClient();
-    resetPlatforms();
+    const eventsLogFile = await setHandlerEnvironment({ options, tableName, endpoint, simulator, persistDir, stops });
     // Credentials and webhook secrets stay in process (in the cloud: Secrets Manager), never in the table.
     registerLocalShopSecrets(twinShopSecrets(config));
     const deliveryQueue = inProcessQueue(PROJECT_ROOT, consumerOf('webhookDeliveries'), {
@@ -256,49 +206,10 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       orderingKey: deliveryOrderingKey,
     });
     setDeliveryQueue(deliveryQueue);
-    // The Klaviyo rule's target and its consumer, pointed at the simulator's Klaviyo (KLAVIYO_BASE_URL).
-    const refusals = klaviyoRefusals();
-    setKlaviyoRefusals(refusals);
-    resetKlaviyoConsumer();
-    const klaviyo = klaviyoTarget(klaviyoQueue(PROJECT_ROOT, consumerOf('klaviyo')));
-    stops.push(async () => {
-      // The Klaviyo queue's work in flight may finish (a few seconds at most: a throttled Klaviyo is not waited out).
-      await Promise.race([klaviyo.idle(), delay(5000, undefined, { ref: false })]);
-      setDeliveryQueue(undefined);
-      setKlaviyoRefusals(undefined);
-      registerLocalShopSecrets(null);
-    });
-
     const admin = localClient(endpoint);
     await ensureTable(admin, tableName);
     admin.destroy();
-    // As in the cloud: the table's stream carries each committed domain event to the bus, at least once.
-    const bus = twinBus({ file: eventsLogFile, refusing: () => simulator.faults().bus === 'error' });
-    setEventBus(bus);
-    stops.push(async () => setEventBus(undefined));
-    // As the stack's rule on the bus: every delivered event reaches the Klaviyo queue.
-    const unsubscribeKlaviyo = bus.subscribe(klaviyoSubscriber(klaviyo));
-    stops.push(async () => {
-      unsubscribeKlaviyo();
-      await Promise.race([klaviyo.idle(), delay(5000, undefined, { ref: false })]);
-    });
-    // As the stack's figures rule: every delivered event reaches the figures queue, whose consumer counts it once.
-    const figures = figuresTarget(PROJECT_ROOT, consumerOf('figures'));
-    const unsubscribeFigures = bus.subscribe(figures);
-    stops.push(async () => {
-      unsubscribeFigures();
-      await Promise.race([figures.idle(), delay(5000, undefined, { ref: false })]);
-      // What is still queued is dropped, as a deleted queue's messages are: nothing runs on after the twin.
-      await figures.stop();
-    });
-    const eventStream = await startEventStreamReader({
-      endpoint,
-      tableName,
-      deliver: streamDelivery(PROJECT_ROOT, EVENT_DELIVERY),
-      busRefusing: () => simulator.faults().bus === 'error',
-      ...(persistDir ? { checkpointFile: join(persistDir, 'event-stream-checkpoint.json') } : {}),
-    });
-    stops.push(() => eventStream.stop());
+    const pipeline = await startEventPipeline({ endpoint, tableName, eventsLogFile, simulator, persistDir, stops });
 
     const shops = await applyConfig(config, options.onMembersProgress ? { onProgress: options.onMembersProgress } : {});
     // The usage plan, as the stack's: the usage-plan keys the table's keys already hold (a twin before this one
@@ -318,8 +229,6 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       await Promise.race([deliveryQueue.drained(), delay(5000, undefined, { ref: false })]);
       await deliveryQueue.stop();
     });
-    // One runner per scheduled job: a run asked for while one is going starts when it ends.
-    const jobRuns = new Map(SCHEDULED_JOBS.map((job) => [job.name, coalescedRuns(async () => (await jobModule(job.handler)).run())]));
     const gateway: Gateway = await startGateway({
       routes: ROUTES,
       webhooks: WEBHOOKS,
@@ -329,72 +238,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       root: PROJECT_ROOT,
       port,
       host,
-      control: {
-        // What the bus received, once the reader has handed on every change committed before this request.
-        'GET /_events': async () => {
-          await eventStream.caughtUp();
-          return { events: await bus.list() };
-        },
-        // The webhook delivery queue: how many deliveries wait, are being processed, were processed or set aside.
-        'GET /_deliveries': async () => deliveryQueue.counts(),
-        // Answers once every delivery received before this request was processed (or set aside): with
-        // `deliveries: 'queued'`, what a test or an audit calls before it reads the effects of webhooks.
-        'POST /_deliveries/drain': async () => deliveryQueue.drained(),
-        // The Klaviyo queue's two dead-letter queues: what Klaviyo refused, and what was never delivered.
-        'GET /_klaviyo/queue': async () => ({ refused: refusals.list(), dead_letters: klaviyo.queue.deadLetters() }),
-        'POST /_reconcile': () => purchaseReconcilerJob({ platformFor: platformForShop, settleAfterMs: 0 }),
-        'GET /_clock': async () => ({ now: nowIso() }),
-        'PUT /_clock': async (body) => {
-          setClock(parseClockBody(body));
-          return { now: nowIso() };
-        },
-        // Every scheduled job of the manifest once, at the clock's time, in the manifest's order (the
-        // contract's: order reconciliation first, then approval, expiry, reminders, code expiry and birthdays,
-        // the purchase reconciler last), each through its handler module's `run`; in the twin these jobs run
-        // only here. Runs of one job never overlap, as in the stack (infra/local/coalesced-runs.ts).
-        'POST /_jobs/run': async () => {
-          // As the stack's schedule: the jobs do not wait for the webhook deliveries still queued (with
-          // `deliveries: 'queued'`), so order reconciliation may apply an order as it is now before an earlier
-          // snapshot's delivery, which then changes nothing. A test that reads the effects of its webhooks
-          // first calls POST /_deliveries/drain. The answer's Server-Timing header gives each job's own time.
-          const timings: string[] = [];
-          const counts: Record<string, unknown> = {};
-          for (const job of SCHEDULED_JOBS) {
-            const started = performance.now();
-            try {
-              counts[job.name] = await jobRuns.get(job.name)!();
-            } finally {
-              timings.push(`${job.name};dur=${(performance.now() - started).toFixed(1)}`);
-            }
-          }
-          return new WithHeaders(counts, { 'Server-Timing': timings.join(', ') });
-        },
-        'GET /openapi.json': async () => buildOpenApiDocument(),
-        ...apiReferenceEndpoints(),
-        'GET /_dynamodb-stats': async () => dynamoDbStats(),
-        'POST /_dynamodb-stats/reset': async () => {
-          resetDynamoDbStats();
-          return dynamoDbStats();
-        },
-        'POST /_dynamodb-stats/pause': async () => {
-          pauseDynamoDbStats();
-          return dynamoDbStats();
-        },
-        // What FlushStageAuthorizersCache is in the cloud: the operator CLI calls it after a key write to
-        // this twin's table from another process (infra/local/twin-registry.ts).
-        'POST /_authorizer-cache/flush': async () => {
-          authorizerAnswers.flush();
-          return { flushed: true, ttl_seconds: authorizerAnswers.ttlSeconds };
-        },
-        // The usage plan's keys, as API Gateway's CreateApiKey, CreateUsagePlanKey and UpdateApiKey: the operator
-        // CLI's `config apply`, `keys create` and `keys revoke` against this twin's table call them.
-        ...usagePlan.controls(),
-        // CPU the twin's process has used so far: the bench divides it by the requests it sent.
-        'GET /_cpu': async () => {
-          const { user, system } = process.cpuUsage();
-          return { userMicros: user, systemMicros: system };
-        },
-      },
+      control: twinControls({ pipeline, deliveryQueue, authorizerAnswers, usagePlan }),
       ...(options.throttling === false ? { limiter: null } : {}),
       authorizerCache: authorizerAnswers,
       usagePlan,
@@ -411,13 +255,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       ...(typeof options.config === 'string' ? { configFile: resolve(options.config) } : {}),
     });
     stops.push(async () => unregister());
-    simulator.setWebhookUrl(`${gateway.url}${WEBHOOKS[0]!.path}`);
-    // The app proxy's url in shopify.app.toml: `{api}/shopper`.
-    simulator.setAppProxyUrl(`${gateway.url}${SHOPIFY_APP_PROXY.path}`);
-    // The app's application_url: `{api}/admin`.
-    simulator.setAdminAppUrl(`${gateway.url}${ADMIN_PAGES[0]!.path}`);
-    // The customer account extension's SERVICE_URL: the API itself.
-    simulator.setAccountServiceUrl(gateway.url);
+    pointSimulatorAt(simulator, gateway.url);
     stops.push(async () => setClock(null));
     stops.push(async () => resetDocumentClient());
 
@@ -434,11 +272,11 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       shops,
       simulator,
       deliveryQueue,
-      bus,
-      eventStream,
-      klaviyo,
-      figures,
-      klaviyoRefused: () => refusals.list(),
+      bus: pipeline.bus,
+      eventStream: pipeline.eventStream,
+      klaviyo: pipeline.klaviyo,
+      figures: pipeline.figures,
+      klaviyoRefused: () => pipeline.refusals.list(),
       usagePlan,
       stop: stopAll,
     };
@@ -446,6 +284,255 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     await stopAll();
     throw error;
   }
+}
+
+/** The platform simulator with the configuration's shops, stamped with the twin's clock. */
+async function startSimulator(
+  config: ConfigFile,
+  options: TwinOptions,
+  { platformPort, host, persistDir }: { platformPort: NamedPort; host: string; persistDir: string | undefined },
+): Promise<PlatformSimulator> {
+  return startPlatformSimulator({
+    port: platformPort.port,
+    host,
+    shops: Object.fromEntries(
+      config.shops.map((shop) => [
+        shop.id,
+        {
+          customers: shop.platform.customers,
+          name: shop.name,
+          shop_domain: shop.platform.shop_domain,
+          webhook_secret: shop.platform.webhook_secret,
+          // A Dev Dashboard app: the simulator grants tokens for this pair and takes no others.
+          client_id: shop.platform.client_id,
+          client_secret: shop.platform.client_secret,
+          currency: shop.currency,
+        },
+      ]),
+    ),
+    // Orders, refunds and deliveries are stamped with the twin's clock (PUT /_clock).
+    now: clockNow,
+    ...(options.webhookDeliveryTimeoutMs ? { deliveryTimeoutMs: options.webhookDeliveryTimeoutMs } : {}),
+    ...(persistDir
+      ? {
+          codesFile: join(persistDir, 'platform-discount-codes.json'),
+          storeCreditFile: join(persistDir, 'platform-store-credit.json'),
+        }
+      : {}),
+    klaviyoKeys: config.shops.flatMap((shop) => (shop.integrations.klaviyo ? [shop.integrations.klaviyo.private_key] : [])),
+  }).catch((error: unknown) => {
+    throw namePortError(error, platformPort);
+  });
+}
+
+/**
+ * The handlers read their settings from the environment, exactly as in Lambda: set them (and reset what was read
+ * from an earlier twin's). Answers the events log file.
+ */
+async function setHandlerEnvironment({
+  options,
+  tableName,
+  endpoint,
+  simulator,
+  persistDir,
+  stops,
+}: {
+  options: TwinOptions;
+  tableName: string;
+  endpoint: string;
+  simulator: PlatformSimulator;
+  persistDir: string | undefined;
+  stops: Stops;
+}): Promise<string> {
+  process.env.TABLE_NAME = tableName;
+  process.env.DYNAMODB_ENDPOINT = endpoint;
+  process.env.PLATFORM_BASE_URL = simulator.url;
+  process.env.KLAVIYO_BASE_URL = simulator.klaviyoUrl;
+  process.env.AWS_REGION ??= 'us-east-1';
+  let eventsLogFile: string;
+  if (persistDir) {
+    // Kept with the data, so the events match the balances after a restart.
+    eventsLogFile = join(persistDir, 'events.jsonl');
+  } else {
+    const eventsDir = await mkdtemp(join(tmpdir(), 'loyalty-events-'));
+    eventsLogFile = join(eventsDir, 'events.jsonl');
+    stops.push(() => rm(eventsDir, { recursive: true, force: true }));
+  }
+  process.env.EVENTS_LOG_FILE = eventsLogFile;
+  // The app's home runs with nothing from outside: App Bridge is the simulator's stand-in, the page may be
+  // framed by the simulator's admin, and its script is built now (docs/decisions.md).
+  process.env.APP_BRIDGE_SCRIPT_URL = simulator.appBridgeUrl;
+  process.env.ADMIN_FRAME_ANCESTORS = new URL(simulator.url).origin;
+  process.env.ADMIN_APP_SCRIPT_FILE = await writeAdminAppScript(stops);
+  // The shops' shopper budgets are throttles too: off with the gateway's (the bench), else as deployed.
+  if (options.throttling === false) process.env.SHOPPER_BUDGET = 'false';
+  else delete process.env.SHOPPER_BUDGET;
+  Object.assign(process.env, options.environment);
+  resetEnv();
+  resetDocumentClient();
+  resetPlatforms();
+  return eventsLogFile;
+}
+
+/**
+ * As in the cloud: the table's stream carries each committed domain event to the bus, at least once, and the bus's
+ * rules hand every delivered event to the Klaviyo queue and to the figures queue, each with its consumer.
+ */
+async function startEventPipeline({
+  endpoint,
+  tableName,
+  eventsLogFile,
+  simulator,
+  persistDir,
+  stops,
+}: {
+  endpoint: string;
+  tableName: string;
+  eventsLogFile: string;
+  simulator: PlatformSimulator;
+  persistDir: string | undefined;
+  stops: Stops;
+}) {
+  // The Klaviyo rule's target and its consumer, pointed at the simulator's Klaviyo (KLAVIYO_BASE_URL).
+  const refusals = klaviyoRefusals();
+  setKlaviyoRefusals(refusals);
+  resetKlaviyoConsumer();
+  const klaviyo = klaviyoTarget(klaviyoQueue(PROJECT_ROOT, consumerOf('klaviyo')));
+  stops.push(async () => {
+    // The Klaviyo queue's work in flight may finish (a few seconds at most: a throttled Klaviyo is not waited out).
+    await Promise.race([klaviyo.idle(), delay(5000, undefined, { ref: false })]);
+    setDeliveryQueue(undefined);
+    setKlaviyoRefusals(undefined);
+    registerLocalShopSecrets(null);
+  });
+  const bus = twinBus({ file: eventsLogFile, refusing: () => simulator.faults().bus === 'error' });
+  setEventBus(bus);
+  stops.push(async () => setEventBus(undefined));
+  // As the stack's rule on the bus: every delivered event reaches the Klaviyo queue.
+  const unsubscribeKlaviyo = bus.subscribe(klaviyoSubscriber(klaviyo));
+  stops.push(async () => {
+    unsubscribeKlaviyo();
+    await Promise.race([klaviyo.idle(), delay(5000, undefined, { ref: false })]);
+  });
+  // As the stack's figures rule: every delivered event reaches the figures queue, whose consumer counts it once.
+  const figures = figuresTarget(PROJECT_ROOT, consumerOf('figures'));
+  const unsubscribeFigures = bus.subscribe(figures);
+  stops.push(async () => {
+    unsubscribeFigures();
+    await Promise.race([figures.idle(), delay(5000, undefined, { ref: false })]);
+    // What is still queued is dropped, as a deleted queue's messages are: nothing runs on after the twin.
+    await figures.stop();
+  });
+  const eventStream = await startEventStreamReader({
+    endpoint,
+    tableName,
+    deliver: streamDelivery(PROJECT_ROOT, EVENT_DELIVERY),
+    busRefusing: () => simulator.faults().bus === 'error',
+    ...(persistDir ? { checkpointFile: join(persistDir, 'event-stream-checkpoint.json') } : {}),
+  });
+  stops.push(() => eventStream.stop());
+  return { refusals, klaviyo, bus, figures, eventStream };
+}
+
+/** Where the simulator sends webhooks and app-proxy requests, frames the app's home and points the extensions. */
+function pointSimulatorAt(simulator: PlatformSimulator, apiUrl: string): void {
+  simulator.setWebhookUrl(`${apiUrl}${WEBHOOKS[0]!.path}`);
+  // The app proxy's url in shopify.app.toml: `{api}/shopper`.
+  simulator.setAppProxyUrl(`${apiUrl}${SHOPIFY_APP_PROXY.path}`);
+  // The app's application_url: `{api}/admin`.
+  simulator.setAdminAppUrl(`${apiUrl}${ADMIN_PAGES[0]!.path}`);
+  // The customer account extension's SERVICE_URL: the API itself.
+  simulator.setAccountServiceUrl(apiUrl);
+}
+
+/** The twin's own control endpoints (docs/local-twin.md), by "METHOD /path". */
+function twinControls({
+  pipeline,
+  deliveryQueue,
+  authorizerAnswers,
+  usagePlan,
+}: {
+  pipeline: Awaited<ReturnType<typeof startEventPipeline>>;
+  deliveryQueue: DrainableQueue;
+  authorizerAnswers: AuthorizerCache;
+  usagePlan: TwinUsagePlan;
+}): Record<string, (body: string | null) => Promise<unknown>> {
+  const { bus, eventStream, klaviyo, refusals } = pipeline;
+  return {
+    // What the bus received, once the reader has handed on every change committed before this request.
+    'GET /_events': async () => {
+      await eventStream.caughtUp();
+      return { events: await bus.list() };
+    },
+    // The webhook delivery queue: how many deliveries wait, are being processed, were processed or set aside.
+    'GET /_deliveries': async () => deliveryQueue.counts(),
+    // Answers once every delivery received before this request was processed (or set aside): with
+    // `deliveries: 'queued'`, what a test or an audit calls before it reads the effects of webhooks.
+    'POST /_deliveries/drain': async () => deliveryQueue.drained(),
+    // The Klaviyo queue's two dead-letter queues: what Klaviyo refused, and what was never delivered.
+    'GET /_klaviyo/queue': async () => ({ refused: refusals.list(), dead_letters: klaviyo.queue.deadLetters() }),
+    'POST /_reconcile': () => purchaseReconcilerJob({ platformFor: platformForShop, settleAfterMs: 0 }),
+    'GET /_clock': async () => ({ now: nowIso() }),
+    'PUT /_clock': async (body) => {
+      setClock(parseClockBody(body));
+      return { now: nowIso() };
+    },
+    'POST /_jobs/run': everyJobOnce(),
+    'GET /openapi.json': async () => buildOpenApiDocument(),
+    ...apiReferenceEndpoints(),
+    'GET /_dynamodb-stats': async () => dynamoDbStats(),
+    'POST /_dynamodb-stats/reset': async () => {
+      resetDynamoDbStats();
+      return dynamoDbStats();
+    },
+    'POST /_dynamodb-stats/pause': async () => {
+      pauseDynamoDbStats();
+      return dynamoDbStats();
+    },
+    // What FlushStageAuthorizersCache is in the cloud: the operator CLI calls it after a key write to
+    // this twin's table from another process (infra/local/twin-registry.ts).
+    'POST /_authorizer-cache/flush': async () => {
+      authorizerAnswers.flush();
+      return { flushed: true, ttl_seconds: authorizerAnswers.ttlSeconds };
+    },
+    // The usage plan's keys, as API Gateway's CreateApiKey, CreateUsagePlanKey and UpdateApiKey: the operator
+    // CLI's `config apply`, `keys create` and `keys revoke` against this twin's table call them.
+    ...usagePlan.controls(),
+    // CPU the twin's process has used so far: the bench divides it by the requests it sent.
+    'GET /_cpu': async () => {
+      const { user, system } = process.cpuUsage();
+      return { userMicros: user, systemMicros: system };
+    },
+  };
+}
+
+/**
+ * `POST /_jobs/run`: every scheduled job of the manifest once, at the clock's time, in the manifest's order (the
+ * contract's: order reconciliation first, then approval, expiry, reminders, code expiry and birthdays, the purchase
+ * reconciler last), each through its handler module's `run`; in the twin these jobs run only here. Runs of one job
+ * never overlap, as in the stack (infra/local/coalesced-runs.ts).
+ *
+ * As the stack's schedule: the jobs do not wait for the webhook deliveries still queued (with `deliveries:
+ * 'queued'`), so order reconciliation may apply an order as it is now before an earlier snapshot's delivery, which
+ * then changes nothing. A test that reads the effects of its webhooks first calls POST /_deliveries/drain. The
+ * answer's Server-Timing header gives each job's own time.
+ */
+function everyJobOnce(): () => Promise<WithHeaders> {
+  // One runner per scheduled job: a run asked for while one is going starts when it ends.
+  const jobRuns = new Map(SCHEDULED_JOBS.map((job) => [job.name, coalescedRuns(async () => (await jobModule(job.handler)).run())]));
+  return async () => {
+    const timings: string[] = [];
+    const counts: Record<string, unknown> = {};
+    for (const job of SCHEDULED_JOBS) {
+      const started = performance.now();
+      try {
+        counts[job.name] = await jobRuns.get(job.name)!();
+      } finally {
+        timings.push(`${job.name};dur=${(performance.now() - started).toFixed(1)}`);
+      }
+    }
+    return new WithHeaders(counts, { 'Server-Timing': timings.join(', ') });
+  };
 }
 
 /**
