@@ -77,3 +77,36 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The ISO timestamp `days` × 24 h after `iso` (the contract's day arithmetic: due dates, expiries). */
 export const addDays = (iso: string, days: number): string => new Date(Date.parse(iso) + days * DAY_MS).toISOString();
+
+/** The longest range an overview answers, in days, both ends included. */
+export const MAX_RANGE_DAYS = 366;
+
+/** A calendar date `YYYY-MM-DD` that exists, as its UTC midnight in ms, else null. */
+function utcMidnightOf(value: string): number | null {
+  if (!DATE.test(value)) return null;
+  const time = Date.parse(`${value}T00:00:00.000Z`);
+  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) return null;
+  return time;
+}
+
+const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+/**
+ * The days of a query's range `from`..`to` (defaults: `to` today, `from` 29 days before), at most MAX_RANGE_DAYS,
+ * or what is wrong with it (the program's overview reads its `?from=&to=` with it).
+ */
+export function overviewRange(
+  query: { from?: string | undefined; to?: string | undefined },
+  today: string,
+): { from: string; to: string; days: string[] } | { error: string } {
+  const to = query.to === undefined ? utcMidnightOf(today) : utcMidnightOf(query.to);
+  if (to === null) return { error: "'to' must be a date YYYY-MM-DD" };
+  const from = query.from === undefined ? to - 29 * DAY_MS : utcMidnightOf(query.from);
+  if (from === null) return { error: "'from' must be a date YYYY-MM-DD" };
+  if (from > to) return { error: "'from' must not be after 'to'" };
+  const count = (to - from) / DAY_MS + 1;
+  if (count > MAX_RANGE_DAYS) return { error: `The range covers ${count} days; at most ${MAX_RANGE_DAYS} (both ends included)` };
+  const days: string[] = [];
+  for (let time = from; time <= to; time += DAY_MS) days.push(dayOf(time));
+  return { from: dayOf(from), to: dayOf(to), days };
+}

@@ -5,7 +5,7 @@
 // addition, so the order in which events arrive never matters; each event is counted once (its marker,
 // shared/data/items/program-figures.ts).
 import type { CommittedEvent } from './events';
-import { decimalToMinor, minorDigits } from './money';
+import { decimalToMinor, formatScaled, minorDigits } from './money';
 import { countedAmountMinor, type OrderRefunds } from './order-amount';
 
 /** Where issued points come from, as the contract's `in_range.issued` names them. */
@@ -353,47 +353,6 @@ export function differencesOf(kept: FigureCounts, recomputed: FigureCounts): Arr
 // ---------------------------------------------------------------------------------------------------------
 // The answer.
 
-/** The longest range an overview answers, in days, both ends included. */
-export const MAX_RANGE_DAYS = 366;
-const DAY_MS = 86_400_000;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A calendar date `YYYY-MM-DD` that exists, else null. */
-function parseDate(value: string): number | null {
-  if (!DATE.test(value)) return null;
-  const time = Date.parse(`${value}T00:00:00.000Z`);
-  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) return null;
-  return time;
-}
-
-const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
-
-/** The range `from`..`to` (defaults: `to` today, `from` 29 days before), or what is wrong with it. */
-export function overviewRange(
-  query: { from?: string | undefined; to?: string | undefined },
-  today: string,
-): { from: string; to: string; days: string[] } | { error: string } {
-  const to = query.to === undefined ? parseDate(today) : parseDate(query.to);
-  if (to === null) return { error: "'to' must be a date YYYY-MM-DD" };
-  const from = query.from === undefined ? to - 29 * DAY_MS : parseDate(query.from);
-  if (from === null) return { error: "'from' must be a date YYYY-MM-DD" };
-  if (from > to) return { error: "'from' must not be after 'to'" };
-  const count = (to - from) / DAY_MS + 1;
-  if (count > MAX_RANGE_DAYS) return { error: `The range covers ${count} days; at most ${MAX_RANGE_DAYS} (both ends included)` };
-  const days: string[] = [];
-  for (let time = from; time <= to; time += DAY_MS) days.push(dayOf(time));
-  return { from: dayOf(from), to: dayOf(to), days };
-}
-
-/** A non-negative integer amount of minor units as a decimal string with `digits` decimals. */
-function minorToDecimal(minor: bigint, digits: number): string {
-  const negative = minor < 0n;
-  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
-  const whole = digits === 0 ? text : text.slice(0, -digits);
-  const fraction = digits === 0 ? '' : `.${text.slice(-digits)}`;
-  return `${negative ? '-' : ''}${whole}${fraction}`;
-}
-
 /** A point's value as an exact ratio of integers (money per point). */
 export interface PointValue {
   numerator: bigint;
@@ -414,7 +373,7 @@ function roundedRatio(numerator: bigint, denominator: bigint, digits: number): s
   const quotient = scaled / denominator;
   const remainder = scaled % denominator;
   const rounded = remainder * 2n >= denominator ? quotient + 1n : quotient;
-  return minorToDecimal(rounded, digits);
+  return formatScaled(rounded, digits);
 }
 
 /** The point value printed with up to 6 decimals (half-up), trailing zeros dropped. */
@@ -425,7 +384,7 @@ export function printPointValue(value: PointValue): string {
 
 /** `points × value` rounded half-up to the currency's minor unit. */
 export function liabilityAmount(points: number, value: PointValue, minorDigits: number): string {
-  if (points <= 0) return minorToDecimal(0n, minorDigits);
+  if (points <= 0) return formatScaled(0n, minorDigits);
   return roundedRatio(BigInt(points) * value.numerator, value.denominator, minorDigits);
 }
 
@@ -503,7 +462,7 @@ export function overviewOf(input: {
   minorDigits: number;
   pointValue: PointValue;
 }): OverviewAttributes {
-  const money = (minor: number) => minorToDecimal(BigInt(Math.max(0, minor)), input.minorDigits);
+  const money = (minor: number) => formatScaled(BigInt(Math.max(0, minor)), input.minorDigits);
   const sum = (counter: DayCounter) => input.range.reduce((total, day) => total + (input.days.get(day)?.[counter] ?? 0), 0);
   const issuedInRange = Object.fromEntries(ISSUED_SOURCES.map((source) => [source, sum(`issued_${source}`)])) as Record<
     IssuedSource,

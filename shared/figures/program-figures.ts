@@ -15,15 +15,8 @@ import { readShopCounters } from '../data/shop-repository';
 import type { CommittedEvent } from '../domain/events';
 import { invalid } from '../domain/errors';
 import { minorDigits } from '../domain/money';
-import {
-  addCounts,
-  countsOfFullRead,
-  differencesOf,
-  type OverviewAttributes,
-  overviewOf,
-  overviewRange,
-  pointValueOf,
-} from '../domain/program-figures';
+import { addCounts, countsOfFullRead, differencesOf, type OverviewAttributes, overviewOf, pointValueOf } from '../domain/program-figures';
+import { overviewRange } from '../domain/dates';
 import type { ShopCatalog } from '../domain/shop';
 import { now, nowIso } from '../runtime/clock';
 import { shopCatalog } from '../shops/shop-catalog';

@@ -20,7 +20,7 @@ import {
   type RouteName,
 } from '../runtime/entry-points';
 import { ACTIVITY_PAGE, ESTIMATE_MAX_LINES, estimateBodySchema, redeemBodySchema } from '../shopper/shopper-requests';
-import { MAX_RANGE_DAYS } from '../domain/program-figures';
+import { MAX_RANGE_DAYS } from '../domain/dates';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../http/query';
 import { earnActionBodySchema } from '../actions/action-requests';
 import { enrollBodySchema, updateBodySchema } from '../customers/customer-requests';

@@ -3,7 +3,7 @@
 // include tax, less the gift-card lines (the money is spent again when the card is used), and what refunds
 // took back of it on the same basis: each refund's lines less the money it did not return (its refund
 // discrepancies). The webhook and GraphQL mappers only gather the figures.
-import { addAmounts, isNegativeAmount, multiplyAmount, subtractAmounts } from './decimal-amounts';
+import { addAmounts, isNegativeAmount, multiplyAmount, subtractAmounts } from '../domain/money';
 import type { PlatformRefundLine } from './port';
 
 /** One line item as both sources describe it; amounts are decimal strings of the shop's currency. */

@@ -4,7 +4,7 @@
 // is reported path by path, never half applied; fields the mappers do not name are ignored.
 import { isSafeNumber, parse } from 'lossless-json';
 import * as z from 'zod/mini';
-import { amountFromNumber, DECIMAL_AMOUNT } from './decimal-amounts';
+import { amountFromNumber, DECIMAL_AMOUNT } from '../domain/money';
 import { PlatformPayloadError } from './port';
 
 const INTEGER = /^-?\d+$/;

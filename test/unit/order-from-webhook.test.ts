@@ -1,6 +1,6 @@
 // Webhook REST payloads become the same platform-neutral orders and refunds as the GraphQL orders query
 // gives, and a signed but malformed payload is refused with every problem named.
-import { addAmounts, subtractAmounts } from '../../shared/platform/decimal-amounts';
+import { addAmounts, subtractAmounts } from '../../shared/domain/money';
 import { refundedEligible, refundTakes } from '../../shared/platform/eligible-amount';
 import { orderFromWebhook } from '../../shared/platform/order-from-webhook';
 import { PlatformPayloadError } from '../../shared/platform/port';

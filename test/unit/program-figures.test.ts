@@ -9,11 +9,11 @@ import {
   emptyCounts,
   liabilityAmount,
   overviewOf,
-  overviewRange,
   pointValueOf,
   printPointValue,
   ratioOfDecimal,
 } from '../../shared/domain/program-figures';
+import { overviewRange } from '../../shared/domain/dates';
 
 const AT = '2026-03-04T22:00:00.000Z';
 const event = (type: string, fields: Record<string, unknown>): CommittedEvent =>
