@@ -64,180 +64,219 @@ const RECORDS_PER_CALL = 1000;
 const DESCRIBE_EVERY_MS = 2000;
 
 export async function startEventStreamReader(options: EventStreamReaderOptions): Promise<EventStreamReader> {
-  // Idle, it looks four times a second, as Lambda polls a DynamoDB stream's shard; `caughtUp()` (GET /_events,
-  // a test's wait) wakes it at once.
-  const idleMs = options.idleMs ?? 250;
-  const retryMs = options.retryMs ?? 250;
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   const streams = new DynamoDBStreamsClient({ endpoint: options.endpoint, region: 'us-east-1', credentials });
   const streamArn = await enableStream(options.endpoint, options.tableName);
   const saved = options.checkpointFile ? await readCheckpoint(options.checkpointFile) : null;
   // Another stream (the table made again) starts over from its oldest record.
   const checkpoint: Checkpoint = saved && saved.streamArn === streamArn ? saved : { streamArn, shards: {} };
-  const shards = new Map<string, ShardState>();
-  let describedAt = 0;
-  let stopped = false;
-  let passes = 0;
-  let batches = 0;
-  let refusedBatches = 0;
-  let waiters: Array<{ after: number; resolve: () => void }> = [];
-  let wake: (() => void) | undefined;
+  const reader = new StreamReader(options, streams, checkpoint);
+  const loop = reader.run();
+  return {
+    caughtUp: () => reader.caughtUp(),
+    stats: () => ({ batches: reader.batches, refusedBatches: reader.refusedBatches }),
+    async stop() {
+      reader.stop();
+      await loop;
+      reader.releaseWaiters();
+      streams.destroy();
+    },
+  };
+}
 
-  const describe = async () => {
+/** What one pass over the shards ended with: everything handled, or not (and whether the bus refused a batch). */
+type PassOutcome = { complete: boolean; refused: boolean };
+
+/** The polling loop over one stream's shards, its checkpoint and the callers waiting for it to catch up. */
+class StreamReader {
+  batches = 0;
+  refusedBatches = 0;
+  private readonly shards = new Map<string, ShardState>();
+  private describedAt = 0;
+  private stopped = false;
+  private passes = 0;
+  private waiters: Array<{ after: number; resolve: () => void }> = [];
+  private wake: (() => void) | undefined;
+  // Idle, it looks four times a second, as Lambda polls a DynamoDB stream's shard; `caughtUp()` (GET /_events,
+  // a test's wait) wakes it at once.
+  private readonly idleMs: number;
+  private readonly retryMs: number;
+
+  constructor(
+    private readonly options: EventStreamReaderOptions,
+    private readonly streams: DynamoDBStreamsClient,
+    private readonly checkpoint: Checkpoint,
+  ) {
+    this.idleMs = options.idleMs ?? 250;
+    this.retryMs = options.retryMs ?? 250;
+  }
+
+  /** Passes until stopped: at once while callers wait or records came, after `idleMs` when idle, `retryMs` after a refusal. */
+  async run(): Promise<void> {
+    while (!this.stopped) {
+      this.passes += 1;
+      const thisPass = this.passes;
+      let outcome: PassOutcome;
+      try {
+        outcome = await this.pass();
+      } catch (error) {
+        if (this.stopped) break;
+        console.error(JSON.stringify({ level: 'ERROR', message: 'Event stream reader failed a pass', error: String(error) }));
+        outcome = { complete: false, refused: false };
+      }
+      this.settle(outcome.complete ? thisPass : 0);
+      if (this.stopped) break;
+      await this.sleep(outcome.refused ? this.retryMs : outcome.complete && this.waiters.length === 0 ? this.idleMs : 0);
+    }
+  }
+
+  caughtUp(): Promise<void> {
+    if (this.stopped || this.options.busRefusing()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.options.caughtUpTimeoutMs ?? 10_000);
+      // A pass that starts after this call has seen every record committed before it.
+      this.waiters.push({
+        after: this.passes,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+      this.wake?.();
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.wake?.();
+  }
+
+  releaseWaiters(): void {
+    for (const waiter of this.waiters) waiter.resolve();
+    this.waiters = [];
+  }
+
+  private async describe(): Promise<void> {
     let start: string | undefined;
     do {
-      const { StreamDescription } = await streams.send(
-        new DescribeStreamCommand({ StreamArn: streamArn, ...(start ? { ExclusiveStartShardId: start } : {}) }),
+      const { StreamDescription } = await this.streams.send(
+        new DescribeStreamCommand({ StreamArn: this.checkpoint.streamArn, ...(start ? { ExclusiveStartShardId: start } : {}) }),
       );
       for (const shard of StreamDescription?.Shards ?? []) {
-        if (!shards.has(shard.ShardId!)) shards.set(shard.ShardId!, { shard, done: false });
-        else shards.get(shard.ShardId!)!.shard = shard;
+        if (!this.shards.has(shard.ShardId!)) this.shards.set(shard.ShardId!, { shard, done: false });
+        else this.shards.get(shard.ShardId!)!.shard = shard;
       }
       start = StreamDescription?.LastEvaluatedShardId;
     } while (start);
-    describedAt = Date.now();
-  };
+    this.describedAt = Date.now();
+  }
 
-  const saveCheckpoint = async () => {
-    if (!options.checkpointFile) return;
-    const temporary = `${options.checkpointFile}.tmp`;
-    await writeFile(temporary, JSON.stringify(checkpoint), 'utf8');
-    await rename(temporary, options.checkpointFile);
-  };
+  private async saveCheckpoint(): Promise<void> {
+    const file = this.options.checkpointFile;
+    if (!file) return;
+    const temporary = `${file}.tmp`;
+    await writeFile(temporary, JSON.stringify(this.checkpoint), 'utf8');
+    await rename(temporary, file);
+  }
 
-  const iteratorOf = async (state: ShardState): Promise<string | undefined> => {
-    const after = checkpoint.shards[state.shard.ShardId!];
-    const { ShardIterator } = await streams.send(
+  private async iteratorOf(state: ShardState): Promise<string | undefined> {
+    const after = this.checkpoint.shards[state.shard.ShardId!];
+    const { ShardIterator } = await this.streams.send(
       new GetShardIteratorCommand({
-        StreamArn: streamArn,
+        StreamArn: this.checkpoint.streamArn,
         ShardId: state.shard.ShardId!,
         ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
       }),
     );
     return ShardIterator;
-  };
+  }
 
   /** Reads every shard to its current end; answers whether all was handled (nothing refused). */
-  const pass = async (): Promise<{ complete: boolean; refused: boolean }> => {
-    if (Date.now() - describedAt > DESCRIBE_EVERY_MS) await describe();
+  private async pass(): Promise<PassOutcome> {
+    if (Date.now() - this.describedAt > DESCRIBE_EVERY_MS) await this.describe();
     let complete = true;
-    for (const state of inLineage(shards)) {
+    for (const state of inLineage(this.shards)) {
       if (state.done) continue;
-      const parent = state.shard.ParentShardId ? shards.get(state.shard.ParentShardId) : undefined;
+      const parent = state.shard.ParentShardId ? this.shards.get(state.shard.ParentShardId) : undefined;
       if (parent && !parent.done) {
         complete = false;
         continue;
       }
-      for (;;) {
-        state.iterator ??= await iteratorOf(state);
-        if (!state.iterator) {
-          state.done = true;
-          break;
-        }
-        let answer;
-        try {
-          answer = await streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: RECORDS_PER_CALL }));
-        } catch {
-          // An expired or trimmed iterator: read again from the checkpoint on the next pass.
-          state.iterator = undefined;
-          return { complete: false, refused: false };
-        }
-        const records = answer.Records ?? [];
-        if (records.length > 0) {
-          batches += 1;
-          const firstUndelivered = await options.deliver(records);
-          const undeliveredAt =
-            firstUndelivered === null ? records.length : records.findIndex((r) => r.dynamodb?.SequenceNumber === firstUndelivered);
-          const handled = records.slice(0, Math.max(undeliveredAt, 0));
-          const last = handled.at(-1)?.dynamodb?.SequenceNumber;
-          if (last) {
-            checkpoint.shards[state.shard.ShardId!] = last;
-            await saveCheckpoint();
-          }
-          if (firstUndelivered !== null) {
-            refusedBatches += 1;
-            state.iterator = undefined;
-            return { complete: false, refused: true };
-          }
-        }
-        state.iterator = answer.NextShardIterator;
-        if (!state.iterator) {
-          state.done = true;
-          // Its children may be new: read the shards again on the next pass.
-          describedAt = 0;
-          break;
-        }
-        if (records.length === 0) break;
-      }
+      const outcome = await this.readShard(state);
+      if (outcome) return outcome;
     }
     return { complete, refused: false };
-  };
+  }
 
-  const settle = (upTo: number) => {
-    const waiting = waiters;
-    waiters = [];
-    for (const waiter of waiting) {
-      if (waiter.after < upTo || options.busRefusing()) waiter.resolve();
-      else waiters.push(waiter);
-    }
-  };
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
+  /** Reads one shard to its current end: null when all was handed on, else how the pass ends. */
+  private async readShard(state: ShardState): Promise<PassOutcome | null> {
+    for (;;) {
+      state.iterator ??= await this.iteratorOf(state);
+      if (!state.iterator) {
+        state.done = true;
+        return null;
       }
-      wake = done;
-    });
-
-  const loop = (async () => {
-    while (!stopped) {
-      passes += 1;
-      const thisPass = passes;
-      let outcome: { complete: boolean; refused: boolean };
+      let answer;
       try {
-        outcome = await pass();
-      } catch (error) {
-        if (stopped) break;
-        console.error(JSON.stringify({ level: 'ERROR', message: 'Event stream reader failed a pass', error: String(error) }));
-        outcome = { complete: false, refused: false };
+        answer = await this.streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: RECORDS_PER_CALL }));
+      } catch {
+        // An expired or trimmed iterator: read again from the checkpoint on the next pass.
+        state.iterator = undefined;
+        return { complete: false, refused: false };
       }
-      if (outcome.complete) settle(thisPass);
-      else settle(0);
-      if (stopped) break;
-      await sleep(outcome.refused ? retryMs : outcome.complete && waiters.length === 0 ? idleMs : 0);
+      const records = answer.Records ?? [];
+      if (records.length > 0 && !(await this.deliver(state, records))) {
+        state.iterator = undefined;
+        return { complete: false, refused: true };
+      }
+      state.iterator = answer.NextShardIterator;
+      if (!state.iterator) {
+        state.done = true;
+        // Its children may be new: read the shards again on the next pass.
+        this.describedAt = 0;
+        return null;
+      }
+      if (records.length === 0) return null;
     }
-  })();
+  }
 
-  return {
-    caughtUp() {
-      if (stopped || options.busRefusing()) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.caughtUpTimeoutMs ?? 10_000);
-        // A pass that starts after this call has seen every record committed before it.
-        waiters.push({
-          after: passes,
-          resolve: () => {
-            clearTimeout(timer);
-            resolve();
-          },
-        });
-        wake?.();
-      });
-    },
-    stats: () => ({ batches, refusedBatches }),
-    async stop() {
-      stopped = true;
-      wake?.();
-      await loop;
-      for (const waiter of waiters) waiter.resolve();
-      waiters = [];
-      streams.destroy();
-    },
-  };
+  /** Hands a batch on and checkpoints what was handled; false when the bus refused part of it. */
+  private async deliver(state: ShardState, records: StreamRecord[]): Promise<boolean> {
+    this.batches += 1;
+    const firstUndelivered = await this.options.deliver(records);
+    const undeliveredAt =
+      firstUndelivered === null ? records.length : records.findIndex((r) => r.dynamodb?.SequenceNumber === firstUndelivered);
+    const handled = records.slice(0, Math.max(undeliveredAt, 0));
+    const last = handled.at(-1)?.dynamodb?.SequenceNumber;
+    if (last) {
+      this.checkpoint.shards[state.shard.ShardId!] = last;
+      await this.saveCheckpoint();
+    }
+    if (firstUndelivered === null) return true;
+    this.refusedBatches += 1;
+    return false;
+  }
+
+  private settle(upTo: number): void {
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiting) {
+      if (waiter.after < upTo || this.options.busRefusing()) waiter.resolve();
+      else this.waiters.push(waiter);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => done(), ms);
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      this.wake = done;
+    });
+  }
 }
 
 /** Parents before their children; otherwise in the order DynamoDB listed them. */
