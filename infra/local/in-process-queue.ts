@@ -110,134 +110,180 @@ export function inProcessQueue<Message = WebhookDelivery>(
   consumer: { name: string; handler: string; timeoutSeconds: number },
   options: InProcessQueueOptions<Message> = {},
 ): DrainableQueue<Message> {
-  let module: Promise<{ handler: unknown }> | undefined;
-  const dead: Message[] = [];
-  const queuedMode = (options.mode ?? 'inline') === 'queued';
-  const maxReceives = options.maxReceives ?? (queuedMode ? QUEUED_MAX_RECEIVES : MAX_RECEIVES);
-  const retryDelayMs = queuedMode ? (options.retryDelayMs ?? queuedRetryDelayMs) : () => 0;
-  const wait = options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
-  const describe =
-    options.describe ??
-    ((message: Message) => ({ topic: (message as WebhookDelivery).topic, webhookId: (message as WebhookDelivery).webhookId }));
-  const invoke = async (message: Message, messageId: string, receiveCount: number): Promise<boolean> => {
-    module ??= import(join(root, consumer.handler)) as Promise<{ handler: unknown }>;
-    const handler = (await module).handler as ConsumerHandler;
-    const event: SQSEvent = { Records: [sqsRecord(consumer.name, messageId, receiveCount, message)] };
+  const queue = new QueueWorkers(root, consumer, options);
+  return {
+    send: (message) => queue.send(message),
+    deadLetters: () => [...queue.dead],
+    counts: () => queue.counts(),
+    drained: () => queue.drained(),
+    stop: async () => queue.stop(),
+  };
+}
+
+/** One queue's messages, its workers and the callers waiting for it to drain. */
+class QueueWorkers<Message> {
+  readonly dead: Message[] = [];
+  private module: Promise<{ handler: unknown }> | undefined;
+  private readonly mode: 'inline' | 'queued';
+  private readonly maxReceives: number;
+  private readonly retryDelayMs: (receive: number) => number;
+  private readonly wait: (ms: number) => Promise<void>;
+  private readonly describe: (message: Message) => Record<string, unknown>;
+  private readonly concurrency: number;
+  private readonly waiting: Array<{ message: Message; messageId: string; key: string | null }> = [];
+  private readonly busyKeys = new Set<string>();
+  private inFlight = 0;
+  private consumed = 0;
+  private stopped = false;
+  private waiters: Array<{ upTo: number; resolve: () => void }> = [];
+  // Sequence numbers of the messages sent and not yet worked: drained() waits for those up to its call.
+  private sent = 0;
+  private readonly unfinished = new Set<number>();
+  private readonly seqOf = new Map<string, number>();
+
+  constructor(
+    private readonly root: string,
+    private readonly consumer: { name: string; handler: string; timeoutSeconds: number },
+    private readonly options: InProcessQueueOptions<Message>,
+  ) {
+    this.mode = options.mode ?? 'inline';
+    const queuedMode = this.mode === 'queued';
+    this.maxReceives = options.maxReceives ?? (queuedMode ? QUEUED_MAX_RECEIVES : MAX_RECEIVES);
+    this.retryDelayMs = queuedMode ? (options.retryDelayMs ?? queuedRetryDelayMs) : () => 0;
+    this.wait = options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
+    this.describe =
+      options.describe ??
+      ((message: Message) => ({ topic: (message as WebhookDelivery).topic, webhookId: (message as WebhookDelivery).webhookId }));
+    this.concurrency = Math.max(1, options.concurrency ?? DEFAULT_QUEUE_CONCURRENCY);
+  }
+
+  counts(): QueueCounts {
+    return {
+      mode: this.mode,
+      waiting: this.waiting.length,
+      inFlight: this.inFlight,
+      consumed: this.consumed,
+      deadLetters: this.dead.length,
+    };
+  }
+
+  async send(message: Message): Promise<void> {
+    // One message id for every receive of the message, as SQS keeps it.
+    const messageId = randomUUID();
+    this.sent += 1;
+    this.unfinished.add(this.sent);
+    this.seqOf.set(messageId, this.sent);
+    if (this.mode === 'inline') {
+      this.inFlight += 1;
+      try {
+        await this.work(message, messageId);
+      } finally {
+        this.inFlight -= 1;
+        this.settleWaiters();
+      }
+      return;
+    }
+    if (this.stopped) {
+      this.forget(messageId);
+      throw new Error(`The ${this.consumer.name} queue is stopped`);
+    }
+    this.waiting.push({ message, messageId, key: this.options.orderingKey?.(message) ?? null });
+    this.pump();
+  }
+
+  drained(): Promise<QueueCounts> {
+    return new Promise<QueueCounts>((resolve) => {
+      this.waiters.push({ upTo: this.sent, resolve: () => resolve(this.counts()) });
+      this.settleWaiters();
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const entry of this.waiting.splice(0)) this.forget(entry.messageId);
+    this.settleWaiters();
+  }
+
+  private forget(messageId: string): void {
+    this.unfinished.delete(this.seqOf.get(messageId)!);
+    this.seqOf.delete(messageId);
+  }
+
+  /** One receive: the consumer's handler with a one-record batch; true when it took the message. */
+  private async invoke(message: Message, messageId: string, receiveCount: number): Promise<boolean> {
+    this.module ??= import(join(this.root, this.consumer.handler)) as Promise<{ handler: unknown }>;
+    const handler = (await this.module).handler as ConsumerHandler;
+    const event: SQSEvent = { Records: [sqsRecord(this.consumer.name, messageId, receiveCount, message)] };
     try {
-      const result = await handler(event, lambdaContext(consumer.name, randomUUID(), consumer.timeoutSeconds));
+      const result = await handler(event, lambdaContext(this.consumer.name, randomUUID(), this.consumer.timeoutSeconds));
       return !(result && result.batchItemFailures.length > 0);
     } catch (error) {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Queue consumer failed', consumer: consumer.name, error: String(error) }));
+      console.error(
+        JSON.stringify({ level: 'ERROR', message: 'Queue consumer failed', consumer: this.consumer.name, error: String(error) }),
+      );
       return false;
     }
-  };
-  const mode = options.mode ?? 'inline';
-  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_QUEUE_CONCURRENCY);
-  const waiting: Array<{ message: Message; messageId: string; key: string | null }> = [];
-  const busyKeys = new Set<string>();
-  let inFlight = 0;
-  let consumed = 0;
-  let stopped = false;
-  let waiters: Array<{ upTo: number; resolve: () => void }> = [];
-  // Sequence numbers of the messages sent and not yet worked: drained() waits for those up to its call.
-  let sent = 0;
-  const unfinished = new Set<number>();
-  const counts = (): QueueCounts => ({ mode, waiting: waiting.length, inFlight, consumed, deadLetters: dead.length });
-  const settleWaiters = () => {
-    if (waiters.length === 0) return;
+  }
+
+  private settleWaiters(): void {
+    if (this.waiters.length === 0) return;
     let oldest = Infinity;
-    for (const seq of unfinished) oldest = Math.min(oldest, seq);
-    const ready = waiters.filter((waiter) => waiter.upTo < oldest);
-    waiters = waiters.filter((waiter) => waiter.upTo >= oldest);
+    for (const seq of this.unfinished) oldest = Math.min(oldest, seq);
+    const ready = this.waiters.filter((waiter) => waiter.upTo < oldest);
+    this.waiters = this.waiters.filter((waiter) => waiter.upTo >= oldest);
     for (const waiter of ready) waiter.resolve();
-  };
+  }
 
   /** Every receive of one message until one succeeds, then the dead-letter list. */
-  const work = async (message: Message, messageId: string): Promise<void> => {
+  private async work(message: Message, messageId: string): Promise<void> {
     try {
-      await receiveAll(message, messageId);
+      await this.receiveAll(message, messageId);
     } finally {
-      unfinished.delete(seqOf.get(messageId)!);
-      seqOf.delete(messageId);
+      this.forget(messageId);
     }
-  };
-  const seqOf = new Map<string, number>();
-  const receiveAll = async (message: Message, messageId: string): Promise<void> => {
-    for (let receive = 1; receive <= maxReceives; receive += 1) {
-      if (await invoke(message, messageId, receive)) {
-        consumed += 1;
+  }
+
+  private async receiveAll(message: Message, messageId: string): Promise<void> {
+    for (let receive = 1; receive <= this.maxReceives; receive += 1) {
+      if (await this.invoke(message, messageId, receive)) {
+        this.consumed += 1;
         return;
       }
-      const delay = receive < maxReceives ? retryDelayMs(receive) : 0;
-      if (delay > 0 && !stopped) await wait(delay);
+      const delay = receive < this.maxReceives ? this.retryDelayMs(receive) : 0;
+      if (delay > 0 && !this.stopped) await this.wait(delay);
     }
-    dead.push(message);
+    this.dead.push(message);
     console.error(
-      JSON.stringify({ level: 'ERROR', message: 'Message moved to the dead-letter list', consumer: consumer.name, ...describe(message) }),
+      JSON.stringify({
+        level: 'ERROR',
+        message: 'Message moved to the dead-letter list',
+        consumer: this.consumer.name,
+        ...this.describe(message),
+      }),
     );
-  };
+  }
 
   /** Starts workers while there are messages waiting and room under the concurrency; one message per key at once. */
-  const pump = () => {
-    while (!stopped && inFlight < concurrency) {
-      const index = waiting.findIndex((entry) => entry.key === null || !busyKeys.has(entry.key));
+  private pump(): void {
+    while (!this.stopped && this.inFlight < this.concurrency) {
+      const index = this.waiting.findIndex((entry) => entry.key === null || !this.busyKeys.has(entry.key));
       if (index < 0) return;
-      const [next] = waiting.splice(index, 1);
+      const [next] = this.waiting.splice(index, 1);
       const { message, messageId, key } = next!;
-      if (key !== null) busyKeys.add(key);
-      inFlight += 1;
-      void work(message, messageId)
+      if (key !== null) this.busyKeys.add(key);
+      this.inFlight += 1;
+      void this.work(message, messageId)
         .catch((error: unknown) =>
-          console.error(JSON.stringify({ level: 'ERROR', message: 'Queue worker failed', consumer: consumer.name, error: String(error) })),
+          console.error(
+            JSON.stringify({ level: 'ERROR', message: 'Queue worker failed', consumer: this.consumer.name, error: String(error) }),
+          ),
         )
         .finally(() => {
-          if (key !== null) busyKeys.delete(key);
-          inFlight -= 1;
-          pump();
-          settleWaiters();
+          if (key !== null) this.busyKeys.delete(key);
+          this.inFlight -= 1;
+          this.pump();
+          this.settleWaiters();
         });
     }
-  };
-
-  return {
-    async send(message) {
-      // One message id for every receive of the message, as SQS keeps it.
-      const messageId = randomUUID();
-      sent += 1;
-      unfinished.add(sent);
-      seqOf.set(messageId, sent);
-      if (mode === 'inline') {
-        inFlight += 1;
-        try {
-          await work(message, messageId);
-        } finally {
-          inFlight -= 1;
-          settleWaiters();
-        }
-        return;
-      }
-      if (stopped) {
-        unfinished.delete(seqOf.get(messageId)!);
-        seqOf.delete(messageId);
-        throw new Error(`The ${consumer.name} queue is stopped`);
-      }
-      waiting.push({ message, messageId, key: options.orderingKey?.(message) ?? null });
-      pump();
-    },
-    deadLetters: () => [...dead],
-    counts,
-    drained: () =>
-      new Promise<QueueCounts>((resolve) => {
-        waiters.push({ upTo: sent, resolve: () => resolve(counts()) });
-        settleWaiters();
-      }),
-    async stop() {
-      stopped = true;
-      for (const entry of waiting.splice(0)) {
-        unfinished.delete(seqOf.get(entry.messageId)!);
-        seqOf.delete(entry.messageId);
-      }
-      settleWaiters();
-    },
-  };
+  }
 }
