@@ -125,24 +125,48 @@ function summarizeBody(text: string): string {
 }
 
 export function createShopifyTransport(options: ShopifyTransportOptions): ShopifyTransport {
-  const timeoutMs = options.timeoutMs ?? 3000;
-  const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
-  const baseDelayMs = options.baseDelayMs ?? 100;
-  const fetchImpl = options.fetchImpl ?? fetch;
-  const { endpoint } = options;
-  const tokens = options.tokens ?? staticAccessToken(options.accessToken ?? '');
+  const transport = new GraphqlTransport(options);
+  return {
+    redact: (text) => transport.redact(text),
+    requestTracked: (operation, query, variables) => transport.requestTracked(operation, query, variables),
+    requestOnce: async <T>(operation: string, query: string, variables: Record<string, unknown>) =>
+      (await transport.requestTracked<T>(operation, query, variables, true)).data,
+    request: async <T>(operation: string, query: string, variables: Record<string, unknown>) =>
+      (await transport.requestTracked<T>(operation, query, variables)).data,
+  };
+}
 
-  const redact = (text: string): string =>
-    tokens.issued().reduce((redacted, token) => (token ? redacted.split(token).join('[redacted]') : redacted), text);
+type Answered<T> = Exclude<Attempt<T>, { kind: 'unauthorized' }>;
+
+/** One shop's GraphQL endpoint with its token source: attempts, token renewal and retries. */
+class GraphqlTransport {
+  private readonly timeoutMs: number;
+  private readonly maxAttempts: number;
+  private readonly fetchImpl: typeof fetch;
+  private readonly tokens: AccessTokenSource;
+  // Half fixed, half random: spreads concurrent retries without ever retrying immediately.
+  private readonly backoff: Backoff;
+
+  constructor(private readonly options: ShopifyTransportOptions) {
+    this.timeoutMs = options.timeoutMs ?? 3000;
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+    this.fetchImpl = options.fetchImpl ?? fetch;
+    this.tokens = options.tokens ?? staticAccessToken(options.accessToken ?? '');
+    this.backoff = { baseMs: (options.baseDelayMs ?? 100) / 2, capMs: MAX_WAIT_MS, jitter: 'equal' };
+  }
+
+  redact(text: string): string {
+    return this.tokens.issued().reduce((redacted, token) => (token ? redacted.split(token).join('[redacted]') : redacted), text);
+  }
 
   /** Not transient: logged at ERROR and counted (an alarm watches the metric), never retried. */
-  const refusedAccess = (operation: string, error: GraphqlError | null, status: number | null): PlatformRefusedError => {
+  private refusedAccess(operation: string, error: GraphqlError | null, status: number | null): PlatformRefusedError {
     const missing = missingAccessOf(error, operation);
     logger.error('Shopify refused access the store has not granted', {
       operation,
       missingAccess: missing,
       ...(status !== null ? { httpStatus: status } : {}),
-      ...(error?.message ? { shopifyMessage: redact(error.message).slice(0, 300) } : {}),
+      ...(error?.message ? { shopifyMessage: this.redact(error.message).slice(0, 300) } : {}),
     });
     countMetric('PlatformAccessDenied');
     return new PlatformRefusedError(
@@ -150,36 +174,18 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
       `Shopify denied ${operation}: the store has not granted ${missing}`,
       `The store has not granted this app ${missing}. An operator must grant it in the app's configuration on Shopify.`,
     );
-  };
+  }
 
-  const refusedToken = (operation: string, afterRenewal: boolean): PlatformRefusedError => {
-    logger.error('Shopify refused the access token', { operation, afterRenewal });
-    countMetric('PlatformAccessDenied');
-    return new PlatformRefusedError(
-      'credentials',
-      `Shopify refused the access token for ${operation} (HTTP 401${afterRenewal ? ', also after a renewal' : ''}): the token or the app's credentials are not valid for this store`,
-      "The store's Shopify access token was refused. An operator must check the app's installation and the shop's Shopify secret.",
-    );
-  };
-
-  // Half fixed, half random: spreads concurrent retries without ever retrying immediately.
-  const backoff: Backoff = { baseMs: baseDelayMs / 2, capMs: MAX_WAIT_MS, jitter: 'equal' };
-
-  const attemptOnce = async <T>(operation: string, body: string): Promise<Attempt<T>> => {
-    const accessToken = await tokens.token();
+  /** One POST of the document: a transient failure or a 401 as an attempt's outcome, else the answer's status and text. */
+  private async send(body: string): Promise<Attempt<never> | { kind: 'answer'; response: Response; text: string }> {
+    const accessToken = await this.tokens.token();
     const controller = new AbortController();
-    const cutTimeoutMs = attemptTimeoutMs(timeoutMs);
+    const cutTimeoutMs = attemptTimeoutMs(this.timeoutMs);
     const timer = setTimeout(() => controller.abort(), cutTimeoutMs);
-    let response: Response;
-    let text: string;
     try {
-      response = await fetchImpl(endpoint, {
+      const response = await this.fetchImpl(this.options.endpoint, {
         method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Accept: 'application/json',
-          'X-Shopify-Access-Token': accessToken,
-        },
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Shopify-Access-Token': accessToken },
         body,
         signal: controller.signal,
       });
@@ -196,7 +202,7 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
         await response.body?.cancel().catch(() => undefined);
         return { kind: 'unauthorized', token: accessToken };
       }
-      text = await response.text();
+      return { kind: 'answer', response, text: await response.text() };
     } catch (error) {
       if (controller.signal.aborted) return { kind: 'retry', reason: `timed out after ${cutTimeoutMs} ms` };
       const cause = (error as { cause?: unknown })?.cause;
@@ -205,10 +211,15 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
     } finally {
       clearTimeout(timer);
     }
+  }
 
-    if (response.status === 403) throw refusedAccess(operation, null, 403);
+  private async attemptOnce<T>(operation: string, body: string): Promise<Attempt<T>> {
+    const sent = await this.send(body);
+    if (sent.kind !== 'answer') return sent;
+    const { response, text } = sent;
+    if (response.status === 403) throw this.refusedAccess(operation, null, 403);
     if (!response.ok) {
-      throw new PlatformError(redact(`Shopify answered HTTP ${response.status}${summarizeBody(text)}`));
+      throw new PlatformError(this.redact(`Shopify answered HTTP ${response.status}${summarizeBody(text)}`));
     }
     let parsed: GraphqlResponse<T>;
     try {
@@ -216,7 +227,7 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
     } catch {
       throw new PlatformError('Shopify answered HTTP 200 with a body that is not JSON');
     }
-    if (typeof parsed.errors === 'string') throw new PlatformError(redact(`Shopify GraphQL error: ${parsed.errors}`));
+    if (typeof parsed.errors === 'string') throw new PlatformError(this.redact(`Shopify GraphQL error: ${parsed.errors}`));
     if (Array.isArray(parsed.errors) && parsed.errors.length > 0) {
       const throttled = parsed.errors.find((error) => error.extensions?.code === 'THROTTLED');
       if (throttled) {
@@ -224,52 +235,54 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
         return { kind: 'retry', reason: 'throttled', waitMs };
       }
       const denied = parsed.errors.find((error) => error.extensions?.code === 'ACCESS_DENIED');
-      if (denied) throw refusedAccess(operation, denied, null);
+      if (denied) throw this.refusedAccess(operation, denied, null);
       const messages = parsed.errors.map((error) => error.message ?? 'unknown error').join('; ');
-      throw new PlatformError(redact(`Shopify GraphQL error: ${messages}`));
+      throw new PlatformError(this.redact(`Shopify GraphQL error: ${messages}`));
     }
     if (parsed.data === undefined || parsed.data === null) throw new PlatformError('Shopify answered without data');
     return { kind: 'data', data: parsed.data };
-  };
+  }
 
-  const requestTracked = async <T>(operation: string, query: string, variables: Record<string, unknown>, once = false) => {
+  /**
+   * An attempt, renewing the token once on a 401 (the renewal shared with every concurrent caller) and sending the
+   * same request again at once: a 401 changes nothing on the platform; a second 401 is the credentials' fault.
+   */
+  private async attemptWithToken<T>(operation: string, body: string, state: { renewed: boolean }): Promise<Answered<T>> {
+    const attempt = await this.attemptOnce<T>(operation, body);
+    if (attempt.kind !== 'unauthorized') return attempt;
+    if (state.renewed) throw refusedToken(operation, true);
+    state.renewed = true;
+    const next = await this.tokens.renew(attempt.token);
+    if (next === null) throw refusedToken(operation, false);
+    const again = await this.attemptOnce<T>(operation, body);
+    if (again.kind === 'unauthorized') throw refusedToken(operation, true);
+    return again;
+  }
+
+  async requestTracked<T>(operation: string, query: string, variables: Record<string, unknown>, once = false) {
     const body = JSON.stringify({ query, variables });
-    type Answered = Exclude<Attempt<T>, { kind: 'unauthorized' }>;
-    let last: Answered | undefined;
+    let last: Answered<T> | undefined;
     let earlierAttemptMayHaveApplied = false;
-    let renewed = false;
-    // A 401 changes nothing on the platform: renew the token once (shared with every concurrent caller)
-    // and send the same request again at once; a second 401 is the credentials' fault, not the network's.
-    const attemptWithToken = async (): Promise<Answered> => {
-      const attempt = await attemptOnce<T>(operation, body);
-      if (attempt.kind !== 'unauthorized') return attempt;
-      if (renewed) throw refusedToken(operation, true);
-      renewed = true;
-      const next = await tokens.renew(attempt.token);
-      if (next === null) throw refusedToken(operation, false);
-      const again = await attemptOnce<T>(operation, body);
-      if (again.kind === 'unauthorized') throw refusedToken(operation, true);
-      return again;
-    };
+    const state = { renewed: false };
     // Shopify may say how long to wait (Retry-After, the throttle's restore rate); otherwise back off. Never
     // past the invocation's time: a wait that would leave no time for the attempt is cut short, and the
     // attempt is then not made.
     const wait = (retry: number) =>
       Math.min(
-        (last?.kind === 'retry' ? last.waitMs : undefined) ?? backoffDelay(retry, backoff),
+        (last?.kind === 'retry' ? last.waitMs : undefined) ?? backoffDelay(retry, this.backoff),
         Math.max(0, platformBudgetMs() - MIN_ATTEMPT_MS),
       );
     let attempts = 0;
-    const data = await retryUntil(maxAttempts, wait, async () => {
+    const data = await retryUntil(this.maxAttempts, wait, async () => {
       if (platformBudgetMs() < MIN_ATTEMPT_MS) {
         const reason = last?.kind === 'retry' ? `; the last attempt: ${last.reason}` : '';
         throw new PlatformUnavailableError(
-          redact(`Shopify ${operation} stopped after ${attempts} attempts: the function's time limit is near${reason}`),
+          this.redact(`Shopify ${operation} stopped after ${attempts} attempts: the function's time limit is near${reason}`),
         );
       }
       attempts += 1;
       try {
-        last = await attemptWithToken();
+        last = await this.attemptWithToken<T>(operation, body, state);
       } catch (error) {
         if (error instanceof PlatformError && !(error instanceof PlatformRefusedError) && earlierAttemptMayHaveApplied)
           throw new PlatformError(error.message, { earlierAttemptMayHaveApplied });
@@ -277,22 +290,23 @@ export function createShopifyTransport(options: ShopifyTransportOptions): Shopif
       }
       if (last.kind === 'data') return { value: last.data };
       if (last.reason !== 'throttled' && last.reason !== 'HTTP 429') {
-        if (once) throw new PlatformUnavailableError(redact(`Shopify ${operation} may or may not have been applied: ${last.reason}`));
+        if (once) throw new PlatformUnavailableError(this.redact(`Shopify ${operation} may or may not have been applied: ${last.reason}`));
         earlierAttemptMayHaveApplied = true;
       }
       return undefined;
     });
     if (data) return { data: data.value, earlierAttemptMayHaveApplied };
     const reason = last?.kind === 'retry' ? last.reason : '';
-    throw new PlatformUnavailableError(redact(`Shopify ${operation} failed after ${maxAttempts} attempts: ${reason}`));
-  };
+    throw new PlatformUnavailableError(this.redact(`Shopify ${operation} failed after ${this.maxAttempts} attempts: ${reason}`));
+  }
+}
 
-  return {
-    redact,
-    requestTracked,
-    requestOnce: async <T>(operation: string, query: string, variables: Record<string, unknown>) =>
-      (await requestTracked<T>(operation, query, variables, true)).data,
-    request: async <T>(operation: string, query: string, variables: Record<string, unknown>) =>
-      (await requestTracked<T>(operation, query, variables)).data,
-  };
+function refusedToken(operation: string, afterRenewal: boolean): PlatformRefusedError {
+  logger.error('Shopify refused the access token', { operation, afterRenewal });
+  countMetric('PlatformAccessDenied');
+  return new PlatformRefusedError(
+    'credentials',
+    `Shopify refused the access token for ${operation} (HTTP 401${afterRenewal ? ', also after a renewal' : ''}): the token or the app's credentials are not valid for this store`,
+    "The store's Shopify access token was refused. An operator must check the app's installation and the shop's Shopify secret.",
+  );
 }
