@@ -124,127 +124,117 @@ function minorOfAmount(value: unknown, currency: string): number {
   return decimalToMinor(value, minorDigits(currency));
 }
 
+/** What an event of each type adds to its shop's counters, from the event's own fields (`at`: when it happened). */
+const CONTRIBUTIONS: Readonly<Record<string, (counts: FigureCounts, fields: Record<string, unknown>, at: string) => void>> = {
+  'points.adjusted': (counts, fields, at) => {
+    const applied = numberOf(fields.adjustment);
+    addNow(counts, 'points_outstanding', applied);
+    if (applied > 0) issued(counts, stringOf(fields.points_given_at, at), 'manual', applied);
+    else addDay(counts, stringOf(fields.points_given_at, at), 'clawed_back', -applied);
+  },
+  'points.earned': (counts, fields, at) => {
+    const points = numberOf(fields.points);
+    addNow(counts, 'points_outstanding', points);
+    // The day the entry gave (or took) the points, as a full read counts it.
+    const day = stringOf(fields.points_given_at, at);
+    if (points > 0) issued(counts, day, sourceOfAction(stringOf(fields.action, 'action')), points);
+    else addDay(counts, day, 'clawed_back', -points);
+  },
+  'points.approved': (counts, fields, at) => {
+    const points = numberOf(fields.points);
+    addNow(counts, 'points_outstanding', points);
+    issued(counts, stringOf(fields.points_given_at, at), sourceOfAction(stringOf(fields.action, 'purchase')), points);
+    if (fields.from_pending === true) addNow(counts, 'points_pending', -points);
+  },
+  'points.pending': (counts, fields) => {
+    // A new pending entry adds its points; a pending entry changed by a refund, the difference.
+    addNow(counts, 'points_pending', numberOf(fields.points) - numberOf(fields.points_before));
+  },
+  'points.removed': (counts, fields, at) => {
+    if (fields.status === 'rejected') {
+      // A pending entry rejected: its points leave the pending points, the balance never had them.
+      addNow(counts, 'points_pending', -numberOf(fields.points_before ?? fields.points));
+    } else {
+      const taken = Math.abs(numberOf(fields.points));
+      addNow(counts, 'points_outstanding', -taken);
+      addDay(counts, stringOf(fields.points_given_at, at), 'clawed_back', taken);
+    }
+  },
+  'points.expired': (counts, fields, at) => {
+    const points = numberOf(fields.points);
+    addNow(counts, 'points_outstanding', -points);
+    addDay(counts, stringOf(fields.points_given_at, at), 'expired', points);
+  },
+  'reward.purchased': (counts, fields, at) => {
+    const spent = numberOf(fields.points_spent);
+    const day = stringOf(fields.redeemed_at, at);
+    addNow(counts, 'points_outstanding', -spent);
+    addNow(counts, 'lifetime_redeemed', spent);
+    addDay(counts, day, 'redeemed', spent);
+    addDay(counts, day, 'redemptions', 1);
+  },
+  'reward.refunded': (counts, fields, at) => {
+    const points = numberOf(fields.points);
+    addNow(counts, 'points_outstanding', points);
+    issued(counts, stringOf(fields.points_given_at, at), 'refund', points);
+  },
+  'reward.used': (counts, fields, at) => {
+    addDay(counts, stringOf(fields.discount_code_redeemed_at, at), 'codes_used', 1);
+  },
+  'customer.enrolled': (counts, fields, at) => {
+    addDay(counts, stringOf(fields.enrolled_at, at), 'new_members', 1);
+  },
+  'customer.merged': (counts, fields) => {
+    // The deleted member's enrolment goes, and the kept one's moves to the earlier of the two days (a kept
+    // customer who was no member enrols with the merge: its `customer.enrolled` counts that); their order
+    // counts become one.
+    if (typeof fields.deleted_enrolled_at === 'string') addDay(counts, fields.deleted_enrolled_at, 'new_members', -1);
+    if (typeof fields.kept_enrolled_at_before === 'string' && typeof fields.kept_enrolled_at === 'string') {
+      addDay(counts, fields.kept_enrolled_at_before, 'new_members', -1);
+      addDay(counts, fields.kept_enrolled_at, 'new_members', 1);
+    }
+    const keptOrders = numberOf(fields.kept_orders_count_before);
+    const deletedOrders = numberOf(fields.orders_count);
+    orderingMember(counts, keptOrders, -1);
+    orderingMember(counts, deletedOrders, -1);
+    orderingMember(counts, keptOrders + deletedOrders, 1);
+  },
+  'import.undone': (counts, fields, at) => {
+    // `loyalty import undo` took one member back: the balance moved as the event says, the import's entry
+    // left the history (what it issued, or for a \`set\` that lowered the balance what it clawed back, comes
+    // off its day), and a member the import created is no member any more (its enrolment and order count go).
+    addNow(counts, 'points_outstanding', numberOf(fields.points_after) - numberOf(fields.points_before));
+    const points = numberOf(fields.points);
+    const day = stringOf(fields.points_given_at, at);
+    if (points > 0) {
+      addDay(counts, day, `issued_${sourceOfAction(stringOf(fields.action, 'import'))}`, -points);
+      addNow(counts, 'lifetime_issued', -points);
+    } else addDay(counts, day, 'clawed_back', points);
+    if (fields.removed === true) {
+      if (typeof fields.enrolled_at === 'string') addDay(counts, fields.enrolled_at, 'new_members', -1);
+      orderingMember(counts, numberOf(fields.orders_count), -1);
+    }
+  },
+  'order.counted': (counts, fields, at) => {
+    // The order's previous count comes off and its new one goes on, both on its paid day: a refund lowers
+    // the paid day's revenue, a cancellation takes the order off it.
+    const paidAt = stringOf(fields.paid_at, at);
+    const currency = stringOf(fields.currency, 'USD');
+    const loyalty = fields.reward_code_used === true;
+    if (fields.counted_before === true) countedOrder(counts, paidAt, minorOfAmount(fields.eligible_amount_before, currency), loyalty, -1);
+    if (fields.counted === true) countedOrder(counts, paidAt, minorOfAmount(fields.eligible_amount, currency), loyalty, 1);
+    orderingMember(counts, numberOf(fields.orders_count_before), -1);
+    orderingMember(counts, numberOf(fields.orders_count), 1);
+  },
+};
+
 /**
  * What one delivered event adds to its shop's counters. The event's own fields say everything: the points
- * moved, the day they were given, and whether they left the pending points (docs/events.md).
+ * moved, the day they were given, and whether they left the pending points (docs/events.md). Other types add nothing.
  */
 export function contributionOf(event: CommittedEvent): FigureCounts {
   const counts = emptyCounts();
-  const fields = event as unknown as Record<string, unknown>;
-  const at = event.occurred_at;
-  switch (event.type) {
-    case 'points.adjusted': {
-      const applied = numberOf(fields.adjustment);
-      addNow(counts, 'points_outstanding', applied);
-      if (applied > 0) issued(counts, stringOf(fields.points_given_at, at), 'manual', applied);
-      else addDay(counts, stringOf(fields.points_given_at, at), 'clawed_back', -applied);
-      break;
-    }
-    case 'points.earned': {
-      const points = numberOf(fields.points);
-      addNow(counts, 'points_outstanding', points);
-      // The day the entry gave (or took) the points, as a full read counts it.
-      const day = stringOf(fields.points_given_at, at);
-      if (points > 0) issued(counts, day, sourceOfAction(stringOf(fields.action, 'action')), points);
-      else addDay(counts, day, 'clawed_back', -points);
-      break;
-    }
-    case 'points.approved': {
-      const points = numberOf(fields.points);
-      addNow(counts, 'points_outstanding', points);
-      issued(counts, stringOf(fields.points_given_at, at), sourceOfAction(stringOf(fields.action, 'purchase')), points);
-      if (fields.from_pending === true) addNow(counts, 'points_pending', -points);
-      break;
-    }
-    case 'points.pending':
-      // A new pending entry adds its points; a pending entry changed by a refund, the difference.
-      addNow(counts, 'points_pending', numberOf(fields.points) - numberOf(fields.points_before));
-      break;
-    case 'points.removed':
-      if (fields.status === 'rejected') {
-        // A pending entry rejected: its points leave the pending points, the balance never had them.
-        addNow(counts, 'points_pending', -numberOf(fields.points_before ?? fields.points));
-      } else {
-        const taken = Math.abs(numberOf(fields.points));
-        addNow(counts, 'points_outstanding', -taken);
-        addDay(counts, stringOf(fields.points_given_at, at), 'clawed_back', taken);
-      }
-      break;
-    case 'points.expired': {
-      const points = numberOf(fields.points);
-      addNow(counts, 'points_outstanding', -points);
-      addDay(counts, stringOf(fields.points_given_at, at), 'expired', points);
-      break;
-    }
-    case 'reward.purchased': {
-      const spent = numberOf(fields.points_spent);
-      const day = stringOf(fields.redeemed_at, at);
-      addNow(counts, 'points_outstanding', -spent);
-      addNow(counts, 'lifetime_redeemed', spent);
-      addDay(counts, day, 'redeemed', spent);
-      addDay(counts, day, 'redemptions', 1);
-      break;
-    }
-    case 'reward.refunded': {
-      const points = numberOf(fields.points);
-      addNow(counts, 'points_outstanding', points);
-      issued(counts, stringOf(fields.points_given_at, at), 'refund', points);
-      break;
-    }
-    case 'reward.used':
-      addDay(counts, stringOf(fields.discount_code_redeemed_at, at), 'codes_used', 1);
-      break;
-    case 'customer.enrolled':
-      addDay(counts, stringOf(fields.enrolled_at, at), 'new_members', 1);
-      break;
-    case 'customer.merged': {
-      // The deleted member's enrolment goes, and the kept one's moves to the earlier of the two days (a kept
-      // customer who was no member enrols with the merge: its `customer.enrolled` counts that); their order
-      // counts become one.
-      if (typeof fields.deleted_enrolled_at === 'string') addDay(counts, fields.deleted_enrolled_at, 'new_members', -1);
-      if (typeof fields.kept_enrolled_at_before === 'string' && typeof fields.kept_enrolled_at === 'string') {
-        addDay(counts, fields.kept_enrolled_at_before, 'new_members', -1);
-        addDay(counts, fields.kept_enrolled_at, 'new_members', 1);
-      }
-      const keptOrders = numberOf(fields.kept_orders_count_before);
-      const deletedOrders = numberOf(fields.orders_count);
-      orderingMember(counts, keptOrders, -1);
-      orderingMember(counts, deletedOrders, -1);
-      orderingMember(counts, keptOrders + deletedOrders, 1);
-      break;
-    }
-    case 'import.undone': {
-      // `loyalty import undo` took one member back: the balance moved as the event says, the import's entry
-      // left the history (what it issued, or for a \`set\` that lowered the balance what it clawed back, comes
-      // off its day), and a member the import created is no member any more (its enrolment and order count go).
-      addNow(counts, 'points_outstanding', numberOf(fields.points_after) - numberOf(fields.points_before));
-      const points = numberOf(fields.points);
-      const day = stringOf(fields.points_given_at, at);
-      if (points > 0) {
-        addDay(counts, day, `issued_${sourceOfAction(stringOf(fields.action, 'import'))}`, -points);
-        addNow(counts, 'lifetime_issued', -points);
-      } else addDay(counts, day, 'clawed_back', points);
-      if (fields.removed === true) {
-        if (typeof fields.enrolled_at === 'string') addDay(counts, fields.enrolled_at, 'new_members', -1);
-        orderingMember(counts, numberOf(fields.orders_count), -1);
-      }
-      break;
-    }
-    case 'order.counted': {
-      // The order's previous count comes off and its new one goes on, both on its paid day: a refund lowers
-      // the paid day's revenue, a cancellation takes the order off it.
-      const paidAt = stringOf(fields.paid_at, at);
-      const currency = stringOf(fields.currency, 'USD');
-      const loyalty = fields.reward_code_used === true;
-      if (fields.counted_before === true) countedOrder(counts, paidAt, minorOfAmount(fields.eligible_amount_before, currency), loyalty, -1);
-      if (fields.counted === true) countedOrder(counts, paidAt, minorOfAmount(fields.eligible_amount, currency), loyalty, 1);
-      orderingMember(counts, numberOf(fields.orders_count_before), -1);
-      orderingMember(counts, numberOf(fields.orders_count), 1);
-      break;
-    }
-    default:
-      break;
-  }
+  CONTRIBUTIONS[event.type]?.(counts, event as unknown as Record<string, unknown>, event.occurred_at);
   return counts;
 }
 
