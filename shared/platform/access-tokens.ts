@@ -71,18 +71,6 @@ export function clientCredentialsTokens(options: ClientCredentialsOptions): Acce
   let held: HeldToken | null = null;
   let inFlight: Promise<string> | null = null;
 
-  /** Not transient: logged at ERROR and counted like access not granted (the same alarm), never retried. */
-  const refused = (detail: string) => {
-    const error = new PlatformRefusedError(
-      'credentials',
-      `Shopify refused the client credentials of shop '${options.shopId}' (${detail}): check client_id and client_secret in the shop's Shopify secret`,
-      "The store's Shopify credentials were refused. An operator must correct the shop's client id and secret.",
-    );
-    logger.error('Shopify refused the client credentials', { shop: options.shopId, oauthError: detail });
-    countMetric('PlatformAccessDenied');
-    return error;
-  };
-
   /** One grant request: the answer, or 'retry' for a failure that may pass (timeout, network, 429, 5xx). */
   const grantOnce = async (): Promise<HeldToken | 'retry'> => {
     const body = new URLSearchParams({
@@ -104,19 +92,7 @@ export function clientCredentialsTokens(options: ClientCredentialsOptions): Acce
       return 'retry';
     }
     if (response.status === 429 || response.status >= 500) return 'retry';
-    let answer: GrantAnswer = {};
-    try {
-      answer = JSON.parse(text) as GrantAnswer;
-    } catch {
-      // reported below by status
-    }
-    if (response.status === 400 || response.status === 401 || response.status === 403) {
-      // Shopify's OAuth errors name the problem (invalid_client, unauthorized_client); never the secret.
-      throw refused(typeof answer.error === 'string' ? answer.error : `HTTP ${response.status}`);
-    }
-    if (!response.ok || typeof answer.access_token !== 'string' || answer.access_token === '') {
-      throw new PlatformError(`Shopify answered the token request of shop '${options.shopId}' with HTTP ${response.status} and no token`);
-    }
+    const answer = grantedToken(options.shopId, response, text);
     const lifetimeSeconds = typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in : 86_399;
     issued.push(answer.access_token);
     if (issued.length > REMEMBERED_TOKENS) issued.shift();
@@ -156,4 +132,34 @@ export function clientCredentialsTokens(options: ClientCredentialsOptions): Acce
     },
     issued: () => issued,
   };
+}
+
+/** A token request's answer that is not transient: the token granted, else a refusal (or a PlatformError) thrown. */
+function grantedToken(shopId: string, response: Response, text: string): GrantAnswer & { access_token: string } {
+  let answer: GrantAnswer = {};
+  try {
+    answer = JSON.parse(text) as GrantAnswer;
+  } catch {
+    // reported below by status
+  }
+  if (response.status === 400 || response.status === 401 || response.status === 403) {
+    // Shopify's OAuth errors name the problem (invalid_client, unauthorized_client); never the secret.
+    throw refusedCredentials(shopId, typeof answer.error === 'string' ? answer.error : `HTTP ${response.status}`);
+  }
+  if (!response.ok || typeof answer.access_token !== 'string' || answer.access_token === '') {
+    throw new PlatformError(`Shopify answered the token request of shop '${shopId}' with HTTP ${response.status} and no token`);
+  }
+  return answer as GrantAnswer & { access_token: string };
+}
+
+/** Not transient: logged at ERROR and counted like access not granted (the same alarm), never retried. */
+function refusedCredentials(shopId: string, detail: string): PlatformRefusedError {
+  const error = new PlatformRefusedError(
+    'credentials',
+    `Shopify refused the client credentials of shop '${shopId}' (${detail}): check client_id and client_secret in the shop's Shopify secret`,
+    "The store's Shopify credentials were refused. An operator must correct the shop's client id and secret.",
+  );
+  logger.error('Shopify refused the client credentials', { shop: shopId, oauthError: detail });
+  countMetric('PlatformAccessDenied');
+  return error;
 }
