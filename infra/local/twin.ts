@@ -136,6 +136,9 @@ export interface Twin {
 
 /** The ports the twin listens on: the API, the simulator and (unless given an endpoint) DynamoDB Local. */
 function twinPorts(options: TwinOptions, port: number, host: string) {
+  if (options.dynamodbEndpoint && (options.dynamodbPort !== undefined || options.persistDir)) {
+    throw new Error('--dynamodb-port and --persist apply to the DynamoDB Local the twin starts; with --dynamodb-endpoint it starts none');
+  }
   const derived = (offset: number) => (port === 0 ? 0 : port + offset);
   // A taken port suggests a free value of the option that sets it: --port for the API and the ports derived
   // from it (the API and each derived port free), otherwise the port's own option.
@@ -172,9 +175,6 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
   const tableName = options.tableName ?? DEFAULT_LOCAL_TABLE;
   const port = options.port ?? 3000;
   const host = options.host ?? '127.0.0.1';
-  if (options.dynamodbEndpoint && (options.dynamodbPort !== undefined || options.persistDir)) {
-    throw new Error('--dynamodb-port and --persist apply to the DynamoDB Local the twin starts; with --dynamodb-endpoint it starts none');
-  }
   const { apiPort, platformPort, dynamodbPort } = twinPorts(options, port, host);
   // Before anything starts: a taken port is named at once instead of failing seconds into the start.
   await assertPortsAvailable([apiPort, platformPort, ...(dynamodbPort ? [dynamodbPort] : [])]);
@@ -186,42 +186,21 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
   };
 
   try {
-    let endpoint = options.dynamodbEndpoint;
-    if (!endpoint) {
-      const dynamo: DynamoDbLocal = await startDynamoDbLocal({
-        port: dynamodbPort!.port,
-        ...(options.persistDir ? { persistDir: options.persistDir, holder: `the twin with its API on port ${port}` } : {}),
-      });
-      stops.push(() => dynamo.stop());
-      endpoint = dynamo.endpoint;
-    }
+    const endpoint = options.dynamodbEndpoint ?? (await startOwnDynamoDb(options, dynamodbPort!, port, stops));
     const persistDir = options.persistDir ? resolve(options.persistDir) : undefined;
     const simulator = await startSimulator(config, options, { platformPort, host, persistDir });
     stops.push(() => simulator.stop());
     const eventsLogFile = await setHandlerEnvironment({ options, tableName, endpoint, simulator, persistDir, stops });
     // Credentials and webhook secrets stay in process (in the cloud: Secrets Manager), never in the table.
     registerLocalShopSecrets(twinShopSecrets(config));
-    const deliveryQueue = inProcessQueue(PROJECT_ROOT, consumerOf('webhookDeliveries'), {
-      mode: options.deliveries ?? 'inline',
-      orderingKey: deliveryOrderingKey,
-    });
-    setDeliveryQueue(deliveryQueue);
+    const deliveryQueue = startDeliveryQueue(options);
     const admin = localClient(endpoint);
     await ensureTable(admin, tableName);
     admin.destroy();
     const pipeline = await startEventPipeline({ endpoint, tableName, eventsLogFile, simulator, persistDir, stops });
 
     const shops = await applyConfig(config, options.onMembersProgress ? { onProgress: options.onMembersProgress } : {});
-    // The usage plan, as the stack's: the usage-plan keys the table's keys already hold (a twin before this one
-    // gave them), then what `config apply` does in the cloud, a usage-plan key for each active key of the file.
-    const usagePlan = twinUsagePlan();
-    usagePlan.adopt(await storedUsageKeys());
-    await syncConfigUsageKeys(config, usagePlan);
-
-    // As in the cloud: every key write -> change notice -> the stage's authorizer cache flushed.
-    const authorizerAnswers = authorizerCache(options.authorizerCacheTtlSeconds ?? DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS);
-    const stopFlushing = onApiKeyChange(() => authorizerAnswers.flush());
-    stops.push(async () => stopFlushing());
+    const { usagePlan, authorizerAnswers } = await startKeyPlane(config, options, stops);
 
     // Run once the gateway has stopped taking webhooks: deliveries being processed may finish (a few seconds
     // at most), those still waiting are dropped, as a deleted queue's messages are.
@@ -229,23 +208,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
       await Promise.race([deliveryQueue.drained(), delay(5000, undefined, { ref: false })]);
       await deliveryQueue.stop();
     });
-    const gateway: Gateway = await startGateway({
-      routes: ROUTES,
-      webhooks: WEBHOOKS,
-      shopperRoutes: SHOPPER_ROUTES,
-      staffRoutes: STAFF_ROUTES,
-      pages: ADMIN_PAGES,
-      root: PROJECT_ROOT,
-      port,
-      host,
-      control: twinControls({ pipeline, deliveryQueue, authorizerAnswers, usagePlan }),
-      ...(options.throttling === false ? { limiter: null } : {}),
-      authorizerCache: authorizerAnswers,
-      usagePlan,
-    }).catch((error: unknown) => {
-      throw namePortError(error, apiPort);
-    });
-    stops.push(() => gateway.stop());
+    const controls = twinControls({ pipeline, deliveryQueue, authorizerAnswers, usagePlan });
+    const gateway = await startTwinGateway({ options, port, host, apiPort, stops, authorizerAnswers, usagePlan, controls });
     const unregister = registerTwin({
       url: gateway.url,
       dynamodbEndpoint: endpoint,
@@ -284,6 +248,81 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     await stopAll();
     throw error;
   }
+}
+
+/** The webhook delivery queue the receiver puts deliveries on, in the twin's mode (inline or queued). */
+function startDeliveryQueue(options: TwinOptions): DrainableQueue {
+  const deliveryQueue = inProcessQueue(PROJECT_ROOT, consumerOf('webhookDeliveries'), {
+    mode: options.deliveries ?? 'inline',
+    orderingKey: deliveryOrderingKey,
+  });
+  setDeliveryQueue(deliveryQueue);
+  return deliveryQueue;
+}
+
+/**
+ * The usage plan, as the stack's: the usage-plan keys the table's keys already hold (a twin before this one gave
+ * them), then what `config apply` does in the cloud, a usage-plan key for each active key of the file. And as in the
+ * cloud: every key write -> change notice -> the stage's authorizer cache flushed.
+ */
+async function startKeyPlane(config: ConfigFile, options: TwinOptions, stops: Stops) {
+  const usagePlan = twinUsagePlan();
+  usagePlan.adopt(await storedUsageKeys());
+  await syncConfigUsageKeys(config, usagePlan);
+  const authorizerAnswers = authorizerCache(options.authorizerCacheTtlSeconds ?? DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS);
+  const stopFlushing = onApiKeyChange(() => authorizerAnswers.flush());
+  stops.push(async () => stopFlushing());
+  return { usagePlan, authorizerAnswers };
+}
+
+/** DynamoDB Local on its port (with --persist, its data kept in the directory): its endpoint. */
+async function startOwnDynamoDb(options: TwinOptions, dynamodbPort: NamedPort, port: number, stops: Stops): Promise<string> {
+  const dynamo: DynamoDbLocal = await startDynamoDbLocal({
+    port: dynamodbPort.port,
+    ...(options.persistDir ? { persistDir: options.persistDir, holder: `the twin with its API on port ${port}` } : {}),
+  });
+  stops.push(() => dynamo.stop());
+  return dynamo.endpoint;
+}
+
+/** The gateway with every route of the manifest, the twin's control endpoints, the usage plan and the authorizer cache. */
+async function startTwinGateway({
+  options,
+  port,
+  host,
+  apiPort,
+  stops,
+  authorizerAnswers,
+  usagePlan,
+  controls,
+}: {
+  options: TwinOptions;
+  port: number;
+  host: string;
+  apiPort: NamedPort;
+  stops: Stops;
+  authorizerAnswers: AuthorizerCache;
+  usagePlan: TwinUsagePlan;
+  controls: Record<string, (body: string | null) => Promise<unknown>>;
+}): Promise<Gateway> {
+  const gateway = await startGateway({
+    routes: ROUTES,
+    webhooks: WEBHOOKS,
+    shopperRoutes: SHOPPER_ROUTES,
+    staffRoutes: STAFF_ROUTES,
+    pages: ADMIN_PAGES,
+    root: PROJECT_ROOT,
+    port,
+    host,
+    control: controls,
+    ...(options.throttling === false ? { limiter: null } : {}),
+    authorizerCache: authorizerAnswers,
+    usagePlan,
+  }).catch((error: unknown) => {
+    throw namePortError(error, apiPort);
+  });
+  stops.push(() => gateway.stop());
+  return gateway;
 }
 
 /** The platform simulator with the configuration's shops, stamped with the twin's clock. */
