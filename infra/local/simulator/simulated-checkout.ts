@@ -271,7 +271,7 @@ header.bar div { max-width: 64rem; margin: 0 auto; padding: .9rem 1rem; display:
 header.bar .shop { font-weight: 650; font-size: 1.15rem; margin-right: auto; }
 header.bar .who { color: #4a4a4a; font-size: .9rem; }
 a { color: #004bb0; }
-main { max-width: 64rem; margin: 0 auto; padding: 1rem; display: grid; gap: 1.5rem; grid-template-columns: minmax(0, 1fr) minmax(0, 24rem); }
+main { max-width: 64rem; margin: 0 auto; padding: 1rem; display: grid; gap: 1.5rem; align-items: start; grid-template-columns: minmax(0, 1fr) minmax(0, 24rem); }
 main.single { grid-template-columns: minmax(0, 40rem); justify-content: center; }
 @media (max-width: 48rem) { main { grid-template-columns: 1fr; } }
 h1 { font-size: 1.5rem; margin: 0 0 .5rem; }

@@ -281,7 +281,7 @@ function Offers(props: {
     <s-stack gap="small-200">
       <s-heading>{t('rewards.heading')}</s-heading>
       {offers.map(({ reward, cost }) => {
-        const value = rewardValue(reward, reward.flexible ? flexibleDiscount(reward, cost) : reward.discount_amount, money, t);
+        const value = rewardValue(reward, reward.discount_amount, money, t);
         if (props.asking?.rewardId === reward.id) {
           return (
             <ConfirmSpend
@@ -301,7 +301,7 @@ function Offers(props: {
             <s-text>
               {reward.flexible
                 ? t('rewards.flexible', { reward: reward.name, points: number(cost) })
-                : t('rewards.fixed', { reward: reward.name, value, points: number(cost) })}
+                : t('rewards.fixed', { reward: named(reward.name, value, t), points: number(cost) })}
             </s-text>
             <s-button
               loading={props.busy === reward.id}
@@ -356,7 +356,7 @@ function ConfirmSpend(props: {
             </s-button>
           </s-stack>
         )}
-        <s-text>{t('confirm.question', { points: number(points), reward: flexible ? value : `${reward.name} (${value})` })}</s-text>
+        <s-text>{t('confirm.question', { points: number(points), reward: flexible ? value : named(reward.name, value, t) })}</s-text>
         <s-stack direction="inline" gap="base">
           <s-button variant="primary" onClick={props.onConfirm}>
             {t('confirm.apply')}
@@ -366,6 +366,11 @@ function ConfirmSpend(props: {
       </s-stack>
     </s-box>
   );
+}
+
+/** A reward's name with what it gives ("Spring treat ($5 off)"), or the name alone where it says as much ("$5 off", "Free shipping (Gold)"). */
+function named(name: string, value: string, t: CheckoutHost['t']): string {
+  return name.toLowerCase().includes(value.trim().toLowerCase()) ? name : t('rewards.named', { reward: name, value });
 }
 
 function NoticeBanner({ notice, host, onDismiss }: { notice: Notice; host: CheckoutHost; onDismiss: () => void }) {
