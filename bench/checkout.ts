@@ -47,7 +47,9 @@ export function printCheckout(figures: CheckoutFigures): void {
   const kib = (bytes: number) => (bytes / 1024).toFixed(1);
   console.log('\nCheckout extensions (Shopify limit: 64 KiB gzip each):');
   for (const bundle of figures.bundles) {
-    console.log(`  ${bundle.target.padEnd(44)} ${kib(bundle.bytes).padStart(6)} KiB minified, ${kib(bundle.gzipBytes).padStart(5)} KiB gzip`);
+    console.log(
+      `  ${bundle.target.padEnd(44)} ${kib(bundle.bytes).padStart(6)} KiB minified, ${kib(bundle.gzipBytes).padStart(5)} KiB gzip`,
+    );
   }
   for (const pair of figures.estimate) {
     console.log(

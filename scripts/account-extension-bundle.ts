@@ -68,9 +68,7 @@ export const ADMIN_TARGETS = [
 
 export interface AccountBundle {
   target:
-    | (typeof ACCOUNT_TARGETS)[number]['target']
-    | (typeof ADMIN_TARGETS)[number]['target']
-    | (typeof CHECKOUT_TARGETS)[number]['target'];
+    (typeof ACCOUNT_TARGETS)[number]['target'] | (typeof ADMIN_TARGETS)[number]['target'] | (typeof CHECKOUT_TARGETS)[number]['target'];
   handle: string;
   code: string;
   bytes: number;

@@ -55,8 +55,8 @@ export const SHOPIFY_ACCESS_SCOPES = [
  */
 export const SHOPIFY_EXTENSION_NEEDS = [
   {
-    need: 'network access (the extensions\' `network_access = true`, approved in the Dev Dashboard)',
-    why: 'the customer account and checkout extensions fetch the service\'s /shopper routes',
+    need: "network access (the extensions' `network_access = true`, approved in the Dev Dashboard)",
+    why: "the customer account and checkout extensions fetch the service's /shopper routes",
   },
   {
     need: 'protected customer data, level 1 (Dev Dashboard, API access requests)',

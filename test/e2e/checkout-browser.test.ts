@@ -37,7 +37,9 @@ async function focused(page: Page): Promise<{ tag: string; name: string }> {
     let element: Element | null = document.activeElement;
     while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
     const host =
-      (element?.getRootNode() as ShadowRoot | Document | undefined) instanceof ShadowRoot ? (element!.getRootNode() as ShadowRoot).host : element;
+      (element?.getRootNode() as ShadowRoot | Document | undefined) instanceof ShadowRoot
+        ? (element!.getRootNode() as ShadowRoot).host
+        : element;
     return {
       tag: element?.tagName.toLowerCase() ?? '',
       name: (element?.getAttribute('aria-label') ?? host?.textContent ?? '').replace(/\s+/g, ' ').trim(),
@@ -202,7 +204,9 @@ describeInBrowser(`the checkout extensions in Chromium${unavailable ? ` [SKIPPED
       await page.getByRole('progressbar', { name: `Progress to ${member.next_tier.name}` }).waitFor();
     }
     expect(twin.simulator.discountCodes().map((code) => code.code)).toContain(flexibleCode);
-    const orders = (await (await fetch(`${twin.platformUrl}/_orders?shop=demo`)).json()) as { orders: Array<{ id: number; discount_codes: Array<{ code: string }> }> };
+    const orders = (await (await fetch(`${twin.platformUrl}/_orders?shop=demo`)).json()) as {
+      orders: Array<{ id: number; discount_codes: Array<{ code: string }> }>;
+    };
     expect(orders.orders.at(-1)!.discount_codes.map((code) => code.code)).toEqual([flexibleCode]);
     await shoot(page, '07-thank-you');
     await audit(page);

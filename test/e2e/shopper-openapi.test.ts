@@ -91,7 +91,11 @@ const SAMPLES: Sample[] = [
     },
     status: 200,
   },
-  { route: 'shopperRefund', call: async () => withToken(twin.url, await token('1005'), 'POST', '/member/rewards/nope/refund'), status: 404 },
+  {
+    route: 'shopperRefund',
+    call: async () => withToken(twin.url, await token('1005'), 'POST', '/member/rewards/nope/refund'),
+    status: 404,
+  },
   { route: 'shopperRefund', call: async () => withToken(twin.url, await token(), 'POST', '/member/rewards/nope/refund'), status: 401 },
   { route: 'shopperEstimate', call: () => viaProxy(twin.url, 'POST', '/estimate', { body: CART }), status: 200 },
   { route: 'shopperEstimate', call: () => viaProxy(twin.url, 'POST', '/estimate', { customerId: '1001', body: CART }), status: 200 },

@@ -38,7 +38,11 @@ describe('POST /shopper/member/rewards/{id}/refund', () => {
     expect(response.body.data).toMatchObject({
       type: 'reward_history_entry',
       id: redemption.id,
-      attributes: { is_refunded: true, discount_code: redemption.attributes.discount_code, points_spent: redemption.attributes.points_spent },
+      attributes: {
+        is_refunded: true,
+        discount_code: redemption.attributes.discount_code,
+        points_spent: redemption.attributes.points_spent,
+      },
     });
     expect(response.body.data.attributes).not.toHaveProperty('actor');
     expect(response.body.meta).toEqual({ loyalty_mode: expect.any(String), currency: 'USD' });

@@ -8,9 +8,11 @@ import { startTestTwin } from '../support/twin';
 
 let twin: Twin;
 const at = (path: string) => `${twin.platformUrl}/checkout/demo${path}`;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
+type Json = Record<string, any>;
 const post = async (path: string, body: unknown) => {
   const response = await fetch(at(path), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: (await response.json()) as Json };
 };
 /** A JWT's claims, unverified: the service's answer below is what verifies the signature. */
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -69,7 +71,7 @@ describe("the twin's checkout", () => {
     expect(paid.body.webhook).toMatchObject({ status: 200 });
     expect(twin.simulator.webhooks().at(-1)).toMatchObject({ topic: 'orders/paid' });
     expect(paid.body.thank_you_url).toBe(`/checkout/demo/thank-you/${paid.body.order_id}?customer_id=1002`);
-    const orders = (await (await fetch(`${twin.platformUrl}/_orders?shop=demo`)).json()) as { orders: Array<Record<string, any>> };
+    const orders = (await (await fetch(`${twin.platformUrl}/_orders?shop=demo`)).json()) as { orders: Json[] };
     const order = orders.orders.find((entry) => String(entry.id) === paid.body.order_id)!;
     expect(order.customer.id).toBe(1002);
     expect(order.discount_codes.map((entry: { code: string }) => entry.code)).toEqual([code]);

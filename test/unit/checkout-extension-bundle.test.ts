@@ -22,7 +22,12 @@ const KB = 1024;
 
 interface ExtensionToml {
   api_version: string;
-  extensions: Array<{ handle: string; type: string; targeting: Array<{ target: string; module: string }>; capabilities?: { network_access?: boolean } }>;
+  extensions: Array<{
+    handle: string;
+    type: string;
+    targeting: Array<{ target: string; module: string }>;
+    capabilities?: { network_access?: boolean };
+  }>;
 }
 
 describe('the checkout extensions', () => {
@@ -94,10 +99,14 @@ describe('the checkout extensions', () => {
       .filter((file) => /\.tsx?$/.test(file))
       .map((file) => readFileSync(join(CHECKOUT_EXTENSION_DIR, 'src', file), 'utf8'))
       .join('\n');
-    const asked = [...sources.matchAll(/'([a-z]+(?:\.[A-Za-z_]+)+)'/g)].map((match) => match[1]!).filter((key) => key.split('.')[0]! in locale);
+    const asked = [...sources.matchAll(/'([a-z]+(?:\.[A-Za-z_]+)+)'/g)]
+      .map((match) => match[1]!)
+      .filter((key) => key.split('.')[0]! in locale);
     expect(asked.length).toBeGreaterThan(30);
     expect(asked.filter((key) => !has(key))).toEqual([]);
-    const kinds = /export type ShopperErrorKind =([^;]+);/.exec(readFileSync(join(CHECKOUT_EXTENSION_DIR, 'src', 'checkout-api.ts'), 'utf8'))![1]!;
+    const kinds = /export type ShopperErrorKind =([^;]+);/.exec(
+      readFileSync(join(CHECKOUT_EXTENSION_DIR, 'src', 'checkout-api.ts'), 'utf8'),
+    )![1]!;
     for (const [, kind] of kinds.matchAll(/'([a-z_]+)'/g)) expect({ kind, has: has(`error.${kind}`) }).toEqual({ kind, has: true });
   });
 

@@ -64,7 +64,10 @@ describe('checkoutOffers', () => {
       rewards: [
         reward('five-off', 'fixed_amount'),
         reward('credit', 'store_credit'),
-        reward('flex', 'fixed_amount', { redemption_mode: 'flexible', flexible: { min_points: 100, max_points: 1000, points_per_unit: 100 } }),
+        reward('flex', 'fixed_amount', {
+          redemption_mode: 'flexible',
+          flexible: { min_points: 100, max_points: 1000, points_per_unit: 100 },
+        }),
         reward('too-dear', 'fixed_amount'),
       ],
     } as Program;

@@ -108,7 +108,9 @@ describe('shopify.app.toml', () => {
     expect(text).toMatch(/^# read_customers: .*checkout extensions' session tokens/m);
     expect(text).toMatch(/^# - network access .*: the customer account and checkout extensions fetch the service's \/shopper routes$/m);
     expect(text).toMatch(/^# - protected customer data, level 1 .*buyerIdentity\.customer/m);
-    expect(text).toMatch(/^# - Shopify Plus for the checkout block \(purchase\.checkout\.reductions\.render-after\): .*every plan but Starter$/m);
+    expect(text).toMatch(
+      /^# - Shopify Plus for the checkout block \(purchase\.checkout\.reductions\.render-after\): .*every plan but Starter$/m,
+    );
   });
 
   it("includes each subscribed topic's scope", () => {

@@ -366,7 +366,9 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
   };
 
   const variants = (root: string) =>
-    new Map(themeProducts(root).flatMap((product) => product.variants.map((variant) => [String(variant.id), { product, variant }] as const)));
+    new Map(
+      themeProducts(root).flatMap((product) => product.variants.map((variant) => [String(variant.id), { product, variant }] as const)),
+    );
 
   /** The cart's lines and codes priced as checkout prices them; a code checkout refuses is a CodeRefused. */
   const priceCart = (shopId: string, customer: SimulatedCustomer | null, items: CartItem[], codes: string[]): PricedCart => {
@@ -379,7 +381,14 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
       // The theme's prices are in cents; the shop's currency may have other decimals.
       const unit = Math.round((found.variant.price / 100) * 10 ** digits);
       const title = found.product.variants.length > 1 ? `${found.product.title} (${found.variant.title})` : found.product.title;
-      return { variant_id: item.variant_id, title, quantity: item.quantity, unit_price: unit, total: unit * item.quantity, allocations: [] };
+      return {
+        variant_id: item.variant_id,
+        title,
+        quantity: item.quantity,
+        unit_price: unit,
+        total: unit * item.quantity,
+        allocations: [],
+      };
     });
     const subtotal = lines.reduce((sum, line) => sum + line.total, 0);
     const applied: PricedCart['codes'] = [];
@@ -408,7 +417,10 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
         for (const line of lines) allocate([line], Math.round((left(line) * code.amount) / 100), code.code);
         applied.push({ code: code.code, label: `${code.amount}% off` });
       } else {
-        const amount = Math.min(Math.round(code.amount * 10 ** digits), lines.reduce((sum, line) => sum + left(line), 0));
+        const amount = Math.min(
+          Math.round(code.amount * 10 ** digits),
+          lines.reduce((sum, line) => sum + left(line), 0),
+        );
         allocate(lines, amount, code.code);
         applied.push({ code: code.code, label: `${moneyText(Math.round(code.amount * 10 ** digits), currency)} off` });
       }
@@ -538,7 +550,12 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
         });
         const webhook = await options.deliveries.deliver(shops.identity(shopId), 'orders/paid', restOrderPayload(order), String(order.id));
         const query = asked !== null ? `?customer_id=${encodeURIComponent(asked)}` : '';
-        sendJson(res, 201, { order_id: String(order.id), name: order.name, webhook, thank_you_url: `${root}/thank-you/${order.id}${query}` });
+        sendJson(res, 201, {
+          order_id: String(order.id),
+          name: order.name,
+          webhook,
+          thank_you_url: `${root}/thank-you/${order.id}${query}`,
+        });
         return true;
       }
 
@@ -554,7 +571,8 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
           return true;
         }
         if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET'), true);
-        if (!serviceUrl) return (sendHtml(res, 503, '<!doctype html><title>Starting</title><p>The twin is starting; reload in a moment.</p>'), true);
+        if (!serviceUrl)
+          return (sendHtml(res, 503, '<!doctype html><title>Starting</title><p>The twin is starting; reload in a moment.</p>'), true);
         const cart = orderCart(order);
         const thankYou = kind === 'thank-you';
         const state = {
@@ -608,12 +626,20 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
       if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET'), true);
       if (!shops.credentials(shopId)) {
         const main = `<div class="panel"><h1>No checkout extensions</h1><p>Shop ${escape(shopId)} has no app client id and secret in the configuration, so the app's extensions are not installed on it (docs/configuration.md).</p></div>`;
-        sendHtml(res, 409, page({ shopName, title: 'No extensions', who: who(customer), main, single: true, target: null, state: null, scripts: [] }));
+        sendHtml(
+          res,
+          409,
+          page({ shopName, title: 'No extensions', who: who(customer), main, single: true, target: null, state: null, scripts: [] }),
+        );
         return true;
       }
       if (asked !== null && !customer) {
         const main = `<div class="panel"><h1>No such customer</h1><p role="alert">The shop has no customer ${escape(asked)}.</p></div>`;
-        sendHtml(res, 404, page({ shopName, title: 'No such customer', who: who(null), main, single: true, target: null, state: null, scripts: [] }));
+        sendHtml(
+          res,
+          404,
+          page({ shopName, title: 'No such customer', who: who(null), main, single: true, target: null, state: null, scripts: [] }),
+        );
         return true;
       }
       let cart: PricedCart;
@@ -624,10 +650,15 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
       } catch (error) {
         if (!(error instanceof BadRequest)) throw error;
         const main = `<div class="panel"><h1>This cart cannot be checked out</h1><p role="alert">${escape(error.message)}</p><p><a href="${escape(`${storefront}/`)}">Back to the shop</a></p></div>`;
-        sendHtml(res, 400, page({ shopName, title: 'Cart', who: who(customer), main, single: true, target: null, state: null, scripts: [] }));
+        sendHtml(
+          res,
+          400,
+          page({ shopName, title: 'Cart', who: who(customer), main, single: true, target: null, state: null, scripts: [] }),
+        );
         return true;
       }
-      if (!serviceUrl) return (sendHtml(res, 503, '<!doctype html><title>Starting</title><p>The twin is starting; reload in a moment.</p>'), true);
+      if (!serviceUrl)
+        return (sendHtml(res, 503, '<!doctype html><title>Starting</title><p>The twin is starting; reload in a moment.</p>'), true);
       const state = {
         cart,
         items,
@@ -638,7 +669,10 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
         sessionTokenPath: `${root}/session-token`,
       };
       const rows = cart.lines
-        .map((line) => `<tr><td>${escape(line.title)} × ${line.quantity}</td><td class="amount">${escape(moneyText(line.unit_price * line.quantity, cart.currency))}</td></tr>`)
+        .map(
+          (line) =>
+            `<tr><td>${escape(line.title)} × ${line.quantity}</td><td class="amount">${escape(moneyText(line.unit_price * line.quantity, cart.currency))}</td></tr>`,
+        )
         .join('');
       const main = `<div class="panel">
 <h1>Checkout</h1>
@@ -662,7 +696,15 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
       sendHtml(
         res,
         200,
-        page({ shopName, title: 'Checkout', who: who(customer), main, target: REDUCTIONS_TARGET, state, scripts: [`${root}/_host/host.js`] }),
+        page({
+          shopName,
+          title: 'Checkout',
+          who: who(customer),
+          main,
+          target: REDUCTIONS_TARGET,
+          state,
+          scripts: [`${root}/_host/host.js`],
+        }),
       );
       return true;
     },
@@ -708,7 +750,8 @@ function parseItems(value: unknown): CartItem[] {
   if (!Array.isArray(value) || value.length === 0) throw new BadRequest('items: must hold at least one { variant_id, quantity }');
   return value.map((entry: unknown, index) => {
     const item = entry as { variant_id?: unknown; quantity?: unknown };
-    if (typeof item.variant_id !== 'string' || !/^\d{1,20}$/.test(item.variant_id)) throw new BadRequest(`items[${index}].variant_id: must be a numeric id`);
+    if (typeof item.variant_id !== 'string' || !/^\d{1,20}$/.test(item.variant_id))
+      throw new BadRequest(`items[${index}].variant_id: must be a numeric id`);
     return { variant_id: item.variant_id, quantity: quantityOf(String(item.quantity)) };
   });
 }

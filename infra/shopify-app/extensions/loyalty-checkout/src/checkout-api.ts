@@ -156,7 +156,8 @@ export function createCheckoutApi(options: CheckoutApiOptions): CheckoutApi {
     } catch {
       throw new ShopperApiError('network', response.status, `answer ${response.status} is not JSON`);
     }
-    if (!response.ok) throw new ShopperApiError(errorKind(response.status), response.status, errorDetail(body) ?? `HTTP ${response.status}`);
+    if (!response.ok)
+      throw new ShopperApiError(errorKind(response.status), response.status, errorDetail(body) ?? `HTTP ${response.status}`);
     if (typeof body !== 'object' || body === null) throw new ShopperApiError('network', response.status, 'answer has no JSON object');
     return { status: response.status, body: body as { data?: unknown; meta?: Record<string, unknown> } };
   }

@@ -47,7 +47,10 @@ export function estimateCart(
   const sent = lines
     .filter((line) => line.quantity > 0)
     .map((line) => {
-      const lineDiscount = line.discountAllocations.reduce((sum, allocation) => sum + toMinor(allocation.discountedAmount.amount, digits), 0);
+      const lineDiscount = line.discountAllocations.reduce(
+        (sum, allocation) => sum + toMinor(allocation.discountedAmount.amount, digits),
+        0,
+      );
       discount += lineDiscount;
       const whole = Math.max(0, toMinor(line.cost.totalAmount.amount, digits) + lineDiscount);
       const even = whole % line.quantity === 0;
@@ -69,7 +72,8 @@ export function rewardValue(
   money: (value: number) => string,
   t: (key: string, replacements?: Record<string, string | number>) => string,
 ): string {
-  if (reward.discount_type === 'free_shipping') return amount ? t('kind.freeShippingCap', { amount: money(amount) }) : t('kind.freeShipping');
+  if (reward.discount_type === 'free_shipping')
+    return amount ? t('kind.freeShippingCap', { amount: money(amount) }) : t('kind.freeShipping');
   if (reward.discount_type === 'percentage') return t('kind.percentage', { amount });
   if (reward.discount_type === 'free_product') return t('kind.freeProduct', { amount: money(amount) });
   if (reward.discount_type === 'store_credit') return t('kind.storeCredit', { amount: money(amount) });
@@ -87,7 +91,10 @@ export function flexibleMost(reward: ProgramReward, balance: number): number {
   const flexible = reward.flexible;
   if (!flexible) return reward.points_cost;
   const step = flexible.points_per_unit ?? 1;
-  return Math.max(flexible.min_points, flexible.min_points + Math.floor((Math.min(flexible.max_points, balance) - flexible.min_points) / step) * step);
+  return Math.max(
+    flexible.min_points,
+    flexible.min_points + Math.floor((Math.min(flexible.max_points, balance) - flexible.min_points) / step) * step,
+  );
 }
 
 export interface CheckoutOffer {

@@ -48,7 +48,6 @@ export function OrderPoints({ host }: { host: OrderHost }) {
       current = false;
     };
     // The order's lines do not change once it is placed; the first value is the order.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, lines.length, attempt]);
 
   const join = async () => {
@@ -86,7 +85,11 @@ export function OrderPoints({ host }: { host: OrderHost }) {
     return (
       <s-section heading={t('order.joinHeading')}>
         <s-stack gap="small-200">
-          <s-text>{estimate && estimate.points > 0 ? t('order.joinBody', { count: estimate.points, points: host.number(estimate.points) }) : t('order.joinPlain')}</s-text>
+          <s-text>
+            {estimate && estimate.points > 0
+              ? t('order.joinBody', { count: estimate.points, points: host.number(estimate.points) })
+              : t('order.joinPlain')}
+          </s-text>
           {joining !== 'idle' && joining !== 'busy' && joining !== 'joined' && (
             <s-banner tone="critical">
               <s-text>{t(`error.${joining}`)}</s-text>
@@ -120,9 +123,7 @@ export function OrderPoints({ host }: { host: OrderHost }) {
             <>
               <s-text type="strong">{t('order.earns', { count: estimate.points, points: host.number(estimate.points) })}</s-text>
               {estimate.points > 0 && (
-                <s-text>
-                  {dueAt === null || arrived ? t('order.approved') : t('order.pending', { date: host.date(dueAt) })}
-                </s-text>
+                <s-text>{dueAt === null || arrived ? t('order.approved') : t('order.pending', { date: host.date(dueAt) })}</s-text>
               )}
             </>
           )
@@ -132,7 +133,9 @@ export function OrderPoints({ host }: { host: OrderHost }) {
           {member.vip_tier && <s-badge>{member.vip_tier.name}</s-badge>}
         </s-stack>
         {member.pending_points > 0 && (
-          <s-text color="subdued">{t('balance.pending', { count: member.pending_points, points: host.number(member.pending_points) })}</s-text>
+          <s-text color="subdued">
+            {t('balance.pending', { count: member.pending_points, points: host.number(member.pending_points) })}
+          </s-text>
         )}
         {progress && (
           <s-stack gap="small-400">

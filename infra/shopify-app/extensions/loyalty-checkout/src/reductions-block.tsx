@@ -5,8 +5,25 @@
 // a signed-in customer who has not joined the estimate and a join button. Polaris web components only; every text
 // from locales/.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ShopperApiError, type Estimate, type Member, type OwnedCode, type Program, type ProgramReward, type ShopperErrorKind } from './checkout-api';
-import { checkoutOffers, estimateCart, flexibleDiscount, flexibleMost, rewardValue, tierProgress, type CheckoutLine, type Money } from './checkout-view';
+import {
+  ShopperApiError,
+  type Estimate,
+  type Member,
+  type OwnedCode,
+  type Program,
+  type ProgramReward,
+  type ShopperErrorKind,
+} from './checkout-api';
+import {
+  checkoutOffers,
+  estimateCart,
+  flexibleDiscount,
+  flexibleMost,
+  rewardValue,
+  tierProgress,
+  type CheckoutLine,
+  type Money,
+} from './checkout-view';
 import { useSignal, type BlockHost, type SignalLike } from './host-shared';
 
 export type DiscountCodeChange = { type: 'addDiscountCode'; code: string } | { type: 'removeDiscountCode'; code: string };
@@ -76,7 +93,11 @@ export function ReductionsBlock({ host }: { host: CheckoutHost }) {
 
   // What this order earns, asked again whenever the cart or its discounts change.
   const member = load.status === 'ready' ? load.member : null;
-  const cartKey = JSON.stringify([lines.map((line) => [line.merchandise.id, line.quantity, line.cost.totalAmount.amount]), cartDiscounts, applied]);
+  const cartKey = JSON.stringify([
+    lines.map((line) => [line.merchandise.id, line.quantity, line.cost.totalAmount.amount]),
+    cartDiscounts,
+    applied,
+  ]);
   useEffect(() => {
     const cart = estimateCart(lines, [...cartDiscounts], host.currency());
     if (!cart) return setEstimate(null);
@@ -89,7 +110,6 @@ export function ReductionsBlock({ host }: { host: CheckoutHost }) {
       current = false;
     };
     // The cart's figures and the member (a tier changes the points) are what the estimate reads.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [cartKey, member?.id, member?.vip_tier?.id]);
 
   const refresh = async () => {
@@ -107,7 +127,10 @@ export function ReductionsBlock({ host }: { host: CheckoutHost }) {
     setBusy(reward.id);
     setNotice(null);
     try {
-      const redemption = await api.redeem(reward.id, { idempotencyKey: keyFor(`redeem:${reward.id}`), ...(points !== undefined ? { points } : {}) });
+      const redemption = await api.redeem(reward.id, {
+        idempotencyKey: keyFor(`redeem:${reward.id}`),
+        ...(points !== undefined ? { points } : {}),
+      });
       keys.current.delete(`redeem:${reward.id}`);
       const code = redemption.discount_code!;
       const result = await host.applyCode({ type: 'addDiscountCode', code });
@@ -203,7 +226,9 @@ export function ReductionsBlock({ host }: { host: CheckoutHost }) {
           <s-stack gap="small-200">
             {appliedCodes.map((code) => (
               <s-stack key={code.id} direction="inline" gap="base" alignItems="center">
-                <s-text>{t('applied.line', { reward: code.reward_name, code: code.discount_code, points: host.number(code.points_spent) })}</s-text>
+                <s-text>
+                  {t('applied.line', { reward: code.reward_name, code: code.discount_code, points: host.number(code.points_spent) })}
+                </s-text>
                 <s-button
                   loading={busy === `undo:${code.id}`}
                   disabled={busy !== null && busy !== `undo:${code.id}`}
@@ -233,7 +258,17 @@ export function ReductionsBlock({ host }: { host: CheckoutHost }) {
   );
 }
 
-function EarnLine({ estimate, member, loggedIn, host }: { estimate: Estimate; member: Member | null; loggedIn: boolean; host: CheckoutHost }) {
+function EarnLine({
+  estimate,
+  member,
+  loggedIn,
+  host,
+}: {
+  estimate: Estimate;
+  member: Member | null;
+  loggedIn: boolean;
+  host: CheckoutHost;
+}) {
   const { t } = host;
   if (member?.loyalty_status === 'excluded') return null;
   const points = { count: estimate.points, points: host.number(estimate.points) };
@@ -259,7 +294,9 @@ function Balance({ member, program, host }: { member: Member; program: Program; 
       </s-stack>
       {member.loyalty_status === 'excluded' && <s-text color="subdued">{t('balance.excluded')}</s-text>}
       {progress && (
-        <s-text color="subdued">{t('tier.remaining', { count: progress.remaining, points: host.number(progress.remaining), tier: progress.next })}</s-text>
+        <s-text color="subdued">
+          {t('tier.remaining', { count: progress.remaining, points: host.number(progress.remaining), tier: progress.next })}
+        </s-text>
       )}
     </s-stack>
   );
@@ -401,7 +438,9 @@ function NoticeBanner({ notice, host, onDismiss }: { notice: Notice; host: Check
     );
   return (
     <s-banner tone="success" dismissible onDismiss={onDismiss}>
-      <s-text>{t('applied.done', { reward: notice.reward, code: notice.code, count: notice.points, points: host.number(notice.points) })}</s-text>
+      <s-text>
+        {t('applied.done', { reward: notice.reward, code: notice.code, count: notice.points, points: host.number(notice.points) })}
+      </s-text>
     </s-banner>
   );
 }
