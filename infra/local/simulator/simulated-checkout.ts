@@ -604,7 +604,7 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
 <table><caption class="note">Items</caption><thead><tr><th>Item</th><th class="amount">Amount</th></tr></thead><tbody>${rows}</tbody></table>
 <p>Codes: ${cart.codes.length ? cart.codes.map((entry) => escape(entry.code)).join(', ') : 'none'}</p>
 <p class="total">Paid ${format(cart.total)}</p>
-<p><a href="${escape(`${root}/orders/${order.id}`)}">Order status page</a> · <a href="${escape(`${storefront}/`)}">Continue shopping</a></p>
+<p>${thankYou ? `<a href="${escape(`${root}/orders/${order.id}`)}">Order status page</a> · ` : ''}<a href="${escape(`${storefront}/`)}">Continue shopping</a></p>
 </aside>`;
         sendHtml(
           res,
