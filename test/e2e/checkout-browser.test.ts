@@ -219,6 +219,25 @@ describeInBrowser(`the checkout extensions in Chromium${unavailable ? ` [SKIPPED
     await audit(status);
   }, 180_000);
 
+  it('breaks nothing on a shop without Shopify Plus: no checkout block, and the thank-you block on its own', async () => {
+    const page = await open(`${checkoutOf('1003')}&plan=basic`);
+    // Shopify renders no checkout-step extension there: the page is checkout's own.
+    expect(await page.locator('#extension-root').evaluate((region) => region.childElementCount)).toBe(0);
+    expect(await page.getByText('Rewards', { exact: true }).count()).toBe(0);
+    await shoot(page, '14-no-plus-checkout');
+    await audit(page);
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await page.waitForURL(/\/thank-you\//);
+    await page.waitForFunction(() => document.documentElement.dataset.extensionStarted === 'true');
+    await page.locator('s-spinner').first().waitFor({ state: 'detached' });
+    const entry = (await api().get('/v1/customers/1003/earning-history')).body.data.find(
+      (item: { attributes: { action: string } }) => item.attributes.action === 'purchase',
+    ).attributes as { points: number };
+    await page.getByText(`This order earns ${number(entry.points)} points`).waitFor();
+    await shoot(page, '15-no-plus-thank-you');
+    await audit(page);
+  }, 60_000);
+
   it('shows a guest what the order would earn and a sign-in link', async () => {
     const page = await open(checkoutOf(undefined, '41002', 2));
     const guest = await estimateFor(undefined, '89.00', 2);

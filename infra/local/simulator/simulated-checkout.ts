@@ -166,13 +166,16 @@ globalThis.shopify = {
 if (document.getElementById('discount-form')) await import(here('page.js'));
 await import(here('polaris-stand-ins.js'));
 const bundle = { '${REDUCTIONS_TARGET}': 'reductions.js', '${THANK_YOU_TARGET}': 'thank-you.js', '${ORDER_STATUS_TARGET}': 'order-status.js' }[target];
-const extension = await import(here(bundle));
-const region = document.getElementById('extension-root');
-Object.defineProperty(document, 'body', { configurable: true, get: () => region });
-try {
-  await extension.default();
-} finally {
-  delete document.body;
+// A shop without Shopify Plus: Shopify does not render the checkout-step target at all.
+if (state.plus !== false || target !== '${REDUCTIONS_TARGET}') {
+  const extension = await import(here(bundle));
+  const region = document.getElementById('extension-root');
+  Object.defineProperty(document, 'body', { configurable: true, get: () => region });
+  try {
+    await extension.default();
+  } finally {
+    delete document.body;
+  }
 }
 root.dataset.extensionStarted = 'true';
 `;
@@ -659,7 +662,10 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
       }
       if (!serviceUrl)
         return (sendHtml(res, 503, '<!doctype html><title>Starting</title><p>The twin is starting; reload in a moment.</p>'), true);
+      // `?plan=basic` plays a shop without Shopify Plus: the block beside the discount field is not rendered.
+      const plus = url.searchParams.get('plan') !== 'basic';
       const state = {
+        plus,
         cart,
         items,
         customerId: customer?.id ?? null,
