@@ -238,6 +238,53 @@ describeInBrowser(`the checkout extensions in Chromium${unavailable ? ` [SKIPPED
     await audit(page);
   }, 60_000);
 
+  it('gives the points back at once when checkout refuses the code, and says so', async () => {
+    await api().post('/v1/customers/1005/points', { adjustment: 600, note: 'checkout browser test' });
+    const start = await balance('1005');
+    const page = await open(checkoutOf('1005'));
+    await page.getByText(`You have ${number(start)} points`).waitFor();
+    // Checkout answers the code's application with its own refusal (a code limit of the shop, say).
+    await page.route('**/checkout/demo/cart*', (route) =>
+      route.fulfill({ status: 422, contentType: 'application/json', body: JSON.stringify({ error: 'Discount code limit reached' }) }),
+    );
+    await page.getByRole('button', { name: 'Use $5 off' }).click();
+    await page.getByRole('button', { name: 'Spend and apply' }).click();
+    await page.getByText('Checkout could not apply the code (Discount code limit reached), so your points were given back.').waitFor();
+    await page.getByText(`You have ${number(start)} points`).waitFor();
+    expect(await balance('1005')).toBe(start);
+    const history = (await api().get('/v1/customers/1005/reward-history')).body.data;
+    expect(history[0].attributes).toMatchObject({ reward_id: 'five-off', is_refunded: true });
+    expect(await appliedCodes(page)).toEqual([]);
+    await shoot(page, '16-code-refused');
+    await audit(page);
+
+    // And when the undo cannot reach the service either, the code is said to stay the member's.
+    await page.route(`${twin.url}/shopper/member/rewards/*/refund`, (route) => route.abort('connectionrefused'));
+    await page.getByRole('button', { name: 'Use $5 off' }).click();
+    await page.getByRole('button', { name: 'Spend and apply' }).click();
+    await page
+      .getByText(/^Checkout could not apply the code \(Discount code limit reached\)\. Code \S+ stays yours to use later\.$/)
+      .waitFor();
+    const kept = (await api().get('/v1/customers/1005/reward-history')).body.data[0].attributes;
+    await page.getByText(`Code ${kept.discount_code} stays yours`, { exact: false }).waitFor();
+    expect(kept).toMatchObject({ reward_id: 'five-off', is_refunded: false });
+    expect(await balance('1005')).toBe(start - 500);
+    await shoot(page, '16b-code-refused-kept');
+    await audit(page);
+  }, 60_000);
+
+  it('says when the service cannot be reached, and loads on Try again', async () => {
+    const page = await context.newPage();
+    await page.route(`${twin.url}/shopper/**`, (route) => route.abort('connectionrefused'));
+    await page.goto(`${twin.platformUrl}${checkoutOf('1001')}`);
+    await page.getByText('The rewards program could not be reached. Check your connection and try again.').waitFor();
+    await shoot(page, '17-unreachable');
+    await audit(page);
+    await page.unroute(`${twin.url}/shopper/**`);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText(/^You have [\d,]+ points$/).waitFor();
+  }, 60_000);
+
   it('shows a guest what the order would earn and a sign-in link', async () => {
     const page = await open(checkoutOf(undefined, '41002', 2));
     const guest = await estimateFor(undefined, '89.00', 2);

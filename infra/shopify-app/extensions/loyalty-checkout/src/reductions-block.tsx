@@ -48,7 +48,8 @@ type Notice =
   | { kind: 'applied'; reward: string; code: string; points: number }
   | { kind: 'undone'; reward: string; points: number }
   | { kind: 'joined' }
-  | { kind: 'notApplied'; message: string }
+  | { kind: 'notApplied'; message: string; code: string; refunded: boolean }
+  | { kind: 'notRemoved'; message: string }
   | { kind: 'error'; error: ShopperErrorKind };
 
 interface Asking {
@@ -138,8 +139,11 @@ export function ReductionsBlock({ host }: { host: CheckoutHost }) {
         setNotice({ kind: 'applied', reward: redemption.reward_name, code, points: redemption.points_spent });
       } else {
         // Checkout refused the code: the points go back at once rather than wait in an unused code.
-        await api.refund(redemption.id, { idempotencyKey: keyFor(`undo:${redemption.id}`) }).catch(() => undefined);
-        setNotice({ kind: 'notApplied', message: result.message });
+        const refunded = await api.refund(redemption.id, { idempotencyKey: keyFor(`undo:${redemption.id}`) }).then(
+          () => true,
+          () => false,
+        );
+        setNotice({ kind: 'notApplied', message: result.message, code, refunded });
       }
     } catch (error) {
       const kind = kindOf(error);
@@ -158,7 +162,7 @@ export function ReductionsBlock({ host }: { host: CheckoutHost }) {
       // The code leaves the checkout first, so an order can never be paid with a code whose points came back.
       const removed = await host.applyCode({ type: 'removeDiscountCode', code: code.discount_code });
       if (removed.type === 'error') {
-        setNotice({ kind: 'notApplied', message: removed.message });
+        setNotice({ kind: 'notRemoved', message: removed.message });
         return;
       }
       await api.refund(code.id, { idempotencyKey: keyFor(`undo:${code.id}`) });
@@ -421,7 +425,17 @@ function NoticeBanner({ notice, host, onDismiss }: { notice: Notice; host: Check
   if (notice.kind === 'notApplied')
     return (
       <s-banner tone="warning" dismissible onDismiss={onDismiss}>
-        <s-text>{t('applied.refused', { message: notice.message })}</s-text>
+        <s-text>
+          {notice.refunded
+            ? t('applied.refused', { message: notice.message })
+            : t('applied.refusedKept', { message: notice.message, code: notice.code })}
+        </s-text>
+      </s-banner>
+    );
+  if (notice.kind === 'notRemoved')
+    return (
+      <s-banner tone="warning" dismissible onDismiss={onDismiss}>
+        <s-text>{t('applied.notRemoved', { message: notice.message })}</s-text>
       </s-banner>
     );
   if (notice.kind === 'joined')
