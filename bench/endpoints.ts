@@ -289,6 +289,9 @@ export const BENCH_ROUTES = {
     notLoaded:
       'the /v1 purchase itself (the same saga and the same calls, held by test/e2e/dynamodb-calls.test.ts), which is not loaded either',
   },
+  shopperRefund: {
+    notLoaded: 'the /v1 refund itself (the same function and the same calls), loaded above as POST .../reward-history/{id}/refund',
+  },
 } as const satisfies Record<RouteName | ShopperRouteName, readonly BenchEndpoint[] | NotLoaded>;
 
 /** The loaded requests in order; the first is GET customer by id. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../infra/local/twin';
 import type { BundleFigures } from './bundles';
 import type { AdminAppFigures } from './admin-app';
+import type { CheckoutFigures } from './checkout';
 import { renderChart } from './chart';
 import type { RatioFigures } from './get-item-ratio';
 import type { InProcessFigures } from './in-process';
@@ -37,6 +38,8 @@ export interface BenchResults {
   bundles: BundleFigures[];
   /** The app's home's script, inlined in GET /admin's page (docs/admin.md). */
   adminApp?: AdminAppFigures | null;
+  /** The checkout extensions' bundles and POST /shopper/estimate against GET /shopper/program (docs/performance.md#checkout). */
+  checkout?: CheckoutFigures | null;
   webhookBurst: BurstFigures | null;
   keyFlood: FloodFigures | null;
   jobs: JobsSection | null;

@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../infra/local/twin';
 import { measureBundles, type BundleFigures } from './bundles';
 import { type AdminAppFigures, measureAdminApp, printAdminApp } from './admin-app';
+import { type CheckoutFigures, estimateAgainstProgram, measureCheckoutBundles, printCheckout } from './checkout';
 import { importBench } from './import';
 import { BENCH_ENDPOINTS, ONE_CUSTOMER_MIX } from './endpoints';
 import { writeEndpointsConfig } from './prepared-rows';
@@ -439,6 +440,9 @@ async function main(): Promise<void> {
       adminApp = await measureAdminApp();
       printAdminApp(adminApp);
     }
+    // The checkout extensions' bundles and the estimate against the program, from this run's endpoint rows.
+    const checkout: CheckoutFigures = { bundles: await measureCheckoutBundles(), estimate: estimateAgainstProgram(endpoints) };
+    printCheckout(checkout);
 
     let storefront: StorefrontFigures | null = null;
     if (twin && plan.includes('storefront')) storefront = await timer.run('storefront', () => storefrontSection(twin.platformUrl));
@@ -495,6 +499,7 @@ async function main(): Promise<void> {
       scale,
       bundles,
       adminApp,
+      checkout,
       webhookBurst: burst,
       keyFlood: flood,
       jobs,

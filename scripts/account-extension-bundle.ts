@@ -14,8 +14,36 @@ export const SERVICE_URL_FILE = join(EXTENSION_DIR, 'src', 'service-url.ts');
 /** The admin block on Shopify's customer page: its own extension, the same service URL written beside it. */
 export const ADMIN_EXTENSION_DIR = resolve(__dirname, '..', 'infra', 'shopify-app', 'extensions', 'loyalty-admin');
 export const ADMIN_SERVICE_URL_FILE = join(ADMIN_EXTENSION_DIR, 'src', 'service-url.ts');
+// --- The checkout extensions (infra/shopify-app/extensions/loyalty-checkout): their directory, service URL and targets.
+/** The checkout, thank-you and order status blocks: one extension directory, the same service URL written beside them. */
+export const CHECKOUT_EXTENSION_DIR = resolve(__dirname, '..', 'infra', 'shopify-app', 'extensions', 'loyalty-checkout');
+export const CHECKOUT_SERVICE_URL_FILE = join(CHECKOUT_EXTENSION_DIR, 'src', 'service-url.ts');
+/** Shopify's limit on a checkout UI extension's compressed bundle is 64 KB, the order status block's (customer accounts) too. */
+export const CHECKOUT_TARGETS = [
+  {
+    // Shopify Plus only.
+    target: 'purchase.checkout.reductions.render-after',
+    handle: 'loyalty-checkout-reductions',
+    module: 'src/ReductionsBlock.tsx',
+    limitBytes: 64 * 1024,
+  },
+  { target: 'purchase.thank-you.block.render', handle: 'loyalty-thank-you', module: 'src/ThankYouBlock.tsx', limitBytes: 64 * 1024 },
+  {
+    target: 'customer-account.order-status.block.render',
+    handle: 'loyalty-order-status',
+    module: 'src/OrderStatusBlock.tsx',
+    limitBytes: 64 * 1024,
+  },
+] as const;
+
+/** The checkout extensions bundled as Shopify's CLI bundles them. */
+export async function bundleCheckoutExtension(options: { serviceUrl?: string } = {}): Promise<AccountBundle[]> {
+  return bundleTargets(CHECKOUT_EXTENSION_DIR, CHECKOUT_TARGETS, options);
+}
+// --- end of the checkout extensions.
+
 /** Every extension's copy of the service URL: `--stack`/`--service-url` writes them all. */
-export const SERVICE_URL_FILES = [SERVICE_URL_FILE, ADMIN_SERVICE_URL_FILE] as const;
+export const SERVICE_URL_FILES = [SERVICE_URL_FILE, ADMIN_SERVICE_URL_FILE, CHECKOUT_SERVICE_URL_FILE] as const;
 
 /** The targets of shopify.extension.toml, their entry modules and Shopify's limit on each compressed bundle. */
 export const ACCOUNT_TARGETS = [
@@ -39,7 +67,8 @@ export const ADMIN_TARGETS = [
 ] as const;
 
 export interface AccountBundle {
-  target: (typeof ACCOUNT_TARGETS)[number]['target'] | (typeof ADMIN_TARGETS)[number]['target'];
+  target:
+    (typeof ACCOUNT_TARGETS)[number]['target'] | (typeof ADMIN_TARGETS)[number]['target'] | (typeof CHECKOUT_TARGETS)[number]['target'];
   handle: string;
   code: string;
   bytes: number;

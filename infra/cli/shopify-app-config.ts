@@ -4,6 +4,7 @@
 // webhook processor follows too, so the file never asks for less (or more) than the service uses.
 import {
   SHOPIFY_ACCESS_SCOPES,
+  SHOPIFY_EXTENSION_NEEDS,
   SHOPIFY_APP_PROXY,
   SHOPIFY_COMPLIANCE_TOPICS,
   SHOPIFY_WEBHOOK_API_VERSION,
@@ -65,6 +66,9 @@ export function shopifyAppToml(input: AppConfigInput): string {
     // The theme app extension and the app proxy need no scope; the customer account extension's session
     // token names the customer (`sub`) because the app has protected customer data access (docs/deploy.md).
     ...SHOPIFY_ACCESS_SCOPES.map((entry) => `# ${entry.scope}: ${entry.why}`),
+    // The checkout extensions add no scope; what they need besides is granted elsewhere, said here with why.
+    '# Not scopes, granted outside this file:',
+    ...SHOPIFY_EXTENSION_NEEDS.map((entry) => `# - ${entry.need}: ${entry.why}`),
     `scopes = ${str(appScopes())}`,
     '',
     // Shopify's schema requires the section, and Shopify itself sets one URL for every new app. The

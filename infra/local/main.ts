@@ -71,6 +71,9 @@ function printBanner(twin: Twin): void {
   // Each shop's customer account page with the account extension, as the storefront's signed-in customer or
   // ?customer_id=ID (docs/customer-account.md#see-it-locally).
   for (const shop of twin.shops) console.log(`Customer account of ${shop.shopId}: ${twin.simulator.accountUrl(shop.shopId)}`);
+  // Each shop's checkout of one product with the checkout extensions, as the storefront's signed-in customer,
+  // ?customer_id=ID or a guest; Pay opens the thank-you page (docs/checkout.md#see-it-locally).
+  for (const shop of twin.shops) console.log(`Checkout of ${shop.shopId}: ${twin.simulator.checkoutUrl(shop.shopId)}`);
   console.log(`API reference: ${twin.url}/docs (OpenAPI document: ${twin.url}/openapi.json)`);
   console.log(`Platform simulator on ${twin.platformUrl} (PUT /_faults, GET /_discount_codes)`);
   console.log(`DynamoDB: ${twin.dynamodbEndpoint}, table ${twin.tableName}`);

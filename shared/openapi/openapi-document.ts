@@ -361,6 +361,16 @@ export const SHOPPER_ROUTE_DOCS: Record<ShopperRouteName, RouteDoc> = {
     body: redeemBodySchema,
     responses: { 201: 'Redemption', 400: 'Error', 403: 'Error', 404: 'Error', 409: 'Error', 422: 'Error', 503: 'Error' },
   },
+  shopperRefund: {
+    tag: 'Shopper',
+    summary: 'Undo a redemption',
+    description:
+      "Exactly `POST /v1/customers/{identifier}/reward-history/{id}/refund` for the signed-in member (checkout's undo before paying): `{id}` is the redemption's id that `POST /shopper/rewards/{id}/redeem` answered. " +
+      'The code is deleted on the commerce platform first (503 and nothing changed when the platform cannot), then the points come back in one write; a `store_credit` redemption has its amount debited from the store credit account first (422 Store Credit Spent when spent). ' +
+      '422 with a detail for a code already used, expired or already refunded; 403 for an excluded member. The answer is the entry as the `/v1` route serialises it, with `meta` carrying `loyalty_mode` and `currency`. ' +
+      "An `Idempotency-Key` is honoured as on `/v1`, scoped to the shopper. No body is needed. A guest: 401; a customer who is not a member, or an entry that is not this member's (another member's included): 404.",
+    responses: { 200: 'RewardHistoryEntry', 400: 'Error', 403: 'Error', 404: 'Error', 409: 'Error', 422: 'Error', 503: 'Error' },
+  },
   shopperEstimate: {
     tag: 'Shopper',
     summary: 'What an order of this cart would earn',

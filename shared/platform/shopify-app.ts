@@ -23,7 +23,10 @@ export type ShopifyComplianceTopic = (typeof SHOPIFY_COMPLIANCE_TOPICS)[number];
 
 /** Every access scope the service uses, with what needs it (the deploy guide prints the reasons). */
 export const SHOPIFY_ACCESS_SCOPES = [
-  { scope: 'read_customers', why: 'the customer query of enrolment, and the customers/* webhooks' },
+  {
+    scope: 'read_customers',
+    why: "the customer query of enrolment, the customers/* webhooks, and the signed-in customer (`sub`) in the checkout extensions' session tokens",
+  },
   { scope: 'read_customer_merge', why: 'the customers/merge webhook' },
   { scope: 'read_discounts', why: 'codeDiscountNodeByCode: finding a reward code again after a retry, the purchase reconciler' },
   {
@@ -43,6 +46,26 @@ export const SHOPIFY_ACCESS_SCOPES = [
     why: "the accounts' transactions: finding a store credit reward's own credit or debit again instead of sending another",
   },
   { scope: 'read_orders', why: 'the orders query of order reconciliation, and the orders/* and refunds/create webhooks' },
+] as const;
+
+/**
+ * What the app's extensions need of Shopify besides scopes (docs/deploy.md, docs/checkout.md): granted in the Dev
+ * Dashboard or declared in the extension's own toml, not in shopify.app.toml's scopes, so `shopify-app-config`
+ * prints them as comments, each with why.
+ */
+export const SHOPIFY_EXTENSION_NEEDS = [
+  {
+    need: "network access (the extensions' `network_access = true`, approved in the Dev Dashboard)",
+    why: "the customer account and checkout extensions fetch the service's /shopper routes",
+  },
+  {
+    need: 'protected customer data, level 1 (Dev Dashboard, API access requests)',
+    why: "the checkout block reads the buyer's customer id (`buyerIdentity.customer`) to reload when the buyer signs in during checkout; without it the block still works from the session token",
+  },
+  {
+    need: 'Shopify Plus for the checkout block (purchase.checkout.reductions.render-after)',
+    why: 'Shopify renders checkout-step extensions on Plus shops only; the thank-you and order status blocks run on every plan but Starter',
+  },
 ] as const;
 
 export const SHOPIFY_WEBHOOK_API_VERSION = SHOPIFY_API_VERSION;

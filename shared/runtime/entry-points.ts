@@ -455,6 +455,18 @@ const SHOPPER_ROUTE_LIST = [
     throttle: SHOPPER_THROTTLE.write,
   },
   {
+    // The checkout's "Undo" before paying: exactly POST /v1/customers/{identifier}/reward-history/{id}/refund
+    // for the signed-in member (the code deleted on the platform, the points back).
+    name: 'shopperRefund',
+    method: 'POST',
+    path: '/shopper/member/rewards/{id}/refund',
+    handler: 'functions/shopper/refund.ts',
+    table: 'write',
+    // As shopperRedeem: the platform's code is deleted; the refund's events are committed with it.
+    uses: ['platform'],
+    throttle: SHOPPER_THROTTLE.write,
+  },
+  {
     // What a cart would earn (a checkout extension asks on every render): the cart is the body, nothing is
     // written but the shop's budget counter, so it is a read (its budget and throttle are the reads').
     name: 'shopperEstimate',

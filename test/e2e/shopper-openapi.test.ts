@@ -83,6 +83,20 @@ const SAMPLES: Sample[] = [
     status: 404,
   },
   { route: 'shopperRedeem', call: async () => withToken(twin.url, await token(), 'POST', '/rewards/five-off/redeem', {}), status: 401 },
+  {
+    route: 'shopperRefund',
+    call: async () => {
+      const redeemed = await withToken(twin.url, await token('1005'), 'POST', '/rewards/five-off/redeem', {});
+      return withToken(twin.url, await token('1005'), 'POST', `/member/rewards/${redeemed.body.data.id}/refund`);
+    },
+    status: 200,
+  },
+  {
+    route: 'shopperRefund',
+    call: async () => withToken(twin.url, await token('1005'), 'POST', '/member/rewards/nope/refund'),
+    status: 404,
+  },
+  { route: 'shopperRefund', call: async () => withToken(twin.url, await token(), 'POST', '/member/rewards/nope/refund'), status: 401 },
   { route: 'shopperEstimate', call: () => viaProxy(twin.url, 'POST', '/estimate', { body: CART }), status: 200 },
   { route: 'shopperEstimate', call: () => viaProxy(twin.url, 'POST', '/estimate', { customerId: '1001', body: CART }), status: 200 },
   { route: 'shopperEstimate', call: async () => withToken(twin.url, await token('1005'), 'POST', '/estimate', CART), status: 200 },

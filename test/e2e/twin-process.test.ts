@@ -129,6 +129,10 @@ describe('npm start as a child process', () => {
     const account = /Customer account of demo: (\S+)/.exec(npm.output())![1]!;
     const accountPage = await fetch(`${account}?customer_id=1001`);
     const accountText = await accountPage.text();
+    // And the checkout with the checkout extensions, for a guest.
+    const checkout = /Checkout of demo: (\S+)/.exec(npm.output())![1]!;
+    const checkoutPage = await fetch(checkout);
+    const checkoutText = await checkoutPage.text();
 
     process.kill(twinPid, 'SIGKILL');
     await npm.exited;
@@ -142,6 +146,9 @@ describe('npm start as a child process', () => {
     expect(account).toBe(`${platformUrl}/account/demo/`);
     expect(accountPage.status).toBe(200);
     expect(accountText).toContain('data-target="customer-account.page.render"');
+    expect(checkout).toBe(`${platformUrl}/checkout/demo/?variant=41002&quantity=1`);
+    expect(checkoutPage.status).toBe(200);
+    expect(checkoutText).toContain('data-target="purchase.checkout.reductions.render-after"');
     expect(adminPage.status).toBe(200);
     expect(adminText).toMatch(
       new RegExp(

@@ -102,6 +102,17 @@ describe('shopify.app.toml', () => {
     expect(toml.access_scopes.scopes).toBe(appScopes());
   });
 
+  it('adds no scope for the checkout extensions, and prints what they need besides with why', () => {
+    const text = shopifyAppToml({ webhookUrl: WEBHOOK_URL, clientId: CLIENT_ID });
+    // The session token of checkout names the customer only with read_customers, which the service already asks.
+    expect(text).toMatch(/^# read_customers: .*checkout extensions' session tokens/m);
+    expect(text).toMatch(/^# - network access .*: the customer account and checkout extensions fetch the service's \/shopper routes$/m);
+    expect(text).toMatch(/^# - protected customer data, level 1 .*buyerIdentity\.customer/m);
+    expect(text).toMatch(
+      /^# - Shopify Plus for the checkout block \(purchase\.checkout\.reductions\.render-after\): .*every plan but Starter$/m,
+    );
+  });
+
   it("includes each subscribed topic's scope", () => {
     const scopes = toml.access_scopes.scopes.split(',');
 

@@ -1,6 +1,6 @@
 // The local commerce platform: one HTTP server speaking the Shopify Admin GraphQL subset per shop, with the
 // client credentials grant for shops that carry an app's client_id, their customer session tokens, order
-// controls that deliver signed webhooks to the twin, each shop's storefront, admin and customer account pages, fault injection (requests left hanging are dropped on
+// controls that deliver signed webhooks to the twin, each shop's storefront, admin, customer account and checkout pages, fault injection (requests left hanging are dropped on
 // stop) and a list of created codes.
 import type { ServerResponse } from 'node:http';
 import { SHOPIFY_API_VERSION } from '../../../shared/platform/shopify-api-version';
@@ -20,6 +20,7 @@ import { decimalToMinor, formatMinorUnits, minorDigits } from '../../../shared/d
 import { createOrderControls } from './simulator-order-controls';
 import { createSimulatedStorefront } from './simulated-storefront';
 import { createSimulatedCustomerAccount } from './simulated-customer-account';
+import { createSimulatedCheckout } from './simulated-checkout';
 import { createSimulatedKlaviyo, type KlaviyoRecords } from './simulated-klaviyo';
 import { createWebhookDeliveries, type DeliveryOutcome, type WebhookDelivery } from './webhook-deliveries';
 
@@ -89,6 +90,8 @@ export interface PlatformSimulator {
   setAccountServiceUrl(url: string | null): void;
   /** A shop's customer account with the app's extension: `{url}/account/{shop id}/`. */
   accountUrl(shopId: string): string;
+  /** A shop's checkout of one product with the app's checkout extensions: `{url}/checkout/{shop id}/?variant=41002&quantity=1`. */
+  checkoutUrl(shopId: string): string;
   /** Sends any topic (e.g. customers/redact) signed as the shop's deliveries are, and waits for the answer. */
   deliverWebhook(shopId: string, topic: string, payload: unknown): Promise<DeliveryOutcome>;
   webhooks(): WebhookDelivery[];
@@ -139,6 +142,16 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   let adminAppUrl: string | null = null;
   let accountServiceUrl: string | null = null;
   const account = createSimulatedCustomerAccount({ shops, serviceUrl: () => accountServiceUrl, realNow: options.realNow ?? Date.now });
+  // The checkout extensions call the same service as the account extension (setAccountServiceUrl).
+  const checkout = createSimulatedCheckout({
+    shops,
+    codes,
+    orders,
+    deliveries,
+    serviceUrl: () => accountServiceUrl,
+    realNow: options.realNow ?? Date.now,
+    now,
+  });
   const admin = createSimulatedAdmin({ shops, appUrl: () => adminAppUrl, realNow: options.realNow ?? Date.now });
 
   /** GET /_store_credit?shop=&customer_id=[&currency=]: the account in the shop's currency unless another is named. */
@@ -183,6 +196,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
       if (await admin.handle(req, res, pathname)) return;
       if (await storefront.handle(req, res, pathname)) return;
       if (await account.handle(req, res, pathname)) return;
+      if (await checkout.handle(req, res, pathname)) return;
       const shop = GRAPHQL_PATH.exec(pathname)?.[1];
       if (shop !== undefined) return graphql(req, res, decodeURIComponent(shop));
       sendJson(res, 404, { errors: 'Not Found' });
@@ -217,6 +231,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
       accountServiceUrl = url;
     },
     accountUrl: (shopId) => `${server.url}/account/${encodeURIComponent(shopId)}/`,
+    checkoutUrl: (shopId) => `${server.url}/checkout/${encodeURIComponent(shopId)}/?variant=41002&quantity=1`,
     deliverWebhook: (shopId, topic, payload) => deliveries.deliver(shops.identity(shopId), topic, payload),
     webhooks: () => deliveries.list(),
     klaviyoUrl: `${server.url}/klaviyo`,

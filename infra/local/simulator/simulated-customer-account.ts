@@ -312,12 +312,12 @@ export function createSimulatedCustomerAccount(options: SimulatedCustomerAccount
   };
 }
 
-function nameOf(customer: { id: string; first_name?: string | null; last_name?: string | null; email?: string | null }): string {
+export function nameOf(customer: { id: string; first_name?: string | null; last_name?: string | null; email?: string | null }): string {
   const name = [customer.first_name, customer.last_name].filter((part) => part).join(' ');
   return name || customer.email || `Customer ${customer.id}`;
 }
 
-function cookieValue(header: string | undefined, name: string): string | null {
+export function cookieValue(header: string | undefined, name: string): string | null {
   for (const part of (header ?? '').split(';')) {
     const at = part.indexOf('=');
     if (at !== -1 && part.slice(0, at).trim() === name) {
