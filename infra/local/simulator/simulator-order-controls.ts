@@ -14,7 +14,10 @@ import type { DeliveryOutcome, WebhookDeliveries } from './webhook-deliveries';
 const AMOUNT = /^\d{1,12}(?:\.\d+)?$/;
 const amount = () => z.string().regex(AMOUNT, 'must be a decimal amount such as "120.00"');
 
-const createOrderSchema = z.strictObject({
+const POS_ID = z.number().int('must be a whole number').min(1, 'must be a positive id').max(Number.MAX_SAFE_INTEGER);
+
+const createOrderSchema = z
+  .strictObject({
   shop: z.string().min(1, 'must name a shop'),
   customer_id: z
     .string()
@@ -48,8 +51,23 @@ const createOrderSchema = z.strictObject({
   landing_site: z.string().nullable().optional(),
   landing_site_ref: z.string().nullable().optional(),
   note_attributes: z.array(z.strictObject({ name: z.string().min(1, 'must not be empty'), value: z.string() })).optional(),
+  // The channel, as Shopify names it: `web` (the default: the online store's checkout), `pos` (Shopify POS), ...
+  source_name: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,64}$/, 'must be a channel name such as "web" or "pos"')
+    .default('web'),
+  // A POS order's till: where, on which device and by which staff user it was rung up (POS orders only).
+  location_id: POS_ID.optional(),
+  device_id: POS_ID.optional(),
+  user_id: POS_ID.nullable().optional(),
   deliver: z.boolean().default(true),
-});
+})
+  .refine((body) => body.source_name === 'pos' || (body.location_id === undefined && body.device_id === undefined && body.user_id === undefined), {
+    message: 'location_id, device_id and user_id belong to a POS order (source_name "pos")',
+  })
+  .refine((body) => body.source_name !== 'pos' || (body.landing_site == null && body.landing_site_ref == null), {
+    message: 'a POS order has no landing_site or landing_site_ref: it is rung up at the counter, not reached online',
+  });
 
 // Any topic, e.g. the privacy webhooks, which no order control causes.
 const sendSchema = z.strictObject({
