@@ -1,7 +1,7 @@
 // `npm run account-extension -- [--stack NAME [--region R] | --service-url URL]`: points the customer
-// account extensions and the admin block at a service (writes src/service-url.ts of
-// infra/shopify-app/extensions/loyalty-account and loyalty-admin, which Shopify's CLI builds into them at
-// `shopify app deploy`), then bundles them and prints each target's size against Shopify's limit.
+// account extensions, the admin block and the POS extension at a service (writes src/service-url.ts of
+// infra/shopify-app/extensions/loyalty-account, loyalty-admin and loyalty-pos, which Shopify's CLI builds into
+// them at `shopify app deploy`), then bundles them and prints each target's size against Shopify's limit.
 // Without an option it only bundles and measures.
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { relative } from 'node:path';
@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import {
   bundleAccountExtension,
   bundleAdminExtension,
+  bundlePosExtension,
   currentServiceUrl,
   readStackApiUrl,
   SERVICE_URL_FILES,
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
   } else {
     for (const file of SERVICE_URL_FILES) console.log(`service URL (${relative(process.cwd(), file)}): ${await currentServiceUrl(file)}`);
   }
-  for (const bundle of [...(await bundleAccountExtension()), ...(await bundleAdminExtension())]) {
+  for (const bundle of [...(await bundleAccountExtension()), ...(await bundleAdminExtension()), ...(await bundlePosExtension())]) {
     const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
     console.log(`${bundle.target}: ${kb(bundle.bytes)} minified, ${kb(bundle.gzipBytes)} gzip (Shopify's limit ${kb(bundle.limitBytes)})`);
   }
