@@ -707,6 +707,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // As the stack's page methods: no authorizer, no API key, the stage's method throttle; the handler answers
   // the page or the bounce that obtains an ID token.
   const dispatchPage = async (route: PageRoute, res: ServerResponse, method: string, url: URL, req: IncomingMessage, requestId: string) => {
+    // The preflight of a staff-only route a UI extension calls across origins (the POS extension's): the mock's 204.
+    if (method === 'OPTIONS' && CROSS_ORIGIN_STAFF_PATHS.includes(route.path)) {
+      if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
+      res.writeHead(204, { ...STAFF_PREFLIGHT_HEADERS, 'x-amzn-RequestId': requestId });
+      return res.end();
+    }
     // A staff-only route under /admin/api (the overview, the member list): the stack puts no 405 mock there.
     if (method !== route.method && isStaffResource(route.path))
       return send(res, 404, envelope(404, `No route matches ${method} ${echoed(url.pathname)}`), { ...STAFF_CORS_HEADERS });

@@ -71,6 +71,7 @@ function printBanner(twin: Twin): void {
   // Each shop's customer account page with the account extension, as the storefront's signed-in customer or
   // ?customer_id=ID (docs/customer-account.md#see-it-locally).
   for (const shop of twin.shops) console.log(`Customer account of ${shop.shopId}: ${twin.simulator.accountUrl(shop.shopId)}`);
+  for (const shop of twin.shops) console.log(`POS of ${shop.shopId} (staff user 42): ${twin.simulator.posUrl(shop.shopId)}`);
   console.log(`API reference: ${twin.url}/docs (OpenAPI document: ${twin.url}/openapi.json)`);
   console.log(`Platform simulator on ${twin.platformUrl} (PUT /_faults, GET /_discount_codes)`);
   console.log(`DynamoDB: ${twin.dynamodbEndpoint}, table ${twin.tableName}`);

@@ -20,6 +20,7 @@ import { decimalToMinor, formatMinorUnits, minorDigits } from '../../../shared/d
 import { createOrderControls } from './simulator-order-controls';
 import { createSimulatedStorefront } from './simulated-storefront';
 import { createSimulatedCustomerAccount } from './simulated-customer-account';
+import { createSimulatedPos } from './simulated-pos';
 import { createSimulatedKlaviyo, type KlaviyoRecords } from './simulated-klaviyo';
 import { createWebhookDeliveries, type DeliveryOutcome, type WebhookDelivery } from './webhook-deliveries';
 
@@ -89,6 +90,8 @@ export interface PlatformSimulator {
   setAccountServiceUrl(url: string | null): void;
   /** A shop's customer account with the app's extension: `{url}/account/{shop id}/`. */
   accountUrl(shopId: string): string;
+  /** A shop's POS with the app's POS extension, for staff user `userId`: `{url}/pos/{shop id}/?user_id=…`. */
+  posUrl(shopId: string, userId?: string): string;
   /** Sends any topic (e.g. customers/redact) signed as the shop's deliveries are, and waits for the answer. */
   deliverWebhook(shopId: string, topic: string, payload: unknown): Promise<DeliveryOutcome>;
   webhooks(): WebhookDelivery[];
@@ -139,6 +142,14 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   let adminAppUrl: string | null = null;
   let accountServiceUrl: string | null = null;
   const account = createSimulatedCustomerAccount({ shops, serviceUrl: () => accountServiceUrl, realNow: options.realNow ?? Date.now });
+  // The shop counter: the POS extension calls the same service as the account extension.
+  const pos = createSimulatedPos({
+    shops,
+    serviceUrl: () => accountServiceUrl,
+    realNow: options.realNow ?? Date.now,
+    code: (shop, text) => codes.find(shop, text),
+    orders: orderControls,
+  });
   const admin = createSimulatedAdmin({ shops, appUrl: () => adminAppUrl, realNow: options.realNow ?? Date.now });
 
   /** GET /_store_credit?shop=&customer_id=[&currency=]: the account in the shop's currency unless another is named. */
@@ -183,6 +194,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
       if (await admin.handle(req, res, pathname)) return;
       if (await storefront.handle(req, res, pathname)) return;
       if (await account.handle(req, res, pathname)) return;
+      if (await pos.handle(req, res, pathname)) return;
       const shop = GRAPHQL_PATH.exec(pathname)?.[1];
       if (shop !== undefined) return graphql(req, res, decodeURIComponent(shop));
       sendJson(res, 404, { errors: 'Not Found' });
@@ -217,6 +229,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
       accountServiceUrl = url;
     },
     accountUrl: (shopId) => `${server.url}/account/${encodeURIComponent(shopId)}/`,
+    posUrl: (shopId, userId = '42') => `${server.url}/pos/${encodeURIComponent(shopId)}/?user_id=${encodeURIComponent(userId)}`,
     deliverWebhook: (shopId, topic, payload) => deliveries.deliver(shops.identity(shopId), topic, payload),
     webhooks: () => deliveries.list(),
     klaviyoUrl: `${server.url}/klaviyo`,

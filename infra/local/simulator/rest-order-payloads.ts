@@ -206,7 +206,7 @@ export function restRefundPayload(order: SimulatedOrder, refund: SimulatedRefund
               user_id: null,
               parent_id: null,
               processed_at: refund.createdAt,
-              device_id: order.pos?.deviceId ?? null,
+              device_id: null,
               error_code: null,
               source_name: 'external',
               receipt: {},
@@ -311,7 +311,7 @@ export function restOrderPayload(order: SimulatedOrder) {
     current_total_tax: money(currentTax, currency),
     current_total_tax_set: moneySet(currentTax, currency),
     customer_locale: 'en',
-    device_id: null,
+    device_id: order.pos?.deviceId ?? null,
     discount_codes: order.discountCodes.map((code) =>
       code === order.shippingCode
         ? { code, amount: money(order.shippingDiscount, currency), type: 'shipping' }

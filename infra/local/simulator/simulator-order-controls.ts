@@ -118,14 +118,19 @@ const ORDER_CHANGES: Record<OrderChange, { what: string; topic: string; apply: (
 export interface OrderControls {
   /** Answers the request when its path is one of the order controls; false when it is not. */
   handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean>;
+  /**
+   * Places an order as `POST /_orders` does, from the same body (checked the same way: BadRequest otherwise), and
+   * answers once its webhook was answered: the twin's POS page charges its cart through it.
+   */
+  place(body: unknown): Promise<{ order: ReturnType<typeof restOrderPayload>; webhook: DeliveryOutcome | null }>;
 }
 
 export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrders, deliveries: WebhookDeliveries): OrderControls {
   const deliverOrder = (order: SimulatedOrder, topic: string, payload: unknown, deliver: boolean): Promise<DeliveryOutcome> | null =>
     deliver ? deliveries.deliver(shops.identity(order.shop), topic, payload, String(order.id)) : null;
 
-  const createOrder = async (req: IncomingMessage, res: ServerResponse) => {
-    const body = parseWith(createOrderSchema, await readJson(req), 'Invalid order');
+  const place = async (input: unknown) => {
+    const body = parseWith(createOrderSchema, input, 'Invalid order');
     if (!shops.has(body.shop)) throw new BadRequest(`Invalid order: shop: no shop '${body.shop}' on the platform`);
     const customer = body.customer_id === null ? null : shops.customer(body.shop, body.customer_id);
     if (customer === undefined) {
@@ -137,7 +142,11 @@ export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrde
     // an order arrives as orders/updated.
     const topic = order.payment === 'paid' ? 'orders/paid' : 'orders/updated';
     const webhook = await deliverOrder(order, topic, payload, body.deliver);
-    sendJson(res, 201, { order: payload, webhook });
+    return { order: payload, webhook };
+  };
+
+  const createOrder = async (req: IncomingMessage, res: ServerResponse) => {
+    sendJson(res, 201, await place(await readJson(req)));
   };
 
   const refundOrder = async (req: IncomingMessage, res: ServerResponse, orderId: string) => {
@@ -185,6 +194,7 @@ export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrde
     });
 
   return {
+    place,
     async handle(req, res, pathname) {
       if (pathname === '/_orders') {
         if (req.method === 'POST') await createOrder(req, res);

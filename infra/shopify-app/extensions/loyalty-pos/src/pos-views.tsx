@@ -173,6 +173,13 @@ export function HomeModal({ host }: { host: PosHost }) {
   );
 }
 
+/** An entry's action in words: the program's own actions by name, an earning rule's (a follow, a review...) as written. */
+function actionLabel(host: PosHost, action: string): string {
+  const key = `history.action.${action}`;
+  const label = host.t(key);
+  return label === key ? action.replace(/[_-]+/g, ' ') : label;
+}
+
 /** What a reward gives: "$5.00 off", "10% off", "Free shipping", "$5.00 store credit". */
 function offer(host: PosHost, reward: Reward, currency: string, points: number): string {
   const amount = reward.flexible ? Math.floor((points / reward.flexible.step) * 100) / 100 : reward.discountAmount;
@@ -467,7 +474,7 @@ export function MemberPanel({ host, customerId }: { host: PosHost; customerId: s
                 points: (line.points > 0 ? '+' : '') + host.number(line.points),
                 what: line.orderNumber
                   ? host.t(line.source === 'pos' ? 'history.orderPos' : 'history.order', { order: line.orderNumber })
-                  : host.t(`history.action.${line.action}`),
+                  : actionLabel(host, line.action),
               })}
             </s-text>
           ))}
