@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../infra/local/twin';
 import type { BundleFigures } from './bundles';
 import type { AdminAppFigures } from './admin-app';
+import type { PosExtensionFigures } from './pos-extension';
 import { renderChart } from './chart';
 import type { RatioFigures } from './get-item-ratio';
 import type { InProcessFigures } from './in-process';
@@ -37,6 +38,8 @@ export interface BenchResults {
   bundles: BundleFigures[];
   /** The app's home's script, inlined in GET /admin's page (docs/admin.md). */
   adminApp?: AdminAppFigures | null;
+  /** The POS extension's bundle per target, against Shopify's 64 KB (docs/pos.md). */
+  posExtension?: PosExtensionFigures[] | null;
   webhookBurst: BurstFigures | null;
   keyFlood: FloodFigures | null;
   jobs: JobsSection | null;

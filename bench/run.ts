@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../infra/local/twin';
 import { measureBundles, type BundleFigures } from './bundles';
 import { type AdminAppFigures, measureAdminApp, printAdminApp } from './admin-app';
+import { measurePosExtension, printPosExtension, type PosExtensionFigures } from './pos-extension';
 import { importBench } from './import';
 import { BENCH_ENDPOINTS, ONE_CUSTOMER_MIX } from './endpoints';
 import { writeEndpointsConfig } from './prepared-rows';
@@ -433,11 +434,14 @@ async function main(): Promise<void> {
 
     let bundles: BundleFigures[] = [];
     let adminApp: AdminAppFigures | null = null;
+    let posExtension: PosExtensionFigures[] | null = null;
     if (plan.includes('bundles')) {
       bundles = await timer.run('bundles', () => measureBundles(BUNDLE_ROUNDS));
       printBundleTable(bundles);
       adminApp = await measureAdminApp();
       printAdminApp(adminApp);
+      posExtension = await measurePosExtension();
+      printPosExtension(posExtension);
     }
 
     let storefront: StorefrontFigures | null = null;
@@ -495,6 +499,7 @@ async function main(): Promise<void> {
       scale,
       bundles,
       adminApp,
+      posExtension,
       webhookBurst: burst,
       keyFlood: flood,
       jobs,

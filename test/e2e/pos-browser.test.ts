@@ -24,6 +24,7 @@ type Json = any;
 
 const SCREENSHOTS = process.env.POS_SCREENSHOTS ?? '/tmp/pos-shots';
 const STAFF_USER = '42';
+const VIEWPORT = { width: 1180, height: 900 };
 
 let twin: Twin;
 let browser: Browser;
@@ -45,8 +46,14 @@ async function asStaff(path: string): Promise<Json> {
 }
 
 const shoot = async (page: Page, name: string) => {
-  const dialog = page.locator('dialog[open]').last();
-  await ((await dialog.count()) > 0 ? dialog : page.locator('body')).screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  // An open dialog whole: the window made as tall as its content for the picture, then put back.
+  const tall = (await page.evaluate(
+    '[...document.querySelectorAll("dialog[open]")].reduce((most, dialog) => Math.max(most, dialog.scrollHeight), 0)',
+  )) as number;
+  if (tall === 0) return page.locator('body').screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  await page.setViewportSize({ width: VIEWPORT.width, height: Math.min(Math.ceil(tall / 0.92) + 40, 8000) });
+  await page.locator('dialog[open]').last().screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  await page.setViewportSize(VIEWPORT);
 };
 
 /** The element that has the focus, through shadow roots, and its accessible name as a screen reader reads it. */
@@ -104,7 +111,7 @@ describeInBrowser(`the POS extension at the twin's counter, in Chromium${unavail
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     [twin, browser] = await Promise.all([startTestTwin(DEMO_CONFIG, { throttling: false }), launchHeadlessBrowser()]);
-    context = await browser.newContext({ viewport: { width: 1180, height: 900 } });
+    context = await browser.newContext({ viewport: VIEWPORT });
     console.log(`screenshots: ${SCREENSHOTS}`);
   }, 180_000);
   afterAll(async () => {

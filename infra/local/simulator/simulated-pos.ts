@@ -323,6 +323,7 @@ const escape = (text: string) =>
 
 const STYLE = `
 :root { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a; }
+[hidden] { display: none !important; }
 body { margin: 0; background: #e9ecef; }
 .pos-header { background: #1a1a1a; color: #fff; }
 .pos-header .bar { max-width: 76rem; margin: 0 auto; padding: .75rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; }
