@@ -56,10 +56,7 @@ export const POS_TARGETS = [
 ] as const;
 
 export interface AccountBundle {
-  target:
-    | (typeof ACCOUNT_TARGETS)[number]['target']
-    | (typeof ADMIN_TARGETS)[number]['target']
-    | (typeof POS_TARGETS)[number]['target'];
+  target: (typeof ACCOUNT_TARGETS)[number]['target'] | (typeof ADMIN_TARGETS)[number]['target'] | (typeof POS_TARGETS)[number]['target'];
   handle: string;
   code: string;
   bytes: number;

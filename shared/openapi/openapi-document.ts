@@ -429,7 +429,7 @@ export const STAFF_ROUTE_DOCS: Record<AdminApiRouteName, RouteDoc> = {
     tag: 'Staff',
     summary: 'The program, for staff at the shop counter',
     description:
-      "The body `GET /shopper/program` answers a shopper of no tier: the active earning rules, the running campaign, the active purchasable rewards (no entry rewards; in a store credit shop the flexible ones; a reward of one tier is listed with its `vip_tier_id`) and the tiers from lowest to highest. " +
+      'The body `GET /shopper/program` answers a shopper of no tier: the active earning rules, the running campaign, the active purchasable rewards (no entry rewards; in a store credit shop the flexible ones; a reward of one tier is listed with its `vip_tier_id`) and the tiers from lowest to highest. ' +
       "The POS extension reads the rewards a member can afford against it (the member's `current_points`, tier and status from `GET /admin/api/v1/customers/{identifier}`), then redeems with `POST /admin/api/v1/rewards/{id}/purchase` (docs/pos.md). It reads the shop's catalog, nothing of any member; it takes no query parameter (400).",
     responses: { 200: 'ShopperProgram', 400: 'Error' },
   },

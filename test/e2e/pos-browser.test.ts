@@ -30,7 +30,8 @@ let twin: Twin;
 let browser: Browser;
 let context: BrowserContext;
 const api = () => apiClient(twin.url, 'demo_full_key');
-const points = async (customerId: string): Promise<number> => (await api().get(`/v1/customers/${customerId}`)).body.data.attributes.current_points;
+const points = async (customerId: string): Promise<number> =>
+  (await api().get(`/v1/customers/${customerId}`)).body.data.attributes.current_points;
 
 /** Staff's reads through /admin/api with a token minted as POS mints it for staff user 42. */
 async function asStaff(path: string): Promise<Json> {
@@ -52,7 +53,10 @@ const shoot = async (page: Page, name: string) => {
   )) as number;
   if (tall === 0) return page.locator('body').screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
   await page.setViewportSize({ width: VIEWPORT.width, height: Math.min(Math.ceil(tall / 0.92) + 40, 8000) });
-  await page.locator('dialog[open]').last().screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  await page
+    .locator('dialog[open]')
+    .last()
+    .screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
   await page.setViewportSize(VIEWPORT);
 };
 
@@ -120,7 +124,7 @@ describeInBrowser(`the POS extension at the twin's counter, in Chromium${unavail
     await twin?.stop();
   });
 
-  it('finds the cart\'s customer and another by search, redeems, undoes, adjusts and charges; every write is staff user 42\'s', async () => {
+  it("finds the cart's customer and another by search, redeems, undoes, adjusts and charges; every write is staff user 42's", async () => {
     const page = await openPos();
     const tile = page.locator('s-tile');
     await tile.getByText('Find a member').waitFor();
@@ -138,12 +142,16 @@ describeInBrowser(`the POS extension at the twin's counter, in Chromium${unavail
 
     // The tile opens the modal: the cart's customer first, and a search by name.
     await tile.getByRole('button').click();
-    await modal(page).getByRole('button', { name: `Ada Lovelace, ${before.toLocaleString('en')} points` }).waitFor();
+    await modal(page)
+      .getByRole('button', { name: `Ada Lovelace, ${before.toLocaleString('en')} points` })
+      .waitFor();
     await audited(page, '03-modal-finder');
     await modal(page).getByRole('searchbox', { name: 'E-mail, name or customer id' }).fill('grace');
     await modal(page).getByRole('button', { name: 'Search', exact: true }).click();
     const grace = (await points('1002')).toLocaleString('en');
-    await modal(page).getByRole('button', { name: `Grace Hopper (grace.hopper@example.com), ${grace} points`, exact: true }).click();
+    await modal(page)
+      .getByRole('button', { name: `Grace Hopper (grace.hopper@example.com), ${grace} points`, exact: true })
+      .click();
     await modal(page).getByRole('heading', { name: 'Grace Hopper' }).waitFor();
     await modal(page).getByText(`${grace} points`, { exact: true }).first().waitFor();
     await audited(page, '04-panel-found-by-search');
@@ -152,10 +160,15 @@ describeInBrowser(`the POS extension at the twin's counter, in Chromium${unavail
     // By e-mail too.
     await modal(page).getByRole('searchbox').fill('ada.lovelace@');
     await modal(page).getByRole('button', { name: 'Search', exact: true }).click();
-    await modal(page).getByRole('button', { name: /^Ada Lovelace \(ada\.lovelace@example\.com\)/ }).click();
+    await modal(page)
+      .getByRole('button', { name: /^Ada Lovelace \(ada\.lovelace@example\.com\)/ })
+      .click();
     const panel = modal(page);
     await panel.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
-    await panel.getByText(`${before.toLocaleString('en')} points`, { exact: true }).first().waitFor();
+    await panel
+      .getByText(`${before.toLocaleString('en')} points`, { exact: true })
+      .first()
+      .waitFor();
     await panel.getByRole('button', { name: 'Redeem $5 off', exact: true }).waitFor();
     await audited(page, '05-panel-cart-customer');
 
@@ -166,13 +179,21 @@ describeInBrowser(`the POS extension at the twin's counter, in Chromium${unavail
     expect(await points('1001')).toBe(before);
     await panel.getByRole('button', { name: 'Confirm' }).click();
     await panel.getByText(/^\$5 off: code \S+ added to the cart$/).waitFor();
-    const fixedCode = /code (\S+) added/.exec((await panel.getByText(/^\$5 off: code/).first().textContent())!)![1]!;
+    const fixedCode = /code (\S+) added/.exec(
+      (await panel
+        .getByText(/^\$5 off: code/)
+        .first()
+        .textContent())!,
+    )![1]!;
     await expect(cartCodes(page).allTextContents()).resolves.toEqual([`Code ${fixedCode}: −$5.00`]);
     expect(await points('1001')).toBe(before - 500);
     await audited(page, '07-fixed-redeemed');
 
     // A flexible reward: the points chosen (300 for $3), confirmed, its code added beside the first.
-    const flexible = panel.locator('s-number-field').filter({ hasText: /Points to spend on/ }).first();
+    const flexible = panel
+      .locator('s-number-field')
+      .filter({ hasText: /Points to spend on/ })
+      .first();
     await flexible.locator('input').fill('300');
     await panel.getByText('Gives $3.00 off').waitFor();
     const flexibleName = (await flexible.locator('label').textContent())!.replace('Points to spend on ', '');
@@ -203,15 +224,23 @@ describeInBrowser(`the POS extension at the twin's counter, in Chromium${unavail
     await panel.getByRole('button', { name: 'Adjust', exact: true }).click();
     await panel.getByText('Add 50 points to Ada Lovelace? Reason: Loyalty card stamped in store').waitFor();
     await panel.getByRole('button', { name: 'Confirm' }).click();
-    await panel.getByText(`Ada Lovelace now has ${(before - 250).toLocaleString('en')} points`).first().waitFor();
+    await panel
+      .getByText(`Ada Lovelace now has ${(before - 250).toLocaleString('en')} points`)
+      .first()
+      .waitFor();
     expect(await points('1001')).toBe(before - 250);
     await audited(page, '11-adjusted');
 
     // Every write is staff user 42's: the adjustment's and the undo's entries, the redemptions.
     const earning = (await asStaff('/v1/customers/1001/earning-history?page[size]=50')).data.map((entry: Json) => entry.attributes);
-    const adjustment = earning.find((entry: Json) => entry.action === 'manual_adjustment' && entry.note === 'Loyalty card stamped in store');
+    const adjustment = earning.find(
+      (entry: Json) => entry.action === 'manual_adjustment' && entry.note === 'Loyalty card stamped in store',
+    );
     expect(adjustment).toMatchObject({ points: 50, actor: { type: 'staff', id: STAFF_USER } });
-    expect(earning.find((entry: Json) => entry.action === 'reward_refund')).toMatchObject({ points: 500, actor: { type: 'staff', id: STAFF_USER } });
+    expect(earning.find((entry: Json) => entry.action === 'reward_refund')).toMatchObject({
+      points: 500,
+      actor: { type: 'staff', id: STAFF_USER },
+    });
     const rewards = (await asStaff('/v1/customers/1001/reward-history?page[size]=50')).data.map((entry: Json) => entry.attributes);
     for (const code of [fixedCode, flexibleCode]) {
       expect(rewards.find((entry: Json) => entry.discount_code === code)).toMatchObject({ actor: { type: 'staff', id: STAFF_USER } });
@@ -247,8 +276,12 @@ describeInBrowser(`the POS extension at the twin's counter, in Chromium${unavail
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('button', { name: /^Attach Ada Lovelace/ }).click();
     await tile.getByRole('button').click();
-    await modal(page).getByRole('button', { name: /^Ada Lovelace, / }).click();
-    await modal(page).getByText(`+${entry.points.toLocaleString("en")}: order ${order.name} at the counter`).waitFor();
+    await modal(page)
+      .getByRole('button', { name: /^Ada Lovelace, / })
+      .click();
+    await modal(page)
+      .getByText(`+${entry.points.toLocaleString('en')}: order ${order.name} at the counter`)
+      .waitFor();
     await audited(page, '13-history-with-pos-order');
     await page.locator('#close-modal').click();
     await page.close();
@@ -295,7 +328,9 @@ describeInBrowser(`the POS extension at the twin's counter, in Chromium${unavail
     await eventually(() => focused(page), 'Confirm');
     await audited(page, '16-keyboard-confirmation');
     await page.keyboard.press('Enter');
-    await modal(page).getByText(/^\$5 off: code \S+ added to the cart$/).waitFor();
+    await modal(page)
+      .getByText(/^\$5 off: code \S+ added to the cart$/)
+      .waitFor();
     expect(await points('1005')).toBe(before - 500);
     await page.keyboard.press('Escape');
     await eventually(() => page.locator('#pos-modal[open]').count(), 0);

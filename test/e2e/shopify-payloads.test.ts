@@ -81,7 +81,15 @@ const config = {
         shop_domain: 'pos.myshopify.com',
         client_id: 'pos-client-id',
         client_secret: 'pos-client-secret',
-        customers: [{ id: DEV_STORE_CUSTOMER, email: `customer${DEV_STORE_CUSTOMER}@example.com`, first_name: 'C', last_name: DEV_STORE_CUSTOMER, created_at: null }],
+        customers: [
+          {
+            id: DEV_STORE_CUSTOMER,
+            email: `customer${DEV_STORE_CUSTOMER}@example.com`,
+            first_name: 'C',
+            last_name: DEV_STORE_CUSTOMER,
+            created_at: null,
+          },
+        ],
       },
     }),
   ],
@@ -154,7 +162,7 @@ describe('an order paid at Shopify POS', () => {
   // orders-paid-pos.json: derived from orders-paid-test-order.json (amitwebinopoly/gm-reward-app
   // web/public/order_create_1714398969.txt @ 80be2a0332299aeaa4d0625b1ee38b6538ae593c) to a POS order's shape:
   // source_name "pos", its till's location_id, device_id and user_id, no landing page, browser or cart (README).
-  it('earns as an online order does, and staff read source_name pos on its entry; /v1 answers stay the spec\'s', async () => {
+  it("earns as an online order does, and staff read source_name pos on its entry; /v1 answers stay the spec's", async () => {
     await deliver(twin, 'pos', 'orders/paid', fixture('orders-paid-pos.json'));
 
     // eligible = subtotal_price 24.95 -> floor(24.95) = 24 points

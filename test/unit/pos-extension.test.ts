@@ -36,9 +36,16 @@ describe('the POS extension', () => {
     expect(toml.api_version >= '2026-01').toBe(true);
     expect(toml.api_version).toMatch(/^\d{4}-(01|04|07|10)$/);
     const declared = toml.extensions.flatMap((extension) =>
-      extension.targeting.map((targeting) => ({ handle: extension.handle, type: extension.type, target: targeting.target, module: targeting.module })),
+      extension.targeting.map((targeting) => ({
+        handle: extension.handle,
+        type: extension.type,
+        target: targeting.target,
+        module: targeting.module,
+      })),
     );
-    expect(declared).toEqual(POS_TARGETS.map(({ handle, target, module }) => ({ handle, type: 'ui_extension', target, module: `./${module}` })));
+    expect(declared).toEqual(
+      POS_TARGETS.map(({ handle, target, module }) => ({ handle, type: 'ui_extension', target, module: `./${module}` })),
+    );
     expect(declared.map((entry) => entry.target)).toEqual([
       'pos.home.tile.render',
       'pos.home.modal.render',
@@ -112,7 +119,15 @@ describe("the POS extension's calls", () => {
   const customer = (id: string, points: number, extra: Record<string, unknown> = {}) => ({
     type: 'customer',
     id,
-    attributes: { email: `${id}@example.com`, first_name: 'Ada', last_name: 'Lovelace', current_points: points, loyalty_status: 'member', vip_tier: null, ...extra },
+    attributes: {
+      email: `${id}@example.com`,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      current_points: points,
+      loyalty_status: 'member',
+      vip_tier: null,
+      ...extra,
+    },
   });
 
   it("sends POS's session token as the bearer to the staff routes and reads the member", async () => {
@@ -148,12 +163,37 @@ describe("the POS extension's calls", () => {
 
   it('redeems with an Idempotency-Key and the chosen points of a flexible reward; a store credit has no code', async () => {
     const { api, calls } = recorder([
-      { status: 201, body: { data: { id: 'r1', attributes: { reward_name: '$5 off', reward_discount_type: 'fixed', points_spent: 500, discount_code: 'LOY-AB12' } } } },
-      { status: 201, body: { data: { id: 'r2', attributes: { reward_name: '$3 credit', reward_discount_type: 'store_credit', points_spent: 300, discount_code: null } } } },
+      {
+        status: 201,
+        body: {
+          data: {
+            id: 'r1',
+            attributes: { reward_name: '$5 off', reward_discount_type: 'fixed', points_spent: 500, discount_code: 'LOY-AB12' },
+          },
+        },
+      },
+      {
+        status: 201,
+        body: {
+          data: {
+            id: 'r2',
+            attributes: { reward_name: '$3 credit', reward_discount_type: 'store_credit', points_spent: 300, discount_code: null },
+          },
+        },
+      },
     ]);
-    expect(await api.redeem('five-off', '1001')).toEqual({ id: 'r1', rewardName: '$5 off', discountType: 'fixed', pointsSpent: 500, code: 'LOY-AB12' });
+    expect(await api.redeem('five-off', '1001')).toEqual({
+      id: 'r1',
+      rewardName: '$5 off',
+      discountType: 'fixed',
+      pointsSpent: 500,
+      code: 'LOY-AB12',
+    });
     expect((await api.redeem('credit', '1001', 300)).code).toBeNull();
-    expect(calls.map((call) => JSON.parse(call.body!))).toEqual([{ customer_identifier: '1001' }, { customer_identifier: '1001', points: 300 }]);
+    expect(calls.map((call) => JSON.parse(call.body!))).toEqual([
+      { customer_identifier: '1001' },
+      { customer_identifier: '1001', points: 300 },
+    ]);
     expect(calls[0]!.headers['Idempotency-Key']).toMatch(/^pos-/);
     expect(calls[0]!.headers['Idempotency-Key']).not.toBe(calls[1]!.headers['Idempotency-Key']);
     expect(calls[0]!.url).toBe('https://api.example.test/prod/admin/api/v1/rewards/five-off/purchase');
@@ -178,7 +218,10 @@ describe("the POS extension's calls", () => {
       { status: 404, body: { errors: [{ detail: "Customer '9' not found" }] } },
       { status: 503, body: {} },
     ]);
-    await expect(api.redeem('five-off', '1001')).rejects.toMatchObject({ kind: 'refused', message: 'Customer has 10 points but this reward costs 500' });
+    await expect(api.redeem('five-off', '1001')).rejects.toMatchObject({
+      kind: 'refused',
+      message: 'Customer has 10 points but this reward costs 500',
+    });
     expect(await api.member('9')).toBeNull();
     await expect(api.program()).rejects.toMatchObject({ kind: 'unavailable' });
     const denied = recorder([], '');

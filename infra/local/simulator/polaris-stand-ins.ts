@@ -196,15 +196,20 @@ define('banner', ['heading', 'tone', 'dismissible', 'collapsible', 'ondismiss'],
   (banner.values.dismissible ? '<button type="button" class="dismiss" aria-label="Dismiss">×</button>' : '') +
   '</div>');
 define('clipboard-item', ['text', 'oncopyerror'], () => '');
-define('button', ['variant', 'tone', 'loading', 'disabled', 'accessibilityLabel', 'href', 'command', 'commandFor', 'type'], (button) => {
-  const label = button.prop('accessibilityLabel');
-  const aria = label ? ` aria-label="${escapeHtml(label)}"` : '';
-  if (button.prop('href')) return `<a class="button" href="${escapeHtml(button.prop('href'))}"${aria}><slot></slot></a>`;
-  // Loading: announced busy and inert, yet still focusable, so the keyboard user's focus stays put.
-  const busy = button.values.loading ? ' aria-busy="true" aria-disabled="true"' : '';
-  const disabled = button.values.disabled ? ' disabled' : '';
-  return `<button type="button" class="${button.prop('variant')} ${button.prop('tone')}"${aria}${busy}${disabled}><slot></slot></button>`;
-}, { delegatesFocus: true });
+define(
+  'button',
+  ['variant', 'tone', 'loading', 'disabled', 'accessibilityLabel', 'href', 'command', 'commandFor', 'type'],
+  (button) => {
+    const label = button.prop('accessibilityLabel');
+    const aria = label ? ` aria-label="${escapeHtml(label)}"` : '';
+    if (button.prop('href')) return `<a class="button" href="${escapeHtml(button.prop('href'))}"${aria}><slot></slot></a>`;
+    // Loading: announced busy and inert, yet still focusable, so the keyboard user's focus stays put.
+    const busy = button.values.loading ? ' aria-busy="true" aria-disabled="true"' : '';
+    const disabled = button.values.disabled ? ' disabled' : '';
+    return `<button type="button" class="${button.prop('variant')} ${button.prop('tone')}"${aria}${busy}${disabled}><slot></slot></button>`;
+  },
+  { delegatesFocus: true },
+);
 
 // POS's components (POS UI extensions): the smart grid's tile (a button with its heading and subheading), the
 // customer details screen's block, a scroll box.

@@ -503,7 +503,12 @@ export function createSimulatedPos(options: SimulatedPosOptions): SimulatedPos {
     for (const text of body.codes) {
       const code = options.code(shopId, text);
       if (!code) throw new BadRequest(`codes: '${text}' is not a discount code of shop '${shopId}'`);
-      const minor = code.type === 'percentage' ? Math.round((subtotal * code.amount) / 100) : code.kind === 'fixed' ? Math.round(code.amount * 10 ** digits) : 0;
+      const minor =
+        code.type === 'percentage'
+          ? Math.round((subtotal * code.amount) / 100)
+          : code.kind === 'fixed'
+            ? Math.round(code.amount * 10 ** digits)
+            : 0;
       left -= Math.min(left, minor);
     }
     const shares = allocate(
@@ -570,7 +575,10 @@ export function createSimulatedPos(options: SimulatedPosOptions): SimulatedPos {
           .customers(shopId)
           .filter((customer) => {
             const view = customerView(customer);
-            return text !== '' && (customer.id === text || view.name.toLowerCase().includes(text) || (view.email ?? '').toLowerCase().includes(text));
+            return (
+              text !== '' &&
+              (customer.id === text || view.name.toLowerCase().includes(text) || (view.email ?? '').toLowerCase().includes(text))
+            );
           })
           .slice(0, 10)
           .map(customerView);
@@ -622,7 +630,11 @@ export function createSimulatedPos(options: SimulatedPosOptions): SimulatedPos {
         return true;
       }
       if (!serviceUrl) {
-        sendHtml(res, 503, '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Starting</title></head><body><main><h1>The twin is starting</h1><p>Reload in a moment.</p></main></body></html>');
+        sendHtml(
+          res,
+          503,
+          '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Starting</title></head><body><main><h1>The twin is starting</h1><p>Reload in a moment.</p></main></body></html>',
+        );
         return true;
       }
       sendHtml(res, 200, posPage(shop, userId, root));

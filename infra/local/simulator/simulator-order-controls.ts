@@ -18,53 +18,56 @@ const POS_ID = z.number().int('must be a whole number').min(1, 'must be a positi
 
 const createOrderSchema = z
   .strictObject({
-  shop: z.string().min(1, 'must name a shop'),
-  customer_id: z
-    .string()
-    .regex(/^\d{1,32}$/, 'must be a numeric customer id such as "1001"')
-    .nullable()
-    .default(null),
-  // Required unless line_items are given (checked with the lines, see simulated-orders.ts).
-  subtotal_price: amount().optional(),
-  total_price: amount().optional(),
-  taxes_included: z.boolean().optional(),
-  line_items: z
-    .array(
-      z.strictObject({
-        price: amount(),
-        quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000'),
-        gift_card: z.boolean().optional(),
-        tax: amount().optional(),
-        discount: amount().optional(),
-        variant_id: z
-          .string()
-          .regex(/^\d{1,20}$/, 'must be a numeric product variant id such as "4401"')
-          .optional(),
-      }),
-    )
-    .min(1, 'must hold at least one line (or leave line_items out)')
-    .max(1000, 'must hold at most 1000 lines')
-    .optional(),
-  financial_status: z.enum(CREATABLE_PAYMENT_STATUSES).optional(),
-  test: z.boolean().optional(),
-  discount_codes: z.array(z.string().min(1, 'must not be empty')).optional(),
-  landing_site: z.string().nullable().optional(),
-  landing_site_ref: z.string().nullable().optional(),
-  note_attributes: z.array(z.strictObject({ name: z.string().min(1, 'must not be empty'), value: z.string() })).optional(),
-  // The channel, as Shopify names it: `web` (the default: the online store's checkout), `pos` (Shopify POS), ...
-  source_name: z
-    .string()
-    .regex(/^[a-z0-9_-]{1,64}$/, 'must be a channel name such as "web" or "pos"')
-    .default('web'),
-  // A POS order's till: where, on which device and by which staff user it was rung up (POS orders only).
-  location_id: POS_ID.optional(),
-  device_id: POS_ID.optional(),
-  user_id: POS_ID.nullable().optional(),
-  deliver: z.boolean().default(true),
-})
-  .refine((body) => body.source_name === 'pos' || (body.location_id === undefined && body.device_id === undefined && body.user_id === undefined), {
-    message: 'location_id, device_id and user_id belong to a POS order (source_name "pos")',
+    shop: z.string().min(1, 'must name a shop'),
+    customer_id: z
+      .string()
+      .regex(/^\d{1,32}$/, 'must be a numeric customer id such as "1001"')
+      .nullable()
+      .default(null),
+    // Required unless line_items are given (checked with the lines, see simulated-orders.ts).
+    subtotal_price: amount().optional(),
+    total_price: amount().optional(),
+    taxes_included: z.boolean().optional(),
+    line_items: z
+      .array(
+        z.strictObject({
+          price: amount(),
+          quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000'),
+          gift_card: z.boolean().optional(),
+          tax: amount().optional(),
+          discount: amount().optional(),
+          variant_id: z
+            .string()
+            .regex(/^\d{1,20}$/, 'must be a numeric product variant id such as "4401"')
+            .optional(),
+        }),
+      )
+      .min(1, 'must hold at least one line (or leave line_items out)')
+      .max(1000, 'must hold at most 1000 lines')
+      .optional(),
+    financial_status: z.enum(CREATABLE_PAYMENT_STATUSES).optional(),
+    test: z.boolean().optional(),
+    discount_codes: z.array(z.string().min(1, 'must not be empty')).optional(),
+    landing_site: z.string().nullable().optional(),
+    landing_site_ref: z.string().nullable().optional(),
+    note_attributes: z.array(z.strictObject({ name: z.string().min(1, 'must not be empty'), value: z.string() })).optional(),
+    // The channel, as Shopify names it: `web` (the default: the online store's checkout), `pos` (Shopify POS), ...
+    source_name: z
+      .string()
+      .regex(/^[a-z0-9_-]{1,64}$/, 'must be a channel name such as "web" or "pos"')
+      .default('web'),
+    // A POS order's till: where, on which device and by which staff user it was rung up (POS orders only).
+    location_id: POS_ID.optional(),
+    device_id: POS_ID.optional(),
+    user_id: POS_ID.nullable().optional(),
+    deliver: z.boolean().default(true),
   })
+  .refine(
+    (body) => body.source_name === 'pos' || (body.location_id === undefined && body.device_id === undefined && body.user_id === undefined),
+    {
+      message: 'location_id, device_id and user_id belong to a POS order (source_name "pos")',
+    },
+  )
   .refine((body) => body.source_name !== 'pos' || (body.landing_site == null && body.landing_site_ref == null), {
     message: 'a POS order has no landing_site or landing_site_ref: it is rung up at the counter, not reached online',
   });

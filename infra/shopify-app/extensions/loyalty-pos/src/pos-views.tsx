@@ -7,7 +7,8 @@ import type { PosHost } from './pos-host';
 import { StaffApiError, type HistoryLine, type Member, type Program, type Redemption, type Reward } from './staff-api';
 
 /** The member of a customer id, followed as the id changes: loading, a member, not a member, or a failure. */
-type MemberLoad = { status: 'loading' } | { status: 'member'; member: Member } | { status: 'not-member' } | { status: 'failed'; why: string };
+type MemberLoad =
+  { status: 'loading' } | { status: 'member'; member: Member } | { status: 'not-member' } | { status: 'failed'; why: string };
 
 function failure(host: PosHost, error: unknown): string {
   if (error instanceof StaffApiError && error.kind === 'no-permission') return host.t('noPermission');
@@ -90,7 +91,9 @@ export function CustomerAction({ host }: { host: PosHost }) {
   const customerId = host.viewedCustomerId();
   return (
     <s-page heading={host.t('title')}>
-      <s-scroll-box>{customerId ? <MemberPanel host={host} customerId={customerId} /> : <s-text>{host.t('notMember')}</s-text>}</s-scroll-box>
+      <s-scroll-box>
+        {customerId ? <MemberPanel host={host} customerId={customerId} /> : <s-text>{host.t('notMember')}</s-text>}
+      </s-scroll-box>
     </s-page>
   );
 }
@@ -100,7 +103,9 @@ export function HomeModal({ host }: { host: PosHost }) {
   const cartCustomer = useCartCustomer(host);
   const [chosen, setChosen] = useState<string | null>(null);
   const [query, setQuery] = useState('');
-  const [results, setResults] = useState<{ status: 'idle' } | { status: 'searching' } | { status: 'found'; members: Member[] } | { status: 'failed'; why: string }>({
+  const [results, setResults] = useState<
+    { status: 'idle' } | { status: 'searching' } | { status: 'found'; members: Member[] } | { status: 'failed'; why: string }
+  >({
     status: 'idle',
   });
   const cartLoad = useMember(host, cartCustomer);
@@ -311,7 +316,8 @@ export function MemberPanel({ host, customerId }: { host: PosHost; customerId: s
     setAsking({ kind: 'adjust', adjustment: amount, reason: reason.trim() });
   };
 
-  const inCart = (redemption: Redemption) => redemption.code !== null && codes.some((code) => code.toUpperCase() === redemption.code!.toUpperCase());
+  const inCart = (redemption: Redemption) =>
+    redemption.code !== null && codes.some((code) => code.toUpperCase() === redemption.code!.toUpperCase());
 
   return (
     <s-stack direction="block" gap="base">
@@ -330,8 +336,12 @@ export function MemberPanel({ host, customerId }: { host: PosHost; customerId: s
           {program.rewards.map((reward) => {
             const why = blocker(host, member, reward);
             const flexible = reward.flexible;
-            const most = flexible ? flexible.min + Math.floor((Math.min(flexible.max, member.currentPoints) - flexible.min) / flexible.step) * flexible.step : 0;
-            const points = flexible ? Math.min(Math.max(chosenPoints[reward.id] ?? flexible.min, flexible.min), Math.max(most, flexible.min)) : reward.pointsCost;
+            const most = flexible
+              ? flexible.min + Math.floor((Math.min(flexible.max, member.currentPoints) - flexible.min) / flexible.step) * flexible.step
+              : 0;
+            const points = flexible
+              ? Math.min(Math.max(chosenPoints[reward.id] ?? flexible.min, flexible.min), Math.max(most, flexible.min))
+              : reward.pointsCost;
             const askingThis = asking?.kind === 'redeem' && asking.reward.id === reward.id;
             return (
               <s-box key={reward.id} padding="small">
@@ -340,7 +350,10 @@ export function MemberPanel({ host, customerId }: { host: PosHost; customerId: s
                   <s-text>
                     {flexible
                       ? host.t('rewards.flexible', { min: pointsText(host, flexible.min), max: pointsText(host, flexible.max) })
-                      : host.t('rewards.cost', { points: pointsText(host, reward.pointsCost), offer: offer(host, reward, program.currency, reward.pointsCost) })}
+                      : host.t('rewards.cost', {
+                          points: pointsText(host, reward.pointsCost),
+                          offer: offer(host, reward, program.currency, reward.pointsCost),
+                        })}
                   </s-text>
                   {why !== null && <s-text color="subdued">{why}</s-text>}
                   {why === null && flexible && (
@@ -351,7 +364,10 @@ export function MemberPanel({ host, customerId }: { host: PosHost; customerId: s
                       min={flexible.min}
                       max={Math.max(most, flexible.min)}
                       onInput={(event) =>
-                        setChosenPoints({ ...chosenPoints, [reward.id]: Number((event.currentTarget as unknown as { value?: string }).value ?? points) })
+                        setChosenPoints({
+                          ...chosenPoints,
+                          [reward.id]: Number((event.currentTarget as unknown as { value?: string }).value ?? points),
+                        })
                       }
                     />
                   )}
@@ -370,7 +386,9 @@ export function MemberPanel({ host, customerId }: { host: PosHost; customerId: s
                   ) : (
                     why === null && (
                       <s-button
-                        disabled={busy || (flexible !== null && (points < flexible.min || points > flexible.max || points > member.currentPoints))}
+                        disabled={
+                          busy || (flexible !== null && (points < flexible.min || points > flexible.max || points > member.currentPoints))
+                        }
                         onClick={() => {
                           setNotice(null);
                           setAsking({ kind: 'redeem', reward, points });

@@ -131,7 +131,8 @@ export function createStaffApi(options: { serviceUrl: string; token: () => Promi
     const json = (await response.json().catch(() => null)) as { data?: unknown; errors?: Array<{ detail?: unknown }> } | null;
     if (response.ok) return json ?? {};
     const detail = text(json?.errors?.[0]?.detail);
-    if (response.status >= 500 || detail === null) throw new StaffApiError('unavailable', detail ?? `status ${response.status}`, response.status);
+    if (response.status >= 500 || detail === null)
+      throw new StaffApiError('unavailable', detail ?? `status ${response.status}`, response.status);
     throw new StaffApiError('refused', detail, response.status);
   };
   const id = encodeURIComponent;
@@ -139,7 +140,9 @@ export function createStaffApi(options: { serviceUrl: string; token: () => Promi
   return {
     async member(customerId) {
       try {
-        const answer = (await call('GET', `/v1/customers/${id(customerId)}`)) as { data?: { id?: unknown; attributes?: Record<string, unknown> } };
+        const answer = (await call('GET', `/v1/customers/${id(customerId)}`)) as {
+          data?: { id?: unknown; attributes?: Record<string, unknown> };
+        };
         return memberOf(answer.data);
       } catch (error) {
         if (error instanceof StaffApiError && error.status === 404) return null;
