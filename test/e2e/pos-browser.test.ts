@@ -154,6 +154,9 @@ describeInBrowser(`the POS extension at the twin's counter, in Chromium${unavail
       .click();
     await modal(page).getByRole('heading', { name: 'Grace Hopper' }).waitFor();
     await modal(page).getByText(`${grace} points`, { exact: true }).first().waitFor();
+    // Grace is Silver: the Gold members' reward is not hers to redeem, and says so instead of offering it.
+    await modal(page).getByText("For another tier's members").waitFor();
+    expect(await modal(page).getByRole('button', { name: 'Redeem Free shipping (Gold)' }).count()).toBe(0);
     await audited(page, '04-panel-found-by-search');
     await modal(page).getByRole('button', { name: 'Back to the search' }).click();
 
@@ -170,6 +173,11 @@ describeInBrowser(`the POS extension at the twin's counter, in Chromium${unavail
       .first()
       .waitFor();
     await panel.getByRole('button', { name: 'Redeem $5 off', exact: true }).waitFor();
+    // What she cannot afford says how many points it needs, with no button.
+    if (before < 2500) {
+      await panel.getByText(`Needs ${(2500 - before).toLocaleString('en')} points more`).waitFor();
+      expect(await panel.getByRole('button', { name: 'Redeem Free Merino scarf (Grey)' }).count()).toBe(0);
+    }
     await audited(page, '05-panel-cart-customer');
 
     // A fixed reward: confirmed first, then its code is in the POS cart and the points are spent.
