@@ -9,6 +9,7 @@ import { PROJECT_ROOT } from '../infra/local/twin';
 import type { BundleFigures } from './bundles';
 import type { AdminAppFigures } from './admin-app';
 import type { CheckoutFigures } from './checkout';
+import type { PosExtensionFigures } from './pos-extension';
 import { renderChart } from './chart';
 import type { RatioFigures } from './get-item-ratio';
 import type { InProcessFigures } from './in-process';
@@ -40,6 +41,8 @@ export interface BenchResults {
   adminApp?: AdminAppFigures | null;
   /** The checkout extensions' bundles and POST /shopper/estimate against GET /shopper/program (docs/performance.md#checkout). */
   checkout?: CheckoutFigures | null;
+  /** The POS extension's bundle per target, against Shopify's 64 KB (docs/pos.md). */
+  posExtension?: PosExtensionFigures[] | null;
   webhookBurst: BurstFigures | null;
   keyFlood: FloodFigures | null;
   jobs: JobsSection | null;

@@ -16,6 +16,7 @@ import { PROJECT_ROOT } from '../infra/local/twin';
 import { measureBundles, type BundleFigures } from './bundles';
 import { type AdminAppFigures, measureAdminApp, printAdminApp } from './admin-app';
 import { type CheckoutFigures, estimateAgainstProgram, measureCheckoutBundles, printCheckout } from './checkout';
+import { measurePosExtension, printPosExtension, type PosExtensionFigures } from './pos-extension';
 import { importBench } from './import';
 import { BENCH_ENDPOINTS, ONE_CUSTOMER_MIX } from './endpoints';
 import { writeEndpointsConfig } from './prepared-rows';
@@ -434,11 +435,14 @@ async function main(): Promise<void> {
 
     let bundles: BundleFigures[] = [];
     let adminApp: AdminAppFigures | null = null;
+    let posExtension: PosExtensionFigures[] | null = null;
     if (plan.includes('bundles')) {
       bundles = await timer.run('bundles', () => measureBundles(BUNDLE_ROUNDS));
       printBundleTable(bundles);
       adminApp = await measureAdminApp();
       printAdminApp(adminApp);
+      posExtension = await measurePosExtension();
+      printPosExtension(posExtension);
     }
     // The checkout extensions' bundles and the estimate against the program, from this run's endpoint rows.
     const checkout: CheckoutFigures = { bundles: await measureCheckoutBundles(), estimate: estimateAgainstProgram(endpoints) };
@@ -500,6 +504,7 @@ async function main(): Promise<void> {
       bundles,
       adminApp,
       checkout,
+      posExtension,
       webhookBurst: burst,
       keyFlood: flood,
       jobs,

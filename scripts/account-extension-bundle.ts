@@ -42,8 +42,11 @@ export async function bundleCheckoutExtension(options: { serviceUrl?: string } =
 }
 // --- end of the checkout extensions.
 
+/** The POS extension (the shop counter, docs/pos.md): its own extension, the same service URL written beside it. */
+export const POS_EXTENSION_DIR = resolve(__dirname, '..', 'infra', 'shopify-app', 'extensions', 'loyalty-pos');
+export const POS_SERVICE_URL_FILE = join(POS_EXTENSION_DIR, 'src', 'service-url.ts');
 /** Every extension's copy of the service URL: `--stack`/`--service-url` writes them all. */
-export const SERVICE_URL_FILES = [SERVICE_URL_FILE, ADMIN_SERVICE_URL_FILE, CHECKOUT_SERVICE_URL_FILE] as const;
+export const SERVICE_URL_FILES = [SERVICE_URL_FILE, ADMIN_SERVICE_URL_FILE, CHECKOUT_SERVICE_URL_FILE, POS_SERVICE_URL_FILE] as const;
 
 /** The targets of shopify.extension.toml, their entry modules and Shopify's limit on each compressed bundle. */
 export const ACCOUNT_TARGETS = [
@@ -66,9 +69,26 @@ export const ADMIN_TARGETS = [
   },
 ] as const;
 
+/** The POS extension's targets: Shopify's limit on a POS UI extension's compressed bundle is 64 KB. */
+export const POS_TARGETS = [
+  { target: 'pos.home.tile.render', handle: 'loyalty-pos', module: 'src/HomeTile.tsx', limitBytes: 64 * 1024 },
+  { target: 'pos.home.modal.render', handle: 'loyalty-pos', module: 'src/HomeModal.tsx', limitBytes: 64 * 1024 },
+  { target: 'pos.customer-details.block.render', handle: 'loyalty-pos', module: 'src/CustomerBlock.tsx', limitBytes: 64 * 1024 },
+  {
+    target: 'pos.customer-details.action.menu-item.render',
+    handle: 'loyalty-pos',
+    module: 'src/CustomerMenuItem.tsx',
+    limitBytes: 64 * 1024,
+  },
+  { target: 'pos.customer-details.action.render', handle: 'loyalty-pos', module: 'src/CustomerAction.tsx', limitBytes: 64 * 1024 },
+] as const;
+
 export interface AccountBundle {
   target:
-    (typeof ACCOUNT_TARGETS)[number]['target'] | (typeof ADMIN_TARGETS)[number]['target'] | (typeof CHECKOUT_TARGETS)[number]['target'];
+    | (typeof ACCOUNT_TARGETS)[number]['target']
+    | (typeof ADMIN_TARGETS)[number]['target']
+    | (typeof CHECKOUT_TARGETS)[number]['target']
+    | (typeof POS_TARGETS)[number]['target'];
   handle: string;
   code: string;
   bytes: number;
@@ -109,6 +129,11 @@ export async function bundleAccountExtension(options: { serviceUrl?: string } = 
 /** The admin block bundled as Shopify's CLI bundles it. */
 export async function bundleAdminExtension(options: { serviceUrl?: string } = {}): Promise<AccountBundle[]> {
   return bundleTargets(ADMIN_EXTENSION_DIR, ADMIN_TARGETS, options);
+}
+
+/** The POS extension's five targets bundled as Shopify's CLI bundles them. */
+export async function bundlePosExtension(options: { serviceUrl?: string } = {}): Promise<AccountBundle[]> {
+  return bundleTargets(POS_EXTENSION_DIR, POS_TARGETS, options);
 }
 
 async function bundleTargets(

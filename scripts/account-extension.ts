@@ -1,7 +1,8 @@
 // `npm run account-extension -- [--stack NAME [--region R] | --service-url URL]`: points the customer
-// account extensions, the admin block and the checkout extensions at a service (writes src/service-url.ts of
-// infra/shopify-app/extensions/loyalty-account, loyalty-admin and loyalty-checkout, which Shopify's CLI builds into them at
-// `shopify app deploy`), then bundles them and prints each target's size against Shopify's limit.
+// account extensions, the admin block, the checkout extensions and the POS extension at a service (writes
+// src/service-url.ts of infra/shopify-app/extensions/loyalty-account, loyalty-admin, loyalty-checkout and loyalty-pos,
+// which Shopify's CLI builds into them at `shopify app deploy`), then bundles them and prints each target's size
+// against Shopify's limit.
 // Without an option it only bundles and measures.
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { relative } from 'node:path';
@@ -10,6 +11,7 @@ import {
   bundleAccountExtension,
   bundleAdminExtension,
   bundleCheckoutExtension,
+  bundlePosExtension,
   currentServiceUrl,
   readStackApiUrl,
   SERVICE_URL_FILES,
@@ -38,7 +40,12 @@ async function main(): Promise<void> {
   } else {
     for (const file of SERVICE_URL_FILES) console.log(`service URL (${relative(process.cwd(), file)}): ${await currentServiceUrl(file)}`);
   }
-  for (const bundle of [...(await bundleAccountExtension()), ...(await bundleAdminExtension()), ...(await bundleCheckoutExtension())]) {
+  for (const bundle of [
+    ...(await bundleAccountExtension()),
+    ...(await bundleAdminExtension()),
+    ...(await bundleCheckoutExtension()),
+    ...(await bundlePosExtension()),
+  ]) {
     const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
     console.log(`${bundle.target}: ${kb(bundle.bytes)} minified, ${kb(bundle.gzipBytes)} gzip (Shopify's limit ${kb(bundle.limitBytes)})`);
   }

@@ -768,7 +768,13 @@ class TwinGateway {
   // As the stack's page methods: no authorizer, no API key, the stage's method throttle; the handler answers
   // the page or the bounce that obtains an ID token.
   private async dispatchPage(route: PageRoute, request: Request) {
-    const { res, method, url } = request;
+    const { req, res, method, url, requestId } = request;
+    // The preflight of a staff-only route a UI extension calls across origins (the POS extension's): the mock's 204.
+    if (method === 'OPTIONS' && CROSS_ORIGIN_STAFF_PATHS.includes(route.path)) {
+      if (!mockAccepts(req)) return sendGatewayResponse(res, 415, DETAILS.unsupportedMediaType);
+      res.writeHead(204, { ...STAFF_PREFLIGHT_HEADERS, 'x-amzn-RequestId': requestId });
+      return res.end();
+    }
     // A staff-only route under /admin/api (the overview, the member list): the stack puts no 405 mock there.
     if (method !== route.method && isStaffResource(route.path))
       return send(res, 404, envelope(404, `No route matches ${method} ${echoed(url.pathname)}`), { ...STAFF_CORS_HEADERS });

@@ -74,6 +74,7 @@ function printBanner(twin: Twin): void {
   // Each shop's checkout of one product with the checkout extensions, as the storefront's signed-in customer,
   // ?customer_id=ID or a guest; Pay opens the thank-you page (docs/checkout.md#see-it-locally).
   for (const shop of twin.shops) console.log(`Checkout of ${shop.shopId}: ${twin.simulator.checkoutUrl(shop.shopId)}`);
+  for (const shop of twin.shops) console.log(`POS of ${shop.shopId} (staff user 42): ${twin.simulator.posUrl(shop.shopId)}`);
   console.log(`API reference: ${twin.url}/docs (OpenAPI document: ${twin.url}/openapi.json)`);
   console.log(`Platform simulator on ${twin.platformUrl} (PUT /_faults, GET /_discount_codes)`);
   console.log(`DynamoDB: ${twin.dynamodbEndpoint}, table ${twin.tableName}`);

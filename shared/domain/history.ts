@@ -41,6 +41,11 @@ export interface EarningEntry {
   status: EarningStatus;
   order_id: string | null;
   order_number: string | null;
+  /**
+   * An order entry's channel (Shopify's `source_name`: `web`, `pos`...): read by staff (`/admin/api` answers'
+   * `order_source_name`), never in `/v1` answers. Absent on other entries and on order entries made before it was kept.
+   */
+  order_source_name?: string | null;
   points_due_at: string | null;
   points_given_at: string | null;
   points_expiry_at: string | null;

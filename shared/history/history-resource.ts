@@ -26,7 +26,7 @@ export function earningHistoryResource(entry: EarningEntry, { staff = false }: {
       points_expiry_at: entry.points_expiry_at,
       created_at: entry.created_at,
       updated_at: entry.updated_at,
-      ...(staff ? { actor: entryActor(entry) } : {}),
+      ...(staff ? { actor: entryActor(entry), order_source_name: entry.order_source_name ?? null } : {}),
       ...(staff && typeof noteOf(entry) === 'string' ? { note: noteOf(entry) } : {}),
     },
   };

@@ -77,7 +77,7 @@ const TAGS = {
   Staff:
     "The app in Shopify's admin, for the shop's staff (a Shopify admin ID token, no API key): the program's figures and the member list. " +
     'Besides these, `/admin/api/v1/...` mirrors every `/v1/...` operation of this document: the same path below the prefix, parameters, bodies, statuses and answers, authorized by the staff ID token with full scope. ' +
-    "There the earning and reward history entries also say who made each (`actor`) and an adjustment's entry its internal `note` (docs/admin.md#who-made-each-entry); every write records the staff user.",
+    "There the earning and reward history entries also say who made each (`actor`), an adjustment's entry its internal `note` (docs/admin.md#who-made-each-entry) and every earning entry its order's channel (`order_source_name`: Shopify's `source_name`, `web`, `pos`..., null for an entry of no order); every write records the staff user.",
 } as const;
 
 interface RouteDoc {
@@ -434,6 +434,14 @@ export const STAFF_ROUTE_DOCS: Record<AdminApiRouteName, RouteDoc> = {
       { name: 'page[cursor]', description: "The previous page's `meta.page.next_cursor`", schema: { type: 'string', minLength: 1 } },
     ],
     responses: { 200: 'MemberList', 400: 'Error', 503: 'Error' },
+  },
+  staffProgram: {
+    tag: 'Staff',
+    summary: 'The program, for staff at the shop counter',
+    description:
+      'The body `GET /shopper/program` answers a shopper of no tier: the active earning rules, the running campaign, the active purchasable rewards (no entry rewards; in a store credit shop the flexible ones; a reward of one tier is listed with its `vip_tier_id`) and the tiers from lowest to highest. ' +
+      "The POS extension reads the rewards a member can afford against it (the member's `current_points`, tier and status from `GET /admin/api/v1/customers/{identifier}`), then redeems with `POST /admin/api/v1/rewards/{id}/purchase` (docs/pos.md). It reads the shop's catalog, nothing of any member; it takes no query parameter (400).",
+    responses: { 200: 'ShopperProgram', 400: 'Error' },
   },
 };
 

@@ -97,6 +97,7 @@ export function snapshotOf(order: PlatformOrder): OrderSnapshot {
     taxes_included: order.taxesIncluded,
     awaiting_payment: payment === 'awaiting',
     test: order.test,
+    source_name: order.sourceName ?? null,
   };
 }
 

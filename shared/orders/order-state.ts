@@ -49,6 +49,8 @@ export interface OrderFacts {
   awaiting_payment?: boolean;
   /** A test order: it counts only where the shop counts test orders. Absent: false. */
   test?: boolean;
+  /** The channel the order was placed through (`web`, `pos`...), from its first snapshot; absent on older items. */
+  source_name?: string | null;
 }
 
 /** An order snapshot in minor units, as the processor hands it over (webhook or reconciliation). */
@@ -71,6 +73,8 @@ export interface OrderSnapshot {
   taxes_included: boolean;
   awaiting_payment: boolean;
   test: boolean;
+  /** Shopify's `source_name` (`web`, `pos`...), null when the source gave none. */
+  source_name: string | null;
 }
 
 export interface RefundSnapshot {
@@ -112,6 +116,8 @@ export function mergeOrderSnapshot(facts: OrderFacts | null, snapshot: OrderSnap
     taxes_included: snapshot.taxes_included,
     awaiting_payment: snapshot.awaiting_payment,
     test: snapshot.test,
+    // The channel is the order's from its first snapshot (an older item's, without one, takes this snapshot's).
+    source_name: facts?.source_name ?? snapshot.source_name,
   };
 }
 
@@ -315,6 +321,7 @@ export function planOrderEffects(input: PlanInput): OrderEffectsPlan {
     status: 'approved',
     order_id: facts.order_id,
     order_number: facts.name,
+    order_source_name: facts.source_name ?? null,
     points_due_at: null,
     points_given_at: now,
     points_expiry_at: null,

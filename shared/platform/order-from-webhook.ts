@@ -91,6 +91,7 @@ const restOrderSchema = z.object({
   note_attributes: list(z.object({ name: z.string(), value: optional(z.unknown()) })),
   financial_status: optional(z.string()),
   test: optional(z.boolean()),
+  source_name: optional(z.string()),
   line_items: list(restLineSchema),
   refunds: optional(
     z.array(z.object({ id: numericId, refund_line_items: list(restRefundLineSchema), order_adjustments: restRefundDiscrepanciesSchema })),
@@ -145,5 +146,6 @@ export function orderFromWebhook(payload: unknown): PlatformOrder {
     })),
     financialStatus: order.financial_status ?? null,
     test: order.test === true,
+    sourceName: order.source_name?.trim() || null,
   };
 }

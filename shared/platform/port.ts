@@ -118,6 +118,11 @@ export interface PlatformOrder {
   financialStatus: string | null;
   /** A test order (Bogus Gateway, test mode): it earns only where the shop counts test orders. */
   test: boolean;
+  /**
+   * The channel the order was placed through, as Shopify names it (`source_name`: `web`, `pos`, `shopify_draft_order`,
+   * an app's id...); null or absent when the source gave none. It earns the same whatever it is; staff read it in the history.
+   */
+  sourceName?: string | null;
 }
 
 /** A refunded line: its subtotal after discounts and the tax refunded with it. */

@@ -38,6 +38,7 @@ export const ORDERS_UPDATED_SINCE_QUERY = `query OrdersUpdatedSince($first: Int!
       updatedAt
       cancelledAt
       test
+      sourceName
       taxesIncluded
       displayFinancialStatus
       discountCodes
@@ -133,6 +134,8 @@ export interface ShopifyOrderNode {
   updatedAt: string;
   cancelledAt: string | null;
   test: boolean;
+  /** The channel (`web`, `pos`...); absent from an older answer. */
+  sourceName?: string | null;
   taxesIncluded: boolean;
   displayFinancialStatus: string | null;
   discountCodes: string[];
@@ -211,6 +214,7 @@ export function orderFromGraphql({ node, lines, refunds }: CompleteShopifyOrder)
     noteAttributes: node.customAttributes.map((attribute) => ({ name: attribute.key, value: attribute.value ?? '' })),
     financialStatus: node.displayFinancialStatus ? node.displayFinancialStatus.toLowerCase() : null,
     test: node.test,
+    sourceName: node.sourceName?.trim() || null,
   };
 }
 

@@ -279,13 +279,25 @@ export function staffRoutesOf(routes: readonly Route[]): StaffRoute[] {
 export const STAFF_ROUTES: readonly StaffRoute[] = staffRoutesOf(ROUTE_LIST);
 
 /**
- * The staff paths Shopify's admin UI extensions call: the customer page's block
- * (infra/shopify-app/extensions/loyalty-admin) runs on a Shopify origin of its own, so its call, which carries
- * the ID token in `Authorization`, is cross-origin and preflighted. `OPTIONS` on these paths answers 204 with
- * STAFF_PREFLIGHT_HEADERS without a token (the gateway answers it; no function runs). Only these: the app's
- * home calls its own origin, and a preflight mock on every staff path would spend the stack's resources.
+ * The staff paths Shopify's UI extensions call: the customer page's block (infra/shopify-app/extensions/loyalty-admin)
+ * and the POS extension (infra/shopify-app/extensions/loyalty-pos, docs/pos.md) run on a Shopify origin of their own,
+ * so their calls, which carry the ID token (POS's session token) in `Authorization`, are cross-origin and
+ * preflighted. `OPTIONS` on these paths answers 204 with STAFF_PREFLIGHT_HEADERS without a token (the gateway
+ * answers it; no function runs). Only these: the app's home calls its own origin, and a preflight mock on every
+ * staff path would spend the stack's resources.
  */
-export const CROSS_ORIGIN_STAFF_PATHS: readonly string[] = [`${STAFF_API_PREFIX}/v1/customers/{identifier}`];
+export const CROSS_ORIGIN_STAFF_PATHS: readonly string[] = [
+  `${STAFF_API_PREFIX}/v1/customers/{identifier}`,
+  // The POS extension: find a customer (by e-mail, by name), the rewards, redeem, undo, adjust, the history.
+  `${STAFF_API_PREFIX}/v1/customers`,
+  `${STAFF_API_PREFIX}/members`,
+  `${STAFF_API_PREFIX}/program`,
+  `${STAFF_API_PREFIX}/v1/rewards/{id}/purchase`,
+  `${STAFF_API_PREFIX}/v1/customers/{identifier}/reward-history`,
+  `${STAFF_API_PREFIX}/v1/customers/{identifier}/reward-history/{id}/refund`,
+  `${STAFF_API_PREFIX}/v1/customers/{identifier}/points`,
+  `${STAFF_API_PREFIX}/v1/customers/{identifier}/earning-history`,
+];
 
 /** The CORS headers of every staff answer, the function's and the gateway's: any origin, no cookies. */
 export const STAFF_CORS_HEADERS = {
@@ -294,11 +306,14 @@ export const STAFF_CORS_HEADERS = {
   'Access-Control-Expose-Headers': 'X-Shopify-Retry-Invalid-Session-Request',
 } as const;
 
-/** The preflight's answer on a CROSS_ORIGIN_STAFF_PATHS path: the block reads, with its ID token. */
+/**
+ * The preflight's answer on a CROSS_ORIGIN_STAFF_PATHS path: the block reads with its ID token; the POS extension
+ * also writes (a JSON body, an Idempotency-Key on a redemption).
+ */
 export const STAFF_PREFLIGHT_HEADERS = {
   ...STAFF_CORS_HEADERS,
-  'Access-Control-Allow-Methods': 'GET, OPTIONS',
-  'Access-Control-Allow-Headers': 'Authorization',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key',
   'Access-Control-Max-Age': '7200',
 } as const;
 
@@ -532,6 +547,17 @@ const ADMIN_PAGE_LIST = [
     method: 'GET',
     path: '/admin/api/members',
     handler: 'functions/admin/members.ts',
+    table: 'read',
+    uses: ['platform'],
+    throttle: STAFF_THROTTLE.read,
+  },
+  // The program's rewards, tiers and rules for staff at the shop counter (docs/pos.md): staff only, no /v1 twin (the
+  // spec shows no reward listing). It reads the shop's catalog: O(1) items.
+  {
+    name: 'staffProgram',
+    method: 'GET',
+    path: '/admin/api/program',
+    handler: 'functions/admin/program.ts',
     table: 'read',
     uses: ['platform'],
     throttle: STAFF_THROTTLE.read,

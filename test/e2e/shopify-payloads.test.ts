@@ -75,6 +75,23 @@ const config = {
       earning_rules: [perUnit, { id: 'refer', name: 'Refer a friend', action: 'referral', category: 'referral', points_to_give: 50 }],
     }),
     shop('privacy', 'USD', [member(PRIVACY_CUSTOMER, { current_points: 70, lifetime_points: 70 }), member('191168')]),
+    // A shop with its app (client id and secret), so staff read its history through /admin/api.
+    shop('pos', 'USD', [member(DEV_STORE_CUSTOMER)], {
+      platform: {
+        shop_domain: 'pos.myshopify.com',
+        client_id: 'pos-client-id',
+        client_secret: 'pos-client-secret',
+        customers: [
+          {
+            id: DEV_STORE_CUSTOMER,
+            email: `customer${DEV_STORE_CUSTOMER}@example.com`,
+            first_name: 'C',
+            last_name: DEV_STORE_CUSTOMER,
+            created_at: null,
+          },
+        ],
+      },
+    }),
   ],
 };
 
@@ -92,7 +109,8 @@ afterAll(async () => {
 async function deliver(target: Twin, shopId: string, topic: string, body: string) {
   deliveries += 1;
   const headers = {
-    ...signedHeaders(body, `${shopId}-webhook-secret`, `${shopId}.myshopify.com`, topic),
+    // A shop with its app signs with the app's secret (the 'pos' shop); the others with their webhook secret.
+    ...signedHeaders(body, shopId === 'pos' ? 'pos-client-secret' : `${shopId}-webhook-secret`, `${shopId}.myshopify.com`, topic),
     'X-Shopify-Event-Id': `payloads-${deliveries}-${Math.random().toString(36).slice(2)}`,
     'X-Shopify-API-Version': '2026-10',
   };
@@ -139,6 +157,33 @@ async function setClock(now: string | null) {
   const answer = await fetch(`${twin.url}/_clock`, { method: 'PUT', body: JSON.stringify({ now }) });
   expect(answer.status).toBe(200);
 }
+
+describe('an order paid at Shopify POS', () => {
+  // orders-paid-pos.json: derived from orders-paid-test-order.json (amitwebinopoly/gm-reward-app
+  // web/public/order_create_1714398969.txt @ 80be2a0332299aeaa4d0625b1ee38b6538ae593c) to a POS order's shape:
+  // source_name "pos", its till's location_id, device_id and user_id, no landing page, browser or cart (README).
+  it("earns as an online order does, and staff read source_name pos on its entry; /v1 answers stay the spec's", async () => {
+    await deliver(twin, 'pos', 'orders/paid', fixture('orders-paid-pos.json'));
+
+    // eligible = subtotal_price 24.95 -> floor(24.95) = 24 points
+    await expectBalance('pos', DEV_STORE_CUSTOMER, { points: 24, spend: 24.95, orders: 1 });
+    const [v1Entry] = await earningHistory('pos', DEV_STORE_CUSTOMER);
+    expect(v1Entry).toMatchObject({ action: 'purchase', points: 24, order_number: '#1001' });
+    expect(v1Entry).not.toHaveProperty('order_source_name');
+    const minted = await fetch(`${twin.platformUrl}/_id_tokens`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ shop: 'pos', user_id: '42' }),
+    });
+    const { token } = (await minted.json()) as { token: string };
+    const staff = await fetch(`${twin.url}/admin/api/v1/customers/${DEV_STORE_CUSTOMER}/earning-history`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(staff.status).toBe(200);
+    const [staffEntry] = ((await staff.json()) as Json).data.map((entry: Json) => entry.attributes);
+    expect(staffEntry).toMatchObject({ action: 'purchase', points: 24, order_source_name: 'pos', actor: { type: 'shopify' } });
+  });
+});
 
 describe("Shopify's example order", () => {
   // orders-shopify-sample.json: Shopify's example payload of orders/paid (the same example is published for

@@ -178,8 +178,28 @@ describe("/admin/api across origins (the admin block calls it from Shopify's san
   const lower = (headers: Record<string, string>) =>
     Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
-  it("answers the preflight of the block's path with 204 and the headers, without a token; no other staff path", async () => {
-    expect(CROSS_ORIGIN_STAFF_PATHS).toEqual([`${STAFF_API_PREFIX}/v1/customers/{identifier}`]);
+  it("answers the preflight of the block's and the POS extension's paths with 204 and the headers, without a token; no other staff path", async () => {
+    expect(CROSS_ORIGIN_STAFF_PATHS).toEqual([
+      `${STAFF_API_PREFIX}/v1/customers/{identifier}`,
+      `${STAFF_API_PREFIX}/v1/customers`,
+      `${STAFF_API_PREFIX}/members`,
+      `${STAFF_API_PREFIX}/program`,
+      `${STAFF_API_PREFIX}/v1/rewards/{id}/purchase`,
+      `${STAFF_API_PREFIX}/v1/customers/{identifier}/reward-history`,
+      `${STAFF_API_PREFIX}/v1/customers/{identifier}/reward-history/{id}/refund`,
+      `${STAFF_API_PREFIX}/v1/customers/{identifier}/points`,
+      `${STAFF_API_PREFIX}/v1/customers/{identifier}/earning-history`,
+    ]);
+    const write = await fetch(`${twin.url}${STAFF_API_PREFIX}/v1/rewards/five-off/purchase`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://extensions.shopifycdn.com',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type, idempotency-key',
+      },
+    });
+    expect(write.status).toBe(204);
+    expect(corsOf(write.headers)).toEqual(lower(STAFF_PREFLIGHT_HEADERS));
     const preflight = await fetch(`${twin.url}${STAFF_API_PREFIX}/v1/customers/1001`, {
       method: 'OPTIONS',
       headers: {
@@ -190,7 +210,7 @@ describe("/admin/api across origins (the admin block calls it from Shopify's san
     });
     expect(preflight.status).toBe(204);
     expect(corsOf(preflight.headers)).toEqual(lower(STAFF_PREFLIGHT_HEADERS));
-    expect((await fetch(`${twin.url}${STAFF_API_PREFIX}/v1/customers/1001/points`, { method: 'OPTIONS' })).status).toBe(404);
+    expect((await fetch(`${twin.url}${STAFF_API_PREFIX}/v1/customers/1001/birthday`, { method: 'OPTIONS' })).status).toBe(404);
   });
 
   it('carries the CORS headers on every staff answer, a refusal included, and none on /v1', async () => {
@@ -348,8 +368,9 @@ describe('the actor of a staff write', () => {
     expect(validator.check('/v1/customers/{identifier}/earning-history/{id}', 'GET', 200, one.body)).toBeNull();
     // The staff answer is the /v1 answer plus the actor and the adjustment's internal note.
     const staffOne = await staff(await idToken())('GET', `/v1/customers/1003/earning-history/${staffEntryId}`);
-    const { actor: _actor, note, ...rest } = staffOne.body.data.attributes;
+    const { actor: _actor, note, order_source_name: source, ...rest } = staffOne.body.data.attributes;
     expect(note).toBe('goodwill');
+    expect(source).toBeNull();
     expect({ ...staffOne.body, data: { ...staffOne.body.data, attributes: rest } }).toEqual(one.body);
   });
 

@@ -87,6 +87,9 @@ const SAMPLES: Sample[] = [
     call: () => sendJson(`${twin.url}${STAFF_API_PREFIX}/members`, 'GET', { Authorization: 'demo_full_key' }),
     status: 401,
   },
+  { route: 'staffProgram', call: () => asStaff('/program'), status: 200 },
+  { route: 'staffProgram', call: () => asStaff('/program?customer=1001'), status: 400 },
+  { route: 'staffProgram', call: () => sendJson(`${twin.url}${STAFF_API_PREFIX}/program`, 'GET', {}), status: 401 },
 ];
 
 describe('staff answers against the OpenAPI document', () => {

@@ -1303,3 +1303,41 @@ describe('platform simulator: orders and their webhooks', () => {
     ]);
   });
 });
+
+describe('platform simulator: orders rung up at POS', () => {
+  const order = async (body: Record<string, unknown>) => {
+    const response = await fetch(`${simulator.url}/_orders`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ shop: 'demo', customer_id: '1001', subtotal_price: '24.50', deliver: false, ...body }),
+    });
+    return { status: response.status, body: (await response.json()) as { order?: Record<string, unknown>; error?: string } };
+  };
+
+  it("writes a POS order's shape: source_name pos, its till's location, device and staff user, no landing page", async () => {
+    const pos = await order({ source_name: 'pos', location_id: 71540850911, device_id: 3, user_id: 42 });
+    expect(pos.status).toBe(201);
+    expect(pos.body.order).toMatchObject({
+      source_name: 'pos',
+      location_id: 71540850911,
+      device_id: 3,
+      user_id: 42,
+      landing_site: null,
+      browser_ip: null,
+    });
+    const defaults = await order({ source_name: 'pos' });
+    expect(defaults.body.order).toMatchObject({ source_name: 'pos', location_id: 1, device_id: 1, user_id: null });
+    const web = await order({});
+    expect(web.body.order).toMatchObject({ source_name: 'web', location_id: null, device_id: null, user_id: null });
+  });
+
+  it('refuses a till on a web order and a landing page on a POS order', async () => {
+    const till = await order({ location_id: 1 });
+    expect(till.status).toBe(400);
+    expect(till.body.error).toMatch(/location_id, device_id and user_id belong to a POS order/);
+    const landing = await order({ source_name: 'pos', landing_site: '/?ref=FRIEND' });
+    expect(landing.status).toBe(400);
+    expect(landing.body.error).toMatch(/a POS order has no landing_site/);
+    expect((await order({ source_name: 'Point of Sale' })).status).toBe(400);
+  });
+});

@@ -123,7 +123,7 @@ describe('the staff-only routes in the OpenAPI document', () => {
 
   it('documents each with the staff ID token, never the API key, its query, its throttle and the retry header on 401', () => {
     expect(document.components.securitySchemes.staffIdToken).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-    expect(staffPages.map((page) => page.name).sort()).toEqual(['browseMembers', 'programOverview']);
+    expect(staffPages.map((page) => page.name).sort()).toEqual(['browseMembers', 'programOverview', 'staffProgram']);
     for (const page of staffPages) {
       const operation = (document.paths[page.path] as Record<string, Operation>)[page.method.toLowerCase()]!;
       expect(operation.operationId).toBe(page.name);

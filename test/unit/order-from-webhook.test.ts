@@ -80,7 +80,15 @@ describe('orderFromWebhook', () => {
       noteAttributes: [{ name: 'referral_code', value: 'FRIEND1' }],
       financialStatus: 'partially_refunded',
       test: false,
+      sourceName: null,
     });
+  });
+
+  it("reads the channel (source_name): a POS order's pos, trimmed; none given is null", () => {
+    expect(orderFromWebhook(restOrder({ source_name: 'pos', location_id: 71540850911, device_id: 3, user_id: 42 })).sourceName).toBe('pos');
+    expect(orderFromWebhook(restOrder({ source_name: ' web ' })).sourceName).toBe('web');
+    expect(orderFromWebhook(restOrder({ source_name: '' })).sourceName).toBeNull();
+    expect(orderFromWebhook(restOrder({ source_name: null })).sourceName).toBeNull();
   });
 
   it('keeps ids beyond 2^53 exactly and reads money written as JSON numbers (parseWebhookJson)', () => {

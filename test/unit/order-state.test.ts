@@ -33,6 +33,7 @@ const snapshot = (fields: Partial<OrderSnapshot> = {}): OrderSnapshot => ({
   taxes_included: false,
   awaiting_payment: false,
   test: false,
+  source_name: 'web',
   ...fields,
 });
 const gold: VipTier = {
@@ -183,6 +184,17 @@ describe('order effects', () => {
     const result = plan(mergeOrderSnapshot(null, snapshot()), NOTHING_APPLIED, approveAtOnce, 0, context);
 
     expect(result.newEntries[0]).toMatchObject({ points: 8, base_points: 5, points_multiplier: 1.5 });
+  });
+
+  it("keeps the order's channel (source_name) on its entries, from its first snapshot; an older item without one takes the next", () => {
+    const atCounter = mergeOrderSnapshot(null, snapshot({ source_name: 'pos' }));
+    const later = mergeOrderSnapshot(atCounter, snapshot({ source_name: 'web', updated_at: NOW, refunded_minor: 5000 }));
+    const { source_name: _dropped, ...olderItem } = mergeOrderSnapshot(null, snapshot());
+
+    expect(plan(atCounter, NOTHING_APPLIED).newEntries[0]).toMatchObject({ order_source_name: 'pos', points: 120 });
+    expect(later.source_name).toBe('pos');
+    expect(mergeOrderSnapshot(olderItem, snapshot({ source_name: 'pos', updated_at: NOW })).source_name).toBe('pos');
+    expect(plan(olderItem, NOTHING_APPLIED).newEntries[0]).toMatchObject({ order_source_name: null });
   });
 
   it('writes nothing when the same state is planned again', () => {

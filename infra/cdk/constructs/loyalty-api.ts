@@ -271,9 +271,13 @@ export class LoyaltyApi extends Construct {
       this.methods.set(page.name, method);
     }
 
-    // The CORS preflight of each staff path Shopify's admin UI extensions call (from an origin of their own):
-    // 204, no token, no function. Only those paths: a mock is a resource of the stack's 500.
-    const staffPaths = new Set((props.staffRoutes ?? []).map((staff) => staff.path));
+    // The CORS preflight of each staff path Shopify's UI extensions call (from an origin of their own; the POS
+    // extension's staff-only routes among them): 204, no token, no function. Only those paths: a mock is a resource
+    // of the stack's 500.
+    const staffPaths = new Set([
+      ...(props.staffRoutes ?? []).map((staff) => staff.path),
+      ...(props.pages ?? []).filter((page) => isStaffResource(page.path)).map((page) => page.path),
+    ]);
     for (const path of CROSS_ORIGIN_STAFF_PATHS.filter((candidate) => staffPaths.has(candidate))) {
       const parameters = Object.fromEntries(
         Object.entries(STAFF_PREFLIGHT_HEADERS).map(([name, value]) => [`method.response.header.${name}`, `'${value}'`]),

@@ -21,6 +21,7 @@ import { createOrderControls } from './simulator-order-controls';
 import { createSimulatedStorefront } from './simulated-storefront';
 import { createSimulatedCustomerAccount } from './simulated-customer-account';
 import { createSimulatedCheckout } from './simulated-checkout';
+import { createSimulatedPos } from './simulated-pos';
 import { createSimulatedKlaviyo, type KlaviyoRecords } from './simulated-klaviyo';
 import { createWebhookDeliveries, type DeliveryOutcome, type WebhookDelivery } from './webhook-deliveries';
 
@@ -92,6 +93,8 @@ export interface PlatformSimulator {
   accountUrl(shopId: string): string;
   /** A shop's checkout of one product with the app's checkout extensions: `{url}/checkout/{shop id}/?variant=41002&quantity=1`. */
   checkoutUrl(shopId: string): string;
+  /** A shop's POS with the app's POS extension, for staff user `userId`: `{url}/pos/{shop id}/?user_id=…`. */
+  posUrl(shopId: string, userId?: string): string;
   /** Sends any topic (e.g. customers/redact) signed as the shop's deliveries are, and waits for the answer. */
   deliverWebhook(shopId: string, topic: string, payload: unknown): Promise<DeliveryOutcome>;
   webhooks(): WebhookDelivery[];
@@ -152,6 +155,14 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
     realNow: options.realNow ?? Date.now,
     now,
   });
+  // The shop counter: the POS extension calls the same service as the account extension.
+  const pos = createSimulatedPos({
+    shops,
+    serviceUrl: () => accountServiceUrl,
+    realNow: options.realNow ?? Date.now,
+    code: (shop, text) => codes.find(shop, text),
+    orders: orderControls,
+  });
   const admin = createSimulatedAdmin({ shops, appUrl: () => adminAppUrl, realNow: options.realNow ?? Date.now });
 
   /** GET /_store_credit?shop=&customer_id=[&currency=]: the account in the shop's currency unless another is named. */
@@ -197,6 +208,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
       if (await storefront.handle(req, res, pathname)) return;
       if (await account.handle(req, res, pathname)) return;
       if (await checkout.handle(req, res, pathname)) return;
+      if (await pos.handle(req, res, pathname)) return;
       const shop = GRAPHQL_PATH.exec(pathname)?.[1];
       if (shop !== undefined) return graphql(req, res, decodeURIComponent(shop));
       sendJson(res, 404, { errors: 'Not Found' });
@@ -232,6 +244,7 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
     },
     accountUrl: (shopId) => `${server.url}/account/${encodeURIComponent(shopId)}/`,
     checkoutUrl: (shopId) => `${server.url}/checkout/${encodeURIComponent(shopId)}/?variant=41002&quantity=1`,
+    posUrl: (shopId, userId = '42') => `${server.url}/pos/${encodeURIComponent(shopId)}/?user_id=${encodeURIComponent(userId)}`,
     deliverWebhook: (shopId, topic, payload) => deliveries.deliver(shops.identity(shopId), topic, payload),
     webhooks: () => deliveries.list(),
     klaviyoUrl: `${server.url}/klaviyo`,

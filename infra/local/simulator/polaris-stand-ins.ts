@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 // STAND-INS, NOT SHOPIFY'S RENDERER. Minimal accessible custom elements for the Polaris web components
-// the customer account extensions and the admin block use (s-page, s-section, s-admin-block, s-button...),
-// so the bundled extension runs in a plain Chromium page: the twin's customer account page
-// (simulated-customer-account.ts, which the tests' host reuses) and the tests' admin block host
-// (test/support/admin-block-host.ts). Shopify renders these components
+// the customer account extensions, the admin block and the POS extension use (s-page, s-section,
+// s-admin-block, s-button, s-tile, s-pos-block, the fields...), so the bundled extension runs in a plain Chromium
+// page: the twin's customer account page (simulated-customer-account.ts, which the tests' host reuses), the tests'
+// admin block host (test/support/admin-block-host.ts) and the twin's POS page (simulated-pos.ts). Shopify renders these components
 // itself, from a worker, with its own markup and styles; these only give each one the semantics its
 // documentation promises (a page's main landmark and h1, a section's heading, a button's keyboard
 // behaviour and accessible name, a banner's live region, `--copy` to the clipboard), so a keyboard and
@@ -15,6 +15,8 @@ type Render = (element: StandIn) => string;
 class StandIn extends HTMLElement {
   static render: Render = () => '<slot></slot>';
   static props: string[] = [];
+  /** The element's focus goes to its first focusable part (a button's <button>), as `ref.focus()` expects. */
+  static delegatesFocus = false;
   /** Property values, set by Preact (a prop the element has is set as a property). */
   values: Record<string, unknown> = {};
 
@@ -29,7 +31,7 @@ class StandIn extends HTMLElement {
   update(): void {
     const html = `<style>${STYLE}</style>${(this.constructor as typeof StandIn).render(this)}`;
     if (!this.shadowRoot) {
-      this.attachShadow({ mode: 'open' }).innerHTML = html;
+      this.attachShadow({ mode: 'open', delegatesFocus: (this.constructor as typeof StandIn).delegatesFocus }).innerHTML = html;
       return;
     }
     const next = document.createElement('template');
@@ -94,13 +96,29 @@ a { color: #004bb0; }
 .badge { background: #e3e3e3; border-radius: 999px; padding: .1rem .6rem; font-size: .85rem; font-weight: 600; }
 progress { width: 100%; height: .75rem; }
 .dismiss { align-self: flex-end; padding: .1rem .6rem; }
+button.critical { color: #a11b14; border-color: #a11b14; }
+button.tile { display: flex; flex-direction: column; align-items: flex-start; gap: .25rem; width: 100%; min-height: 5rem; padding: .75rem 1rem; text-align: left; background: #f4f7ff; border-color: #2f5fb3; }
+.pos-block { background: #fff; border: 1px solid #d4d4d4; border-radius: 12px; padding: 1rem 1.25rem; }
+.field { display: flex; flex-direction: column; gap: .25rem; }
+.field label { font-weight: 600; }
+.field label:empty { display: none; }
+input { font: inherit; padding: .45rem .6rem; border: 1px solid #8a8a8a; border-radius: 8px; }
+input:focus-visible { outline: 3px solid #005bd3; outline-offset: 1px; }
+input[aria-invalid="true"] { border-color: #a11b14; }
+.details:empty, .error:empty { display: none; }
 `;
 
 /** Defines `s-<name>` with the props it reflects; setting one re-renders its shadow tree. */
-function define(name: string, props: string[], render: Render, options: { role?: string; inline?: boolean } = {}): void {
-  const Element = class extends StandIn {
+function define(
+  name: string,
+  props: string[],
+  render: Render,
+  options: { role?: string; inline?: boolean; delegatesFocus?: boolean; base?: typeof StandIn } = {},
+): void {
+  const Element = class extends (options.base ?? StandIn) {
     static override render = render;
     static override props = props;
+    static override delegatesFocus = options.delegatesFocus ?? false;
     override connectedCallback(): void {
       if (options.role && !this.hasAttribute('role')) this.setAttribute('role', options.role);
       if (options.inline) this.style.display = 'inline';
@@ -178,14 +196,110 @@ define('banner', ['heading', 'tone', 'dismissible', 'collapsible', 'ondismiss'],
   (banner.values.dismissible ? '<button type="button" class="dismiss" aria-label="Dismiss">×</button>' : '') +
   '</div>');
 define('clipboard-item', ['text', 'oncopyerror'], () => '');
-define('button', ['variant', 'tone', 'loading', 'disabled', 'accessibilityLabel', 'href', 'command', 'commandFor', 'type'], (button) => {
-  const label = button.prop('accessibilityLabel');
-  const aria = label ? ` aria-label="${escapeHtml(label)}"` : '';
-  if (button.prop('href')) return `<a class="button" href="${escapeHtml(button.prop('href'))}"${aria}><slot></slot></a>`;
-  // Loading: announced busy and inert, yet still focusable, so the keyboard user's focus stays put.
-  const busy = button.values.loading ? ' aria-busy="true" aria-disabled="true"' : '';
-  const disabled = button.values.disabled ? ' disabled' : '';
-  return `<button type="button" class="${button.prop('variant')}"${aria}${busy}${disabled}><slot></slot></button>`;
+define(
+  'button',
+  ['variant', 'tone', 'loading', 'disabled', 'accessibilityLabel', 'href', 'command', 'commandFor', 'type'],
+  (button) => {
+    const label = button.prop('accessibilityLabel');
+    const aria = label ? ` aria-label="${escapeHtml(label)}"` : '';
+    if (button.prop('href')) return `<a class="button" href="${escapeHtml(button.prop('href'))}"${aria}><slot></slot></a>`;
+    // Loading: announced busy and inert, yet still focusable, so the keyboard user's focus stays put.
+    const busy = button.values.loading ? ' aria-busy="true" aria-disabled="true"' : '';
+    const disabled = button.values.disabled ? ' disabled' : '';
+    return `<button type="button" class="${button.prop('variant')} ${button.prop('tone')}"${aria}${busy}${disabled}><slot></slot></button>`;
+  },
+  { delegatesFocus: true },
+);
+
+// POS's components (POS UI extensions): the smart grid's tile (a button with its heading and subheading), the
+// customer details screen's block, a scroll box.
+define(
+  'tile',
+  ['heading', 'subheading', 'disabled', 'tone', 'itemCount'],
+  (tile) =>
+    `<button type="button" class="tile"${tile.values.disabled ? ' disabled' : ''}><strong>${escapeHtml(tile.prop('heading'))}</strong>` +
+    `<span class="subdued">${escapeHtml(tile.prop('subheading'))}</span></button>`,
+  { delegatesFocus: true },
+);
+define('pos-block', ['heading'], (block) => {
+  const id = `section-heading-${++sections}`;
+  return `<section class="pos-block" aria-labelledby="${id}"><h2 id="${id}">${escapeHtml(block.prop('heading'))}</h2><slot></slot></section>`;
+});
+define('scroll-box', [], () => '<div class="scroll"><slot></slot></div>');
+
+let fields = 0;
+
+/**
+ * A field (s-text-field, s-number-field, s-search-field): its <input> is built once and patched in place, so typing
+ * keeps the focus and the caret; `value` reads what was typed; `input` events cross the shadow boundary as they
+ * are, `change` (which does not) is told to the element's listeners, on Enter too.
+ */
+class FieldStandIn extends StandIn {
+  static inputType = 'text';
+  private input: HTMLInputElement | null = null;
+
+  override connectedCallback(): void {
+    if (!this.shadowRoot) {
+      const id = `field-${++fields}`;
+      const root = this.attachShadow({ mode: 'open', delegatesFocus: true });
+      root.innerHTML =
+        `<style>${STYLE}</style><div class="field"><label for="${id}"></label>` +
+        `<input id="${id}" type="${(this.constructor as typeof FieldStandIn).inputType}" aria-describedby="${id}-details ${id}-error">` +
+        `<span class="subdued details" id="${id}-details"></span><span class="critical error" id="${id}-error"></span></div>`;
+      this.input = root.querySelector('input');
+      this.input!.addEventListener('change', () => this.dispatchEvent(new Event('change')));
+      this.input!.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter') this.dispatchEvent(new Event('change'));
+      });
+    }
+    this.update();
+  }
+
+  override update(): void {
+    const root = this.shadowRoot;
+    if (!root || !this.input) return;
+    const label = this.prop('label');
+    const placeholder = this.prop('placeholder');
+    root.querySelector('label')!.textContent = label;
+    // A field with no label (POS's search field) is named by its placeholder.
+    if (label) this.input.removeAttribute('aria-label');
+    else this.input.setAttribute('aria-label', placeholder);
+    for (const attribute of ['placeholder', 'min', 'max']) {
+      const value = this.prop(attribute);
+      if (value) this.input.setAttribute(attribute, value);
+      else this.input.removeAttribute(attribute);
+    }
+    this.input.required = Boolean(this.values.required);
+    this.input.disabled = Boolean(this.values.disabled);
+    const error = this.prop('error');
+    this.input.setAttribute('aria-invalid', error ? 'true' : 'false');
+    root.querySelector('.details')!.textContent = this.prop('details');
+    root.querySelector('.error')!.textContent = error;
+    const wanted = this.values.value === undefined || this.values.value === null ? '' : String(this.values.value);
+    if (this.input.value !== wanted && root.activeElement !== this.input) this.input.value = wanted;
+  }
+
+  get value(): string {
+    return this.input?.value ?? String(this.values.value ?? '');
+  }
+
+  set value(value: string) {
+    this.values.value = value;
+    if (this.isConnected) this.update();
+  }
+}
+
+const FIELD_PROPS = ['label', 'placeholder', 'details', 'error', 'required', 'disabled', 'min', 'max', 'controls', 'maxLength'];
+define('text-field', FIELD_PROPS, () => '', { base: FieldStandIn });
+define('number-field', FIELD_PROPS, () => '', {
+  base: class extends FieldStandIn {
+    static override inputType = 'number';
+  },
+});
+define('search-field', FIELD_PROPS, () => '', {
+  base: class extends FieldStandIn {
+    static override inputType = 'search';
+  },
 });
 
 // A loading button does nothing when pressed (its listeners never hear the click).

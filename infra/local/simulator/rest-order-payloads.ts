@@ -311,7 +311,7 @@ export function restOrderPayload(order: SimulatedOrder) {
     current_total_tax: money(currentTax, currency),
     current_total_tax_set: moneySet(currentTax, currency),
     customer_locale: 'en',
-    device_id: null,
+    device_id: order.pos?.deviceId ?? null,
     discount_codes: order.discountCodes.map((code) =>
       code === order.shippingCode
         ? { code, amount: money(order.shippingDiscount, currency), type: 'shipping' }
@@ -324,7 +324,7 @@ export function restOrderPayload(order: SimulatedOrder) {
     fulfillment_status: null,
     landing_site: order.landingSite,
     landing_site_ref: recordedReferralCode(order),
-    location_id: null,
+    location_id: order.pos?.locationId ?? null,
     merchant_of_record_app_id: null,
     name: order.name,
     note: null,
@@ -341,7 +341,9 @@ export function restOrderPayload(order: SimulatedOrder) {
     reference: null,
     referring_site: null,
     source_identifier: null,
-    source_name: 'web',
+    // `web` for the online store's checkout; `pos` for Shopify POS, whose payload also names its till (location,
+    // device, staff user) and has no landing page.
+    source_name: order.sourceName,
     source_url: null,
     subtotal_price: money(order.subtotal, currency),
     subtotal_price_set: moneySet(order.subtotal, currency),
@@ -366,7 +368,7 @@ export function restOrderPayload(order: SimulatedOrder) {
     total_tip_received: money(0, currency),
     total_weight: 0,
     updated_at: order.updatedAt,
-    user_id: null,
+    user_id: order.pos?.userId ?? null,
     customer: restCustomer(order),
     discount_applications: discountApplications(order, discounts),
     fulfillments: [],

@@ -85,6 +85,10 @@ export interface SimulatedOrder {
   landingSite: string | null;
   landingSiteRef: string | null;
   noteAttributes: Array<{ name: string; value: string }>;
+  /** Shopify's `source_name`: `web` for the online store's checkout, `pos` for Shopify POS. */
+  sourceName: string;
+  /** A POS order's till (`source_name` `pos`): its location, device and the staff user who rang it up; null otherwise. */
+  pos: { locationId: number; deviceId: number; userId: number | null } | null;
   createdAt: string;
   processedAt: string;
   updatedAt: string;
@@ -117,7 +121,16 @@ export interface NewOrder {
   landing_site?: string | null | undefined;
   landing_site_ref?: string | null | undefined;
   note_attributes?: Array<{ name: string; value: string }> | undefined;
+  /** `web` when absent. */
+  source_name?: string | undefined;
+  /** A POS order's till (source_name `pos`): defaults to location 1 and device 1, no staff user. */
+  location_id?: number | undefined;
+  device_id?: number | undefined;
+  user_id?: number | null | undefined;
 }
+
+/** The simulator's one POS location and device, where a POS order names none. */
+export const DEFAULT_POS_TILL = { locationId: 1, deviceId: 1 } as const;
 
 /**
  * What a refund gives back: an amount of the subtotal, or whole units of given lines, or neither (money
@@ -436,6 +449,15 @@ export function createSimulatedOrders(
         landingSite: input.landing_site ?? null,
         landingSiteRef: input.landing_site_ref ?? null,
         noteAttributes: input.note_attributes ?? [],
+        sourceName: input.source_name ?? 'web',
+        pos:
+          input.source_name === 'pos'
+            ? {
+                locationId: input.location_id ?? DEFAULT_POS_TILL.locationId,
+                deviceId: input.device_id ?? DEFAULT_POS_TILL.deviceId,
+                userId: input.user_id ?? null,
+              }
+            : null,
         createdAt: at,
         processedAt: at,
         updatedAt: at,

@@ -14,42 +14,63 @@ import type { DeliveryOutcome, WebhookDeliveries } from './webhook-deliveries';
 const AMOUNT = /^\d{1,12}(?:\.\d+)?$/;
 const amount = () => z.string().regex(AMOUNT, 'must be a decimal amount such as "120.00"');
 
-const createOrderSchema = z.strictObject({
-  shop: z.string().min(1, 'must name a shop'),
-  customer_id: z
-    .string()
-    .regex(/^\d{1,32}$/, 'must be a numeric customer id such as "1001"')
-    .nullable()
-    .default(null),
-  // Required unless line_items are given (checked with the lines, see simulated-orders.ts).
-  subtotal_price: amount().optional(),
-  total_price: amount().optional(),
-  taxes_included: z.boolean().optional(),
-  line_items: z
-    .array(
-      z.strictObject({
-        price: amount(),
-        quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000'),
-        gift_card: z.boolean().optional(),
-        tax: amount().optional(),
-        discount: amount().optional(),
-        variant_id: z
-          .string()
-          .regex(/^\d{1,20}$/, 'must be a numeric product variant id such as "4401"')
-          .optional(),
-      }),
-    )
-    .min(1, 'must hold at least one line (or leave line_items out)')
-    .max(1000, 'must hold at most 1000 lines')
-    .optional(),
-  financial_status: z.enum(CREATABLE_PAYMENT_STATUSES).optional(),
-  test: z.boolean().optional(),
-  discount_codes: z.array(z.string().min(1, 'must not be empty')).optional(),
-  landing_site: z.string().nullable().optional(),
-  landing_site_ref: z.string().nullable().optional(),
-  note_attributes: z.array(z.strictObject({ name: z.string().min(1, 'must not be empty'), value: z.string() })).optional(),
-  deliver: z.boolean().default(true),
-});
+const POS_ID = z.number().int('must be a whole number').min(1, 'must be a positive id').max(Number.MAX_SAFE_INTEGER);
+
+const createOrderSchema = z
+  .strictObject({
+    shop: z.string().min(1, 'must name a shop'),
+    customer_id: z
+      .string()
+      .regex(/^\d{1,32}$/, 'must be a numeric customer id such as "1001"')
+      .nullable()
+      .default(null),
+    // Required unless line_items are given (checked with the lines, see simulated-orders.ts).
+    subtotal_price: amount().optional(),
+    total_price: amount().optional(),
+    taxes_included: z.boolean().optional(),
+    line_items: z
+      .array(
+        z.strictObject({
+          price: amount(),
+          quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000'),
+          gift_card: z.boolean().optional(),
+          tax: amount().optional(),
+          discount: amount().optional(),
+          variant_id: z
+            .string()
+            .regex(/^\d{1,20}$/, 'must be a numeric product variant id such as "4401"')
+            .optional(),
+        }),
+      )
+      .min(1, 'must hold at least one line (or leave line_items out)')
+      .max(1000, 'must hold at most 1000 lines')
+      .optional(),
+    financial_status: z.enum(CREATABLE_PAYMENT_STATUSES).optional(),
+    test: z.boolean().optional(),
+    discount_codes: z.array(z.string().min(1, 'must not be empty')).optional(),
+    landing_site: z.string().nullable().optional(),
+    landing_site_ref: z.string().nullable().optional(),
+    note_attributes: z.array(z.strictObject({ name: z.string().min(1, 'must not be empty'), value: z.string() })).optional(),
+    // The channel, as Shopify names it: `web` (the default: the online store's checkout), `pos` (Shopify POS), ...
+    source_name: z
+      .string()
+      .regex(/^[a-z0-9_-]{1,64}$/, 'must be a channel name such as "web" or "pos"')
+      .default('web'),
+    // A POS order's till: where, on which device and by which staff user it was rung up (POS orders only).
+    location_id: POS_ID.optional(),
+    device_id: POS_ID.optional(),
+    user_id: POS_ID.nullable().optional(),
+    deliver: z.boolean().default(true),
+  })
+  .refine(
+    (body) => body.source_name === 'pos' || (body.location_id === undefined && body.device_id === undefined && body.user_id === undefined),
+    {
+      message: 'location_id, device_id and user_id belong to a POS order (source_name "pos")',
+    },
+  )
+  .refine((body) => body.source_name !== 'pos' || (body.landing_site == null && body.landing_site_ref == null), {
+    message: 'a POS order has no landing_site or landing_site_ref: it is rung up at the counter, not reached online',
+  });
 
 // Any topic, e.g. the privacy webhooks, which no order control causes.
 const sendSchema = z.strictObject({
@@ -100,14 +121,19 @@ const ORDER_CHANGES: Record<OrderChange, { what: string; topic: string; apply: (
 export interface OrderControls {
   /** Answers the request when its path is one of the order controls; false when it is not. */
   handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean>;
+  /**
+   * Places an order as `POST /_orders` does, from the same body (checked the same way: BadRequest otherwise), and
+   * answers once its webhook was answered: the twin's POS page charges its cart through it.
+   */
+  place(body: unknown): Promise<{ order: ReturnType<typeof restOrderPayload>; webhook: DeliveryOutcome | null }>;
 }
 
 export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrders, deliveries: WebhookDeliveries): OrderControls {
   const deliverOrder = (order: SimulatedOrder, topic: string, payload: unknown, deliver: boolean): Promise<DeliveryOutcome> | null =>
     deliver ? deliveries.deliver(shops.identity(order.shop), topic, payload, String(order.id)) : null;
 
-  const createOrder = async (req: IncomingMessage, res: ServerResponse) => {
-    const body = parseWith(createOrderSchema, await readJson(req), 'Invalid order');
+  const place = async (input: unknown) => {
+    const body = parseWith(createOrderSchema, input, 'Invalid order');
     if (!shops.has(body.shop)) throw new BadRequest(`Invalid order: shop: no shop '${body.shop}' on the platform`);
     const customer = body.customer_id === null ? null : shops.customer(body.shop, body.customer_id);
     if (customer === undefined) {
@@ -119,7 +145,11 @@ export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrde
     // an order arrives as orders/updated.
     const topic = order.payment === 'paid' ? 'orders/paid' : 'orders/updated';
     const webhook = await deliverOrder(order, topic, payload, body.deliver);
-    sendJson(res, 201, { order: payload, webhook });
+    return { order: payload, webhook };
+  };
+
+  const createOrder = async (req: IncomingMessage, res: ServerResponse) => {
+    sendJson(res, 201, await place(await readJson(req)));
   };
 
   const refundOrder = async (req: IncomingMessage, res: ServerResponse, orderId: string) => {
@@ -167,6 +197,7 @@ export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrde
     });
 
   return {
+    place,
     async handle(req, res, pathname) {
       if (pathname === '/_orders') {
         if (req.method === 'POST') await createOrder(req, res);

@@ -229,6 +229,7 @@ function orderView(order: SimulatedOrder, domain: string) {
     customer: order.customer ? customerView(order.customer) : null,
     note: null,
     test: order.test,
+    sourceName: order.sourceName,
     taxesIncluded: order.taxesIncluded,
     subtotalPriceSet: moneyBag(order.subtotal, currency),
     currentSubtotalPriceSet: moneyBag(order.subtotal - refunded, currency),
