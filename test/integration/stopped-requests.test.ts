@@ -5,7 +5,8 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { purchaseHandler } from '../../functions/rewards/purchase';
 import { handler as adjustHandler } from '../../functions/points/adjust';
-import { claimIdempotencyKey } from '../../shared/data/idempotency-repository';
+import { once } from '../../shared/data/claims';
+import { idempotentWorkId, requestOnce } from '../../shared/data/idempotency-repository';
 import { requestHash } from '../../shared/http/idempotency';
 import { adjustPoints } from '../../shared/points/adjust-points';
 import { parseAdjustPointsBody } from '../../shared/points/points-requests';
@@ -264,15 +265,16 @@ describe('a points adjustment stopped after its commit and retried with the same
     const id = await member(250);
     const event = adjustEvent(id, 'stopped-adjust');
     // What the stopped invocation did: claimed the key, then committed the adjustment under the key's work id.
-    const claimed = await claimIdempotencyKey(
-      { shopId: SHOP, route: 'POST /v1/customers/{identifier}/points', idempotencyKey: 'stopped-adjust' },
-      requestHash(event, { adjustment: 40 }),
-      { inProgressMs: FUNCTION_MS },
-    );
-    if (!claimed.claimed) throw new Error('the key was not claimed');
-    await adjustPoints(catalog, id, parseAdjustPointsBody({ adjustment: 40 }), {
-      requestId: claimed.claim.workId,
+    const scope = { shopId: SHOP, route: 'POST /v1/customers/{identifier}/points', idempotencyKey: 'stopped-adjust' };
+    const hash = requestHash(event, { adjustment: 40 });
+    let claimed!: () => void;
+    const claim = new Promise<void>((resolve) => (claimed = resolve));
+    void once(requestOnce(scope, hash), FUNCTION_MS, () => {
+      claimed();
+      return new Promise<never>(() => undefined);
     });
+    await claim;
+    await adjustPoints(catalog, id, parseAdjustPointsBody({ adjustment: 40 }), { requestId: idempotentWorkId(scope, hash) });
 
     const early = await adjustHandler(adjustEvent(id, 'stopped-adjust'), lambdaContext());
     pastTheExpiry();
