@@ -2,23 +2,23 @@
 // below the SDK's retry middleware): the SDK retries, as it does in AWS, and the write must have its effect once and
 // be reported as done. A path that fails here and lives in a file being changed elsewhere is written as
 // `it.failing`, naming the defect: it turns red once the defect is fixed, and then becomes an ordinary test.
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
+import type { PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createCustomer, getCustomer, updateCustomer } from '../../shared/data/customer-repository';
 import { once, type OnceKey, type Settled } from '../../shared/data/claims';
 import { requestOnce, type StoredResponse } from '../../shared/data/idempotency-repository';
 import { queryAll } from '../../shared/data/items';
 import { keys } from '../../shared/data/keys';
-import { putShopCatalog, readShopCounters } from '../../shared/data/shop-repository';
+import { readShopCounters } from '../../shared/data/shop-repository';
 import { webhookEventOnce } from '../../shared/data/webhook-event-repository';
 import { enrollPlatformCustomer } from '../../shared/customers/customer-service';
-import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { platformForShop } from '../../shared/platform/platform-for-shop';
 import { processQueuedDelivery } from '../../shared/webhooks/process-queued-delivery';
 import { adjustPoints } from '../../shared/points/adjust-points';
 import { purchaseReward } from '../../shared/purchases/purchase-reward';
 import { customerRecord } from '../fixtures/customer-record';
 import { reward, shopCatalog } from '../fixtures/shop-catalog';
 import { dynamoDbFaults, type DynamoDbFaults } from '../support/dynamodb-faults';
-import { createTestTable } from '../support/test-table';
+import { shopWithPlatform, type ShopWithPlatform } from '../support/shop-with-platform';
 
 jest.setTimeout(60_000);
 
@@ -59,23 +59,15 @@ const catalog = shopCatalog(SHOP, {
   ],
 });
 
-let table: Awaited<ReturnType<typeof createTestTable>>;
+let table: ShopWithPlatform['table'];
 let simulator: PlatformSimulator;
 let faults: DynamoDbFaults;
 let nextId = 100;
 
 beforeAll(async () => {
-  simulator = await startPlatformSimulator({ port: 0, shops: { [SHOP]: { customers: [] } } });
-  table = await createTestTable({
-    environment: { PLATFORM_BASE_URL: simulator.url, PLATFORM_RETRY_BASE_MS: '1', PLATFORM_TIMEOUT_MS: '500' },
-  });
-  resetPlatforms();
-  await putShopCatalog(catalog);
+  ({ simulator, table } = await shopWithPlatform(catalog));
 });
-afterAll(async () => {
-  await simulator.stop();
-  await table.drop();
-});
+afterAll(() => table.drop());
 beforeEach(() => {
   faults = dynamoDbFaults({ seed: 1, rates: {} });
   faults.install();

@@ -10,19 +10,18 @@ import { idempotentWorkId, requestOnce } from '../../shared/data/idempotency-rep
 import { requestHash } from '../../shared/http/idempotency';
 import { adjustPoints } from '../../shared/points/adjust-points';
 import { parseAdjustPointsBody } from '../../shared/points/points-requests';
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
+import type { PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { queryAll } from '../../shared/data/items';
 import { keys } from '../../shared/data/keys';
-import { putShopCatalog } from '../../shared/data/shop-repository';
 import type { PurchaseRecord } from '../../shared/domain/history';
-import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { platformForShop } from '../../shared/platform/platform-for-shop';
 import type { PurchaseHooks } from '../../shared/purchases/purchase-reward';
 import { purchaseReconcilerJob } from '../../shared/purchases/purchase-reconciler';
 import { now, setClock } from '../../shared/runtime/clock';
 import { customerRecord } from '../fixtures/customer-record';
 import { reward, shopCatalog } from '../fixtures/shop-catalog';
-import { createTestTable } from '../support/test-table';
+import { shopWithPlatform, type ShopWithPlatform } from '../support/shop-with-platform';
 
 jest.setTimeout(60_000);
 
@@ -31,28 +30,14 @@ const catalog = shopCatalog(SHOP, { rewards: [reward('five-off')] });
 /** The function's time left when the invocation starts, as Lambda reports it. */
 const FUNCTION_MS = 10_000;
 
-let table: Awaited<ReturnType<typeof createTestTable>>;
+let table: ShopWithPlatform['table'];
 let simulator: PlatformSimulator;
 let nextId = 500;
 
 beforeAll(async () => {
-  simulator = await startPlatformSimulator({ port: 0, shops: { [SHOP]: { customers: [] } } });
-  table = await createTestTable({
-    environment: {
-      PLATFORM_BASE_URL: simulator.url,
-      PLATFORM_RETRY_BASE_MS: '1',
-      PLATFORM_TIMEOUT_MS: '500',
-      SHOP_CONFIG_TTL_SECONDS: '0',
-    },
-  });
-  resetPlatforms();
-  await putShopCatalog(catalog);
+  ({ simulator, table } = await shopWithPlatform(catalog));
 });
-afterAll(async () => {
-  setClock(null);
-  await simulator.stop();
-  await table.drop();
-});
+afterAll(() => table.drop());
 beforeEach(() => setClock(new Date('2026-11-24T12:00:00.000Z')));
 afterEach(() => simulator.setFaults({ discount_codes: 'ok' }));
 
