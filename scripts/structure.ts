@@ -2,7 +2,7 @@
 // repositories that import another repository, the places that build a `tier.changed` event, the
 // authorizer's bundle (bytes and modules), and the data layer's shape (issue 39): transaction sites,
 // hand-set derived attributes, DynamoDB expressions outside shared/data, imports that run back up the
-// feature order, and the largest data files. The figures are read from the syntax tree (the TypeScript
+// feature order, and the largest data files; and the exports no other file imports (issue 50). The figures are read from the syntax tree (the TypeScript
 // compiler's parser), so a comment or a type that names a command is no site. Prints a Markdown report;
 // `--json` prints the figures as JSON.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -422,6 +422,178 @@ export function largestDataFiles(count = 5): Array<{ file: string; lines: number
     .slice(0, count);
 }
 
+// ---- exports used nowhere -------------------------------------------------------------------------------
+
+/** The folders whose exports must each be imported somewhere, and the parts of them left to their own builds. */
+export const EXPORTING_FOLDERS = ['shared', 'functions', 'infra'];
+const OWN_BUILDS = ['infra/local/simulator/', 'infra/shopify-app/'];
+/** The folders whose files may import them: the tree, its tests, benches and scripts. */
+const IMPORTING_FOLDERS = ['shared', 'functions', 'infra', 'test', 'bench', 'scripts', 'config'];
+/** Files run, not imported: the CDK app, the CLI, the twin's and DynamoDB Local's mains, the admin UI's page. */
+export const ENTRY_FILES = new Set([
+  'infra/cdk/app.ts',
+  'infra/cli/main.ts',
+  'infra/local/main.ts',
+  'infra/local/dynamodb-main.ts',
+  'infra/admin-ui/src/main.tsx',
+]);
+/**
+ * What the manifest's paths take from a function's module: Lambda's `handler`, and a scheduled job's `run` (the
+ * twin's POST /_jobs/run) and `job` (named as the manifest names it).
+ */
+const HANDLER_EXPORTS = new Set(['handler', 'run', 'job']);
+
+export interface UnusedExport extends Place {
+  name: string;
+}
+
+const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.mjs', '.js', '.cjs'];
+
+/** The source files under `folders`, any extension the tree uses (declarations left out). */
+export function allSources(...folders: string[]): Source[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      if (name === 'node_modules' || name === 'dist' || name === 'cdk.out') return [];
+      if (statSync(path).isDirectory()) return walk(path);
+      return SOURCE_EXTENSIONS.some((extension) => name.endsWith(extension)) && !name.endsWith('.d.ts') ? [path] : [];
+    });
+  return folders.flatMap((folder) =>
+    walk(join(ROOT, folder)).map((file) => ({ path: relative(ROOT, file).split(sep).join('/'), text: readFileSync(file, 'utf8') })),
+  );
+}
+
+const hasExportModifier = (node: ts.Node) =>
+  ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+
+/** The names a module exports by name, each with its declaration (`export * from` names none of its own). */
+function exportedNames(file: ts.SourceFile): Array<{ name: string; node: ts.Node }> {
+  return file.statements.flatMap((statement): Array<{ name: string; node: ts.Node }> => {
+    if (ts.isExportAssignment(statement)) return [{ name: 'default', node: statement }];
+    if (ts.isExportDeclaration(statement)) {
+      const clause = statement.exportClause;
+      return clause && ts.isNamedExports(clause) ? clause.elements.map((element) => ({ name: element.name.text, node: element })) : [];
+    }
+    if (!hasExportModifier(statement)) return [];
+    const isDefault = (ts.getModifiers(statement as ts.HasModifiers) ?? []).some(
+      (modifier) => modifier.kind === ts.SyntaxKind.DefaultKeyword,
+    );
+    if (isDefault) return [{ name: 'default', node: statement }];
+    if (ts.isVariableStatement(statement)) {
+      return statement.declarationList.declarations.flatMap((declaration) =>
+        ts.isIdentifier(declaration.name) ? [{ name: declaration.name.text, node: declaration }] : [],
+      );
+    }
+    const name = (statement as { name?: ts.Node }).name;
+    return name && ts.isIdentifier(name) ? [{ name: name.text, node: statement }] : [];
+  });
+}
+
+/** How often each identifier occurs in the file (its declaration included). */
+function identifierCounts(file: ts.SourceFile): Map<string, number> {
+  const counts = new Map<string, number>();
+  eachNode(file, (node) => {
+    if (ts.isIdentifier(node)) counts.set(node.text, (counts.get(node.text) ?? 0) + 1);
+  });
+  return counts;
+}
+
+/**
+ * Whether the module uses an export itself: its name occurs beyond its declaration (for `export { a as b }`, the
+ * local `a` beyond its declaration and the specifier; a re-export `export { a } from` has no use in the module).
+ */
+function usedInItsModule(name: string, node: ts.Node, counts: Map<string, number>): boolean {
+  if (!ts.isExportSpecifier(node)) return (counts.get(name) ?? 0) > 1;
+  if (node.parent.parent.moduleSpecifier) return false;
+  return (counts.get((node.propertyName ?? node.name).text) ?? 0) > 2;
+}
+
+/** The file a relative module path names from `importer`, if it is one of `known`. */
+function resolveModule(importer: string, specifier: string, known: Set<string>): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = posix.join(posix.dirname(importer), specifier);
+  const stem = base.replace(/\.(m|c)?js$/, '');
+  const candidates = [
+    base,
+    ...SOURCE_EXTENSIONS.map((extension) => stem + extension),
+    ...['.ts', '.tsx'].map((extension) => `${base}/index${extension}`),
+  ];
+  return candidates.find((candidate) => known.has(candidate));
+}
+
+/** What each importing file takes from each module: named exports, or every export (`*`: a namespace, `import()`, `require`, `export *`). */
+function importedNames(sourcesToRead: Source[], known: Set<string>): Map<string, Set<string>> {
+  const used = new Map<string, Set<string>>();
+  const take = (target: string | undefined, name: string) => {
+    if (!target) return;
+    if (!used.has(target)) used.set(target, new Set());
+    used.get(target)!.add(name);
+  };
+  for (const source of sourcesToRead) {
+    const file = syntaxOf(source);
+    eachNode(file, (node) => {
+      if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+        const target = resolveModule(source.path, node.moduleSpecifier.text, known);
+        const clause = node.importClause;
+        if (clause?.name) take(target, 'default');
+        const bindings = clause?.namedBindings;
+        if (bindings && ts.isNamespaceImport(bindings)) take(target, '*');
+        if (bindings && ts.isNamedImports(bindings))
+          for (const element of bindings.elements) take(target, (element.propertyName ?? element.name).text);
+      } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+        const target = resolveModule(source.path, node.moduleSpecifier.text, known);
+        const clause = node.exportClause;
+        if (!clause || !ts.isNamedExports(clause)) take(target, '*');
+        else for (const element of clause.elements) take(target, (element.propertyName ?? element.name).text);
+      } else if (ts.isCallExpression(node)) {
+        const [argument] = node.arguments;
+        const callee = node.expression.kind === ts.SyntaxKind.ImportKeyword ? 'import' : nameOf(node.expression);
+        if (argument && ts.isStringLiteral(argument) && ['import', 'require', 'requireActual'].includes(callee ?? '')) {
+          take(resolveModule(source.path, argument.text, known), '*');
+        }
+      } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+        const expression = node.moduleReference.expression;
+        if (ts.isStringLiteral(expression)) take(resolveModule(source.path, expression.text, known), '*');
+      }
+    });
+  }
+  return used;
+}
+
+/**
+ * Exports no other file imports: each named export of a module under `exporting` that no file of `importing`
+ * names (by name, or all of the module's through a namespace, `import()`, `require` or `export *`). Left out:
+ * what Lambda takes from a function's module (`handler`, and a job's `run`) and the files run, not imported
+ * (`ENTRY_FILES`), and exports the module itself uses (a type its exported functions take, a constant its code
+ * reads): those are part of what it offers, not dead code.
+ */
+export function unusedExports(exporting: Source[], importing: Source[], entryFiles: ReadonlySet<string> = ENTRY_FILES): UnusedExport[] {
+  const known = new Set([...exporting, ...importing].map((source) => source.path));
+  const used = importedNames(importing, known);
+  return exporting
+    .filter((source) => !entryFiles.has(source.path))
+    .flatMap((source) => {
+      const file = syntaxOf(source);
+      const taken = used.get(source.path) ?? new Set<string>();
+      if (taken.has('*')) return [];
+      const ownUses = identifierCounts(file);
+      return exportedNames(file)
+        .filter(({ name }) => !taken.has(name) && !(source.path.startsWith('functions/') && HANDLER_EXPORTS.has(name)))
+        .filter(({ name, node }) => !usedInItsModule(name, node, ownUses))
+        .map(({ name, node }) => ({ ...placeOf(file, node), name }));
+    });
+}
+
+/** The tree's exports used nowhere: `unusedExports` over shared/, functions/ and infra/ (the simulator and the Shopify app have their own builds). */
+export function treeUnusedExports(): UnusedExport[] {
+  const importing = allSources(...IMPORTING_FOLDERS);
+  const exporting = importing.filter(
+    (source) =>
+      EXPORTING_FOLDERS.some((folder) => source.path.startsWith(`${folder}/`)) && !OWN_BUILDS.some((own) => source.path.startsWith(own)),
+  );
+  return unusedExports(exporting, importing);
+}
+
 // ---- deterministic ids -----------------------------------------------------------------------------------
 
 /** The one module that derives a deterministic id (a digest written as an id or a code). */
@@ -573,6 +745,7 @@ async function main(): Promise<void> {
     dataLayer: dataLayerFigures(),
     deterministicIds: deterministicIdSites(sources('shared')),
     jobNames: { jobs: (await manifestJobs()).length, mismatches: jobNameMismatches(await manifestJobs(), readFromRoot) },
+    unusedExports: treeUnusedExports(),
   };
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(figures, null, 2));
@@ -596,6 +769,8 @@ async function main(): Promise<void> {
   const jobsDiffering = new Set(mismatches.map((mismatch) => mismatch.name)).size;
   console.log(`\nJob names that differ across manifest/file/export: ${jobsDiffering} of ${jobs}`);
   for (const mismatch of mismatches) console.log(`- ${mismatch.name} (${mismatch.handler}): ${mismatch.problem}`);
+  console.log(`\nExports used nowhere (${EXPORTING_FOLDERS.join(', ')}): ${figures.unusedExports.length}`);
+  for (const unused of figures.unusedExports) console.log(`- ${unused.file}:${unused.line}: ${unused.name}`);
 }
 
 function printDataLayer(data: ReturnType<typeof dataLayerFigures>): void {

@@ -4,7 +4,7 @@
 import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, UpdateApiKeyCommand } from '@aws-sdk/client-api-gateway';
 import type { UsagePlanKeys } from '../../shared/shops/usage-plan-keys';
 
-export type { UsagePlan, UsagePlanKeys } from '../../shared/shops/usage-plan-keys';
+export type { UsagePlan } from '../../shared/shops/usage-plan-keys';
 
 export function apiGatewayUsagePlanKeys(client: APIGatewayClient): UsagePlanKeys {
   return {

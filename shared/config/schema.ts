@@ -33,22 +33,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError, formatPath, type Path } from './config-errors';
 import { jsonLocator, positionAt, syntaxError } from './json-positions';
-import {
-  apiKeySchema,
-  campaignSchema,
-  earningSettingsSchema,
-  earningHistorySchema,
-  earningRuleSchema,
-  flexibleConfigSchema,
-  memberSchema,
-  platformCustomerSchema,
-  rewardHistorySchema,
-  referralSettingsSchema,
-  rewardSchema,
-  shopSchema,
-  vipSettingsSchema,
-  vipTierSchema,
-} from './shop-schema';
+import { memberSchema, platformCustomerSchema, shopSchema } from './shop-schema';
 import { checkCatalog, checkPeople, checkUnique, checkVipSettings, type Report } from './cross-references';
 
 export const configFileSchema = z
@@ -85,19 +70,8 @@ export const configFileSchema = z
 
 export type ConfigFile = z.output<typeof configFileSchema>;
 export type ShopConfig = ConfigFile['shops'][number];
-export type VipSettings = z.output<typeof vipSettingsSchema>;
-export type EarningSettingsConfig = z.output<typeof earningSettingsSchema>;
-export type ReferralSettingsConfig = z.output<typeof referralSettingsSchema>;
-export type ApiKeyConfig = z.output<typeof apiKeySchema>;
-export type EarningRuleConfig = z.output<typeof earningRuleSchema>;
-export type CampaignConfig = z.output<typeof campaignSchema>;
-export type VipTierConfig = z.output<typeof vipTierSchema>;
-export type FlexibleConfig = z.output<typeof flexibleConfigSchema>;
-export type RewardConfig = z.output<typeof rewardSchema>;
 export type PlatformCustomerConfig = z.output<typeof platformCustomerSchema>;
 export type MemberConfig = z.output<typeof memberSchema>;
-export type EarningHistoryConfig = z.output<typeof earningHistorySchema>;
-export type RewardHistoryConfig = z.output<typeof rewardHistorySchema>;
 
 // --- parsing -----------------------------------------------------------------------------------------
 

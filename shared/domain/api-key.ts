@@ -4,7 +4,6 @@ import { deterministicId } from './deterministic-id';
 
 /** `full` keys may write; `read` keys may only read. Routes name the scope they require. */
 export type KeyScope = 'full' | 'read';
-export const KEY_SCOPES: readonly KeyScope[] = ['full', 'read'];
 export type KeyStatus = 'active' | 'revoked';
 
 export interface ApiKeyRecord {

@@ -27,11 +27,6 @@ export function canonicalEmail(email: string): string {
   return `${local}@${domain}`;
 }
 
-/** Two addresses reach the same mailbox. */
-export function sameMailbox(a: string, b: string): boolean {
-  return canonicalEmail(a) === canonicalEmail(b);
-}
-
 /**
  * A mailbox's keyed hash (HMAC-SHA256 under the shop's key, hex): what the table keeps to recognise a mailbox
  * without holding the address, as the once-per-mailbox referral guard does.

@@ -8,12 +8,8 @@ import { join } from 'node:path';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { env } from '../runtime/env';
 
-/** Shopify's App Bridge script, the one address the deployed page loads it from. */
-export const APP_BRIDGE_CDN_URL = 'https://cdn.shopify.com/shopifycloud/app-bridge.js';
 /** The app's script in the function's package (the stack's admin function writes it there). */
 export const ADMIN_APP_SCRIPT_NAME = 'admin-app.js';
-/** The query parameter App Bridge's bounce page reads: the address to reload with a fresh `id_token`. */
-export const SHOPIFY_RELOAD = 'shopify-reload';
 
 /** The page may be framed by the shop's admin and Shopify's unified admin only (plus the twin's admin, by setting). */
 export function frameAncestors(shopDomain: string, extraOrigins: readonly string[] = []): string {

@@ -13,7 +13,6 @@ import { deterministicId } from '../domain/deterministic-id';
 import { countedAmountMinor } from '../domain/order-amount';
 
 export { decimalToMinor } from '../domain/money';
-export { effectiveRefundedMinor } from '../domain/order-amount';
 
 export interface OrderRefundFact {
   /** Minor units the refund takes from the eligible amount (its lines less its refund discrepancies). */

@@ -1,8 +1,8 @@
 // Referral points: when a referred member's first paid order counts, every active referral rule awards the
 // referrer, approved at once, in the referrer's own transaction with a guard that makes it once per
-// referred customer. Self-referrals, unknown codes and referrers who are not members award nothing.
+// referred customer. Self-referrals and referrers who are not members award nothing.
 import { getCustomer } from '../data/customer-repository';
-import { findReferralCodeOwner, writeReferralAward } from '../data/order-repository';
+import { writeReferralAward } from '../data/order-repository';
 import { approvedEntry, type EarningEntry } from '../domain/history';
 import { failed } from '../domain/errors';
 import { movePoints, tierProgramOf } from '../domain/member-points';
@@ -16,17 +16,9 @@ import { now as clockNow } from '../runtime/clock';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { orderEntryId } from './order-state';
 
-export type ReferralOutcome = 'awarded' | 'already_awarded' | 'no_rule' | 'unknown_code' | 'self_referral' | 'referrer_not_member';
+export type ReferralOutcome = 'awarded' | 'already_awarded' | 'no_rule' | 'self_referral' | 'referrer_not_member';
 
 const MAX_ATTEMPTS = 60;
-
-export async function awardReferral(shop: ShopCatalog, referredId: string, code: string, orderId: string): Promise<ReferralOutcome> {
-  const rules = shop.earningRules.filter((rule) => rule.is_active && rule.action === 'referral');
-  if (rules.length === 0) return 'no_rule';
-  const referrerId = await findReferralCodeOwner(shop.settings.id, code);
-  if (!referrerId) return 'unknown_code';
-  return awardReferrer(shop, referredId, referrerId, orderId);
-}
 
 /** The award to a referrer known by id (a referred friend's code names its referral's member). */
 export async function awardReferrer(shop: ShopCatalog, referredId: string, referrerId: string, orderId: string): Promise<ReferralOutcome> {

@@ -1,7 +1,7 @@
 // Shopify's app proxy signature: how the storefront's request forwarded to `/shopper/...` proves the
 // shop and the signed-in customer. One module signs (the twin's storefront) and verifies (the service),
 // so the two can never drift apart. The algorithm is SURFACES-CONTRACT.md's, as Shopify documents it.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 /** The query's pairs as Shopify reads them: split on `&`, each at its first `=`, `+` a space, percent-decoded. */
 export function appProxyQueryPairs(rawQuery: string): Array<[string, string]> {
@@ -57,16 +57,6 @@ function compareCodePoints(a: string, b: string): number {
 /** The lowercase hex HMAC-SHA256 of the signed message under the app's secret. */
 export function appProxySignature(pairs: ReadonlyArray<readonly [string, string]>, secret: string): string {
   return createHmac('sha256', secret).update(appProxySignedMessage(pairs), 'utf8').digest('hex');
-}
-
-/** Whether the raw query's `signature` is the one the secret gives, compared in constant time. */
-export function hasValidAppProxySignature(rawQuery: string, secret: string): boolean {
-  const pairs = appProxyQueryPairs(rawQuery);
-  const signatures = pairs.filter(([key]) => key === 'signature').map(([, value]) => value);
-  const [signature] = signatures;
-  if (signatures.length !== 1 || signature === undefined || !/^[0-9a-f]{64}$/.test(signature)) return false;
-  const expected = Buffer.from(appProxySignature(pairs, secret), 'hex');
-  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }
 
 /** The query string with Shopify's `signature` appended: what the app proxy forwards. */

@@ -19,8 +19,3 @@ export function setClock(instant: Date | null): void {
   if (instant !== null && Number.isNaN(instant.getTime())) throw new RangeError('The clock cannot be set to an invalid date');
   fixed = instant === null ? null : instant.getTime();
 }
-
-/** Whether the clock is held (twin) or running in real time. */
-export function clockIsHeld(): boolean {
-  return fixed !== null;
-}

@@ -42,8 +42,3 @@ export async function shopAppOf(shopDomain: string): Promise<ShopApp | { refused
   if (credentials?.kind !== 'client_credentials') return { refused: `Shop '${shopId}' ${LEGACY_CREDENTIALS_DETAIL}`, legacy: true };
   return { shopId, clientId: credentials.clientId, clientSecret: credentials.clientSecret };
 }
-
-/** Forgets the remembered domains (tests that change a shop's domain). */
-export function clearShopDomainCache(): void {
-  domains.clear();
-}

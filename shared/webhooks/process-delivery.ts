@@ -3,7 +3,8 @@
 // the customer's and the app's lifecycle to customer-lifecycle.ts, the privacy topics to privacy-requests.ts.
 // A signed payload that is not usable is acknowledged and logged, never retried (retrying cannot fix it); a
 // failure of the table or the platform is thrown, so the queue retries the message and parks it after that.
-import { claimWebhookEvent, completeWebhookEvent, releaseWebhookEvent } from '../data/webhook-event-repository';
+import { once } from '../data/claims';
+import { webhookEventOnce } from '../data/webhook-event-repository';
 import { logger } from '../observability/powertools';
 import { applyRefund } from '../orders/apply-order';
 import { applyOrderEnrolling } from '../orders/apply-order-enrolling';
@@ -47,6 +48,20 @@ async function applyTopic(topic: string, shopId: string, payload: unknown): Prom
   }
 }
 
+/** A delivery's effects and its outcome for the log; a malformed payload is acknowledged as `malformed`. */
+async function applyDelivery(message: WebhookDelivery): Promise<string> {
+  const { topic, shopId } = message;
+  try {
+    const outcome = await applyTopic(topic, shopId, parseWebhookJson(message.body));
+    logger.info('Webhook processed', { topic, shop: shopId, webhookId: message.webhookId, outcome });
+    return outcome;
+  } catch (error) {
+    if (!(error instanceof PlatformPayloadError)) throw error;
+    logger.warn('Malformed webhook payload acknowledged', { topic, shop: shopId, webhookId: message.webhookId, problems: error.problems });
+    return 'malformed';
+  }
+}
+
 /** `messageId`: the queue message's id, the same on each receive of it (its claim of the event is its own). */
 export async function processDelivery(message: WebhookDelivery, messageId?: string): Promise<DeliveryOutcome> {
   const { topic, shopId, eventId } = message;
@@ -54,28 +69,15 @@ export async function processDelivery(message: WebhookDelivery, messageId?: stri
     logger.info('Webhook topic ignored', { topic, shop: shopId });
     return { topic, outcome: 'ignored' };
   }
-  if (eventId) {
-    const claim = await claimWebhookEvent(shopId, eventId, EVENT_LEASE_MS, messageId);
-    if (claim !== 'claimed') {
-      // Being applied by another delivery right now: if that one fails, the queue retries it, so this one can go.
-      logger.info('Webhook event already handled', { topic, shop: shopId, eventId, claim });
-      return { topic, outcome: claim === 'done' ? 'duplicate' : 'duplicate_in_progress' };
-    }
-  }
-  let outcome: string;
-  try {
-    outcome = await applyTopic(topic, shopId, parseWebhookJson(message.body));
-    logger.info('Webhook processed', { topic, shop: shopId, webhookId: message.webhookId, outcome });
-  } catch (error) {
-    if (!(error instanceof PlatformPayloadError)) {
-      if (eventId) await releaseWebhookEvent(shopId, eventId).catch(() => undefined);
-      throw error;
-    }
-    logger.warn('Malformed webhook payload acknowledged', { topic, shop: shopId, webhookId: message.webhookId, problems: error.problems });
-    outcome = 'malformed';
-  }
-  // A shop erased leaves nothing behind, not even the record of the event that erased it (a repeat erases nothing).
-  if (eventId && topic === 'shop/redact') await releaseWebhookEvent(shopId, eventId);
-  else if (eventId) await completeWebhookEvent(shopId, eventId, outcome);
-  return { topic, outcome };
+  if (!eventId) return { topic, outcome: await applyDelivery(message) };
+  const done = await once(webhookEventOnce(shopId, eventId, messageId), EVENT_LEASE_MS, async () => {
+    const outcome = await applyDelivery(message);
+    // A shop erased leaves nothing behind, not even the record of the event that erased it (a repeat erases nothing).
+    return topic === 'shop/redact' ? { release: true as const, result: outcome } : { finish: outcome, result: outcome };
+  });
+  if (done.ran) return { topic, outcome: done.result };
+  // Being applied by another delivery right now: if that one fails, the queue retries it, so this one can go.
+  const claim = done.refused === 'finished' ? 'done' : 'in_progress';
+  logger.info('Webhook event already handled', { topic, shop: shopId, eventId, claim });
+  return { topic, outcome: claim === 'done' ? 'duplicate' : 'duplicate_in_progress' };
 }

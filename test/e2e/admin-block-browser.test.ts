@@ -15,6 +15,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
 import { memberPageHref } from '../../infra/shopify-app/extensions/loyalty-admin/src/member-api';
 import { startAdminBlockHost, type AdminBlockHost } from '../support/admin-block-host';
+import { seriousViolations } from '../support/axe';
 import { headlessBrowserUnavailable, launchHeadlessBrowser } from '../support/headless-browser';
 import { apiClient, startTestTwin } from '../support/twin';
 
@@ -46,31 +47,8 @@ async function focused(page: Page): Promise<{ tag: string; name: string; href: s
   });
 }
 
-/** axe-core's violations of impact serious or critical (the page's own, stand-ins included). */
-async function seriousViolations(page: Page, on: AdminBlockHost = host): Promise<Array<{ id: string; impact: string; targets: string[] }>> {
-  await page.addScriptTag({ url: on.axeUrl });
-  const result = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: {
-          run(
-            context: Document,
-          ): Promise<{ passes: unknown[]; violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
-        };
-      }
-    ).axe;
-    const { passes, violations } = await axe.run(document);
-    return { passes: passes.length, violations };
-  });
-  expect(result.passes).toBeGreaterThan(5);
-  return result.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      targets: violation.nodes.map((node) => JSON.stringify(node.target)),
-    }));
-}
+/** axe-core's violations of impact serious or critical (the page's own, stand-ins included), axe loaded from the host. */
+const accessibilityFindings = (page: Page, on: AdminBlockHost = host) => seriousViolations(page, { axeUrl: on.axeUrl, minimumPasses: 6 });
 
 const shoot = (page: Page, name: string) => page.locator('body').screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 
@@ -137,7 +115,7 @@ describeInBrowser(`the admin block on the customer page, in Chromium${unavailabl
     expect(calls).toEqual(['GET /admin/api/v1/customers/1004 bearer']);
     expect(host.idTokensMinted()).toBeGreaterThan(0);
     await shoot(page, '1-member-no-tier');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await accessibilityFindings(page)).toEqual([]);
 
     await api().post('/v1/customers/1004/points', { adjustment: 250, note: 'admin block browser test' });
     const after = (await api().get('/v1/customers/1004')).body.data.attributes;
@@ -149,7 +127,7 @@ describeInBrowser(`the admin block on the customer page, in Chromium${unavailabl
     await page.getByText(`${number(after.current_points)} points`, { exact: true }).waitFor();
     await page.getByText(`Tier: ${after.vip_tier.name}`, { exact: true }).waitFor();
     await shoot(page, '2-member-tier');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await accessibilityFindings(page)).toEqual([]);
     await page.close();
   }, 60_000);
 
@@ -183,7 +161,7 @@ describeInBrowser(`the admin block on the customer page, in Chromium${unavailabl
       expect(calls).toEqual(customerId ? [`GET /admin/api/v1/customers/${customerId} bearer`] : []);
       if (customerId === '1010') {
         await shoot(page, '5-not-a-member');
-        expect(await seriousViolations(page)).toEqual([]);
+        expect(await accessibilityFindings(page)).toEqual([]);
       }
       await page.close();
     }
@@ -206,7 +184,7 @@ describeInBrowser(`the admin block on the customer page, in Chromium${unavailabl
     await isAnAlert(page);
     expect(await page.getByRole('link').count()).toBe(0);
     await shoot(page, '6-service-error');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await accessibilityFindings(page)).toEqual([]);
     await page.close();
 
     // A port that answered a moment ago and is closed now: nothing listens there.
@@ -224,7 +202,7 @@ describeInBrowser(`the admin block on the customer page, in Chromium${unavailabl
       const { page: unreachable } = await open('1001', offline);
       await settled(unreachable);
       await isAnAlert(unreachable);
-      expect(await seriousViolations(unreachable, offline)).toEqual([]);
+      expect(await accessibilityFindings(unreachable, offline)).toEqual([]);
       await unreachable.close();
     } finally {
       await offline.stop();

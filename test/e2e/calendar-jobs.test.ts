@@ -5,7 +5,7 @@ import type { Twin } from '../../infra/local/twin';
 import { apiClient, startTestTwin } from '../support/twin';
 import { earningEntries, platformControls, profileOf } from '../support/orders';
 import { member, shopConfig } from '../fixtures/shop-config';
-import { serverTiming } from '../support/invariants-load';
+import { jobRunAnswer } from '../support/jobs';
 
 jest.setTimeout(90_000);
 
@@ -83,11 +83,10 @@ async function setClock(now: string | null): Promise<void> {
 
 type Counts = Record<string, { due: number; changed: number; failed: number }>;
 async function runJobs(): Promise<Counts> {
-  const answer = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
-  expect(answer.status).toBe(200);
-  const counts = (await answer.json()) as Counts;
+  const { status, body, timing } = await jobRunAnswer(twin);
+  expect(status).toBe(200);
+  const counts = body as Counts;
   // The run's time split in its Server-Timing: every job's own, in order.
-  const timing = serverTiming(answer.headers.get('server-timing'));
   expect(Object.keys(timing)).toEqual(Object.keys(counts));
   expect(Object.values(timing).every((ms) => Number.isFinite(ms) && ms >= 0)).toBe(true);
   return counts;

@@ -1,5 +1,6 @@
 import type { Twin } from '../../infra/local/twin';
-import { claimIdempotencyKey } from '../../shared/data/idempotency-repository';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '../../shared/data/client';
 import { KEYS, e2eConfig } from '../fixtures/e2e-config';
 import { apiClient, expectError, startTestTwin } from '../support/twin';
 
@@ -136,10 +137,23 @@ describe('Idempotency-Key', () => {
   it('ignores an expired record that TTL has not deleted yet', async () => {
     const headers = key('expired');
     const route = 'POST /v1/customers/{identifier}/points';
-    await claimIdempotencyKey({ shopId: 'e2e', route, idempotencyKey: headers['Idempotency-Key']! }, 'other-hash', {
-      inProgressMs: 10_000,
-      now: new Date(Date.now() - 2 * 86_400_000),
-    });
+    // A record of another request, claimed two days ago, as the table holds one: past its TTL, not deleted yet.
+    const claimedAt = Date.now() - 2 * 86_400_000;
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          pk: `SHOP#e2e#IDEMPOTENCY#${route}#${headers['Idempotency-Key']!}`,
+          sk: 'IDEMPOTENCY',
+          request_hash: 'other-hash',
+          status: 'in_progress',
+          created_at: new Date(claimedAt).toISOString(),
+          ttl: Math.floor(claimedAt / 1000) + 86_400,
+          in_progress_expiry: claimedAt + 10_000,
+          claim_id: 'a-claim',
+        },
+      }),
+    );
 
     const response = await api.post('/v1/customers/1018/points', { adjustment: 1 }, headers);
 

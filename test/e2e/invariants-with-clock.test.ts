@@ -4,6 +4,7 @@
 // that has expired (its balance fits in the batches not yet past their date), and at the end every
 // balance equals the sum of its entries less its purchases, never negative.
 import type { Twin } from '../../infra/local/twin';
+import { runJobs } from '../support/jobs';
 import { scanAll } from '../support/test-table';
 import { apiClient, startTestTwin } from '../support/twin';
 import { platformControls } from '../support/orders';
@@ -76,10 +77,8 @@ describe('invariants with the clock', () => {
       const answer = await fetch(`${twin.url}/_clock`, { method: 'PUT', body: JSON.stringify({ now: new Date(at).toISOString() }) });
       expect(answer.status).toBe(200);
     };
-    const runJobs = async () => {
-      const answer = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
-      expect(answer.status).toBe(200);
-      jobRuns.push(await answer.json());
+    const jobs = async () => {
+      jobRuns.push(await runJobs(twin));
     };
 
     const operation = async () => {
@@ -104,7 +103,7 @@ describe('invariants with the clock', () => {
         await platform.redeliver(pick(deliveries));
       } else if (roll < 0.55) {
         // A job run among the writes: jobs and requests race for the same members.
-        await runJobs();
+        await jobs();
       } else {
         let response;
         if (roll < 0.7) response = await api.post(`/v1/customers/${customer}/points`, { adjustment: Math.floor(next() * 120) + 1 });
@@ -149,13 +148,13 @@ describe('invariants with the clock', () => {
       );
       // Hours to days later: return windows close, batches and codes pass their dates, birthdays come.
       await setClock(clock + Math.floor(6 + next() * 60) * HOUR);
-      await runJobs();
+      await jobs();
       await auditExpiry(new Date(clock).toISOString());
     }
     // Past every date: everything pending is approved (given at that run), then every batch has expired.
     for (let month = 0; month < 2; month += 1) {
       await setClock(clock + 30 * 24 * HOUR);
-      await runJobs();
+      await jobs();
       await auditExpiry(new Date(clock).toISOString());
     }
 

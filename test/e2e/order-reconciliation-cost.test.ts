@@ -2,9 +2,11 @@
 // in its window: orders whose stored item already reflects the platform's state are checked by one batch read
 // per page and left alone. Figures (calls counted by the twin's DYNAMODB_STATS), not timings.
 import { startTestTwin, apiClient, type TestTwin } from '../support/twin';
+import { runJobs } from '../support/jobs';
 import { platformControls } from '../support/orders';
 import { LOAD_CONFIG, LOAD_KEY } from '../support/invariants-load';
 import type { DynamoDbStats } from '../../shared/data/dynamodb-stats';
+import type { OrderReconcileSummary } from '../../shared/orders/order-reconciliation';
 
 const ORDERS = 24;
 let twin: TestTwin;
@@ -20,12 +22,10 @@ const stats = async (action?: 'reset'): Promise<DynamoDbStats> =>
     await fetch(`${twin.url}/_dynamodb-stats${action ? `/${action}` : ''}`, { method: action ? 'POST' : 'GET' })
   ).json()) as DynamoDbStats;
 
-async function runJobs(): Promise<{ summary: Record<string, number>; calls: Record<string, number> }> {
+async function reconcileCounted(): Promise<{ summary: OrderReconcileSummary; calls: Record<string, number> }> {
   await stats('reset');
-  const answer = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
-  expect(answer.status).toBe(200);
-  const body = (await answer.json()) as Record<string, Record<string, number>>;
-  return { summary: body.order_reconciliation!, calls: (await stats()).calls };
+  const { order_reconciliation } = await runJobs(twin);
+  return { summary: order_reconciliation, calls: (await stats()).calls };
 }
 
 describe('order reconciliation cost', () => {
@@ -42,13 +42,13 @@ describe('order reconciliation cost', () => {
 
     // Every order was applied by its webhook: the run reads them all from the platform (no watermark yet: a day
     // back) and finds each current from one batch read per page; no member is read.
-    const first = await runJobs();
+    const first = await reconcileCounted();
     expect(first.summary).toMatchObject({ orders: ORDERS, current: ORDERS, applied: 0, failed: 0 });
     expect(first.calls.GetItemCommand ?? 0).toBeLessThan(ORDERS / 4);
 
     // Three refunds whose webhooks never came: those three orders are applied, the others are not read again.
     for (const id of orders.slice(0, 3)) await platform.refund(id, '5.00', false);
-    const second = await runJobs();
+    const second = await reconcileCounted();
     expect(second.summary).toMatchObject({ orders: 3, current: 0, applied: 3, failed: 0 });
     expect((await api.get('/v1/customers/9002')).body.data.attributes.current_points).toBe(50 + 12 * 20 - 2 * 5);
   });

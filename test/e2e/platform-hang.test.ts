@@ -3,6 +3,7 @@
 import { getCustomer } from '../../shared/data/customer-repository';
 import { KEYS, e2eConfig } from '../fixtures/e2e-config';
 import { eventually } from '../support/twin-process';
+import { runJobs } from '../support/jobs';
 import { startTestTwin } from '../support/twin';
 
 describe('the hang fault through the twin', () => {
@@ -11,16 +12,11 @@ describe('the hang fault through the twin', () => {
     const twin = await startTestTwin(e2eConfig(), { environment: { PLATFORM_MAX_ATTEMPTS: '1' } });
     try {
       twin.simulator.setFaults({ orders: 'hang' });
-      const runJobs = async () =>
-        (
-          (await (await fetch(`${twin.url}/_jobs/run`, { method: 'POST' })).json()) as {
-            order_reconciliation: { shops: number; failed: number };
-          }
-        ).order_reconciliation;
+      const reconcile = async () => (await runJobs(twin)).order_reconciliation;
 
-      const hung = await runJobs();
+      const hung = await reconcile();
       twin.simulator.setFaults({ orders: 'ok' });
-      const healed = await runJobs();
+      const healed = await reconcile();
 
       expect(hung.shops).toBeGreaterThan(0);
       expect(hung.failed).toBe(hung.shops);

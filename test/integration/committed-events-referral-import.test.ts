@@ -19,7 +19,6 @@
 // the SDK's retry commits nothing twice; they would not see an event committed apart.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { setRawClientHook } from '../../shared/data/client';
-import { putShopCatalog } from '../../shared/data/shop-repository';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { getFriendReferral, referralSortKey } from '../../shared/data/referral-repository';
 import { referralCreatedEventId } from '../../shared/data/items/friend-referral';
@@ -28,14 +27,13 @@ import type { FriendReferral } from '../../shared/domain/referral';
 import { applyImport, type ReadRows } from '../../shared/import/apply-import';
 import type { MatchedRow } from '../../shared/import/import-row';
 import { importEntryId } from '../../shared/import/member-import';
-import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { platformForShop } from '../../shared/platform/platform-for-shop';
 import { createReferral } from '../../shared/referrals/create-referral';
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { customerRecord } from '../fixtures/customer-record';
 import { reward, shopCatalog, vipTier } from '../fixtures/shop-catalog';
 import { committedEvents, stopAfterCommit, type StopAfterCommit } from '../support/committed-events';
 import { dynamoDbFaults, type DynamoDbFaults } from '../support/dynamodb-faults';
-import { createTestTable } from '../support/test-table';
+import { shopWithPlatform, type ShopWithPlatform } from '../support/shop-with-platform';
 
 jest.setTimeout(90_000);
 
@@ -51,23 +49,14 @@ const LOST_ONCE = ['dropped_after_commit'] as const;
 /** Never reached DynamoDB, every attempt. */
 const NEVER_COMMITTED = ['connection_reset', 'connection_reset', 'connection_reset'] as const;
 
-let table: Awaited<ReturnType<typeof createTestTable>>;
-let simulator: PlatformSimulator;
+let table: ShopWithPlatform['table'];
 let faults: DynamoDbFaults | undefined;
 let nextId = 900;
 
 beforeAll(async () => {
-  simulator = await startPlatformSimulator({ port: 0, shops: { [SHOP]: { customers: [] } } });
-  table = await createTestTable({
-    environment: { PLATFORM_BASE_URL: simulator.url, PLATFORM_RETRY_BASE_MS: '1', PLATFORM_TIMEOUT_MS: '500' },
-  });
-  resetPlatforms();
-  await putShopCatalog(catalog);
+  ({ table } = await shopWithPlatform(catalog));
 });
-afterAll(async () => {
-  await simulator.stop();
-  await table.drop();
-});
+afterAll(() => table.drop());
 afterEach(() => {
   faults?.uninstall();
   faults = undefined;

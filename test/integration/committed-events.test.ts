@@ -5,22 +5,21 @@
 // failing, so nothing after the commit runs), the change is there with exactly its events; and with the
 // transaction never reaching DynamoDB, neither is.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
+import type { PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { earnAction } from '../../shared/actions/earn-action';
 import { documentClient, tableName } from '../../shared/data/client';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { queryAll } from '../../shared/data/items';
 import { DOMAIN_EVENT_PREFIX, eventOfItem } from '../../shared/data/items/domain-event';
 import { keys } from '../../shared/data/keys';
-import { putShopCatalog } from '../../shared/data/shop-repository';
 import type { CommittedEvent } from '../../shared/domain/events';
-import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { platformForShop } from '../../shared/platform/platform-for-shop';
 import { purchaseReward } from '../../shared/purchases/purchase-reward';
 import { refundRedemption } from '../../shared/purchases/refund-redemption';
 import { customerRecord } from '../fixtures/customer-record';
 import { reward, shopCatalog, vipTier } from '../fixtures/shop-catalog';
 import { dynamoDbFaults, type DynamoDbFaults } from '../support/dynamodb-faults';
-import { createTestTable } from '../support/test-table';
+import { shopWithPlatform, type ShopWithPlatform } from '../support/shop-with-platform';
 
 jest.setTimeout(90_000);
 
@@ -44,23 +43,15 @@ const catalog = shopCatalog(SHOP, {
   ],
 });
 
-let table: Awaited<ReturnType<typeof createTestTable>>;
+let table: ShopWithPlatform['table'];
 let simulator: PlatformSimulator;
 let faults: DynamoDbFaults;
 let nextId = 700;
 
 beforeAll(async () => {
-  simulator = await startPlatformSimulator({ port: 0, shops: { [SHOP]: { customers: [] } } });
-  table = await createTestTable({
-    environment: { PLATFORM_BASE_URL: simulator.url, PLATFORM_RETRY_BASE_MS: '1', PLATFORM_TIMEOUT_MS: '500' },
-  });
-  resetPlatforms();
-  await putShopCatalog(catalog);
+  ({ simulator, table } = await shopWithPlatform(catalog));
 });
-afterAll(async () => {
-  await simulator.stop();
-  await table.drop();
-});
+afterAll(() => table.drop());
 beforeEach(() => {
   faults = dynamoDbFaults({ seed: 7, rates: {} });
   faults.install();

@@ -2,24 +2,43 @@
 // below the SDK's retry middleware): the SDK retries, as it does in AWS, and the write must have its effect once and
 // be reported as done. A path that fails here and lives in a file being changed elsewhere is written as
 // `it.failing`, naming the defect: it turns red once the defect is fixed, and then becomes an ordinary test.
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
+import type { PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createCustomer, getCustomer, updateCustomer } from '../../shared/data/customer-repository';
-import { claimIdempotencyKey, completeIdempotencyKey, readIdempotencyRecord } from '../../shared/data/idempotency-repository';
+import { once, type OnceKey, type Settled } from '../../shared/data/claims';
+import { requestOnce, type StoredResponse } from '../../shared/data/idempotency-repository';
 import { queryAll } from '../../shared/data/items';
 import { keys } from '../../shared/data/keys';
-import { putShopCatalog, readShopCounters } from '../../shared/data/shop-repository';
-import { claimWebhookEvent, completeWebhookEvent } from '../../shared/data/webhook-event-repository';
+import { readShopCounters } from '../../shared/data/shop-repository';
+import { webhookEventOnce } from '../../shared/data/webhook-event-repository';
 import { enrollPlatformCustomer } from '../../shared/customers/customer-service';
-import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { platformForShop } from '../../shared/platform/platform-for-shop';
 import { processQueuedDelivery } from '../../shared/webhooks/process-queued-delivery';
 import { adjustPoints } from '../../shared/points/adjust-points';
 import { purchaseReward } from '../../shared/purchases/purchase-reward';
 import { customerRecord } from '../fixtures/customer-record';
 import { reward, shopCatalog } from '../fixtures/shop-catalog';
 import { dynamoDbFaults, type DynamoDbFaults } from '../support/dynamodb-faults';
-import { createTestTable } from '../support/test-table';
+import { shopWithPlatform, type ShopWithPlatform } from '../support/shop-with-platform';
 
 jest.setTimeout(60_000);
+
+/** A delivery's work that applies its event. */
+const applied = async (): Promise<Settled<string, string>> => ({ finish: 'applied', result: 'applied' });
+/** A request's work answered with `status`. */
+const answered = (status: number) => async (): Promise<Settled<StoredResponse, number>> => ({
+  finish: { status, body: '{}' },
+  result: status,
+});
+
+/** Claims `key` and stops there, as a processor that died holding the claim: its work never settles. */
+async function claimedAndStopped<A>(key: OnceKey<A>, leaseMs: number): Promise<void> {
+  await new Promise<void>((claimed) => {
+    void once(key, leaseMs, () => {
+      claimed();
+      return new Promise<never>(() => undefined);
+    });
+  });
+}
 
 const SHOP = 'lost-answers';
 const catalog = shopCatalog(SHOP, {
@@ -40,23 +59,15 @@ const catalog = shopCatalog(SHOP, {
   ],
 });
 
-let table: Awaited<ReturnType<typeof createTestTable>>;
+let table: ShopWithPlatform['table'];
 let simulator: PlatformSimulator;
 let faults: DynamoDbFaults;
 let nextId = 100;
 
 beforeAll(async () => {
-  simulator = await startPlatformSimulator({ port: 0, shops: { [SHOP]: { customers: [] } } });
-  table = await createTestTable({
-    environment: { PLATFORM_BASE_URL: simulator.url, PLATFORM_RETRY_BASE_MS: '1', PLATFORM_TIMEOUT_MS: '500' },
-  });
-  resetPlatforms();
-  await putShopCatalog(catalog);
+  ({ simulator, table } = await shopWithPlatform(catalog));
 });
-afterAll(async () => {
-  await simulator.stop();
-  await table.drop();
-});
+afterAll(() => table.drop());
 beforeEach(() => {
   faults = dynamoDbFaults({ seed: 1, rates: {} });
   faults.install();
@@ -170,23 +181,33 @@ describe('a write whose answer is lost after it committed, retried by the SDK', 
 
   it('webhook event claim (PutItem, conditional): the retry finds its own claim and the delivery goes on', async () => {
     faults.script('PutItem', 'dropped_after_commit');
+    const event = () => webhookEventOnce(SHOP, 'event-lost-claim');
 
-    expect(await claimWebhookEvent(SHOP, 'event-lost-claim', 60_000)).toBe('claimed');
+    const first = await once(event(), 60_000, async () => {
+      expect(lost()).toEqual({ PutItem: 1 });
+      // Another delivery of the same event, while this one holds the claim, is still told so.
+      expect(await once(event(), 60_000, applied)).toEqual({ ran: false, refused: 'in_progress' });
+      return applied();
+    });
 
-    expect(lost()).toEqual({ PutItem: 1 });
-    // Another delivery of the same event, while this one holds the claim, is still told so.
-    expect(await claimWebhookEvent(SHOP, 'event-lost-claim', 60_000)).toBe('in_progress');
-    await completeWebhookEvent(SHOP, 'event-lost-claim', 'applied');
-    expect(await claimWebhookEvent(SHOP, 'event-lost-claim', 60_000)).toBe('done');
+    expect(first).toEqual({ ran: true, result: 'applied' });
+    expect(await once(event(), 60_000, applied)).toEqual({ ran: false, refused: 'finished', answer: 'applied' });
   });
 
   it("webhook event claim left by an earlier receive of the same queue message: the message's retry takes it over", async () => {
-    // The first receive claimed the event and failed before it could complete or release the claim (the database
+    // The first receive claimed the event and stopped before it could finish or release the claim (the database
     // failed under it); the retry of the same message must not take its own claim for another delivery's.
-    expect(await claimWebhookEvent(SHOP, 'event-retried', 60_000, 'message-1')).toBe('claimed');
+    await claimedAndStopped(webhookEventOnce(SHOP, 'event-retried', 'message-1'), 60_000);
 
-    expect(await claimWebhookEvent(SHOP, 'event-retried', 60_000, 'message-1')).toBe('claimed');
-    expect(await claimWebhookEvent(SHOP, 'event-retried', 60_000, 'message-2')).toBe('in_progress');
+    const retry = await once(webhookEventOnce(SHOP, 'event-retried', 'message-1'), 60_000, async () => {
+      expect(await once(webhookEventOnce(SHOP, 'event-retried', 'message-2'), 60_000, applied)).toEqual({
+        ran: false,
+        refused: 'in_progress',
+      });
+      return applied();
+    });
+
+    expect(retry).toEqual({ ran: true, result: 'applied' });
   });
 
   it('a queue message whose first receive could not mark its event done is applied by its retry, not acknowledged as a duplicate', async () => {
@@ -204,7 +225,7 @@ describe('a write whose answer is lost after it committed, retried by the SDK', 
 
     expect(await processQueuedDelivery(message, 'message-9')).toEqual({ topic: 'customers/update', outcome: 'not_member' });
     faults.pause();
-    expect(await claimWebhookEvent(SHOP, 'event-requeued', 60_000)).toBe('done');
+    expect(await once(webhookEventOnce(SHOP, 'event-requeued'), 60_000, applied)).toMatchObject({ ran: false, refused: 'finished' });
   });
 
   // The UpdateItem pending -> active commits, its answer is lost, and the SDK's retry is refused by
@@ -226,21 +247,27 @@ describe('a write whose answer is lost after it committed, retried by the SDK', 
     faults.script('PutItem', 'dropped_after_commit');
     const scope = { shopId: SHOP, route: 'POST /v1/x', idempotencyKey: 'lost-claim' };
 
-    expect(await claimIdempotencyKey(scope, 'hash-1', { inProgressMs: 10_000 })).toMatchObject({ claimed: true });
+    expect(await once(requestOnce(scope, 'hash-1'), 10_000, answered(201))).toEqual({ ran: true, result: 201 });
+    expect(lost()).toEqual({ PutItem: 1 });
   });
 
   // The UpdateItem in_progress -> completed commits, its answer is lost, and the retry is refused by the
   // claimant's condition: the refusal is not an error, and the stored response is there.
   it('idempotency key completion (UpdateItem, conditional): the response is stored and the call succeeds', async () => {
     const scope = { shopId: SHOP, route: 'POST /v1/x', idempotencyKey: 'lost-complete' };
-    const claimed = await claimIdempotencyKey(scope, 'hash-2', { inProgressMs: 10_000 });
-    if (!claimed.claimed) throw new Error('the key was not claimed');
-    faults.script('UpdateItem', 'dropped_after_commit');
 
-    await completeIdempotencyKey(claimed.claim, 201, '{}');
+    const first = await once(requestOnce(scope, 'hash-2'), 10_000, async () => {
+      faults.script('UpdateItem', 'dropped_after_commit');
+      return answered(201)();
+    });
 
+    expect(first).toEqual({ ran: true, result: 201 });
     expect(lost()).toEqual({ UpdateItem: 1 });
     faults.pause();
-    expect(await readIdempotencyRecord(scope)).toMatchObject({ status: 'completed', response_status: 201 });
+    expect(await once(requestOnce(scope, 'hash-2'), 10_000, answered(200))).toEqual({
+      ran: false,
+      refused: 'finished',
+      answer: { status: 201, body: '{}' },
+    });
   });
 });

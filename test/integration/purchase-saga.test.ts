@@ -1,39 +1,30 @@
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
+import type { PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { queryAll } from '../../shared/data/items';
 import { keys } from '../../shared/data/keys';
-import { putShopCatalog } from '../../shared/data/shop-repository';
 import { toErrorResponse } from '../../shared/http/errors';
-import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { platformForShop } from '../../shared/platform/platform-for-shop';
 import { type Platform, PlatformError } from '../../shared/platform/port';
 import { purchaseReward, type PurchaseHooks } from '../../shared/purchases/purchase-reward';
 import { purchaseReconcilerJob } from '../../shared/purchases/purchase-reconciler';
 import { customerRecord } from '../fixtures/customer-record';
 import { reward, shopCatalog } from '../fixtures/shop-catalog';
 import { responseFailureOf } from '../support/failure';
-import { createTestTable } from '../support/test-table';
+import { shopWithPlatform, type ShopWithPlatform } from '../support/shop-with-platform';
 
 jest.setTimeout(60_000);
 
 const SHOP = 'saga-shop';
 const catalog = shopCatalog(SHOP, { rewards: [reward('five-off'), reward('once', { max_redemptions: 1 })] });
 
-let table: Awaited<ReturnType<typeof createTestTable>>;
+let table: ShopWithPlatform['table'];
 let simulator: PlatformSimulator;
 let nextId = 100;
 
 beforeAll(async () => {
-  simulator = await startPlatformSimulator({ port: 0, shops: { [SHOP]: { customers: [] } } });
-  table = await createTestTable({
-    environment: { PLATFORM_BASE_URL: simulator.url, PLATFORM_RETRY_BASE_MS: '1', PLATFORM_TIMEOUT_MS: '500' },
-  });
-  resetPlatforms();
-  await putShopCatalog(catalog);
+  ({ simulator, table } = await shopWithPlatform(catalog));
 });
-afterAll(async () => {
-  await simulator.stop();
-  await table.drop();
-});
+afterAll(() => table.drop());
 afterEach(() => simulator.setFaults({ customers: 'ok', discount_codes: 'ok' }));
 
 async function member(points: number): Promise<string> {

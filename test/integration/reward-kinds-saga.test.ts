@@ -4,22 +4,22 @@
 // with the same Idempotency-Key, the reconciler), and taken back by an undo only while the account still holds it.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { purchaseHandler } from '../../functions/rewards/purchase';
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
+import type { PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { queryAll } from '../../shared/data/items';
 import { keys } from '../../shared/data/keys';
 import { rewardEntryItem } from '../../shared/data/items/reward-entry';
-import { batchPut, putShopCatalog } from '../../shared/data/shop-repository';
+import { batchPut } from '../../shared/data/shop-repository';
 import type { PurchaseRecord } from '../../shared/domain/history';
 import { toErrorResponse } from '../../shared/http/errors';
-import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { platformForShop } from '../../shared/platform/platform-for-shop';
 import type { PurchaseHooks } from '../../shared/purchases/purchase-reward';
 import { purchaseReconcilerJob } from '../../shared/purchases/purchase-reconciler';
 import { refundRedemption } from '../../shared/purchases/refund-redemption';
 import { now, setClock } from '../../shared/runtime/clock';
 import { customerRecord } from '../fixtures/customer-record';
 import { reward, shopCatalog } from '../fixtures/shop-catalog';
-import { createTestTable } from '../support/test-table';
+import { shopWithPlatform, type ShopWithPlatform } from '../support/shop-with-platform';
 
 jest.setTimeout(60_000);
 
@@ -34,28 +34,14 @@ const catalog = shopCatalog(SHOP, {
 });
 const FUNCTION_MS = 10_000;
 
-let table: Awaited<ReturnType<typeof createTestTable>>;
+let table: ShopWithPlatform['table'];
 let simulator: PlatformSimulator;
 let nextId = 700;
 
 beforeAll(async () => {
-  simulator = await startPlatformSimulator({ port: 0, shops: { [SHOP]: { customers: [] } } });
-  table = await createTestTable({
-    environment: {
-      PLATFORM_BASE_URL: simulator.url,
-      PLATFORM_RETRY_BASE_MS: '1',
-      PLATFORM_TIMEOUT_MS: '500',
-      SHOP_CONFIG_TTL_SECONDS: '0',
-    },
-  });
-  resetPlatforms();
-  await putShopCatalog(catalog);
+  ({ simulator, table } = await shopWithPlatform(catalog));
 });
-afterAll(async () => {
-  setClock(null);
-  await simulator.stop();
-  await table.drop();
-});
+afterAll(() => table.drop());
 beforeEach(() => setClock(new Date('2026-11-24T12:00:00.000Z')));
 afterEach(() => simulator.setFaults({ discount_codes: 'ok', store_credit: 'ok' }));
 

@@ -5,23 +5,23 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { purchaseHandler } from '../../functions/rewards/purchase';
 import { handler as adjustHandler } from '../../functions/points/adjust';
-import { claimIdempotencyKey } from '../../shared/data/idempotency-repository';
+import { once } from '../../shared/data/claims';
+import { idempotentWorkId, requestOnce } from '../../shared/data/idempotency-repository';
 import { requestHash } from '../../shared/http/idempotency';
 import { adjustPoints } from '../../shared/points/adjust-points';
 import { parseAdjustPointsBody } from '../../shared/points/points-requests';
-import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
+import type { PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { queryAll } from '../../shared/data/items';
 import { keys } from '../../shared/data/keys';
-import { putShopCatalog } from '../../shared/data/shop-repository';
 import type { PurchaseRecord } from '../../shared/domain/history';
-import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { platformForShop } from '../../shared/platform/platform-for-shop';
 import type { PurchaseHooks } from '../../shared/purchases/purchase-reward';
 import { purchaseReconcilerJob } from '../../shared/purchases/purchase-reconciler';
 import { now, setClock } from '../../shared/runtime/clock';
 import { customerRecord } from '../fixtures/customer-record';
 import { reward, shopCatalog } from '../fixtures/shop-catalog';
-import { createTestTable } from '../support/test-table';
+import { shopWithPlatform, type ShopWithPlatform } from '../support/shop-with-platform';
 
 jest.setTimeout(60_000);
 
@@ -30,28 +30,14 @@ const catalog = shopCatalog(SHOP, { rewards: [reward('five-off')] });
 /** The function's time left when the invocation starts, as Lambda reports it. */
 const FUNCTION_MS = 10_000;
 
-let table: Awaited<ReturnType<typeof createTestTable>>;
+let table: ShopWithPlatform['table'];
 let simulator: PlatformSimulator;
 let nextId = 500;
 
 beforeAll(async () => {
-  simulator = await startPlatformSimulator({ port: 0, shops: { [SHOP]: { customers: [] } } });
-  table = await createTestTable({
-    environment: {
-      PLATFORM_BASE_URL: simulator.url,
-      PLATFORM_RETRY_BASE_MS: '1',
-      PLATFORM_TIMEOUT_MS: '500',
-      SHOP_CONFIG_TTL_SECONDS: '0',
-    },
-  });
-  resetPlatforms();
-  await putShopCatalog(catalog);
+  ({ simulator, table } = await shopWithPlatform(catalog));
 });
-afterAll(async () => {
-  setClock(null);
-  await simulator.stop();
-  await table.drop();
-});
+afterAll(() => table.drop());
 beforeEach(() => setClock(new Date('2026-11-24T12:00:00.000Z')));
 afterEach(() => simulator.setFaults({ discount_codes: 'ok' }));
 
@@ -264,15 +250,16 @@ describe('a points adjustment stopped after its commit and retried with the same
     const id = await member(250);
     const event = adjustEvent(id, 'stopped-adjust');
     // What the stopped invocation did: claimed the key, then committed the adjustment under the key's work id.
-    const claimed = await claimIdempotencyKey(
-      { shopId: SHOP, route: 'POST /v1/customers/{identifier}/points', idempotencyKey: 'stopped-adjust' },
-      requestHash(event, { adjustment: 40 }),
-      { inProgressMs: FUNCTION_MS },
-    );
-    if (!claimed.claimed) throw new Error('the key was not claimed');
-    await adjustPoints(catalog, id, parseAdjustPointsBody({ adjustment: 40 }), {
-      requestId: claimed.claim.workId,
+    const scope = { shopId: SHOP, route: 'POST /v1/customers/{identifier}/points', idempotencyKey: 'stopped-adjust' };
+    const hash = requestHash(event, { adjustment: 40 });
+    let claimed!: () => void;
+    const claim = new Promise<void>((resolve) => (claimed = resolve));
+    void once(requestOnce(scope, hash), FUNCTION_MS, () => {
+      claimed();
+      return new Promise<never>(() => undefined);
     });
+    await claim;
+    await adjustPoints(catalog, id, parseAdjustPointsBody({ adjustment: 40 }), { requestId: idempotentWorkId(scope, hash) });
 
     const early = await adjustHandler(adjustEvent(id, 'stopped-adjust'), lambdaContext());
     pastTheExpiry();

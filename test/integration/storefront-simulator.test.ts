@@ -5,7 +5,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startPlatformSimulator, type PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
-import { appProxyQueryPairs, hasValidAppProxySignature } from '../../shared/platform/app-proxy-signature';
+import { appProxyQueryPairs } from '../../shared/platform/app-proxy-signature';
+import { hasValidAppProxySignature } from '../support/app-proxy-signature';
 
 const SECRET = 'shop-app-secret';
 const customers = [

@@ -7,6 +7,7 @@
 import { main } from '../../infra/cli/main';
 import type { Twin } from '../../infra/local/twin';
 import { eventsLackingMemberFacts } from './committed-events';
+import { jobRunAnswer } from './jobs';
 import { scanAll } from './test-table';
 import { apiClient, type ApiResponse, drainDeliveries } from './twin';
 import { platformControls } from './orders';
@@ -259,14 +260,12 @@ export async function runLoadMix(twin: Twin, options: LoadOptions): Promise<Load
   /** Every scheduled job once, as the schedule would run them while the API is busy. */
   const runJobs = async () => {
     const started = performance.now();
-    const answer = await fetch(`${twin.url}/_jobs/run`, { method: 'POST' });
-    const body = (await answer.json()) as ApiResponse['body'];
+    const { status, body, timing } = await jobRunAnswer(twin);
     result.jobRunMs.push(performance.now() - started);
-    const timing = serverTiming(answer.headers.get('server-timing'));
     result.jobWorkMs.push(Object.values(timing).reduce((sum, ms) => sum + ms, 0));
     for (const [name, ms] of Object.entries(timing)) (result.jobMs[name] ??= []).push(ms);
-    countIn(result.jobRuns, answer.status);
-    if (answer.status !== 200) result.jobErrors.push({ status: answer.status, body });
+    countIn(result.jobRuns, status);
+    if (status !== 200) result.jobErrors.push({ status, body: body as ApiResponse['body'] });
   };
 
   const call = async (request: ApiAnswer['request'], send: () => Promise<ApiResponse>, note?: string, entryId?: string) => {
@@ -619,17 +618,6 @@ export function describeRun(
     `${audit.approvedPoints} approved points − ${audit.spentPoints} spent = ${audit.approvedPoints - audit.spentPoints} in balances; ` +
     `purchase reconciler runs ${JSON.stringify(settled.reconciled)}, then order reconciliation ${JSON.stringify(settled.jobs.order_reconciliation)}`
   );
-}
-
-/** A Server-Timing header's durations by name (`queue;dur=12.5, points_expiry;dur=3.1`). */
-export function serverTiming(header: string | null): Record<string, number> {
-  const timings: Record<string, number> = {};
-  for (const metric of (header ?? '').split(',')) {
-    const [name, ...params] = metric.trim().split(';');
-    const dur = params.map((param) => param.trim()).find((param) => param.startsWith('dur='));
-    if (name && dur) timings[name] = Number(dur.slice(4));
-  }
-  return timings;
 }
 
 /** The nearest-rank percentile `p` (0-100) of `values`, NaN when there are none. */

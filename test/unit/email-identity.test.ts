@@ -1,5 +1,8 @@
 // One mailbox under its forms: case, spaces, +tags, Gmail's dots and googlemail.com.
-import { canonicalEmail, sameMailbox } from '../../shared/domain/email-identity';
+import { canonicalEmail } from '../../shared/domain/email-identity';
+
+/** Two addresses reach the same mailbox: the same canonical address. */
+const sameMailbox = (a: string, b: string) => canonicalEmail(a) === canonicalEmail(b);
 
 describe('the mailbox an address reaches', () => {
   it.each([

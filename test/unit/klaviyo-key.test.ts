@@ -6,7 +6,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { twinShopSecrets } from '../../infra/local/twin-shop-secrets';
 import { ConfigError } from '../../shared/config/config-errors';
 import { parseConfig } from '../../shared/config/schema';
-import { clearShopSecrets, klaviyoKeyForShop, registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
+import { resetPlatforms } from '../../shared/platform/platform-for-shop';
+import { klaviyoKeyForShop, registerLocalShopSecrets } from '../../shared/platform/shop-secrets';
 import { useEnvironment } from '../support/environment';
 
 const secrets = mockClient(SecretsManagerClient);
@@ -14,7 +15,7 @@ const secrets = mockClient(SecretsManagerClient);
 useEnvironment({ TABLE_NAME: 't', PLATFORM_BASE_URL: undefined, SHOPIFY_SECRET_PREFIX: 'loyalty/shopify/' }, { each: true });
 beforeEach(() => {
   secrets.reset();
-  clearShopSecrets();
+  resetPlatforms();
 });
 afterEach(() => registerLocalShopSecrets(null));
 

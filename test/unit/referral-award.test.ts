@@ -7,11 +7,11 @@ import { customerRecord } from '../fixtures/customer-record';
 import { shopCatalog, vipTier } from '../fixtures/shop-catalog';
 
 jest.mock('../../shared/data/customer-repository', () => ({ getCustomer: jest.fn() }));
-jest.mock('../../shared/data/order-repository', () => ({ findReferralCodeOwner: jest.fn(), writeReferralAward: jest.fn() }));
+jest.mock('../../shared/data/order-repository', () => ({ writeReferralAward: jest.fn() }));
 
 import { getCustomer } from '../../shared/data/customer-repository';
-import { findReferralCodeOwner, writeReferralAward } from '../../shared/data/order-repository';
-import { awardReferral } from '../../shared/orders/referral-award';
+import { writeReferralAward } from '../../shared/data/order-repository';
+import { awardReferrer } from '../../shared/orders/referral-award';
 import { setClock } from '../../shared/runtime/clock';
 
 const NOW = '2026-02-01T10:00:00.000Z';
@@ -38,7 +38,7 @@ function referrer(overrides: Partial<CustomerRecord>) {
 }
 
 async function award() {
-  const outcome = await awardReferral(shop, 'new1', 'REFR1', 'order-1');
+  const outcome = await awardReferrer(shop, 'new1', 'r1', 'order-1');
   const written = jest.mocked(writeReferralAward).mock.calls[0]?.[1];
   const events = jest.mocked(writeReferralAward).mock.calls[0]?.[5] ?? [];
   return { outcome, written, tierEvents: events.filter((event) => event.type === 'tier.changed') };
@@ -47,7 +47,6 @@ async function award() {
 beforeEach(() => {
   jest.resetAllMocks();
   setClock(new Date(NOW));
-  jest.mocked(findReferralCodeOwner).mockResolvedValue('r1');
   jest.mocked(writeReferralAward).mockResolvedValue('written');
 });
 afterAll(() => setClock(null));

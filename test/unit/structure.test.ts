@@ -16,6 +16,8 @@ import {
   sources,
   tierChangedBuilders,
   transactionSites,
+  treeUnusedExports,
+  unusedExports,
 } from '../../scripts/structure';
 
 const source = (path: string, lines: string[]) => ({ path, text: lines.join('\n') + '\n' });
@@ -47,6 +49,22 @@ describe('the shape of the tree', () => {
     );
 
     expect(folders.filter((folder) => !layers.includes(folder) && !featureOrder().includes(folder))).toEqual([]);
+  });
+
+  it('has no export that no other file imports', () => {
+    const unused = treeUnusedExports().map(({ file, name }) => `${file} ${name}`);
+
+    expect(unused.filter((entry) => !entry.startsWith('shared/data/'))).toEqual([]);
+    // The data layer is being moved onto one entity declaration by its own change: what it leaves unused goes then.
+    expect(unused.filter((entry) => entry.startsWith('shared/data/'))).toEqual([
+      'shared/data/commit.ts TransactItem',
+      'shared/data/due-work.ts DueAttributes',
+      'shared/data/due-work.ts dueAttributes',
+      'shared/data/email-index-repository.ts BackfillProgress',
+      'shared/data/items/member-figures.ts WRITE_MEMBER_FIGURES',
+      'shared/data/keys.ts SHOP_ITEM_PREFIX',
+      'shared/data/referral-repository.ts FriendReferralRef',
+    ]);
   });
 
   it('sends every transaction from the data layer: no feature, handler or infrastructure module builds one', () => {
@@ -160,6 +178,40 @@ describe('the data layer figures', () => {
     expect(order.indexOf('shopper')).toBeLessThan(order.indexOf('klaviyo'));
     expect(order.indexOf('klaviyo')).toBeLessThan(order.indexOf('staff'));
     expect(order.at(-1)).toBe('staff');
+  });
+
+  it('counts an export no other file imports, read through every form of import, and no export in use', () => {
+    const module = source('shared/x/module.ts', [
+      'export function named() {}',
+      'export const renamed = 1, unusedConstant = 2;',
+      'export type Used = string;',
+      'export interface UnusedShape { a: number }',
+      'export type OwnUse = number;',
+      'export function ownUser(value: OwnUse) { return value; }',
+      'const local = 3;',
+      'export { local as exportedLocal };',
+      'export default function () {}',
+    ]);
+    const everything = source('shared/x/everything.ts', ['export const a = 1;', 'export const b = 2;']);
+    const required = source('shared/x/required.ts', ['export const c = 1;']);
+    const handlerModule = source('functions/x/y.ts', ['export const handler = 1;', 'export const run = 2;', 'export const other = 3;']);
+    const entry = source('infra/cdk/app.ts', ['export const app = 1;']);
+    const importer = source('test/unit/x.test.ts', [
+      "import stuff, { named, renamed as r, type Used } from '../../shared/x/module';",
+      "import { ownUser } from '../../shared/x/module.js';",
+      "import * as all from '../../shared/x/everything';",
+      "const { c } = require('../../shared/x/required');",
+      "// import { unusedConstant } from '../../shared/x/module';",
+    ]);
+
+    const unused = unusedExports([module, everything, required, handlerModule, entry], [module, importer], new Set(['infra/cdk/app.ts']));
+
+    expect(unused.map(({ file, line, name }) => `${file}:${line} ${name}`)).toEqual([
+      'shared/x/module.ts:2 unusedConstant',
+      'shared/x/module.ts:4 UnusedShape',
+      'shared/x/module.ts:8 exportedLocal',
+      'functions/x/y.ts:3 other',
+    ]);
   });
 
   it('lists the largest data files, largest first', () => {

@@ -1,5 +1,6 @@
 // The handled webhook event (`X-Shopify-Event-Id`): the shop's events being or having been processed, so
-// that their effects happen once; kept a week by the table's TTL.
+// that their effects happen once; kept a week by the table's TTL. It is a claim (./claim.ts):
+// `in_progress` under a `lease_until`, then `done` with the delivery's `outcome`.
 import { TTL_ATTRIBUTE } from '../table';
 import { type ItemKey, type ItemType } from './item-type';
 
@@ -17,3 +18,6 @@ export const webhookEventType: ItemType = {
   indexed: [TTL_ATTRIBUTE],
   derived: [TTL_ATTRIBUTE],
 };
+
+/** The words of the event as a claim: its finished status, its lease and the answer's attribute. */
+export const WEBHOOK_EVENT_FORM = { finished: 'done', leaseAttribute: 'lease_until', outcome: 'outcome' } as const;

@@ -4,12 +4,8 @@
 // once its invocation is known to be stopped (its remaining time at the claim has passed), a retry takes
 // the claim over and finishes the work. The records are kept by shared/data/idempotency-repository.ts.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  type IdempotencyClaim,
-  releaseIdempotencyKey,
-} from '../../data/idempotency-repository';
+import { once } from '../../data/claims';
+import { type IdempotencyClaim, requestClaim, requestOnce } from '../../data/idempotency-repository';
 import { ApiError, badRequest, toErrorResponse } from '../errors';
 import { headerValue, JSON_HEADERS } from '../headers';
 import { IDEMPOTENCY_HEADER, requestHash } from '../idempotency';
@@ -35,38 +31,32 @@ export async function withIdempotency(
   if (idempotencyKey === undefined) return produce();
   if (!VALID_KEY.test(idempotencyKey)) throw badRequest(`${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters`);
 
-  const key = { shopId, route, idempotencyKey };
+  const scope = { shopId, route, idempotencyKey };
   const hash = requestHash(event, body);
-  const claimed = await claimIdempotencyKey(key, hash, { inProgressMs });
-  if (!claimed.claimed) {
-    const { existing } = claimed;
-    if (existing.request_hash !== hash) {
+  const outcome = await once(requestOnce(scope, hash), inProgressMs, async (claim) => {
+    let response: APIGatewayProxyResult;
+    try {
+      response = await produce(requestClaim(scope, hash, claim));
+    } catch (error) {
+      // Edge and domain errors alike: what the caller would see decides whether it is stored.
+      const { statusCode, body: envelope } = toErrorResponse(error);
+      if (statusCode >= 500) throw error;
+      response = { statusCode, headers: { ...JSON_HEADERS }, body: JSON.stringify(envelope) };
+    }
+    if (response.statusCode >= 500) return { release: true as const, result: response };
+    return { finish: { status: response.statusCode, body: response.body }, result: response };
+  });
+  if (outcome.ran) return outcome.result;
+  switch (outcome.refused) {
+    case 'other_work':
       throw new ApiError(422, `${IDEMPOTENCY_HEADER} '${idempotencyKey}' was already used with a different request`);
-    }
-    if (existing.status !== 'completed') throw new ApiError(409, `A request with this ${IDEMPOTENCY_HEADER} is still being processed`);
-    return {
-      statusCode: existing.response_status!,
-      headers: { ...JSON_HEADERS, 'Idempotency-Replayed': 'true' },
-      body: existing.response_body!,
-    };
+    case 'in_progress':
+      throw new ApiError(409, `A request with this ${IDEMPOTENCY_HEADER} is still being processed`);
+    case 'finished':
+      return {
+        statusCode: outcome.answer.status,
+        headers: { ...JSON_HEADERS, 'Idempotency-Replayed': 'true' },
+        body: outcome.answer.body,
+      };
   }
-
-  let response: APIGatewayProxyResult;
-  try {
-    response = await produce(claimed.claim);
-  } catch (error) {
-    // Edge and domain errors alike: what the caller would see decides whether it is stored.
-    const { statusCode, body: envelope } = toErrorResponse(error);
-    if (statusCode >= 500) {
-      await releaseIdempotencyKey(claimed.claim);
-      throw error;
-    }
-    response = { statusCode, headers: { ...JSON_HEADERS }, body: JSON.stringify(envelope) };
-  }
-  if (response.statusCode >= 500) {
-    await releaseIdempotencyKey(claimed.claim);
-    return response;
-  }
-  await completeIdempotencyKey(claimed.claim, response.statusCode, response.body);
-  return response;
 }

@@ -3,46 +3,50 @@
 // running is answered 409, and a failure of ours (5XX) frees the key for another try.
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { ClaimResult, IdempotencyClaim, IdempotencyRecord } from '../../../shared/data/idempotency-repository';
+import type { Claim, OnceKey, OnceOutcome, Settled } from '../../../shared/data/claims';
+import type { IdempotencyClaim } from '../../../shared/data/idempotency-repository';
 import { badRequest } from '../../../shared/http/errors';
 import { requestHash } from '../../../shared/http/idempotency';
 import { withIdempotency } from '../../../shared/http/middleware/idempotency';
 import { fakeContext, fakeEvent } from '../../support/lambda-fakes';
 
-const mockRecords = new Map<string, IdempotencyRecord>();
-const mockClaimOptions: Array<{ inProgressMs: number }> = [];
-const mockReleased: IdempotencyClaim[] = [];
+/** Claims kept in memory by record key: the request's hash, and the answer once finished. */
+const mockRecords = new Map<string, { fingerprint?: string; answer?: unknown }>();
+const mockLeases: number[] = [];
+const mockReleased: string[] = [];
 
-jest.mock('../../../shared/data/idempotency-repository', () => ({
-  claimIdempotencyKey: async (
-    scope: { shopId: string; route: string; idempotencyKey: string },
-    hash: string,
-    options: { inProgressMs: number },
-  ): Promise<ClaimResult> => {
-    mockClaimOptions.push(options);
-    const id = `${scope.shopId}|${scope.route}|${scope.idempotencyKey}`;
+jest.mock('../../../shared/data/claims', () => ({
+  once: async (
+    key: OnceKey<unknown>,
+    leaseMs: number,
+    work: (claim: Claim) => Promise<Settled<unknown, unknown>>,
+  ): Promise<OnceOutcome<unknown, unknown>> => {
+    mockLeases.push(leaseMs);
+    const id = key.key.pk;
     const existing = mockRecords.get(id);
-    if (existing) return { claimed: false, existing };
-    mockRecords.set(id, { request_hash: hash, status: 'in_progress', created_at: '', ttl: 0 });
-    return { claimed: true, claim: { scope, requestHash: hash, claimId: id, resumed: null } as unknown as IdempotencyClaim };
-  },
-  completeIdempotencyKey: async (claim: IdempotencyClaim, status: number, body: string) => {
-    mockRecords.set(claim.claimId, {
-      ...mockRecords.get(claim.claimId)!,
-      status: 'completed',
-      response_status: status,
-      response_body: body,
-    });
-  },
-  releaseIdempotencyKey: async (claim: IdempotencyClaim) => {
-    mockReleased.push(claim);
-    mockRecords.delete(claim.claimId);
+    if (existing?.fingerprint !== undefined && existing.fingerprint !== key.fingerprint) return { ran: false, refused: 'other_work' };
+    if (existing)
+      return existing.answer === undefined
+        ? { ran: false, refused: 'in_progress' }
+        : { ran: false, refused: 'finished', answer: existing.answer };
+    mockRecords.set(id, { fingerprint: key.fingerprint });
+    const release = () => (mockReleased.push(id), mockRecords.delete(id));
+    let settled: Settled<unknown, unknown>;
+    try {
+      settled = await work({ key: key.key, claimId: id, fingerprint: key.fingerprint, resumed: null });
+    } catch (error) {
+      release();
+      throw error;
+    }
+    if ('finish' in settled) mockRecords.set(id, { fingerprint: key.fingerprint, answer: settled.finish });
+    else release();
+    return { ran: true, result: settled.result };
   },
 }));
 
 beforeEach(() => {
   mockRecords.clear();
-  mockClaimOptions.length = 0;
+  mockLeases.length = 0;
   mockReleased.length = 0;
 });
 
@@ -83,7 +87,7 @@ describe('the Idempotency-Key step', () => {
 
     expect(response.statusCode).toBe(201);
     expect(created).toHaveBeenCalledWith();
-    expect(mockClaimOptions).toEqual([]);
+    expect(mockLeases).toEqual([]);
   });
 
   it('refuses a key that is not 1 to 255 printable ASCII characters with 400', async () => {
@@ -99,7 +103,7 @@ describe('the Idempotency-Key step', () => {
 
     expect(created).toHaveBeenCalledTimes(1);
     expect(created.mock.calls[0]![0]).toMatchObject({ requestHash: requestHash(adjust('k-1'), BODY) });
-    expect(mockClaimOptions[0]).toEqual({ inProgressMs: 4000 });
+    expect(mockLeases[0]).toBe(4000);
     expect(first).toMatchObject({ statusCode: 201, body: '{"points":10}' });
     expect(retry).toEqual({
       statusCode: 201,
@@ -144,7 +148,7 @@ describe('the Idempotency-Key step', () => {
     const answered503 = await handlerFor(async () => ({ statusCode: 503, headers: {}, body: '{}' }))(adjust('k-6'), fakeContext());
 
     expect(answered503.statusCode).toBe(503);
-    expect(mockReleased.map((claim) => claim.scope.idempotencyKey)).toEqual(['k-5', 'k-6']);
+    expect(mockReleased.map((pk) => pk.split('#').at(-1))).toEqual(['k-5', 'k-6']);
     expect((await handlerFor(created)(adjust('k-5'), fakeContext())).statusCode).toBe(201);
     expect(created).toHaveBeenCalledTimes(1);
   });

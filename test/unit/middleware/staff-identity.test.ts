@@ -2,6 +2,7 @@
 // before the body is read, full scope, the key authorizer's context never read; a refusal's headers (App
 // Bridge's retry header) reach the answer; a /v1 request never meets the staff step; a handler built without
 // it refuses every staff request. And the Idempotency-Key of a staff write is the staff user's.
+import type { Claim, OnceKey, Settled } from '../../../shared/data/claims';
 import type { HandlerOptions, HttpRequest, HttpResult } from '../../../shared/http/handler';
 import { captured, fakeContext, fakeEvent, withAuthorizer } from '../../support/lambda-fakes';
 
@@ -73,20 +74,18 @@ describe('the staff identity step', () => {
 
   it("keys a staff write's Idempotency-Key to the staff user", async () => {
     const claims: unknown[] = [];
-    jest.doMock('../../../shared/data/idempotency-repository', () => ({
-      claimIdempotencyKey: async (key: unknown) => {
-        claims.push(key);
-        return { claimed: true, claim: { workId: 'w' } };
+    jest.doMock('../../../shared/data/claims', () => ({
+      once: async (key: OnceKey<unknown>, _leaseMs: number, work: (claim: Claim) => Promise<Settled<unknown, unknown>>) => {
+        claims.push(key.key);
+        return { ran: true, result: (await work({ key: key.key, claimId: 'c', resumed: null })).result };
       },
-      completeIdempotencyKey: async () => undefined,
-      releaseIdempotencyKey: async () => undefined,
     }));
     const event = { ...STAFF_WRITE, headers: { 'Idempotency-Key': 'k1' }, body: '{"adjustment":1}' };
     await answer(event, { jsonBody: true, idempotent: true, staff: async () => STAFF_USER });
-    jest.dontMock('../../../shared/data/idempotency-repository');
+    jest.dontMock('../../../shared/data/claims');
 
     expect(claims).toEqual([
-      { shopId: 'shop-a', route: 'POST /admin/api/v1/customers/{identifier}/points staff:42', idempotencyKey: 'k1' },
+      { pk: 'SHOP#shop-a#IDEMPOTENCY#POST /admin/api/v1/customers/{identifier}/points staff:42#k1', sk: 'IDEMPOTENCY' },
     ]);
   });
 });
