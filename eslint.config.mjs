@@ -120,7 +120,7 @@ const inFeatureOrder = (base, feature, files, extra = []) => {
 const DATA_LAYER = layer(
   'shared/data',
   ['shared/data/**'],
-  [...shared('platform', 'events', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED],
+  [...shared('platform', 'outbound', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED],
   { why: 'repositories import only the domain and the runtime base; no feature, HTTP or configuration file code' },
 );
 
@@ -161,7 +161,7 @@ const LAYERS = [
   layer(
     'shared/runtime and observability',
     ['shared/runtime/**', 'shared/observability/**'],
-    [...shared('data', 'platform', 'events', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED],
+    [...shared('data', 'platform', 'outbound', 'config', 'http', 'openapi', ...FEATURES), ...OUTSIDE_SHARED],
     { why: 'the runtime base imports only shared/domain, runtime and observability' },
   ),
   DATA_LAYER,
@@ -176,7 +176,7 @@ const LAYERS = [
     'shared/platform',
     ['shared/platform/**'],
     [
-      ...shared('data', 'events', 'config', 'http', 'openapi', ...FEATURES),
+      ...shared('data', 'outbound', 'config', 'http', 'openapi', ...FEATURES),
       ...OUTSIDE_SHARED,
       '@aws-sdk/client-dynamodb',
       '@aws-sdk/lib-dynamodb',
@@ -186,8 +186,8 @@ const LAYERS = [
     },
   ),
   layer(
-    'shared/events',
-    ['shared/events/**'],
+    'shared/outbound',
+    ['shared/outbound/**'],
     [
       ...shared('data', 'platform', 'config', 'http', 'openapi', ...FEATURES),
       ...OUTSIDE_SHARED,
@@ -195,13 +195,13 @@ const LAYERS = [
       '@aws-sdk/lib-dynamodb',
     ],
     {
-      why: 'the event publisher imports only the domain and the runtime base',
+      why: 'the outbound clients (the event bus, SQS, Klaviyo, the authorizer cache) import only the domain and the runtime base',
     },
   ),
   layer(
     'shared/config',
     ['shared/config/**'],
-    [...shared('data', 'platform', 'events', 'http', 'openapi', 'runtime', 'observability', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/*'],
+    [...shared('data', 'platform', 'outbound', 'http', 'openapi', 'runtime', 'observability', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/*'],
     {
       why: 'the configuration file format depends only on the domain',
     },
@@ -209,7 +209,7 @@ const LAYERS = [
   layer(
     'shared/http',
     ['shared/http/**'],
-    [...shared('platform', 'events', 'config', 'openapi', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/*'],
+    [...shared('platform', 'outbound', 'config', 'openapi', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/*'],
     {
       why: 'the HTTP edge knows no feature; features plug into it',
     },
@@ -222,7 +222,7 @@ const LAYERS = [
   ...FEATURES.map((feature) =>
     inFeatureOrder(FEATURE_EDGES, feature, [`shared/${feature}/**/*-requests.ts`, `shared/${feature}/**/*-resource.ts`]),
   ),
-  layer('shared/openapi', ['shared/openapi/**'], [...shared('data', 'platform', 'events'), ...OUTSIDE_SHARED, '@aws-sdk/*'], {
+  layer('shared/openapi', ['shared/openapi/**'], [...shared('data', 'platform', 'outbound'), ...OUTSIDE_SHARED, '@aws-sdk/*'], {
     why: 'the OpenAPI document is built from the manifest and the request and response schemas only',
   }),
   layer('functions', ['functions/**'], ['**/infra/**', '**/test/**', '**/bench/**', '**/shared/data/**', '@aws-sdk/*'], {

@@ -2,7 +2,7 @@
 // delete, `config apply`, a hand edit) flushes the stage's authorizer cache, so revocation holds with
 // the cache on. A failed flush throws: the event source retries, then records the batch on its queue.
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { flushStageAuthorizerCache } from '../../shared/events/authorizer-cache';
+import { flushStageAuthorizerCache } from '../../shared/outbound/authorizer-cache';
 import { eventHandler } from '../../shared/observability/event-handler';
 import { logger } from '../../shared/observability/powertools';
 

@@ -4,7 +4,7 @@
 // on-failure queue with an alarm): an event is delivered at least once, never dropped in silence.
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { deliverStreamRecords } from '../../shared/delivery/deliver-events';
-import { eventBus } from '../../shared/events/event-bus';
+import { eventBus } from '../../shared/outbound/event-bus';
 import { eventHandler } from '../../shared/observability/event-handler';
 import { logger } from '../../shared/observability/powertools';
 

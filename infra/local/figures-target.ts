@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { asBackgroundWork } from '../../shared/data/dynamodb-stats';
-import { EVENT_SOURCE } from '../../shared/events/event-bus';
+import { EVENT_SOURCE } from '../../shared/outbound/event-bus';
 import type { QueueConsumer } from '../../shared/runtime/entry-points';
 import { nowIso } from '../../shared/runtime/clock';
 import { lambdaContext } from './gateway';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { MessageQueue } from '../../shared/events/sqs-queue';
+import type { MessageQueue } from '../../shared/outbound/sqs-queue';
 import type { WebhookDelivery } from '../../shared/webhooks/queued-delivery';
 import { lambdaContext } from './gateway';
 

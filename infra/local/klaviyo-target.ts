@@ -3,7 +3,7 @@
 // whose consumer (the manifest's `deliverKlaviyoEvents`, run by the in-process queue) sends them on to the
 // simulator's Klaviyo. The bus does not wait for Klaviyo: the target answers at once and the queue works in
 // the background, so a slow or failing Klaviyo never slows the API.
-import { EVENT_SOURCE } from '../../shared/events/event-bus';
+import { EVENT_SOURCE } from '../../shared/outbound/event-bus';
 import type { KlaviyoRefusal } from '../../shared/klaviyo/klaviyo-delivery';
 import { KLAVIYO_EVENT_TYPES } from '../../shared/klaviyo/loyalty-event';
 import { type QueueConsumer } from '../../shared/runtime/entry-points';

@@ -4,7 +4,7 @@
 // `"bus": "error"` on the simulator) it refuses every put, and the reader hands the events again later.
 import { appendFile, readFile } from 'node:fs/promises';
 import type { CommittedEvent } from '../../shared/domain/events';
-import type { EventBus } from '../../shared/events/event-bus';
+import type { EventBus } from '../../shared/outbound/event-bus';
 
 /** A subscriber: gets every event the bus accepts, in delivery order; its failures are its own. */
 export type BusTarget = (event: CommittedEvent) => void | Promise<void>;

@@ -9,7 +9,7 @@ import { resetEnv, type Env } from '../../shared/runtime/env';
 import { readConfigFile, type ConfigFile } from '../../shared/config/schema';
 import { resetDocumentClient } from '../../shared/data/client';
 import { dynamoDbStats, pauseDynamoDbStats, resetDynamoDbStats } from '../../shared/data/dynamodb-stats';
-import { setEventBus } from '../../shared/events/event-bus';
+import { setEventBus } from '../../shared/outbound/event-bus';
 import { resetKlaviyoConsumer, setKlaviyoRefusals } from '../../shared/klaviyo/klaviyo-consumer';
 import { platformForShop, resetPlatforms } from '../../shared/platform/platform-for-shop';
 import { purchaseReconcilerJob } from '../../shared/purchases/purchase-reconciler';

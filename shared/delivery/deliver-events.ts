@@ -6,7 +6,7 @@
 // which consumers absorb by deduplicating on `id` (docs/events.md).
 import { committedEventOfRecord, type StreamRecordLike } from '../data/domain-event-stream';
 import type { CommittedEvent } from '../domain/events';
-import type { EventBus } from '../events/event-bus';
+import type { EventBus } from '../outbound/event-bus';
 
 export interface DeliveryPolicy {
   /** Puts of one batch before it reports a failure (the stream then hands the rest again). */

@@ -9,8 +9,8 @@ import {
   realTime,
   type KlaviyoClient,
   type Waiter,
-} from '../events/klaviyo-client';
-import { type MessageQueue, sqsQueue } from '../events/sqs-queue';
+} from '../outbound/klaviyo-client';
+import { type MessageQueue, sqsQueue } from '../outbound/sqs-queue';
 import { logger } from '../observability/powertools';
 import { klaviyoKeyForShop } from '../platform/shop-secrets';
 import { env } from '../runtime/env';

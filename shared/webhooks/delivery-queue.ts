@@ -1,7 +1,7 @@
 // The webhook delivery queue: where the receiver puts every verified delivery (order, customer, app and
 // privacy topics alike) for the processor. SQS in the cloud (WEBHOOK_DELIVERY_QUEUE_URL), in process in the
 // twin, which registers its queue here and runs the processor before the delivery is answered.
-import { type MessageQueue, sqsQueue } from '../events/sqs-queue';
+import { type MessageQueue, sqsQueue } from '../outbound/sqs-queue';
 import { env } from '../runtime/env';
 import type { WebhookDelivery } from './queued-delivery';
 

@@ -11,7 +11,7 @@ import { createCustomer } from '../../shared/data/customer-repository';
 import { putShopCatalog } from '../../shared/data/shop-repository';
 import type { EarningEntry } from '../../shared/domain/history';
 import { DEFAULT_EARNING_SETTINGS } from '../../shared/domain/shop';
-import { accountRateLimiter, klaviyoClient, KlaviyoUnavailable, type Waiter } from '../../shared/events/klaviyo-client';
+import { accountRateLimiter, klaviyoClient, KlaviyoUnavailable, type Waiter } from '../../shared/outbound/klaviyo-client';
 import type { KlaviyoRefusal } from '../../shared/klaviyo/klaviyo-delivery';
 import { klaviyoDeliveryDeps, processKlaviyoMessage, setKlaviyoRefusals } from '../../shared/klaviyo/klaviyo-consumer';
 import { readQueuedEvent, type LoyaltyEvent } from '../../shared/klaviyo/loyalty-event';

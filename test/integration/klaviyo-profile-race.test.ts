@@ -11,7 +11,7 @@ import { startPlatformSimulator, type PlatformSimulator } from '../../infra/loca
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { putShopCatalog } from '../../shared/data/shop-repository';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../../shared/domain/shop';
-import { accountRateLimiter, klaviyoClient, type KlaviyoClient, type Waiter } from '../../shared/events/klaviyo-client';
+import { accountRateLimiter, klaviyoClient, type KlaviyoClient, type Waiter } from '../../shared/outbound/klaviyo-client';
 import { klaviyoDeliveryDeps, processKlaviyoMessage, setKlaviyoRefusals } from '../../shared/klaviyo/klaviyo-consumer';
 import { KlaviyoProfileMoving, MAX_PROFILE_SENDS, profileProperties } from '../../shared/klaviyo/klaviyo-delivery';
 import type { LoyaltyEvent } from '../../shared/klaviyo/loyalty-event';

@@ -8,7 +8,7 @@ import { committedEvent, domainEventItem } from '../../shared/data/items/domain-
 import type { StreamRecordLike } from '../../shared/data/domain-event-stream';
 import { deliverStreamRecords, type DeliveryPolicy } from '../../shared/delivery/deliver-events';
 import type { CommittedEvent, DomainEvent } from '../../shared/domain/events';
-import { eventBridgeBus, setEventBus, type EventBus } from '../../shared/events/event-bus';
+import { eventBridgeBus, setEventBus, type EventBus } from '../../shared/outbound/event-bus';
 import { fakeContext } from '../support/lambda-fakes';
 import { useEnvironment } from '../support/environment';
 

@@ -8,7 +8,7 @@ import {
   KlaviyoRefused,
   retryAfterMs,
   type Waiter,
-} from '../../shared/events/klaviyo-client';
+} from '../../shared/outbound/klaviyo-client';
 
 function testClock(): Waiter {
   let now = 0;

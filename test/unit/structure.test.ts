@@ -43,7 +43,7 @@ describe('the shape of the tree', () => {
   });
 
   it('gives every feature folder of shared/ a place in the feature order', () => {
-    const layers = ['domain', 'runtime', 'observability', 'data', 'platform', 'events', 'config', 'http', 'openapi'];
+    const layers = ['domain', 'runtime', 'observability', 'data', 'platform', 'outbound', 'config', 'http', 'openapi'];
     const folders = readdirSync(join(__dirname, '..', '..', 'shared')).filter((name) =>
       statSync(join(__dirname, '..', '..', 'shared', name)).isDirectory(),
     );

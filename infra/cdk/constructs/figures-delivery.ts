@@ -9,7 +9,7 @@ import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { EVENT_SOURCE } from '../../../shared/events/event-bus';
+import { EVENT_SOURCE } from '../../../shared/outbound/event-bus';
 import { MAX_RECEIVE_COUNT, VISIBILITY_TIMEOUT_FACTOR } from './webhook-delivery-queue';
 
 /** Records per consumer invocation and how long SQS may wait to fill a batch (fewer, larger transactions). */

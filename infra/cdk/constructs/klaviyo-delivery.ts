@@ -9,7 +9,7 @@ import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { EVENT_SOURCE } from '../../../shared/events/event-bus';
+import { EVENT_SOURCE } from '../../../shared/outbound/event-bus';
 import { KLAVIYO_EVENT_TYPES } from '../../../shared/klaviyo/loyalty-event';
 import { MAX_RECEIVE_COUNT, VISIBILITY_TIMEOUT_FACTOR } from './webhook-delivery-queue';
 
