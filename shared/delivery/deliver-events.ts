@@ -23,7 +23,7 @@ export const DELIVERY_POLICY: DeliveryPolicy = {
   wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
-export interface DeliveryOutcome {
+export interface EventBatchDelivered {
   /** Events the bus accepted in this batch. */
   readonly delivered: number;
   /** The sequence number of the first record whose event is not delivered yet; null when all are. */
@@ -37,7 +37,7 @@ export async function deliverStreamRecords(
   records: readonly StreamRecordLike[],
   bus: EventBus,
   policy: DeliveryPolicy = DELIVERY_POLICY,
-): Promise<DeliveryOutcome> {
+): Promise<EventBatchDelivered> {
   let pending: Array<{ record: number; event: CommittedEvent }> = [];
   records.forEach((record, index) => {
     const event = committedEventOfRecord(record);

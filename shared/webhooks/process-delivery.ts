@@ -19,7 +19,7 @@ import { appUninstalled, customerCreated, customerDeleted, customersMerged, cust
 import { isPrivacyTopic, processPrivacyRequest } from './privacy-requests';
 import type { WebhookDelivery } from './queued-delivery';
 
-export type DeliveryOutcome = { topic: string; outcome: string };
+export type WebhookProcessed = { topic: string; outcome: string };
 
 /** Longer than the processor's timeout: a claim outlives only a processor that died holding it. */
 const EVENT_LEASE_MS = 60_000;
@@ -63,7 +63,7 @@ async function applyDelivery(message: WebhookDelivery): Promise<string> {
 }
 
 /** `messageId`: the queue message's id, the same on each receive of it (its claim of the event is its own). */
-export async function processDelivery(message: WebhookDelivery, messageId?: string): Promise<DeliveryOutcome> {
+export async function processDelivery(message: WebhookDelivery, messageId?: string): Promise<WebhookProcessed> {
   const { topic, shopId, eventId } = message;
   if (!isHandledTopic(topic)) {
     logger.info('Webhook topic ignored', { topic, shop: shopId });

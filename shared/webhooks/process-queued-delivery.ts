@@ -3,11 +3,11 @@
 // acknowledged and logged: retrying cannot fix it.
 import { findShopByDomain } from '../data/shop-repository';
 import { logger } from '../observability/powertools';
-import { processDelivery, type DeliveryOutcome } from './process-delivery';
+import { processDelivery, type WebhookProcessed } from './process-delivery';
 import { readQueuedDelivery } from './queued-delivery';
 
 /** `messageId`: the queue's id of the message, kept across its receives. */
-export async function processQueuedDelivery(messageBody: string, messageId?: string): Promise<DeliveryOutcome> {
+export async function processQueuedDelivery(messageBody: string, messageId?: string): Promise<WebhookProcessed> {
   const delivery = readQueuedDelivery(messageBody);
   if (delivery.source === 'unreadable') {
     logger.warn('Unreadable delivery queue message acknowledged', { reason: delivery.reason });

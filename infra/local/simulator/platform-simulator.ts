@@ -23,7 +23,7 @@ import { createSimulatedCustomerAccount } from './simulated-customer-account';
 import { createSimulatedCheckout } from './simulated-checkout';
 import { createSimulatedPos } from './simulated-pos';
 import { createSimulatedKlaviyo, type KlaviyoRecords } from './simulated-klaviyo';
-import { createWebhookDeliveries, type DeliveryOutcome, type WebhookDelivery } from './webhook-deliveries';
+import { createWebhookDeliveries, type WebhookSent, type WebhookDelivery } from './webhook-deliveries';
 
 export type { FaultMode, FaultModes, FaultSettings } from './simulator-faults';
 export type { OAuthTokenGrant } from './simulated-oauth';
@@ -96,7 +96,7 @@ export interface PlatformSimulator {
   /** A shop's POS with the app's POS extension, for staff user `userId`: `{url}/pos/{shop id}/?user_id=…`. */
   posUrl(shopId: string, userId?: string): string;
   /** Sends any topic (e.g. customers/redact) signed as the shop's deliveries are, and waits for the answer. */
-  deliverWebhook(shopId: string, topic: string, payload: unknown): Promise<DeliveryOutcome>;
+  deliverWebhook(shopId: string, topic: string, payload: unknown): Promise<WebhookSent>;
   webhooks(): WebhookDelivery[];
   /** The simulator's Klaviyo base URL (`{url}/klaviyo`), where the twin points the Klaviyo consumer. */
   klaviyoUrl: string;

@@ -9,7 +9,7 @@ import { CREATABLE_PAYMENT_STATUSES, type SimulatedOrder, type SimulatedOrders }
 import type { SimulatedShops } from './simulated-shops';
 import { BadRequest, methodNotAllowed, parseWith, readJson } from './simulator-http';
 import { sendJson } from '../http-server';
-import type { DeliveryOutcome, WebhookDeliveries } from './webhook-deliveries';
+import type { WebhookSent, WebhookDeliveries } from './webhook-deliveries';
 
 const AMOUNT = /^\d{1,12}(?:\.\d+)?$/;
 const amount = () => z.string().regex(AMOUNT, 'must be a decimal amount such as "120.00"');
@@ -125,11 +125,11 @@ export interface OrderControls {
    * Places an order as `POST /_orders` does, from the same body (checked the same way: BadRequest otherwise), and
    * answers once its webhook was answered: the twin's POS page charges its cart through it.
    */
-  place(body: unknown): Promise<{ order: ReturnType<typeof restOrderPayload>; webhook: DeliveryOutcome | null }>;
+  place(body: unknown): Promise<{ order: ReturnType<typeof restOrderPayload>; webhook: WebhookSent | null }>;
 }
 
 export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrders, deliveries: WebhookDeliveries): OrderControls {
-  const deliverOrder = (order: SimulatedOrder, topic: string, payload: unknown, deliver: boolean): Promise<DeliveryOutcome> | null =>
+  const deliverOrder = (order: SimulatedOrder, topic: string, payload: unknown, deliver: boolean): Promise<WebhookSent> | null =>
     deliver ? deliveries.deliver(shops.identity(order.shop), topic, payload, String(order.id)) : null;
 
   const place = async (input: unknown) => {

@@ -37,7 +37,7 @@ export interface WebhookDelivery {
 }
 
 /** What a control endpoint reports: the delivery and the status of its latest attempt. */
-export interface DeliveryOutcome {
+export interface WebhookSent {
   id: string;
   status: number | null;
   error?: string;
@@ -46,8 +46,8 @@ export interface DeliveryOutcome {
 export interface WebhookDeliveries {
   /** Where deliveries go; null records them unsent (status null). */
   setUrl(url: string | null): void;
-  deliver(identity: ShopWebhookIdentity, topic: string, payload: unknown, orderId?: string | null): Promise<DeliveryOutcome>;
-  redeliver(id: string): Promise<DeliveryOutcome>;
+  deliver(identity: ShopWebhookIdentity, topic: string, payload: unknown, orderId?: string | null): Promise<WebhookSent>;
+  redeliver(id: string): Promise<WebhookSent>;
   list(): WebhookDelivery[];
 }
 
@@ -89,7 +89,7 @@ export function createWebhookDeliveries(options: WebhookDeliveriesOptions): Webh
   const deliveries: WebhookDelivery[] = [];
   const byId = new Map<string, WebhookDelivery>();
 
-  const attempt = async (delivery: WebhookDelivery): Promise<DeliveryOutcome> => {
+  const attempt = async (delivery: WebhookDelivery): Promise<WebhookSent> => {
     const at = options.now().toISOString();
     const started = performance.now();
     let outcome: DeliveryAttempt;
