@@ -68,9 +68,8 @@ export async function adjustPoints(
     actor?: RequestActor;
   } = {},
 ): Promise<PointsAdjustment> {
-  const shopId = shop.settings.id;
-  const customerId = await resolveCustomerId(shopId, identifier);
-  let state = initialState({
+  const customerId = await resolveCustomerId(shop.settings.id, identifier);
+  const state = initialState({
     id: requestId,
     adjustment: input.adjustment,
     update_lifetime_points: input.update_lifetime_points,
@@ -79,41 +78,89 @@ export async function adjustPoints(
     at: nowIso(),
     ...(actor ? { actor } : {}),
   });
-  const answer = (outcome: Outcome): PointsAdjustment => ({ customerId, change: outcome });
+  return new AdjustmentWriter(shop, identifier, customerId, state).adjust(maxAttempts);
+}
+
+/** One request's writer: the state of adjustment-state.ts, and its steps performed against the table. */
+class AdjustmentWriter {
+  private readonly shopId: string;
+
+  constructor(
+    private readonly shop: ShopCatalog,
+    private readonly identifier: string,
+    private readonly customerId: string,
+    private state: AdjustmentState,
+  ) {
+    this.shopId = shop.settings.id;
+  }
+
+  /** Rounds until one answers; then, or after an unexpected failure, the request is taken back out of the queue. */
+  async adjust(maxAttempts: number): Promise<PointsAdjustment> {
+    let adjusted: PointsAdjustment | undefined;
+    try {
+      adjusted = await retryUntil(
+        maxAttempts,
+        () => {
+          const retry = roundBackoff(this.state);
+          return retry === null ? 0 : backoffDelay(retry, CONTENTION_BACKOFF);
+        },
+        () => this.round(),
+      );
+    } catch (error) {
+      // Nothing of a refused request is left queued; after an unexpected failure, take it back if still there.
+      if (error instanceof DomainError || !this.state.seen) throw error;
+      const committed = await this.withdraw().catch(() => null);
+      if (committed) return committed;
+      throw error;
+    }
+    if (adjusted) return adjusted;
+    const committed = await this.withdraw();
+    if (committed) return committed;
+    throw failed('The points adjustment could not be applied. Please try again.');
+  }
+
+  private answer(outcome: Outcome): PointsAdjustment {
+    return { customerId: this.customerId, change: outcome };
+  }
 
   /** Performs the state's steps until one ends the round or the withdrawal: the end it reached. */
-  const run = async (): Promise<Next> => {
+  private async run(): Promise<Next> {
     for (;;) {
-      const { next, request } = state;
-      switch (next.step) {
-        case 'enqueue':
-          state = advance(state, { type: 'enqueued', result: await enqueueAdjustment(shopId, customerId, request, MAX_QUEUE) });
-          break;
-        case 'commit':
-          state = advance(state, await commit(state));
-          break;
-        case 'read entry': {
-          const entry = (await getEarningEntry(shopId, customerId, request.id, true)) as
-            (Record<string, unknown> & { points: number }) | null;
-          const outcome = entry && { applied: entry.points, before: Number(entry.points_before), after: Number(entry.points_after) };
-          state = advance(state, { type: 'entry read', entry: outcome, now: nowIso() });
-          break;
-        }
-        case 'withdraw':
-          state = advance(state, { type: 'withdrawal', result: await withdrawAdjustment(shopId, customerId, next.index, request.id) });
-          break;
-        case 'pause':
-          await sleep(backoffDelay(next.retry, CONTENTION_BACKOFF));
-          state = advance(state, { type: 'paused' });
-          break;
-        default:
-          return next;
-      }
+      const { next } = this.state;
+      if (next.step === 'answer' || next.step === 'refuse' || next.step === 'stuck' || next.step === 'round' || next.step === 'withdrawn')
+        return next;
+      this.state = advance(this.state, await this.perform(next));
     }
-  };
+  }
+
+  /** One step of the state against the table: the event it answers. */
+  private async perform(next: Next): Promise<AdjustmentEvent> {
+    const { shopId, customerId } = this;
+    const { request } = this.state;
+    switch (next.step) {
+      case 'enqueue':
+        return { type: 'enqueued', result: await enqueueAdjustment(shopId, customerId, request, MAX_QUEUE) };
+      case 'commit':
+        return this.commit(this.state);
+      case 'read entry': {
+        const entry = (await getEarningEntry(shopId, customerId, request.id, true)) as
+          (Record<string, unknown> & { points: number }) | null;
+        const outcome = entry && { applied: entry.points, before: Number(entry.points_before), after: Number(entry.points_after) };
+        return { type: 'entry read', entry: outcome, now: nowIso() };
+      }
+      case 'withdraw':
+        return { type: 'withdrawal', result: await withdrawAdjustment(shopId, customerId, next.index, request.id) };
+      case 'pause':
+        await sleep(backoffDelay(next.retry, CONTENTION_BACKOFF));
+        return { type: 'paused' };
+      default:
+        throw new Error(`Points adjustment ${request.id} has no step '${(next as Next).step}' to perform`);
+    }
+  }
 
   /** Commits the member's queue as seen; publishes what it applied once it is written. */
-  const commit = async ({ seen, alreadyApplied }: AdjustmentState): Promise<AdjustmentEvent> => {
+  private async commit({ seen, alreadyApplied }: AdjustmentState): Promise<AdjustmentEvent> {
+    const { shop, customerId } = this;
     const queue = seen!.record.points_queue ?? [];
     const planned = commitOfQueue(seen!.record, queue, {
       tiers: shop.tiers,
@@ -137,56 +184,34 @@ export async function adjustPoints(
         customer: customerId,
         ids: planned.dropped,
       });
-    const mine = planned.applied.find((applied) => applied.request.id === state.request.id);
+    const mine = planned.applied.find((applied) => applied.request.id === this.state.request.id);
     return { type: 'committed', result, mine: mine ? mine.change : null };
-  };
+  }
 
   /** One round: its answer, or undefined when another round is needed. */
-  const round = async (): Promise<PointsAdjustment | undefined> => {
-    state = advance(state, { type: 'round started' });
-    const end = await run();
-    if (end.step === 'answer') return answer(end.outcome);
+  private async round(): Promise<PointsAdjustment | undefined> {
+    this.state = advance(this.state, { type: 'round started' });
+    const end = await this.run();
+    if (end.step === 'answer') return this.answer(end.outcome);
     if (end.step === 'refuse')
-      throw end.reason === 'not found' ? customerNotFound(identifier) : notPermitted(DOMAIN_DETAILS.customerExcluded);
-    if (end.step === 'stuck') throw stuck(state);
+      throw end.reason === 'not found' ? customerNotFound(this.identifier) : notPermitted(DOMAIN_DETAILS.customerExcluded);
+    if (end.step === 'stuck') throw stuck(this.state);
     if (end.step === 'round') return undefined;
-    throw new Error(`A round of points adjustment ${state.request.id} ended at step '${end.step}'`);
-  };
+    throw new Error(`A round of points adjustment ${this.state.request.id} ended at step '${end.step}'`);
+  }
 
   /**
    * Takes the request back out of the queue so that nothing of it is written: null once it is out (or was
    * never in), its result if a commit applied it first.
    */
-  const withdraw = async (): Promise<PointsAdjustment | null> => {
-    state = advance(state, { type: 'give up' });
-    const end = await run();
-    if (end.step === 'answer') return answer(end.outcome);
+  private async withdraw(): Promise<PointsAdjustment | null> {
+    this.state = advance(this.state, { type: 'give up' });
+    const end = await this.run();
+    if (end.step === 'answer') return this.answer(end.outcome);
     if (end.step === 'withdrawn') return null;
-    if (end.step === 'stuck') throw stuck(state);
-    throw new Error(`Withdrawing points adjustment ${state.request.id} ended at step '${end.step}'`);
-  };
-
-  let adjusted: PointsAdjustment | undefined;
-  try {
-    adjusted = await retryUntil(
-      maxAttempts,
-      () => {
-        const retry = roundBackoff(state);
-        return retry === null ? 0 : backoffDelay(retry, CONTENTION_BACKOFF);
-      },
-      round,
-    );
-  } catch (error) {
-    // Nothing of a refused request is left queued; after an unexpected failure, take it back if still there.
-    if (error instanceof DomainError || !state.seen) throw error;
-    const committed = await withdraw().catch(() => null);
-    if (committed) return committed;
-    throw error;
+    if (end.step === 'stuck') throw stuck(this.state);
+    throw new Error(`Withdrawing points adjustment ${this.state.request.id} ended at step '${end.step}'`);
   }
-  if (adjusted) return adjusted;
-  const committed = await withdraw();
-  if (committed) return committed;
-  throw failed('The points adjustment could not be applied. Please try again.');
 }
 
 const stuck = (state: AdjustmentState) => new Error(`Points adjustment ${state.request.id} could be neither applied nor withdrawn`);
