@@ -301,16 +301,39 @@ export const ORDER_ENTRY_ACTIONS = { award: 'purchase', takeBack: 'refund' } as 
  * shrunk or rejected, approved points taken back by a `refund` entry recording what was actually removed.
  */
 export function planOrderEffects(input: PlanInput): OrderEffectsPlan {
-  const { facts, target, now } = input;
+  const { target } = input;
+  const ledger: Ledger = { balance: input.currentPoints, pointsDelta: 0, lifetimeDelta: 0, newEntries: [], pendingChanges: [] };
+  const entry = orderEntryMaker(input.facts, input.now);
   const rules: Record<string, AppliedRule> = {};
-  const newEntries: OrderEntry[] = [];
-  const pendingChanges: PendingEntryChange[] = [];
-  let balance = input.currentPoints;
-  let pointsDelta = 0;
-  let lifetimeDelta = 0;
-  const pendingDays = input.earningSettings.pending_days;
+  for (const rule of target.rules) rules[rule.rule_id] = planRule(input, rule, ledger, entry);
 
-  const entry = (id: string, rule: RuleTarget, fields: Partial<OrderEntry>): OrderEntry => ({
+  const { newEntries, pendingChanges, pointsDelta, lifetimeDelta } = ledger;
+  const spendDelta = target.spend - input.applied.spend;
+  const orderCountDelta = target.order_count - input.applied.order_count;
+  const applied: AppliedEffects = { rules, spend: target.spend, order_count: target.order_count };
+  const empty =
+    newEntries.length === 0 &&
+    pendingChanges.length === 0 &&
+    spendDelta === 0 &&
+    orderCountDelta === 0 &&
+    sameState(rules, pickRules(input.applied.rules, Object.keys(rules)));
+  return { newEntries, pendingChanges, pointsDelta, lifetimeDelta, spendDelta, orderCountDelta, applied, empty };
+}
+
+/** What a plan has written so far: its entries and pending changes, and the balance they leave. */
+interface Ledger {
+  balance: number;
+  pointsDelta: number;
+  lifetimeDelta: number;
+  newEntries: OrderEntry[];
+  pendingChanges: PendingEntryChange[];
+}
+
+type EntryMaker = (id: string, rule: RuleTarget, fields: Partial<OrderEntry>) => OrderEntry;
+
+/** An entry of this order for a rule: an approved award of nothing given now, unless `fields` say otherwise. */
+function orderEntryMaker(facts: PlanInput['facts'], now: string): EntryMaker {
+  return (id, rule, fields) => ({
     id,
     earning_rule_id: rule.rule_id,
     action: ORDER_ENTRY_ACTIONS.award,
@@ -328,95 +351,102 @@ export function planOrderEffects(input: PlanInput): OrderEffectsPlan {
     updated_at: now,
     ...fields,
   });
+}
 
-  for (const rule of target.rules) {
-    const before = input.applied.rules[rule.rule_id] ?? { credited: 0, credited_base: 0, pending: null, seq: 0 };
-    const state: AppliedRule = { ...before };
-    // A pending entry the approval job approved meanwhile is credited now; its points stand as approved.
-    if (state.pending && input.approvedSince?.has(state.pending.entry_id)) {
-      state.credited += state.pending.points;
-      state.credited_base += state.pending.base_points;
-      state.pending = null;
-    }
-    const owed = rule.points - state.credited;
-    const owedBase = rule.base_points - state.credited_base;
-    if (state.pending) {
-      const pending = state.pending;
-      if (owed <= 0) {
-        pendingChanges.push({
-          entry_id: pending.entry_id,
-          status: 'rejected',
-          points: pending.points,
-          base_points: pending.base_points,
-          points_before: pending.points,
-        });
-        state.pending = null;
-      } else if (owed !== pending.points || owedBase !== pending.base_points) {
-        pendingChanges.push({
-          entry_id: pending.entry_id,
-          status: 'pending',
-          points: owed,
-          base_points: owedBase,
-          points_before: pending.points,
-        });
-        state.pending = { ...pending, points: owed, base_points: owedBase };
-      }
-    } else if (owed > 0) {
-      const id = orderEntryId(input.shopId, facts.order_id, rule.rule_id, state.seq);
-      state.seq += 1;
-      const timing = purchasePointsTiming(facts.processed_at, pendingDays);
-      if (timing.status === 'pending') {
-        newEntries.push(
-          entry(id, rule, {
-            points: owed,
-            base_points: owedBase,
-            status: 'pending',
-            points_due_at: timing.points_due_at,
-            points_given_at: null,
-          }),
-        );
-        state.pending = { entry_id: id, points: owed, base_points: owedBase };
-      } else {
-        newEntries.push(entry(id, rule, { points: owed, base_points: owedBase }));
-        state.credited += owed;
-        state.credited_base += owedBase;
-        balance += owed;
-        pointsDelta += owed;
-        lifetimeDelta += owed;
-      }
-    }
-    if (state.credited > rule.points) {
-      // Approved points are taken back as asked; what the balance cannot give any more is not owed later.
-      const asked = state.credited - rule.points;
-      const removed = Math.min(asked, balance);
-      const id = orderEntryId(input.shopId, facts.order_id, rule.rule_id, state.seq);
-      state.seq += 1;
-      newEntries.push(
-        entry(id, rule, {
-          action: ORDER_ENTRY_ACTIONS.takeBack,
-          points: -removed,
-          base_points: -(state.credited_base - rule.base_points),
-          requested_points: -asked,
-        }),
-      );
-      balance -= removed;
-      pointsDelta -= removed;
-      state.credited = rule.points;
-      state.credited_base = rule.base_points;
-    }
-    rules[rule.rule_id] = state;
+/** One rule's difference between its target and what was applied: the rule's state after the plan. */
+function planRule(input: PlanInput, rule: RuleTarget, ledger: Ledger, entry: EntryMaker): AppliedRule {
+  const before = input.applied.rules[rule.rule_id] ?? { credited: 0, credited_base: 0, pending: null, seq: 0 };
+  const state: AppliedRule = { ...before };
+  // A pending entry the approval job approved meanwhile is credited now; its points stand as approved.
+  if (state.pending && input.approvedSince?.has(state.pending.entry_id)) {
+    state.credited += state.pending.points;
+    state.credited_base += state.pending.base_points;
+    state.pending = null;
   }
+  const owed = rule.points - state.credited;
+  const owedBase = rule.base_points - state.credited_base;
+  if (state.pending) resizePending(state, owed, owedBase, ledger);
+  else if (owed > 0) award(input, rule, state, { owed, owedBase }, ledger, entry);
+  if (state.credited > rule.points) takeBack(input, rule, state, ledger, entry);
+  return state;
+}
 
-  const spendDelta = target.spend - input.applied.spend;
-  const orderCountDelta = target.order_count - input.applied.order_count;
-  const applied: AppliedEffects = { rules, spend: target.spend, order_count: target.order_count };
-  const empty =
-    newEntries.length === 0 &&
-    pendingChanges.length === 0 &&
-    spendDelta === 0 &&
-    orderCountDelta === 0 &&
-    sameState(rules, pickRules(input.applied.rules, Object.keys(rules)));
-  return { newEntries, pendingChanges, pointsDelta, lifetimeDelta, spendDelta, orderCountDelta, applied, empty };
+/** A pending entry rejected when nothing is owed any more, or resized to what is owed now. */
+function resizePending(state: AppliedRule, owed: number, owedBase: number, ledger: Ledger): void {
+  const pending = state.pending!;
+  if (owed <= 0) {
+    ledger.pendingChanges.push({
+      entry_id: pending.entry_id,
+      status: 'rejected',
+      points: pending.points,
+      base_points: pending.base_points,
+      points_before: pending.points,
+    });
+    state.pending = null;
+  } else if (owed !== pending.points || owedBase !== pending.base_points) {
+    ledger.pendingChanges.push({
+      entry_id: pending.entry_id,
+      status: 'pending',
+      points: owed,
+      base_points: owedBase,
+      points_before: pending.points,
+    });
+    state.pending = { ...pending, points: owed, base_points: owedBase };
+  }
+}
+
+/** A new award of what is owed: pending until due when the shop has a return window, else approved at once. */
+function award(
+  input: PlanInput,
+  rule: RuleTarget,
+  state: AppliedRule,
+  { owed, owedBase }: { owed: number; owedBase: number },
+  ledger: Ledger,
+  entry: EntryMaker,
+): void {
+  const { facts } = input;
+  const id = orderEntryId(input.shopId, facts.order_id, rule.rule_id, state.seq);
+  state.seq += 1;
+  const timing = purchasePointsTiming(facts.processed_at, input.earningSettings.pending_days);
+  if (timing.status === 'pending') {
+    ledger.newEntries.push(
+      entry(id, rule, {
+        points: owed,
+        base_points: owedBase,
+        status: 'pending',
+        points_due_at: timing.points_due_at,
+        points_given_at: null,
+      }),
+    );
+    state.pending = { entry_id: id, points: owed, base_points: owedBase };
+    return;
+  }
+  ledger.newEntries.push(entry(id, rule, { points: owed, base_points: owedBase }));
+  state.credited += owed;
+  state.credited_base += owedBase;
+  ledger.balance += owed;
+  ledger.pointsDelta += owed;
+  ledger.lifetimeDelta += owed;
+}
+
+/** Approved points taken back as asked; what the balance cannot give any more is not owed later. */
+function takeBack(input: PlanInput, rule: RuleTarget, state: AppliedRule, ledger: Ledger, entry: EntryMaker): void {
+  const asked = state.credited - rule.points;
+  const removed = Math.min(asked, ledger.balance);
+  const id = orderEntryId(input.shopId, input.facts.order_id, rule.rule_id, state.seq);
+  state.seq += 1;
+  ledger.newEntries.push(
+    entry(id, rule, {
+      action: ORDER_ENTRY_ACTIONS.takeBack,
+      points: -removed,
+      base_points: -(state.credited_base - rule.base_points),
+      requested_points: -asked,
+    }),
+  );
+  ledger.balance -= removed;
+  ledger.pointsDelta -= removed;
+  state.credited = rule.points;
+  state.credited_base = rule.base_points;
 }
 
 function pickRules(rules: Record<string, AppliedRule>, ids: string[]): Record<string, AppliedRule> {
