@@ -155,6 +155,18 @@ function freeze(shop: ShopCatalog, customer: CustomerRecord, paidAt: string): Fr
   };
 }
 
+/** What the attempts of one change learned: the record committed, the order as last read, its owner, the member's address. */
+interface ChangeAttempts {
+  committed?: { record: OrderRecord };
+  // The order as last read: an unchanged replay needs no second read to retry the referral below.
+  lastRead?: OrderRecord;
+  owner: string | null;
+  // The member's address as last read: a referral made to it completes with the first order's award.
+  memberEmail: string | null;
+}
+
+type OrderContext = Awaited<ReturnType<typeof readOrderContext<OrderRecord>>>;
+
 async function applyChange(
   shop: ShopCatalog,
   customerId: string,
@@ -162,114 +174,147 @@ async function applyChange(
   merge: (facts: OrderFacts | null) => OrderFacts | null,
   followOwner = false,
 ): Promise<ApplyOutcome> {
-  const shopId = shop.settings.id;
-  const earningSettings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
-  let committed: { record: OrderRecord } | undefined;
-  // The order as last read: an unchanged replay needs no second read to retry the referral below.
-  let lastRead: OrderRecord | undefined;
-  let owner: string | null = null;
-  // The member's address as last read: a referral made to it completes with the first order's award.
-  let memberEmail: string | null = null;
-
-  const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, async (): Promise<ApplyOutcome | 'elsewhere' | undefined> => {
-    const { customer, order } = await readOrderContext<OrderRecord>(shopId, customerId, orderId);
-    lastRead = order?.record;
-    memberEmail = customer?.record.email ?? null;
-    // The profile went first and the partition follows (a customer merge moving it, an erasure deleting it):
-    // the queue tries again once the order is where it belongs, rather than the change being lost.
-    if (!customer && order) throw failed(`Order ${orderId} is being moved or erased with its customer; try again`);
-    // An order already counted for another member stays that member's: the platform gives a merged-away
-    // customer's orders to the kept customer before customers/merge moves their items here.
-    if (!order && followOwner) {
-      owner = await findOrderCustomer(shopId, orderId);
-      if (owner !== null && owner !== customerId) return 'elsewhere';
-    }
-    // Orders of non-members and excluded members change nothing, and an order never enrols anyone.
-    if (!customer || customer.record.status !== 'member') return 'not_member';
-    const facts = merge(order?.record.facts ?? null);
-    if (!facts) return 'unknown_order';
-    // An order paid before the customer joined is not the program's to reward (it may be seen again later).
-    if (!order && Date.parse(facts.processed_at) < Date.parse(customer.record.created_at)) return 'before_enrolment';
-
-    const now = nowIso();
-    const frozen = order?.record.frozen ?? freeze(shop, customer.record, facts.processed_at);
-    const applied = order?.record.applied ?? NOTHING_APPLIED;
-    const digits = minorDigits(facts.currency);
-    const target = orderTarget(facts, frozen, shop.settings.loyalty_mode, digits, earningSettings.count_test_orders === true);
-    const pendingIds = Object.values(applied.rules).flatMap((rule) => (rule.pending ? [rule.pending.entry_id] : []));
-    const statuses = pendingIds.length ? await earningEntryStatuses(shopId, customerId, pendingIds) : new Map<string, string>();
-    const approvedSince = new Set(pendingIds.filter((id) => statuses.get(id) === 'approved'));
-    const plan = planOrderEffects({
-      shopId,
-      facts,
-      target,
-      applied,
-      currentPoints: customer.record.current_points,
-      earningSettings,
-      now,
-      approvedSince,
-    });
-
-    const checkCodes = !(order?.record.reward_codes_used ?? false) && facts.discount_codes.length > 0;
-    const usedRewards = checkCodes
-      ? (await activeRewardEntriesWithCodes(shopId, customerId, facts.discount_codes)).map((reward) => ({
-          ...reward,
-          redeemedAt: facts.processed_at,
-        }))
-      : [];
-    const factsChanged = !sameState(facts, order?.record.facts ?? null);
-    if (order && plan.empty && !factsChanged && !checkCodes) return 'unchanged';
-
-    const record: OrderRecord = {
-      shop_id: shopId,
-      customer_id: customerId,
-      order_id: orderId,
-      facts,
-      frozen,
-      applied: plan.applied,
-      // Decided when the order first counts (an order awaiting payment is recorded before it does).
-      first_order:
-        (order?.record.first_order ?? false) ||
-        (order?.record.applied.order_count !== 1 && customer.record.orders_count === 0 && target.order_count === 1),
-      reward_codes_used: (order?.record.reward_codes_used ?? false) || facts.discount_codes.length > 0,
-      reward_code_used: (order?.record.reward_code_used ?? false) || usedRewards.length > 0,
-      created_at: order?.record.created_at ?? now,
-      updated_at: now,
-    };
-    // Points approved at once are batches of their own (points-ledger.ts); take-backs consume from the front.
-    const move = plan.empty ? null : moveOf(shop, customer.record, plan, now);
-    const ledger = move ? giveBatches(customer.record, move.next, plan.newEntries, earningSettings, now) : null;
-    const nextCustomer = ledger?.record ?? null;
-    const counted = countedEventOf(shop, customer.record, nextCustomer ?? customer.record, order?.record ?? null, record, now);
-    const events = [...eventsOf(shop, customer.record, plan, usedRewards, now), ...(counted ? [counted] : []), ...(move?.events ?? [])];
-    const written = await writeOrderEffects({
-      shopId,
-      customerId,
-      orderId,
-      customer: nextCustomer ? { current: customer, next: nextCustomer } : null,
-      order: { version: order?.version ?? null, next: { ...record } },
-      newEntries: ledger?.entries ?? plan.newEntries,
-      pendingChanges: plan.pendingChanges,
-      usedRewards: usedRewards.map(({ id, redeemedAt }) => ({ id, redeemedAt })),
-      now,
-      events: withMemberFacts(events, nextCustomer ?? customer.record, shop.tiers),
-    });
-    if (!written) return undefined;
-    committed = { record };
-    return plan.empty && usedRewards.length === 0 && order ? 'state_updated' : 'applied';
-  });
-  if (outcome === 'elsewhere') return applyChange(shop, owner!, orderId, merge);
+  const attempts: ChangeAttempts = { owner: null, memberEmail: null };
+  const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, () =>
+    attemptChange(shop, { customerId, orderId, merge, followOwner }, attempts),
+  );
+  if (outcome === 'elsewhere') return applyChange(shop, attempts.owner!, orderId, merge);
   if (outcome === undefined) throw failed(`Order ${orderId} could not be applied after repeated write conflicts`);
+  const { committed } = attempts;
   if (committed) {
     logger.info('Order applied', { order: orderId, customer: customerId, applied: committed.record.applied });
   }
   // The referral is the referrer's, in its own transaction, made once by a guard item: also retried on replays
   // of the first order, in case the process stopped between the two commits.
-  const current = committed?.record ?? (outcome === 'unchanged' ? lastRead : undefined);
+  const current = committed?.record ?? (outcome === 'unchanged' ? attempts.lastRead : undefined);
   if (current?.first_order && current.applied.order_count === 1) {
-    await awardFirstOrderReferral(shop, { id: customerId, email: memberEmail }, current);
+    await awardFirstOrderReferral(shop, { id: customerId, email: attempts.memberEmail }, current);
   }
   return outcome;
+}
+
+/** One read-plan-write of a change: its outcome, or undefined when the write met a conflict (another attempt follows). */
+async function attemptChange(
+  shop: ShopCatalog,
+  {
+    customerId,
+    orderId,
+    merge,
+    followOwner,
+  }: { customerId: string; orderId: string; merge: (facts: OrderFacts | null) => OrderFacts | null; followOwner: boolean },
+  attempts: ChangeAttempts,
+): Promise<ApplyOutcome | 'elsewhere' | undefined> {
+  const shopId = shop.settings.id;
+  const { customer, order } = await readOrderContext<OrderRecord>(shopId, customerId, orderId);
+  attempts.lastRead = order?.record;
+  attempts.memberEmail = customer?.record.email ?? null;
+  // The profile went first and the partition follows (a customer merge moving it, an erasure deleting it):
+  // the queue tries again once the order is where it belongs, rather than the change being lost.
+  if (!customer && order) throw failed(`Order ${orderId} is being moved or erased with its customer; try again`);
+  // An order already counted for another member stays that member's: the platform gives a merged-away
+  // customer's orders to the kept customer before customers/merge moves their items here.
+  if (!order && followOwner) {
+    attempts.owner = await findOrderCustomer(shopId, orderId);
+    if (attempts.owner !== null && attempts.owner !== customerId) return 'elsewhere';
+  }
+  // Orders of non-members and excluded members change nothing, and an order never enrols anyone.
+  if (!customer || customer.record.status !== 'member') return 'not_member';
+  const facts = merge(order?.record.facts ?? null);
+  if (!facts) return 'unknown_order';
+  // An order paid before the customer joined is not the program's to reward (it may be seen again later).
+  if (!order && Date.parse(facts.processed_at) < Date.parse(customer.record.created_at)) return 'before_enrolment';
+
+  const now = nowIso();
+  const change = await planChange(shop, customerId, { customer, order }, facts, now);
+  const factsChanged = !sameState(facts, order?.record.facts ?? null);
+  if (order && change.plan.empty && !factsChanged && !change.checkCodes) return 'unchanged';
+  const record = orderRecordOf(shop, { customerId, orderId }, { customer, order }, { facts, now, ...change });
+  if (!(await writeChange(shop, { customer, order }, record, change, now))) return undefined;
+  attempts.committed = { record };
+  return change.plan.empty && change.usedRewards.length === 0 && order ? 'state_updated' : 'applied';
+}
+
+/** The order's target under its frozen pricing, the plan of its difference, and the reward codes it used. */
+async function planChange(shop: ShopCatalog, customerId: string, { customer, order }: OrderContext, facts: OrderFacts, now: string) {
+  const shopId = shop.settings.id;
+  const earningSettings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
+  const frozen = order?.record.frozen ?? freeze(shop, customer!.record, facts.processed_at);
+  const applied = order?.record.applied ?? NOTHING_APPLIED;
+  const digits = minorDigits(facts.currency);
+  const target = orderTarget(facts, frozen, shop.settings.loyalty_mode, digits, earningSettings.count_test_orders === true);
+  const pendingIds = Object.values(applied.rules).flatMap((rule) => (rule.pending ? [rule.pending.entry_id] : []));
+  const statuses = pendingIds.length ? await earningEntryStatuses(shopId, customerId, pendingIds) : new Map<string, string>();
+  const approvedSince = new Set(pendingIds.filter((id) => statuses.get(id) === 'approved'));
+  const plan = planOrderEffects({
+    shopId,
+    facts,
+    target,
+    applied,
+    currentPoints: customer!.record.current_points,
+    earningSettings,
+    now,
+    approvedSince,
+  });
+  const checkCodes = !(order?.record.reward_codes_used ?? false) && facts.discount_codes.length > 0;
+  const usedRewards = checkCodes
+    ? (await activeRewardEntriesWithCodes(shopId, customerId, facts.discount_codes)).map((reward) => ({
+        ...reward,
+        redeemedAt: facts.processed_at,
+      }))
+    : [];
+  return { frozen, target, plan, checkCodes, usedRewards };
+}
+
+type PlannedChange = Awaited<ReturnType<typeof planChange>>;
+
+/** The order's record after the change. */
+function orderRecordOf(
+  shop: ShopCatalog,
+  { customerId, orderId }: { customerId: string; orderId: string },
+  { customer, order }: OrderContext,
+  { facts, now, frozen, target, plan, usedRewards }: PlannedChange & { facts: OrderFacts; now: string },
+): OrderRecord {
+  return {
+    shop_id: shop.settings.id,
+    customer_id: customerId,
+    order_id: orderId,
+    facts,
+    frozen,
+    applied: plan.applied,
+    // Decided when the order first counts (an order awaiting payment is recorded before it does).
+    first_order:
+      (order?.record.first_order ?? false) ||
+      (order?.record.applied.order_count !== 1 && customer!.record.orders_count === 0 && target.order_count === 1),
+    reward_codes_used: (order?.record.reward_codes_used ?? false) || facts.discount_codes.length > 0,
+    reward_code_used: (order?.record.reward_code_used ?? false) || usedRewards.length > 0,
+    created_at: order?.record.created_at ?? now,
+    updated_at: now,
+  };
+}
+
+/** Writes the change in one transaction (the member's points moved, the order, its entries, its events): whether it was written. */
+async function writeChange(shop: ShopCatalog, { customer, order }: OrderContext, record: OrderRecord, change: PlannedChange, now: string) {
+  const { plan, usedRewards } = change;
+  const member = customer!;
+  const earningSettings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
+  // Points approved at once are batches of their own (points-ledger.ts); take-backs consume from the front.
+  const move = plan.empty ? null : moveOf(shop, member.record, plan, now);
+  const ledger = move ? giveBatches(member.record, move.next, plan.newEntries, earningSettings, now) : null;
+  const nextCustomer = ledger?.record ?? null;
+  const counted = countedEventOf(shop, member.record, nextCustomer ?? member.record, order?.record ?? null, record, now);
+  const events = [...eventsOf(shop, member.record, plan, usedRewards, now), ...(counted ? [counted] : []), ...(move?.events ?? [])];
+  return writeOrderEffects({
+    shopId: shop.settings.id,
+    customerId: record.customer_id,
+    orderId: record.order_id,
+    customer: nextCustomer ? { current: member, next: nextCustomer } : null,
+    order: { version: order?.version ?? null, next: { ...record } },
+    newEntries: ledger?.entries ?? plan.newEntries,
+    pendingChanges: plan.pendingChanges,
+    usedRewards: usedRewards.map(({ id, redeemedAt }) => ({ id, redeemedAt })),
+    now,
+    events: withMemberFacts(events, nextCustomer ?? member.record, shop.tiers),
+  });
 }
 
 /**
