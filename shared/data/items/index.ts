@@ -1,6 +1,6 @@
 // Every item type the table holds, in the order docs/architecture.md's table of items lists them. What is
 // declared here is what the docs show and what `withoutKeys` leaves out when an item is read back.
-import { actionCountType } from './action-count';
+import { actionCount } from './action-count';
 import { apiKeyTypes } from './api-key';
 import { birthdayTimerType } from './birthday-timer';
 import { customerListBoundaryType } from './customer-list-boundary';
@@ -19,11 +19,11 @@ import { mergeTypes } from './merge';
 import { nameTokenTypes } from './name-token';
 import { orderCustomerType, orderType } from './order';
 import { figuresItemTypes } from './program-figures';
-import { redemptionCountType } from './redemption-count';
+import { redemptionCount } from './redemption-count';
 import { referralTypes } from './referral';
 import { rewardEntryType } from './reward-entry';
 import { shopItemTypes } from './shop';
-import { shopperBudgetType } from './shopper-budget';
+import { shopperBudget } from './shopper-budget';
 import { staffAuditType } from './staff-audit';
 import { webhookEventType } from './webhook-event';
 
@@ -36,8 +36,8 @@ export const ITEM_TYPES: readonly ItemType[] = [
   importBatchType,
   mergedImportBatchType,
   birthdayTimerType,
-  redemptionCountType,
-  actionCountType,
+  redemptionCount.type,
+  actionCount.type,
   orderType,
   orderCustomerType,
   staffAuditType,
@@ -48,7 +48,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   webhookEventType,
   erasureTombstoneType,
   customerListBoundaryType,
-  shopperBudgetType,
+  shopperBudget.type,
   ...emailGramTypes,
   ...emailMatchSetTypes,
   ...nameTokenTypes,
