@@ -8,7 +8,7 @@ import { customerProfileType } from './customer-profile';
 import { domainEventType } from './domain-event';
 import { earningEntryType } from './earning-entry';
 import { emailGramTypes } from './email-gram';
-import { erasureTombstoneType } from './erasure-tombstone';
+import { erasureTombstone } from './erasure-tombstone';
 import { emailMatchSetTypes } from './email-match-set';
 import { friendReferralTypes } from './friend-referral';
 import { idempotencyRecordType } from './idempotency-record';
@@ -46,7 +46,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   idempotencyRecordType,
   domainEventType,
   webhookEventType,
-  erasureTombstoneType,
+  erasureTombstone.type,
   customerListBoundaryType,
   shopperBudget.type,
   ...emailGramTypes,
