@@ -7,7 +7,7 @@
 // by the mailbox's keyed hash under the shop's key (one item in the shop's partition, read once per warm
 // function), so the friend's address lives only in the referral item, which customers/redact clears.
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent } from '../domain/events';
 import type { FriendReferral } from '../domain/referral';
 import { documentClient, tableName } from './client';
@@ -18,7 +18,9 @@ import {
   activateFriendReferralWrite,
   completeFriendReferralWrite,
   countFriendOfDay,
+  dropLegacyMailboxGuard,
   eraseFriendAddress,
+  forgetReferralCreatedEvent,
   FRIEND_EMAIL_HASH_KEY,
   FRIEND_REFERRAL_PREFIX,
   friendCodeKey,
@@ -30,7 +32,6 @@ import {
   guardFriendCode,
   guardFriendMailbox,
   recordFriendReferral,
-  referralCreatedEventKey,
   refOf,
   releaseFriendGuard,
   storeFriendEmailHashKey,
@@ -211,11 +212,9 @@ export async function findFriendReferralByEmail(
  * (false for a referral already cleared, so a redelivery changes nothing).
  */
 export async function redactFriendReferral(shopId: string, ref: FriendReferralRef, at: string, legacyGuardKey?: string): Promise<boolean> {
-  if (legacyGuardKey !== undefined) {
-    await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: friendEmailKey(shopId, legacyGuardKey) }));
-  }
+  if (legacyGuardKey !== undefined) await commitOne(dropLegacyMailboxGuard(shopId, legacyGuardKey));
   // The referral's event, delivered within seconds of its commit, holds the address too until its TTL.
-  await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: referralCreatedEventKey(shopId, { id: ref.referral_id }) }));
+  await commitOne(forgetReferralCreatedEvent(shopId, ref.referral_id));
   return (await commitOne(eraseFriendAddress(shopId, ref, at))).committed;
 }
 

@@ -69,7 +69,7 @@ function conditionOf(options: Partial<Condition>): Record<string, unknown> {
   };
 }
 
-export function defineItem<A extends readonly unknown[], F extends object = Item>(definition: ItemDefinition<A, F>): DefinedItem<A, F> {
+export function defineItem<A extends readonly unknown[], F extends object = object>(definition: ItemDefinition<A, F>): DefinedItem<A, F> {
   const type: ItemType = {
     name: definition.name,
     key: definition.key(...definition.placeholder),

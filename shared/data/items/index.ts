@@ -5,14 +5,14 @@ import { apiKeyTypes } from './api-key';
 import { birthdayTimerType } from './birthday-timer';
 import { customerListBoundaryType } from './customer-list-boundary';
 import { customerProfileType } from './customer-profile';
-import { domainEventType } from './domain-event';
+import { domainEvent } from './domain-event';
 import { earningEntryType } from './earning-entry';
 import { emailGramTypes } from './email-gram';
 import { erasureTombstone } from './erasure-tombstone';
 import { emailMatchSetTypes } from './email-match-set';
 import { friendReferralTypes } from './friend-referral';
 import { idempotencyRecordType } from './idempotency-record';
-import { importBatchType, mergedImportBatchType } from './import-batch';
+import { importBatch, mergedImportBatch } from './import-batch';
 import { importTypes } from './import-record';
 import type { ItemType } from './item-type';
 import { mergeTypes } from './merge';
@@ -33,8 +33,8 @@ export const ITEM_TYPES: readonly ItemType[] = [
   customerProfileType,
   earningEntryType,
   rewardEntryType,
-  importBatchType,
-  mergedImportBatchType,
+  importBatch.type,
+  mergedImportBatch.type,
   birthdayTimerType,
   redemptionCount.type,
   actionCount.type,
@@ -44,7 +44,7 @@ export const ITEM_TYPES: readonly ItemType[] = [
   ...referralTypes,
   ...friendReferralTypes,
   idempotencyRecordType,
-  domainEventType,
+  domainEvent.type,
   webhookEventType,
   erasureTombstone.type,
   customerListBoundaryType,
