@@ -4,7 +4,7 @@ import { actionCount } from './action-count';
 import { apiKeyTypes } from './api-key';
 import { birthdayTimerType } from './birthday-timer';
 import { customerListBoundaryType } from './customer-list-boundary';
-import { customerProfileType } from './customer-profile';
+import { customerProfile } from './customer-profile';
 import { domainEvent } from './domain-event';
 import { earningEntryType } from './earning-entry';
 import { emailGramTypes } from './email-gram';
@@ -30,7 +30,7 @@ import { webhookEventType } from './webhook-event';
 export const ITEM_TYPES: readonly ItemType[] = [
   ...shopItemTypes,
   ...apiKeyTypes,
-  customerProfileType,
+  customerProfile.type,
   earningEntryType,
   rewardEntryType,
   importBatch.type,

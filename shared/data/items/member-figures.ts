@@ -2,10 +2,17 @@
 // ("write the member's figures"), and the queue's first requests applied to the balance ("apply queued
 // adjustments", pinned to exactly the figures the arithmetic read). The profile's due work follows from
 // its figures through `profileDue` (customer-profile.ts), for the put and the update alike.
-import type { AdjustmentReceipt, CustomerRecord } from '../../domain/customer';
+import type { AdjustmentReceipt, CustomerRecord, QueuedAdjustment } from '../../domain/customer';
 import { tableName } from '../client';
 import { namedWrite, type Write } from '../write';
-import { customerKey, profileDue, type StoredCustomer, tierActivityAttributes, writeMemberFigures } from './customer-profile';
+import {
+  customerKey,
+  customerProfile,
+  profileDue,
+  type StoredCustomer,
+  tierActivityAttributes,
+  writeMemberFigures,
+} from './customer-profile';
 
 /** The profile attribute holding the queue, and the one holding the last commit's receipts. */
 export const POINTS_QUEUE = 'points_queue';
@@ -105,5 +112,38 @@ export function applyQueuedAdjustments(write: QueuedAdjustmentsApplied): Write {
       ExpressionAttributeValues: values,
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
+  });
+}
+
+export const ENQUEUE_ADJUSTMENT = 'queue the adjustment';
+export const WITHDRAW_ADJUSTMENT = 'withdraw the queued adjustment';
+
+/**
+ * `request` appended to the member's queue, only while the customer exists, is a member and the queue has
+ * room. Not a change of the member's figures, so the version stays: writers that put the whole profile keep
+ * the queue they read.
+ */
+export function enqueueAdjustmentWrite(shopId: string, customerId: string, request: QueuedAdjustment, maxQueue: number): Write {
+  return customerProfile.update(ENQUEUE_ADJUSTMENT, customerKey(shopId, customerId), {
+    append: { [POINTS_QUEUE]: [request] },
+    condition: 'attribute_exists(pk) AND #status = :member AND (attribute_not_exists(#queue) OR size(#queue) < :max)',
+    names: { '#queue': POINTS_QUEUE },
+    values: { ':member': 'member', ':max': maxQueue },
+    returnOld: true,
+  });
+}
+
+/**
+ * The member's request at `index` taken back out of the queue, if it is still there. A new version: a write
+ * of the whole profile that read the queue with the request in it is refused instead of putting it back.
+ */
+export function withdrawAdjustmentWrite(shopId: string, customerId: string, index: number, id: string): Write {
+  return customerProfile.update(WITHDRAW_ADJUSTMENT, customerKey(shopId, customerId), {
+    remove: [`${POINTS_QUEUE}[${index}]`],
+    add: { version: 1 },
+    condition: `#queue[${index}].#id = :id`,
+    names: { '#queue': POINTS_QUEUE },
+    values: { ':id': id },
+    returnOld: true,
   });
 }

@@ -2,13 +2,13 @@
 // customer's partition (which customer it went into, and the merge's progress) and the marker in the kept
 // member's partition while the merge still moves items into it; the merge's named writes, those of the
 // items it moves (copy, fold a count, delete the original as read, follow the lookups) included.
-import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LedgerEntry, LineSide } from '../../domain/points-ledger';
 import { tableName } from '../client';
 import { TTL_ATTRIBUTE } from '../table';
-import { namedWrite, type TransactItem, type Write } from '../write';
+import { namedWrite, type Write } from '../write';
 import { customerPk } from './customer-profile';
 import { dueAttributes } from './due';
+import { updateRequest } from './update';
 import { EARNING_ENTRY_PREFIX, entryDue, type EntryDueState } from './earning-entry';
 import {
   FRIEND_COUNT,
@@ -131,27 +131,29 @@ export function clearIncomingMerge(record: MergeRecord): Write {
  * at its old place, the job took it for spent) is undone: it is open again, reminded as it was when the
  * merge read it, and due again as an open batch is (its reminder, or its expiry once reminded).
  */
-export function relayBatchUpdate(
-  record: MergeRecord,
-  batch: RelaidBatch,
-): UpdateCommandInput & { ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> } {
+export function relayBatchUpdate(record: MergeRecord, batch: RelaidBatch, unchanged?: Unchanged): Write {
   const due = dueAttributes(record.shop_id, batch.expiry_reminded ? 'batch-expire' : 'batch-remind', batch.points_expiry_at, batch.id);
-  return {
-    TableName: tableName(),
-    Key: { pk: customerPk(record.shop_id, record.kept_id), sk: batch.sk },
-    UpdateExpression:
-      'SET batch_offset = :offset, batch_points = :points, merge_layout = :merge, expiry_reminded = :reminded, ' +
-      'due_pk = :duePk, due_at = :dueAt REMOVE batch_closed, expired_points',
-    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(merge_layout) OR merge_layout <> :merge)',
-    ExpressionAttributeValues: {
-      ':offset': batch.batch_offset,
-      ':points': batch.batch_points,
-      ':merge': record.deleted_id,
-      ':reminded': batch.expiry_reminded,
-      ':duePk': due.due_pk,
-      ':dueAt': due.due_at,
-    },
-  };
+  const condition = 'attribute_exists(pk) AND (attribute_not_exists(merge_layout) OR merge_layout <> :merge)';
+  return namedWrite(
+    're-lay a kept batch',
+    updateRequest(
+      { pk: customerPk(record.shop_id, record.kept_id), sk: batch.sk },
+      {
+        set: {
+          batch_offset: batch.batch_offset,
+          batch_points: batch.batch_points,
+          merge_layout: record.deleted_id,
+          expiry_reminded: batch.expiry_reminded,
+          due_pk: due.due_pk,
+          due_at: due.due_at,
+        },
+        remove: ['batch_closed', 'expired_points'],
+        condition: unchanged ? `${condition} AND ${unchanged.expression}` : condition,
+        names: unchanged?.names,
+        values: { ':merge': record.deleted_id, ...unchanged?.values },
+      },
+    ),
+  );
 }
 
 /** A condition that holds while an item still has the state it was read with. */
@@ -179,16 +181,7 @@ function unchangedCondition(item: Item): Unchanged {
 
 /** One of the kept member's open batches re-laid inside the merge transaction, if still as read. */
 export function relayKeptBatch(record: MergeRecord, batch: RelaidBatch, source: Item): Write {
-  const unchanged = unchangedCondition(source);
-  const update = relayBatchUpdate(record, batch);
-  return namedWrite('re-lay a kept batch', {
-    Update: {
-      ...update,
-      ConditionExpression: `${update.ConditionExpression} AND ${unchanged.expression}`,
-      ExpressionAttributeNames: unchanged.names,
-      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...unchanged.values },
-    } as NonNullable<TransactItem['Update']>,
-  });
+  return relayBatchUpdate(record, batch, unchangedCondition(source));
 }
 
 /** The original of a moved item deleted: only while unchanged since read, or (`asRead` false) whatever it is now. */
