@@ -142,5 +142,11 @@ describe('the update builder', () => {
 
     expect(request.Update!.ExpressionAttributeNames).toEqual({ '#a0': 'awards', '#count': 'awards', '#due_pk': 'due_pk' });
     expect(() => updateExpression({ set: { gone: undefined } })).toThrow('An update changes at least one attribute');
+    expect(() => updateRequest({ pk: 'p', sk: 's' }, { add: { awards: 1 }, condition: '#a0 < :max', names: { '#a0': 'other' } })).toThrow(
+      "The condition's #a0 is one of the update's own names",
+    );
+    expect(() => updateRequest({ pk: 'p', sk: 's' }, { add: { awards: 1 }, condition: '#count < :a0', values: { ':a0': 3 } })).toThrow(
+      "The condition's :a0 is one of the update's own values",
+    );
   });
 });

@@ -3,8 +3,8 @@
 // adjustments", pinned to exactly the figures the arithmetic read). The profile's due work follows from
 // its figures through `profileDue` (customer-profile.ts), for the put and the update alike.
 import type { AdjustmentReceipt, CustomerRecord, QueuedAdjustment } from '../../domain/customer';
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
+import type { Write } from '../write';
+import { dueChange } from './due';
 import {
   customerKey,
   customerProfile,
@@ -42,18 +42,16 @@ export interface QueuedAdjustmentsApplied {
  */
 export function applyQueuedAdjustments(write: QueuedAdjustmentsApplied): Write {
   const { read, next } = write;
-  const names: Record<string, string> = { '#status': 'status', '#version': 'version', '#queue': POINTS_QUEUE, '#id': 'id' };
-  const values: Record<string, unknown> = { ':member': 'member', ':one': 1 };
+  const names: Record<string, string> = { '#queue': POINTS_QUEUE };
+  const values: Record<string, unknown> = { ':member': 'member' };
   const conditions = ['attribute_exists(pk)', '#status = :member'];
-  const sets: string[] = [];
-  const removes: string[] = [];
   const name = (attribute: string) => {
-    const key = `#a${Object.keys(names).length}`;
+    const key = `#c${Object.keys(names).length}`;
     names[key] = attribute;
     return key;
   };
   const value = (v: unknown) => {
-    const key = `:v${Object.keys(values).length}`;
+    const key = `:c${Object.keys(values).length}`;
     values[key] = v;
     return key;
   };
@@ -77,11 +75,9 @@ export function applyQueuedAdjustments(write: QueuedAdjustmentsApplied): Write {
       conditions.push(`${path} = ${value(held)}`);
     }
   }
-  write.removedIds.forEach((id, index) => {
-    conditions.push(`#queue[${index}].#id = ${value(id)}`);
-    removes.push(`#queue[${index}]`);
-  });
+  write.removedIds.forEach((id, index) => conditions.push(`#queue[${index}].#id = ${value(id)}`));
   const figures = next as unknown as Record<string, unknown>;
+  const set: Record<string, unknown> = {};
   for (const attribute of [
     'current_points',
     'lifetime_points',
@@ -91,27 +87,22 @@ export function applyQueuedAdjustments(write: QueuedAdjustmentsApplied): Write {
     'points_last_activity_at',
     'points_expire_at',
   ]) {
-    if (figures[attribute] !== undefined) sets.push(`${name(attribute)} = ${value(figures[attribute])}`);
+    if (figures[attribute] !== undefined) set[attribute] = figures[attribute];
   }
-  sets.push(`${name(POINTS_RECEIPTS)} = ${value(write.receipts)}`);
+  set[POINTS_RECEIPTS] = write.receipts;
   // The member list's tier-and-activity entry, as the profile's one derive gives it for the next figures.
-  for (const [attribute, derived] of Object.entries(tierActivityAttributes(next))) sets.push(`${name(attribute)} = ${value(derived)}`);
+  Object.assign(set, tierActivityAttributes(next));
   // The due work as the profile's one derive gives it for the next figures.
-  const due = profileDue(next);
-  for (const [attribute, derived] of Object.entries({ due_pk: due?.due_pk, due_at: due?.due_at })) {
-    if (derived === undefined) removes.push(name(attribute));
-    else sets.push(`${name(attribute)} = ${value(derived)}`);
-  }
-  return namedWrite(APPLY_QUEUED_ADJUSTMENTS, {
-    Update: {
-      TableName: tableName(),
-      Key: customerKey(next.shop_id, next.platform_customer_id),
-      UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD #version :one`,
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
+  const due = dueChange(profileDue(next));
+  Object.assign(set, due.set);
+  return customerProfile.update(APPLY_QUEUED_ADJUSTMENTS, customerKey(next.shop_id, next.platform_customer_id), {
+    set,
+    remove: [...write.removedIds.map((_, index) => `${POINTS_QUEUE}[${index}]`), ...due.remove],
+    add: { version: 1 },
+    condition: conditions.join(' AND '),
+    names,
+    values,
+    returnOld: true,
   });
 }
 

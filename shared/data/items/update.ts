@@ -85,8 +85,16 @@ export function conditionNames(condition: string | undefined, given: Record<stri
 /** The Update request of a transaction for `change` on the item at `key`. */
 export function updateRequest(key: ItemKey, change: ItemChange): TransactItem {
   const { expression, names, values } = updateExpression(change);
-  const allNames = { ...names, ...conditionNames(change.condition, change.names) };
-  const allValues = { ...values, ...change.values };
+  const given = { names: conditionNames(change.condition, change.names), values: change.values ?? {} };
+  for (const [placeholder, attribute] of Object.entries(given.names)) {
+    if (placeholder in names && names[placeholder] !== attribute)
+      throw new Error(`The condition's ${placeholder} is one of the update's own names`);
+  }
+  for (const placeholder of Object.keys(given.values)) {
+    if (placeholder in values) throw new Error(`The condition's ${placeholder} is one of the update's own values`);
+  }
+  const allNames = { ...names, ...given.names };
+  const allValues = { ...values, ...given.values };
   return {
     Update: {
       TableName: tableName(),
