@@ -15,6 +15,7 @@ import {
   FRIEND_COUNT_PREFIX,
   FRIEND_REFERRAL_PREFIX,
   friendCodeItem,
+  friendCount,
   friendCountTtl,
   friendEmailItem,
   friendReferralOf,
@@ -22,7 +23,7 @@ import {
 import { BATCH_PREFIX, IMPORT_BATCH_ID, importBatchKey, mergedImportBatchKey } from './import-batch';
 import { type Item, type ItemKey, type ItemType } from './item-type';
 import { ORDER_PREFIX, orderCustomerItem, orderIdOf } from './order';
-import { REDEMPTIONS } from './redemption-count';
+import { redemptionCount, REDEMPTIONS } from './redemption-count';
 
 export const mergedIntoKey = (shopId: string, customerId: string): ItemKey => ({ pk: customerPk(shopId, customerId), sk: 'MERGED' });
 
@@ -106,16 +107,14 @@ export function markIncomingMerge(record: MergeRecord): Write {
 
 /** The merge marked done, only if it is still moving: one call finishes it. */
 export function finishMerge(record: MergeRecord): Write {
-  return namedWrite('finish the merge', {
-    Update: {
-      TableName: tableName(),
-      Key: mergedIntoKey(record.shop_id, record.deleted_id),
-      UpdateExpression: 'SET #state = :done',
-      ConditionExpression: '#state = :moving',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':done': 'done', ':moving': 'moving' },
-    },
-  });
+  return namedWrite(
+    'finish the merge',
+    updateRequest(mergedIntoKey(record.shop_id, record.deleted_id), {
+      set: { state: 'done' },
+      condition: '#state = :moving',
+      values: { ':moving': 'moving' },
+    }),
+  );
 }
 
 /** The kept partition's marker taken away. */
@@ -213,27 +212,12 @@ export function foldCount(record: MergeRecord, source: Item): Write {
   const Key = { pk: customerPk(record.shop_id, record.kept_id), sk };
   if (sk.startsWith(FRIEND_COUNT_PREFIX)) {
     // A referrer's friends of one UTC day: one person, one cap, so the kept member's count of that day grows.
-    return namedWrite("add the deleted member's friends of the day", {
-      Update: {
-        TableName: tableName(),
-        Key,
-        UpdateExpression: 'ADD #count :count SET #ttl = :ttl',
-        ExpressionAttributeNames: { '#count': FRIEND_COUNT, '#ttl': TTL_ATTRIBUTE },
-        ExpressionAttributeValues: {
-          ':count': Number(source[FRIEND_COUNT] ?? 0),
-          ':ttl': friendCountTtl(sk.slice(FRIEND_COUNT_PREFIX.length)),
-        },
-      },
+    return friendCount.update("add the deleted member's friends of the day", Key, {
+      add: { [FRIEND_COUNT]: Number(source[FRIEND_COUNT] ?? 0) },
+      set: { [TTL_ATTRIBUTE]: friendCountTtl(sk.slice(FRIEND_COUNT_PREFIX.length)) },
     });
   }
-  return namedWrite("add the deleted member's redemptions", {
-    Update: {
-      TableName: tableName(),
-      Key,
-      UpdateExpression: 'ADD redemptions :count',
-      ExpressionAttributeValues: { ':count': Number(source[REDEMPTIONS] ?? 0) },
-    },
-  });
+  return redemptionCount.update("add the deleted member's redemptions", Key, { add: { [REDEMPTIONS]: Number(source[REDEMPTIONS] ?? 0) } });
 }
 
 /**

@@ -341,20 +341,13 @@ function entryUpdate(
   options: { notRefunded?: boolean; returnOld?: boolean; absent?: readonly string[] } = {},
 ): Write['request'] {
   const derived = deriveRewardEntry(shopId, { ...entry, ...changes } as DerivedFrom);
-  const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
-  const name = (attribute: string) => {
-    names[`#${attribute}`] = attribute;
-    return `#${attribute}`;
+  const name = (attribute: string) => `#${attribute}`;
+  const set = {
+    ...changes,
+    ...Object.fromEntries(PLACES.flatMap((place) => (derived[place] === undefined ? [] : [[place, derived[place]]]))),
   };
-  const sets = [
-    ...Object.entries(changes),
-    ...PLACES.flatMap((place) => (derived[place] === undefined ? [] : [[place, derived[place]]])),
-  ].map(([attribute, value]) => {
-    values[`:${attribute as string}`] = value;
-    return `${name(attribute as string)} = :${attribute as string}`;
-  });
-  const removes = PLACES.filter((place) => derived[place] === undefined).map(name);
+  const remove = PLACES.filter((place) => derived[place] === undefined);
   const conditions = Object.entries(expected).map(([attribute, value]) => {
     values[`:was_${attribute}`] = value;
     return `${name(attribute)} = :was_${attribute}`;
@@ -368,15 +361,11 @@ function entryUpdate(
     values[':null'] = null;
     conditions.push(`(attribute_not_exists(${name(attribute)}) OR ${name(attribute)} = :null)`);
   }
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: rewardEntryKey(shopId, customerId, entry.id),
-      UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ...(options.returnOld ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
-    },
-  };
+  return updateRequest(rewardEntryKey(shopId, customerId, entry.id), {
+    set,
+    remove,
+    condition: conditions.join(' AND '),
+    values,
+    returnOld: options.returnOld,
+  });
 }
