@@ -46,7 +46,7 @@ export interface DefinedItem<A extends readonly unknown[], F> {
   /** What the table of items shows of it (items/index.ts). */
   readonly type: ItemType;
   readonly key: (...args: A) => ItemKey;
-  /** The stored item: its key, its fields and what `derive` gives of them. */
+  /** The stored item: its fields, what `derive` gives of them, and its key (which no field overrides). */
   item(key: ItemKey, fields: F): Item;
   put(name: string, key: ItemKey, fields: F, options?: PutOptions): Write;
   update(name: string, key: ItemKey, change: UpdateOf<F>): Write;
@@ -79,7 +79,7 @@ export function defineItem<A extends readonly unknown[], F extends object = obje
   const derivedOf = (fields: F) => Object.entries(definition.derive?.(fields) ?? {});
   const item = (key: ItemKey, fields: F): Item => {
     const derived = derivedOf(fields).filter(([, value]) => value !== undefined);
-    return { ...key, ...fields, ...Object.fromEntries(derived) };
+    return { ...fields, ...Object.fromEntries(derived), ...key };
   };
   return {
     type,
