@@ -173,6 +173,73 @@ export function transactionSites(files: Source[]): Place[] {
   });
 }
 
+// ---- the one commit path's shape (issue 50) --------------------------------------------------------------
+
+/** DynamoDB's single-item write commands: the document client's and the low-level client's. */
+const SINGLE_ITEM_WRITE_COMMANDS = new Set([
+  'PutCommand',
+  'UpdateCommand',
+  'DeleteCommand',
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+]);
+/** Where the table's raw writes are sent from: the one place allowed to build them. */
+const TABLE_MODULE = 'shared/data/table.ts';
+
+/**
+ * The places outside `shared/data/table.ts` that build a single-item write: `new PutCommand(…)`,
+ * `new UpdateCommand(…)`, `new DeleteCommand(…)` or the low-level client's `…ItemCommand` (an import, a
+ * type or a comment naming them is none).
+ */
+export function rawSingleItemWrites(files: Source[]): Place[] {
+  return files
+    .filter((source) => source.path !== TABLE_MODULE)
+    .flatMap((source) => {
+      const file = syntaxOf(source);
+      const places: Place[] = [];
+      eachNode(file, (node) => {
+        if (ts.isNewExpression(node) && SINGLE_ITEM_WRITE_COMMANDS.has(nameOf(node.expression) ?? '')) places.push(placeOf(file, node));
+      });
+      return places;
+    });
+}
+
+/**
+ * The places that write an update expression: an object property `UpdateExpression: …` whatever its value
+ * (a literal, a template, a variable), so every builder of one counts once (a type's member, a read of the
+ * property or a comment is none).
+ */
+export function updateExpressionSites(files: Source[]): Place[] {
+  return files.flatMap((source) => {
+    const file = syntaxOf(source);
+    const places: Place[] = [];
+    eachNode(file, (node) => {
+      if ((ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) && nameOf(node.name) === 'UpdateExpression') {
+        places.push(placeOf(file, node));
+      }
+    });
+    return places;
+  });
+}
+
+/** The declarations of a type, interface or class named `Refusal` (what a refused write means). */
+export function refusalTypes(files: Source[]): Place[] {
+  return files.flatMap((source) => {
+    const file = syntaxOf(source);
+    const places: Place[] = [];
+    eachNode(file, (node) => {
+      if (
+        (ts.isTypeAliasDeclaration(node) || ts.isInterfaceDeclaration(node) || ts.isClassDeclaration(node)) &&
+        node.name?.text === 'Refusal'
+      ) {
+        places.push(placeOf(file, node));
+      }
+    });
+    return places;
+  });
+}
+
 // ---- hand-set derived attributes ---------------------------------------------------------------------
 
 /** The derived index attributes, by the index they put an item in. */
@@ -721,8 +788,14 @@ export function dataLayerFigures() {
   const sharedFiles = application.filter((source) => source.path.startsWith('shared/'));
   const transactions = transactionSites(application);
   const handSet = handSetDerivedAttributes(sharedFiles);
+  const raw = rawSingleItemWrites(application);
+  const updates = updateExpressionSites(application);
+  const refusals = refusalTypes(application);
   return {
     transactionSites: { count: transactions.length, files: countBy(transactions.map((place) => place.file)), places: transactions },
+    rawSingleItemWrites: { count: raw.length, files: countBy(raw.map((place) => place.file)), places: raw },
+    updateExpressionSites: { count: updates.length, files: countBy(updates.map((place) => place.file)), places: updates },
+    refusalTypes: { count: refusals.length, places: refusals },
     handSetDerivedAttributes: { count: handSet.length, files: countBy(handSet.map((place) => place.file)), places: handSet },
     expressionsOutsideData: expressionsOutsideData(sharedFiles),
     backUpArrows: backUpArrows(sharedFiles),
@@ -783,6 +856,12 @@ function printDataLayer(data: ReturnType<typeof dataLayerFigures>): void {
   console.log(
     `Transaction sites: ${transactions.count} in ${Object.keys(transactions.files).length} files: ${perFile(transactions.files)}`,
   );
+  const { rawSingleItemWrites: raw, updateExpressionSites: updates, refusalTypes: refusals } = data;
+  console.log(
+    `\nRaw single-item writes outside ${TABLE_MODULE}: ${raw.count} in ${Object.keys(raw.files).length} files: ${perFile(raw.files)}`,
+  );
+  console.log(`\nUpdateExpression literals: ${updates.count} in ${Object.keys(updates.files).length} files: ${perFile(updates.files)}`);
+  console.log(`\nRefusal types: ${refusals.count}: ${refusals.places.map((place) => `${place.file}:${place.line}`).join(', ')}`);
   console.log(`\nHand-set derived attributes: ${handSet.count} in ${Object.keys(handSet.files).length} files`);
   for (const place of handSet.places) console.log(`- ${place.file}:${place.line}: ${place.index} (${place.how})`);
   console.log(`\nCondition or update expressions outside shared/data: ${data.expressionsOutsideData.length}`);

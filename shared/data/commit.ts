@@ -1,14 +1,15 @@
-// The one commit path. Every transaction of the code base is a list of named writes handed to `commit`:
-// the item modules (shared/data/items/) make the writes, each named for what it does ("deduct points",
-// "record the reward entry"), the repositories gather a feature's writes, and `commit` alone speaks
-// TransactWriteItems: the request token, DynamoDB's 100-item limit, the cancellation reasons and what a
-// refusal means. A feature never sees a condition, an update expression or a key: it sees which named
-// write was refused, and the item as it stood when the refusal came back.
+// The one commit path. Every write of the code base is a named write (or a list of them) handed to `commit`,
+// or, for one item that needs no transaction, to `commitOne`: the item definitions (shared/data/items/) make
+// the writes, each named for what it does ("deduct points", "record the reward entry"), the repositories
+// gather a feature's writes, and these two alone decide what DynamoDB's answer means (table.ts sends them):
+// the request token, DynamoDB's 100-item limit, the cancellation reasons and what a refusal means. A feature
+// never sees a condition, an update expression or a key: it sees which named write was refused, and the
+// item as it stood when the refusal came back.
 import { randomUUID } from 'node:crypto';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DomainEvent } from '../domain/events';
-import { documentClient } from './client';
-import { cancellationReasons, cancelledItem } from './dynamodb-errors';
+import { cancellationReasons, cancelledItem, isConditionalCheckFailed } from './dynamodb-errors';
+import { sendItemWrite, sendTransaction } from './table';
 import { actingStaff } from '../runtime/acting-staff';
 import { nowIso } from '../runtime/clock';
 import { committedEvent, recordEvent } from './items/domain-event';
@@ -22,17 +23,20 @@ export { namedWrite, type TransactItem, type Write } from './write';
 export const TRANSACTION_LIMIT = 100;
 
 /**
- * Why a transaction was refused:
+ * Why a write, or a transaction, was refused, the one refusal of the data layer:
  * - `condition`: the condition of one or more writes no longer held; `failed` names them in the order given,
  *   and `current(name)` is the item as it stood then (for writes that asked for it, else null);
- * - `conflict`: another transaction held one of the items (read again and decide anew).
+ * - `conflict`: another transaction held an item (read again and decide anew); `failed` names the writes
+ *   whose item it held, when DynamoDB said which (every write given, when it refused the whole request).
  * Throttling after the SDK's own retries, and any other error, are not refusals: `commit` throws them as
  * DynamoDB raised them.
  */
 export type Refusal =
-  { readonly kind: 'condition'; readonly failed: readonly string[]; current(name: string): Item | null } | { readonly kind: 'conflict' };
+  | { readonly kind: 'condition'; readonly failed: readonly string[]; current(name: string): Item | null }
+  | { readonly kind: 'conflict'; readonly failed: readonly string[] };
 
-export type CommitOutcome = { readonly committed: true } | { readonly committed: false; readonly refusal: Refusal };
+/** What a commit answers: committed (with the item as written, when `commitOne` was asked for it), or refused. */
+export type CommitOutcome = { readonly committed: true; readonly item?: Item } | { readonly committed: false; readonly refusal: Refusal };
 
 export interface CommitOptions {
   /**
@@ -71,11 +75,9 @@ export async function commit(changes: readonly Write[], options: CommitOptions =
     throw new Error(`A transaction takes at most ${TRANSACTION_LIMIT} writes; ${writes.length} were given (${describe(writes)})`);
   }
   try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        ClientRequestToken: options.token ?? randomUUID(),
-        TransactItems: writes.map((write) => write.request),
-      }),
+    await sendTransaction(
+      writes.map((write) => write.request),
+      options.token ?? randomUUID(),
     );
     return COMMITTED;
   } catch (error) {
@@ -83,6 +85,46 @@ export async function commit(changes: readonly Write[], options: CommitOptions =
     if (refusal) return { committed: false, refusal };
     throw error;
   }
+}
+
+export interface CommitOneOptions {
+  /** False when the write is no staff change of its own, so a staff request sends it alone too (see `CommitOptions.audit`). */
+  readonly audit?: false;
+  /** The item as written comes back (`item` of the outcome). */
+  readonly returnItem?: boolean;
+}
+
+/** Tries of a staff write whose transaction met another transaction on its item. */
+const STAFF_WRITE_ATTEMPTS = 5;
+
+/**
+ * Commits one write of one item that needs no transaction: the single-item request it is (PutItem, UpdateItem
+ * or DeleteItem), with the same item, condition and cost as a transaction's write of it, without the
+ * transaction's double write units. A refusal of its condition is an answer, not an error. Made for a staff
+ * request, the write records who made it, which takes a transaction with the audit item (tried again while
+ * it meets other transactions on its item).
+ */
+export async function commitOne(write: Write, options: CommitOneOptions = {}): Promise<CommitOutcome> {
+  if (!write.request.Put && !write.request.Update && !write.request.Delete) {
+    throw new Error(`'${write.name}' is a condition check: it belongs in a transaction`);
+  }
+  if (options.audit !== false && actingStaff()) return staffWrite(write);
+  try {
+    const item = await sendItemWrite(write.request, options.returnItem);
+    return item && options.returnItem ? { committed: true, item } : COMMITTED;
+  } catch (error) {
+    const refusal = singleRefusalOf(error, write);
+    if (refusal) return { committed: false, refusal };
+    throw error;
+  }
+}
+
+async function staffWrite(write: Write): Promise<CommitOutcome> {
+  for (let attempt = 1; attempt <= STAFF_WRITE_ATTEMPTS; attempt += 1) {
+    const outcome = await commit([write]);
+    if (outcome.committed || outcome.refusal.kind === 'condition') return outcome;
+  }
+  throw new Error(`'${write.name}' kept meeting other transactions on its item`);
 }
 
 /** True when committed; false on any refusal (the caller reads again and decides anew). */
@@ -105,10 +147,23 @@ function refusalOf(error: unknown, writes: readonly Write[]): Refusal | null {
         },
       };
     }
-    if (reasons.includes('TransactionConflict')) return { kind: 'conflict' };
+    const conflicts = reasons.flatMap((code, index) => (code === 'TransactionConflict' ? [writes[index]!.name] : []));
+    if (conflicts.length > 0) return { kind: 'conflict', failed: conflicts };
     return null;
   }
-  if ((error as { name?: string } | null)?.name === 'TransactionConflictException') return { kind: 'conflict' };
+  if ((error as { name?: string } | null)?.name === 'TransactionConflictException')
+    return { kind: 'conflict', failed: writes.map((write) => write.name) };
+  return null;
+}
+
+/** A single-item write's refusal: its condition (with the item as it stood, when it asked for it), or a conflict. */
+function singleRefusalOf(error: unknown, write: Write): Refusal | null {
+  if (isConditionalCheckFailed(error)) {
+    const { Item: old } = error as { Item?: Record<string, never> };
+    const current = old ? unmarshall(old) : null;
+    return { kind: 'condition', failed: [write.name], current: (name) => (name === write.name ? current : null) };
+  }
+  if ((error as { name?: string } | null)?.name === 'TransactionConflictException') return { kind: 'conflict', failed: [write.name] };
   return null;
 }
 

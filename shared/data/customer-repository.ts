@@ -2,13 +2,12 @@
 // those of the items that follow it (the referral-code guard, the shop counters, the birthday timer, the
 // e-mail search postings, the erasure tombstone) committed together (commit.ts). The sorted list and the
 // e-mail search are customer-list.ts and email-search.ts.
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord, MemberChanges } from '../domain/customer';
 import type { DomainEvent } from '../domain/events';
 import type { EarningEntry } from '../domain/history';
-import { commit, type Refusal as CommitRefusal, type Write } from './commit';
+import { commit, commitOne, type Refusal, type Write } from './commit';
 import { documentClient, tableName } from './client';
-import { type Refusal as RefusalOf, refusalOf } from './dynamodb-errors';
 import { batchGet } from './items';
 import { followBirthday } from './items/birthday-timer';
 import {
@@ -17,6 +16,8 @@ import {
   customerKey,
   enrolProfile,
   memberFieldsUpdate,
+  type ProfileRefused,
+  refusedProfile,
   type StoredCustomer,
   storedCustomerOf,
   writeProfileAtVersion,
@@ -123,15 +124,13 @@ export async function createCustomer(
 }
 
 /** An enrolment refused for no reason the caller decides on (another transaction held an item, an entry's id taken). */
-function refusedEnrolment(customerId: string, refusal: CommitRefusal): Error {
+function refusedEnrolment(customerId: string, refusal: Refusal): Error {
   const why = refusal.kind === 'condition' ? refusal.failed.join(', ') : 'another transaction';
   return new Error(`Enrolling customer ${customerId}: the transaction was refused by ${why}`);
 }
 
-/** A write DynamoDB refused: `current` is the profile as it is now when DynamoDB returned it (null: no profile). */
-export type Refusal = RefusalOf<StoredCustomer>;
-
-export type CustomerWrite = { written: true; record: CustomerRecord } | ({ written: false } & Refusal);
+/** A write of the profile: written, or refused (a conflict, or the profile as it is now when DynamoDB returned it; null: none). */
+export type CustomerWrite = { written: true; record: CustomerRecord } | ({ written: false } & ProfileRefused);
 
 /**
  * Applies a member's field changes. Changes that touch only the profile (the anniversary date, a date of
@@ -162,20 +161,16 @@ async function updateProfileFields(current: StoredCustomer, changes: MemberChang
         })),
   ];
   if (postings.length > 0) return updateWithPostings(current, changes, now, postings);
-  try {
-    const result = await documentClient().send(new UpdateCommand({ ...memberFieldsUpdate(record, changes, now), ReturnValues: 'ALL_NEW' }));
-    return { written: true, record: storedCustomerOf(result.Attributes!).record };
-  } catch (error) {
-    return { written: false, ...refusalOf(error, storedCustomerOf) };
-  }
+  // One UpdateItem whatever the request: a staff request's change of fields alone is sent as it always was.
+  const write = memberFieldsUpdate(record, changes, now);
+  const outcome = await commitOne(write, { returnItem: true, audit: false });
+  if (outcome.committed) return { written: true, record: storedCustomerOf(outcome.item!).record };
+  return { written: false, ...refusedProfile(outcome.refusal, write.name) };
 }
 
 /** A refused transaction whose profile write is `profile`: the profile it lost to (a changed version or address), or a conflict. */
-function refusedProfileWrite(refusal: CommitRefusal, profile: Write): CustomerWrite {
-  if (refusal.kind === 'conflict') return { written: false, conflict: true };
-  if (!refusal.failed.includes(profile.name)) throw new Error(`A profile write was refused by ${refusal.failed.join(', ')}`);
-  const old = refusal.current(profile.name);
-  return { written: false, conflict: false, current: old ? storedCustomerOf(old) : null };
+function refusedProfileWrite(refusal: Refusal, profile: Write): CustomerWrite {
+  return { written: false, ...refusedProfile(refusal, profile.name) };
 }
 
 /**

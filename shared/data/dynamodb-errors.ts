@@ -18,17 +18,6 @@ export function cancellationReasons(error: unknown): Array<string | undefined> |
 /** A single-item write refused by its condition. */
 export const isConditionalCheckFailed = (error: unknown): boolean => nameOf(error) === 'ConditionalCheckFailedException';
 
-/** A conditional write: true when written, false when its condition refused it; other errors go on. */
-export async function writtenUnlessRefused(write: Promise<unknown>): Promise<boolean> {
-  try {
-    await write;
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
-}
-
 /** Another transaction held the item: a single-item write refused, or a transaction cancelled for it. */
 export const isTransactionConflict = (error: unknown): boolean =>
   nameOf(error) === 'TransactionConflictException' || (cancellationReasons(error)?.includes('TransactionConflict') ?? false);
@@ -39,11 +28,12 @@ export function cancelledItem(error: unknown, index: number): Item | null {
   return old ? unmarshall(old) : null;
 }
 
-/** A write DynamoDB refused: `current` is the item as it is now when DynamoDB returned it (null: no item). */
-export type Refusal<T> = { conflict: false; current: T | null } | { conflict: true };
-
-/** A refused single-item write: the item returned with the refusal (read by `decode`), or a conflict; rethrows anything else. */
-export function refusalOf<T>(error: unknown, decode: (item: Item) => T): Refusal<T> {
+/**
+ * A single-item write sent by hand refused: the item returned with the refusal (read by `decode`), or a
+ * conflict; rethrows anything else. Only the webhook claims read their refusals so, until they move onto the
+ * claims entity; every other write's refusal is commit.ts's `Refusal`.
+ */
+export function refusalOf<T>(error: unknown, decode: (item: Item) => T): { conflict: false; current: T | null } | { conflict: true } {
   const { Item } = error as { Item?: Record<string, never> };
   if (isConditionalCheckFailed(error)) return { conflict: false, current: Item ? decode(unmarshall(Item)) : null };
   if (nameOf(error) === 'TransactionConflictException') return { conflict: true };

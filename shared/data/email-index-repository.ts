@@ -2,15 +2,15 @@
 // new shop, whose every member gets postings from its enrolment on, and by the backfill once a shop's
 // earlier members have theirs), the postings of members enrolled in bulk, and the backfill's walk over a shop's members, which writes each member's
 // postings as its profile has them. Every write is idempotent, so a stopped backfill is simply run again.
-import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
-import { commit } from './commit';
+import { commit, commitOne } from './commit';
 import { documentClient, tableName } from './client';
 import { emailIndexReady } from './email-search';
 import { backfillMemberPostings, type BackfillProgress } from './member-postings-backfill';
 import { BATCH_ATTEMPTS, batchDelete } from './items';
 import { checkProfileAddress, normalisedEmail } from './items/customer-profile';
-import { emailIndexMarkerItem, emailPostingItems, emailPostingKeys, markEmailIndexed, postAddress } from './items/email-gram';
+import { emailPostingItems, emailPostingKeys, markEmailIndexed, postAddress } from './items/email-gram';
 import { markNamesIndexed } from './items/name-token';
 import { checkNewShop } from './items/shop';
 
@@ -31,7 +31,7 @@ export async function markNewShopIndexed(shopId: string, now: string): Promise<b
 
 /** Writes the shop's index marker: every member the shop had before the index now has its postings. */
 export async function markEmailIndexComplete(shopId: string, now: string): Promise<void> {
-  await documentClient().send(new PutCommand({ TableName: tableName(), Item: emailIndexMarkerItem(shopId, now, 'backfill') }));
+  await commitOne(markEmailIndexed(shopId, now, 'backfill'));
 }
 
 /**

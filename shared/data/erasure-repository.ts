@@ -3,20 +3,19 @@
 // everything held about a member for a data request. Every step is idempotent, so a redelivery finishes a
 // half-done erasure and otherwise changes nothing.
 import { figuresPk } from './items/program-figures';
-import { GetCommand, PutCommand, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent } from '../domain/events';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { publishApiKeyChanges } from './api-key-changes';
-import { commit } from './commit';
+import { commit, commitOne } from './commit';
 import type { Write } from './write';
 import { documentClient, tableName } from './client';
 import { shopMemberIdPages } from './customer-list';
-import { writtenUnlessRefused } from './dynamodb-errors';
 import { followAddress } from './items/email-gram';
 import { followNames } from './items/name-token';
 import { batchDelete, batchGet, forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
 import { DOMAIN_EVENT_PREFIX } from './items/domain-event';
-import { erasureTombstoneKey, erasureTombstonePut, erasureTombstonesPartition } from './items/erasure-tombstone';
+import { erasureTombstoneKey, erasureTombstonesPartition, leaveTombstone } from './items/erasure-tombstone';
 import { API_KEY_LISTING_PREFIX, apiKeyKey } from './items/api-key';
 import { customerKey, customerPk, deleteProfileAtVersion, storedCustomerOf } from './items/customer-profile';
 import { EARNING_ENTRY_PREFIX } from './items/earning-entry';
@@ -184,7 +183,7 @@ async function deleteProfile(
  * id in its key and the time; no name, e-mail or figure. Idempotent: a redelivery keeps the first one as it is.
  */
 export async function putErasureTombstone(shopId: string, customerId: string, erasedAt: string): Promise<void> {
-  await writtenUnlessRefused(documentClient().send(new PutCommand(erasureTombstonePut(shopId, customerId, erasedAt))));
+  await commitOne(leaveTombstone(shopId, customerId, erasedAt));
 }
 
 /**

@@ -1,7 +1,7 @@
 // The program's figures in the table (items/program-figures.ts): counting delivered events once each, reading
 // a range of days with the figures now, and the full read that `stats verify` and the backfill recompute from.
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { CommittedEvent } from '../domain/events';
 import {
   addCounts,
@@ -21,7 +21,7 @@ import {
 } from '../domain/program-figures';
 import { BATCH_BACKOFF, CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
-import { commit } from './commit';
+import { commit, commitOne } from './commit';
 import { BATCH_ATTEMPTS, forEachPartitionPage, type Item, queryAll } from './items';
 import { customerPk } from './items/customer-profile';
 import { EARNING_ENTRY_PREFIX } from './items/earning-entry';
@@ -101,7 +101,7 @@ export async function countShopEvents(shopId: string, events: readonly Committed
  * them). Plain updates of one item each never conflict with the consumer's transactions.
  */
 export async function addShopFigures(shopId: string, counts: FigureCounts): Promise<void> {
-  await Promise.all(addFigures(shopId, counts).map((write) => documentClient().send(new UpdateCommand(write.request.Update as never))));
+  await Promise.all(addFigures(shopId, counts).map((write) => commitOne(write)));
 }
 
 /** The figures now and those of the days `from`..`to` (`YYYY-MM-DD`): one Query of the days and the "now" item. */

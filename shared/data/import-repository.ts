@@ -2,13 +2,13 @@
 // import's record, a chunk at a time), one transaction per member that writes the member and the
 // import's record of it together (refused as a whole when the record exists: a member is imported once
 // per import), the undo of one member in one transaction, and the import's header.
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import type { DomainEvent } from '../domain/events';
 import type { EarningEntry } from '../domain/history';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
-import { commit, type Write } from './commit';
+import { commit, commitOne, type Write } from './commit';
 import { BATCH_ATTEMPTS, batchDelete, forEachPartitionPage, type Item } from './items';
 import { removeBirthdayTimer } from './items/birthday-timer';
 import {
@@ -27,7 +27,8 @@ import { checkNotErased } from './items/erasure-tombstone';
 import {
   forgetImportedMember,
   IMPORT_SHARDS,
-  importHeaderItem,
+  markImport,
+  recordImport,
   importHeaderKey,
   type ImportHeader,
   type ImportMemberRecord,
@@ -164,22 +165,10 @@ const birthdayTimer = (next: CustomerRecord, previousDate: string | null): Write
 
 /** Writes the import's header unless it exists (a re-run keeps the first run's). */
 export async function putImportHeader(header: ImportHeader): Promise<void> {
-  try {
-    await documentClient().send(
-      new PutCommand({ TableName: tableName(), Item: importHeaderItem(header), ConditionExpression: 'attribute_not_exists(pk)' }),
-    );
-  } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-    // Run again after an undo: the import is live again.
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: importHeaderKey(header.shop_id, header.import_id),
-        UpdateExpression: 'SET undone_at = :null',
-        ExpressionAttributeValues: { ':null': null },
-      }),
-    );
-  }
+  const outcome = await commitOne(recordImport(header));
+  // Run again after an undo: the import is live again.
+  if (!outcome.committed && outcome.refusal.kind === 'condition') await commitOne(markImport(header.shop_id, header.import_id, null));
+  else if (!outcome.committed) throw new Error(`The header of import ${header.import_id} met another transaction`);
 }
 
 export async function readImportHeader(shopId: string, importId: string): Promise<ImportHeader | null> {
@@ -192,14 +181,7 @@ export async function readImportHeader(shopId: string, importId: string): Promis
 }
 
 export async function markImportUndone(shopId: string, importId: string, at: string): Promise<void> {
-  await documentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: importHeaderKey(shopId, importId),
-      UpdateExpression: 'SET undone_at = :at',
-      ExpressionAttributeValues: { ':at': at },
-    }),
-  );
+  await commitOne(markImport(shopId, importId, at));
 }
 
 /** Every record of an import still there (not undone yet), shard by shard, a page at a time. */

@@ -3,10 +3,10 @@
 // and Klaviyo profile show it as the points expiring next (docs/points-calendar.md). The items have no index
 // of their own, so this is a Scan of the table filtered to them; each is one conditional UpdateItem that sets
 // only the index attribute. Safe to stop and run again: an item already on the index is not written.
-import { ScanCommand, type ScanCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client';
-import { isConditionalCheckFailed } from './dynamodb-errors';
-import { BATCH_PREFIX, IMPORTED_BATCH_GIVEN_AT } from './items/import-batch';
+import { commitOne } from './commit';
+import { BATCH_PREFIX, placeImportedBatchOnLedger } from './items/import-batch';
 
 export async function backfillImportedBatches(): Promise<{ updated: number }> {
   let updated = 0;
@@ -22,21 +22,9 @@ export async function backfillImportedBatches(): Promise<{ updated: number }> {
       }),
     );
     for (const item of page.Items ?? []) {
-      try {
-        await documentClient().send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: { pk: item.pk, sk: item.sk },
-            UpdateExpression: 'SET earn_given_at = :given',
-            // Still there (a merge may have moved it meanwhile) and not on the index yet.
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(earn_given_at)',
-            ExpressionAttributeValues: { ':given': IMPORTED_BATCH_GIVEN_AT },
-          }),
-        );
-        updated += 1;
-      } catch (error) {
-        if (!isConditionalCheckFailed(error)) throw error;
-      }
+      const outcome = await commitOne(placeImportedBatchOnLedger({ pk: String(item.pk), sk: String(item.sk) }));
+      if (outcome.committed) updated += 1;
+      else if (outcome.refusal.kind === 'conflict') throw new Error(`The imported batch ${String(item.sk)} met another transaction`);
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);

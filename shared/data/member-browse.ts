@@ -7,19 +7,20 @@
 // The cursor is where each partition stands: the last entry taken from it (the Query's exclusive start),
 // `null` (not read yet) or `0` (used up). It names the list it belongs to, so a cursor of another sort,
 // filter or shop is refused.
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { LOYALTY_STATUSES, type CustomerRecord, type LoyaltyStatus } from '../domain/customer';
 import { documentClient, tableName } from './client';
+import { commitOne } from './commit';
 import { batchGet, type Item } from './items';
 import {
   customerKey,
   customerListPartition,
   customerTierPartition,
+  placeOnMemberList,
   storedCustomerOf,
   tierActivityAttributes,
 } from './items/customer-profile';
 import { GLOBAL_INDEXES } from './table';
-import { isConditionalCheckFailed } from './dynamodb-errors';
 import { shopMemberIdPages } from './customer-list';
 
 export type MemberSort = 'points' | 'joined' | 'last_activity';
@@ -237,21 +238,10 @@ export async function backfillMemberList(shopId: string, onProgress?: (done: num
       const { record, version } = storedCustomerOf(item);
       const wanted = tierActivityAttributes(record);
       if (item.tier_list_pk === wanted.tier_list_pk && item.last_activity_at === wanted.last_activity_at) continue;
-      try {
-        await documentClient().send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: customerKey(shopId, record.platform_customer_id),
-            UpdateExpression: 'SET tier_list_pk = :tier, last_activity_at = :activity',
-            ConditionExpression: '#version = :version',
-            ExpressionAttributeNames: { '#version': 'version' },
-            ExpressionAttributeValues: { ':tier': wanted.tier_list_pk, ':activity': wanted.last_activity_at, ':version': version },
-          }),
-        );
-        updated += 1;
-      } catch (error) {
-        if (!isConditionalCheckFailed(error)) throw error;
-      }
+      const outcome = await commitOne(placeOnMemberList(shopId, record.platform_customer_id, version, wanted));
+      if (outcome.committed) updated += 1;
+      else if (outcome.refusal.kind === 'conflict')
+        throw new Error(`The profile of ${record.platform_customer_id} met another transaction`);
     }
     onProgress?.(read);
   }

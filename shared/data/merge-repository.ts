@@ -2,14 +2,11 @@
 // it, the one transaction that moves the figures, and the paging that then moves the deleted member's items
 // into the kept member's partition. Each item is copied and its original deleted in one transaction, so
 // whenever a merge stops, every item is in exactly one of the two partitions and a retry moves the rest.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import type { DomainEvent } from '../domain/events';
 import type { LedgerEntry, LineSide } from '../domain/points-ledger';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
-import { committedUnlessRefused, TRANSACTION_LIMIT, type Write } from './commit';
-import { documentClient } from './client';
-import { isConditionalCheckFailed, isTransactionConflict } from './dynamodb-errors';
+import { commitOne, committedUnlessRefused, TRANSACTION_LIMIT, type Write } from './commit';
 import { forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
 import { followBirthday, TIMER_PREFIX } from './items/birthday-timer';
 import {
@@ -179,15 +176,10 @@ export async function relayKeptBatches(record: MergeRecord): Promise<void> {
     await Promise.all(
       kept.slice(start, start + MOVE_CONCURRENCY).map(async (batch) => {
         const relaid = await retryUntil(MOVE_ATTEMPTS, CONTENTION_BACKOFF, async () => {
-          try {
-            await documentClient().send(new UpdateCommand(relayBatchUpdate(record, batch)));
-            return true;
-          } catch (error) {
-            // Refused: this merge already re-laid it (in its transaction or an earlier call), or it is gone.
-            if (isConditionalCheckFailed(error)) return true;
-            if (isTransactionConflict(error)) return undefined;
-            throw error;
-          }
+          const outcome = await commitOne(relayBatchUpdate(record, batch), { audit: false });
+          // Refused: this merge already re-laid it (in its transaction or an earlier call), or it is gone.
+          if (outcome.committed || outcome.refusal.kind === 'condition') return true;
+          return undefined;
         });
         if (!relaid) throw new Error(`Merging customer ${record.deleted_id}: batch ${batch.sk} kept changing; not re-laid`);
       }),

@@ -5,15 +5,16 @@
 // whatever the shop's size. Each candidate is checked against its profile's own names, so a posting is only
 // where to look. Also the index's upkeep outside member writes: its marker and the backfill of a shop's
 // members enrolled before it existed.
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord } from '../domain/customer';
 import { documentClient, tableName } from './client';
+import { commitOne } from './commit';
 import { backfillMemberPostings, type BackfillProgress } from './member-postings-backfill';
 import { batchGet, type Item } from './items';
 import { checkProfileNames, customerKey, storedCustomerOf } from './items/customer-profile';
 import {
   MAX_WORD_LENGTH,
-  nameIndexMarkerItem,
+  markNamesIndexed,
   nameIndexMarkerKey,
   namePartitionOf,
   nameWordsOf,
@@ -145,7 +146,7 @@ export async function searchByName(shopId: string, query: { name: string; size: 
 
 /** Writes the shop's name index marker: every member the shop had before the index now has its postings. */
 export async function markNameIndexComplete(shopId: string, now: string): Promise<void> {
-  await documentClient().send(new PutCommand({ TableName: tableName(), Item: nameIndexMarkerItem(shopId, now, 'backfill') }));
+  await commitOne(markNamesIndexed(shopId, now, 'backfill'));
 }
 
 export type NameBackfillProgress = BackfillProgress;

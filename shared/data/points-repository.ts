@@ -3,30 +3,26 @@
 // entries. Conditions name exactly what the commit's arithmetic read, so writes of other fields (a PUT of
 // the date of birth, a reminder's flag) do not refuse it, and the entry's own condition (it must not
 // exist) makes applying a request twice impossible whatever the queue holds.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { QueuedAdjustment } from '../domain/customer';
 import type { DomainEvent } from '../domain/events';
 import type { EarningEntry } from '../domain/history';
-import { documentClient, tableName } from './client';
-import { commit } from './commit';
-import { type Refusal as RefusalOf, refusalOf } from './dynamodb-errors';
-import { customerKey, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
+import { commit, commitOne } from './commit';
+import { type ProfileRefused, refusedProfile, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
 import { recordEarningEntry, recordEntryName } from './items/earning-entry';
 import {
   APPLY_QUEUED_ADJUSTMENTS,
   applyQueuedAdjustments,
-  POINTS_QUEUE as QUEUE,
+  enqueueAdjustmentWrite,
   type QueuedAdjustmentsApplied,
+  withdrawAdjustmentWrite,
 } from './items/member-figures';
 
-type Refusal = RefusalOf<StoredCustomer>;
-
-export type EnqueueResult = { queued: true; current: StoredCustomer } | ({ queued: false } & Refusal);
+export type EnqueueResult = { queued: true; current: StoredCustomer } | ({ queued: false } & ProfileRefused);
 
 /**
  * Appends `request` to the member's queue, only while the customer exists, is a member and the queue has
- * room; answers the profile with the request in it (this replaces reading the customer). Not a change of
- * the member's figures, so the version stays: writers that put the whole profile keep the queue they read.
+ * room; answers the profile with the request in it (this replaces reading the customer). One UpdateItem,
+ * a staff request's too: each adjustment's entry carries its own actor.
  */
 export async function enqueueAdjustment(
   shopId: string,
@@ -34,53 +30,26 @@ export async function enqueueAdjustment(
   request: QueuedAdjustment,
   maxQueue: number,
 ): Promise<EnqueueResult> {
-  try {
-    const result = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: customerKey(shopId, customerId),
-        UpdateExpression: 'SET #queue = list_append(if_not_exists(#queue, :empty), :request)',
-        ConditionExpression: 'attribute_exists(pk) AND #status = :member AND (attribute_not_exists(#queue) OR size(#queue) < :max)',
-        ExpressionAttributeNames: { '#queue': QUEUE, '#status': 'status' },
-        ExpressionAttributeValues: { ':empty': [], ':request': [request], ':member': 'member', ':max': maxQueue },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return { queued: true, current: storedCustomerOf(result.Attributes!) };
-  } catch (error) {
-    return { queued: false, ...refusalOf(error, storedCustomerOf) };
-  }
+  const write = enqueueAdjustmentWrite(shopId, customerId, request, maxQueue);
+  const outcome = await commitOne(write, { returnItem: true, audit: false });
+  if (outcome.committed) return { queued: true, current: storedCustomerOf(outcome.item!) };
+  return { queued: false, ...refusedProfile(outcome.refusal, write.name) };
 }
 
 /**
  * Takes the member's request at `index` back out of the queue, if it is still there, and answers the
- * profile without it. A new version: a write of the whole profile that read the queue with the request in
- * it is refused instead of putting it back.
+ * profile without it (items/member-figures.ts, `withdrawAdjustmentWrite`).
  */
 export async function withdrawAdjustment(
   shopId: string,
   customerId: string,
   index: number,
   id: string,
-): Promise<{ withdrawn: true; current: StoredCustomer } | ({ withdrawn: false } & Refusal)> {
-  try {
-    const result = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: customerKey(shopId, customerId),
-        UpdateExpression: `REMOVE #queue[${index}] ADD #version :one`,
-        ConditionExpression: `#queue[${index}].#id = :id`,
-        ExpressionAttributeNames: { '#queue': QUEUE, '#id': 'id', '#version': 'version' },
-        ExpressionAttributeValues: { ':id': id, ':one': 1 },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return { withdrawn: true, current: storedCustomerOf(result.Attributes!) };
-  } catch (error) {
-    return { withdrawn: false, ...refusalOf(error, storedCustomerOf) };
-  }
+): Promise<{ withdrawn: true; current: StoredCustomer } | ({ withdrawn: false } & ProfileRefused)> {
+  const write = withdrawAdjustmentWrite(shopId, customerId, index, id);
+  const outcome = await commitOne(write, { returnItem: true, audit: false });
+  if (outcome.committed) return { withdrawn: true, current: storedCustomerOf(outcome.item!) };
+  return { withdrawn: false, ...refusedProfile(outcome.refusal, write.name) };
 }
 
 export interface QueueCommitWrite extends QueuedAdjustmentsApplied {
@@ -93,7 +62,7 @@ export interface QueueCommitWrite extends QueuedAdjustmentsApplied {
 export type CommitResult =
   | { written: true }
   /** `alreadyApplied`: requests whose entry exists, so they were applied before (never apply them again). */
-  | ({ written: false; alreadyApplied: string[] } & Refusal);
+  | ({ written: false; alreadyApplied: string[] } & ProfileRefused);
 
 /**
  * One transaction: the queue's first requests applied to the profile's figures ("apply queued

@@ -7,7 +7,7 @@ import type { CustomerRecord } from '../domain/customer';
 import type { DomainEvent } from '../domain/events';
 import type { EarningEntry, PurchaseRecord } from '../domain/history';
 import { documentClient, tableName } from './client';
-import { commit, type Write } from './commit';
+import { commit, commitOne, type Write } from './commit';
 import { type Item, queryAll } from './items';
 import { type StoredCustomer, writeMemberFigures } from './items/customer-profile';
 import { recordEarningEntry } from './items/earning-entry';
@@ -29,7 +29,6 @@ import {
   rewardEntryKey,
   UNSETTLED_PURCHASES,
 } from './items/reward-entry';
-import { writeAlone } from './single-write';
 import { GLOBAL_INDEXES } from './table';
 import { retryUntil } from '../runtime/retry';
 
@@ -129,7 +128,7 @@ export async function recordPurchaseCredit(
 
 /** Records that a `store_credit` purchase's credit is being sent; false when it is no longer pending or one was sent. */
 export async function markStoreCreditSent(purchase: PurchaseRecord, sentAt: string): Promise<boolean> {
-  return writeAlone(recordStoreCreditSent(purchase, sentAt));
+  return (await commitOne(recordStoreCreditSent(purchase, sentAt))).committed;
 }
 
 /** Records that an undo's debit is being sent; false when the entry is refunded or a debit was already sent. */
@@ -139,7 +138,7 @@ export async function markStoreCreditDebitSent(
   entry: PurchaseRecord,
   sentAt: string,
 ): Promise<boolean> {
-  return writeAlone(startStoreCreditDebit(shopId, customerId, entry, sentAt));
+  return (await commitOne(startStoreCreditDebit(shopId, customerId, entry, sentAt))).committed;
 }
 
 /** An undo's debit that was refused or never made: the entry is as before the undo; false when it changed meanwhile. */
@@ -149,7 +148,7 @@ export async function clearStoreCreditDebitSent(
   entry: PurchaseRecord,
   sentAt: string,
 ): Promise<boolean> {
-  return writeAlone(clearStoreCreditDebit(shopId, customerId, entry, sentAt));
+  return (await commitOne(clearStoreCreditDebit(shopId, customerId, entry, sentAt))).committed;
 }
 
 /**
@@ -168,7 +167,7 @@ export async function claimedStoreCreditTransactions(shopId: string, customerId:
 }
 
 async function settleWith(purchase: PurchaseRecord, activation: Write, events: readonly DomainEvent[]): Promise<boolean> {
-  if (events.length === 0) return writeAlone(activation);
+  if (events.length === 0) return (await commitOne(activation)).committed;
   // A transaction: another one holding the entry (a reconciler's) is waited out, not taken for a refusal.
   const activated = await retryUntil(ACTIVATION_ATTEMPTS, REFUND_BACKOFF, async (): Promise<boolean | undefined> => {
     const outcome = await commit([activation], { events });
@@ -183,7 +182,7 @@ async function settleWith(purchase: PurchaseRecord, activation: Write, events: r
 
 /** Marks an undo as started (before the code is deleted); false when the entry is no longer active and unrefunded. */
 export async function markRefundStarted(shopId: string, customerId: string, purchase: PurchaseRecord, now: string): Promise<boolean> {
-  return writeAlone(startRewardEntryRefund(shopId, customerId, purchase, now));
+  return (await commitOne(startRewardEntryRefund(shopId, customerId, purchase, now))).committed;
 }
 
 /**
@@ -198,7 +197,7 @@ export async function recordReissuedCode(
   now: string,
   settled: boolean,
 ): Promise<boolean> {
-  return writeAlone(reissueRewardEntryCode(shopId, customerId, purchase, platformDiscountId, now, settled));
+  return (await commitOne(reissueRewardEntryCode(shopId, customerId, purchase, platformDiscountId, now, settled))).committed;
 }
 
 /**
@@ -239,7 +238,7 @@ const REFUND_BACKOFF = { baseMs: 5, capMs: 200 };
 
 /** The code of a refunded purchase is confirmed gone from the platform: leave the reconciler's index. */
 export async function markCodeCleaned(purchase: PurchaseRecord, now: string): Promise<boolean> {
-  return writeAlone(leaveUnsettledPurchases(purchase, now));
+  return (await commitOne(leaveUnsettledPurchases(purchase, now))).committed;
 }
 
 /** Unsettled purchases older than `before` (ISO), oldest first, across all shops. */

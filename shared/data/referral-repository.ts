@@ -7,18 +7,20 @@
 // by the mailbox's keyed hash under the shop's key (one item in the shop's partition, read once per warm
 // function), so the friend's address lives only in the referral item, which customers/redact clears.
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent } from '../domain/events';
 import type { FriendReferral } from '../domain/referral';
 import { documentClient, tableName } from './client';
-import { commit, type Write } from './commit';
+import { commit, commitOne, type Write } from './commit';
 import { countAll, queryAll } from './items';
 import { customerPk } from './items/customer-profile';
 import {
   activateFriendReferralWrite,
   completeFriendReferralWrite,
   countFriendOfDay,
+  dropLegacyMailboxGuard,
   eraseFriendAddress,
+  forgetReferralCreatedEvent,
   FRIEND_EMAIL_HASH_KEY,
   FRIEND_REFERRAL_PREFIX,
   friendCodeKey,
@@ -30,14 +32,12 @@ import {
   guardFriendCode,
   guardFriendMailbox,
   recordFriendReferral,
-  referralCreatedEventKey,
   refOf,
   releaseFriendGuard,
   storeFriendEmailHashKey,
   uncountFriendOfDay,
   withdrawIssuingReferral,
 } from './items/friend-referral';
-import { writeAlone } from './single-write';
 
 export type { FriendReferralRef } from './items/friend-referral';
 
@@ -82,7 +82,7 @@ async function readOrCreateHashKey(shopId: string): Promise<Buffer> {
   const found = await read(false);
   if (found) return found;
   const fresh = randomBytes(32);
-  if (await writeAlone(storeFriendEmailHashKey(shopId, fresh))) return fresh;
+  if ((await commitOne(storeFriendEmailHashKey(shopId, fresh))).committed) return fresh;
   const written = await read(true);
   if (!written) throw new Error(`The mailbox hash key of shop ${shopId} could not be read`);
   return written;
@@ -139,7 +139,7 @@ export async function activateFriendReferral(
   events: readonly DomainEvent[] = [],
 ): Promise<boolean> {
   const activation = activateFriendReferralWrite(referral, platformDiscountId);
-  if (events.length === 0) return writeAlone(activation);
+  if (events.length === 0) return (await commitOne(activation)).committed;
   const outcome = await commit([activation], { events });
   if (outcome.committed) return true;
   if (outcome.refusal.kind === 'condition' && outcome.refusal.failed.includes(activation.name)) return false;
@@ -212,12 +212,10 @@ export async function findFriendReferralByEmail(
  * (false for a referral already cleared, so a redelivery changes nothing).
  */
 export async function redactFriendReferral(shopId: string, ref: FriendReferralRef, at: string, legacyGuardKey?: string): Promise<boolean> {
-  if (legacyGuardKey !== undefined) {
-    await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: friendEmailKey(shopId, legacyGuardKey) }));
-  }
+  if (legacyGuardKey !== undefined) await commitOne(dropLegacyMailboxGuard(shopId, legacyGuardKey));
   // The referral's event, delivered within seconds of its commit, holds the address too until its TTL.
-  await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: referralCreatedEventKey(shopId, { id: ref.referral_id }) }));
-  return writeAlone(eraseFriendAddress(shopId, ref, at));
+  await commitOne(forgetReferralCreatedEvent(shopId, ref.referral_id));
+  return (await commitOne(eraseFriendAddress(shopId, ref, at))).committed;
 }
 
 /**
@@ -229,7 +227,7 @@ export async function completeFriendReferral(
   ref: FriendReferralRef,
   completion: { friendId: string; orderId: string; at: string },
 ): Promise<boolean> {
-  return writeAlone(completeFriendReferralWrite(shopId, ref, completion));
+  return (await commitOne(completeFriendReferralWrite(shopId, ref, completion))).committed;
 }
 
 /** One page of a referrer's referrals, newest first, and how many there are (`issuing` ones are not shown). */

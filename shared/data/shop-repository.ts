@@ -1,21 +1,23 @@
 // Shop configuration items (settings, rules, campaigns, tiers, rewards), the shop's counters, its registry
 // entry and domain lookup, and the reconciliation watermark (the items themselves: items/shop.ts).
-import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ShopCatalog } from '../domain/shop';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
-import { isConditionalCheckFailed } from './dynamodb-errors';
+import { commitOne } from './commit';
 import { BATCH_ATTEMPTS, type Item, queryAll } from './items';
 import {
   catalogItems,
   catalogOf,
+  markUninstalled,
+  moveOrderWatermark,
   orderWatermarkKey,
+  setShopCounts,
   shopCountersKey,
   shopDomainKey,
   shopIdentityItems,
   shopPk,
   shopRegistryKey,
-  shopSettingsKey,
 } from './items/shop';
 
 /** Reads the whole configuration of a shop in one query; null when the shop has no settings item. */
@@ -60,14 +62,7 @@ export async function readShopCounters(shopId: string): Promise<ShopCounters> {
 }
 
 export async function setShopCounters(shopId: string, counters: ShopCounters): Promise<void> {
-  await documentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: shopCountersKey(shopId),
-      UpdateExpression: 'SET member_count = :m, excluded_count = :e',
-      ExpressionAttributeValues: { ':m': counters.member, ':e': counters.excluded },
-    }),
-  );
+  await commitOne(setShopCounts(shopId, counters));
 }
 
 /** Registers the shop for scheduled jobs and maps its platform domain to it (webhooks find their shop so). */
@@ -96,14 +91,7 @@ export async function readOrderWatermark(shopId: string): Promise<string | null>
 }
 
 export async function writeOrderWatermark(shopId: string, watermark: string): Promise<void> {
-  await documentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: orderWatermarkKey(shopId),
-      UpdateExpression: 'SET watermark = :watermark',
-      ExpressionAttributeValues: { ':watermark': watermark },
-    }),
-  );
+  await commitOne(moveOrderWatermark(shopId, watermark));
 }
 
 /**
@@ -111,19 +99,5 @@ export async function writeOrderWatermark(shopId: string, watermark: string): Pr
  * the configuration again overwrites the settings without the mark. False when the shop has no settings.
  */
 export async function markShopUninstalled(shopId: string, at: string): Promise<boolean> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: shopSettingsKey(shopId),
-        UpdateExpression: 'SET uninstalled_at = if_not_exists(uninstalled_at, :at)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':at': at },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
+  return (await commitOne(markUninstalled(shopId, at))).committed;
 }

@@ -2,8 +2,8 @@
 // per shop and class of shopper route, shared by every function container, one conditional UpdateItem per
 // verified shopper request. It keeps real time, as every rate limit does, never the domain clock
 // (runtime/clock.ts): `PUT /_clock` on the twin moves no window.
+import { commitOne } from './commit';
 import { takeShopperBudget } from './items/shopper-budget';
-import { writeAlone } from './single-write';
 
 export interface ShopperBudgetLimit {
   /** Requests per second on average. */
@@ -27,5 +27,5 @@ export async function spendShopperBudget(
 ): Promise<boolean> {
   const window = budgetWindowSeconds(limit);
   const windowStart = Math.floor(realNowMs / 1000 / window) * window;
-  return writeAlone(takeShopperBudget(shopId, routeClass, windowStart, windowStart + window, limit.burstLimit));
+  return (await commitOne(takeShopperBudget(shopId, routeClass, windowStart, windowStart + window, limit.burstLimit))).committed;
 }

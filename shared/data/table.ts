@@ -1,6 +1,10 @@
 // The single-table definition: key attributes, indexes and TTL. The CDK stack, the local twin and the
-// tests all create the table from this one module, so the shapes can never drift apart.
+// tests all create the table from this one module, so the shapes can never drift apart. And the table's
+// raw writes: one item's, and the one transaction, sent from here alone (commit.ts is their one caller).
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from './client';
+import type { TransactItem } from './write';
 
 export type KeyType = 'S' | 'N';
 
@@ -148,4 +152,21 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
       Projection: { ProjectionType: 'ALL' as const },
     })),
   };
+}
+
+/**
+ * The table's writes as DynamoDB takes them, sent from here alone: one item's put, update or delete (its
+ * `ReturnValues` asked for when `returnItem`), and the one transaction (commit.ts decides what either means).
+ */
+export async function sendItemWrite(request: TransactItem, returnItem = false): Promise<Record<string, unknown> | undefined> {
+  const { Put, Update, Delete } = request;
+  const returned = returnItem ? { ReturnValues: 'ALL_NEW' as const } : {};
+  if (Put) return (await documentClient().send(new PutCommand(Put))).Attributes;
+  if (Update) return (await documentClient().send(new UpdateCommand({ ...Update, ...returned }))).Attributes;
+  if (Delete) return (await documentClient().send(new DeleteCommand(Delete))).Attributes;
+  throw new Error('A condition check writes nothing alone: it belongs in a transaction');
+}
+
+export async function sendTransaction(items: readonly TransactItem[], token: string): Promise<void> {
+  await documentClient().send(new TransactWriteCommand({ ClientRequestToken: token, TransactItems: [...items] }));
 }

@@ -13,8 +13,7 @@ import {
   rewardEntryItem,
   rewardEntryKey,
 } from '../../shared/data/items/reward-entry';
-import { commit } from '../../shared/data/commit';
-import { writeAlone } from '../../shared/data/single-write';
+import { commit, commitOne } from '../../shared/data/commit';
 import type { PurchaseRecord } from '../../shared/domain/history';
 import { createTestTable } from '../support/test-table';
 
@@ -72,11 +71,11 @@ test('a pending purchase waits in the unsettled purchases since it was made, and
 test('activated, it leaves the unsettled purchases and its code waits for its expiry; refunded on request, it leaves the due work', async () => {
   const purchase = pending('2026-07-01T00:00:00.000Z');
   await commit([recordPendingPurchase(purchase)]);
-  expect(await writeAlone(activateRewardEntry(purchase, 'gid://discount/1', LATER))).toBe(true);
+  expect((await commitOne(activateRewardEntry(purchase, 'gid://discount/1', LATER))).committed).toBe(true);
   const active: PurchaseRecord = { ...purchase, status: 'active', platform_discount_id: 'gid://discount/1', updated_at: LATER };
   expect(await stored(purchase)).toEqual(asPut(active));
   expect(await stored(purchase)).toMatchObject({ due_pk: `SHOP#${SHOP}#DUE#code`, due_at: `2026-07-01T00:00:00.000Z#${purchase.id}` });
-  expect(await writeAlone(activateRewardEntry(purchase, 'gid://discount/2', LATER))).toBe(false);
+  expect((await commitOne(activateRewardEntry(purchase, 'gid://discount/2', LATER))).committed).toBe(false);
 
   const refund = refundActiveRewardEntry(SHOP, purchase.customer_id, active, LATER);
   expect(await commit([refund])).toEqual({ committed: true });
@@ -107,10 +106,10 @@ test('refunded while its code may exist, it stays unsettled since the refund unt
   expect(await stored(purchase)).toMatchObject({ unsettled_pk: 'PENDING_PURCHASES', unsettled_since: LATER });
 
   const done = '2026-06-01T00:10:00.000Z';
-  expect(await writeAlone(leaveUnsettledPurchases(refunded, done))).toBe(true);
+  expect((await commitOne(leaveUnsettledPurchases(refunded, done))).committed).toBe(true);
   expect(await stored(purchase)).toEqual(asPut({ ...refunded, code_cleanup: false, updated_at: done }));
   expect(await stored(purchase)).not.toHaveProperty('unsettled_pk');
-  expect(await writeAlone(leaveUnsettledPurchases(refunded, done))).toBe(false);
+  expect((await commitOne(leaveUnsettledPurchases(refunded, done))).committed).toBe(false);
 });
 
 test('refunded with its code known not to exist, it leaves the unsettled purchases at once', async () => {

@@ -4,7 +4,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { commit, namedWrite, TRANSACTION_LIMIT, type Refusal } from '../../shared/data/commit';
+import { commit, commitOne, namedWrite, TRANSACTION_LIMIT, type Refusal } from '../../shared/data/commit';
+import { actingAs } from '../../shared/runtime/acting-staff';
 import { resetDocumentClient } from '../../shared/data/client';
 import type { DomainEvent } from '../../shared/domain/events';
 import { useEnvironment } from '../support/environment';
@@ -70,8 +71,8 @@ describe('commit', () => {
     answer = () => Object.assign(new Error('conflict'), { name: 'TransactionConflictException' });
     const refusedOutright = await commit([write('a')]);
 
-    expect(cancelledForIt).toEqual({ committed: false, refusal: { kind: 'conflict' } });
-    expect(refusedOutright).toEqual({ committed: false, refusal: { kind: 'conflict' } });
+    expect(cancelledForIt).toEqual({ committed: false, refusal: { kind: 'conflict', failed: ['b'] } });
+    expect(refusedOutright).toEqual({ committed: false, refusal: { kind: 'conflict', failed: ['a'] } });
   });
 
   it('throws throttling, and any other error, as DynamoDB raised it', async () => {
@@ -130,5 +131,80 @@ describe('commit', () => {
   it('commits nothing and calls nothing for no writes', async () => {
     expect(await commit([])).toEqual({ committed: true });
     expect(sent).toHaveLength(0);
+  });
+});
+
+describe('commitOne', () => {
+  const update = (name: string) =>
+    namedWrite(name, {
+      Update: {
+        TableName: 'unit-table',
+        Key: { pk: 'SHOP#shop-a#C#1001', sk: name },
+        UpdateExpression: 'ADD #a0 :a0',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#a0': 'count' },
+        ExpressionAttributeValues: { ':a0': 1 },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    });
+  const refused = (name: string, item?: Record<string, unknown>) =>
+    Object.assign(new Error('refused'), { name, ...(item ? { Item: marshall(item) } : {}) });
+  const commandName = (command: unknown) => (command as { constructor: { name: string } }).constructor.name;
+
+  it('sends one write as the single-item request it is, never a transaction', async () => {
+    await commitOne(write('put'));
+    await commitOne(update('update'));
+    await commitOne(namedWrite('delete', { Delete: { TableName: 'unit-table', Key: { pk: 'd', sk: 'x' } } }));
+
+    expect(sent.map(commandName)).toEqual(['PutCommand', 'UpdateCommand', 'DeleteCommand']);
+    expect((sent[1]!.input as unknown as { ReturnValues?: string }).ReturnValues).toBeUndefined();
+  });
+
+  it("names the refused write with the item as it stood, and a conflict with the write's name", async () => {
+    answer = () => refused('ConditionalCheckFailedException', { pk: 'count', count: 3 });
+    const condition = await commitOne(update('count a redemption'));
+    answer = () => refused('ConditionalCheckFailedException');
+    const withoutItem = await commitOne(update('count a redemption'));
+    answer = () => refused('TransactionConflictException');
+    const conflict = await commitOne(update('count a redemption'));
+
+    const refusal = (condition as { refusal: Extract<Refusal, { kind: 'condition' }> }).refusal;
+    expect(refusal.failed).toEqual(['count a redemption']);
+    expect(refusal.current('count a redemption')).toEqual({ pk: 'count', count: 3 });
+    expect(refusal.current('another write')).toBeNull();
+    expect((withoutItem as { refusal: Extract<Refusal, { kind: 'condition' }> }).refusal.current('count a redemption')).toBeNull();
+    expect(conflict).toEqual({ committed: false, refusal: { kind: 'conflict', failed: ['count a redemption'] } });
+  });
+
+  it('answers the item as written when asked, and throws any other error as raised', async () => {
+    answer = () => ({ Attributes: { pk: 'count', count: 4 } });
+    const written = await commitOne(update('count'), { returnItem: true });
+    const updateSent = sent[0]!.input as unknown as { ReturnValues?: string };
+    const throttled = refused('ProvisionedThroughputExceededException');
+    answer = () => throttled;
+    const thrown = await commitOne(update('count')).catch((error: unknown) => error);
+
+    expect(written).toEqual({ committed: true, item: { pk: 'count', count: 4 } });
+    expect(updateSent.ReturnValues).toBe('ALL_NEW');
+    expect(thrown).toBe(throttled);
+  });
+
+  it('refuses a condition check, which writes nothing alone', async () => {
+    const check = namedWrite('check the code', {
+      ConditionCheck: { TableName: 'unit-table', Key: { pk: 'c', sk: 'x' }, ConditionExpression: 'attribute_exists(pk)' },
+    });
+
+    await expect(commitOne(check)).rejects.toThrow("'check the code' is a condition check: it belongs in a transaction");
+    expect(sent).toHaveLength(0);
+  });
+
+  it("commits a staff request's write in a transaction with the audit item, unless the write is no staff change", async () => {
+    const staff = { actor: { type: 'staff' as const, id: 'gid://shopify/StaffMember/1' }, request: 'PATCH /admin/api/v1/x' };
+
+    await actingAs(staff, () => commitOne(update('count')));
+    await actingAs(staff, () => commitOne(update('count'), { audit: false }));
+
+    expect(sent.map(commandName)).toEqual(['TransactWriteCommand', 'UpdateCommand']);
+    expect(sent[0]!.input.TransactItems!.map((item) => item.Put?.Item?.writes ?? 'change')).toEqual(['change', ['count']]);
   });
 });

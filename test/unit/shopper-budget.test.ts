@@ -21,10 +21,10 @@ describe("a shop's shopper budget", () => {
     expect(name).toBe("take from the shop's shopper budget");
     expect(request.Update).toMatchObject({
       Key: { pk: 'SHOP#demo#SHOPPERBUDGET#write', sk: 'AT#1700000000' },
-      UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
+      UpdateExpression: 'SET #i0 = if_not_exists(#i0, :i0) ADD #a0 :a0',
       ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-      ExpressionAttributeNames: { '#count': 'requests', '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':one': 1, ':limit': 40, ':ttl': 1_700_000_062 },
+      ExpressionAttributeNames: { '#count': 'requests', '#a0': 'requests', '#i0': 'ttl' },
+      ExpressionAttributeValues: { ':a0': 1, ':limit': 40, ':i0': 1_700_000_062 },
     });
     expect(shopperBudgetKey('demo', 'read', 0).pk.startsWith(SHOPPER_BUDGET_PARTITIONS.split('*')[0]!)).toBe(true);
   });

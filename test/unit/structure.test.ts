@@ -12,12 +12,15 @@ import {
   featureOrder,
   handSetDerivedAttributes,
   largestDataFiles,
+  rawSingleItemWrites,
+  refusalTypes,
   repositoryImports,
   sources,
   tierChangedBuilders,
   transactionSites,
   treeUnusedExports,
   unusedExports,
+  updateExpressionSites,
 } from '../../scripts/structure';
 
 const source = (path: string, lines: string[]) => ({ path, text: lines.join('\n') + '\n' });
@@ -72,6 +75,73 @@ describe('the shape of the tree', () => {
 
     expect(sites.length).toBeGreaterThan(0);
     expect(sites.filter((site) => !site.file.startsWith('shared/data/'))).toEqual([]);
+  });
+});
+
+describe('the one commit path', () => {
+  const application = () => sources('shared', 'functions', 'infra');
+  /** The claims of "do this once" (the Idempotency-Key records, the webhook claims), which move onto the claims entity apart. */
+  const CLAIMS = [
+    'shared/data/idempotency-repository.ts',
+    'shared/data/webhook-event-repository.ts',
+    'shared/data/items/idempotency-record.ts',
+  ];
+
+  it('sends every single-item write from shared/data/table.ts: none is built anywhere else but the claims', () => {
+    const outside = rawSingleItemWrites(application()).filter((place) => !CLAIMS.includes(place.file));
+
+    expect(outside).toEqual([]);
+  });
+
+  it("has one Refusal type: the one commit path's", () => {
+    expect(refusalTypes(application()).map((place) => place.file)).toEqual(['shared/data/commit.ts']);
+  });
+
+  it("builds every update expression in the one builder, but the claims'", () => {
+    const files = [...new Set(updateExpressionSites(application()).map((place) => place.file))].filter((file) => !CLAIMS.includes(file));
+
+    expect(files).toEqual(['shared/data/items/update.ts']);
+  });
+
+  it('counts a raw single-item write where one is built, outside the table module only', () => {
+    const repository = source('shared/data/x-repository.ts', [
+      "import { PutCommand, UpdateCommand, type DeleteCommandInput } from '@aws-sdk/lib-dynamodb';",
+      "import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';",
+      '// await client.send(new PutCommand({ Item }));',
+      "const text = 'new DeleteCommand(';",
+      'await client.send(new PutCommand({ TableName, Item }));',
+      'await client.send(',
+      '  new UpdateItemCommand({ TableName, Key }),',
+      ');',
+      'await client.send(new GetCommand({ TableName, Key }));',
+    ]);
+    const table = source('shared/data/table.ts', ['await client.send(new UpdateCommand(Update));']);
+
+    expect(rawSingleItemWrites([repository, table])).toEqual([
+      { file: 'shared/data/x-repository.ts', line: 5 },
+      { file: 'shared/data/x-repository.ts', line: 7 },
+    ]);
+  });
+
+  it('counts an UpdateExpression written, whatever its value, and a Refusal declared, never one named', () => {
+    const file = source('shared/data/x.ts', [
+      "const a = { UpdateExpression: 'SET #a = :a' };",
+      'const b = { UpdateExpression: `ADD ${name} :one` };',
+      'const c = { UpdateExpression: expression };',
+      'const d = { UpdateExpression };',
+      'type E = { UpdateExpression: string };',
+      'const f = request.UpdateExpression;',
+      '// UpdateExpression: SET x = :x',
+      'export type Refusal = { kind: string };',
+      'interface Refusal { kind: string }',
+      'class Refusal {}',
+      "import { type Refusal } from './commit';",
+      'type KlaviyoRefusal = { reason: string };',
+      'const refusal: Refusal = outcome.refusal;',
+    ]);
+
+    expect(updateExpressionSites([file]).map((place) => place.line)).toEqual([1, 2, 3, 4]);
+    expect(refusalTypes([file]).map((place) => place.line)).toEqual([8, 9, 10]);
   });
 });
 

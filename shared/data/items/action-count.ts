@@ -3,11 +3,11 @@
 // `month#2025-05`, `year#2025`). An award increments it in the award's own transaction, conditional on
 // staying within the limit. A calendar period's counter leaves through the table's TTL a week after the
 // period; the lifetime counter stays. Its named write counts an award within the limit.
-import { tableName } from '../client';
 import { TTL_ATTRIBUTE } from '../table';
-import { namedWrite, type Write } from '../write';
+import type { Write } from '../write';
 import { customerPk } from './customer-profile';
-import { type ItemKey, type ItemType } from './item-type';
+import { defineItem } from './define-item';
+import type { ItemKey } from './item-type';
 
 export const ACTION_COUNT_PREFIX = 'ACTIONCOUNT#';
 
@@ -27,12 +27,13 @@ export function actionCountTtl(endsAt: string | null): number | null {
   return endsAt === null ? null : Math.floor((Date.parse(endsAt) + KEPT_AFTER_PERIOD_MS) / 1000);
 }
 
-export const actionCountType: ItemType = {
+export const actionCount = defineItem({
   name: "action counter (an action rule's limit, per period)",
-  key: actionCountKey('<shop>', '<platform id>', '<rule id>', '<period>'),
+  key: actionCountKey,
+  placeholder: ['<shop>', '<platform id>', '<rule id>', '<period>'],
   indexed: [TTL_ATTRIBUTE],
   derived: [TTL_ATTRIBUTE],
-};
+});
 
 /**
  * One more award of the rule in the period ending at `endsAt` (null: the lifetime), only while the member
@@ -44,14 +45,11 @@ export function countActionAward(
   counter: { ruleId: string; period: string; endsAt: string | null; times: number },
 ): Write {
   const ttl = actionCountTtl(counter.endsAt);
-  return namedWrite('count an action award', {
-    Update: {
-      TableName: tableName(),
-      Key: actionCountKey(shopId, customerId, counter.ruleId, counter.period),
-      UpdateExpression: `ADD #count :one${ttl === null ? '' : ' SET #ttl = :ttl'}`,
-      ConditionExpression: 'attribute_not_exists(#count) OR #count < :times',
-      ExpressionAttributeNames: { '#count': ACTION_COUNT, ...(ttl === null ? {} : { '#ttl': TTL_ATTRIBUTE }) },
-      ExpressionAttributeValues: { ':one': 1, ':times': counter.times, ...(ttl === null ? {} : { ':ttl': ttl }) },
-    },
+  return actionCount.update('count an action award', actionCountKey(shopId, customerId, counter.ruleId, counter.period), {
+    add: { [ACTION_COUNT]: 1 },
+    ...(ttl === null ? {} : { set: { [TTL_ATTRIBUTE]: ttl } }),
+    condition: 'attribute_not_exists(#count) OR #count < :times',
+    names: { '#count': ACTION_COUNT },
+    values: { ':times': counter.times },
   });
 }

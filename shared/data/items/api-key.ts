@@ -3,8 +3,8 @@
 // (`APIKEY#<key id>`, no secret in it) for operators. Keys, the items written and the records read back,
 // and the named writes that change a key and its listing together.
 import { keyIdOf, type ApiKeyInput, type ApiKeyRecord, type ApiKeySummary, type UsageKey } from '../../domain/api-key';
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
+import type { Write } from '../write';
+import { defineItem } from './define-item';
 import { type Item, type ItemKey, type ItemType, shopPk } from './item-type';
 
 export const apiKeyKey = (keyHash: string): ItemKey => ({ pk: `KEY#${keyHash}`, sk: 'KEY' });
@@ -17,13 +17,17 @@ export const apiKeyListingKey = (shopId: string, keyId: string): ItemKey => ({
   sk: `${API_KEY_LISTING_PREFIX}${keyId}`,
 });
 
-export const apiKeyTypes: readonly ItemType[] = [
-  { name: 'API key', key: apiKeyKey('<sha256 of key>') },
-  { name: 'API key listing (for operators; written with the key item in one transaction)', key: apiKeyListingKey('<shop>', '<key id>') },
-];
+export const apiKey = defineItem({ name: 'API key', key: apiKeyKey, placeholder: ['<sha256 of key>'] });
+export const apiKeyListing = defineItem({
+  name: 'API key listing (for operators; written with the key item in one transaction)',
+  key: apiKeyListingKey,
+  placeholder: ['<shop>', '<key id>'],
+});
+
+export const apiKeyTypes: readonly ItemType[] = [apiKey.type, apiKeyListing.type];
 
 export function apiKeyItem(record: ApiKeyRecord): Item {
-  return { ...apiKeyKey(record.key_hash), ...record };
+  return apiKey.item(apiKeyKey(record.key_hash), record);
 }
 
 /** The key as the authorizer sees it; the key id follows from the hash when the item predates it. */
@@ -43,19 +47,19 @@ export function summaryOf(record: ApiKeyRecord): ApiKeySummary {
   };
 }
 
+/** What the listing holds of a key: its summary and its hash, never the key. */
+const listingOf = (record: ApiKeyRecord) => ({ ...summaryOf(record), key_hash: record.key_hash });
+
 export function apiKeyListingItem(record: ApiKeyRecord): Item {
-  return { ...apiKeyListingKey(record.shop_id, record.key_id), ...summaryOf(record), key_hash: record.key_hash };
+  return apiKeyListing.item(apiKeyListingKey(record.shop_id, record.key_id), listingOf(record));
 }
 
 // ---- named writes: each change writes the key item and its listing together ------------------------------
 
-const createOnly = (name: string, item: Item): Write =>
-  namedWrite(name, { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
-
 /** A brand-new key and its listing, each only if nothing is stored there (a clash of ids or of key values). */
 export const createApiKeyWrites = (record: ApiKeyRecord): [Write, Write] => [
-  createOnly('store the key', apiKeyItem(record)),
-  createOnly('list the key', apiKeyListingItem(record)),
+  apiKey.put('store the key', apiKeyKey(record.key_hash), record, { ifNew: true }),
+  apiKeyListing.put('list the key', apiKeyListingKey(record.shop_id, record.key_id), listingOf(record), { ifNew: true }),
 ];
 
 /**
@@ -65,62 +69,35 @@ export const createApiKeyWrites = (record: ApiKeyRecord): [Write, Write] => [
  */
 export function putApiKeyWrites(input: ApiKeyInput): [Write, Write] {
   const keyId = keyIdOf(input.key_hash);
-  const names = { '#name': 'name', '#status': 'status', '#scope': 'scope' };
-  const fields = {
-    ':key_hash': input.key_hash,
-    ':key_id': keyId,
-    ':name': input.name,
-    ':scope': input.scope,
-    ':status': input.status,
-    ':created_at': input.created_at,
-  };
-  const set =
-    'SET key_hash = :key_hash, key_id = :key_id, #name = :name, #scope = :scope, #status = :status, created_at = if_not_exists(created_at, :created_at)';
-  const keyItem = keepUnlessGiven(
-    { expression: `${set}, shop_id = :shop`, values: { ...fields, ':shop': input.shop_id } },
-    { usage_identifier_key: input.usage_identifier_key, usage_key_id: input.usage_key_id ?? null },
-  );
-  const listingItem = keepUnlessGiven({ expression: set, values: fields }, { usage_key_id: input.usage_key_id ?? null });
+  const set = { key_hash: input.key_hash, key_id: keyId, name: input.name, scope: input.scope, status: input.status };
+  const keyItem = keepUnlessGiven({ usage_identifier_key: input.usage_identifier_key, usage_key_id: input.usage_key_id ?? null });
+  const listingItem = keepUnlessGiven({ usage_key_id: input.usage_key_id ?? null });
   return [
-    namedWrite('write the key', {
-      Update: {
-        TableName: tableName(),
-        Key: apiKeyKey(input.key_hash),
-        UpdateExpression: keyItem.expression,
-        ConditionExpression: 'attribute_not_exists(pk) OR shop_id = :shop',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: keyItem.values,
-      },
+    apiKey.update('write the key', apiKeyKey(input.key_hash), {
+      set: { ...set, shop_id: input.shop_id, ...keyItem.set },
+      setIfAbsent: { created_at: input.created_at, ...keyItem.setIfAbsent },
+      condition: 'attribute_not_exists(pk) OR shop_id = :shop',
+      values: { ':shop': input.shop_id },
     }),
-    namedWrite('write the key listing', {
-      Update: {
-        TableName: tableName(),
-        Key: apiKeyListingKey(input.shop_id, keyId),
-        UpdateExpression: listingItem.expression,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: listingItem.values,
-      },
+    apiKeyListing.update('write the key listing', apiKeyListingKey(input.shop_id, keyId), {
+      set: { ...set, ...listingItem.set },
+      setIfAbsent: { created_at: input.created_at, ...listingItem.setIfAbsent },
     }),
   ];
 }
 
-/** Adds `attribute = :value` for given values and keeps the stored one (or null) for the rest. */
-function keepUnlessGiven(
-  update: { expression: string; values: Record<string, unknown> },
-  optional: Record<string, string | null>,
-): { expression: string; values: Record<string, unknown> } {
-  let { expression } = update;
-  const values = { ...update.values };
+/** Sets the given values, and keeps the stored one (or null) for the rest. */
+function keepUnlessGiven(optional: Record<string, string | null | undefined>): {
+  set: Record<string, unknown>;
+  setIfAbsent: Record<string, unknown>;
+} {
+  const set: Record<string, unknown> = {};
+  const setIfAbsent: Record<string, unknown> = {};
   for (const [attribute, value] of Object.entries(optional)) {
-    if (value === null) {
-      expression += `, ${attribute} = if_not_exists(${attribute}, :null)`;
-      values[':null'] = null;
-    } else {
-      expression += `, ${attribute} = :${attribute}`;
-      values[`:${attribute}`] = value;
-    }
+    if (value === null || value === undefined) setIfAbsent[attribute] = null;
+    else set[attribute] = value;
   }
-  return { expression, values };
+  return { set, setIfAbsent };
 }
 
 /** A change of an existing key: revoked, or tied to its API Gateway usage-plan key (or untied: null). */
@@ -133,36 +110,11 @@ export type ApiKeyChange = { revoke: true } | { usage: UsageKey | null };
 export function changeApiKeyWrites(shopId: string, keyId: string, keyHash: string, change: ApiKeyChange): [Write, Write] {
   const revoke = 'revoke' in change;
   const usage = revoke ? null : change.usage;
-  const key = revoke
-    ? { expression: 'SET #status = :revoked', names: { '#status': 'status' }, values: { ':revoked': 'revoked' } }
-    : {
-        expression: 'SET usage_identifier_key = :value, usage_key_id = :id',
-        values: { ':value': usage?.value ?? null, ':id': usage?.id ?? null },
-      };
-  const listing = revoke
-    ? { expression: 'SET #status = :revoked', names: { '#status': 'status' }, values: { ':revoked': 'revoked' } }
-    : { expression: 'SET usage_key_id = :id', values: { ':id': usage?.id ?? null } };
+  const key = revoke ? { status: 'revoked' } : { usage_identifier_key: usage?.value ?? null, usage_key_id: usage?.id ?? null };
+  const listing = revoke ? { status: 'revoked' } : { usage_key_id: usage?.id ?? null };
   const what = revoke ? 'revoke' : 'set the usage key of';
   return [
-    namedWrite(`${what} the key`, {
-      Update: {
-        TableName: tableName(),
-        Key: apiKeyKey(keyHash),
-        UpdateExpression: key.expression,
-        ConditionExpression: 'shop_id = :shop',
-        ...('names' in key ? { ExpressionAttributeNames: key.names } : {}),
-        ExpressionAttributeValues: { ...key.values, ':shop': shopId },
-      },
-    }),
-    namedWrite(`${what} the key listing`, {
-      Update: {
-        TableName: tableName(),
-        Key: apiKeyListingKey(shopId, keyId),
-        UpdateExpression: listing.expression,
-        ConditionExpression: 'attribute_exists(pk)',
-        ...('names' in listing ? { ExpressionAttributeNames: listing.names } : {}),
-        ExpressionAttributeValues: listing.values,
-      },
-    }),
+    apiKey.update(`${what} the key`, apiKeyKey(keyHash), { set: key, condition: 'shop_id = :shop', values: { ':shop': shopId } }),
+    apiKeyListing.update(`${what} the key listing`, apiKeyListingKey(shopId, keyId), { set: listing, condition: 'attribute_exists(pk)' }),
   ];
 }

@@ -3,12 +3,11 @@
 import type { CustomerRecord } from '../../domain/customer';
 import { nextBirthdayCheck } from '../../domain/points-ledger';
 import { nowIso } from '../../runtime/clock';
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
+import type { Write } from '../write';
 import { customerPk } from './customer-profile';
+import { defineItem } from './define-item';
 import { dueAttributes, DUE_ATTRIBUTES } from './due';
-import { type Item, type ItemKey, type ItemType } from './item-type';
-import { updateRequest } from './update';
+import { type Item, type ItemKey } from './item-type';
 
 /** Prefix of a member's timer items (the birthday's is the one there is). */
 export const TIMER_PREFIX = 'TIMER#';
@@ -18,16 +17,22 @@ export const birthdayTimerKey = (shopId: string, customerId: string): ItemKey =>
   sk: `${TIMER_PREFIX}birthday`,
 });
 
-export const birthdayTimerType: ItemType = {
+export const birthdayTimer = defineItem({
   name: 'birthday timer',
-  key: birthdayTimerKey('<shop>', '<platform id>'),
+  key: birthdayTimerKey,
+  placeholder: ['<shop>', '<platform id>'],
   indexed: DUE_ATTRIBUTES,
   derived: DUE_ATTRIBUTES,
-};
+});
+
+export const birthdayTimerType = birthdayTimer.type;
 
 /** The birthday timer item of a member with a date of birth, due on `day` (`YYYY-MM-DD`). */
 export function birthdayTimerItem(shopId: string, customerId: string, day: string): Item {
-  return { ...birthdayTimerKey(shopId, customerId), customer_id: customerId, ...dueAttributes(shopId, 'birthday', day, customerId) };
+  return birthdayTimer.item(birthdayTimerKey(shopId, customerId), {
+    customer_id: customerId,
+    ...dueAttributes(shopId, 'birthday', day, customerId),
+  });
 }
 
 /**
@@ -51,15 +56,20 @@ export function birthdayTimerChange(
 /** The timer's next day, if nobody rewrote it since it was read (a date of birth changed meanwhile wins). */
 export function moveBirthdayTimer(shopId: string, customerId: string, readDueAt: unknown, day: string): Write {
   const { pk, sk, customer_id: _customer, ...due } = birthdayTimerItem(shopId, customerId, day);
-  return namedWrite(
+  return birthdayTimer.update(
     'move the birthday timer',
-    updateRequest({ pk: String(pk), sk: String(sk) }, { set: due, condition: '#due_at = :read', values: { ':read': readDueAt } }),
+    { pk: String(pk), sk: String(sk) },
+    {
+      set: due,
+      condition: '#due_at = :read',
+      values: { ':read': readDueAt },
+    },
   );
 }
 
 /** The timer of a member gone, or whose date of birth was cleared. */
 export function removeBirthdayTimer(shopId: string, customerId: string): Write {
-  return namedWrite('remove the birthday timer', { Delete: { TableName: tableName(), Key: birthdayTimerKey(shopId, customerId) } });
+  return birthdayTimer.delete('remove the birthday timer', birthdayTimerKey(shopId, customerId));
 }
 
 /**
@@ -70,6 +80,7 @@ export function removeBirthdayTimer(shopId: string, customerId: string): Write {
 export function followBirthday(next: CustomerRecord, previousDate: string | null): Write[] {
   const change = birthdayTimerChange(next, previousDate, nowIso().slice(0, 10));
   if (!change) return [];
-  if ('delete' in change) return [namedWrite('clear the birthday timer', { Delete: { TableName: tableName(), Key: change.delete } })];
-  return [namedWrite('set the birthday timer', { Put: { TableName: tableName(), Item: change.put } })];
+  if ('delete' in change) return [birthdayTimer.delete('clear the birthday timer', change.delete)];
+  const { pk, sk, ...fields } = change.put;
+  return [birthdayTimer.put('set the birthday timer', { pk: String(pk), sk: String(sk) }, fields)];
 }

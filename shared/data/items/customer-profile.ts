@@ -1,12 +1,13 @@
 // The customer profile item: its key (`SHOP#<shop>#C#<customer>` / `PROFILE`, the partition every item of
 // the member shares), the list and e-mail index attributes, its place in the due-work index (the
 // inactivity deadline), the item written for a record and the record read back from an item.
-import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CustomerRecord, LoyaltyStatus, MemberChanges } from '../../domain/customer';
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
+import type { Refusal } from '../commit';
+import type { Write } from '../write';
+import { defineItem } from './define-item';
 import { type DueAttributes, dueAttributes, dueUpdate, type DueUpdate, DUE_ATTRIBUTES } from './due';
-import { type Item, type ItemKey, type ItemType, recordOf } from './item-type';
+import type { Condition } from './define-item';
+import { type Item, type ItemKey, recordOf } from './item-type';
 
 /** The partition of one customer: its profile and every item of its own (history, orders, timers). */
 export const customerPk = (shopId: string, customerId: string) => `SHOP#${shopId}#C#${customerId}`;
@@ -47,23 +48,18 @@ export function tierActivityAttributes(
 export const customerEmailPartition = (shopId: string, email: string) =>
   `SHOP#${shopId}#EMAIL#${email.trim().normalize('NFC').toLowerCase()}`;
 
-export const customerProfileType: ItemType = {
-  name: 'customer',
-  key: customerKey('<shop>', '<platform id>'),
-  indexed: [
-    'list_pk',
-    'created_at',
-    'current_points',
-    'lifetime_points',
-    'redeemed_points',
-    'email_pk',
-    'email_lc',
-    'tier_list_pk',
-    'last_activity_at',
-    ...DUE_ATTRIBUTES,
-  ],
-  derived: ['list_pk', 'email_pk', 'email_lc', 'tier_list_pk', 'last_activity_at', ...DUE_ATTRIBUTES, 'version'],
-};
+const PROFILE_INDEXED = [
+  'list_pk',
+  'created_at',
+  'current_points',
+  'lifetime_points',
+  'redeemed_points',
+  'email_pk',
+  'email_lc',
+  'tier_list_pk',
+  'last_activity_at',
+  ...DUE_ATTRIBUTES,
+];
 
 /** An address as the e-mail filter compares it (`email_lc`): trimmed, lower case. */
 export const normalisedEmail = (email: string) => email.trim().toLowerCase();
@@ -119,12 +115,7 @@ export function deriveProfile(record: CustomerRecord): Item {
 
 /** The stored item of a customer: the record plus its key and index attributes. */
 export function customerItem(record: CustomerRecord, version: number): Item {
-  return {
-    ...customerKey(record.shop_id, record.platform_customer_id),
-    ...record,
-    ...deriveProfile(record),
-    version,
-  };
+  return customerProfile.item(customerKey(record.shop_id, record.platform_customer_id), { ...record, version });
 }
 
 export interface StoredCustomer {
@@ -133,16 +124,44 @@ export interface StoredCustomer {
 }
 
 export function storedCustomerOf(item: Item): StoredCustomer {
-  return { record: recordOf<CustomerRecord>(item, customerProfileType), version: Number(item.version ?? 0) };
+  return { record: recordOf<CustomerRecord>(item, customerProfile.type), version: Number(item.version ?? 0) };
+}
+
+/**
+ * The customer profile, declared once: its key, the attributes the indexes read, and `deriveProfile` applied
+ * on every write of the whole profile (the version is the stored item's own).
+ */
+export const customerProfile = defineItem({
+  name: 'customer',
+  key: customerKey,
+  placeholder: ['<shop>', '<platform id>'],
+  indexed: PROFILE_INDEXED,
+  derived: ['list_pk', 'email_pk', 'email_lc', 'tier_list_pk', 'last_activity_at', ...DUE_ATTRIBUTES, 'version'],
+  derive: (fields: CustomerRecord & { version: number }) => deriveProfile(fields),
+});
+
+/** The profile's put of `next` at `version`, under `condition`. */
+const putProfile = (name: string, next: CustomerRecord, version: number, condition: Partial<Condition>): Write =>
+  customerProfile.put(name, customerKey(next.shop_id, next.platform_customer_id), { ...next, version }, condition);
+
+/**
+ * A refused write of the profile, for the caller that decides on it: a conflict, or the profile as it stood
+ * when the write `name` was refused (null: none, or it did not ask for it).
+ */
+export type ProfileRefused = { conflict: true } | { conflict: false; current: StoredCustomer | null };
+
+export function refusedProfile(refusal: Refusal, name: string): ProfileRefused {
+  if (refusal.kind === 'conflict') return { conflict: true };
+  if (!refusal.failed.includes(name)) throw new Error(`A profile write was refused by ${refusal.failed.join(', ')}`);
+  const old = refusal.current(name);
+  return { conflict: false, current: old ? storedCustomerOf(old) : null };
 }
 
 // ---- named writes ----------------------------------------------------------------------------------
 
 /** A new member's profile, written only if the customer has none. */
 export function enrolProfile(record: CustomerRecord): Write {
-  return namedWrite('enrol the member', {
-    Put: { TableName: tableName(), Item: customerItem(record, 1), ConditionExpression: 'attribute_not_exists(pk)' },
-  });
+  return putProfile('enrol the member', record, 1, { condition: 'attribute_not_exists(pk)' });
 }
 
 /**
@@ -150,15 +169,10 @@ export function enrolProfile(record: CustomerRecord): Write {
  * `returnOld`: a refusal carries the profile as it then stood.
  */
 export function writeProfileAtVersion(current: StoredCustomer, next: CustomerRecord, options: { returnOld?: boolean } = {}): Write {
-  return namedWrite('write the profile at its version', {
-    Put: {
-      TableName: tableName(),
-      Item: customerItem(next, current.version + 1),
-      ConditionExpression: '#version = :version',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':version': current.version },
-      ...(options.returnOld ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
-    },
+  return putProfile('write the profile at its version', next, current.version + 1, {
+    condition: '#version = :version',
+    values: { ':version': current.version },
+    ...options,
   });
 }
 
@@ -173,40 +187,26 @@ export function writeMemberFigures(current: StoredCustomer, next: CustomerRecord
   if (next.first_name !== current.record.first_name || next.last_name !== current.record.last_name) {
     throw new Error('A points write must not change the names: their search postings would not follow');
   }
-  return namedWrite("write the member's figures", {
-    Put: {
-      TableName: tableName(),
-      Item: customerItem(next, current.version + 1),
-      ConditionExpression: '#version = :version AND #status = :member',
-      ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
-      ExpressionAttributeValues: { ':version': current.version, ':member': 'member' },
-      ...(options.returnOld ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
-    },
+  return putProfile("write the member's figures", next, current.version + 1, {
+    condition: '#version = :version AND #status = :member',
+    values: { ':version': current.version, ':member': 'member' },
+    ...options,
   });
 }
 
 /** The profile deleted, only if it is still at the version read. */
 export function deleteProfileAtVersion(shopId: string, customerId: string, version: number): Write {
-  return namedWrite('delete the profile', {
-    Delete: {
-      TableName: tableName(),
-      Key: customerKey(shopId, customerId),
-      ConditionExpression: '#version = :version',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':version': version },
-    },
+  return customerProfile.delete('delete the profile', customerKey(shopId, customerId), {
+    condition: '#version = :version',
+    values: { ':version': version },
   });
 }
 
 /** Holds only while the member's normalised address is still `emailLc` (its postings are derived from it). */
 export function checkProfileAddress(shopId: string, customerId: string, emailLc: string): Write {
-  return namedWrite("check the member's address", {
-    ConditionCheck: {
-      TableName: tableName(),
-      Key: customerKey(shopId, customerId),
-      ConditionExpression: 'email_lc = :emailLc',
-      ExpressionAttributeValues: { ':emailLc': emailLc },
-    },
+  return customerProfile.check("check the member's address", customerKey(shopId, customerId), {
+    condition: 'email_lc = :emailLc',
+    values: { ':emailLc': emailLc },
   });
 }
 
@@ -234,26 +234,12 @@ function namesCondition(names: Pick<CustomerRecord, 'first_name' | 'last_name'>)
 /** Holds only while the member's names are still `names`' (its name postings are derived from them). */
 export function checkProfileNames(shopId: string, customerId: string, names: Pick<CustomerRecord, 'first_name' | 'last_name'>): Write {
   const { attributes, values, conditions } = namesCondition(names);
-  return namedWrite("check the member's names", {
-    ConditionCheck: {
-      TableName: tableName(),
-      Key: customerKey(shopId, customerId),
-      ConditionExpression: ['attribute_exists(pk)', ...conditions].join(' AND '),
-      ExpressionAttributeNames: attributes,
-      ExpressionAttributeValues: values,
-    },
+  return customerProfile.check("check the member's names", customerKey(shopId, customerId), {
+    condition: ['attribute_exists(pk)', ...conditions].join(' AND '),
+    names: attributes,
+    values,
   });
 }
-
-/** The UpdateItem of a member's own fields (`memberFieldsUpdate`). */
-export type MemberFieldsUpdate = UpdateCommandInput & {
-  Key: ItemKey;
-  UpdateExpression: string;
-  ConditionExpression: string;
-  ExpressionAttributeNames: Record<string, string>;
-  ExpressionAttributeValues: Record<string, unknown>;
-  ReturnValuesOnConditionCheckFailure: 'ALL_OLD';
-};
 
 /**
  * The update of a member's own fields (the anniversary date, names, the platform's e-mail and time),
@@ -267,20 +253,13 @@ export function memberFieldsUpdate(
   changes: MemberChanges,
   now: string,
   options: { addressAsRead?: boolean; namesAsRead?: boolean } = {},
-): MemberFieldsUpdate {
-  const names: Record<string, string> = { '#version': 'version', '#updated': 'updated_at' };
-  const values: Record<string, unknown> = { ':one': 1, ':now': now };
-  const sets = ['#updated = :now'];
-  const removes: string[] = [];
+): Write {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
   const conditions = ['attribute_exists(pk)'];
-  const set = (attribute: string, value: unknown) => {
-    const index = sets.length;
-    names[`#f${index}`] = attribute;
-    values[`:f${index}`] = value;
-    sets.push(`#f${index} = :f${index}`);
-  };
+  const set: Record<string, unknown> = { updated_at: now };
+  const remove: string[] = [];
   if (changes.status !== undefined) {
-    names['#status'] = 'status';
     values[':status'] = record.status;
     conditions.push('#status = :status');
   }
@@ -295,18 +274,13 @@ export function memberFieldsUpdate(
     }
   }
   for (const field of ['anniversary_date', 'first_name', 'last_name', 'platform_updated_at'] as const) {
-    if (changes[field] !== undefined) set(field, changes[field]);
+    if (changes[field] !== undefined) set[field] = changes[field];
   }
   if (changes.email !== undefined) {
     const { email_lc: lower, email_pk: emailPk } = emailAttributes(record.shop_id, changes.email);
-    set('email', changes.email);
-    set('email_lc', lower);
-    if (emailPk) set('email_pk', emailPk);
-    else removes.push('email_pk');
-  }
-  if (options.addressAsRead) {
-    names['#emailLc'] = 'email_lc';
-    values[':emailLc'] = normalisedEmail(record.email);
+    Object.assign(set, { email: changes.email, email_lc: lower });
+    if (emailPk) set.email_pk = emailPk;
+    else remove.push('email_pk');
   }
   if (options.namesAsRead) {
     const asRead = namesCondition(record);
@@ -314,20 +288,42 @@ export function memberFieldsUpdate(
     Object.assign(values, asRead.values);
     conditions.push(...asRead.conditions);
   }
-  return {
-    TableName: tableName(),
-    Key: customerKey(record.shop_id, record.platform_customer_id),
-    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''} ADD #version :one`,
-    ConditionExpression: [...conditions, ...(options.addressAsRead ? ['#emailLc = :emailLc'] : [])].join(' AND '),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-  };
+  if (options.addressAsRead) {
+    names['#emailLc'] = 'email_lc';
+    values[':emailLc'] = normalisedEmail(record.email);
+    conditions.push('#emailLc = :emailLc');
+  }
+  return customerProfile.update(CHANGE_MEMBER_FIELDS, customerKey(record.shop_id, record.platform_customer_id), {
+    set,
+    remove,
+    add: { version: 1 },
+    condition: conditions.join(' AND '),
+    names,
+    values,
+    returnOld: true,
+  });
 }
+
+export const CHANGE_MEMBER_FIELDS = "change the member's fields";
 
 /** `memberFieldsUpdate` as a write of a transaction (a new address or names, whose postings change beside it). */
 export function changeMemberFields(record: CustomerRecord, changes: MemberChanges, now: string): Write {
-  return namedWrite("change the member's fields", {
-    Update: memberFieldsUpdate(record, changes, now, { addressAsRead: true, namesAsRead: true }),
+  return memberFieldsUpdate(record, changes, now, { addressAsRead: true, namesAsRead: true });
+}
+
+/**
+ * The tier-and-activity index attributes put on a profile that lacks them or carries stale ones (the member
+ * list's backfill), only while the profile is at the version read: a write in between derives them itself.
+ */
+export function placeOnMemberList(
+  shopId: string,
+  customerId: string,
+  version: number,
+  wanted: Pick<Item, 'tier_list_pk' | 'last_activity_at'>,
+): Write {
+  return customerProfile.update('place the member on the member list', customerKey(shopId, customerId), {
+    set: { tier_list_pk: wanted.tier_list_pk, last_activity_at: wanted.last_activity_at },
+    condition: '#version = :version',
+    values: { ':version': version },
   });
 }

@@ -5,10 +5,10 @@
 // events ever contend with each other or with the shop's other items.
 import { randomUUID } from 'node:crypto';
 import { type CommittedEvent, type DomainEvent, notifyOf } from '../../domain/events';
-import { namedWrite, type Write } from '../write';
-import { tableName } from '../client';
+import type { Write } from '../write';
 import { TTL_ATTRIBUTE } from '../table';
-import type { Item, ItemKey, ItemType } from './item-type';
+import { defineItem } from './define-item';
+import type { Item, ItemKey } from './item-type';
 
 /** The prefix of every domain event's partition: what the stream's readers filter on. */
 export const DOMAIN_EVENT_PREFIX = 'DOMAIN_EVENT#';
@@ -22,12 +22,14 @@ export const domainEventKey = (shopId: string, eventId: string): ItemKey => ({
   sk: SORT_KEY,
 });
 
-export const domainEventType: ItemType = {
+export const domainEvent = defineItem({
   name: 'domain event waiting for delivery (the stream carries it to the bus; TTL 7 days)',
-  key: domainEventKey('<shop>', '<event id>'),
+  key: domainEventKey,
+  placeholder: ['<shop>', '<event id>'],
   indexed: [TTL_ATTRIBUTE],
   derived: [TTL_ATTRIBUTE],
-};
+  derive: ({ event }: { event: CommittedEvent }) => ({ [TTL_ATTRIBUTE]: Math.floor((Date.parse(event.occurred_at) + KEPT_MS) / 1000) }),
+});
 
 /** The event as it will be delivered: its id (a new one unless it has one) and `notify` settled. */
 export function committedEvent(event: DomainEvent): CommittedEvent {
@@ -36,11 +38,7 @@ export function committedEvent(event: DomainEvent): CommittedEvent {
 
 /** The stored item of a committed event. */
 export function domainEventItem(event: CommittedEvent): Item {
-  return {
-    ...domainEventKey(event.shop_id, event.id),
-    event,
-    [TTL_ATTRIBUTE]: Math.floor((Date.parse(event.occurred_at) + KEPT_MS) / 1000),
-  };
+  return domainEvent.item(domainEventKey(event.shop_id, event.id), { event });
 }
 
 /** The event a stored (or streamed, unmarshalled) item holds; null for any other item. */
@@ -52,7 +50,10 @@ export function eventOfItem(item: Item): CommittedEvent | null {
 
 /** The write that records `event` with its change: it can only create, never overwrite another event. */
 export function recordEvent(event: CommittedEvent): Write {
-  return namedWrite(`record event ${event.type}`, {
-    Put: { TableName: tableName(), Item: domainEventItem(event), ConditionExpression: 'attribute_not_exists(pk)' },
-  });
+  return domainEvent.put(`record event ${event.type}`, domainEventKey(event.shop_id, event.id), { event }, { ifNew: true });
+}
+
+/** An event's item deleted before its TTL (it holds personal data an erasure removes). */
+export function forgetEvent(shopId: string, eventId: string): Write {
+  return domainEvent.delete('forget the event', domainEventKey(shopId, eventId));
 }

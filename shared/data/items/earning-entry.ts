@@ -5,12 +5,11 @@
 // work, postpone what is due, close a batch, mark a batch reminded.
 import type { EarningEntry } from '../../domain/history';
 import type { LedgerEntry } from '../../domain/points-ledger';
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
+import type { Write } from '../write';
+import { defineItem } from './define-item';
 import { customerPk } from './customer-profile';
 import { type DueAttributes, dueAttributes, DUE_ATTRIBUTES, dueChange, type DueKind, STILL_DUE, stillDueValues } from './due';
-import { type Item, type ItemKey, type ItemType, recordOf } from './item-type';
-import { putNewRequest, updateRequest } from './update';
+import { type Item, type ItemKey, recordOf } from './item-type';
 
 export const EARNING_ENTRY_PREFIX = 'EARN#';
 
@@ -19,12 +18,15 @@ export const earningEntryKey = (shopId: string, customerId: string, id: string):
   sk: `${EARNING_ENTRY_PREFIX}${id}`,
 });
 
-export const earningEntryType: ItemType = {
+export const earningEntry = defineItem({
   name: 'earning history entry',
-  key: earningEntryKey('<shop>', '<platform id>', '<id>'),
+  key: earningEntryKey,
+  placeholder: ['<shop>', '<platform id>', '<id>'],
   indexed: ['earn_created_at', 'earn_points', 'earn_given_at', ...DUE_ATTRIBUTES],
   derived: ['earn_created_at', 'earn_points', 'earn_given_at', ...DUE_ATTRIBUTES],
-};
+});
+
+export const earningEntryType = earningEntry.type;
 
 /** Sorts after every ISO timestamp, so entries not given yet come last ascending, first descending. */
 export const NOT_GIVEN_YET = '~';
@@ -73,7 +75,8 @@ export const recordEntryName = (id: string) => `record earning entry ${id}`;
 
 /** Records a new entry; refused if it exists (an entry id is never written twice). */
 export function recordEarningEntry(shopId: string, customerId: string, entry: EarningEntry): Write {
-  return namedWrite(recordEntryName(entry.id), putNewRequest(earningEntryItem(shopId, customerId, entry)));
+  const { pk, sk, ...fields } = earningEntryItem(shopId, customerId, entry);
+  return earningEntry.put(recordEntryName(entry.id), { pk: String(pk), sk: String(sk) }, fields, { ifNew: true });
 }
 
 /** A pending entry's next figures by an order's change (still pending, or rejected: then it leaves the approval work). */
@@ -88,22 +91,19 @@ export interface PendingEntryRevision {
 export function revisePendingEntry(shopId: string, customerId: string, revision: PendingEntryRevision, now: string): Write {
   // Still pending: its approval date stays, and so does its due work. Rejected: nothing is due any more.
   const due = revision.status === 'rejected' ? dueChange(null) : { set: {}, remove: [] };
-  return namedWrite(
-    'revise a pending earning entry',
-    updateRequest(earningEntryKey(shopId, customerId, revision.entry_id), {
-      set: {
-        status: revision.status,
-        points: revision.points,
-        base_points: revision.base_points,
-        earn_points: revision.points,
-        updated_at: now,
-        ...due.set,
-      },
-      remove: due.remove,
-      condition: '#status = :pending',
-      values: { ':pending': 'pending' },
-    }),
-  );
+  return earningEntry.update('revise a pending earning entry', earningEntryKey(shopId, customerId, revision.entry_id), {
+    set: {
+      status: revision.status,
+      points: revision.points,
+      base_points: revision.base_points,
+      earn_points: revision.points,
+      updated_at: now,
+      ...due.set,
+    },
+    remove: due.remove,
+    condition: '#status = :pending',
+    values: { ':pending': 'pending' },
+  });
 }
 
 /**
@@ -113,36 +113,38 @@ export function revisePendingEntry(shopId: string, customerId: string, revision:
 export function approvePendingEntry(shopId: string, customerId: string, approved: EarningEntry, readPoints: number): Write {
   const { pk, sk, ...fields } = earningEntryItem(shopId, customerId, approved);
   const due = dueChange(entryDue(shopId, approved));
-  return namedWrite(
+  return earningEntry.update(
     'approve a pending earning entry',
-    updateRequest(
-      { pk: String(pk), sk: String(sk) },
-      {
-        set: { ...fields, ...due.set },
-        remove: due.remove,
-        condition: '#status = :pending AND #points = :points',
-        values: { ':pending': 'pending', ':points': readPoints },
-      },
-    ),
+    { pk: String(pk), sk: String(sk) },
+    {
+      set: { ...fields, ...due.set },
+      remove: due.remove,
+      condition: '#status = :pending AND #points = :points',
+      values: { ':pending': 'pending', ':points': readPoints },
+    },
   );
 }
 
 /** Takes an entry out of the approval work (no longer pending, or its member is gone), if it is still there. */
 export function leaveApprovalWork(shopId: string, key: ItemKey): Write {
   const due = dueChange(null);
-  return namedWrite(
-    'leave the approval work',
-    updateRequest(key, { set: due.set, remove: due.remove, condition: STILL_DUE, values: stillDueValues(shopId, 'approval') }),
-  );
+  return earningEntry.update('leave the approval work', key, {
+    set: due.set,
+    remove: due.remove,
+    condition: STILL_DUE,
+    values: stillDueValues(shopId, 'approval'),
+  });
 }
 
 /** The job looks at the entry (read in the partition of `kind`) again at `at`, if it is still where it was read. */
 export function postponeEntryDue(shopId: string, key: ItemKey, entry: LedgerEntry & EntryDueState, kind: DueKind, at: string): Write {
   const due = dueChange(entryDue(shopId, entry, at));
-  return namedWrite(
-    'postpone the due work of an earning entry',
-    updateRequest(key, { set: due.set, remove: due.remove, condition: STILL_DUE, values: stillDueValues(shopId, kind) }),
-  );
+  return earningEntry.update('postpone the due work of an earning entry', key, {
+    set: due.set,
+    remove: due.remove,
+    condition: STILL_DUE,
+    values: stillDueValues(shopId, kind),
+  });
 }
 
 /**
@@ -157,35 +159,27 @@ export function closeBatch(
 ): Write {
   // A closed batch has nothing due (entryDue): its due work goes.
   const due = dueChange(null);
-  return namedWrite(
-    'close a points batch',
-    updateRequest(key, {
-      set: { batch_closed: true, ...fields, ...due.set },
-      remove: due.remove,
-      condition: STILL_DUE,
-      values: stillDueValues(shopId, kind),
-    }),
-  );
+  return earningEntry.update('close a points batch', key, {
+    set: { batch_closed: true, ...fields, ...due.set },
+    remove: due.remove,
+    condition: STILL_DUE,
+    values: stillDueValues(shopId, kind),
+  });
 }
 
 /** The batch's reminder went out: it moves from its reminder to its expiry, if it still waits for its reminder. */
 export function markBatchReminded(shopId: string, key: ItemKey, batch: LedgerEntry & EntryDueState): Write {
   const due = dueChange(entryDue(shopId, { ...batch, expiry_reminded: true }));
-  return namedWrite(
-    'mark a batch reminded',
-    updateRequest(key, {
-      set: { expiry_reminded: true, ...due.set },
-      remove: due.remove,
-      condition: STILL_DUE,
-      values: stillDueValues(shopId, 'batch-remind'),
-    }),
-  );
+  return earningEntry.update('mark a batch reminded', key, {
+    set: { expiry_reminded: true, ...due.set },
+    remove: due.remove,
+    condition: STILL_DUE,
+    values: stillDueValues(shopId, 'batch-remind'),
+  });
 }
 /**
  * The entry deleted (an import's entry, taken back with the import), only while it exists: the events of the
  * change say what left the history, so a refusal tells the caller there was none to take.
  */
 export const removeEarningEntry = (shopId: string, customerId: string, id: string): Write =>
-  namedWrite('remove an earning entry', {
-    Delete: { TableName: tableName(), Key: earningEntryKey(shopId, customerId, id), ConditionExpression: 'attribute_exists(pk)' },
-  });
+  earningEntry.delete('remove an earning entry', earningEntryKey(shopId, customerId, id), { condition: 'attribute_exists(pk)' });

@@ -5,9 +5,9 @@
 // long-address partition instead, which every indexed search reads whole. The postings follow the
 // profile in the same transaction, so the index is exact; the shop's index marker says its members
 // written before the index existed have theirs too (the backfill writes it).
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
+import type { Write } from '../write';
 import { normalisedEmail } from './customer-profile';
+import { defineItem } from './define-item';
 import { type Item, type ItemKey, type ItemType, shopPk } from './item-type';
 
 /** Characters of one gram: a search of at least this many characters can use the index. */
@@ -83,36 +83,42 @@ export function emailPostingChange(shopId: string, customerId: string, before: s
 export function followAddress(shopId: string, customerId: string, before: string | null, after: string | null): Write[] {
   const change = emailPostingChange(shopId, customerId, before, after);
   return [
-    ...change.delete.map((key) => namedWrite('remove an e-mail posting', { Delete: { TableName: tableName(), Key: key } })),
-    ...change.put.map((item) => namedWrite('post an e-mail gram', { Put: { TableName: tableName(), Item: item } })),
+    ...change.delete.map((key) => emailGramPosting.delete('remove an e-mail posting', key)),
+    ...change.put.map((item) => postingPut(item)),
   ];
 }
 
 /** Every posting of a member's normalised address, put again (the backfill: idempotent). */
 export function postAddress(shopId: string, customerId: string, emailLc: string): Write[] {
-  return emailPostingItems(shopId, customerId, emailLc).map((item) =>
-    namedWrite('post an e-mail gram', { Put: { TableName: tableName(), Item: item } }),
-  );
+  return emailPostingItems(shopId, customerId, emailLc).map(postingPut);
 }
+
+/** The put of a posting item (a gram's or a long address's: both hold the address alone). */
+const postingPut = ({ pk, sk, email_lc }: Item): Write =>
+  emailGramPosting.put('post an e-mail gram', { pk: String(pk), sk: String(sk) }, { email_lc });
 
 /** The shop's index marker: present once every member enrolled before the index existed has its postings. */
 export const emailIndexMarkerKey = (shopId: string): ItemKey => ({ pk: shopPk(shopId), sk: 'EMAIL_INDEX' });
 
 /** The shop's index marker written: `by` says what completed it (a new shop, the backfill). */
 export function markEmailIndexed(shopId: string, now: string, by: 'new shop' | 'backfill'): Write {
-  return namedWrite('mark the e-mail index complete', {
-    Put: { TableName: tableName(), Item: emailIndexMarkerItem(shopId, now, by) },
-  });
+  return emailIndexMarker.put('mark the e-mail index complete', emailIndexMarkerKey(shopId), { completed_at: now, by });
 }
 
-export const emailIndexMarkerItem = (shopId: string, now: string, by: 'new shop' | 'backfill'): Item => ({
-  ...emailIndexMarkerKey(shopId),
-  completed_at: now,
-  by,
+export const emailGramPosting = defineItem({
+  name: 'e-mail search posting (one per distinct trigram of the address)',
+  key: emailGramKey,
+  placeholder: ['<shop>', '<gram>', '<customer id>'],
+});
+export const longEmailPosting = defineItem({
+  name: 'e-mail search posting of a long address',
+  key: longEmailKey,
+  placeholder: ['<shop>', '<customer id>'],
+});
+export const emailIndexMarker = defineItem({
+  name: 'e-mail search index marker (the backfill is done)',
+  key: emailIndexMarkerKey,
+  placeholder: ['<shop>'],
 });
 
-export const emailGramTypes: readonly ItemType[] = [
-  { name: 'e-mail search posting (one per distinct trigram of the address)', key: emailGramKey('<shop>', '<gram>', '<customer id>') },
-  { name: 'e-mail search posting of a long address', key: longEmailKey('<shop>', '<customer id>') },
-  { name: 'e-mail search index marker (the backfill is done)', key: emailIndexMarkerKey('<shop>') },
-];
+export const emailGramTypes: readonly ItemType[] = [emailGramPosting.type, longEmailPosting.type, emailIndexMarker.type];

@@ -5,11 +5,11 @@
 // with the code counts as referred by it), and the referrer's counter of friends per UTC day, which
 // leaves through the table's TTL a week after its day. The named writes of a referral's life follow.
 import type { FriendReferral } from '../../domain/referral';
-import { tableName } from '../client';
 import { TTL_ATTRIBUTE } from '../table';
-import { namedWrite, type Write } from '../write';
+import type { Write } from '../write';
 import { customerPk } from './customer-profile';
-import { domainEventKey } from './domain-event';
+import { defineItem } from './define-item';
+import { domainEventKey, forgetEvent } from './domain-event';
 import { type Item, type ItemKey, type ItemType, recordOf, shopPk } from './item-type';
 
 export const FRIEND_REFERRAL_PREFIX = 'FRIEND#';
@@ -55,20 +55,41 @@ const KEPT_AFTER_DAY_MS = 7 * 86_400_000;
 export const friendCountTtl = (day: string): number =>
   Math.floor((Date.parse(`${day}T00:00:00.000Z`) + 86_400_000 + KEPT_AFTER_DAY_MS) / 1000);
 
+export const friendReferralItemType = defineItem({
+  name: 'referred friend (POST /v1/referrals)',
+  key: (shopId: string, referrerId: string, createdAt: string, id: string) =>
+    friendReferralKey(shopId, referrerId, friendReferralSk(createdAt, id)),
+  placeholder: ['<shop>', '<referrer id>', '<created_at>', '<id>'],
+});
+export const friendMailboxGuard = defineItem({
+  name: 'referred-friend guard (once per mailbox)',
+  key: friendEmailKey,
+  placeholder: ['<shop>', '<mailbox hash>'],
+});
+export const friendEmailHashKeyItem = defineItem({
+  name: "shop's key of the referred-friend mailbox hashes",
+  key: friendEmailHashKeyKey,
+  placeholder: ['<shop>'],
+});
+export const friendCodeGuard = defineItem({
+  name: 'referred-friend code -> referral',
+  key: friendCodeKey,
+  placeholder: ['<shop>', '<CODE>'],
+});
+export const friendCount = defineItem({
+  name: "referrer's friends per UTC day",
+  key: friendCountKey,
+  placeholder: ['<shop>', '<platform id>', '<day>'],
+  indexed: [TTL_ATTRIBUTE],
+  derived: [TTL_ATTRIBUTE],
+});
+
 export const friendReferralTypes: readonly ItemType[] = [
-  {
-    name: 'referred friend (POST /v1/referrals)',
-    key: friendReferralKey('<shop>', '<referrer id>', friendReferralSk('<created_at>', '<id>')),
-  },
-  { name: 'referred-friend guard (once per mailbox)', key: friendEmailKey('<shop>', '<mailbox hash>') },
-  { name: "shop's key of the referred-friend mailbox hashes", key: friendEmailHashKeyKey('<shop>') },
-  { name: 'referred-friend code -> referral', key: friendCodeKey('<shop>', '<CODE>') },
-  {
-    name: "referrer's friends per UTC day",
-    key: friendCountKey('<shop>', '<platform id>', '<day>'),
-    indexed: [TTL_ATTRIBUTE],
-    derived: [TTL_ATTRIBUTE],
-  },
+  friendReferralItemType.type,
+  friendMailboxGuard.type,
+  friendEmailHashKeyItem.type,
+  friendCodeGuard.type,
+  friendCount.type,
 ];
 
 /**
@@ -99,103 +120,83 @@ export const friendReferralItem = (referral: FriendReferral): Item => {
   return { ...friendReferralKey(referral.shop_id, ref.referrer_id, ref.referral_sk), ...referral };
 };
 
-export const friendEmailItem = (referral: FriendReferral): Item => ({
-  ...friendEmailKey(referral.shop_id, referral.email_key),
-  ...refOf(referral),
-  referral_code: referral.referral_code,
-});
+/** What a guard holds: where its referral is, and its referral code. */
+const guardOf = (referral: FriendReferral) => ({ ...refOf(referral), referral_code: referral.referral_code });
 
-export const friendCodeItem = (referral: FriendReferral): Item => ({
-  ...friendCodeKey(referral.shop_id, referral.discount_code),
-  ...refOf(referral),
-  referral_code: referral.referral_code,
-});
+export const friendEmailItem = (referral: FriendReferral): Item =>
+  friendMailboxGuard.item(friendEmailKey(referral.shop_id, referral.email_key), guardOf(referral));
+
+export const friendCodeItem = (referral: FriendReferral): Item =>
+  friendCodeGuard.item(friendCodeKey(referral.shop_id, referral.discount_code), guardOf(referral));
 
 export const friendReferralOf = (item: Item): FriendReferral => recordOf<FriendReferral>(item, {});
 
 // ---- named writes ---------------------------------------------------------------------------------------
 
-const createOnly = (name: string, item: Item): Write =>
-  namedWrite(name, { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
+const referralKeyOf = (referral: FriendReferral): ItemKey => {
+  const ref = refOf(referral);
+  return friendReferralKey(referral.shop_id, ref.referrer_id, ref.referral_sk);
+};
 
 /** The mailbox's guard: one referral per mailbox and shop. */
-export const guardFriendMailbox = (referral: FriendReferral): Write => createOnly('guard the mailbox', friendEmailItem(referral));
+export const guardFriendMailbox = (referral: FriendReferral): Write =>
+  friendMailboxGuard.put('guard the mailbox', friendEmailKey(referral.shop_id, referral.email_key), guardOf(referral), { ifNew: true });
 
 /** The referral itself, in `issuing` until its code exists; only if it does not exist. */
-export const recordFriendReferral = (referral: FriendReferral): Write => createOnly('record the referral', friendReferralItem(referral));
+export const recordFriendReferral = (referral: FriendReferral): Write =>
+  friendReferralItemType.put('record the referral', referralKeyOf(referral), referral, { ifNew: true });
 
 /** The guard that finds the referral by its discount code. */
-export const guardFriendCode = (referral: FriendReferral): Write => createOnly('guard the code', friendCodeItem(referral));
+export const guardFriendCode = (referral: FriendReferral): Write =>
+  friendCodeGuard.put('guard the code', friendCodeKey(referral.shop_id, referral.discount_code), guardOf(referral), { ifNew: true });
 
 /** One more friend of the referrer on the UTC day, only while under `maxPerDay`; the counter leaves by TTL. */
 export function countFriendOfDay(referral: FriendReferral, day: string, maxPerDay: number): Write {
-  return namedWrite("count the referrer's friend of the day", {
-    Update: {
-      TableName: tableName(),
-      Key: friendCountKey(referral.shop_id, referral.referrer_platform_customer_id, day),
-      UpdateExpression: 'ADD #count :one SET #ttl = :ttl',
-      ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
-      ExpressionAttributeNames: { '#count': FRIEND_COUNT, '#ttl': TTL_ATTRIBUTE },
-      ExpressionAttributeValues: { ':one': 1, ':max': maxPerDay, ':ttl': friendCountTtl(day) },
+  return friendCount.update(
+    "count the referrer's friend of the day",
+    friendCountKey(referral.shop_id, referral.referrer_platform_customer_id, day),
+    {
+      add: { [FRIEND_COUNT]: 1 },
+      set: { [TTL_ATTRIBUTE]: friendCountTtl(day) },
+      condition: 'attribute_not_exists(#count) OR #count < :max',
+      names: { '#count': FRIEND_COUNT },
+      values: { ':max': maxPerDay },
     },
-  });
+  );
 }
 
 /** The referral's code exists on the platform: `issuing` becomes `active`. */
 export function activateFriendReferralWrite(referral: FriendReferral, platformDiscountId: string): Write {
-  const ref = refOf(referral);
-  return namedWrite('activate the referral', {
-    Update: {
-      TableName: tableName(),
-      Key: friendReferralKey(referral.shop_id, ref.referrer_id, ref.referral_sk),
-      UpdateExpression: 'SET #status = :active, platform_discount_id = :id',
-      ConditionExpression: '#status = :issuing',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':active': 'active', ':issuing': 'issuing', ':id': platformDiscountId },
-    },
+  return friendReferralItemType.update('activate the referral', referralKeyOf(referral), {
+    set: { status: 'active', platform_discount_id: platformDiscountId },
+    condition: '#status = :issuing',
+    values: { ':issuing': 'issuing' },
   });
 }
 
 /** A referral whose code could not be created taken back, only while still `issuing`. */
 export function withdrawIssuingReferral(referral: FriendReferral): Write {
-  const ref = refOf(referral);
-  return namedWrite('withdraw the issuing referral', {
-    Delete: {
-      TableName: tableName(),
-      Key: friendReferralKey(referral.shop_id, ref.referrer_id, ref.referral_sk),
-      ConditionExpression: '#status = :issuing',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':issuing': 'issuing' },
-    },
+  return friendReferralItemType.delete('withdraw the issuing referral', referralKeyOf(referral), {
+    condition: '#status = :issuing',
+    values: { ':issuing': 'issuing' },
   });
 }
 
 /** A guard of the referral (mailbox or code) deleted, only while it still points at this referral. */
 export function releaseFriendGuard(referral: FriendReferral, guard: 'mailbox' | 'code'): Write {
-  const key =
-    guard === 'mailbox' ? friendEmailKey(referral.shop_id, referral.email_key) : friendCodeKey(referral.shop_id, referral.discount_code);
-  return namedWrite(`release the ${guard} guard`, {
-    Delete: {
-      TableName: tableName(),
-      Key: key,
-      ConditionExpression: 'referral_id = :id',
-      ExpressionAttributeValues: { ':id': referral.id },
-    },
-  });
+  const condition = { condition: 'referral_id = :id', values: { ':id': referral.id } };
+  return guard === 'mailbox'
+    ? friendMailboxGuard.delete('release the mailbox guard', friendEmailKey(referral.shop_id, referral.email_key), condition)
+    : friendCodeGuard.delete('release the code guard', friendCodeKey(referral.shop_id, referral.discount_code), condition);
 }
 
 /** The referral's place in its referrer's count of the day given back, only while it is positive. */
 export function uncountFriendOfDay(referral: FriendReferral, day: string): Write {
-  return namedWrite("give the referrer's friend of the day back", {
-    Update: {
-      TableName: tableName(),
-      Key: friendCountKey(referral.shop_id, referral.referrer_platform_customer_id, day),
-      UpdateExpression: 'ADD #count :minus',
-      ConditionExpression: '#count > :zero',
-      ExpressionAttributeNames: { '#count': FRIEND_COUNT },
-      ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-    },
-  });
+  return friendCount.update(
+    "give the referrer's friend of the day back",
+    friendCountKey(referral.shop_id, referral.referrer_platform_customer_id, day),
+    { add: { [FRIEND_COUNT]: -1 }, condition: '#count > :zero', names: { '#count': FRIEND_COUNT }, values: { ':zero': 0 } },
+  );
 }
 
 /**
@@ -207,21 +208,15 @@ export function completeFriendReferralWrite(
   ref: FriendReferralRef,
   completion: { friendId: string; orderId: string; at: string },
 ): Write {
-  return namedWrite('complete the referral', {
-    Update: {
-      TableName: tableName(),
-      Key: friendReferralKey(shopId, ref.referrer_id, ref.referral_sk),
-      UpdateExpression: 'SET #status = :completed, completed_at = :at, friend_platform_customer_id = :friend, order_id = :order',
-      ConditionExpression: '#status = :active',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':completed': 'completed',
-        ':active': 'active',
-        ':at': completion.at,
-        ':friend': completion.friendId,
-        ':order': completion.orderId,
-      },
+  return friendReferralItemType.update('complete the referral', friendReferralKey(shopId, ref.referrer_id, ref.referral_sk), {
+    set: {
+      status: 'completed',
+      completed_at: completion.at,
+      friend_platform_customer_id: completion.friendId,
+      order_id: completion.orderId,
     },
+    condition: '#status = :active',
+    values: { ':active': 'active' },
   });
 }
 
@@ -230,17 +225,27 @@ export function completeFriendReferralWrite(
  * it is this referral and still holds an address.
  */
 export function eraseFriendAddress(shopId: string, ref: FriendReferralRef, at: string): Write {
-  return namedWrite("erase the friend's address", {
-    Update: {
-      TableName: tableName(),
-      Key: friendReferralKey(shopId, ref.referrer_id, ref.referral_sk),
-      UpdateExpression: 'REMOVE email, canonical_email SET email_redacted_at = if_not_exists(email_redacted_at, :at)',
-      ConditionExpression: 'id = :id AND (attribute_exists(email) OR attribute_exists(canonical_email))',
-      ExpressionAttributeValues: { ':id': ref.referral_id, ':at': at },
-    },
+  return friendReferralItemType.update("erase the friend's address", friendReferralKey(shopId, ref.referrer_id, ref.referral_sk), {
+    remove: ['email', 'canonical_email'],
+    setIfAbsent: { email_redacted_at: at },
+    condition: 'id = :id AND (attribute_exists(email) OR attribute_exists(canonical_email))',
+    values: { ':id': ref.referral_id },
   });
 }
 
+/** A mailbox guard of an earlier layout, keyed by the address itself, deleted (the friend's erasure). */
+export const dropLegacyMailboxGuard = (shopId: string, legacyGuardKey: string): Write =>
+  friendMailboxGuard.delete('drop the legacy mailbox guard', friendEmailKey(shopId, legacyGuardKey));
+
+/** The referral's `referral.created` event deleted: it holds the friend's address until its TTL. */
+export const forgetReferralCreatedEvent = (shopId: string, referralId: string): Write =>
+  forgetEvent(shopId, referralCreatedEventId(referralId));
+
 /** The shop's key of the mailbox hashes, written once: concurrent first referrals agree on one key. */
 export const storeFriendEmailHashKey = (shopId: string, key: Buffer): Write =>
-  createOnly("store the shop's mailbox hash key", { ...friendEmailHashKeyKey(shopId), [FRIEND_EMAIL_HASH_KEY]: key.toString('base64') });
+  friendEmailHashKeyItem.put(
+    "store the shop's mailbox hash key",
+    friendEmailHashKeyKey(shopId),
+    { [FRIEND_EMAIL_HASH_KEY]: key.toString('base64') },
+    { ifNew: true },
+  );

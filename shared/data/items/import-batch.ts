@@ -6,7 +6,9 @@
 // never lists it.
 import { customerPk } from './customer-profile';
 import { dueAttributes, DUE_ATTRIBUTES } from './due';
-import { type Item, type ItemKey, type ItemType } from './item-type';
+import type { Write } from '../write';
+import { defineItem } from './define-item';
+import { type Item, type ItemKey } from './item-type';
 
 /** Id of the imported balance's batch (the expiry entry that removes it derives its own id from it). */
 export const IMPORT_BATCH_ID = 'import';
@@ -30,19 +32,31 @@ export const mergedImportBatchKey = (shopId: string, customerId: string, fromId:
   sk: `${BATCH_PREFIX}${IMPORT_BATCH_ID}-${fromId}`,
 });
 
-export const importBatchType: ItemType = {
+export const importBatch = defineItem({
   name: 'imported balance batch',
-  key: importBatchKey('<shop>', '<platform id>'),
+  key: importBatchKey,
+  placeholder: ['<shop>', '<platform id>'],
   indexed: ['earn_given_at', ...DUE_ATTRIBUTES],
   derived: ['earn_given_at', ...DUE_ATTRIBUTES],
-};
+});
 
-export const mergedImportBatchType: ItemType = {
+export const mergedImportBatch = defineItem({
   name: 'imported balance batch of a merged member',
-  key: mergedImportBatchKey('<shop>', '<platform id>', '<deleted id>'),
+  key: mergedImportBatchKey,
+  placeholder: ['<shop>', '<platform id>', '<deleted id>'],
   indexed: ['earn_given_at', ...DUE_ATTRIBUTES],
   derived: ['earn_given_at', ...DUE_ATTRIBUTES],
-};
+});
+
+/**
+ * An imported batch written before it sat on the ledger's given-at local index (own or merged, at `key`), put
+ * on it; only while it is still there (a merge may have moved it) and not on the index yet.
+ */
+export const placeImportedBatchOnLedger = (key: ItemKey): Write =>
+  importBatch.update('place the imported batch on the ledger', key, {
+    set: { earn_given_at: IMPORTED_BATCH_GIVEN_AT },
+    condition: 'attribute_exists(pk) AND attribute_not_exists(earn_given_at)',
+  });
 
 /** The imported balance's uncovered batch, waiting for its reminder when it has an expiry date. */
 export function importBatchItem(

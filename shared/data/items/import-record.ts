@@ -3,9 +3,9 @@
 // partitions sharded by customer (`SHOP#<shop>#IMPORT#<id>#<shard>` / `<customer id>`): what it did to the
 // member (created or updated, the points it moved, the values it replaced), written in the member's own
 // transaction by its named writes. `undo` reads the shards alone, never the shop.
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
-import { shopPk, type Item, type ItemKey, type ItemType } from './item-type';
+import type { Write } from '../write';
+import { defineItem } from './define-item';
+import { shopPk, type ItemKey, type ItemType } from './item-type';
 import { deterministicShard } from '../../domain/deterministic-id';
 
 /**
@@ -32,13 +32,22 @@ export const importRecordKey = (shopId: string, importId: string, customerId: st
   sk: customerId,
 });
 
-export const importTypes: readonly ItemType[] = [
-  { name: 'import header (its options, when it ran, when it was undone)', key: importHeaderKey('<shop>', '<import id>') },
-  {
-    name: 'import record of one member (what the import did to it, for undo)',
-    key: { pk: `${importPartition('<shop>', '<import id>')}#<shard 00-15>`, sk: '<platform id>' },
-  },
-];
+export const importHeader = defineItem({
+  name: 'import header (its options, when it ran, when it was undone)',
+  key: importHeaderKey,
+  placeholder: ['<shop>', '<import id>'],
+});
+
+export const importRecord = defineItem({
+  name: 'import record of one member (what the import did to it, for undo)',
+  key: (shopId: string, importId: string, shard: string, customerId: string): ItemKey => ({
+    pk: `${importPartition(shopId, importId)}#${shard}`,
+    sk: customerId,
+  }),
+  placeholder: ['<shop>', '<import id>', '<shard 00-15>', '<platform id>'],
+});
+
+export const importTypes: readonly ItemType[] = [importHeader.type, importRecord.type];
 
 /** An import as its header keeps it. */
 export interface ImportHeader {
@@ -51,7 +60,15 @@ export interface ImportHeader {
   undone_at: string | null;
 }
 
-export const importHeaderItem = (header: ImportHeader): Item => ({ ...importHeaderKey(header.shop_id, header.import_id), ...header });
+/** The import's header, only if there is none: a re-run keeps the first run's. */
+export const recordImport = (header: ImportHeader): Write =>
+  importHeader.put('record the import', importHeaderKey(header.shop_id, header.import_id), header, { ifNew: true });
+
+/** The import live again (`undone_at` cleared), or undone at `at`. */
+export const markImport = (shopId: string, importId: string, undoneAt: string | null): Write =>
+  importHeader.update(undoneAt === null ? 'make the import live again' : 'mark the import undone', importHeaderKey(shopId, importId), {
+    set: { undone_at: undoneAt },
+  });
 
 /** What one import did to one member: enough to take it back, and to tell whether it changed since. */
 export interface ImportMemberRecord {
@@ -82,19 +99,10 @@ export interface ImportMemberRecord {
   at: string;
 }
 
-export const importRecordItem = (shopId: string, importId: string, record: ImportMemberRecord): Item => ({
-  ...importRecordKey(shopId, importId, record.customer_id),
-  ...record,
-});
-
 /** The import's record of a member, only if there is none: a member is imported once per import. */
 export const recordImportedMember = (shopId: string, importId: string, record: ImportMemberRecord): Write =>
-  namedWrite("record the member's import", {
-    Put: { TableName: tableName(), Item: importRecordItem(shopId, importId, record), ConditionExpression: 'attribute_not_exists(pk)' },
-  });
+  importRecord.put("record the member's import", importRecordKey(shopId, importId, record.customer_id), record, { ifNew: true });
 
 /** The import's record of a member deleted, only while it exists: an undo takes a member back once. */
 export const forgetImportedMember = (shopId: string, importId: string, customerId: string): Write =>
-  namedWrite("forget the member's import", {
-    Delete: { TableName: tableName(), Key: importRecordKey(shopId, importId, customerId), ConditionExpression: 'attribute_exists(pk)' },
-  });
+  importRecord.delete("forget the member's import", importRecordKey(shopId, importId, customerId), { condition: 'attribute_exists(pk)' });

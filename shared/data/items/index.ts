@@ -1,54 +1,54 @@
 // Every item type the table holds, in the order docs/architecture.md's table of items lists them. What is
 // declared here is what the docs show and what `withoutKeys` leaves out when an item is read back.
-import { actionCountType } from './action-count';
+import { actionCount } from './action-count';
 import { apiKeyTypes } from './api-key';
 import { birthdayTimerType } from './birthday-timer';
 import { customerListBoundaryType } from './customer-list-boundary';
-import { customerProfileType } from './customer-profile';
-import { domainEventType } from './domain-event';
+import { customerProfile } from './customer-profile';
+import { domainEvent } from './domain-event';
 import { earningEntryType } from './earning-entry';
 import { emailGramTypes } from './email-gram';
-import { erasureTombstoneType } from './erasure-tombstone';
+import { erasureTombstone } from './erasure-tombstone';
 import { emailMatchSetTypes } from './email-match-set';
 import { friendReferralTypes } from './friend-referral';
 import { idempotencyRecordType } from './idempotency-record';
-import { importBatchType, mergedImportBatchType } from './import-batch';
+import { importBatch, mergedImportBatch } from './import-batch';
 import { importTypes } from './import-record';
 import type { ItemType } from './item-type';
 import { mergeTypes } from './merge';
 import { nameTokenTypes } from './name-token';
 import { orderCustomerType, orderType } from './order';
 import { figuresItemTypes } from './program-figures';
-import { redemptionCountType } from './redemption-count';
+import { redemptionCount } from './redemption-count';
 import { referralTypes } from './referral';
 import { rewardEntryType } from './reward-entry';
 import { shopItemTypes } from './shop';
-import { shopperBudgetType } from './shopper-budget';
+import { shopperBudget } from './shopper-budget';
 import { staffAuditType } from './staff-audit';
 import { webhookEventType } from './webhook-event';
 
 export const ITEM_TYPES: readonly ItemType[] = [
   ...shopItemTypes,
   ...apiKeyTypes,
-  customerProfileType,
+  customerProfile.type,
   earningEntryType,
   rewardEntryType,
-  importBatchType,
-  mergedImportBatchType,
+  importBatch.type,
+  mergedImportBatch.type,
   birthdayTimerType,
-  redemptionCountType,
-  actionCountType,
+  redemptionCount.type,
+  actionCount.type,
   orderType,
   orderCustomerType,
   staffAuditType,
   ...referralTypes,
   ...friendReferralTypes,
   idempotencyRecordType,
-  domainEventType,
+  domainEvent.type,
   webhookEventType,
-  erasureTombstoneType,
+  erasureTombstone.type,
   customerListBoundaryType,
-  shopperBudgetType,
+  shopperBudget.type,
   ...emailGramTypes,
   ...emailMatchSetTypes,
   ...nameTokenTypes,

@@ -2,10 +2,17 @@
 // ("write the member's figures"), and the queue's first requests applied to the balance ("apply queued
 // adjustments", pinned to exactly the figures the arithmetic read). The profile's due work follows from
 // its figures through `profileDue` (customer-profile.ts), for the put and the update alike.
-import type { AdjustmentReceipt, CustomerRecord } from '../../domain/customer';
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
-import { customerKey, profileDue, type StoredCustomer, tierActivityAttributes, writeMemberFigures } from './customer-profile';
+import type { AdjustmentReceipt, CustomerRecord, QueuedAdjustment } from '../../domain/customer';
+import type { Write } from '../write';
+import { dueChange } from './due';
+import {
+  customerKey,
+  customerProfile,
+  profileDue,
+  type StoredCustomer,
+  tierActivityAttributes,
+  writeMemberFigures,
+} from './customer-profile';
 
 /** The profile attribute holding the queue, and the one holding the last commit's receipts. */
 export const POINTS_QUEUE = 'points_queue';
@@ -35,18 +42,16 @@ export interface QueuedAdjustmentsApplied {
  */
 export function applyQueuedAdjustments(write: QueuedAdjustmentsApplied): Write {
   const { read, next } = write;
-  const names: Record<string, string> = { '#status': 'status', '#version': 'version', '#queue': POINTS_QUEUE, '#id': 'id' };
-  const values: Record<string, unknown> = { ':member': 'member', ':one': 1 };
+  const names: Record<string, string> = { '#queue': POINTS_QUEUE };
+  const values: Record<string, unknown> = { ':member': 'member' };
   const conditions = ['attribute_exists(pk)', '#status = :member'];
-  const sets: string[] = [];
-  const removes: string[] = [];
   const name = (attribute: string) => {
-    const key = `#a${Object.keys(names).length}`;
+    const key = `#c${Object.keys(names).length}`;
     names[key] = attribute;
     return key;
   };
   const value = (v: unknown) => {
-    const key = `:v${Object.keys(values).length}`;
+    const key = `:c${Object.keys(values).length}`;
     values[key] = v;
     return key;
   };
@@ -70,11 +75,9 @@ export function applyQueuedAdjustments(write: QueuedAdjustmentsApplied): Write {
       conditions.push(`${path} = ${value(held)}`);
     }
   }
-  write.removedIds.forEach((id, index) => {
-    conditions.push(`#queue[${index}].#id = ${value(id)}`);
-    removes.push(`#queue[${index}]`);
-  });
+  write.removedIds.forEach((id, index) => conditions.push(`#queue[${index}].#id = ${value(id)}`));
   const figures = next as unknown as Record<string, unknown>;
+  const set: Record<string, unknown> = {};
   for (const attribute of [
     'current_points',
     'lifetime_points',
@@ -84,26 +87,54 @@ export function applyQueuedAdjustments(write: QueuedAdjustmentsApplied): Write {
     'points_last_activity_at',
     'points_expire_at',
   ]) {
-    if (figures[attribute] !== undefined) sets.push(`${name(attribute)} = ${value(figures[attribute])}`);
+    if (figures[attribute] !== undefined) set[attribute] = figures[attribute];
   }
-  sets.push(`${name(POINTS_RECEIPTS)} = ${value(write.receipts)}`);
+  set[POINTS_RECEIPTS] = write.receipts;
   // The member list's tier-and-activity entry, as the profile's one derive gives it for the next figures.
-  for (const [attribute, derived] of Object.entries(tierActivityAttributes(next))) sets.push(`${name(attribute)} = ${value(derived)}`);
+  Object.assign(set, tierActivityAttributes(next));
   // The due work as the profile's one derive gives it for the next figures.
-  const due = profileDue(next);
-  for (const [attribute, derived] of Object.entries({ due_pk: due?.due_pk, due_at: due?.due_at })) {
-    if (derived === undefined) removes.push(name(attribute));
-    else sets.push(`${name(attribute)} = ${value(derived)}`);
-  }
-  return namedWrite(APPLY_QUEUED_ADJUSTMENTS, {
-    Update: {
-      TableName: tableName(),
-      Key: customerKey(next.shop_id, next.platform_customer_id),
-      UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD #version :one`,
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
+  const due = dueChange(profileDue(next));
+  Object.assign(set, due.set);
+  return customerProfile.update(APPLY_QUEUED_ADJUSTMENTS, customerKey(next.shop_id, next.platform_customer_id), {
+    set,
+    remove: [...write.removedIds.map((_, index) => `${POINTS_QUEUE}[${index}]`), ...due.remove],
+    add: { version: 1 },
+    condition: conditions.join(' AND '),
+    names,
+    values,
+    returnOld: true,
+  });
+}
+
+export const ENQUEUE_ADJUSTMENT = 'queue the adjustment';
+export const WITHDRAW_ADJUSTMENT = 'withdraw the queued adjustment';
+
+/**
+ * `request` appended to the member's queue, only while the customer exists, is a member and the queue has
+ * room. Not a change of the member's figures, so the version stays: writers that put the whole profile keep
+ * the queue they read.
+ */
+export function enqueueAdjustmentWrite(shopId: string, customerId: string, request: QueuedAdjustment, maxQueue: number): Write {
+  return customerProfile.update(ENQUEUE_ADJUSTMENT, customerKey(shopId, customerId), {
+    append: { [POINTS_QUEUE]: [request] },
+    condition: 'attribute_exists(pk) AND #status = :member AND (attribute_not_exists(#queue) OR size(#queue) < :max)',
+    names: { '#queue': POINTS_QUEUE },
+    values: { ':member': 'member', ':max': maxQueue },
+    returnOld: true,
+  });
+}
+
+/**
+ * The member's request at `index` taken back out of the queue, if it is still there. A new version: a write
+ * of the whole profile that read the queue with the request in it is refused instead of putting it back.
+ */
+export function withdrawAdjustmentWrite(shopId: string, customerId: string, index: number, id: string): Write {
+  return customerProfile.update(WITHDRAW_ADJUSTMENT, customerKey(shopId, customerId), {
+    remove: [`${POINTS_QUEUE}[${index}]`],
+    add: { version: 1 },
+    condition: `#queue[${index}].#id = :id`,
+    names: { '#queue': POINTS_QUEUE },
+    values: { ':id': id },
+    returnOld: true,
   });
 }

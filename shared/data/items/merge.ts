@@ -2,27 +2,30 @@
 // customer's partition (which customer it went into, and the merge's progress) and the marker in the kept
 // member's partition while the merge still moves items into it; the merge's named writes, those of the
 // items it moves (copy, fold a count, delete the original as read, follow the lookups) included.
-import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LedgerEntry, LineSide } from '../../domain/points-ledger';
 import { tableName } from '../client';
 import { TTL_ATTRIBUTE } from '../table';
-import { namedWrite, type TransactItem, type Write } from '../write';
+import { namedWrite, type Write } from '../write';
 import { customerPk } from './customer-profile';
+import { defineItem } from './define-item';
 import { dueAttributes } from './due';
-import { EARNING_ENTRY_PREFIX, entryDue, type EntryDueState } from './earning-entry';
+import { EARNING_ENTRY_PREFIX, earningEntry, entryDue, type EntryDueState } from './earning-entry';
 import {
   FRIEND_COUNT,
   FRIEND_COUNT_PREFIX,
   FRIEND_REFERRAL_PREFIX,
+  friendCodeGuard,
   friendCodeItem,
+  friendCount,
   friendCountTtl,
   friendEmailItem,
+  friendMailboxGuard,
   friendReferralOf,
 } from './friend-referral';
 import { BATCH_PREFIX, IMPORT_BATCH_ID, importBatchKey, mergedImportBatchKey } from './import-batch';
 import { type Item, type ItemKey, type ItemType } from './item-type';
-import { ORDER_PREFIX, orderCustomerItem, orderIdOf } from './order';
-import { REDEMPTIONS } from './redemption-count';
+import { ORDER_PREFIX, orderCustomer, orderCustomerKey, orderIdOf } from './order';
+import { redemptionCount, REDEMPTIONS } from './redemption-count';
 
 export const mergedIntoKey = (shopId: string, customerId: string): ItemKey => ({ pk: customerPk(shopId, customerId), sk: 'MERGED' });
 
@@ -36,10 +39,18 @@ export const incomingMergeKey = (shopId: string, customerId: string, fromId: str
 /** The deleted customer's id of a marker's sort key (`MERGE#<deleted id>`). */
 export const incomingMergeOf = (sk: string): string => sk.slice(INCOMING_MERGE_PREFIX.length);
 
-export const mergeTypes: readonly ItemType[] = [
-  { name: 'customer merge record ([earning-engine.md](earning-engine.md#customer-merges))', key: mergedIntoKey('<shop>', '<deleted id>') },
-  { name: 'customer merge marker (while the merge moves items)', key: incomingMergeKey('<shop>', '<kept id>', '<deleted id>') },
-];
+export const mergeRecord = defineItem({
+  name: 'customer merge record ([earning-engine.md](earning-engine.md#customer-merges))',
+  key: mergedIntoKey,
+  placeholder: ['<shop>', '<deleted id>'],
+});
+export const incomingMerge = defineItem({
+  name: 'customer merge marker (while the merge moves items)',
+  key: incomingMergeKey,
+  placeholder: ['<shop>', '<kept id>', '<deleted id>'],
+});
+
+export const mergeTypes: readonly ItemType[] = [mergeRecord.type, incomingMerge.type];
 
 // ---- the merge's records and named writes ---------------------------------------------------------------
 
@@ -80,49 +91,31 @@ export interface MergeRecord {
 
 /** The merge record written, only if the deleted customer has none: a merge happens once. */
 export function recordMerge(record: MergeRecord): Write {
-  return namedWrite('record the merge', {
-    Put: {
-      TableName: tableName(),
-      Item: { ...mergedIntoKey(record.shop_id, record.deleted_id), ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  });
+  return mergeRecord.put('record the merge', mergedIntoKey(record.shop_id, record.deleted_id), record, { ifNew: true });
 }
 
 /** The kept partition's marker while the merge moves items into it. */
 export function markIncomingMerge(record: MergeRecord): Write {
-  return namedWrite('mark the incoming merge', {
-    Put: {
-      TableName: tableName(),
-      Item: {
-        ...incomingMergeKey(record.shop_id, record.kept_id, record.deleted_id),
-        deleted_id: record.deleted_id,
-        created_at: record.created_at,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  });
+  return incomingMerge.put(
+    'mark the incoming merge',
+    incomingMergeKey(record.shop_id, record.kept_id, record.deleted_id),
+    { deleted_id: record.deleted_id, created_at: record.created_at },
+    { ifNew: true },
+  );
 }
 
 /** The merge marked done, only if it is still moving: one call finishes it. */
 export function finishMerge(record: MergeRecord): Write {
-  return namedWrite('finish the merge', {
-    Update: {
-      TableName: tableName(),
-      Key: mergedIntoKey(record.shop_id, record.deleted_id),
-      UpdateExpression: 'SET #state = :done',
-      ConditionExpression: '#state = :moving',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':done': 'done', ':moving': 'moving' },
-    },
+  return mergeRecord.update('finish the merge', mergedIntoKey(record.shop_id, record.deleted_id), {
+    set: { state: 'done' },
+    condition: '#state = :moving',
+    values: { ':moving': 'moving' },
   });
 }
 
 /** The kept partition's marker taken away. */
 export function clearIncomingMerge(record: MergeRecord): Write {
-  return namedWrite('clear the incoming merge', {
-    Delete: { TableName: tableName(), Key: incomingMergeKey(record.shop_id, record.kept_id, record.deleted_id) },
-  });
+  return incomingMerge.delete('clear the incoming merge', incomingMergeKey(record.shop_id, record.kept_id, record.deleted_id));
 }
 
 /**
@@ -131,27 +124,27 @@ export function clearIncomingMerge(record: MergeRecord): Write {
  * at its old place, the job took it for spent) is undone: it is open again, reminded as it was when the
  * merge read it, and due again as an open batch is (its reminder, or its expiry once reminded).
  */
-export function relayBatchUpdate(
-  record: MergeRecord,
-  batch: RelaidBatch,
-): UpdateCommandInput & { ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> } {
+export function relayBatchUpdate(record: MergeRecord, batch: RelaidBatch, unchanged?: Unchanged): Write {
   const due = dueAttributes(record.shop_id, batch.expiry_reminded ? 'batch-expire' : 'batch-remind', batch.points_expiry_at, batch.id);
-  return {
-    TableName: tableName(),
-    Key: { pk: customerPk(record.shop_id, record.kept_id), sk: batch.sk },
-    UpdateExpression:
-      'SET batch_offset = :offset, batch_points = :points, merge_layout = :merge, expiry_reminded = :reminded, ' +
-      'due_pk = :duePk, due_at = :dueAt REMOVE batch_closed, expired_points',
-    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(merge_layout) OR merge_layout <> :merge)',
-    ExpressionAttributeValues: {
-      ':offset': batch.batch_offset,
-      ':points': batch.batch_points,
-      ':merge': record.deleted_id,
-      ':reminded': batch.expiry_reminded,
-      ':duePk': due.due_pk,
-      ':dueAt': due.due_at,
+  const condition = 'attribute_exists(pk) AND (attribute_not_exists(merge_layout) OR merge_layout <> :merge)';
+  return earningEntry.update(
+    're-lay a kept batch',
+    { pk: customerPk(record.shop_id, record.kept_id), sk: batch.sk },
+    {
+      set: {
+        batch_offset: batch.batch_offset,
+        batch_points: batch.batch_points,
+        merge_layout: record.deleted_id,
+        expiry_reminded: batch.expiry_reminded,
+        due_pk: due.due_pk,
+        due_at: due.due_at,
+      },
+      remove: ['batch_closed', 'expired_points'],
+      condition: unchanged ? `${condition} AND ${unchanged.expression}` : condition,
+      names: unchanged?.names,
+      values: { ':merge': record.deleted_id, ...unchanged?.values },
     },
-  };
+  );
 }
 
 /** A condition that holds while an item still has the state it was read with. */
@@ -179,16 +172,7 @@ function unchangedCondition(item: Item): Unchanged {
 
 /** One of the kept member's open batches re-laid inside the merge transaction, if still as read. */
 export function relayKeptBatch(record: MergeRecord, batch: RelaidBatch, source: Item): Write {
-  const unchanged = unchangedCondition(source);
-  const update = relayBatchUpdate(record, batch);
-  return namedWrite('re-lay a kept batch', {
-    Update: {
-      ...update,
-      ConditionExpression: `${update.ConditionExpression} AND ${unchanged.expression}`,
-      ExpressionAttributeNames: unchanged.names,
-      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...unchanged.values },
-    } as NonNullable<TransactItem['Update']>,
-  });
+  return relayBatchUpdate(record, batch, unchangedCondition(source));
 }
 
 /** The original of a moved item deleted: only while unchanged since read, or (`asRead` false) whatever it is now. */
@@ -220,27 +204,12 @@ export function foldCount(record: MergeRecord, source: Item): Write {
   const Key = { pk: customerPk(record.shop_id, record.kept_id), sk };
   if (sk.startsWith(FRIEND_COUNT_PREFIX)) {
     // A referrer's friends of one UTC day: one person, one cap, so the kept member's count of that day grows.
-    return namedWrite("add the deleted member's friends of the day", {
-      Update: {
-        TableName: tableName(),
-        Key,
-        UpdateExpression: 'ADD #count :count SET #ttl = :ttl',
-        ExpressionAttributeNames: { '#count': FRIEND_COUNT, '#ttl': TTL_ATTRIBUTE },
-        ExpressionAttributeValues: {
-          ':count': Number(source[FRIEND_COUNT] ?? 0),
-          ':ttl': friendCountTtl(sk.slice(FRIEND_COUNT_PREFIX.length)),
-        },
-      },
+    return friendCount.update("add the deleted member's friends of the day", Key, {
+      add: { [FRIEND_COUNT]: Number(source[FRIEND_COUNT] ?? 0) },
+      set: { [TTL_ATTRIBUTE]: friendCountTtl(sk.slice(FRIEND_COUNT_PREFIX.length)) },
     });
   }
-  return namedWrite("add the deleted member's redemptions", {
-    Update: {
-      TableName: tableName(),
-      Key,
-      UpdateExpression: 'ADD redemptions :count',
-      ExpressionAttributeValues: { ':count': Number(source[REDEMPTIONS] ?? 0) },
-    },
-  });
+  return redemptionCount.update("add the deleted member's redemptions", Key, { add: { [REDEMPTIONS]: Number(source[REDEMPTIONS] ?? 0) } });
 }
 
 /**
@@ -254,15 +223,15 @@ export function followMovedItem(record: MergeRecord, copy: Item): Write[] {
     const referral = friendReferralOf(copy);
     return [
       ...(typeof referral.email_key === 'string'
-        ? [namedWrite("move the friend's mailbox guard", { Put: { TableName: tableName(), Item: friendEmailItem(referral) } })]
+        ? [movedGuard(friendMailboxGuard, "move the friend's mailbox guard", friendEmailItem(referral))]
         : []),
-      namedWrite("move the friend's code guard", { Put: { TableName: tableName(), Item: friendCodeItem(referral) } }),
+      movedGuard(friendCodeGuard, "move the friend's code guard", friendCodeItem(referral)),
     ];
   }
   if (!sk.startsWith(ORDER_PREFIX)) return [];
   return [
-    namedWrite('point the order at the kept member', {
-      Put: { TableName: tableName(), Item: orderCustomerItem(record.shop_id, orderIdOf(sk), record.kept_id) },
+    orderCustomer.put('point the order at the kept member', orderCustomerKey(record.shop_id, orderIdOf(sk)), {
+      customer_id: record.kept_id,
     }),
   ];
 }
@@ -292,4 +261,10 @@ export function movedItem(record: MergeRecord, source: Item, batch: RelaidBatch 
   const { due_pk: _duePk, due_at: _dueAt, ...rest } = item;
   // Its fields only are read: the keys and the other index attributes beside them change nothing.
   return { ...rest, ...entryDue(shopId, rest as unknown as LedgerEntry & EntryDueState) };
+}
+
+/** A lookup that follows a moved item, put over the one there (its item as the lookup's module makes it). */
+function movedGuard(type: { put: (name: string, key: ItemKey, fields: object) => Write }, name: string, item: Item): Write {
+  const { pk, sk, ...fields } = item;
+  return type.put(name, { pk: String(pk), sk: String(sk) }, fields);
 }

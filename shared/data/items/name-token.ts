@@ -4,8 +4,8 @@
 // A word is a run of letters and digits, lower-cased, its accents dropped ("José-María" gives "jose" and
 // "maria"). The postings follow the profile's names in the same transaction as the profile, so the index is
 // exact; the shop's name index marker says its members written before the index existed have theirs too.
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
+import type { Write } from '../write';
+import { defineItem } from './define-item';
 import { type Item, type ItemKey, type ItemType, shopPk } from './item-type';
 
 /** The most words of a member's names that get a posting (first name's first), to bound a write's items. */
@@ -74,42 +74,42 @@ export function followNames(shopId: string, customerId: string, before: MemberNa
   const removed = from.filter((word) => !to.includes(word));
   const added = to.filter((word) => !from.includes(word));
   return [
-    ...removed.map((word) =>
-      namedWrite('remove a name posting', { Delete: { TableName: tableName(), Key: namePostingKey(shopId, word, customerId) } }),
-    ),
-    ...added.map((word) =>
-      namedWrite('post a name word', {
-        Put: { TableName: tableName(), Item: { ...namePostingKey(shopId, word, customerId), customer_id: customerId } },
-      }),
-    ),
+    ...removed.map((word) => namePosting.delete('remove a name posting', namePostingKey(shopId, word, customerId))),
+    ...added.map((word) => namePosting.put('post a name word', namePostingKey(shopId, word, customerId), { customer_id: customerId })),
   ];
 }
 
 /** Every posting of a member's names, put again (the backfill: idempotent). */
 export function postNames(shopId: string, customerId: string, names: MemberNames): Write[] {
-  return namePostingItems(shopId, customerId, names).map((item) =>
-    namedWrite('post a name word', { Put: { TableName: tableName(), Item: item } }),
+  return nameWordsOf(names).map((word) =>
+    namePosting.put('post a name word', namePostingKey(shopId, word, customerId), { customer_id: customerId }),
   );
 }
 
 /** The shop's name index marker: present once every member enrolled before the index existed has its postings. */
 export const nameIndexMarkerKey = (shopId: string): ItemKey => ({ pk: shopPk(shopId), sk: 'NAME_INDEX' });
 
-export const nameIndexMarkerItem = (shopId: string, now: string, by: 'new shop' | 'backfill'): Item => ({
-  ...nameIndexMarkerKey(shopId),
-  completed_at: now,
-  by,
-});
-
 /** The shop's name index marker written: `by` says what completed it (a new shop, the backfill). */
 export function markNamesIndexed(shopId: string, now: string, by: 'new shop' | 'backfill'): Write {
-  return namedWrite('mark the name index complete', { Put: { TableName: tableName(), Item: nameIndexMarkerItem(shopId, now, by) } });
+  return nameIndexMarker.put('mark the name index complete', nameIndexMarkerKey(shopId), { completed_at: now, by });
 }
 
-export const nameTokenTypes: readonly ItemType[] = [
-  {
-    name: 'name search posting (one per word of the first and last names)',
-    key: { pk: namePartition('<shop>', '<first character>'), sk: '<word>#<customer id>' },
-  },
-  { name: 'name search index marker (the backfill is done)', key: nameIndexMarkerKey('<shop>') },
-];
+export const namePosting = defineItem({
+  name: 'name search posting (one per word of the first and last names)',
+  key: (shopId: string, first: string, word: string, customerId: string): ItemKey => ({
+    pk: namePartition(shopId, first),
+    sk: `${word}#${customerId}`,
+  }),
+  placeholder: ['<shop>', '<first character>', '<word>', '<customer id>'],
+});
+export const nameIndexMarker = defineItem({
+  name: 'name search index marker (the backfill is done)',
+  key: nameIndexMarkerKey,
+  placeholder: ['<shop>'],
+});
+
+/** The marker's item (a scaled shop's seeding puts it in bulk). */
+export const nameIndexMarkerItem = (shopId: string, now: string, by: 'new shop' | 'backfill'): Item =>
+  nameIndexMarker.item(nameIndexMarkerKey(shopId), { completed_at: now, by });
+
+export const nameTokenTypes: readonly ItemType[] = [namePosting.type, nameIndexMarker.type];

@@ -6,9 +6,9 @@
 // is dropped as counted. ADD makes the order of events irrelevant; no API write ever touches these items.
 import type { DayCounts, FigureCounts, NowCounts } from '../../domain/program-figures';
 import { DAY_COUNTERS, NOW_COUNTERS } from '../../domain/program-figures';
-import { tableName } from '../client';
 import { TTL_ATTRIBUTE } from '../table';
-import { namedWrite, type Write } from '../write';
+import type { Write } from '../write';
+import { defineItem } from './define-item';
 import type { ItemKey, ItemType } from './item-type';
 
 /** The figures' partition of a shop. */
@@ -34,61 +34,59 @@ export const countedEventKey = (shopId: string, eventId: string): ItemKey => ({
  */
 export const COUNTED_KEPT_SECONDS = 90 * 86_400;
 
-export const figuresItemTypes: readonly ItemType[] = [
-  { name: 'program figures of a UTC day (ADDed by the figures consumer)', key: figuresDayKey('<shop>', '<YYYY-MM-DD>') },
-  { name: 'program figures now (ADDed by the figures consumer)', key: figuresNowKey('<shop>') },
-  {
-    name: "an erased member's part of the figures' history (put by the erasure, no customer id)",
-    key: erasedFiguresKey('<shop>', '<random id>'),
-  },
-  {
-    name: 'an event the figures counted (TTL 90 days)',
-    key: countedEventKey('<shop>', '<event id>'),
-    indexed: [TTL_ATTRIBUTE],
-    derived: [TTL_ATTRIBUTE],
-  },
-];
+export const figuresDay = defineItem({
+  name: 'program figures of a UTC day (ADDed by the figures consumer)',
+  key: figuresDayKey,
+  placeholder: ['<shop>', '<YYYY-MM-DD>'],
+});
+export const figuresNow = defineItem({
+  name: 'program figures now (ADDed by the figures consumer)',
+  key: figuresNowKey,
+  placeholder: ['<shop>'],
+});
+export const erasedFigures = defineItem({
+  name: "an erased member's part of the figures' history (put by the erasure, no customer id)",
+  key: erasedFiguresKey,
+  placeholder: ['<shop>', '<random id>'],
+});
+export const countedEvent = defineItem({
+  name: 'an event the figures counted (TTL 90 days)',
+  key: countedEventKey,
+  placeholder: ['<shop>', '<event id>'],
+  indexed: [TTL_ATTRIBUTE],
+  derived: [TTL_ATTRIBUTE],
+});
+
+export const figuresItemTypes: readonly ItemType[] = [figuresDay.type, figuresNow.type, erasedFigures.type, countedEvent.type];
 
 /** The write that marks an event counted: refused when it was counted before. */
 export function markEventCounted(shopId: string, eventId: string, nowSeconds: number): Write {
-  return namedWrite(`mark event ${eventId} counted`, {
-    Put: {
-      TableName: tableName(),
-      Item: { ...countedEventKey(shopId, eventId), [TTL_ATTRIBUTE]: nowSeconds + COUNTED_KEPT_SECONDS },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  });
+  return countedEvent.put(
+    `mark event ${eventId} counted`,
+    countedEventKey(shopId, eventId),
+    { [TTL_ATTRIBUTE]: nowSeconds + COUNTED_KEPT_SECONDS },
+    { ifNew: true },
+  );
 }
 
 /** The event id a marker write names (the inverse of `markEventCounted`'s name). */
 export const eventIdOfMarker = (name: string): string | null => /^mark event (.+) counted$/.exec(name)?.[1] ?? null;
 
-function addUpdate(name: string, key: ItemKey, counts: Record<string, number | undefined>, counters: readonly string[]): Write | null {
-  const present = counters.filter((counter) => (counts[counter] ?? 0) !== 0);
-  if (present.length === 0) return null;
-  const names: Record<string, string> = {};
-  const values: Record<string, number> = {};
-  present.forEach((counter, index) => {
-    names[`#c${index}`] = counter;
-    values[`:c${index}`] = counts[counter]!;
-  });
-  return namedWrite(name, {
-    Update: {
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: `ADD ${present.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  });
+/** The counters of `counts` that are not zero, in the order of `counters`. */
+function present(counts: Record<string, number | undefined>, counters: readonly string[]): Record<string, number> | null {
+  const given = counters.filter((counter) => (counts[counter] ?? 0) !== 0);
+  return given.length === 0 ? null : Object.fromEntries(given.map((counter) => [counter, counts[counter]!]));
 }
 
 /** The ADD updates of `counts` on the shop's day items and its "now" item (none for a zero). */
 export function addFigures(shopId: string, counts: FigureCounts): Write[] {
-  const writes: Array<Write | null> = [addUpdate('add to the figures now', figuresNowKey(shopId), counts.now, NOW_COUNTERS)];
-  for (const [day, row] of [...counts.days].sort(([a], [b]) => a.localeCompare(b)))
-    writes.push(addUpdate(`add to the figures of ${day}`, figuresDayKey(shopId, day), row, DAY_COUNTERS));
-  return writes.filter((write): write is Write => write !== null);
+  const now = present(counts.now, NOW_COUNTERS);
+  const writes = now ? [figuresNow.update('add to the figures now', figuresNowKey(shopId), { add: now })] : [];
+  for (const [day, row] of [...counts.days].sort(([a], [b]) => a.localeCompare(b))) {
+    const added = present(row, DAY_COUNTERS);
+    if (added) writes.push(figuresDay.update(`add to the figures of ${day}`, figuresDayKey(shopId, day), { add: added }));
+  }
+  return writes;
 }
 
 /** A stored day or "now" item's counters (absent ones are 0). */
@@ -109,17 +107,12 @@ export function countersOf<T extends DayCounts | NowCounts>(
  * redeemed points), committed with the profile's deletion: a full read keeps counting it once the items are gone.
  */
 export function putErasedFigures(shopId: string, erasureId: string, history: FigureCounts): Write {
-  return namedWrite("keep the erased member's figures history", {
-    Put: {
-      TableName: tableName(),
-      Item: {
-        ...erasedFiguresKey(shopId, erasureId),
-        now: { ...history.now },
-        days: Object.fromEntries([...history.days].map(([day, row]) => [day, { ...row }])),
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  });
+  return erasedFigures.put(
+    "keep the erased member's figures history",
+    erasedFiguresKey(shopId, erasureId),
+    { now: { ...history.now }, days: Object.fromEntries([...history.days].map(([day, row]) => [day, { ...row }])) },
+    { ifNew: true },
+  );
 }
 
 /** The history an erased-figures item holds. */

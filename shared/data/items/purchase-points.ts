@@ -4,9 +4,9 @@
 // the profile first. The profile's due work (the inactivity deadline) is what `profileDue` derives for the
 // profile after the write, so each write is conditional on the fields that derivation read.
 import type { PurchaseRecord } from '../../domain/history';
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
-import { customerKey, profileDueUpdate, storedCustomerOf } from './customer-profile';
+import type { Write } from '../write';
+import { customerKey, customerProfile, profileDue, storedCustomerOf } from './customer-profile';
+import { dueChange } from './due';
 import type { Item } from './item-type';
 
 /**
@@ -29,34 +29,24 @@ const ENOUGH: Record<BalanceLeft, string> = {
 export function deductPoints(purchase: PurchaseRecord, inactivityDeadline: string | null, left: BalanceLeft): Write {
   const { shop_id: shopId, customer_id: customerId, points_spent: points } = purchase;
   // The profile after the deduction as far as its due work goes: a member in a new period, not reminded yet.
-  const due = profileDueUpdate({
-    shop_id: shopId,
-    platform_customer_id: customerId,
-    status: 'member',
-    current_points: left === 'none' ? 0 : points,
-    points_expire_at: inactivityDeadline,
-    points_expiry_reminded_for: null,
-  });
-  return namedWrite('deduct points', {
-    Update: {
-      TableName: tableName(),
-      Key: customerKey(shopId, customerId),
-      UpdateExpression:
-        'SET current_points = current_points - :points, redeemed_points = redeemed_points + :points, #version = #version + :one, ' +
-        `updated_at = :now, points_last_activity_at = :now, last_activity_at = :now, points_expire_at = :deadline${due.set ? `, ${due.set}` : ''}` +
-        (due.remove ? ` REMOVE ${due.remove}` : ''),
-      ConditionExpression: `#status = :member AND ${ENOUGH[left]}`,
-      ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
-      ExpressionAttributeValues: {
-        ':points': points,
-        ':one': 1,
-        ':now': purchase.created_at,
-        ':member': 'member',
-        ':deadline': inactivityDeadline,
-        ...due.values,
-      },
-      ...(left === 'some' ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
-    },
+  const due = dueChange(
+    profileDue({
+      shop_id: shopId,
+      platform_customer_id: customerId,
+      status: 'member',
+      current_points: left === 'none' ? 0 : points,
+      points_expire_at: inactivityDeadline,
+      points_expiry_reminded_for: null,
+    }),
+  );
+  const now = purchase.created_at;
+  return customerProfile.update('deduct points', customerKey(shopId, customerId), {
+    set: { updated_at: now, points_last_activity_at: now, last_activity_at: now, points_expire_at: inactivityDeadline, ...due.set },
+    remove: due.remove,
+    add: { current_points: -points, redeemed_points: points, version: 1 },
+    condition: `#status = :member AND ${ENOUGH[left]}`,
+    values: { ':points': points, ':member': 'member' },
+    returnOld: left === 'some',
   });
 }
 
@@ -72,45 +62,31 @@ export const spendsWholeBalance = (purchase: PurchaseRecord, profile: Item | nul
  */
 export function givePointsBack(purchase: PurchaseRecord, now: string, read: Item | null): Write {
   const { shop_id: shopId, customer_id: customerId, points_spent: points } = purchase;
-  const set =
-    'SET current_points = current_points + :points, redeemed_points = redeemed_points - :points, #version = #version + :one, updated_at = :now';
-  const base = {
-    TableName: tableName(),
-    Key: customerKey(shopId, customerId),
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-  };
-  const values = { ':points': points, ':one': 1, ':now': now, ':member': 'member' };
+  const back = { set: { updated_at: now }, add: { current_points: points, redeemed_points: -points, version: 1 }, returnOld: true };
   if (!read) {
-    return namedWrite('give points back', {
-      Update: {
-        ...base,
-        UpdateExpression: set,
-        ConditionExpression:
-          'attribute_exists(due_pk) OR attribute_not_exists(points_expire_at) OR attribute_type(points_expire_at, :null) OR #status <> :member',
-        ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
-        ExpressionAttributeValues: { ...values, ':null': 'NULL' },
-      },
+    return customerProfile.update('give points back', customerKey(shopId, customerId), {
+      ...back,
+      condition:
+        'attribute_exists(due_pk) OR attribute_not_exists(points_expire_at) OR attribute_type(points_expire_at, :null) OR #status <> :member',
+      values: { ':member': 'member', ':null': 'NULL' },
     });
   }
   const { record } = storedCustomerOf(read);
-  const due = profileDueUpdate({ ...record, current_points: record.current_points + points });
+  const due = dueChange(profileDue({ ...record, current_points: record.current_points + points }));
   const reminded = record.points_expiry_reminded_for ?? null;
-  return namedWrite('give points back', {
-    Update: {
-      ...base,
-      UpdateExpression: `${set}${due.set ? `, ${due.set}` : ''}${due.remove ? ` REMOVE ${due.remove}` : ''}`,
-      ConditionExpression:
-        'attribute_not_exists(due_pk) AND #status = :member AND points_expire_at = :deadline AND ' +
-        (reminded === null
-          ? '(attribute_not_exists(points_expiry_reminded_for) OR attribute_type(points_expiry_reminded_for, :null))'
-          : 'points_expiry_reminded_for = :reminded'),
-      ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
-      ExpressionAttributeValues: {
-        ...values,
-        ':deadline': record.points_expire_at ?? null,
-        ...(reminded === null ? { ':null': 'NULL' } : { ':reminded': reminded }),
-        ...due.values,
-      },
+  return customerProfile.update('give points back', customerKey(shopId, customerId), {
+    ...back,
+    set: { ...back.set, ...due.set },
+    remove: due.remove,
+    condition:
+      'attribute_not_exists(due_pk) AND #status = :member AND points_expire_at = :deadline AND ' +
+      (reminded === null
+        ? '(attribute_not_exists(points_expiry_reminded_for) OR attribute_type(points_expiry_reminded_for, :null))'
+        : 'points_expiry_reminded_for = :reminded'),
+    values: {
+      ':member': 'member',
+      ':deadline': record.points_expire_at ?? null,
+      ...(reminded === null ? { ':null': 'NULL' } : { ':reminded': reminded }),
     },
   });
 }

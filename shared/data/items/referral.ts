@@ -1,9 +1,8 @@
 // The referral items: the guard that makes a referral code unique within a shop (and names its owner),
 // and the award guard that credits a referrer once per referred customer; the guards' named writes.
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
+import type { Write } from '../write';
+import { defineItem } from './define-item';
 import { type Item, type ItemKey, type ItemType } from './item-type';
-import { putNewRequest } from './update';
 
 export const referralCodeKey = (shopId: string, code: string): ItemKey => ({ pk: `SHOP#${shopId}#REF#${code}`, sk: 'REF' });
 
@@ -13,21 +12,21 @@ export const referralAwardKey = (shopId: string, referredId: string): ItemKey =>
   sk: 'REFERRAL',
 });
 
-export const referralTypes: readonly ItemType[] = [
-  { name: 'referral-code guard', key: referralCodeKey('<shop>', '<code>') },
-  { name: 'referral award guard (once per referred customer)', key: referralAwardKey('<shop>', '<referred id>') },
-];
-
-export const referralCodeItem = (shopId: string, code: string, customerId: string): Item => ({
-  ...referralCodeKey(shopId, code),
-  customer_id: customerId,
+export const referralCode = defineItem({ name: 'referral-code guard', key: referralCodeKey, placeholder: ['<shop>', '<code>'] });
+export const referralAward = defineItem({
+  name: 'referral award guard (once per referred customer)',
+  key: referralAwardKey,
+  placeholder: ['<shop>', '<referred id>'],
 });
+
+export const referralTypes: readonly ItemType[] = [referralCode.type, referralAward.type];
+
+export const referralCodeItem = (shopId: string, code: string, customerId: string): Item =>
+  referralCode.item(referralCodeKey(shopId, code), { customer_id: customerId });
 
 /** A new member's referral code claimed: only if no one holds it. */
 export function claimReferralCode(shopId: string, code: string, customerId: string): Write {
-  return namedWrite('claim the referral code', {
-    Put: { TableName: tableName(), Item: referralCodeItem(shopId, code, customerId), ConditionExpression: 'attribute_not_exists(pk)' },
-  });
+  return referralCode.put('claim the referral code', referralCodeKey(shopId, code), { customer_id: customerId }, { ifNew: true });
 }
 
 /**
@@ -35,32 +34,32 @@ export function claimReferralCode(shopId: string, code: string, customerId: stri
  * guard (or none): a code imported twice must not free or take another member's code.
  */
 export function releaseReferralCode(shopId: string, code: string, ownerId: string, newOwner: string | null = null): Write {
-  const condition = { ConditionExpression: 'attribute_not_exists(pk) OR customer_id = :me', ExpressionAttributeValues: { ':me': ownerId } };
+  const condition = { condition: 'attribute_not_exists(pk) OR customer_id = :me', values: { ':me': ownerId } };
   const key = referralCodeKey(shopId, code);
-  if (newOwner === null) return namedWrite('free the referral code', { Delete: { TableName: tableName(), Key: key, ...condition } });
-  return namedWrite('hand the referral code over', {
-    Put: { TableName: tableName(), Item: referralCodeItem(shopId, code, newOwner), ...condition },
-  });
+  if (newOwner === null) return referralCode.delete('free the referral code', key, condition);
+  return referralCode.put('hand the referral code over', key, { customer_id: newOwner }, condition);
 }
 
 /** The award guard of the referral this customer completed, deleted. */
 export function forgetReferralAward(shopId: string, referredId: string): Write {
-  return namedWrite('forget the referral award', { Delete: { TableName: tableName(), Key: referralAwardKey(shopId, referredId) } });
+  return referralAward.delete('forget the referral award', referralAwardKey(shopId, referredId));
 }
 
-export const referralAwardItem = (shopId: string, referredId: string, referrerId: string, orderId: string): Item => ({
-  ...referralAwardKey(shopId, referredId),
-  referrer_id: referrerId,
-  order_id: orderId,
-});
+export const referralAwardItem = (shopId: string, referredId: string, referrerId: string, orderId: string): Item =>
+  referralAward.item(referralAwardKey(shopId, referredId), { referrer_id: referrerId, order_id: orderId });
 
 /** The name of the award guard's write: a refusal of it means the referred customer's award was made. */
 export const RECORD_REFERRAL_AWARD = 'record the referral award';
 
 /** The award guard of `referredId`, refused if the award was made already. */
 export const recordReferralAward = (shopId: string, referredId: string, referrerId: string, orderId: string): Write =>
-  namedWrite(RECORD_REFERRAL_AWARD, putNewRequest(referralAwardItem(shopId, referredId, referrerId, orderId)));
+  referralAward.put(
+    RECORD_REFERRAL_AWARD,
+    referralAwardKey(shopId, referredId),
+    { referrer_id: referrerId, order_id: orderId },
+    { ifNew: true },
+  );
 
 /** A removed member's referral code given up, whoever holds it (an import's member, taken back with the import). */
 export const dropReferralCode = (shopId: string, code: string): Write =>
-  namedWrite('drop the referral code', { Delete: { TableName: tableName(), Key: referralCodeKey(shopId, code) } });
+  referralCode.delete('drop the referral code', referralCodeKey(shopId, code));

@@ -4,12 +4,11 @@
 // `deriveRewardEntry` that puts and updates share; the item written for an entry, the entry read back, and
 // the saga's named writes of it (record the pending purchase, activate, refund, leave the reconciler's index).
 import type { PurchaseRecord, RewardEntry, RewardStatus } from '../../domain/history';
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
+import type { Write } from '../write';
+import { defineItem } from './define-item';
 import { customerPk } from './customer-profile';
 import { dueAttributes, DUE_ATTRIBUTES, dueChange, STILL_DUE, stillDueValues } from './due';
-import { type Item, type ItemKey, type ItemType, recordOf } from './item-type';
-import { updateRequest } from './update';
+import { type Item, type ItemKey, recordOf } from './item-type';
 
 export const REWARD_ENTRY_PREFIX = 'REDEEM#';
 
@@ -23,12 +22,15 @@ export const UNSETTLED_PURCHASES = 'PENDING_PURCHASES';
 
 const UNSETTLED_ATTRIBUTES = ['unsettled_pk', 'unsettled_since'] as const;
 
-export const rewardEntryType: ItemType = {
+export const rewardEntry = defineItem({
   name: 'reward history entry (a purchase)',
-  key: rewardEntryKey('<shop>', '<platform id>', '<id>'),
+  key: rewardEntryKey,
+  placeholder: ['<shop>', '<platform id>', '<id>'],
   indexed: ['redeem_created_at', 'redeem_points_spent', ...UNSETTLED_ATTRIBUTES, ...DUE_ATTRIBUTES],
   derived: ['redeem_created_at', 'redeem_points_spent', ...UNSETTLED_ATTRIBUTES, ...DUE_ATTRIBUTES],
-};
+});
+
+export const rewardEntryType = rewardEntry.type;
 
 /**
  * The reward statuses callers may see. The purchase saga parks entries in internal statuses (such as
@@ -97,64 +99,53 @@ export function visibleRewardEntryOf(item: Item): RewardEntry | null {
  */
 export function useRewardCode(shopId: string, customerId: string, id: string, redeemedAt: string, now: string): Write {
   const due = dueChange(null);
-  return namedWrite(
-    'use a reward code',
-    updateRequest(rewardEntryKey(shopId, customerId, id), {
-      set: { status: 'used', discount_code_redeemed_at: redeemedAt, updated_at: now, ...due.set },
-      remove: due.remove,
-      condition: '#status = :active AND (attribute_not_exists(#is_refunded) OR #is_refunded = :false)',
-      values: { ':active': 'active', ':false': false },
-    }),
-  );
+  return rewardEntry.update('use a reward code', rewardEntryKey(shopId, customerId, id), {
+    set: { status: 'used', discount_code_redeemed_at: redeemedAt, updated_at: now, ...due.set },
+    remove: due.remove,
+    condition: '#status = :active AND (attribute_not_exists(#is_refunded) OR #is_refunded = :false)',
+    values: { ':active': 'active', ':false': false },
+  });
 }
 
 /** The code's end date passed: the entry becomes `expired`, if it is still active and in the code-expiry work. */
 export function expireRewardCode(shopId: string, key: ItemKey, now: string): Write {
   const due = dueChange(null);
-  return namedWrite(
-    'expire a reward code',
-    updateRequest(key, {
-      set: { status: 'expired', updated_at: now, ...due.set },
-      remove: due.remove,
-      condition: `${STILL_DUE} AND #status = :active`,
-      values: { ...stillDueValues(shopId, 'code'), ':active': 'active' },
-    }),
-  );
+  return rewardEntry.update('expire a reward code', key, {
+    set: { status: 'expired', updated_at: now, ...due.set },
+    remove: due.remove,
+    condition: `${STILL_DUE} AND #status = :active`,
+    values: { ...stillDueValues(shopId, 'code'), ':active': 'active' },
+  });
 }
 
 /** A code used or refunded meanwhile only leaves the code-expiry work, if it is still there. */
 export function leaveCodeExpiryWork(shopId: string, key: ItemKey): Write {
   const due = dueChange(null);
-  return namedWrite(
-    'leave the code expiry work',
-    updateRequest(key, { set: due.set, remove: due.remove, condition: STILL_DUE, values: stillDueValues(shopId, 'code') }),
-  );
+  return rewardEntry.update('leave the code expiry work', key, {
+    set: due.set,
+    remove: due.remove,
+    condition: STILL_DUE,
+    values: stillDueValues(shopId, 'code'),
+  });
 }
 
 // ---- the saga's writes ------------------------------------------------------------------------------
 
 /** A purchase's new pending entry, in the reconciler's index from its creation; only if it does not exist. */
 export function recordPendingPurchase(purchase: PurchaseRecord): Write {
-  return namedWrite('record the pending purchase', {
-    Put: {
-      TableName: tableName(),
-      Item: rewardEntryItem(purchase.shop_id, purchase.customer_id, purchase),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  });
+  const { pk, sk, ...fields } = rewardEntryItem(purchase.shop_id, purchase.customer_id, purchase);
+  return rewardEntry.put('record the pending purchase', { pk: String(pk), sk: String(sk) }, fields, { ifNew: true });
 }
 
 /** pending -> active with the platform's discount id: it leaves the reconciler's index and waits for its code's expiry. */
 export function activateRewardEntry(purchase: PurchaseRecord, platformDiscountId: string, now: string): Write {
-  return namedWrite(
+  return entryUpdate(
     'activate a reward entry',
-    entryUpdate(
-      purchase.shop_id,
-      purchase.customer_id,
-      purchase,
-      { status: 'active', platform_discount_id: platformDiscountId, updated_at: now },
-      { status: 'pending' },
-    ),
+    purchase.shop_id,
+    purchase.customer_id,
+    purchase,
+    { status: 'active', platform_discount_id: platformDiscountId, updated_at: now },
+    { status: 'pending' },
   );
 }
 
@@ -163,14 +154,11 @@ export function activateRewardEntry(purchase: PurchaseRecord, platformDiscountId
  * and no credit was sent for it, so that whoever settles it later looks for the credit instead of sending another.
  */
 export function recordStoreCreditSent(purchase: PurchaseRecord, sentAt: string): Write {
-  return namedWrite(
-    'record a store credit sent',
-    updateRequest(rewardEntryKey(purchase.shop_id, purchase.customer_id, purchase.id), {
-      set: { store_credit_sent_at: sentAt },
-      condition: '#status = :pending AND attribute_not_exists(#store_credit_sent_at)',
-      values: { ':pending': 'pending' },
-    }),
-  );
+  return rewardEntry.update('record a store credit sent', rewardEntryKey(purchase.shop_id, purchase.customer_id, purchase.id), {
+    set: { store_credit_sent_at: sentAt },
+    condition: '#status = :pending AND attribute_not_exists(#store_credit_sent_at)',
+    values: { ':pending': 'pending' },
+  });
 }
 
 /**
@@ -178,15 +166,13 @@ export function recordStoreCreditSent(purchase: PurchaseRecord, sentAt: string):
  * leaves the reconciler's index (a used entry has no code to expire).
  */
 export function creditRewardEntry(purchase: PurchaseRecord, transactionId: string, now: string): Write {
-  return namedWrite(
+  return entryUpdate(
     'record a reward entry credit',
-    entryUpdate(
-      purchase.shop_id,
-      purchase.customer_id,
-      purchase,
-      { status: 'used', store_credit_transaction_id: transactionId, updated_at: now },
-      { status: 'pending' },
-    ),
+    purchase.shop_id,
+    purchase.customer_id,
+    purchase,
+    { status: 'used', store_credit_transaction_id: transactionId, updated_at: now },
+    { status: 'pending' },
   );
 }
 
@@ -195,16 +181,14 @@ export function creditRewardEntry(purchase: PurchaseRecord, transactionId: strin
  * reconciler's index), only while the entry is unrefunded and no debit was sent for it.
  */
 export function startStoreCreditDebit(shopId: string, customerId: string, entry: DerivedFrom, sentAt: string): Write {
-  return namedWrite(
+  return entryUpdate(
     'start a store credit debit',
-    entryUpdate(
-      shopId,
-      customerId,
-      entry,
-      { store_credit_debit_sent_at: sentAt },
-      { status: 'used' },
-      { notRefunded: true, absent: ['store_credit_debit_sent_at'] },
-    ),
+    shopId,
+    customerId,
+    entry,
+    { store_credit_debit_sent_at: sentAt },
+    { status: 'used' },
+    { notRefunded: true, absent: ['store_credit_debit_sent_at'] },
   );
 }
 
@@ -212,14 +196,11 @@ export function startStoreCreditDebit(shopId: string, customerId: string, entry:
 export function clearStoreCreditDebit(shopId: string, customerId: string, entry: DerivedFrom, sentAt: string): Write {
   // A used entry without an undo in doubt has no place in any index (deriveRewardEntry): the marker and the
   // reconciler's index attributes go, and the entry is as it was before the undo.
-  return namedWrite(
-    'clear a store credit debit',
-    updateRequest(rewardEntryKey(shopId, customerId, entry.id), {
-      remove: ['store_credit_debit_sent_at', ...UNSETTLED_ATTRIBUTES],
-      condition: '#status = :used AND #store_credit_debit_sent_at = :sent AND (attribute_not_exists(#is_refunded) OR #is_refunded = :no)',
-      values: { ':used': 'used', ':sent': sentAt, ':no': false },
-    }),
-  );
+  return rewardEntry.update('clear a store credit debit', rewardEntryKey(shopId, customerId, entry.id), {
+    remove: ['store_credit_debit_sent_at', ...UNSETTLED_ATTRIBUTES],
+    condition: '#status = :used AND #store_credit_debit_sent_at = :sent AND (attribute_not_exists(#is_refunded) OR #is_refunded = :no)',
+    values: { ':used': 'used', ':sent': sentAt, ':no': false },
+  });
 }
 
 /**
@@ -227,9 +208,14 @@ export function clearStoreCreditDebit(shopId: string, customerId: string, entry:
  * deletes the code and then fails, and cannot issue it again, leaves the entry in the reconciler's index.
  */
 export function startRewardEntryRefund(shopId: string, customerId: string, purchase: PurchaseRecord, now: string): Write {
-  return namedWrite(
+  return entryUpdate(
     'start a reward entry refund',
-    entryUpdate(shopId, customerId, purchase, { refund_started_at: now }, { status: 'active' }, { notRefunded: true }),
+    shopId,
+    customerId,
+    purchase,
+    { refund_started_at: now },
+    { status: 'active' },
+    { notRefunded: true },
   );
 }
 
@@ -245,16 +231,14 @@ export function reissueRewardEntryCode(
   now: string,
   settled: boolean,
 ): Write {
-  return namedWrite(
+  return entryUpdate(
     'reissue a reward entry code',
-    entryUpdate(
-      shopId,
-      customerId,
-      purchase,
-      { platform_discount_id: platformDiscountId, ...(settled ? { refund_started_at: null } : {}), updated_at: now },
-      { status: 'active' },
-      { notRefunded: true },
-    ),
+    shopId,
+    customerId,
+    purchase,
+    { platform_discount_id: platformDiscountId, ...(settled ? { refund_started_at: null } : {}), updated_at: now },
+    { status: 'active' },
+    { notRefunded: true },
   );
 }
 
@@ -263,37 +247,33 @@ export function reissueRewardEntryCode(
  * code is known to be gone.
  */
 export function refundPendingPurchase(purchase: PurchaseRecord, reason: string, codeMayExist: boolean, now: string): Write {
-  return namedWrite(
+  return entryUpdate(
     'refund a pending purchase',
-    entryUpdate(
-      purchase.shop_id,
-      purchase.customer_id,
-      purchase,
-      {
-        status: 'refunded',
-        is_refunded: true,
-        refund_reason: reason,
-        updated_at: now,
-        ...(codeMayExist ? { code_cleanup: true } : {}),
-      },
-      // A store credit purchase is refunded only as read: a credit sent since (its marker recorded) is looked for first.
-      purchase.store_credit_sent_at ? { status: 'pending', store_credit_sent_at: purchase.store_credit_sent_at } : { status: 'pending' },
-      purchase.reward_discount_type === 'store_credit' && !purchase.store_credit_sent_at ? { absent: ['store_credit_sent_at'] } : {},
-    ),
+    purchase.shop_id,
+    purchase.customer_id,
+    purchase,
+    {
+      status: 'refunded',
+      is_refunded: true,
+      refund_reason: reason,
+      updated_at: now,
+      ...(codeMayExist ? { code_cleanup: true } : {}),
+    },
+    // A store credit purchase is refunded only as read: a credit sent since (its marker recorded) is looked for first.
+    purchase.store_credit_sent_at ? { status: 'pending', store_credit_sent_at: purchase.store_credit_sent_at } : { status: 'pending' },
+    purchase.reward_discount_type === 'store_credit' && !purchase.store_credit_sent_at ? { absent: ['store_credit_sent_at'] } : {},
   );
 }
 
 /** The code of a refunded purchase is confirmed gone from the platform: it leaves the reconciler's index. */
 export function leaveUnsettledPurchases(purchase: PurchaseRecord, now: string): Write {
-  return namedWrite(
+  return entryUpdate(
     'leave the unsettled purchases',
-    entryUpdate(
-      purchase.shop_id,
-      purchase.customer_id,
-      { ...purchase, status: 'refunded' },
-      { code_cleanup: false, updated_at: now },
-      { status: 'refunded', code_cleanup: true },
-    ),
+    purchase.shop_id,
+    purchase.customer_id,
+    { ...purchase, status: 'refunded' },
+    { code_cleanup: false, updated_at: now },
+    { status: 'refunded', code_cleanup: true },
   );
 }
 
@@ -311,7 +291,8 @@ export function refundActiveRewardEntry(
 ): Write {
   // A `store_credit` entry is `used` from the start: its undo writes under that status, with its debit's transaction.
   const storeCredit = debitTransactionId !== undefined;
-  const write = entryUpdate(
+  return entryUpdate(
+    'refund an active reward entry',
     shopId,
     customerId,
     entry,
@@ -324,7 +305,6 @@ export function refundActiveRewardEntry(
     { status: storeCredit ? 'used' : 'active' },
     { notRefunded: true, returnOld: true },
   );
-  return namedWrite('refund an active reward entry', write);
 }
 
 /**
@@ -333,28 +313,22 @@ export function refundActiveRewardEntry(
  * `notRefunded`, on the entry not being refunded).
  */
 function entryUpdate(
+  writeName: string,
   shopId: string,
   customerId: string,
   entry: DerivedFrom,
   changes: Record<string, unknown>,
   expected: Record<string, unknown>,
   options: { notRefunded?: boolean; returnOld?: boolean; absent?: readonly string[] } = {},
-): Write['request'] {
+): Write {
   const derived = deriveRewardEntry(shopId, { ...entry, ...changes } as DerivedFrom);
-  const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
-  const name = (attribute: string) => {
-    names[`#${attribute}`] = attribute;
-    return `#${attribute}`;
+  const name = (attribute: string) => `#${attribute}`;
+  const set = {
+    ...changes,
+    ...Object.fromEntries(PLACES.flatMap((place) => (derived[place] === undefined ? [] : [[place, derived[place]]]))),
   };
-  const sets = [
-    ...Object.entries(changes),
-    ...PLACES.flatMap((place) => (derived[place] === undefined ? [] : [[place, derived[place]]])),
-  ].map(([attribute, value]) => {
-    values[`:${attribute as string}`] = value;
-    return `${name(attribute as string)} = :${attribute as string}`;
-  });
-  const removes = PLACES.filter((place) => derived[place] === undefined).map(name);
+  const remove = PLACES.filter((place) => derived[place] === undefined);
   const conditions = Object.entries(expected).map(([attribute, value]) => {
     values[`:was_${attribute}`] = value;
     return `${name(attribute)} = :was_${attribute}`;
@@ -368,15 +342,11 @@ function entryUpdate(
     values[':null'] = null;
     conditions.push(`(attribute_not_exists(${name(attribute)}) OR ${name(attribute)} = :null)`);
   }
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: rewardEntryKey(shopId, customerId, entry.id),
-      UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ...(options.returnOld ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
-    },
-  };
+  return rewardEntry.update(writeName, rewardEntryKey(shopId, customerId, entry.id), {
+    set,
+    remove,
+    condition: conditions.join(' AND '),
+    values,
+    returnOld: options.returnOld,
+  });
 }

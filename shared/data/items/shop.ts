@@ -4,8 +4,8 @@
 // read back.
 import type { LoyaltyStatus } from '../../domain/customer';
 import type { Campaign, EarningRule, Reward, ShopCatalog, ShopSettings, VipTier } from '../../domain/shop';
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
+import type { Write } from '../write';
+import { defineItem } from './define-item';
 import { type Item, type ItemKey, type ItemType, recordOf, shopPk } from './item-type';
 
 export { shopPk };
@@ -31,14 +31,18 @@ export const shopRegistryKey = (shopId: string): ItemKey => ({ pk: 'SHOPS', sk: 
 /** Maps a webhook's X-Shopify-Shop-Domain to the shop (written when the configuration is applied). */
 export const shopDomainKey = (domain: string): ItemKey => ({ pk: `SHOPDOMAIN#${domain.toLowerCase()}`, sk: 'SHOPDOMAIN' });
 
+export const shopSettings = defineItem({ name: 'shop settings', key: shopSettingsKey, placeholder: ['<shop>'] });
+export const shopCounters = defineItem({ name: 'shop counters (members per status)', key: shopCountersKey, placeholder: ['<shop>'] });
+export const orderWatermark = defineItem({ name: 'order reconciliation watermark', key: orderWatermarkKey, placeholder: ['<shop>'] });
+
 export const shopItemTypes: readonly ItemType[] = [
-  { name: 'shop settings', key: shopSettingsKey('<shop>') },
-  { name: 'shop counters (members per status)', key: shopCountersKey('<shop>') },
+  shopSettings.type,
+  shopCounters.type,
   { name: 'earning rule', key: earningRuleKey('<shop>', '<id>') },
   { name: 'campaign', key: campaignKey('<shop>', '<id>') },
   { name: 'VIP tier', key: vipTierKey('<shop>', '<id>') },
   { name: 'reward', key: rewardKey('<shop>', '<id>') },
-  { name: 'order reconciliation watermark', key: orderWatermarkKey('<shop>') },
+  orderWatermark.type,
   { name: 'shop registry entry (every shop, for the scheduled jobs)', key: shopRegistryKey('<shop>') },
   { name: 'shop domain lookup (webhooks find their shop)', key: shopDomainKey('<domain>') },
 ];
@@ -52,35 +56,39 @@ export function counterAttribute(status: LoyaltyStatus): string {
 
 /** The shop counters: `delta` more (or fewer) customers of `status`. */
 export function countInShop(shopId: string, status: LoyaltyStatus, delta: number): Write {
-  return namedWrite('count the customer in the shop', {
-    Update: {
-      TableName: tableName(),
-      Key: shopCountersKey(shopId),
-      UpdateExpression: 'ADD #count :delta',
-      ExpressionAttributeNames: { '#count': counterAttribute(status) },
-      ExpressionAttributeValues: { ':delta': delta },
-    },
-  });
+  return shopCounters.update('count the customer in the shop', shopCountersKey(shopId), { add: { [counterAttribute(status)]: delta } });
 }
 
 /** The shop counters: one customer moves from status `from` to `to`. */
 export function moveInShopCounts(shopId: string, from: LoyaltyStatus, to: LoyaltyStatus): Write {
-  return namedWrite("move the customer's count in the shop", {
-    Update: {
-      TableName: tableName(),
-      Key: shopCountersKey(shopId),
-      UpdateExpression: 'ADD #from :minus, #to :plus',
-      ExpressionAttributeNames: { '#from': counterAttribute(from), '#to': counterAttribute(to) },
-      ExpressionAttributeValues: { ':minus': -1, ':plus': 1 },
-    },
+  return shopCounters.update("move the customer's count in the shop", shopCountersKey(shopId), {
+    add: { [counterAttribute(from)]: -1, [counterAttribute(to)]: 1 },
+  });
+}
+
+/** The shop counters set to exact figures (the recount of `stats backfill`). */
+export function setShopCounts(shopId: string, counters: Record<LoyaltyStatus, number>): Write {
+  return shopCounters.update("set the shop's member counts", shopCountersKey(shopId), {
+    set: { [counterAttribute('member')]: counters.member, [counterAttribute('excluded')]: counters.excluded },
   });
 }
 
 /** Holds only while the shop has no settings yet: a new shop. */
 export function checkNewShop(shopId: string): Write {
-  return namedWrite('check the shop is new', {
-    ConditionCheck: { TableName: tableName(), Key: shopSettingsKey(shopId), ConditionExpression: 'attribute_not_exists(pk)' },
+  return shopSettings.check('check the shop is new', shopSettingsKey(shopId), { condition: 'attribute_not_exists(pk)' });
+}
+
+/** The shop marked disconnected (app/uninstalled) at its first uninstall; refused when the shop has no settings. */
+export function markUninstalled(shopId: string, at: string): Write {
+  return shopSettings.update('mark the shop uninstalled', shopSettingsKey(shopId), {
+    setIfAbsent: { uninstalled_at: at },
+    condition: 'attribute_exists(pk)',
   });
+}
+
+/** How far order reconciliation has read the platform's changed orders. */
+export function moveOrderWatermark(shopId: string, watermark: string): Write {
+  return orderWatermark.update('move the order watermark', orderWatermarkKey(shopId), { set: { watermark } });
 }
 
 /** The items of a shop's configuration. */

@@ -2,14 +2,22 @@
 // of shopper route (read, write) and fixed window, counting the verified shoppers' requests of that window.
 // Short-lived, removed by the table's TTL a minute after its window; with the readers' grant, the only item
 // the read-only shopper functions write.
-import { tableName } from '../client';
 import { TTL_ATTRIBUTE } from '../table';
-import { namedWrite, type Write } from '../write';
-import { type ItemKey, type ItemType } from './item-type';
+import type { Write } from '../write';
+import { defineItem } from './define-item';
+import type { ItemKey } from './item-type';
 
 export const shopperBudgetKey = (shopId: string, routeClass: string, windowStart: number | string): ItemKey => ({
   pk: `SHOP#${shopId}#SHOPPERBUDGET#${routeClass}`,
   sk: `AT#${windowStart}`,
+});
+
+export const shopperBudget = defineItem({
+  name: 'shopper budget window (TTL)',
+  key: shopperBudgetKey,
+  placeholder: ['<shop>', '<read or write>', '<window start>'],
+  indexed: [TTL_ATTRIBUTE],
+  derived: [TTL_ATTRIBUTE],
 });
 
 /** IAM pattern of the budget partitions: the only items the read-only shopper functions write. */
@@ -26,20 +34,10 @@ export const SHOPPER_REQUESTS = 'requests';
  * has counted fewer than `limit`; the counter expires SHOPPER_BUDGET_TTL_SECONDS after `windowEnd`.
  */
 export const takeShopperBudget = (shopId: string, routeClass: string, windowStart: number, windowEnd: number, limit: number): Write =>
-  namedWrite("take from the shop's shopper budget", {
-    Update: {
-      TableName: tableName(),
-      Key: shopperBudgetKey(shopId, routeClass, windowStart),
-      UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
-      ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-      ExpressionAttributeNames: { '#count': SHOPPER_REQUESTS, '#ttl': TTL_ATTRIBUTE },
-      ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': windowEnd + SHOPPER_BUDGET_TTL_SECONDS },
-    },
+  shopperBudget.update("take from the shop's shopper budget", shopperBudgetKey(shopId, routeClass, windowStart), {
+    add: { [SHOPPER_REQUESTS]: 1 },
+    setIfAbsent: { [TTL_ATTRIBUTE]: windowEnd + SHOPPER_BUDGET_TTL_SECONDS },
+    condition: 'attribute_not_exists(#count) OR #count < :limit',
+    names: { '#count': SHOPPER_REQUESTS },
+    values: { ':limit': limit },
   });
-
-export const shopperBudgetType: ItemType = {
-  name: 'shopper budget window (TTL)',
-  key: shopperBudgetKey('<shop>', '<read or write>', '<window start>'),
-  indexed: [TTL_ATTRIBUTE],
-  derived: [TTL_ATTRIBUTE],
-};

@@ -4,9 +4,9 @@
 // the change committed; it stays with the member (a data request lists it, an erasure deletes it).
 import { randomUUID } from 'node:crypto';
 import type { StaffRequest } from '../../runtime/acting-staff';
-import { tableName } from '../client';
-import { namedWrite, type Write } from '../write';
-import type { ItemKey, ItemType } from './item-type';
+import type { Write } from '../write';
+import { defineItem } from './define-item';
+import type { ItemKey } from './item-type';
 
 export const STAFF_AUDIT_PREFIX = 'AUDIT#';
 
@@ -15,10 +15,13 @@ export const staffAuditKey = (memberPk: string, at: string, id: string): ItemKey
   sk: `${STAFF_AUDIT_PREFIX}${at}#${id}`,
 });
 
-export const staffAuditType: ItemType = {
+export const staffAudit = defineItem({
   name: "a staff write's audit (who, which route, which writes)",
-  key: staffAuditKey('SHOP#<shop>#C#<platform id>', '<ISO time>', '<id>'),
-};
+  key: staffAuditKey,
+  placeholder: ['SHOP#<shop>#C#<platform id>', '<ISO time>', '<id>'],
+});
+
+export const staffAuditType = staffAudit.type;
 
 /** A member's partition key: `SHOP#<shop>#C#<platform id>` (items/customer-profile.ts). */
 const MEMBER_PK = /^SHOP#.+#C#[^#]+$/;
@@ -37,16 +40,10 @@ function pkOf(write: Write): string | null {
 export function staffAuditWrite(writes: readonly Write[], staff: StaffRequest, at: string): Write | null {
   const memberPk = writes.map(pkOf).find((pk): pk is string => pk !== null && MEMBER_PK.test(pk));
   if (!memberPk) return null;
-  return namedWrite('record the staff write', {
-    Put: {
-      TableName: tableName(),
-      Item: {
-        ...staffAuditKey(memberPk, at, randomUUID()),
-        actor: { type: staff.actor.type, id: staff.actor.id },
-        request: staff.request,
-        writes: writes.map((write) => write.name),
-        at,
-      },
-    },
+  return staffAudit.put('record the staff write', staffAuditKey(memberPk, at, randomUUID()), {
+    actor: { type: staff.actor.type, id: staff.actor.id },
+    request: staff.request,
+    writes: writes.map((write) => write.name),
+    at,
   });
 }
