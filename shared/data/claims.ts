@@ -7,9 +7,9 @@
 // (a write whose answer was lost, or an earlier receive of the same queue message) is the attempt's own.
 // The claim item and its writes are ./items/claim.ts; the kinds of claim are declared beside their keys.
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { commitOne } from './commit';
 import { documentClient, tableName } from './client';
-import { refusalOf } from './dynamodb-errors';
 import {
   type ClaimForm,
   type ClaimHolder,
@@ -139,19 +139,8 @@ type Sent = { written: true; current?: Item } | { written: false; current: Item 
  * is thrown: nothing can be said of the claim, and the attempt is tried again.
  */
 async function sendAlone(write: Write, returnValues?: 'ALL_NEW'): Promise<Sent> {
-  const { Put, Update, Delete } = write.request;
-  const client = documentClient();
-  try {
-    if (Put) await client.send(new PutCommand(Put));
-    else if (Update) {
-      const result = await client.send(new UpdateCommand({ ...Update, ...(returnValues ? { ReturnValues: returnValues } : {}) }));
-      return { written: true, current: result.Attributes };
-    } else if (Delete) await client.send(new DeleteCommand(Delete));
-    else throw new Error(`'${write.name}' is a condition check: it belongs in a transaction`);
-    return { written: true };
-  } catch (error) {
-    const refusal = refusalOf(error, (item) => item);
-    if (refusal.conflict) throw error;
-    return { written: false, current: refusal.current };
-  }
+  const outcome = await commitOne(write, { audit: false, ...(returnValues ? { returnItem: true } : {}) });
+  if (outcome.committed) return { written: true, ...(outcome.item ? { current: outcome.item as Item } : {}) };
+  if (outcome.refusal.kind === 'conflict') throw new Error(`'${write.name}' met a transaction on its claim; try again`);
+  return { written: false, current: (outcome.refusal.current(write.name) as Item | null) ?? null };
 }

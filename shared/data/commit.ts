@@ -17,7 +17,7 @@ import { staffAuditWrite } from './items/staff-audit';
 import type { Item } from './items/item-type';
 import type { Write } from './write';
 
-export { namedWrite, type TransactItem, type Write } from './write';
+export { namedWrite, type Write } from './write';
 
 /** DynamoDB's limit of writes in one transaction. */
 export const TRANSACTION_LIMIT = 100;

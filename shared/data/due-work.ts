@@ -6,7 +6,7 @@ import { type DueKind, duePartition } from './items/due';
 import type { ItemKey } from './items/item-type';
 import { GLOBAL_INDEXES } from './table';
 
-export { type DueAttributes, type DueKind, dueAttributes, dueTimeOf } from './items/due';
+export { type DueKind, dueTimeOf } from './items/due';
 
 export interface DuePage {
   keys: ItemKey[];

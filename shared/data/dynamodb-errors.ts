@@ -27,15 +27,3 @@ export function cancelledItem(error: unknown, index: number): Item | null {
   const old = (error as TransactionCanceledException).CancellationReasons?.[index]?.Item;
   return old ? unmarshall(old) : null;
 }
-
-/**
- * A single-item write sent by hand refused: the item returned with the refusal (read by `decode`), or a
- * conflict; rethrows anything else. Only the webhook claims read their refusals so, until they move onto the
- * claims entity; every other write's refusal is commit.ts's `Refusal`.
- */
-export function refusalOf<T>(error: unknown, decode: (item: Item) => T): { conflict: false; current: T | null } | { conflict: true } {
-  const { Item } = error as { Item?: Record<string, never> };
-  if (isConditionalCheckFailed(error)) return { conflict: false, current: Item ? decode(unmarshall(Item)) : null };
-  if (nameOf(error) === 'TransactionConflictException') return { conflict: true };
-  throw error;
-}

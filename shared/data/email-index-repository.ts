@@ -60,8 +60,6 @@ export async function deleteEmailPostings(shopId: string, customerId: string, em
   await batchDelete(emailPostingKeys(shopId, customerId, normalisedEmail(email)));
 }
 
-export type { BackfillProgress } from './member-postings-backfill';
-
 /**
  * Writes the postings of every member of the shop (`loyalty email-index backfill`), each member's conditioned on
  * the profile still having the address they were derived from (shared/data/member-postings-backfill.ts).

@@ -24,7 +24,6 @@ import {
   earningRuleKey,
   orderWatermarkKey,
   rewardKey,
-  SHOP_ITEM_PREFIX,
   shopCountersKey,
   shopDomainKey,
   shopPk,
@@ -35,7 +34,7 @@ import {
 import { webhookEventKey, webhookEventsPartition } from './items/webhook-event';
 
 export type { ItemKey } from './items/item-type';
-export { EMAIL_MATCH_SET_PARTITIONS, LIST_BOUNDARY_PARTITIONS, SHOP_ITEM_PREFIX, SHOPPER_BUDGET_PARTITIONS };
+export { EMAIL_MATCH_SET_PARTITIONS, LIST_BOUNDARY_PARTITIONS, SHOPPER_BUDGET_PARTITIONS };
 
 /**
  * IAM patterns of the only partitions the read-only list function writes: its remembered page

@@ -39,8 +39,6 @@ import {
   withdrawIssuingReferral,
 } from './items/friend-referral';
 
-export type { FriendReferralRef } from './items/friend-referral';
-
 const hashKeys = new Map<string, Promise<Buffer>>();
 
 /**

@@ -5,13 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import {
-  cancellationReasons,
-  cancelledItem,
-  isConditionalCheckFailed,
-  isTransactionConflict,
-  refusalOf,
-} from '../../shared/data/dynamodb-errors';
+import { cancellationReasons, cancelledItem, isConditionalCheckFailed, isTransactionConflict } from '../../shared/data/dynamodb-errors';
 import { KEY_ATTRIBUTES, withoutKeys } from '../../shared/data/items';
 import { apiKeyItem, apiKeyListingItem, apiKeyOf } from '../../shared/data/items/api-key';
 import { birthdayTimerChange, birthdayTimerKey } from '../../shared/data/items/birthday-timer';
@@ -291,13 +285,5 @@ describe('DynamoDB errors', () => {
   it('return the item DynamoDB answered a refusal with', () => {
     expect(cancelledItem(cancelled(['ConditionalCheckFailed'], { pk: 'p', version: 2 }), 0)).toEqual({ pk: 'p', version: 2 });
     expect(cancelledItem(cancelled(['ConditionalCheckFailed']), 0)).toBeNull();
-    const decode = (item: Record<string, unknown>) => Number(item.version);
-    expect(refusalOf(named('ConditionalCheckFailedException', { Item: marshall({ version: 7 }) }), decode)).toEqual({
-      conflict: false,
-      current: 7,
-    });
-    expect(refusalOf(named('ConditionalCheckFailedException'), decode)).toEqual({ conflict: false, current: null });
-    expect(refusalOf(named('TransactionConflictException'), decode)).toEqual({ conflict: true });
-    expect(() => refusalOf(new Error('boom'), decode)).toThrow('boom');
   });
 });

@@ -57,17 +57,7 @@ describe('the shape of the tree', () => {
   it('has no export that no other file imports', () => {
     const unused = treeUnusedExports().map(({ file, name }) => `${file} ${name}`);
 
-    expect(unused.filter((entry) => !entry.startsWith('shared/data/'))).toEqual([]);
-    // The data layer is being moved onto one entity declaration by its own change: what it leaves unused goes then.
-    expect(unused.filter((entry) => entry.startsWith('shared/data/'))).toEqual([
-      'shared/data/commit.ts TransactItem',
-      'shared/data/due-work.ts DueAttributes',
-      'shared/data/due-work.ts dueAttributes',
-      'shared/data/email-index-repository.ts BackfillProgress',
-      'shared/data/items/member-figures.ts WRITE_MEMBER_FIGURES',
-      'shared/data/keys.ts SHOP_ITEM_PREFIX',
-      'shared/data/referral-repository.ts FriendReferralRef',
-    ]);
+    expect(unused).toEqual([]);
   });
 
   it('sends every transaction from the data layer: no feature, handler or infrastructure module builds one', () => {
@@ -80,25 +70,17 @@ describe('the shape of the tree', () => {
 
 describe('the one commit path', () => {
   const application = () => sources('shared', 'functions', 'infra');
-  /** The claims of "do this once" (the Idempotency-Key records, the webhook claims), which move onto the claims entity apart. */
-  const CLAIMS = [
-    'shared/data/idempotency-repository.ts',
-    'shared/data/webhook-event-repository.ts',
-    'shared/data/items/idempotency-record.ts',
-  ];
 
-  it('sends every single-item write from shared/data/table.ts: none is built anywhere else but the claims', () => {
-    const outside = rawSingleItemWrites(application()).filter((place) => !CLAIMS.includes(place.file));
-
-    expect(outside).toEqual([]);
+  it('sends every single-item write from shared/data/table.ts: none is built anywhere else', () => {
+    expect(rawSingleItemWrites(application())).toEqual([]);
   });
 
   it("has one Refusal type: the one commit path's", () => {
     expect(refusalTypes(application()).map((place) => place.file)).toEqual(['shared/data/commit.ts']);
   });
 
-  it("builds every update expression in the one builder, but the claims'", () => {
-    const files = [...new Set(updateExpressionSites(application()).map((place) => place.file))].filter((file) => !CLAIMS.includes(file));
+  it('builds every update expression in the one builder', () => {
+    const files = [...new Set(updateExpressionSites(application()).map((place) => place.file))];
 
     expect(files).toEqual(['shared/data/items/update.ts']);
   });

@@ -8,6 +8,7 @@ import { tableName } from '../client';
 import { TTL_ATTRIBUTE } from '../table';
 import { namedWrite, type Write } from '../write';
 import type { Item, ItemKey } from './item-type';
+import { updateRequest } from './update';
 
 /** What a claimant records of its work so far, for a claimant that takes its expired claim over. */
 export type ClaimProgress = Record<string, string>;
@@ -120,42 +121,30 @@ export function putClaim(kind: ClaimForm, holder: ClaimHolder, leaseMs: number, 
 /** The expired claim of a stopped claimant becomes `holder`'s, progress kept: conditional on the claim it replaces. */
 export function takeOverClaim(kind: ClaimForm, holder: ClaimHolder, stopped: StoredClaim, leaseMs: number, now: Date): Write {
   const { condition, values } = claimantCondition({ ...holder, claimId: stopped.claim_id ?? '' });
-  return namedWrite(`take over the ${kind.name}'s expired claim`, {
-    Update: {
-      TableName: tableName(),
-      Key: holder.key,
-      UpdateExpression: 'SET claim_id = :newClaim, #lease = :expiry',
-      ConditionExpression: `${condition} AND #lease < :nowMs`,
-      ExpressionAttributeNames: { '#status': 'status', '#lease': kind.leaseAttribute },
-      ExpressionAttributeValues: { ...values, ':newClaim': holder.claimId, ':expiry': now.getTime() + leaseMs, ':nowMs': now.getTime() },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  });
+  return namedWrite(
+    `take over the ${kind.name}'s expired claim`,
+    updateRequest(holder.key, {
+      set: { claim_id: holder.claimId, [kind.leaseAttribute]: now.getTime() + leaseMs },
+      condition: `${condition} AND #lease < :nowMs`,
+      names: { '#lease': kind.leaseAttribute },
+      values: { ...values, ':nowMs': now.getTime() },
+      returnOld: true,
+    }),
+  );
 }
 
 /** The claim finished: its answer stored for replay, its lease and progress removed. */
 export function finishClaim<A>(kind: ClaimKind<A>, holder: ClaimHolder, answer: A): Write {
   const { condition, values } = claimantCondition(holder);
-  const stored = kind.answer.write(answer);
-  const names = Object.keys(stored);
-  return namedWrite(`finish the ${kind.name}'s claim`, {
-    Update: {
-      TableName: tableName(),
-      Key: holder.key,
-      UpdateExpression: `SET #status = :finished, ${names.map((_, index) => `#a${index} = :a${index}`).join(', ')} REMOVE #lease, progress`,
-      ConditionExpression: condition,
-      ExpressionAttributeNames: {
-        '#status': 'status',
-        '#lease': kind.leaseAttribute,
-        ...Object.fromEntries(names.map((name, index) => [`#a${index}`, name])),
-      },
-      ExpressionAttributeValues: {
-        ...values,
-        ':finished': kind.finished,
-        ...Object.fromEntries(names.map((name, index) => [`:a${index}`, stored[name]])),
-      },
-    },
-  });
+  return namedWrite(
+    `finish the ${kind.name}'s claim`,
+    updateRequest(holder.key, {
+      set: { status: kind.finished, ...kind.answer.write(answer) },
+      remove: [kind.leaseAttribute, 'progress'],
+      condition,
+      values,
+    }),
+  );
 }
 
 /** The claim given back: deleted, unless its claimant recorded progress (see `expireClaim`). */
@@ -176,16 +165,14 @@ export function deleteClaim(kind: ClaimForm, holder: ClaimHolder): Write {
 /** A claim with recorded progress given back: its lease ends now, so the next claimant takes it over with it. */
 export function expireClaim(kind: ClaimForm, holder: ClaimHolder, now: Date): Write {
   const { condition, values } = claimantCondition(holder);
-  return namedWrite(`expire the ${kind.name}'s claim`, {
-    Update: {
-      TableName: tableName(),
-      Key: holder.key,
-      UpdateExpression: 'SET #lease = :expired',
-      ConditionExpression: `${condition} AND attribute_exists(progress)`,
-      ExpressionAttributeNames: { '#status': 'status', '#lease': kind.leaseAttribute },
-      ExpressionAttributeValues: { ...values, ':expired': now.getTime() - 1 },
-    },
-  });
+  return namedWrite(
+    `expire the ${kind.name}'s claim`,
+    updateRequest(holder.key, {
+      set: { [kind.leaseAttribute]: now.getTime() - 1 },
+      condition: `${condition} AND attribute_exists(progress)`,
+      values,
+    }),
+  );
 }
 
 /**
@@ -194,14 +181,5 @@ export function expireClaim(kind: ClaimForm, holder: ClaimHolder, now: Date): Wr
  */
 export function claimProgress(holder: ClaimHolder, progress: ClaimProgress): Write {
   const { condition, values } = claimantCondition(holder);
-  return namedWrite('record progress on a claim', {
-    Update: {
-      TableName: tableName(),
-      Key: holder.key,
-      UpdateExpression: 'SET progress = :progress',
-      ConditionExpression: condition,
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':progress': progress, ...values },
-    },
-  });
+  return namedWrite('record progress on a claim', updateRequest(holder.key, { set: { progress }, condition, values }));
 }

@@ -115,11 +115,6 @@ export const refOf = (referral: FriendReferral): FriendReferralRef => ({
   referral_id: referral.id,
 });
 
-export const friendReferralItem = (referral: FriendReferral): Item => {
-  const ref = refOf(referral);
-  return { ...friendReferralKey(referral.shop_id, ref.referrer_id, ref.referral_sk), ...referral };
-};
-
 /** What a guard holds: where its referral is, and its referral code. */
 const guardOf = (referral: FriendReferral) => ({ ...refOf(referral), referral_code: referral.referral_code });
 

@@ -18,8 +18,6 @@ import {
 export const POINTS_QUEUE = 'points_queue';
 export const POINTS_RECEIPTS = 'points_receipts';
 
-export const WRITE_MEMBER_FIGURES = "write the member's figures";
-
 /** The profile's next figures, only if it is still at the version read and still a member (customer-profile.ts). */
 export { writeMemberFigures };
 

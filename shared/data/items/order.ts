@@ -39,9 +39,6 @@ export const orderOf = <T>(item: Item): { record: T; version: number } => ({
   version: Number(item.version ?? 0),
 });
 
-export const orderCustomerItem = (shopId: string, orderId: string, customerId: string): Item =>
-  orderCustomer.item(orderCustomerKey(shopId, orderId), { customer_id: customerId });
-
 /** The order's next content at the next version: only if it is still at the version read (null: not written yet). */
 export function writeOrder(
   shopId: string,

@@ -2,7 +2,7 @@
 // and the award guard that credits a referrer once per referred customer; the guards' named writes.
 import type { Write } from '../write';
 import { defineItem } from './define-item';
-import { type Item, type ItemKey, type ItemType } from './item-type';
+import type { ItemKey, ItemType } from './item-type';
 
 export const referralCodeKey = (shopId: string, code: string): ItemKey => ({ pk: `SHOP#${shopId}#REF#${code}`, sk: 'REF' });
 
@@ -20,9 +20,6 @@ export const referralAward = defineItem({
 });
 
 export const referralTypes: readonly ItemType[] = [referralCode.type, referralAward.type];
-
-export const referralCodeItem = (shopId: string, code: string, customerId: string): Item =>
-  referralCode.item(referralCodeKey(shopId, code), { customer_id: customerId });
 
 /** A new member's referral code claimed: only if no one holds it. */
 export function claimReferralCode(shopId: string, code: string, customerId: string): Write {
@@ -44,9 +41,6 @@ export function releaseReferralCode(shopId: string, code: string, ownerId: strin
 export function forgetReferralAward(shopId: string, referredId: string): Write {
   return referralAward.delete('forget the referral award', referralAwardKey(shopId, referredId));
 }
-
-export const referralAwardItem = (shopId: string, referredId: string, referrerId: string, orderId: string): Item =>
-  referralAward.item(referralAwardKey(shopId, referredId), { referrer_id: referrerId, order_id: orderId });
 
 /** The name of the award guard's write: a refusal of it means the referred customer's award was made. */
 export const RECORD_REFERRAL_AWARD = 'record the referral award';

@@ -107,8 +107,3 @@ export function updateRequest(key: ItemKey, change: ItemChange): TransactItem {
     },
   };
 }
-
-/** A put of a new item, refused if an item with its key exists. */
-export function putNewRequest(item: Record<string, unknown>): TransactItem {
-  return { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
-}
