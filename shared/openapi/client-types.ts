@@ -9,7 +9,8 @@ import type { RESPONSE_SCHEMAS, ResponseSchemaName } from './response-schemas';
 export type AnswerBody<N extends ResponseSchemaName> = z.output<(typeof RESPONSE_SCHEMAS)[N]>;
 
 /** The `data` of an answer body: its resource, or one resource of its list. */
-type DataOf<N extends ResponseSchemaName> = AnswerBody<N> extends { data: infer D } ? (D extends readonly (infer R)[] ? R : NonNullable<D>) : never;
+type DataOf<N extends ResponseSchemaName> =
+  AnswerBody<N> extends { data: infer D } ? (D extends readonly (infer R)[] ? R : NonNullable<D>) : never;
 
 /** A resource of an answer, `{ type, id, attributes }`. */
 export type AnswerResource<N extends ResponseSchemaName> = DataOf<N>;
@@ -40,6 +41,8 @@ export type StaffEarningHistoryEntry = AnswerAttributes<'StaffEarningHistoryList
 export type StaffRewardHistoryEntry = AnswerAttributes<'StaffRewardHistoryList'>;
 /** Who made a history entry (the staff mirror's `actor`). */
 export type EntryActor = StaffEarningHistoryEntry['actor'] | StaffRewardHistoryEntry['actor'];
+/** A VIP tier of `GET /v1/vip-tiers`. */
+export type VipTier = AnswerAttributes<'VipTierList'>;
 /** `POST /v1/rewards/{id}/purchase`. */
 export type Purchase = AnswerAttributes<'Purchase'>;
 /** `GET /admin/api/overview`: the program's figures. */

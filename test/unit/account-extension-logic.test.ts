@@ -66,7 +66,7 @@ const member: Member = {
   lifetime_points: 1200,
   pending_points: 50,
   loyalty_status: 'member',
-  vip_tier: { id: 'silver', name: 'Silver' },
+  vip_tier: { id: 'silver', name: 'Silver', threshold: 1000, points_multiplier: 1.25, badge_image_url: null, badge_color: '#8a8d91' },
   next_tier: { id: 'gold', name: 'Gold', threshold: 2000, remaining: 800 },
   referral_url: 'https://demo.myshopify.com/?ref=ADA1',
   referral_code: 'ADA1',
@@ -116,8 +116,8 @@ const program: Program = {
   campaign: null,
   rewards: [reward('r-500', 500), reward('r-1000', 1000), reward('r-gold', 300, { vip_tier_id: 'gold' })],
   vip_tiers: [
-    { id: 'silver', name: 'Silver', threshold: 1000, points_multiplier: 1.25, badge_color: null, badge_image_url: null },
-    { id: 'gold', name: 'Gold', threshold: 2000, points_multiplier: 1.5, badge_color: null, badge_image_url: null },
+    { id: 'silver', name: 'Silver', threshold: 1000, points_multiplier: 1.25, badge_color: '#8a8d91', badge_image_url: null },
+    { id: 'gold', name: 'Gold', threshold: 2000, points_multiplier: 1.5, badge_color: '#b8860b', badge_image_url: null },
   ],
 };
 
@@ -262,7 +262,10 @@ describe('what the loyalty page derives from the answers', () => {
   });
 
   it("costs a flexible reward at its minimum, the amount the service's redeemable list assumes", () => {
-    const flexible = reward('flex', 0, { redemption_mode: 'flexible', flexible: { min_points: 200, max_points: 2000 } });
+    const flexible = reward('flex', 0, {
+      redemption_mode: 'flexible',
+      flexible: { min_points: 200, max_points: 2000, points_per_unit: 100 },
+    });
     const [offer] = rewardOffers({ ...program, rewards: [flexible] }, { ...member, redeemable_reward_ids: ['flex'] });
     expect(offer).toMatchObject({ cost: 200, state: { kind: 'redeemable', points: 200 } });
   });

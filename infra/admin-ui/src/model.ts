@@ -5,9 +5,12 @@ import type {
   Customer as CustomerAnswer,
   EntryActor,
   ListedMember,
+  MemberListMeta,
+  PointsAdjustment,
   ProgramOverview,
   StaffEarningHistoryEntry,
   StaffRewardHistoryEntry,
+  VipTier,
 } from '../../../shared/openapi/client-types';
 
 /**
@@ -22,6 +25,9 @@ export type Customer = CustomerAnswer & Partial<Pick<ListedMember, 'last_activit
  * requesters were recorded).
  */
 export type Actor = EntryActor;
+
+/** The member list's `meta` (its next page's cursor, the shop's currency) and an adjustment's answer, as the page reads them. */
+export type { MemberListMeta, PointsAdjustment, VipTier };
 
 /** Who an entry is by, in staff's words (the "By" column). */
 export function actorLabel(actor: Actor | null): string {

@@ -45,9 +45,7 @@ export type Program = Pick<ShopperProgram, 'loyalty_mode' | 'currency' | 'earnin
   rewards: ProgramReward[];
 };
 
-export type MemberTier = Pick<NonNullable<ShopperMember['vip_tier']>, 'id' | 'name'>;
-
-export type Member = Omit<ShopperMember, 'vip_tier'> & { id: string; vip_tier: MemberTier | null };
+export type Member = ShopperMember & { id: string };
 
 /** `GET /shopper/member`: who the token names, and the member when there is one. */
 export interface MemberAnswer {
@@ -201,7 +199,7 @@ export function createShopperApi(options: ShopperApiOptions): ShopperApi {
 }
 
 /** A list answer's page figures (`meta.page`, `meta.total_pages`): the service always sends them; an answer without is not the service's. */
-function pageFigures<M extends { page: number; total_pages: number }>(meta: Record<string, unknown> | undefined): M {
+function pageFigures<M extends Pick<ActivityListMeta, 'page' | 'total_pages'>>(meta: Record<string, unknown> | undefined): M {
   if (typeof meta?.page !== 'number' || typeof meta.total_pages !== 'number')
     throw new ShopperApiError('network', 200, 'answer has no page figures (meta.page, meta.total_pages)');
   return meta as M;

@@ -29,17 +29,19 @@ export type ProgramReward = Pick<
   | 'vip_tier_id'
 >;
 
-export type Program = Pick<ShopperProgram, 'currency'> & {
-  id: string;
-  earning_rules: Pick<ShopperProgram['earning_rules'][number], 'id' | 'action' | 'points'>[];
-  rewards: ProgramReward[];
-  vip_tiers: Pick<ShopperProgram['vip_tiers'][number], 'id' | 'name' | 'threshold'>[];
-};
+export type Program = Pick<ShopperProgram, 'currency' | 'earning_rules' | 'vip_tiers'> & { id: string; rewards: ProgramReward[] };
 
 export type Member = Pick<
   ShopperMember,
-  'first_name' | 'current_points' | 'lifetime_points' | 'pending_points' | 'loyalty_status' | 'next_tier' | 'redeemable_reward_ids'
-> & { id: string; vip_tier: Pick<NonNullable<ShopperMember['vip_tier']>, 'id' | 'name'> | null };
+  | 'first_name'
+  | 'current_points'
+  | 'lifetime_points'
+  | 'pending_points'
+  | 'loyalty_status'
+  | 'vip_tier'
+  | 'next_tier'
+  | 'redeemable_reward_ids'
+> & { id: string };
 
 export interface MemberAnswer {
   loggedIn: boolean;
