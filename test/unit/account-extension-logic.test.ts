@@ -178,11 +178,18 @@ describe('the /shopper client of the customer account extensions', () => {
     ]);
   });
 
-  it('pages the activity, knowing a later page from meta.total_pages or, without it, from a full page', async () => {
+  it("pages the activity by the answer's own page figures, and takes an answer without them for none of the service's", async () => {
     const line = (id: string) => ({
       type: 'activity',
       id,
-      attributes: { kind: 'earned', points: 5, label: 'Order #1', status: 'approved', created_at: '2026-01-01T00:00:00Z' },
+      attributes: {
+        kind: 'earned',
+        points: 5,
+        label: 'Order #1',
+        status: 'approved',
+        created_at: '2026-01-01T00:00:00Z',
+        discount_code: null,
+      },
     });
     const { api, sent } = client([
       { status: 200, body: { data: [line('a'), line('b')], meta: { total: 12, page: 1, per_page: 2, total_pages: 6 } } },
@@ -192,10 +199,10 @@ describe('the /shopper client of the customer account extensions', () => {
 
     const first = await api.activity(1, 2);
     expect(first.entries.map((entry) => entry.id)).toEqual(['a', 'b']);
-    expect(first.entries[0]).toMatchObject({ kind: 'earned', points: 5, label: 'Order #1' });
-    expect(first.hasMore).toBe(true);
-    expect((await api.activity(6, 2)).hasMore).toBe(false);
-    expect((await api.activity(2, 2)).hasMore).toBe(true);
+    expect(first.entries[0]).toMatchObject({ kind: 'earned', points: 5, label: 'Order #1', discount_code: null });
+    expect(first).toMatchObject({ page: 1, total_pages: 6, hasMore: true });
+    expect(await api.activity(6, 2)).toMatchObject({ page: 6, total_pages: 6, hasMore: false });
+    await expect(api.activity(2, 2)).rejects.toMatchObject({ kind: 'network' });
     expect(sent[0]!.url).toBe('https://api.example.test/prod/shopper/member/activity?page%5Bnumber%5D=1&page%5Bsize%5D=2');
   });
 

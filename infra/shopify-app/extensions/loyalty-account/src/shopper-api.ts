@@ -176,15 +176,15 @@ export function createShopperApi(options: ShopperApiOptions): ShopperApi {
       return { created: status === 201, member: flatten(body.data as Resource<Member>) };
     },
     async activity(page, size = 10) {
-      const { body } = await call('member/activity', `member/activity?page%5Bnumber%5D=${page}&page%5Bsize%5D=${size}`);
+      const { status, body } = await call('member/activity', `member/activity?page%5Bnumber%5D=${page}&page%5Bsize%5D=${size}`);
       const entries = ((body.data as Resource<ActivityEntry>[] | undefined) ?? []).map(flatten);
-      const meta = pageFigures<ActivityListMeta>(body.meta);
+      const meta = pageFigures<ActivityListMeta>(body.meta, status);
       return { entries, page: meta.page, total_pages: meta.total_pages, hasMore: meta.page < meta.total_pages };
     },
     async rewards(page = 1, size = 20) {
-      const { body } = await call('member/rewards', `member/rewards?page%5Bnumber%5D=${page}&page%5Bsize%5D=${size}`);
+      const { status, body } = await call('member/rewards', `member/rewards?page%5Bnumber%5D=${page}&page%5Bsize%5D=${size}`);
       const codes = ((body.data as Resource<OwnedReward>[] | undefined) ?? []).map(flatten);
-      const meta = pageFigures<MemberRewardListMeta>(body.meta);
+      const meta = pageFigures<MemberRewardListMeta>(body.meta, status);
       return { codes, hasMore: meta.page < meta.total_pages };
     },
     async redeem(rewardId, { idempotencyKey, points }) {
@@ -199,9 +199,12 @@ export function createShopperApi(options: ShopperApiOptions): ShopperApi {
 }
 
 /** A list answer's page figures (`meta.page`, `meta.total_pages`): the service always sends them; an answer without is not the service's. */
-function pageFigures<M extends Pick<ActivityListMeta, 'page' | 'total_pages'>>(meta: Record<string, unknown> | undefined): M {
+function pageFigures<M extends Pick<ActivityListMeta, 'page' | 'total_pages'>>(
+  meta: Record<string, unknown> | undefined,
+  status: number,
+): M {
   if (typeof meta?.page !== 'number' || typeof meta.total_pages !== 'number')
-    throw new ShopperApiError('network', 200, 'answer has no page figures (meta.page, meta.total_pages)');
+    throw new ShopperApiError('network', status, 'answer has no page figures (meta.page, meta.total_pages)');
   return meta as M;
 }
 

@@ -190,7 +190,7 @@ export function createStaffApi(options: { serviceUrl: string; token: () => Promi
         mode: attributes.loyalty_mode === 'store_credit' ? 'store_credit' : 'points',
         currency: String(attributes.currency ?? 'USD'),
         rewards: rewards.map((reward) => {
-          const flexible = reward.flexible ?? null;
+          const flexible = reward.flexible;
           return {
             id: String(reward.id),
             name: String(reward.name),
