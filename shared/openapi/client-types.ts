@@ -12,17 +12,11 @@ export type AnswerBody<N extends ResponseSchemaName> = z.output<(typeof RESPONSE
 type DataOf<N extends ResponseSchemaName> =
   AnswerBody<N> extends { data: infer D } ? (D extends readonly (infer R)[] ? R : NonNullable<D>) : never;
 
-/** A resource of an answer, `{ type, id, attributes }`. */
-export type AnswerResource<N extends ResponseSchemaName> = DataOf<N>;
-
 /** The attributes of an answer's resource (of each resource of a list). */
 export type AnswerAttributes<N extends ResponseSchemaName> = DataOf<N> extends { attributes: infer A } ? A : never;
 
 /** The `meta` of an answer body. */
 export type AnswerMeta<N extends ResponseSchemaName> = AnswerBody<N> extends { meta: infer M } ? M : never;
-
-/** The error envelope every refusal comes in. */
-export type ErrorEnvelope = AnswerBody<'Error'>;
 
 /** `GET /v1/customers/{identifier}` (and the staff mirror's): the spec's customer object. */
 export type Customer = AnswerAttributes<'Customer'>;
@@ -31,10 +25,6 @@ export type ListedMember = AnswerAttributes<'MemberList'>;
 export type MemberListMeta = AnswerMeta<'MemberList'>;
 /** `POST /v1/customers/{identifier}/points`. */
 export type PointsAdjustment = AnswerAttributes<'PointsAdjustment'>;
-/** An earning history entry as `/v1` answers it. */
-export type EarningHistoryEntry = AnswerAttributes<'EarningHistoryList'>;
-/** A reward history entry as `/v1` answers it. */
-export type RewardHistoryEntry = AnswerAttributes<'RewardHistoryList'>;
 /** An earning history entry as the staff mirror answers it: with `actor`, `order_source_name` and an adjustment's `note`. */
 export type StaffEarningHistoryEntry = AnswerAttributes<'StaffEarningHistoryList'>;
 /** A reward history entry as the staff mirror answers it: with `actor`. */
@@ -52,7 +42,6 @@ export type ProgramOverview = AnswerAttributes<'ProgramOverview'>;
 export type ShopperProgram = AnswerAttributes<'ShopperProgram'>;
 /** `GET|POST /shopper/member`: the member (null for a guest or a customer who is not one) and who the token names. */
 export type ShopperMember = AnswerAttributes<'ShopperMember'>;
-export type ShopperMemberMeta = AnswerMeta<'ShopperMember'>;
 /** A line of `GET /shopper/member/activity`. */
 export type ActivityEntry = AnswerAttributes<'ShopperActivityList'>;
 /** The page figures of `GET /shopper/member/activity` (`total`, `page`, `per_page`, `total_pages`). */

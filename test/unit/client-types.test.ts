@@ -33,13 +33,13 @@ function nonNull(schema: JsonSchema): JsonSchema {
   return alternatives.length === 1 ? nonNull(alternatives[0]!) : schema;
 }
 
-/** Where a helper of the module points in a component: the body, its meta, its resource, the resource's attributes. */
+/** Where a helper of the module points in a component: the body, its meta, its resource's attributes. */
 function locate(helper: string, component: JsonSchema): JsonSchema | undefined {
   if (helper === 'AnswerBody') return component;
   if (helper === 'AnswerMeta') return component.properties?.meta;
   const data = component.properties?.data && nonNull(component.properties.data);
   const resource = data?.type === 'array' && data.items ? nonNull(data.items) : data;
-  return helper === 'AnswerResource' ? resource : resource?.properties?.attributes;
+  return resource?.properties?.attributes;
 }
 
 /** The keys an object type has (required ones marked), as the checker sees it; null when it is not one object. */
@@ -82,7 +82,7 @@ function differences(checker: ts.TypeChecker, type: ts.Type, schema: JsonSchema,
   return found;
 }
 
-const HELPERS = new Set(['AnswerBody', 'AnswerMeta', 'AnswerResource', 'AnswerAttributes']);
+const HELPERS = new Set(['AnswerBody', 'AnswerMeta', 'AnswerAttributes']);
 
 /** Each exported type alias of the module: the component and helper it names, or the exports it is built of. */
 function moduleTypes() {
@@ -104,7 +104,7 @@ function moduleTypes() {
 }
 
 /** Interfaces and object type literals of a source that declare fields of the service's answers. */
-export function handWrittenAnswerShapes(file: string, text: string, answerFields: ReadonlySet<string>): string[] {
+function handWrittenAnswerShapes(file: string, text: string, answerFields: ReadonlySet<string>): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
