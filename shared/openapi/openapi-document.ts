@@ -89,6 +89,8 @@ interface RouteDoc {
   body?: z.core.$ZodType;
   /** Status -> response schema name ('Error' for the envelope). */
   responses: Partial<Record<number, ResponseSchemaName>>;
+  /** The 200 answer's schema under the staff mirror (`/admin/api/v1/...`), where it says more than the `/v1` one. */
+  staffMirror?: ResponseSchemaName;
 }
 
 const WRITE_ERRORS = { 400: 'Error', 403: 'Error', 404: 'Error', 409: 'Error', 422: 'Error' } as const;
@@ -189,6 +191,7 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       ...page,
     ],
     responses: { 200: 'EarningHistoryList', 400: 'Error', 404: 'Error' },
+    staffMirror: 'StaffEarningHistoryList',
   },
   getEarningHistoryEntry: {
     tag: 'History',
@@ -208,6 +211,7 @@ export const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       ...page,
     ],
     responses: { 200: 'RewardHistoryList', 400: 'Error', 404: 'Error' },
+    staffMirror: 'StaffRewardHistoryList',
   },
   getRewardHistoryEntry: {
     tag: 'History',
@@ -529,6 +533,14 @@ function operation(route: Route, doc: RouteDoc) {
     ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.body, 'input') } } } } : {}),
     responses,
     ...(route.throttle === 'strict' ? { 'x-rate-limit': '6 requests per second per key' } : {}),
+    ...(doc.staffMirror
+      ? {
+          'x-staff-mirror-response': {
+            description: `The 200 answer of the same operation under \`${STAFF_API_PREFIX}\` (tag Staff): each entry also says who made it.`,
+            content: { 'application/json': { schema: ref(doc.staffMirror) } },
+          },
+        }
+      : {}),
   };
 }
 

@@ -125,26 +125,23 @@ export const pointsAdjustmentSchema = resource(
     .strict(),
 );
 
-export const earningHistoryEntrySchema = resource(
-  'earning_history_entry',
-  z
-    .object({
-      earning_rule_id: z.string().nullable(),
-      action: z.string(),
-      points: int,
-      base_points: int,
-      points_multiplier: z.number(),
-      status: z.enum(['pending', 'approved', 'rejected']),
-      order_id: z.string().nullable(),
-      order_number: z.string().nullable(),
-      points_due_at: z.string().nullable(),
-      points_given_at: z.string().nullable(),
-      points_expiry_at: z.string().nullable(),
-      created_at: z.string(),
-      updated_at: z.string(),
-    })
-    .strict(),
-);
+const earningHistoryAttributesShape = {
+  earning_rule_id: z.string().nullable(),
+  action: z.string(),
+  points: int,
+  base_points: int,
+  points_multiplier: z.number(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  order_id: z.string().nullable(),
+  order_number: z.string().nullable(),
+  points_due_at: z.string().nullable(),
+  points_given_at: z.string().nullable(),
+  points_expiry_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+};
+
+export const earningHistoryEntrySchema = resource('earning_history_entry', z.object(earningHistoryAttributesShape).strict());
 
 /** What a reward gives (docs/program.md#reward-kinds). */
 const rewardKind = z.enum(REWARD_KINDS);
@@ -152,25 +149,54 @@ const rewardKind = z.enum(REWARD_KINDS);
 /** Only on a `store_credit` entry: its Shopify store credit transaction. */
 const storeCreditTransactionId = z.string().nullable().optional();
 
-export const rewardHistoryEntrySchema = resource(
-  'reward_history_entry',
+const rewardHistoryAttributesShape = {
+  reward_id: z.string(),
+  reward_name: z.string(),
+  reward_discount_type: rewardKind,
+  points_spent: int,
+  discount_code: z.string().nullable(),
+  status: z.enum(['active', 'used', 'expired']),
+  is_refunded: z.boolean(),
+  discount_code_redeemed_at: z.string().nullable(),
+  redeemed_at: z.string(),
+  expires_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  store_credit_transaction_id: storeCreditTransactionId,
+};
+
+export const rewardHistoryEntrySchema = resource('reward_history_entry', z.object(rewardHistoryAttributesShape).strict());
+
+/**
+ * Who made a history entry, as the staff routes' (`/admin/api/v1`) entries say it (shared/history/history-resource.ts):
+ * a staff user, an API key by its name, the shopper (their own redemption), Shopify, the system, or unknown.
+ */
+const entryActorSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('staff'), id: z.string() }).strict(),
+  z.object({ type: z.literal('api_key'), id: z.string(), name: z.string() }).strict(),
+  z.object({ type: z.literal('customer') }).strict(),
+  z.object({ type: z.literal('shopify') }).strict(),
+  z.object({ type: z.literal('system') }).strict(),
+  z.object({ type: z.literal('unknown') }).strict(),
+]);
+
+/** An earning entry as the staff mirror answers it: who made it, its order's channel, an adjustment's internal note. */
+export const staffEarningHistoryEntrySchema = resource(
+  'earning_history_entry',
   z
     .object({
-      reward_id: z.string(),
-      reward_name: z.string(),
-      reward_discount_type: rewardKind,
-      points_spent: int,
-      discount_code: z.string().nullable(),
-      status: z.enum(['active', 'used', 'expired']),
-      is_refunded: z.boolean(),
-      discount_code_redeemed_at: z.string().nullable(),
-      redeemed_at: z.string(),
-      expires_at: z.string().nullable(),
-      created_at: z.string(),
-      updated_at: z.string(),
-      store_credit_transaction_id: storeCreditTransactionId,
+      ...earningHistoryAttributesShape,
+      actor: entryActorSchema,
+      order_source_name: z.string().nullable(),
+      note: z.string().optional(),
     })
     .strict(),
+);
+
+/** A reward entry as the staff mirror answers it: who made the redemption. */
+export const staffRewardHistoryEntrySchema = resource(
+  'reward_history_entry',
+  z.object({ ...rewardHistoryAttributesShape, actor: entryActorSchema }).strict(),
 );
 
 export const purchaseSchema = resource(
@@ -435,6 +461,9 @@ export const RESPONSE_SCHEMAS = {
   EarningHistoryEntry: singleWithMode(earningHistoryEntrySchema),
   RewardHistoryList: list(rewardHistoryEntrySchema, modeMetaShape),
   RewardHistoryEntry: singleWithMode(rewardHistoryEntrySchema),
+  /** The staff mirror's history lists (`/admin/api/v1/customers/{identifier}/...-history`): the entries say who made them. */
+  StaffEarningHistoryList: list(staffEarningHistoryEntrySchema, {}),
+  StaffRewardHistoryList: list(staffRewardHistoryEntrySchema, modeMetaShape),
   EarningRuleList: list(earningRuleSchema, {
     ...modeMetaShape,
     tier_info: z

@@ -6,6 +6,7 @@
 import { SignJWT } from 'jose';
 import type { Twin } from '../../infra/local/twin';
 import { DETAILS } from '../../shared/http/errors';
+import { RESPONSE_SCHEMAS } from '../../shared/openapi/response-schemas';
 import {
   CROSS_ORIGIN_STAFF_PATHS,
   ROUTES,
@@ -341,8 +342,11 @@ describe('the actor of a staff write', () => {
   });
 
   it('carries actor { type: staff, id: <sub> } on its entry in /admin/api answers, the API key by name on a /v1 write', async () => {
-    const list = (await staff(await idToken())('GET', '/v1/customers/1003/earning-history')).body.data as Json[];
+    const listed = await staff(await idToken())('GET', '/v1/customers/1003/earning-history');
+    const list = listed.body.data as Json[];
     const one = await staff(await idToken())('GET', `/v1/customers/1003/earning-history/${staffEntryId}`);
+    // The staff mirror's list is its documented schema, the one the admin UI's and POS's types are inferred from.
+    expect(RESPONSE_SCHEMAS.StaffEarningHistoryList.safeParse(listed.body).error).toBeUndefined();
 
     expect(list.find((entry) => entry.id === staffEntryId).attributes.actor).toEqual({ type: 'staff', id: '77' });
     expect(one.body.data.attributes.actor).toEqual({ type: 'staff', id: '77' });
@@ -412,7 +416,9 @@ describe('who made a redemption and its refund', () => {
   });
 
   it('says on each reward history entry in /admin/api answers: the staff user, the API key by name, the customer', async () => {
-    const list = (await staff(await idToken())('GET', '/v1/customers/1007/reward-history')).body.data as Json[];
+    const listed = await staff(await idToken())('GET', '/v1/customers/1007/reward-history');
+    const list = listed.body.data as Json[];
+    expect(RESPONSE_SCHEMAS.StaffRewardHistoryList.safeParse(listed.body).error).toBeUndefined();
     const actorOf = (id: string) => list.find((entry) => entry.id === id).attributes.actor;
 
     expect(actorOf(byStaff)).toEqual({ type: 'staff', id: '77' });
@@ -423,7 +429,9 @@ describe('who made a redemption and its refund', () => {
   });
 
   it("says who undid a redemption on the entry that gives the points back, and on the refund's answer", async () => {
-    const earning = (await staff(await idToken())('GET', '/v1/customers/1007/earning-history')).body.data as Json[];
+    const earningList = await staff(await idToken())('GET', '/v1/customers/1007/earning-history');
+    expect(RESPONSE_SCHEMAS.StaffEarningHistoryList.safeParse(earningList.body).error).toBeUndefined();
+    const earning = earningList.body.data as Json[];
     const refund = earning.find((entry) => entry.attributes.action === 'reward_refund');
 
     expect(refund.attributes.actor).toEqual({ type: 'staff', id: '78' });

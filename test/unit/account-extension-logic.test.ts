@@ -66,7 +66,7 @@ const member: Member = {
   lifetime_points: 1200,
   pending_points: 50,
   loyalty_status: 'member',
-  vip_tier: { id: 'silver', name: 'Silver' },
+  vip_tier: { id: 'silver', name: 'Silver', threshold: 1000, points_multiplier: 1.25, badge_image_url: null, badge_color: '#8a8d91' },
   next_tier: { id: 'gold', name: 'Gold', threshold: 2000, remaining: 800 },
   referral_url: 'https://demo.myshopify.com/?ref=ADA1',
   referral_code: 'ADA1',
@@ -116,8 +116,8 @@ const program: Program = {
   campaign: null,
   rewards: [reward('r-500', 500), reward('r-1000', 1000), reward('r-gold', 300, { vip_tier_id: 'gold' })],
   vip_tiers: [
-    { id: 'silver', name: 'Silver', threshold: 1000, points_multiplier: 1.25, badge_color: null, badge_image_url: null },
-    { id: 'gold', name: 'Gold', threshold: 2000, points_multiplier: 1.5, badge_color: null, badge_image_url: null },
+    { id: 'silver', name: 'Silver', threshold: 1000, points_multiplier: 1.25, badge_color: '#8a8d91', badge_image_url: null },
+    { id: 'gold', name: 'Gold', threshold: 2000, points_multiplier: 1.5, badge_color: '#b8860b', badge_image_url: null },
   ],
 };
 
@@ -178,11 +178,18 @@ describe('the /shopper client of the customer account extensions', () => {
     ]);
   });
 
-  it('pages the activity, knowing a later page from meta.total_pages or, without it, from a full page', async () => {
+  it("pages the activity by the answer's own page figures, and takes an answer without them for none of the service's", async () => {
     const line = (id: string) => ({
       type: 'activity',
       id,
-      attributes: { kind: 'earned', points: 5, label: 'Order #1', status: 'approved', created_at: '2026-01-01T00:00:00Z' },
+      attributes: {
+        kind: 'earned',
+        points: 5,
+        label: 'Order #1',
+        status: 'approved',
+        created_at: '2026-01-01T00:00:00Z',
+        discount_code: null,
+      },
     });
     const { api, sent } = client([
       { status: 200, body: { data: [line('a'), line('b')], meta: { total: 12, page: 1, per_page: 2, total_pages: 6 } } },
@@ -192,10 +199,10 @@ describe('the /shopper client of the customer account extensions', () => {
 
     const first = await api.activity(1, 2);
     expect(first.entries.map((entry) => entry.id)).toEqual(['a', 'b']);
-    expect(first.entries[0]).toMatchObject({ kind: 'earned', points: 5, label: 'Order #1' });
-    expect(first.hasMore).toBe(true);
-    expect((await api.activity(6, 2)).hasMore).toBe(false);
-    expect((await api.activity(2, 2)).hasMore).toBe(true);
+    expect(first.entries[0]).toMatchObject({ kind: 'earned', points: 5, label: 'Order #1', discount_code: null });
+    expect(first).toMatchObject({ page: 1, total_pages: 6, hasMore: true });
+    expect(await api.activity(6, 2)).toMatchObject({ page: 6, total_pages: 6, hasMore: false });
+    await expect(api.activity(2, 2)).rejects.toMatchObject({ kind: 'network' });
     expect(sent[0]!.url).toBe('https://api.example.test/prod/shopper/member/activity?page%5Bnumber%5D=1&page%5Bsize%5D=2');
   });
 
@@ -262,7 +269,10 @@ describe('what the loyalty page derives from the answers', () => {
   });
 
   it("costs a flexible reward at its minimum, the amount the service's redeemable list assumes", () => {
-    const flexible = reward('flex', 0, { redemption_mode: 'flexible', flexible: { min_points: 200, max_points: 2000 } });
+    const flexible = reward('flex', 0, {
+      redemption_mode: 'flexible',
+      flexible: { min_points: 200, max_points: 2000, points_per_unit: 100 },
+    });
     const [offer] = rewardOffers({ ...program, rewards: [flexible] }, { ...member, redeemable_reward_ids: ['flex'] });
     expect(offer).toMatchObject({ cost: 200, state: { kind: 'redeemable', points: 200 } });
   });

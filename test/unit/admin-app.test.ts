@@ -120,7 +120,9 @@ describe("a customer's figures from the history", () => {
       ],
       [reward('r', { is_refunded: true, actor: { type: 'staff', id: '7' } })],
     );
-    expect(rows.map((row) => [row.kind, row.points, row.status, row.detail, row.note, row.actor?.id ?? null])).toEqual([
+    expect(
+      rows.map((row) => [row.kind, row.points, row.status, row.detail, row.note, row.actor && 'id' in row.actor ? row.actor.id : null]),
+    ).toEqual([
       ['Adjustment', -20, 'approved', '', 'Typo', '42'],
       ['Reward', -500, 'refunded', '$5 off (LOYAL-1)', null, '7'],
       ['Order', 100, 'approved', 'Order #1001', null, null],

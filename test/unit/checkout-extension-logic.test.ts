@@ -40,7 +40,7 @@ describe('estimateCart', () => {
   });
 });
 
-const reward = (id: string, discount_type: string, extra: Partial<ProgramReward> = {}): ProgramReward => ({
+const reward = (id: string, discount_type: ProgramReward['discount_type'], extra: Partial<ProgramReward> = {}): ProgramReward => ({
   id,
   name: id,
   description: null,
@@ -62,13 +62,13 @@ describe('checkoutOffers', () => {
       earning_rules: [],
       vip_tiers: [],
       rewards: [
-        reward('five-off', 'fixed_amount'),
+        reward('five-off', 'fixed'),
         reward('credit', 'store_credit'),
-        reward('flex', 'fixed_amount', {
+        reward('flex', 'fixed', {
           redemption_mode: 'flexible',
           flexible: { min_points: 100, max_points: 1000, points_per_unit: 100 },
         }),
-        reward('too-dear', 'fixed_amount'),
+        reward('too-dear', 'fixed'),
       ],
     } as Program;
     const member = { redeemable_reward_ids: ['five-off', 'credit', 'flex'] } as Member;
@@ -79,7 +79,7 @@ describe('checkoutOffers', () => {
   });
 
   it('lets a flexible reward take at most the balance, in its steps', () => {
-    const flex = reward('flex', 'fixed_amount', { flexible: { min_points: 100, max_points: 1000, points_per_unit: 100 } });
+    const flex = reward('flex', 'fixed', { flexible: { min_points: 100, max_points: 1000, points_per_unit: 100 } });
     expect(flexibleMost(flex, 750)).toBe(700);
     expect(flexibleMost(flex, 5000)).toBe(1000);
     expect(flexibleMost(flex, 50)).toBe(100);

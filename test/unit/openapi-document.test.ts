@@ -39,6 +39,22 @@ describe('OpenAPI document', () => {
     );
   });
 
+  it("points each history list at the staff mirror's answer, whose entries say who made them", () => {
+    const paths = document.paths as Record<string, Record<string, { 'x-staff-mirror-response'?: unknown }>>;
+    const mirrored = Object.entries(paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) => operation['x-staff-mirror-response'])
+        .map(([method, operation]) => [
+          `${method.toUpperCase()} ${path}`,
+          JSON.stringify(operation['x-staff-mirror-response']).match(/Staff\w+/)?.[0],
+        ]),
+    );
+    expect(mirrored).toEqual([
+      ['GET /v1/customers/{identifier}/earning-history', 'StaffEarningHistoryList'],
+      ['GET /v1/customers/{identifier}/reward-history', 'StaffRewardHistoryList'],
+    ]);
+  });
+
   it('refuses a route that has no documentation', () => {
     expect(() => buildOpenApiDocument([{ ...ROUTES[0]!, name: 'undocumented' }])).toThrow(
       'Route undocumented has no OpenAPI documentation',

@@ -19,6 +19,7 @@ import {
   formatPoints,
   mergeActivity,
   pendingPoints,
+  type PointsAdjustment,
   refundable,
   type RewardEntry,
   statusWord,
@@ -198,7 +199,10 @@ export function CustomerPage({ id }: { id: string }) {
             const run = () =>
               act(
                 () =>
-                  request<Document<Resource<{ adjustment: number; points_after: number }>>>('POST', `${path}/points`, { adjustment, note }),
+                  request<Document<Resource<Pick<PointsAdjustment, 'adjustment' | 'points_after'>>>>('POST', `${path}/points`, {
+                    adjustment,
+                    note,
+                  }),
                 (answer) => adjustmentOutcome(adjustment, answer.data.attributes.adjustment, answer.data.attributes.points_after),
               );
             if (adjustment > 0) return run();

@@ -10,16 +10,16 @@ import {
   formatDate,
   formatPoints,
   MEMBER_SORTS,
+  type MemberListMeta,
   type MemberListQuery,
   type MemberSortKey,
   membersPath,
   statusWord,
+  type VipTier,
 } from './model';
 
-interface Tier {
-  id: string;
-  name: string;
-}
+/** A tier to filter by: its id and, of `GET /admin/api/v1/vip-tiers`' attributes, its name. */
+type Tier = Pick<VipTier, 'name'> & { id: string };
 
 type Page =
   { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; members: Customer[]; next: string | null; currency: string };
@@ -33,7 +33,7 @@ export function MembersView() {
   const [page, setPage] = useState<Page>({ kind: 'loading' });
   const [tiers, setTiers] = useState<Tier[]>([]);
   useEffect(() => {
-    get<Document<Array<Resource<Tier>>>>('/v1/vip-tiers?page[size]=100').then(
+    get<Document<Array<Resource<Pick<VipTier, 'name'>>>>>('/v1/vip-tiers?page[size]=100').then(
       (document) => setTiers(document.data.map((resource) => ({ id: resource.id, name: resource.attributes.name }))),
       () => setTiers([]),
     );
@@ -45,7 +45,7 @@ export function MembersView() {
     get<Document<Array<Resource<Customer>>>>(membersPath(query, cursor)).then(
       (document) => {
         if (!live) return;
-        const meta = document.meta as { page?: { next_cursor?: string | null }; currency?: string } | undefined;
+        const meta = document.meta as Partial<MemberListMeta> | undefined;
         setPage({
           kind: 'ready',
           members: document.data.map((resource) => resource.attributes),

@@ -1,33 +1,33 @@
 // What the page reads of the service's answers (the spec's customer and history entries, the contract's
-// overview), and the figures it derives from them. Pure: tested without a browser.
+// overview), and the figures it derives from them. Pure: tested without a browser. The answers' types are the
+// server's own (shared/openapi/client-types.ts), imported as types only: nothing of the server enters the bundle.
+import type {
+  Customer as CustomerAnswer,
+  EntryActor,
+  ListedMember,
+  MemberListMeta,
+  PointsAdjustment,
+  ProgramOverview,
+  StaffEarningHistoryEntry,
+  StaffRewardHistoryEntry,
+  VipTier,
+} from '../../../shared/openapi/client-types';
 
-export interface Customer {
-  platform_customer_id: string;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  current_points: number;
-  lifetime_points: number;
-  redeemed_points: number;
-  loyalty_status: 'member' | 'excluded';
-  loyalty_mode: string;
-  date_of_birth: string | null;
-  vip_tier: { id: string; name: string } | null;
-  created_at: string;
-  /** On the member list's answers: the last earning or spending, else the enrolment. */
-  last_activity_at?: string;
-}
+/**
+ * A customer as the page reads it: the spec's customer object (`GET /admin/api/v1/customers/{id}`), and on the
+ * member list's answers (`GET /admin/api/members`) the last earning or spending, else the enrolment.
+ */
+export type Customer = CustomerAnswer & Partial<Pick<ListedMember, 'last_activity_at'>>;
 
 /**
  * Who made an entry, as `/admin/api/v1` answers it: a staff user, an API key (by its name), the customer (their
  * own redemption), Shopify (an order, a customer webhook), the system (a job, an import), or unknown (made before
  * requesters were recorded).
  */
-export interface Actor {
-  type: string;
-  id?: string;
-  name?: string;
-}
+export type Actor = EntryActor;
+
+/** The member list's `meta` (its next page's cursor, the shop's currency) and an adjustment's answer, as the page reads them. */
+export type { MemberListMeta, PointsAdjustment, VipTier };
 
 /** Who an entry is by, in staff's words (the "By" column). */
 export function actorLabel(actor: Actor | null): string {
@@ -54,32 +54,22 @@ export function statusWord(status: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export interface EarningEntry {
-  action: string;
-  points: number;
-  status: 'pending' | 'approved' | 'rejected';
-  order_number: string | null;
-  points_due_at: string | null;
-  points_given_at: string | null;
-  points_expiry_at: string | null;
-  created_at: string;
-  note?: string | null;
-  actor?: Actor | null;
-}
+/** An earning history entry as the staff mirror answers it, read down to what the page shows. */
+export type EarningEntry = Pick<
+  StaffEarningHistoryEntry,
+  'action' | 'points' | 'status' | 'order_number' | 'points_due_at' | 'points_given_at' | 'points_expiry_at' | 'created_at'
+> &
+  Partial<Pick<StaffEarningHistoryEntry, 'note' | 'actor'>>;
 
-export interface RewardEntry {
-  reward_name: string;
-  reward_discount_type?: string;
-  points_spent: number;
-  /** Null for store credit, which is credited to the customer's Shopify account. */
-  discount_code: string | null;
-  expires_at?: string | null;
-  status: 'active' | 'used' | 'expired';
-  is_refunded: boolean;
-  discount_code_redeemed_at: string | null;
-  created_at: string;
-  actor?: Actor | null;
-}
+/**
+ * A reward history entry as the staff mirror answers it, read down to what the page shows. `discount_code` is
+ * null for store credit, which is credited to the customer's Shopify account.
+ */
+export type RewardEntry = Pick<
+  StaffRewardHistoryEntry,
+  'reward_name' | 'points_spent' | 'discount_code' | 'status' | 'is_refunded' | 'discount_code_redeemed_at' | 'created_at'
+> &
+  Partial<Pick<StaffRewardHistoryEntry, 'reward_discount_type' | 'expires_at' | 'actor'>>;
 
 export interface Activity {
   id: string;
@@ -248,27 +238,7 @@ export function deductionPreview(points: number, balance: number): string {
 }
 
 /** `GET /admin/api/overview`'s attributes (SURFACES-CONTRACT.md, "The program's figures"). */
-export interface Overview {
-  members: { total: number; new: number; excluded: number };
-  points_outstanding: number;
-  points_pending: number;
-  liability: { amount: string; currency: string; point_value: string };
-  in_range: {
-    issued: Record<string, number>;
-    redeemed: number;
-    expired: number;
-    clawed_back: number;
-    redemptions: number;
-    codes_used: number;
-    member_orders: number;
-    member_revenue: string;
-    loyalty_orders: number;
-    loyalty_revenue: string;
-  };
-  redemption_rate: number;
-  repeat_purchase_rate: number;
-  daily: Array<{ date: string; issued: number; redeemed: number; expired: number; new_members: number; member_revenue: string }>;
-}
+export type Overview = ProgramOverview;
 
 export function issuedTotal(overview: Overview): number {
   return Object.values(overview.in_range.issued).reduce((sum, points) => sum + points, 0);

@@ -3,79 +3,49 @@
 // token and fetch come in as functions), so the same code runs in Shopify's worker, in the test
 // harness's page and in jest against the twin.
 
-/** A rule of the program as `GET /shopper/program` lists it. */
-export interface EarningRule {
-  id: string;
-  name: string;
-  action: string;
-  customer_facing_label: string | null;
-  call_to_action_url: string | null;
-  /** The points this shopper gets now (tier and campaign included); a per-spend rule's for each whole `spend_unit`. */
-  points: number;
-  spend_unit: number | null;
-}
+import type {
+  ActivityEntry as ActivityAnswer,
+  ActivityListMeta,
+  MemberReward,
+  MemberRewardListMeta,
+  Redemption as RedemptionAnswer,
+  ShopperMember,
+  ShopperProgram,
+} from '../../../../../shared/openapi/client-types';
+
+// The answers' shapes are the service's own (shared/openapi/client-types.ts, types only), read down to what the
+// page shows; each resource comes flattened, its `id` beside its attributes.
+
+/** A rule of the program as `GET /shopper/program` lists it: `points` is what this shopper gets now (tier and campaign included), a per-spend rule's for each whole `spend_unit`. */
+export type EarningRule = ShopperProgram['earning_rules'][number];
 
 /** The campaign running now, which every figure of the program includes. */
-export interface ProgramCampaign {
-  id: string;
-  name: string;
-  multiplier: number;
-  ends_at: string;
-}
+export type ProgramCampaign = NonNullable<ShopperProgram['campaign']>;
 
-export interface ProgramReward {
-  id: string;
-  name: string;
-  description: string | null;
-  discount_type: string;
-  discount_amount: number;
-  minimum_spend: number;
-  redemption_mode: string;
-  points_cost: number;
-  /** `points_per_unit`: the points one unit of the discount costs (the chooser's step); absent from an older service. */
-  flexible: { min_points: number; max_points: number; points_per_unit?: number } | null;
-  vip_tier_id: string | null;
-  expiry_days: number | null;
-}
+/** A reward of the program; `flexible.points_per_unit` is the points one unit of the discount costs (the chooser's step). */
+export type ProgramReward = Pick<
+  ShopperProgram['rewards'][number],
+  | 'id'
+  | 'name'
+  | 'description'
+  | 'discount_type'
+  | 'discount_amount'
+  | 'minimum_spend'
+  | 'redemption_mode'
+  | 'points_cost'
+  | 'flexible'
+  | 'vip_tier_id'
+  | 'expiry_days'
+>;
 
-export interface ProgramTier {
-  id: string;
-  name: string;
-  threshold: number;
-  points_multiplier: number;
-  badge_color: string | null;
-  badge_image_url: string | null;
-}
+export type ProgramTier = ShopperProgram['vip_tiers'][number];
 
-export interface Program {
+export type Program = Pick<ShopperProgram, 'loyalty_mode' | 'currency' | 'earning_rules' | 'campaign' | 'vip_tiers'> & {
   id: string;
-  loyalty_mode: string;
-  currency: string;
-  earning_rules: EarningRule[];
-  campaign: ProgramCampaign | null;
   rewards: ProgramReward[];
-  vip_tiers: ProgramTier[];
-}
+};
 
-export interface MemberTier {
-  id: string;
-  name: string;
-}
-
-export interface Member {
-  id: string;
-  first_name: string | null;
-  current_points: number;
-  lifetime_points: number;
-  pending_points: number;
-  loyalty_status: string;
-  vip_tier: MemberTier | null;
-  next_tier: { id: string; name: string; threshold: number; remaining: number } | null;
-  referral_url: string | null;
-  referral_code: string | null;
-  points_expiring: { points: number; at: string } | null;
-  redeemable_reward_ids: string[];
-}
+export type Member = ShopperMember & { id: string };
 
 /** `GET /shopper/member`: who the token names, and the member when there is one. */
 export interface MemberAnswer {
@@ -83,50 +53,22 @@ export interface MemberAnswer {
   member: Member | null;
 }
 
-export type ActivityKind = 'earned' | 'spent' | 'refunded' | 'expired' | 'adjusted';
+export type ActivityKind = ActivityAnswer['kind'];
 
-export interface ActivityEntry {
-  id: string;
-  kind: ActivityKind;
-  points: number;
-  label: string;
-  status: string;
-  created_at: string;
-  /** A redemption's code (null on other lines). */
-  discount_code: string | null;
-}
+/** A line of the activity; `discount_code` is a redemption's code (null on other lines). */
+export type ActivityEntry = ActivityAnswer & { id: string };
 
-export interface ActivityPage {
+/** A page of the activity and the answer's own page figures: a later page exists while `page` is below `total_pages`. */
+export type ActivityPage = Pick<ActivityListMeta, 'page' | 'total_pages'> & {
   entries: ActivityEntry[];
-  page: number;
-  /** Whether a later page exists: from `meta.total_pages` when the answer has it, else from a full page. */
   hasMore: boolean;
-}
+};
 
-export interface Redemption {
-  id: string;
-  reward_id: string;
-  reward_name: string;
-  points_spent: number;
-  /** Null for store credit, which is credited to the customer's account. */
-  discount_code: string | null;
-  expires_at: string | null;
-  status: string;
-}
+/** A redemption; `discount_code` is null for store credit, which is credited to the customer's account. */
+export type Redemption = RedemptionAnswer & { id: string };
 
 /** A code the member bought and can still use (GET /shopper/member/rewards). */
-export interface OwnedReward {
-  id: string;
-  reward_id: string;
-  reward_name: string;
-  discount_code: string;
-  discount_type: string;
-  discount_value: number | null;
-  minimum_spend: number | null;
-  points_spent: number;
-  expires_at: string | null;
-  created_at: string;
-}
+export type OwnedReward = MemberReward & { id: string };
 
 /**
  * What went wrong, as the page tells the customer: the status and the service's detail are kept for
@@ -234,17 +176,16 @@ export function createShopperApi(options: ShopperApiOptions): ShopperApi {
       return { created: status === 201, member: flatten(body.data as Resource<Member>) };
     },
     async activity(page, size = 10) {
-      const { body } = await call('member/activity', `member/activity?page%5Bnumber%5D=${page}&page%5Bsize%5D=${size}`);
+      const { status, body } = await call('member/activity', `member/activity?page%5Bnumber%5D=${page}&page%5Bsize%5D=${size}`);
       const entries = ((body.data as Resource<ActivityEntry>[] | undefined) ?? []).map(flatten);
-      const totalPages = body.meta?.total_pages;
-      const hasMore = typeof totalPages === 'number' ? page < totalPages : entries.length === size;
-      return { entries, page, hasMore };
+      const meta = pageFigures<ActivityListMeta>(body.meta, status);
+      return { entries, page: meta.page, total_pages: meta.total_pages, hasMore: meta.page < meta.total_pages };
     },
     async rewards(page = 1, size = 20) {
-      const { body } = await call('member/rewards', `member/rewards?page%5Bnumber%5D=${page}&page%5Bsize%5D=${size}`);
+      const { status, body } = await call('member/rewards', `member/rewards?page%5Bnumber%5D=${page}&page%5Bsize%5D=${size}`);
       const codes = ((body.data as Resource<OwnedReward>[] | undefined) ?? []).map(flatten);
-      const totalPages = body.meta?.total_pages;
-      return { codes, hasMore: typeof totalPages === 'number' ? page < totalPages : codes.length === size };
+      const meta = pageFigures<MemberRewardListMeta>(body.meta, status);
+      return { codes, hasMore: meta.page < meta.total_pages };
     },
     async redeem(rewardId, { idempotencyKey, points }) {
       const { body } = await call('redeem', `rewards/${encodeURIComponent(rewardId)}/redeem`, {
@@ -255,6 +196,16 @@ export function createShopperApi(options: ShopperApiOptions): ShopperApi {
       return flatten(body.data as Resource<Redemption>);
     },
   };
+}
+
+/** A list answer's page figures (`meta.page`, `meta.total_pages`): the service always sends them; an answer without is not the service's. */
+function pageFigures<M extends Pick<ActivityListMeta, 'page' | 'total_pages'>>(
+  meta: Record<string, unknown> | undefined,
+  status: number,
+): M {
+  if (typeof meta?.page !== 'number' || typeof meta.total_pages !== 'number')
+    throw new ShopperApiError('network', status, 'answer has no page figures (meta.page, meta.total_pages)');
+  return meta as M;
 }
 
 function flatten<T extends { id: string }>(resource: Resource<T>): T {

@@ -2,6 +2,11 @@
 // object), read down to what the block shows. A customer who is not a member is a 404; anything else that
 // is not a customer object means the program could not be reached, and the block says so.
 
+import type { Customer } from '../../../../../shared/openapi/client-types';
+
+/** What the block reads of the customer object (shared/openapi/client-types.ts, types only). */
+type MemberFields = Pick<Customer, 'current_points' | 'loyalty_status' | 'vip_tier'>;
+
 export interface MemberSummary {
   kind: 'member';
   currentPoints: number;
@@ -31,10 +36,11 @@ export function createMemberLookup(options: { serviceUrl: string; fetch: Fetch }
       }
       if (response.status === 404) return { kind: 'not-member' };
       if (!response.ok) return { kind: 'unavailable' };
-      const attributes = ((await response.json().catch(() => null)) as { data?: { attributes?: Record<string, unknown> } } | null)?.data
+      // Read as possibly absent: an answer that is not the service's (a proxy's page) means the program could not be reached.
+      const attributes = ((await response.json().catch(() => null)) as { data?: { attributes?: Partial<MemberFields> } } | null)?.data
         ?.attributes;
       if (!attributes || typeof attributes.current_points !== 'number') return { kind: 'unavailable' };
-      const tier = attributes.vip_tier as { name?: unknown } | null | undefined;
+      const tier = attributes.vip_tier;
       return {
         kind: 'member',
         currentPoints: attributes.current_points,

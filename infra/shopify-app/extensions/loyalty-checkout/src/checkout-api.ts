@@ -3,63 +3,56 @@
 // extension host (the token and fetch come in as functions), so the same code runs in Shopify's worker, in the
 // twin's checkout page and in jest against the twin.
 
-export interface ProgramReward {
-  id: string;
-  name: string;
-  description: string | null;
-  discount_type: string;
-  discount_amount: number;
-  minimum_spend: number;
-  redemption_mode: string;
-  points_cost: number;
-  /** `points_per_unit`: the points one unit of the discount costs (the chooser's step). */
-  flexible: { min_points: number; max_points: number; points_per_unit?: number } | null;
-  vip_tier_id: string | null;
-}
+import type {
+  Estimate as EstimateAnswer,
+  MemberReward,
+  Redemption as RedemptionAnswer,
+  ShopperMember,
+  ShopperProgram,
+} from '../../../../../shared/openapi/client-types';
 
-export interface Program {
-  id: string;
-  currency: string;
-  earning_rules: { id: string; action: string; points: number }[];
-  rewards: ProgramReward[];
-  vip_tiers: { id: string; name: string; threshold: number }[];
-}
+// The answers' shapes are the service's own (shared/openapi/client-types.ts, types only), read down to what the
+// blocks use; each resource comes flattened, its `id` beside its attributes.
 
-export interface Member {
-  id: string;
-  first_name: string | null;
-  current_points: number;
-  lifetime_points: number;
-  pending_points: number;
-  loyalty_status: string;
-  vip_tier: { id: string; name: string } | null;
-  next_tier: { id: string; name: string; threshold: number; remaining: number } | null;
-  redeemable_reward_ids: string[];
-}
+/** A reward of the program; `flexible.points_per_unit` is the points one unit of the discount costs (the chooser's step). */
+export type ProgramReward = Pick<
+  ShopperProgram['rewards'][number],
+  | 'id'
+  | 'name'
+  | 'description'
+  | 'discount_type'
+  | 'discount_amount'
+  | 'minimum_spend'
+  | 'redemption_mode'
+  | 'points_cost'
+  | 'flexible'
+  | 'vip_tier_id'
+>;
+
+export type Program = Pick<ShopperProgram, 'currency' | 'earning_rules' | 'vip_tiers'> & { id: string; rewards: ProgramReward[] };
+
+export type Member = Pick<
+  ShopperMember,
+  | 'first_name'
+  | 'current_points'
+  | 'lifetime_points'
+  | 'pending_points'
+  | 'loyalty_status'
+  | 'vip_tier'
+  | 'next_tier'
+  | 'redeemable_reward_ids'
+> & { id: string };
 
 export interface MemberAnswer {
   loggedIn: boolean;
   member: Member | null;
 }
 
-export interface Redemption {
-  id: string;
-  reward_id: string;
-  reward_name: string;
-  points_spent: number;
-  /** Null for store credit, which is credited to the customer's account (checkout does not offer it). */
-  discount_code: string | null;
-  expires_at: string | null;
-  status: string;
-}
+/** A redemption; `discount_code` is null for store credit, which is credited to the customer's account (checkout does not offer it). */
+export type Redemption = RedemptionAnswer & { id: string };
 
 /** A code the member bought and can still use (GET /shopper/member/rewards): `id` is its redemption's. */
-export interface OwnedCode {
-  id: string;
-  reward_name: string;
-  discount_code: string;
-  points_spent: number;
-}
+export type OwnedCode = Pick<MemberReward, 'reward_name' | 'discount_code' | 'points_spent'> & { id: string };
 
 /** A cart line as POST /shopper/estimate takes it (amounts as decimal strings of the shop's currency). */
 export interface EstimateLine {
@@ -75,12 +68,8 @@ export interface EstimateCart {
   currency: string;
 }
 
-export interface Estimate {
-  points: number;
-  status: 'pending' | 'approved';
-  points_due_at: string | null;
-  eligible_amount: string;
-}
+/** What the cart would earn (POST /shopper/estimate). */
+export type Estimate = EstimateAnswer;
 
 /** What went wrong, as the block tells the shopper (the service's detail is kept for logs and tests). */
 export type ShopperErrorKind =

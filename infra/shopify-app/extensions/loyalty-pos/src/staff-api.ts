@@ -3,6 +3,20 @@
 // token, on the service's own URL (a cross-origin call from POS's origin, preflighted). Pure of the POS host:
 // the token and fetch come in as functions, so the same code runs in POS, in the twin's POS page and in jest.
 
+import type {
+  Customer,
+  PointsAdjustment,
+  Purchase,
+  ShopperProgram,
+  StaffEarningHistoryEntry,
+  StaffRewardHistoryEntry,
+} from '../../../../../shared/openapi/client-types';
+
+// The answers are read as the service's own shapes (shared/openapi/client-types.ts, types only) into the counter's
+// own words below. A resource's attributes are read as possibly absent: an answer that is not the service's (a
+// proxy's page) gives no member rather than a broken one.
+type Answer<A> = { id?: string; attributes?: Partial<A> };
+
 /** A member as `GET /admin/api/v1/customers/{id}` answers it, read down to what the counter shows. */
 export interface Member {
   id: string;
@@ -82,10 +96,15 @@ export interface StaffApi {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
-function memberOf(resource: { id?: unknown; attributes?: Record<string, unknown> } | undefined): Member | null {
+type CustomerFields = Pick<
+  Customer,
+  'platform_customer_id' | 'first_name' | 'last_name' | 'email' | 'current_points' | 'vip_tier' | 'loyalty_status'
+>;
+
+function memberOf(resource: Answer<CustomerFields> | undefined): Member | null {
   const attributes = resource?.attributes;
   if (!attributes || typeof attributes.current_points !== 'number') return null;
-  const tier = attributes.vip_tier as { id?: unknown; name?: unknown } | null | undefined;
+  const tier = attributes.vip_tier;
   const name = [text(attributes.first_name), text(attributes.last_name)].filter(Boolean).join(' ');
   const id = String(resource.id ?? attributes.platform_customer_id);
   return {
@@ -98,7 +117,10 @@ function memberOf(resource: { id?: unknown; attributes?: Record<string, unknown>
   };
 }
 
-function redemptionOf(resource: { id?: unknown; attributes?: Record<string, unknown> }): Redemption {
+/** A redemption as the purchase and the reward history answer it (`Purchase`, `StaffRewardHistoryEntry`). */
+type RedemptionFields = Pick<Purchase & StaffRewardHistoryEntry, 'reward_name' | 'reward_discount_type' | 'points_spent' | 'discount_code'>;
+
+function redemptionOf(resource: Answer<RedemptionFields>): Redemption {
   const attributes = resource.attributes ?? {};
   return {
     id: String(resource.id),
@@ -140,9 +162,7 @@ export function createStaffApi(options: { serviceUrl: string; token: () => Promi
   return {
     async member(customerId) {
       try {
-        const answer = (await call('GET', `/v1/customers/${id(customerId)}`)) as {
-          data?: { id?: unknown; attributes?: Record<string, unknown> };
-        };
+        const answer = (await call('GET', `/v1/customers/${id(customerId)}`)) as { data?: Answer<CustomerFields> };
         return memberOf(answer.data);
       } catch (error) {
         if (error instanceof StaffApiError && error.status === 404) return null;
@@ -159,25 +179,25 @@ export function createStaffApi(options: { serviceUrl: string; token: () => Promi
       const path = wanted.includes('@')
         ? `/v1/customers?filter[email]=${id(wanted)}&page[size]=10`
         : `/members?filter[name]=${id(wanted)}&page[size]=10`;
-      const answer = (await call('GET', path)) as { data?: Array<{ id?: unknown; attributes?: Record<string, unknown> }> };
+      const answer = (await call('GET', path)) as { data?: Array<Answer<CustomerFields>> };
       return (answer.data ?? []).map(memberOf).filter((member): member is Member => member !== null);
     },
     async program() {
-      const answer = (await call('GET', '/program')) as { data?: { attributes?: Record<string, unknown> } };
+      const answer = (await call('GET', '/program')) as { data?: Answer<Pick<ShopperProgram, 'loyalty_mode' | 'currency' | 'rewards'>> };
       const attributes = answer.data?.attributes ?? {};
-      const rewards = (attributes.rewards as Array<Record<string, unknown>> | undefined) ?? [];
+      const rewards: Array<Partial<ShopperProgram['rewards'][number]>> = attributes.rewards ?? [];
       return {
         mode: attributes.loyalty_mode === 'store_credit' ? 'store_credit' : 'points',
         currency: String(attributes.currency ?? 'USD'),
         rewards: rewards.map((reward) => {
-          const flexible = reward.flexible as { min_points: number; max_points: number; points_per_unit?: number } | null;
+          const flexible = reward.flexible;
           return {
             id: String(reward.id),
             name: String(reward.name),
             discountType: String(reward.discount_type),
             discountAmount: Number(reward.discount_amount ?? 0),
             pointsCost: Number(reward.points_cost ?? 0),
-            flexible: flexible ? { min: flexible.min_points, max: flexible.max_points, step: flexible.points_per_unit ?? 1 } : null,
+            flexible: flexible ? { min: flexible.min_points, max: flexible.max_points, step: flexible.points_per_unit } : null,
             tierId: text(reward.vip_tier_id),
           };
         }),
@@ -188,13 +208,13 @@ export function createStaffApi(options: { serviceUrl: string; token: () => Promi
       // One key per redemption asked: a retry of the same request (a dropped answer) is replayed, never spent twice.
       const key = `pos-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
       const answer = (await call('POST', `/v1/rewards/${id(rewardId)}/purchase`, body, { 'Idempotency-Key': key })) as {
-        data: { id?: unknown; attributes?: Record<string, unknown> };
+        data: Answer<RedemptionFields>;
       };
       return redemptionOf(answer.data);
     },
     async activeRedemptions(customerId) {
       const answer = (await call('GET', `/v1/customers/${id(customerId)}/reward-history?filter[status]=active&page[size]=50`)) as {
-        data?: Array<{ id?: unknown; attributes?: Record<string, unknown> }>;
+        data?: Array<Answer<RedemptionFields & Pick<StaffRewardHistoryEntry, 'is_refunded'>>>;
       };
       return (answer.data ?? []).filter((entry) => entry.attributes?.is_refunded !== true).map(redemptionOf);
     },
@@ -203,13 +223,13 @@ export function createStaffApi(options: { serviceUrl: string; token: () => Promi
     },
     async adjust(customerId, adjustment, reason) {
       const answer = (await call('POST', `/v1/customers/${id(customerId)}/points`, { adjustment, note: reason })) as {
-        data?: { attributes?: { current_points?: unknown } };
+        data?: Answer<Pick<PointsAdjustment, 'current_points'>>;
       };
       return Number(answer.data?.attributes?.current_points ?? 0);
     },
     async history(customerId) {
       const answer = (await call('GET', `/v1/customers/${id(customerId)}/earning-history?page[size]=5`)) as {
-        data?: Array<{ id?: unknown; attributes?: Record<string, unknown> }>;
+        data?: Array<Answer<Pick<StaffEarningHistoryEntry, 'action' | 'points' | 'order_number' | 'order_source_name' | 'created_at'>>>;
       };
       return (answer.data ?? []).map((entry) => ({
         id: String(entry.id),
