@@ -13,7 +13,7 @@ export interface BurstRule {
   unitMinor: number;
 }
 
-/** A member's figures as the check compares them; `total_spend` in currency units, to the cent. */
+/** A member's balance as the check compares them; `total_spend` in currency units, to the cent. */
 export interface MemberFigures {
   current_points: number;
   lifetime_points: number;

@@ -5,7 +5,7 @@ import { customerItem } from '../shared/data/items/customer-profile';
 import { birthdayTimerItem } from '../shared/data/items/birthday-timer';
 import { earningEntryItem, type EntryDueState } from '../shared/data/items/earning-entry';
 import { rewardEntryItem } from '../shared/data/items/reward-entry';
-import type { Item } from '../shared/data/items';
+import type { Item } from '../shared/data/item-reads';
 import { batchPut, putShopCatalog, setShopCounters } from '../shared/data/shop-repository';
 import type { CustomerRecord } from '../shared/domain/customer';
 import type { RewardEntry } from '../shared/domain/history';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { webhookHeaders, type ShopWebhookIdentity } from '../infra/local/simulator/webhook-deliveries';
 import { resetDocumentClient } from '../shared/data/client';
 import { getCustomer } from '../shared/data/customer-repository';
-import { countAll } from '../shared/data/items';
+import { countAll } from '../shared/data/item-reads';
 import { keys } from '../shared/data/keys';
 import { WEBHOOKS } from '../shared/runtime/entry-points';
 import { resetEnv } from '../shared/runtime/env';

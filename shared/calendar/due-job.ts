@@ -4,7 +4,7 @@
 // stops half-way is resumed by the next run, which finds only what is still due.
 import { type CalendarChange, readItem, writeCalendarChange } from '../data/calendar-repository';
 import { type DueKind, queryDue } from '../data/due-work';
-import type { Item } from '../data/items';
+import type { Item } from '../data/item-reads';
 import type { ItemKey } from '../data/keys';
 import { listShopIds } from '../data/shop-repository';
 import { failed } from '../domain/errors';

@@ -4,7 +4,7 @@
 // in the same conditional write, so a second run finds nothing to send.
 import { writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer } from '../data/customer-repository';
-import { withoutKeys } from '../data/items';
+import { withoutKeys } from '../data/item-reads';
 import { markBatchReminded } from '../data/items/earning-entry';
 import type { ItemKey } from '../data/keys';
 import { addDays } from '../domain/dates';
@@ -12,7 +12,7 @@ import { batchPositionOf, batchRemaining, inactivityDeadline, type LedgerEntry }
 import { withMemberFacts } from '../domain/events';
 import { DEFAULT_EARNING_SETTINGS, type EarningSettings } from '../domain/shop';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem } from './due-job';
-import { keepDeadline, memberEvent } from './member-figures';
+import { keepDeadline, memberEvent } from './member-events';
 
 const settingsOf = (settings: EarningSettings | undefined) => settings ?? DEFAULT_EARNING_SETTINGS;
 

@@ -5,7 +5,7 @@ import { writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer } from '../data/customer-repository';
 import { dueTimeOf } from '../data/due-work';
 import { approvePendingEntry, leaveApprovalWork, postponeEntryDue } from '../data/items/earning-entry';
-import { withoutKeys } from '../data/items';
+import { withoutKeys } from '../data/item-reads';
 import { type ItemKey } from '../data/keys';
 import { addDays } from '../domain/dates';
 import { movePoints, tierProgramOf } from '../domain/member-points';

@@ -5,7 +5,7 @@
 import { writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer, type StoredCustomer } from '../data/customer-repository';
 import { dueTimeOf, type DueKind } from '../data/due-work';
-import { withoutKeys } from '../data/items';
+import { withoutKeys } from '../data/item-reads';
 import { closeBatch, postponeEntryDue } from '../data/items/earning-entry';
 import type { ItemKey } from '../data/keys';
 import { approvedEntry, type EarningEntry } from '../domain/history';
@@ -16,7 +16,7 @@ import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { withMemberFacts } from '../domain/events';
 import { orderEntryId } from '../orders/order-state';
 import { type DueJob, type DueJobContext, type DueOutcome, readDueItem, tidy } from './due-job';
-import { keepDeadline, memberEvent } from './member-figures';
+import { keepDeadline, memberEvent } from './member-events';
 
 /** The `action` of an entry that removes expired points. */
 export const EXPIRY_ACTION = 'expiry';

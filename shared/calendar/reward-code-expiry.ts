@@ -4,7 +4,7 @@ import { writeCalendarChange } from '../data/calendar-repository';
 import { getCustomer } from '../data/customer-repository';
 import { withMemberFacts } from '../domain/events';
 import type { ItemKey } from '../data/keys';
-import { withoutKeys } from '../data/items';
+import { withoutKeys } from '../data/item-reads';
 import { expireRewardCode, leaveCodeExpiryWork } from '../data/items/reward-entry';
 import type { RewardEntry } from '../domain/history';
 import type { DomainEvent } from '../domain/events';

@@ -290,7 +290,7 @@ function withFacts(shop: ShopCatalog, kept: CustomerRecord, events: DomainEvent[
   return events.map((event) => ({ ...event, ...facts }));
 }
 
-/** `customer.merged`: both ids, how the membership moved, and the deleted member's figures that moved with it. */
+/** `customer.merged`: both ids, how the membership moved, and the deleted member's balance that moved with it. */
 function mergedEvent(
   kept: CustomerRecord,
   deleted: CustomerRecord,

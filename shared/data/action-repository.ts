@@ -8,7 +8,7 @@ import type { DomainEvent } from '../domain/events';
 import type { EarningEntry } from '../domain/history';
 import { commit } from './commit';
 import { countActionAward } from './items/action-count';
-import { storedCustomerOf, type StoredCustomer, writeMemberFigures } from './items/customer-profile';
+import { storedCustomerOf, type StoredCustomer, writeMemberBalance } from './items/customer-profile';
 import { recordEarningEntry } from './items/earning-entry';
 
 export interface ActionAwardWrite {
@@ -36,7 +36,7 @@ export async function writeActionAward(write: ActionAwardWrite, events: readonly
   const customerId = next.platform_customer_id;
   const counter = countActionAward(shopId, customerId, write.counter);
   // The profile as it is now comes back with a refusal: the next attempt needs no read.
-  const member = writeMemberFigures(current, next, { returnOld: true });
+  const member = writeMemberBalance(current, next, { returnOld: true });
   const entry = recordEarningEntry(shopId, customerId, write.entry);
   const outcome = await commit([counter, member, entry], { events });
   if (outcome.committed) return { written: true };

@@ -4,7 +4,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { UnknownApiKeyError, type ApiKeySummary, type KeyScope, type KeyStatus, type UsageKey } from '../domain/api-key';
 import { publishApiKeyChanges } from './api-key-changes';
 import { documentClient, tableName } from './client';
-import { queryAll } from './items';
+import { queryAll } from './item-reads';
 import { commit } from './commit';
 import { API_KEY_LISTING_PREFIX, type ApiKeyChange, apiKeyListingKey, changeApiKeyWrites } from './items/api-key';
 import { shopPk } from './items/item-type';

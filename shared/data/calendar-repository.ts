@@ -8,10 +8,10 @@ import type { LedgerEntry } from '../domain/points-ledger';
 import { committedUnlessRefused, type Write } from './commit';
 import type { StoredCustomer } from './items/customer-profile';
 import { recordEarningEntry } from './items/earning-entry';
-import { writeMemberFigures } from './items/member-figures';
+import { writeMemberBalance } from './items/member-balance';
 
 /** The jobs read each item they found in the due-work index as stored, consistently. */
-export { readItem } from './items';
+export { readItem } from './item-reads';
 
 export interface CalendarChange {
   shopId: string;
@@ -30,7 +30,7 @@ export interface CalendarChange {
 export async function writeCalendarChange(change: CalendarChange): Promise<boolean> {
   return committedUnlessRefused(
     [
-      ...(change.customer ? [writeMemberFigures(change.customer.current, change.customer.next)] : []),
+      ...(change.customer ? [writeMemberBalance(change.customer.current, change.customer.next)] : []),
       ...(change.newEntries ?? []).map((entry) => recordEarningEntry(change.shopId, change.customerId, entry)),
       ...(change.writes ?? []),
     ],

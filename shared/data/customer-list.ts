@@ -8,7 +8,7 @@ import { logger } from '../observability/powertools';
 import { documentClient, tableName } from './client';
 import { readRememberedSlice, rememberMatchSet, searchName } from './email-match-set';
 import { evaluateEmailSearch } from './email-search';
-import { batchGet, countAll, QUERY_CALL_LIMIT, type Item } from './items';
+import { batchGet, countAll, QUERY_CALL_LIMIT, type Item } from './item-reads';
 import { customerListBoundaryKey } from './items/customer-list-boundary';
 import { customerKey, customerListPartition, customerOfKey, normalisedEmail, storedCustomerOf } from './items/customer-profile';
 import { GLOBAL_INDEXES, TTL_ATTRIBUTE } from './table';

@@ -8,7 +8,7 @@ import type { DomainEvent } from '../domain/events';
 import type { EarningEntry } from '../domain/history';
 import { commit, commitOne, type Refusal, type Write } from './commit';
 import { documentClient, tableName } from './client';
-import { batchGet } from './items';
+import { batchGet } from './item-reads';
 import { followBirthday } from './items/birthday-timer';
 import {
   changeMemberFields,

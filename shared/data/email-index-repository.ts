@@ -8,7 +8,7 @@ import { commit, commitOne } from './commit';
 import { documentClient, tableName } from './client';
 import { emailIndexReady } from './email-search';
 import { backfillMemberPostings, type BackfillProgress } from './member-postings-backfill';
-import { BATCH_ATTEMPTS, batchDelete } from './items';
+import { BATCH_ATTEMPTS, batchDelete } from './item-reads';
 import { checkProfileAddress, normalisedEmail } from './items/customer-profile';
 import { emailPostingItems, emailPostingKeys, markEmailIndexed, postAddress } from './items/email-gram';
 import { markNamesIndexed } from './items/name-token';

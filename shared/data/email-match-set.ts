@@ -9,7 +9,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../observability/powertools';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
-import { BATCH_ATTEMPTS, batchGet, type Item } from './items';
+import { BATCH_ATTEMPTS, batchGet, type Item } from './item-reads';
 import { emailMatchChunkKey, emailMatchHeadKey, IDS_PER_CHUNK } from './items/email-match-set';
 import { TTL_ATTRIBUTE } from './table';
 import { deterministicId } from '../domain/deterministic-id';

@@ -7,7 +7,7 @@
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { type CustomerRecord, LOYALTY_STATUSES, type LoyaltyStatus } from '../domain/customer';
 import { documentClient, tableName } from './client';
-import { batchGetAll, type Item, QUERY_CALL_LIMIT, queryAll } from './items';
+import { batchGetAll, type Item, QUERY_CALL_LIMIT, queryAll } from './item-reads';
 import { customerKey, customerListPartition, customerOfKey, normalisedEmail, storedCustomerOf } from './items/customer-profile';
 import { emailGramPartition, emailIndexMarkerKey, GRAM_LENGTH, gramsOf, longEmailPartition } from './items/email-gram';
 import { counterAttribute, shopCountersKey } from './items/shop';

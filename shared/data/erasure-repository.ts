@@ -13,7 +13,7 @@ import { documentClient, tableName } from './client';
 import { shopMemberIdPages } from './customer-list';
 import { followAddress } from './items/email-gram';
 import { followNames } from './items/name-token';
-import { batchDelete, batchGet, forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
+import { batchDelete, batchGet, forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './item-reads';
 import { DOMAIN_EVENT_PREFIX } from './items/domain-event';
 import { erasureTombstoneKey, erasureTombstonesPartition, leaveTombstone } from './items/erasure-tombstone';
 import { API_KEY_LISTING_PREFIX, apiKeyKey } from './items/api-key';

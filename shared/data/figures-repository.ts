@@ -22,7 +22,7 @@ import {
 import { BATCH_BACKOFF, CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
 import { commit, commitOne } from './commit';
-import { BATCH_ATTEMPTS, forEachPartitionPage, type Item, queryAll } from './items';
+import { BATCH_ATTEMPTS, forEachPartitionPage, type Item, queryAll } from './item-reads';
 import { customerPk } from './items/customer-profile';
 import { EARNING_ENTRY_PREFIX } from './items/earning-entry';
 import { ORDER_PREFIX } from './items/order';
@@ -176,7 +176,7 @@ export async function memberFigures(shopId: string, customerId: string): Promise
 const MEMBER_NOW: readonly NowCounter[] = ['points_outstanding', 'points_pending', 'members_ordered', 'members_reordered'];
 
 /**
- * The writes an erasure commits with the profile's deletion (docs/admin.md#figures): the member's figures
+ * The writes an erasure commits with the profile's deletion (docs/admin.md#figures): the member's counts
  * "now" come off, and what its items gave the history (days, lifetime issued and redeemed) is kept in an item
  * of the figures' own, without the customer's id, so a full read after the items are gone still counts it.
  */

@@ -3,7 +3,7 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EarningEntry, EarningStatus, RewardEntry, RewardStatus } from '../domain/history';
 import { documentClient, tableName } from './client';
-import { countAll, type Item, queryAll, withoutKeys } from './items';
+import { countAll, type Item, queryAll, withoutKeys } from './item-reads';
 import { customerPk } from './items/customer-profile';
 import { IMPORTED_BATCH_GIVEN_AT } from './items/import-batch';
 import { earningEntryKey, earningEntryOf, NOT_GIVEN_YET } from './items/earning-entry';

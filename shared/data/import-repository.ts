@@ -9,7 +9,7 @@ import type { EarningEntry } from '../domain/history';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
 import { commit, commitOne, type Write } from './commit';
-import { BATCH_ATTEMPTS, batchDelete, forEachPartitionPage, type Item } from './items';
+import { BATCH_ATTEMPTS, batchDelete, forEachPartitionPage, type Item } from './item-reads';
 import { removeBirthdayTimer } from './items/birthday-timer';
 import {
   enrolProfile,

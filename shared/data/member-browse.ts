@@ -11,7 +11,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { LOYALTY_STATUSES, type CustomerRecord, type LoyaltyStatus } from '../domain/customer';
 import { documentClient, tableName } from './client';
 import { commitOne } from './commit';
-import { batchGet, type Item } from './items';
+import { batchGet, type Item } from './item-reads';
 import {
   customerKey,
   customerListPartition,

@@ -6,7 +6,7 @@
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { commit, type Write } from './commit';
 import { shopMemberIdPages } from './customer-list';
-import { batchGet, readItem } from './items';
+import { batchGet, readItem } from './item-reads';
 import { customerKey } from './items/customer-profile';
 import type { Item } from './items/item-type';
 

@@ -7,7 +7,7 @@ import type { DomainEvent } from '../domain/events';
 import type { LedgerEntry, LineSide } from '../domain/points-ledger';
 import { CONTENTION_BACKOFF, retryUntil } from '../runtime/retry';
 import { commitOne, committedUnlessRefused, TRANSACTION_LIMIT, type Write } from './commit';
-import { forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './items';
+import { forEachPartitionPage, type Item, queryAll, readItem, withoutKeys } from './item-reads';
 import { followBirthday, TIMER_PREFIX } from './items/birthday-timer';
 import {
   customerKey,

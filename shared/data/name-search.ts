@@ -10,7 +10,7 @@ import type { CustomerRecord } from '../domain/customer';
 import { documentClient, tableName } from './client';
 import { commitOne } from './commit';
 import { backfillMemberPostings, type BackfillProgress } from './member-postings-backfill';
-import { batchGet, type Item } from './items';
+import { batchGet, type Item } from './item-reads';
 import { checkProfileNames, customerKey, storedCustomerOf } from './items/customer-profile';
 import {
   MAX_WORD_LENGTH,

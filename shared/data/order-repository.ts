@@ -7,10 +7,10 @@ import type { DomainEvent } from '../domain/events';
 import type { EarningEntry } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { commit, committedUnlessRefused } from './commit';
-import { batchGet, batchGetAll, type Item, queryAll } from './items';
+import { batchGet, batchGetAll, type Item, queryAll } from './item-reads';
 import { customerKey, customerPk, storedCustomerOf, type StoredCustomer } from './items/customer-profile';
 import { earningEntryKey, type PendingEntryRevision, recordEarningEntry, revisePendingEntry } from './items/earning-entry';
-import { writeMemberFigures } from './items/member-figures';
+import { writeMemberBalance } from './items/member-balance';
 import { orderCustomerKey, orderKey, orderOf, recordOrderCustomer, writeOrder } from './items/order';
 import { RECORD_REFERRAL_AWARD, recordReferralAward, referralCodeKey } from './items/referral';
 import { REWARD_ENTRY_PREFIX, useRewardCode } from './items/reward-entry';
@@ -108,7 +108,7 @@ export async function writeOrderEffects(write: OrderEffectsWrite): Promise<boole
   const firstSeen = write.order.version === null;
   return committedUnlessRefused(
     [
-      ...(write.customer ? [writeMemberFigures(write.customer.current, write.customer.next)] : []),
+      ...(write.customer ? [writeMemberBalance(write.customer.current, write.customer.next)] : []),
       writeOrder(shopId, customerId, orderId, write.order.next, write.order.version),
       ...(firstSeen ? [recordOrderCustomer(shopId, orderId, customerId)] : []),
       ...write.newEntries.map((entry) => recordEarningEntry(shopId, customerId, entry)),
@@ -145,7 +145,7 @@ export async function writeReferralAward(
   const outcome = await commit(
     [
       recordReferralAward(shopId, referredId, next.platform_customer_id, orderId),
-      writeMemberFigures(referrer, next),
+      writeMemberBalance(referrer, next),
       ...entries.map((entry) => recordEarningEntry(shopId, next.platform_customer_id, entry)),
     ],
     { events },

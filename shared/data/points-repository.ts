@@ -15,7 +15,7 @@ import {
   enqueueAdjustmentWrite,
   type QueuedAdjustmentsApplied,
   withdrawAdjustmentWrite,
-} from './items/member-figures';
+} from './items/member-balance';
 
 export type EnqueueResult = { queued: true; current: StoredCustomer } | ({ queued: false } & ProfileRefused);
 
@@ -38,7 +38,7 @@ export async function enqueueAdjustment(
 
 /**
  * Takes the member's request at `index` back out of the queue, if it is still there, and answers the
- * profile without it (items/member-figures.ts, `withdrawAdjustmentWrite`).
+ * profile without it (items/member-balance.ts, `withdrawAdjustmentWrite`).
  */
 export async function withdrawAdjustment(
   shopId: string,
@@ -66,7 +66,7 @@ export type CommitResult =
 
 /**
  * One transaction: the queue's first requests applied to the profile's figures ("apply queued
- * adjustments", items/member-figures.ts) and each applied request's entry recorded, only if it does not
+ * adjustments", items/member-balance.ts) and each applied request's entry recorded, only if it does not
  * exist yet. Nothing is written otherwise.
  */
 export async function commitAdjustments(write: QueueCommitWrite): Promise<CommitResult> {

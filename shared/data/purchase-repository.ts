@@ -8,8 +8,8 @@ import type { DomainEvent } from '../domain/events';
 import type { EarningEntry, PurchaseRecord } from '../domain/history';
 import { documentClient, tableName } from './client';
 import { commit, commitOne, type Write } from './commit';
-import { type Item, queryAll } from './items';
-import { type StoredCustomer, writeMemberFigures } from './items/customer-profile';
+import { type Item, queryAll } from './item-reads';
+import { type StoredCustomer, writeMemberBalance } from './items/customer-profile';
 import { recordEarningEntry } from './items/earning-entry';
 import { type BalanceLeft, deductPoints, givePointsBack, spendsWholeBalance } from './items/purchase-points';
 import { countRedemption, giveRedemptionBack } from './items/redemption-count';
@@ -297,7 +297,7 @@ export async function writeRedemptionRefund(write: RedemptionRefundWrite): Promi
   const entry = refundActiveRewardEntry(shopId, customerId, purchase, now, write.debitTransactionId);
   const writes = [
     entry,
-    writeMemberFigures(customer, next),
+    writeMemberBalance(customer, next),
     recordEarningEntry(shopId, customerId, write.entry),
     ...(purchase.counted ? [giveRedemptionBack(shopId, customerId, purchase.reward_id)] : []),
     ...(write.checkpoint ? [write.checkpoint] : []),

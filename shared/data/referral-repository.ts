@@ -12,7 +12,7 @@ import type { DomainEvent } from '../domain/events';
 import type { FriendReferral } from '../domain/referral';
 import { documentClient, tableName } from './client';
 import { commit, commitOne, type Write } from './commit';
-import { countAll, queryAll } from './items';
+import { countAll, queryAll } from './item-reads';
 import { customerPk } from './items/customer-profile';
 import {
   activateFriendReferralWrite,

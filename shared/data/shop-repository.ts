@@ -5,7 +5,7 @@ import type { ShopCatalog } from '../domain/shop';
 import { BATCH_BACKOFF, retryUntil } from '../runtime/retry';
 import { documentClient, tableName } from './client';
 import { commitOne } from './commit';
-import { BATCH_ATTEMPTS, type Item, queryAll } from './items';
+import { BATCH_ATTEMPTS, type Item, queryAll } from './item-reads';
 import {
   catalogItems,
   catalogOf,

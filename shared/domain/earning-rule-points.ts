@@ -37,7 +37,7 @@ export interface EarningRuleContext {
 }
 
 /**
- * What prices a shop's rules for a customer at `now`: the tier the member's figures reach (none without a
+ * What prices a shop's rules for a customer at `now`: the tier the member's balance reaches (none without a
  * customer, and none for an excluded one: they are outside the program) and the running campaign. GET
  * /v1/earning-rules shows its points with this, and POST .../actions awards them with it.
  */

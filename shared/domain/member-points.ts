@@ -71,7 +71,7 @@ export function movePoints(record: CustomerRecord, move: PointsMove, program: Ti
 
 /**
  * `tier.changed` between two states of a member that are not one points move (a customer merge adds
- * another member's figures): the tiers both reach, as for a move.
+ * another member's balance): the tiers both reach, as for a move.
  */
 export function tierEvents(
   before: CustomerRecord,

@@ -356,7 +356,7 @@ async function friendReferralOfCodes(shopId: string, codes: readonly string[]) {
   return null;
 }
 
-/** The member's figures after the plan (balance, lifetime points, spend, orders), the tier they reach and its event. */
+/** The member's balance after the plan (balance, lifetime points, spend, orders), the tier they reach and its event. */
 function moveOf(shop: ShopCatalog, record: CustomerRecord, plan: OrderEffectsPlan, now: string): MovedPoints {
   // Spend is kept to the cent, so a float sum of deltas never drifts.
   const scale = shop.settings.loyalty_mode === 'store_credit' ? 1 : 10 ** minorDigits(shop.settings.currency);

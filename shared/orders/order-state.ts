@@ -7,7 +7,7 @@ import { addDays } from '../domain/dates';
 import type { EarningEntry } from '../domain/history';
 import type { Campaign, EarningRule, EarningSettings, LoyaltyMode, VipSettings, VipTier } from '../domain/shop';
 import { earningRulePoints } from '../domain/earning-rule-points';
-import { purchaseBasePoints } from '../domain/earning-figures';
+import { purchaseBasePoints } from '../domain/earning-offer';
 import { deterministicId } from '../domain/deterministic-id';
 
 import { countedAmountMinor } from '../domain/order-amount';
@@ -195,7 +195,7 @@ export function orderTarget(
   const eligible = eligibleMinor(facts, countTestOrders);
   const eligibleMajor = eligible / minorScale(currencyDigits);
   const rules = frozen.rules.map((rule): RuleTarget => {
-    // The storefront's figure for a price comes from the same two functions (domain/earning-figures.ts).
+    // The storefront's figure for a price comes from the same two functions (domain/earning-offer.ts).
     const base = purchaseBasePoints(rule, eligibleMajor, eligible > 0);
     const priced = earningRulePoints(
       { ...rule, points_to_give: base },

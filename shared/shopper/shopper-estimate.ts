@@ -5,7 +5,7 @@
 // the eligible amount is priced with the shopper's purchase rates (`earningFigures`, `purchasePoints`), which
 // the engine's order pricing shares; when the points arrive is the engine's `purchasePointsTiming`. Read-only.
 import type { CustomerRecord } from '../domain/customer';
-import { earningFigures, purchasePoints } from '../domain/earning-figures';
+import { earningFigures, purchasePoints } from '../domain/earning-offer';
 import { decimalToMinor, formatMinorUnits, minorDigits } from '../domain/money';
 import { DEFAULT_EARNING_SETTINGS, type ShopCatalog } from '../domain/shop';
 import { purchasePointsTiming } from '../orders/order-state';

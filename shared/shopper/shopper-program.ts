@@ -9,7 +9,7 @@ import type { Reward, ShopCatalog, VipTier } from '../domain/shop';
 import { primaryThreshold, rankTiers, resolveTier, type TierFigures } from '../domain/tiers';
 import { planPurchase } from '../purchases/purchase-rules';
 import { now as clockNow } from '../runtime/clock';
-import { earningFigures, type EarningFigures } from '../domain/earning-figures';
+import { earningFigures, type EarningFigures } from '../domain/earning-offer';
 
 /** The member the signed-in shopper is, or null (a guest, or a customer who has not joined). */
 export async function shopperMember(shopId: string, customerId: string | null): Promise<CustomerRecord | null> {
@@ -19,7 +19,7 @@ export async function shopperMember(shopId: string, customerId: string | null): 
 
 export interface ShopperProgram {
   shop: ShopCatalog;
-  /** The earning figures for this shopper now: every surface shows these (domain/earning-figures.ts). */
+  /** The earning figures for this shopper now: every surface shows these (domain/earning-offer.ts). */
   earning: EarningFigures;
   rewards: Reward[];
   tiers: VipTier[];

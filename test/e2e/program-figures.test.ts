@@ -5,7 +5,7 @@
 import type { Twin } from '../../infra/local/twin';
 import { main } from '../../infra/cli/main';
 import type { CommittedEvent, OrderCountedEvent } from '../../shared/domain/events';
-import { batchDelete } from '../../shared/data/items';
+import { batchDelete } from '../../shared/data/item-reads';
 import { countDeliveredEvents } from '../../shared/figures/program-figures';
 import { platformControls } from '../support/orders';
 import { scanAll } from '../support/test-table';

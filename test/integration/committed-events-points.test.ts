@@ -10,7 +10,7 @@ import { pointsExpiryJob as expirePointsJob } from '../../shared/calendar/points
 import { rewardCodeExpiryJob as expireRewardCodesJob } from '../../shared/calendar/reward-code-expiry';
 import { expiryRemindersJob as remindExpiryJob } from '../../shared/calendar/expiry-reminders';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
-import { queryAll, readItem } from '../../shared/data/items';
+import { queryAll, readItem } from '../../shared/data/item-reads';
 import { keys } from '../../shared/data/keys';
 import { birthdayTimerItem } from '../../shared/data/items/birthday-timer';
 import { earningEntryItem } from '../../shared/data/items/earning-entry';

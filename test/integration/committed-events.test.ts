@@ -9,7 +9,7 @@ import type { PlatformSimulator } from '../../infra/local/simulator/platform-sim
 import { earnAction } from '../../shared/actions/earn-action';
 import { documentClient, tableName } from '../../shared/data/client';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
-import { queryAll } from '../../shared/data/items';
+import { queryAll } from '../../shared/data/item-reads';
 import { DOMAIN_EVENT_PREFIX, eventOfItem } from '../../shared/data/items/domain-event';
 import { keys } from '../../shared/data/keys';
 import type { CommittedEvent } from '../../shared/domain/events';

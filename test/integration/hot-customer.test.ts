@@ -9,7 +9,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../../shared/data/client';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { profileDue } from '../../shared/data/items/customer-profile';
-import { queryAll } from '../../shared/data/items';
+import { queryAll } from '../../shared/data/item-reads';
 import { keys } from '../../shared/data/keys';
 import { commitAdjustments, enqueueAdjustment } from '../../shared/data/points-repository';
 import { putShopCatalog } from '../../shared/data/shop-repository';

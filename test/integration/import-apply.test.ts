@@ -5,7 +5,7 @@
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { setRawClientHook } from '../../shared/data/client';
 import { getEarningEntry } from '../../shared/data/history-repository';
-import { readItem } from '../../shared/data/items';
+import { readItem } from '../../shared/data/item-reads';
 import { emailGramKey } from '../../shared/data/items/email-gram';
 import { birthdayTimerKey } from '../../shared/data/items/birthday-timer';
 import { keys } from '../../shared/data/keys';

@@ -6,7 +6,7 @@ import type { PlatformSimulator } from '../../infra/local/simulator/platform-sim
 import { createCustomer, getCustomer, updateCustomer } from '../../shared/data/customer-repository';
 import { once, type OnceKey, type Settled } from '../../shared/data/claims';
 import { requestOnce, type StoredResponse } from '../../shared/data/idempotency-repository';
-import { queryAll } from '../../shared/data/items';
+import { queryAll } from '../../shared/data/item-reads';
 import { keys } from '../../shared/data/keys';
 import { readShopCounters } from '../../shared/data/shop-repository';
 import { webhookEventOnce } from '../../shared/data/webhook-event-repository';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
 import { keys } from '../../shared/data/keys';
-import { queryAll } from '../../shared/data/items';
+import { queryAll } from '../../shared/data/item-reads';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../../shared/data/client';
 import { commitAdjustments, enqueueAdjustment } from '../../shared/data/points-repository';

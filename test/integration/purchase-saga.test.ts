@@ -1,6 +1,6 @@
 import type { PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
-import { queryAll } from '../../shared/data/items';
+import { queryAll } from '../../shared/data/item-reads';
 import { keys } from '../../shared/data/keys';
 import { toErrorResponse } from '../../shared/http/errors';
 import { platformForShop } from '../../shared/platform/platform-for-shop';

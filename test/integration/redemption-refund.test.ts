@@ -3,7 +3,7 @@
 // commits second is refused, whatever each read before; and the refund is refused as a whole when the profile
 // changed since it was read.
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
-import { readItem } from '../../shared/data/items';
+import { readItem } from '../../shared/data/item-reads';
 import { earningEntryKey } from '../../shared/data/items/earning-entry';
 import { rewardEntryItem, rewardEntryKey } from '../../shared/data/items/reward-entry';
 import { writeOrderEffects } from '../../shared/data/order-repository';

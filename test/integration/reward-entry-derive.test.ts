@@ -3,7 +3,7 @@
 // active entry) the stored item is exactly the item a put of the entry as it now is would write, so its
 // place in the reconciler's index and in the code-expiry job's due work never depends on which write
 // brought it there.
-import { readItem } from '../../shared/data/items';
+import { readItem } from '../../shared/data/item-reads';
 import {
   activateRewardEntry,
   leaveUnsettledPurchases,

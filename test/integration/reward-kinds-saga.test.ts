@@ -6,7 +6,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { purchaseHandler } from '../../functions/rewards/purchase';
 import type { PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
-import { queryAll } from '../../shared/data/items';
+import { queryAll } from '../../shared/data/item-reads';
 import { keys } from '../../shared/data/keys';
 import { rewardEntryItem } from '../../shared/data/items/reward-entry';
 import { batchPut } from '../../shared/data/shop-repository';

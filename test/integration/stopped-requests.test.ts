@@ -12,7 +12,7 @@ import { adjustPoints } from '../../shared/points/adjust-points';
 import { parseAdjustPointsBody } from '../../shared/points/points-requests';
 import type { PlatformSimulator } from '../../infra/local/simulator/platform-simulator';
 import { createCustomer, getCustomer } from '../../shared/data/customer-repository';
-import { queryAll } from '../../shared/data/items';
+import { queryAll } from '../../shared/data/item-reads';
 import { keys } from '../../shared/data/keys';
 import type { PurchaseRecord } from '../../shared/domain/history';
 import { platformForShop } from '../../shared/platform/platform-for-shop';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { cancellationReasons, cancelledItem, isConditionalCheckFailed, isTransactionConflict } from '../../shared/data/dynamodb-errors';
-import { KEY_ATTRIBUTES, withoutKeys } from '../../shared/data/items';
+import { KEY_ATTRIBUTES, withoutKeys } from '../../shared/data/item-reads';
 import { apiKeyItem, apiKeyListingItem, apiKeyOf } from '../../shared/data/items/api-key';
 import { birthdayTimerChange, birthdayTimerKey } from '../../shared/data/items/birthday-timer';
 import {

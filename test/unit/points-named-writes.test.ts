@@ -19,7 +19,7 @@ import {
   recordEntryName,
   revisePendingEntry,
 } from '../../shared/data/items/earning-entry';
-import { APPLY_QUEUED_ADJUSTMENTS, applyQueuedAdjustments, writeMemberFigures } from '../../shared/data/items/member-figures';
+import { APPLY_QUEUED_ADJUSTMENTS, applyQueuedAdjustments, writeMemberBalance } from '../../shared/data/items/member-balance';
 import { recordOrderCustomer, writeOrder } from '../../shared/data/items/order';
 import { recordReferralAward, RECORD_REFERRAL_AWARD } from '../../shared/data/items/referral';
 import { expireRewardCode, leaveCodeExpiryWork, rewardEntryKey, useRewardCode } from '../../shared/data/items/reward-entry';
@@ -184,9 +184,9 @@ describe('profile writes of a points change', () => {
     expect(spent.set).not.toHaveProperty('due_pk');
   });
 
-  test("the member's figures are put at the version read, never with a changed address", () => {
-    const write = writeMemberFigures(read, { ...read.record, current_points: 10 });
+  test("the member's balance is put at the version read, never with a changed address", () => {
+    const write = writeMemberBalance(read, { ...read.record, current_points: 10 });
     expect(write.request.Put?.Item).toEqual(customerItem({ ...read.record, current_points: 10 }, 5));
-    expect(() => writeMemberFigures(read, { ...read.record, email: 'other@example.com' })).toThrow(/address/);
+    expect(() => writeMemberBalance(read, { ...read.record, email: 'other@example.com' })).toThrow(/address/);
   });
 });

@@ -180,14 +180,14 @@ export function writeProfileAtVersion(current: StoredCustomer, next: CustomerRec
  * The member's next figures, written only if the profile is still at the version read and still a member.
  * The points writes that use it never change the address: the e-mail search postings stay as they are.
  */
-export function writeMemberFigures(current: StoredCustomer, next: CustomerRecord, options: { returnOld?: boolean } = {}): Write {
+export function writeMemberBalance(current: StoredCustomer, next: CustomerRecord, options: { returnOld?: boolean } = {}): Write {
   if (normalisedEmail(next.email) !== normalisedEmail(current.record.email)) {
     throw new Error('A points write must not change the address: its e-mail search postings would not follow');
   }
   if (next.first_name !== current.record.first_name || next.last_name !== current.record.last_name) {
     throw new Error('A points write must not change the names: their search postings would not follow');
   }
-  return putProfile("write the member's figures", next, current.version + 1, {
+  return putProfile("write the member's balance", next, current.version + 1, {
     condition: '#version = :version AND #status = :member',
     values: { ':version': current.version, ':member': 'member' },
     ...options,

@@ -63,7 +63,7 @@ function offerState(reward: ProgramReward, cost: number, member: Member, program
 /**
  * The ways to earn, as the shopper reads them: the rule's name (merchant-written, "Follow us on
  * Instagram") with the points the service computed for this shopper now (a member's tier multiplier and
- * the running campaign applied: GET /shopper/program, shared/domain/earning-figures.ts). A per-spend
+ * the running campaign applied: GET /shopper/program, shared/domain/earning-offer.ts). A per-spend
  * rule's points are for each whole `per` of the shop's currency. The merchant's label is not shown: it
  * states the base figure ("5 points for every $1 spent"), which a tier or a campaign changes.
  */

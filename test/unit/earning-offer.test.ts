@@ -1,4 +1,4 @@
-// The one source of every earning figure a shopper sees (shared/domain/earning-figures.ts): each rule's
+// The one source of every earning figure a shopper sees (shared/domain/earning-offer.ts): each rule's
 // points now, the running campaign and when the figures next change, and the purchase rates the product
 // block multiplies a price by. For random rules, tiers, campaigns and prices, the product block's own
 // arithmetic (the script in blocks/product-points.liquid, run here as written) and `purchasePoints` give
@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { earningFigures, earningFiguresIn, purchasePoints, type PurchaseRate } from '../../shared/domain/earning-figures';
+import { earningFigures, earningFiguresIn, purchasePoints, type PurchaseRate } from '../../shared/domain/earning-offer';
 import type { CustomerRecord } from '../../shared/domain/customer';
 import type { Campaign, EarningRule, VipSettings } from '../../shared/domain/shop';
 import { orderTarget, type OrderFacts } from '../../shared/orders/order-state';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { THEME_EXTENSION_DIR } from '../../infra/local/simulator/storefront-theme';
-import type { PurchaseRate } from '../../shared/domain/earning-figures';
+import type { PurchaseRate } from '../../shared/domain/earning-offer';
 import { platformControls, profileOf } from '../support/orders';
 import { random } from '../support/random';
 import { sessionToken, viaProxy, withToken } from '../support/shopper';

@@ -1,5 +1,5 @@
 // The profile writes of a points change, by name: the member's next figures put at the version read
-// ("write the member's figures"), and the queue's first requests applied to the balance ("apply queued
+// ("write the member's balance"), and the queue's first requests applied to the balance ("apply queued
 // adjustments", pinned to exactly the figures the arithmetic read). The profile's due work follows from
 // its figures through `profileDue` (customer-profile.ts), for the put and the update alike.
 import type { AdjustmentReceipt, CustomerRecord, QueuedAdjustment } from '../../domain/customer';
@@ -11,7 +11,7 @@ import {
   profileDue,
   type StoredCustomer,
   tierActivityAttributes,
-  writeMemberFigures,
+  writeMemberBalance,
 } from './customer-profile';
 
 /** The profile attribute holding the queue, and the one holding the last commit's receipts. */
@@ -19,7 +19,7 @@ export const POINTS_QUEUE = 'points_queue';
 export const POINTS_RECEIPTS = 'points_receipts';
 
 /** The profile's next figures, only if it is still at the version read and still a member (customer-profile.ts). */
-export { writeMemberFigures };
+export { writeMemberBalance };
 
 export const APPLY_QUEUED_ADJUSTMENTS = 'apply queued adjustments';
 
@@ -109,7 +109,7 @@ export const WITHDRAW_ADJUSTMENT = 'withdraw the queued adjustment';
 
 /**
  * `request` appended to the member's queue, only while the customer exists, is a member and the queue has
- * room. Not a change of the member's figures, so the version stays: writers that put the whole profile keep
+ * room. Not a change of the member's balance, so the version stays: writers that put the whole profile keep
  * the queue they read.
  */
 export function enqueueAdjustmentWrite(shopId: string, customerId: string, request: QueuedAdjustment, maxQueue: number): Write {
