@@ -110,7 +110,25 @@ const GRAPHQL_PATH = new RegExp(`^/([^/]+)/admin/api/${SHOPIFY_API_VERSION}/grap
 const ACCESS_TOKEN_PATH = /^(?:\/([^/]+))?\/admin\/oauth\/access_token$/;
 
 export async function startPlatformSimulator(options: PlatformSimulatorOptions): Promise<PlatformSimulator> {
+  const urls: LateUrls = { appProxy: null, adminApp: null, accountService: null };
+  const parts = createParts(options, urls);
+  const server = await serve(route(parts), options.port ?? 0, options.host ?? '127.0.0.1');
+  return simulatorOf(server, parts, urls);
+}
+
+/** The twin's URLs the simulator's pages call, set once the twin listens. */
+interface LateUrls {
+  appProxy: string | null;
+  adminApp: string | null;
+  accountService: string | null;
+}
+
+type SimulatorParts = ReturnType<typeof createParts>;
+
+/** Every simulated part of the platform, wired to the shops, codes, orders and deliveries they share. */
+function createParts(options: PlatformSimulatorOptions, urls: LateUrls) {
   const now = options.now ?? (() => new Date());
+  const realNow = options.realNow ?? Date.now;
   const shops = createSimulatedShops(options.shops);
   const codes = createSimulatedDiscountCodes(now, options.codesFile);
   const orders = createSimulatedOrders(
@@ -134,89 +152,80 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
   const faults = createFaults();
   const oauth = createSimulatedOAuth({ shops, lifetimeSeconds: () => faults.current().token_lifetime_seconds, realNow: options.realNow });
   const deliveries = createWebhookDeliveries({ url: options.webhookUrl ?? null, now, timeoutMs: options.deliveryTimeoutMs });
-  const graphql = createGraphqlEndpoint({ shops, codes, orders, storeCredit }, faults, oauth);
   const orderControls = createOrderControls(shops, orders, deliveries);
-  let appProxyUrl: string | null = null;
-  const storefront = createSimulatedStorefront({ shops, appProxyUrl: () => appProxyUrl, realNow: options.realNow ?? Date.now });
-  const sessionTokens = createSessionTokens(shops, options.realNow);
   const klaviyoKeys = new Set(options.klaviyoKeys ?? []);
-  const klaviyo = createSimulatedKlaviyo({ keys: () => klaviyoKeys, faults });
-  const idTokens = createIdTokens(shops, options.realNow);
-  let adminAppUrl: string | null = null;
-  let accountServiceUrl: string | null = null;
-  const account = createSimulatedCustomerAccount({ shops, serviceUrl: () => accountServiceUrl, realNow: options.realNow ?? Date.now });
-  // The checkout extensions call the same service as the account extension (setAccountServiceUrl).
-  const checkout = createSimulatedCheckout({
+  const serviceUrl = () => urls.accountService;
+  return {
     shops,
     codes,
-    orders,
+    storeCredit,
+    faults,
+    oauth,
     deliveries,
-    serviceUrl: () => accountServiceUrl,
-    realNow: options.realNow ?? Date.now,
-    now,
-  });
-  // The shop counter: the POS extension calls the same service as the account extension.
-  const pos = createSimulatedPos({
-    shops,
-    serviceUrl: () => accountServiceUrl,
-    realNow: options.realNow ?? Date.now,
-    code: (shop, text) => codes.find(shop, text),
-    orders: orderControls,
-  });
-  const admin = createSimulatedAdmin({ shops, appUrl: () => adminAppUrl, realNow: options.realNow ?? Date.now });
-
-  /** GET /_store_credit?shop=&customer_id=[&currency=]: the account in the shop's currency unless another is named. */
-  const storeCreditControl = (res: ServerResponse, query: URLSearchParams) => {
-    const shop = query.get('shop');
-    const customerId = query.get('customer_id');
-    if (!shop || !customerId) return sendJson(res, 400, { error: 'shop and customer_id are required, e.g. ?shop=demo&customer_id=1001' });
-    if (!shops.has(shop)) return sendJson(res, 404, { error: `No shop '${shop}'` });
-    const currency = query.get('currency') ?? shops.currency(shop);
-    const account = storeCredit.accounts(shop, customerId).find((entry) => entry.currency === currency);
-    sendJson(res, 200, {
-      balance: formatMinorUnits(account?.balance ?? 0, currency),
-      currency,
-      transactions: (account?.transactions ?? []).map((transaction) => ({
-        id: transaction.id,
-        amount: formatMinorUnits(transaction.kind === 'credit' ? transaction.amount : -transaction.amount, currency),
-        created_at: transaction.created_at,
-        expires_at: transaction.expires_at,
-      })),
-    });
+    orderControls,
+    graphql: createGraphqlEndpoint({ shops, codes, orders, storeCredit }, faults, oauth),
+    storefront: createSimulatedStorefront({ shops, appProxyUrl: () => urls.appProxy, realNow }),
+    sessionTokens: createSessionTokens(shops, options.realNow),
+    klaviyo: createSimulatedKlaviyo({ keys: () => klaviyoKeys, faults }),
+    idTokens: createIdTokens(shops, options.realNow),
+    account: createSimulatedCustomerAccount({ shops, serviceUrl, realNow }),
+    // The checkout extensions call the same service as the account extension (setAccountServiceUrl).
+    checkout: createSimulatedCheckout({ shops, codes, orders, deliveries, serviceUrl, realNow, now }),
+    // The shop counter: the POS extension calls the same service as the account extension.
+    pos: createSimulatedPos({ shops, serviceUrl, realNow, code: (shop, text) => codes.find(shop, text), orders: orderControls }),
+    admin: createSimulatedAdmin({ shops, appUrl: () => urls.adminApp, realNow }),
   };
+}
 
-  const server = await serve(
-    async (req, res) => {
-      const { pathname } = new URL(req.url ?? '/', 'http://localhost');
-      if (pathname === '/_faults') return faults.handle(req, res);
-      if (pathname === '/_oauth/tokens') return oauth.handleTokens(req, res);
-      if (pathname === '/_session_tokens') return sessionTokens(req, res);
-      if (pathname === '/_id_tokens') return idTokens(req, res);
-      const tokenPath = ACCESS_TOKEN_PATH.exec(pathname);
-      if (tokenPath) return oauth.handleGrant(req, res, tokenPath[1] === undefined ? null : decodeURIComponent(tokenPath[1]));
-      if (pathname === '/_discount_codes') {
-        if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
-        return sendJson(res, 200, { discount_codes: codes.list() });
-      }
-      if (pathname === '/_store_credit') {
-        if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
-        return storeCreditControl(res, new URL(req.url ?? '/', 'http://localhost').searchParams);
-      }
-      if (await klaviyo.handle(req, res, pathname)) return;
-      if (await orderControls.handle(req, res, pathname)) return;
-      if (await admin.handle(req, res, pathname)) return;
-      if (await storefront.handle(req, res, pathname)) return;
-      if (await account.handle(req, res, pathname)) return;
-      if (await checkout.handle(req, res, pathname)) return;
-      if (await pos.handle(req, res, pathname)) return;
-      const shop = GRAPHQL_PATH.exec(pathname)?.[1];
-      if (shop !== undefined) return graphql(req, res, decodeURIComponent(shop));
-      sendJson(res, 404, { errors: 'Not Found' });
-    },
-    options.port ?? 0,
-    options.host ?? '127.0.0.1',
-  );
+/** GET /_store_credit?shop=&customer_id=[&currency=]: the account in the shop's currency unless another is named. */
+function storeCreditControl({ shops, storeCredit }: SimulatorParts, res: ServerResponse, query: URLSearchParams) {
+  const shop = query.get('shop');
+  const customerId = query.get('customer_id');
+  if (!shop || !customerId) return sendJson(res, 400, { error: 'shop and customer_id are required, e.g. ?shop=demo&customer_id=1001' });
+  if (!shops.has(shop)) return sendJson(res, 404, { error: `No shop '${shop}'` });
+  const currency = query.get('currency') ?? shops.currency(shop);
+  const account = storeCredit.accounts(shop, customerId).find((entry) => entry.currency === currency);
+  sendJson(res, 200, {
+    balance: formatMinorUnits(account?.balance ?? 0, currency),
+    currency,
+    transactions: (account?.transactions ?? []).map((transaction) => ({
+      id: transaction.id,
+      amount: formatMinorUnits(transaction.kind === 'credit' ? transaction.amount : -transaction.amount, currency),
+      created_at: transaction.created_at,
+      expires_at: transaction.expires_at,
+    })),
+  });
+}
 
+/** The simulator's one request handler: its control paths, then each part in turn, then the Admin GraphQL API. */
+function route(parts: SimulatorParts): Parameters<typeof serve>[0] {
+  const { faults, oauth, sessionTokens, idTokens, codes, graphql } = parts;
+  const pages = [parts.klaviyo, parts.orderControls, parts.admin, parts.storefront, parts.account, parts.checkout, parts.pos];
+  return async (req, res) => {
+    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    if (pathname === '/_faults') return faults.handle(req, res);
+    if (pathname === '/_oauth/tokens') return oauth.handleTokens(req, res);
+    if (pathname === '/_session_tokens') return sessionTokens(req, res);
+    if (pathname === '/_id_tokens') return idTokens(req, res);
+    const tokenPath = ACCESS_TOKEN_PATH.exec(pathname);
+    if (tokenPath) return oauth.handleGrant(req, res, tokenPath[1] === undefined ? null : decodeURIComponent(tokenPath[1]));
+    if (pathname === '/_discount_codes') {
+      if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
+      return sendJson(res, 200, { discount_codes: codes.list() });
+    }
+    if (pathname === '/_store_credit') {
+      if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
+      return storeCreditControl(parts, res, new URL(req.url ?? '/', 'http://localhost').searchParams);
+    }
+    for (const part of pages) if (await part.handle(req, res, pathname)) return;
+    const shop = GRAPHQL_PATH.exec(pathname)?.[1];
+    if (shop !== undefined) return graphql(req, res, decodeURIComponent(shop));
+    sendJson(res, 404, { errors: 'Not Found' });
+  };
+}
+
+function simulatorOf(server: Awaited<ReturnType<typeof serve>>, parts: SimulatorParts, urls: LateUrls): PlatformSimulator {
+  const { faults, oauth, codes, shops, deliveries, klaviyo } = parts;
   return {
     url: server.url,
     port: server.port,
@@ -231,16 +240,16 @@ export async function startPlatformSimulator(options: PlatformSimulatorOptions):
     addCustomer: (shopId, customer) => shops.addCustomer(shopId, customer),
     setWebhookUrl: (url) => deliveries.setUrl(url),
     setAppProxyUrl: (url) => {
-      appProxyUrl = url;
+      urls.appProxy = url;
     },
     setAdminAppUrl: (url) => {
-      adminAppUrl = url;
+      urls.adminApp = url;
     },
     adminUrl: (shopId) => `${server.url}/admin/${encodeURIComponent(shopId)}/`,
     appBridgeUrl: `${server.url}${APP_BRIDGE_STAND_IN_PATH}`,
     storefrontUrl: (shopId) => `${server.url}/storefront/${encodeURIComponent(shopId)}/`,
     setAccountServiceUrl: (url) => {
-      accountServiceUrl = url;
+      urls.accountService = url;
     },
     accountUrl: (shopId) => `${server.url}/account/${encodeURIComponent(shopId)}/`,
     checkoutUrl: (shopId) => `${server.url}/checkout/${encodeURIComponent(shopId)}/?variant=41002&quantity=1`,

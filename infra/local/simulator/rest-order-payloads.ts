@@ -266,21 +266,46 @@ function orderTaxLines(order: SimulatedOrder, tax: number) {
 }
 
 export function restOrderPayload(order: SimulatedOrder) {
-  const { currency } = order;
-  const refunded = refundedMinor(order);
-  const refundedMoney = refundedMoneyMinor(order);
-  const lineItemsPrice = order.lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
-  const discounts = order.lines.reduce((sum, line) => sum + line.discount, 0);
+  const figures = orderFigures(order);
+  return {
+    ...orderFieldsToDiscountCodes(order, figures),
+    ...orderFieldsToUserId(order, figures),
+    customer: restCustomer(order),
+    discount_applications: discountApplications(order, figures.discounts),
+    fulfillments: [],
+    line_items: order.lines.map((_line, index) => restLineItem(order, index)),
+    payment_terms: null,
+    refunds: order.refunds.map((refund) => restRefundPayload(order, refund)),
+    returns: [],
+    shipping_lines: shippingLines(order, figures),
+  };
+}
+
+/** The order's amounts the payload's fields are written from (minor units). */
+function orderFigures(order: SimulatedOrder) {
   const tax = orderTaxMinor(order);
   // The shipping line's price after a free-shipping code, and before it (`price`, `total_shipping_price_set`).
   const shipping = order.total - order.subtotal - (order.taxesIncluded ? 0 : tax);
-  const shippingPrice = shipping + order.shippingDiscount;
+  return {
+    lineItemsPrice: order.lines.reduce((sum, line) => sum + line.price * line.quantity, 0),
+    discounts: order.lines.reduce((sum, line) => sum + line.discount, 0),
+    tax,
+    shipping,
+    shippingPrice: shipping + order.shippingDiscount,
+    currentSubtotal: order.subtotal - refundedMinor(order),
+    currentTotal: order.total - refundedMoneyMinor(order),
+    currentTax: tax - refundedTaxMinor(order),
+    email: order.customer?.email || null,
+  };
+}
+
+type OrderFigures = ReturnType<typeof orderFigures>;
+
+/** The Order's fields in Shopify's order, `id` to `discount_codes`. */
+function orderFieldsToDiscountCodes(order: SimulatedOrder, figures: OrderFigures) {
+  const { currency } = order;
+  const { discounts, shipping, currentSubtotal, currentTotal, currentTax, email } = figures;
   const lineDiscountCode = order.discountCodes.find((code) => code !== order.shippingCode);
-  const currentSubtotal = order.subtotal - refunded;
-  const currentTotal = order.total - refundedMoney;
-  const currentTax = tax - refundedTaxMinor(order);
-  const status = financialStatus(order);
-  const email = order.customer?.email || null;
   return {
     id: order.id,
     admin_graphql_api_id: `gid://shopify/Order/${order.id}`,
@@ -317,10 +342,18 @@ export function restOrderPayload(order: SimulatedOrder) {
         ? { code, amount: money(order.shippingDiscount, currency), type: 'shipping' }
         : { code, amount: money(code === lineDiscountCode ? discounts : 0, currency), type: 'fixed_amount' },
     ),
+  };
+}
+
+/** The Order's fields in Shopify's order, `duties_included` to `user_id`. */
+function orderFieldsToUserId(order: SimulatedOrder, figures: OrderFigures) {
+  const { currency } = order;
+  const { discounts, tax, shippingPrice, lineItemsPrice, email } = figures;
+  return {
     duties_included: false,
     email,
     estimated_taxes: false,
-    financial_status: status,
+    financial_status: financialStatus(order),
     fulfillment_status: null,
     landing_site: order.landingSite,
     landing_site_ref: recordedReferralCode(order),
@@ -369,43 +402,40 @@ export function restOrderPayload(order: SimulatedOrder) {
     total_weight: 0,
     updated_at: order.updatedAt,
     user_id: order.pos?.userId ?? null,
-    customer: restCustomer(order),
-    discount_applications: discountApplications(order, discounts),
-    fulfillments: [],
-    line_items: order.lines.map((_line, index) => restLineItem(order, index)),
-    payment_terms: null,
-    refunds: order.refunds.map((refund) => restRefundPayload(order, refund)),
-    returns: [],
-    shipping_lines:
-      shippingPrice > 0
-        ? [
-            {
-              id: order.shippingLineId,
-              carrier_identifier: null,
-              code: SHIPPING_TITLE,
-              current_discounted_price_set: moneySet(shipping, currency),
-              discounted_price: money(shipping, currency),
-              discounted_price_set: moneySet(shipping, currency),
-              is_removed: false,
-              phone: null,
-              price: money(shippingPrice, currency),
-              price_set: moneySet(shippingPrice, currency),
-              requested_fulfillment_service_id: null,
-              source: 'shopify',
-              title: SHIPPING_TITLE,
-              tax_lines: [],
-              discount_allocations:
-                order.shippingDiscount > 0
-                  ? [
-                      {
-                        amount: money(order.shippingDiscount, currency),
-                        amount_set: moneySet(order.shippingDiscount, currency),
-                        discount_application_index: discounts > 0 ? 1 : 0,
-                      },
-                    ]
-                  : [],
-            },
-          ]
-        : [],
   };
+}
+
+/** The shipping line, when the order paid for shipping before its codes. */
+function shippingLines(order: SimulatedOrder, { discounts, shipping, shippingPrice }: OrderFigures) {
+  const { currency } = order;
+  return shippingPrice > 0
+    ? [
+        {
+          id: order.shippingLineId,
+          carrier_identifier: null,
+          code: SHIPPING_TITLE,
+          current_discounted_price_set: moneySet(shipping, currency),
+          discounted_price: money(shipping, currency),
+          discounted_price_set: moneySet(shipping, currency),
+          is_removed: false,
+          phone: null,
+          price: money(shippingPrice, currency),
+          price_set: moneySet(shippingPrice, currency),
+          requested_fulfillment_service_id: null,
+          source: 'shopify',
+          title: SHIPPING_TITLE,
+          tax_lines: [],
+          discount_allocations:
+            order.shippingDiscount > 0
+              ? [
+                  {
+                    amount: money(order.shippingDiscount, currency),
+                    amount_set: moneySet(order.shippingDiscount, currency),
+                    discount_application_index: discounts > 0 ? 1 : 0,
+                  },
+                ]
+              : [],
+        },
+      ]
+    : [];
 }

@@ -354,30 +354,63 @@ interface CartItem {
 }
 
 export function createSimulatedCheckout(options: SimulatedCheckoutOptions): SimulatedCheckout {
-  const { shops } = options;
-  let assets: { serviceUrl: string; files: Promise<Record<string, HostedFile>> } | null = null;
-  const assetsFor = (serviceUrl: string) => {
-    if (!assets || assets.serviceUrl !== serviceUrl) assets = { serviceUrl, files: checkoutAssets(serviceUrl) };
-    return assets.files;
-  };
+  const checkout = new CheckoutPages(options);
+  return { handle: (req, res, pathname) => checkout.handle(req, res, pathname) };
+}
 
-  const customerOf = (req: IncomingMessage, shopId: string, query: URLSearchParams) => {
+/** One request's shop, buyer and paths, read once by `handle`. */
+interface Visit {
+  shopId: string;
+  root: string;
+  storefront: string;
+  url: URL;
+  serviceUrl: string | null;
+  asked: string | null;
+  customer: SimulatedCustomer | null;
+  shopName: string;
+}
+
+const STARTING_PAGE = '<!doctype html><title>Starting</title><p>The twin is starting; reload in a moment.</p>';
+
+const sendHtml = (res: ServerResponse, status: number, html: string) =>
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(html);
+
+/** The buyer line at the top of every page. */
+const whoLine = (storefront: string, person: SimulatedCustomer | null) =>
+  person
+    ? `Signed in as ${escape(nameOf(person))} (customer ${escape(person.id)})`
+    : `Checking out as a guest · <a href="${escape(`${storefront}/account/login`)}">Sign in</a>`;
+
+const variantsOf = (root: string) =>
+  new Map(themeProducts(root).flatMap((product) => product.variants.map((variant) => [String(variant.id), { product, variant }] as const)));
+
+class CheckoutPages {
+  private assets: { serviceUrl: string; files: Promise<Record<string, HostedFile>> } | null = null;
+
+  constructor(private readonly options: SimulatedCheckoutOptions) {}
+
+  private get shops() {
+    return this.options.shops;
+  }
+
+  private assetsFor(serviceUrl: string) {
+    if (!this.assets || this.assets.serviceUrl !== serviceUrl) this.assets = { serviceUrl, files: checkoutAssets(serviceUrl) };
+    return this.assets.files;
+  }
+
+  private customerOf(req: IncomingMessage, shopId: string, query: URLSearchParams) {
+    const { shops } = this;
     const asked = query.get('customer_id');
     if (asked !== null) return { asked, customer: CUSTOMER_ID.test(asked) ? (shops.customer(shopId, asked) ?? null) : null };
     const id = cookieValue(req.headers.cookie, STOREFRONT_CUSTOMER_COOKIE);
     return { asked: null, customer: id ? (shops.customer(shopId, id) ?? null) : null };
-  };
-
-  const variants = (root: string) =>
-    new Map(
-      themeProducts(root).flatMap((product) => product.variants.map((variant) => [String(variant.id), { product, variant }] as const)),
-    );
+  }
 
   /** The cart's lines and codes priced as checkout prices them; a code checkout refuses is a CodeRefused. */
-  const priceCart = (shopId: string, customer: SimulatedCustomer | null, items: CartItem[], codes: string[]): PricedCart => {
-    const currency = shops.currency(shopId);
+  private priceCart(shopId: string, customer: SimulatedCustomer | null, items: CartItem[], codes: string[]): PricedCart {
+    const currency = this.shops.currency(shopId);
     const digits = minorDigits(currency);
-    const known = variants(`/storefront/${encodeURIComponent(shopId)}`);
+    const known = variantsOf(`/storefront/${encodeURIComponent(shopId)}`);
     const lines: PricedLine[] = items.map((item) => {
       const found = known.get(item.variant_id);
       if (!found) throw new BadRequest(`variant: the shop sells no variant ${item.variant_id}`);
@@ -397,208 +430,312 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
     const applied: PricedCart['codes'] = [];
     const seen = new Set<string>();
     for (const text of codes) {
-      const code = options.codes.find(shopId, text.trim());
+      const code = this.options.codes.find(shopId, text.trim());
       if (!code || seen.has(code.code.toLowerCase())) throw new CodeRefused(`Enter a valid discount code (${text} is not one)`);
       seen.add(code.code.toLowerCase());
-      if (code.customer_id !== null && code.customer_id !== customer?.id) throw new CodeRefused(`${text} is not valid for your account`);
-      const now = options.now().getTime();
-      if (code.ends_at && Date.parse(code.ends_at) < now) throw new CodeRefused(`${text} has expired`);
-      if (code.starts_at && Date.parse(code.starts_at) > now) throw new CodeRefused(`${text} is not active yet`);
-      const minimum = Math.round(code.minimum_spend * 10 ** digits);
-      if (minimum > subtotal) {
-        throw new CodeRefused(`${text} needs a subtotal of at least ${moneyText(minimum, currency)}`);
-      }
-      const left = (line: PricedLine) => line.total;
-      if (code.kind === 'free_product') {
-        const line = lines.find((entry) => entry.variant_id === code.product_variant_id);
-        if (!line) throw new CodeRefused(`${text} needs its free item in the cart`);
-        allocate([line], Math.min(line.unit_price, Math.round(code.amount * 10 ** digits), left(line)), code.code);
-        applied.push({ code: code.code, label: 'Free item' });
-      } else if (code.kind === 'free_shipping') {
-        applied.push({ code: code.code, label: 'Free shipping' });
-      } else if (code.type === 'percentage') {
-        for (const line of lines) allocate([line], Math.round((left(line) * code.amount) / 100), code.code);
-        applied.push({ code: code.code, label: `${code.amount}% off` });
-      } else {
-        const amount = Math.min(
-          Math.round(code.amount * 10 ** digits),
-          lines.reduce((sum, line) => sum + left(line), 0),
-        );
-        allocate(lines, amount, code.code);
-        applied.push({ code: code.code, label: `${moneyText(Math.round(code.amount * 10 ** digits), currency)} off` });
-      }
+      this.checkCode(code, text, customer, Math.round(code.minimum_spend * 10 ** digits) > subtotal, currency, digits);
+      applied.push(applyCode(code, text, lines, currency, digits));
     }
     const total = lines.reduce((sum, line) => sum + line.total, 0);
     return { currency, digits, lines, codes: applied, subtotal, discount: subtotal - total, total };
-  };
+  }
 
-  const readCart = async (req: IncomingMessage) => {
-    const body = (await readJson(req)) as { items?: unknown; codes?: unknown };
-    const items = parseItems(body.items);
-    if (!Array.isArray(body.codes) || body.codes.some((code) => typeof code !== 'string' || code.trim() === '')) {
-      throw new BadRequest('codes: must be a list of discount codes');
+  /** Refuses a code not this buyer's, out of its dates, or above the subtotal. */
+  private checkCode(
+    code: CheckoutCode,
+    text: string,
+    customer: SimulatedCustomer | null,
+    short: boolean,
+    currency: string,
+    digits: number,
+  ) {
+    if (code.customer_id !== null && code.customer_id !== customer?.id) throw new CodeRefused(`${text} is not valid for your account`);
+    const now = this.options.now().getTime();
+    if (code.ends_at && Date.parse(code.ends_at) < now) throw new CodeRefused(`${text} has expired`);
+    if (code.starts_at && Date.parse(code.starts_at) > now) throw new CodeRefused(`${text} is not active yet`);
+    if (short) {
+      const minimum = Math.round(code.minimum_spend * 10 ** digits);
+      throw new CodeRefused(`${text} needs a subtotal of at least ${moneyText(minimum, currency)}`);
     }
-    return { items, codes: body.codes as string[] };
-  };
+  }
 
-  const sendHtml = (res: ServerResponse, status: number, html: string) =>
-    res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(html);
-
-  const mint = async (res: ServerResponse, shopId: string, customerId: string | null) => {
-    const credentials = shops.credentials(shopId);
+  private async mint(res: ServerResponse, shopId: string, customerId: string | null) {
+    const credentials = this.shops.credentials(shopId);
     if (!credentials) return sendJson(res, 422, { error: `Shop '${shopId}' has no client_id/client_secret` });
     // Checkout mints a token for a guest too, without `sub`.
-    sendJson(res, 200, { token: await mintSessionToken(credentials, shops.identity(shopId).domain, customerId, options.realNow()) });
-  };
+    sendJson(res, 200, {
+      token: await mintSessionToken(credentials, this.shops.identity(shopId).domain, customerId, this.options.realNow()),
+    });
+  }
 
-  const orderOf = (shopId: string, orderId: string): SimulatedOrder | null => {
+  private orderOf(shopId: string, orderId: string): SimulatedOrder | null {
     try {
-      const order = options.orders.get(orderId);
+      const order = this.options.orders.get(orderId);
       return order.shop === shopId ? order : null;
     } catch {
       return null;
     }
-  };
+  }
 
-  /** The order's lines as the thank-you and order status pages' APIs give them. */
-  const orderCart = (order: SimulatedOrder): PricedCart => {
-    const digits = minorDigits(order.currency);
-    const known = variants(`/storefront/${encodeURIComponent(order.shop)}`);
-    const lines = order.lines.map((line) => {
-      const found = line.variantId ? known.get(line.variantId) : undefined;
-      return {
-        variant_id: line.variantId ?? String(line.id),
-        title: found ? found.product.title : 'Item',
+  async handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
+    const match = CHECKOUT_PATH.exec(pathname);
+    if (!match) return false;
+    const shopId = decodeURIComponent(match[1]!);
+    if (!this.shops.has(shopId)) {
+      sendJson(res, 404, { error: `The platform simulator has no shop '${shopId}'` });
+      return true;
+    }
+    const root = `/checkout/${encodeURIComponent(shopId)}`;
+    const rest = match[2] ?? '';
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const serviceUrl = this.options.serviceUrl();
+    if (rest.startsWith('/_host/')) return this.serveHostFile(req, res, rest, serviceUrl);
+
+    const { asked, customer } = this.customerOf(req, shopId, url.searchParams);
+    const storefront = `/storefront/${encodeURIComponent(shopId)}`;
+    const visit: Visit = { shopId, root, storefront, url, serviceUrl, asked, customer, shopName: this.shops.name(shopId) };
+
+    if (rest === '/session-token') {
+      if (req.method !== 'POST') return (methodNotAllowed(res, 'POST'), true);
+      await this.mint(res, shopId, customer?.id ?? null);
+      return true;
+    }
+    if (rest === '/cart' || rest === '/pay') return this.priceOrPay(req, res, visit, rest);
+    const orderPage = ORDER_PAGE.exec(rest);
+    if (orderPage) return this.serveOrderPage(req, res, visit, orderPage);
+    if (rest !== '' && rest !== '/') return (sendJson(res, 404, { error: 'Not Found' }), true);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET'), true);
+    return this.serveCheckoutPage(res, visit);
+  }
+
+  private async serveHostFile(req: IncomingMessage, res: ServerResponse, rest: string, serviceUrl: string | null) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET, HEAD'), true);
+    if (!serviceUrl) return (sendJson(res, 503, { error: 'The twin has not started its API yet' }), true);
+    const file = (await this.assetsFor(serviceUrl))[rest.slice('/_host/'.length)];
+    if (!file) return (sendJson(res, 404, { error: 'Not Found' }), true);
+    res.writeHead(200, { 'Content-Type': `${file.type}; charset=utf-8`, 'Cache-Control': 'no-store' }).end(file.body);
+    return true;
+  }
+
+  /** POST /cart prices the cart; POST /pay also places the order. */
+  private async priceOrPay(req: IncomingMessage, res: ServerResponse, visit: Visit, rest: string) {
+    const { shopId, asked, customer } = visit;
+    if (req.method !== 'POST') return (methodNotAllowed(res, 'POST'), true);
+    if (asked !== null && !customer) return (sendJson(res, 404, { error: `The shop has no customer ${asked}` }), true);
+    const { items, codes } = await readCart(req);
+    let cart: PricedCart;
+    try {
+      cart = this.priceCart(shopId, customer, items, codes);
+    } catch (error) {
+      if (error instanceof CodeRefused) return (sendJson(res, 422, { error: error.message }), true);
+      throw error;
+    }
+    if (rest === '/cart') return (sendJson(res, 200, { cart }), true);
+    await this.pay(res, visit, cart);
+    return true;
+  }
+
+  /** The order placed through the simulator with the applied codes, its orders/paid delivered before the answer. */
+  private async pay(res: ServerResponse, { shopId, asked, customer, root }: Visit, cart: PricedCart) {
+    const order = this.options.orders.create({
+      shop: shopId,
+      currency: cart.currency,
+      customer,
+      line_items: cart.lines.map((line) => ({
+        price: formatMinorUnits(line.unit_price, cart.currency),
         quantity: line.quantity,
-        unit_price: line.price,
-        total: line.price * line.quantity - line.discount,
-        allocations: line.discount ? [{ code: order.discountCodes.join(', ') || 'discount', amount: line.discount }] : [],
-      };
+        variant_id: line.variant_id,
+        ...(line.allocations.length ? { discount: formatMinorUnits(sumOf(line.allocations), cart.currency) } : {}),
+      })),
+      discount_codes: cart.codes.map((entry) => entry.code),
+      financial_status: 'paid',
     });
-    const subtotal = lines.reduce((sum, line) => sum + line.unit_price * line.quantity, 0);
-    const total = lines.reduce((sum, line) => sum + line.total, 0);
-    return {
-      currency: order.currency,
-      digits,
-      lines,
-      codes: order.discountCodes.map((code) => ({ code, label: 'Applied' })),
-      subtotal,
-      discount: subtotal - total,
-      total,
+    const webhook = await this.options.deliveries.deliver(
+      this.shops.identity(shopId),
+      'orders/paid',
+      restOrderPayload(order),
+      String(order.id),
+    );
+    const query = asked !== null ? `?customer_id=${encodeURIComponent(asked)}` : '';
+    sendJson(res, 201, {
+      order_id: String(order.id),
+      name: order.name,
+      webhook,
+      thank_you_url: `${root}/thank-you/${order.id}${query}`,
+    });
+  }
+
+  /** The thank-you and order status pages, and their session tokens. */
+  private async serveOrderPage(req: IncomingMessage, res: ServerResponse, visit: Visit, orderPage: RegExpExecArray) {
+    const { shopId, root, storefront, shopName, serviceUrl } = visit;
+    const [, kind, orderId, token] = orderPage;
+    const order = this.orderOf(shopId, orderId!);
+    if (!order) return (sendJson(res, 404, { error: `Shop '${shopId}' has no order ${orderId}` }), true);
+    // The pages of an order speak for the order's customer (none for a guest's order).
+    if (token) {
+      if (req.method !== 'POST') return (methodNotAllowed(res, 'POST'), true);
+      await this.mint(res, shopId, order.customer?.id ?? null);
+      return true;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET'), true);
+    if (!serviceUrl) return (sendHtml(res, 503, STARTING_PAGE), true);
+    const cart = orderCart(order);
+    const thankYou = kind === 'thank-you';
+    const state = {
+      cart,
+      items: [],
+      customerId: order.customer?.id ?? null,
+      shopName,
+      shopDomain: this.shops.identity(shopId).domain,
+      storefrontPath: storefront,
+      sessionTokenPath: `${root}/orders/${order.id}/session-token`,
+      order: {
+        id: String(order.id),
+        name: order.name,
+        confirmation: `C${order.id}`,
+        processedAt: order.processedAt,
+        cancelledAt: order.cancelledAt,
+      },
     };
-  };
+    sendHtml(
+      res,
+      200,
+      page({
+        shopName,
+        title: thankYou ? 'Thank you' : `Order ${order.name}`,
+        who: whoLine(storefront, order.customer),
+        main: orderPageMain(order, cart, thankYou, root, storefront),
+        target: thankYou ? THANK_YOU_TARGET : ORDER_STATUS_TARGET,
+        state,
+        scripts: [`${root}/_host/host.js`],
+      }),
+    );
+    return true;
+  }
 
+  /** The checkout of `?variant=&quantity=`, or the page saying why there is none. */
+  private serveCheckoutPage(res: ServerResponse, visit: Visit) {
+    const { shopId, root, storefront, shopName, serviceUrl, url, asked, customer } = visit;
+    const who = (person: SimulatedCustomer | null) => whoLine(storefront, person);
+    const refuse = (status: number, title: string, main: string, person: SimulatedCustomer | null) => {
+      sendHtml(res, status, page({ shopName, title, who: who(person), main, single: true, target: null, state: null, scripts: [] }));
+      return true;
+    };
+    if (!this.shops.credentials(shopId)) {
+      const main = `<div class="panel"><h1>No checkout extensions</h1><p>Shop ${escape(shopId)} has no app client id and secret in the configuration, so the app's extensions are not installed on it (docs/configuration.md).</p></div>`;
+      return refuse(409, 'No extensions', main, customer);
+    }
+    if (asked !== null && !customer) {
+      const main = `<div class="panel"><h1>No such customer</h1><p role="alert">The shop has no customer ${escape(asked)}.</p></div>`;
+      return refuse(404, 'No such customer', main, null);
+    }
+    let cart: PricedCart;
+    let items: CartItem[];
+    try {
+      items = [{ variant_id: url.searchParams.get('variant') ?? '41002', quantity: quantityOf(url.searchParams.get('quantity')) }];
+      cart = this.priceCart(shopId, customer, items, []);
+    } catch (error) {
+      if (!(error instanceof BadRequest)) throw error;
+      const main = `<div class="panel"><h1>This cart cannot be checked out</h1><p role="alert">${escape(error.message)}</p><p><a href="${escape(`${storefront}/`)}">Back to the shop</a></p></div>`;
+      return refuse(400, 'Cart', main, customer);
+    }
+    if (!serviceUrl) return (sendHtml(res, 503, STARTING_PAGE), true);
+    // `?plan=basic` plays a shop without Shopify Plus: the block beside the discount field is not rendered.
+    const plus = url.searchParams.get('plan') !== 'basic';
+    const state = {
+      plus,
+      cart,
+      items,
+      customerId: customer?.id ?? null,
+      shopName,
+      shopDomain: this.shops.identity(shopId).domain,
+      storefrontPath: storefront,
+      sessionTokenPath: `${root}/session-token`,
+    };
+    sendHtml(
+      res,
+      200,
+      page({
+        shopName,
+        title: 'Checkout',
+        who: who(customer),
+        main: checkoutMain(cart),
+        target: REDUCTIONS_TARGET,
+        state,
+        scripts: [`${root}/_host/host.js`],
+      }),
+    );
+    return true;
+  }
+}
+
+type CheckoutCode = NonNullable<ReturnType<SimulatedDiscountCodes['find']>>;
+
+/** Allocates one accepted code over the lines; its label for the cart. */
+function applyCode(code: CheckoutCode, text: string, lines: PricedLine[], currency: string, digits: number) {
+  const left = (line: PricedLine) => line.total;
+  if (code.kind === 'free_product') {
+    const line = lines.find((entry) => entry.variant_id === code.product_variant_id);
+    if (!line) throw new CodeRefused(`${text} needs its free item in the cart`);
+    allocate([line], Math.min(line.unit_price, Math.round(code.amount * 10 ** digits), left(line)), code.code);
+    return { code: code.code, label: 'Free item' };
+  }
+  if (code.kind === 'free_shipping') return { code: code.code, label: 'Free shipping' };
+  if (code.type === 'percentage') {
+    for (const line of lines) allocate([line], Math.round((left(line) * code.amount) / 100), code.code);
+    return { code: code.code, label: `${code.amount}% off` };
+  }
+  const amount = Math.min(
+    Math.round(code.amount * 10 ** digits),
+    lines.reduce((sum, line) => sum + left(line), 0),
+  );
+  allocate(lines, amount, code.code);
+  return { code: code.code, label: `${moneyText(Math.round(code.amount * 10 ** digits), currency)} off` };
+}
+
+async function readCart(req: IncomingMessage) {
+  const body = (await readJson(req)) as { items?: unknown; codes?: unknown };
+  const items = parseItems(body.items);
+  if (!Array.isArray(body.codes) || body.codes.some((code) => typeof code !== 'string' || code.trim() === '')) {
+    throw new BadRequest('codes: must be a list of discount codes');
+  }
+  return { items, codes: body.codes as string[] };
+}
+
+/** The order's lines as the thank-you and order status pages' APIs give them. */
+function orderCart(order: SimulatedOrder): PricedCart {
+  const digits = minorDigits(order.currency);
+  const known = variantsOf(`/storefront/${encodeURIComponent(order.shop)}`);
+  const lines = order.lines.map((line) => {
+    const found = line.variantId ? known.get(line.variantId) : undefined;
+    return {
+      variant_id: line.variantId ?? String(line.id),
+      title: found ? found.product.title : 'Item',
+      quantity: line.quantity,
+      unit_price: line.price,
+      total: line.price * line.quantity - line.discount,
+      allocations: line.discount ? [{ code: order.discountCodes.join(', ') || 'discount', amount: line.discount }] : [],
+    };
+  });
+  const subtotal = lines.reduce((sum, line) => sum + line.unit_price * line.quantity, 0);
+  const total = lines.reduce((sum, line) => sum + line.total, 0);
   return {
-    async handle(req, res, pathname) {
-      const match = CHECKOUT_PATH.exec(pathname);
-      if (!match) return false;
-      const shopId = decodeURIComponent(match[1]!);
-      if (!shops.has(shopId)) {
-        sendJson(res, 404, { error: `The platform simulator has no shop '${shopId}'` });
-        return true;
-      }
-      const root = `/checkout/${encodeURIComponent(shopId)}`;
-      const rest = match[2] ?? '';
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const serviceUrl = options.serviceUrl();
+    currency: order.currency,
+    digits,
+    lines,
+    codes: order.discountCodes.map((code) => ({ code, label: 'Applied' })),
+    subtotal,
+    discount: subtotal - total,
+    total,
+  };
+}
 
-      if (rest.startsWith('/_host/')) {
-        if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET, HEAD'), true);
-        if (!serviceUrl) return (sendJson(res, 503, { error: 'The twin has not started its API yet' }), true);
-        const file = (await assetsFor(serviceUrl))[rest.slice('/_host/'.length)];
-        if (!file) return (sendJson(res, 404, { error: 'Not Found' }), true);
-        res.writeHead(200, { 'Content-Type': `${file.type}; charset=utf-8`, 'Cache-Control': 'no-store' }).end(file.body);
-        return true;
-      }
-
-      const { asked, customer } = customerOf(req, shopId, url.searchParams);
-      const shopName = shops.name(shopId);
-      const storefront = `/storefront/${encodeURIComponent(shopId)}`;
-      const who = (person: SimulatedCustomer | null) =>
-        person
-          ? `Signed in as ${escape(nameOf(person))} (customer ${escape(person.id)})`
-          : `Checking out as a guest · <a href="${escape(`${storefront}/account/login`)}">Sign in</a>`;
-
-      if (rest === '/session-token') {
-        if (req.method !== 'POST') return (methodNotAllowed(res, 'POST'), true);
-        await mint(res, shopId, customer?.id ?? null);
-        return true;
-      }
-
-      if (rest === '/cart' || rest === '/pay') {
-        if (req.method !== 'POST') return (methodNotAllowed(res, 'POST'), true);
-        if (asked !== null && !customer) return (sendJson(res, 404, { error: `The shop has no customer ${asked}` }), true);
-        const { items, codes } = await readCart(req);
-        let cart: PricedCart;
-        try {
-          cart = priceCart(shopId, customer, items, codes);
-        } catch (error) {
-          if (error instanceof CodeRefused) return (sendJson(res, 422, { error: error.message }), true);
-          throw error;
-        }
-        if (rest === '/cart') return (sendJson(res, 200, { cart }), true);
-        // Pay: the order placed through the simulator with the applied codes, its orders/paid delivered before the answer.
-        const order = options.orders.create({
-          shop: shopId,
-          currency: cart.currency,
-          customer,
-          line_items: cart.lines.map((line) => ({
-            price: formatMinorUnits(line.unit_price, cart.currency),
-            quantity: line.quantity,
-            variant_id: line.variant_id,
-            ...(line.allocations.length ? { discount: formatMinorUnits(sumOf(line.allocations), cart.currency) } : {}),
-          })),
-          discount_codes: cart.codes.map((entry) => entry.code),
-          financial_status: 'paid',
-        });
-        const webhook = await options.deliveries.deliver(shops.identity(shopId), 'orders/paid', restOrderPayload(order), String(order.id));
-        const query = asked !== null ? `?customer_id=${encodeURIComponent(asked)}` : '';
-        sendJson(res, 201, {
-          order_id: String(order.id),
-          name: order.name,
-          webhook,
-          thank_you_url: `${root}/thank-you/${order.id}${query}`,
-        });
-        return true;
-      }
-
-      const orderPage = ORDER_PAGE.exec(rest);
-      if (orderPage) {
-        const [, kind, orderId, token] = orderPage;
-        const order = orderOf(shopId, orderId!);
-        if (!order) return (sendJson(res, 404, { error: `Shop '${shopId}' has no order ${orderId}` }), true);
-        // The pages of an order speak for the order's customer (none for a guest's order).
-        if (token) {
-          if (req.method !== 'POST') return (methodNotAllowed(res, 'POST'), true);
-          await mint(res, shopId, order.customer?.id ?? null);
-          return true;
-        }
-        if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET'), true);
-        if (!serviceUrl)
-          return (sendHtml(res, 503, '<!doctype html><title>Starting</title><p>The twin is starting; reload in a moment.</p>'), true);
-        const cart = orderCart(order);
-        const thankYou = kind === 'thank-you';
-        const state = {
-          cart,
-          items: [],
-          customerId: order.customer?.id ?? null,
-          shopName,
-          shopDomain: shops.identity(shopId).domain,
-          storefrontPath: storefront,
-          sessionTokenPath: `${root}/orders/${order.id}/session-token`,
-          order: {
-            id: String(order.id),
-            name: order.name,
-            confirmation: `C${order.id}`,
-            processedAt: order.processedAt,
-            cancelledAt: order.cancelledAt,
-          },
-        };
-        const format = (minor: number) => escape(moneyText(minor, order.currency));
-        const rows = cart.lines
-          .map((line) => `<tr><td>${escape(line.title)} × ${line.quantity}</td><td class="amount">${format(line.total)}</td></tr>`)
-          .join('');
-        const main = `<div>
+function orderPageMain(order: SimulatedOrder, cart: PricedCart, thankYou: boolean, root: string, storefront: string): string {
+  const format = (minor: number) => escape(moneyText(minor, order.currency));
+  const rows = cart.lines
+    .map((line) => `<tr><td>${escape(line.title)} × ${line.quantity}</td><td class="amount">${format(line.total)}</td></tr>`)
+    .join('');
+  return `<div>
 <h1>${thankYou ? `Thank you${order.customer ? `, ${escape(order.customer.first_name)}` : ''}!` : `Order ${escape(order.name)}`}</h1>
 <p>${thankYou ? `Your order ${escape(order.name)} is confirmed.` : `Placed ${escape(new Date(order.processedAt).toUTCString())}${order.cancelledAt ? ' · cancelled' : ''}.`}</p>
 <div class="panel"><div id="extension-root"></div></div>
@@ -609,78 +746,16 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
 <p class="total">Paid ${format(cart.total)}</p>
 <p>${thankYou ? `<a href="${escape(`${root}/orders/${order.id}`)}">Order status page</a> · ` : ''}<a href="${escape(`${storefront}/`)}">Continue shopping</a></p>
 </aside>`;
-        sendHtml(
-          res,
-          200,
-          page({
-            shopName,
-            title: thankYou ? 'Thank you' : `Order ${order.name}`,
-            who: who(order.customer),
-            main,
-            target: thankYou ? THANK_YOU_TARGET : ORDER_STATUS_TARGET,
-            state,
-            scripts: [`${root}/_host/host.js`],
-          }),
-        );
-        return true;
-      }
+}
 
-      if (rest !== '' && rest !== '/') return (sendJson(res, 404, { error: 'Not Found' }), true);
-      if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET'), true);
-      if (!shops.credentials(shopId)) {
-        const main = `<div class="panel"><h1>No checkout extensions</h1><p>Shop ${escape(shopId)} has no app client id and secret in the configuration, so the app's extensions are not installed on it (docs/configuration.md).</p></div>`;
-        sendHtml(
-          res,
-          409,
-          page({ shopName, title: 'No extensions', who: who(customer), main, single: true, target: null, state: null, scripts: [] }),
-        );
-        return true;
-      }
-      if (asked !== null && !customer) {
-        const main = `<div class="panel"><h1>No such customer</h1><p role="alert">The shop has no customer ${escape(asked)}.</p></div>`;
-        sendHtml(
-          res,
-          404,
-          page({ shopName, title: 'No such customer', who: who(null), main, single: true, target: null, state: null, scripts: [] }),
-        );
-        return true;
-      }
-      let cart: PricedCart;
-      let items: CartItem[];
-      try {
-        items = [{ variant_id: url.searchParams.get('variant') ?? '41002', quantity: quantityOf(url.searchParams.get('quantity')) }];
-        cart = priceCart(shopId, customer, items, []);
-      } catch (error) {
-        if (!(error instanceof BadRequest)) throw error;
-        const main = `<div class="panel"><h1>This cart cannot be checked out</h1><p role="alert">${escape(error.message)}</p><p><a href="${escape(`${storefront}/`)}">Back to the shop</a></p></div>`;
-        sendHtml(
-          res,
-          400,
-          page({ shopName, title: 'Cart', who: who(customer), main, single: true, target: null, state: null, scripts: [] }),
-        );
-        return true;
-      }
-      if (!serviceUrl)
-        return (sendHtml(res, 503, '<!doctype html><title>Starting</title><p>The twin is starting; reload in a moment.</p>'), true);
-      // `?plan=basic` plays a shop without Shopify Plus: the block beside the discount field is not rendered.
-      const plus = url.searchParams.get('plan') !== 'basic';
-      const state = {
-        plus,
-        cart,
-        items,
-        customerId: customer?.id ?? null,
-        shopName,
-        shopDomain: shops.identity(shopId).domain,
-        storefrontPath: storefront,
-        sessionTokenPath: `${root}/session-token`,
-      };
-      const rows = cart.lines
-        .map(
-          (line) =>
-            `<tr><td>${escape(line.title)} × ${line.quantity}</td><td class="amount">${escape(moneyText(line.unit_price * line.quantity, cart.currency))}</td></tr>`,
-        )
-        .join('');
-      const main = `<div class="panel">
+function checkoutMain(cart: PricedCart): string {
+  const rows = cart.lines
+    .map(
+      (line) =>
+        `<tr><td>${escape(line.title)} × ${line.quantity}</td><td class="amount">${escape(moneyText(line.unit_price * line.quantity, cart.currency))}</td></tr>`,
+    )
+    .join('');
+  return `<div class="panel">
 <h1>Checkout</h1>
 <p>Shopify's contact, delivery and payment steps are not simulated: this cart pays at once.</p>
 <button type="button" class="pay" id="pay">Pay now</button>
@@ -699,22 +774,6 @@ export function createSimulatedCheckout(options: SimulatedCheckoutOptions): Simu
 <tr><th scope="row" class="total">Total</th><td class="amount total" id="total"></td></tr>
 </tbody></table>
 </aside>`;
-      sendHtml(
-        res,
-        200,
-        page({
-          shopName,
-          title: 'Checkout',
-          who: who(customer),
-          main,
-          target: REDUCTIONS_TARGET,
-          state,
-          scripts: [`${root}/_host/host.js`],
-        }),
-      );
-      return true;
-    },
-  };
 }
 
 /** Spreads `amount` over `lines` in proportion to what each has left, the remainder on the first lines. */

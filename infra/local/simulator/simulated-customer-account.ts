@@ -18,6 +18,7 @@ import { mintSessionToken } from '../../../shared/shopper/session-token';
 import { sendJson } from '../http-server';
 import { methodNotAllowed } from './simulator-http';
 import type { SimulatedShops } from './simulated-shops';
+import type { SimulatedCustomer } from './simulated-orders';
 
 /** The stand-in components' module, built for the browser by esbuild. */
 export const POLARIS_STAND_INS = join(__dirname, 'polaris-stand-ins.ts');
@@ -199,117 +200,138 @@ export interface SimulatedCustomerAccount {
 }
 
 export function createSimulatedCustomerAccount(options: SimulatedCustomerAccountOptions): SimulatedCustomerAccount {
+  const account = new AccountPages(options);
+  return { handle: (req, res, pathname) => account.handle(req, res, pathname) };
+}
+
+const sendAccountHtml = (res: ServerResponse, status: number, html: string) =>
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(html);
+
+class AccountPages {
   // Built once per service URL, on the first page asked for (a bundle takes a second or so).
-  let assets: { serviceUrl: string; files: Promise<Record<string, HostedFile>> } | null = null;
-  const assetsFor = (serviceUrl: string) => {
-    if (!assets || assets.serviceUrl !== serviceUrl) assets = { serviceUrl, files: customerAccountAssets(serviceUrl) };
-    return assets.files;
-  };
+  private assets: { serviceUrl: string; files: Promise<Record<string, HostedFile>> } | null = null;
+
+  constructor(private readonly options: SimulatedCustomerAccountOptions) {}
+
+  private assetsFor(serviceUrl: string) {
+    if (!this.assets || this.assets.serviceUrl !== serviceUrl) this.assets = { serviceUrl, files: customerAccountAssets(serviceUrl) };
+    return this.assets.files;
+  }
 
   /** The customer of a request: `?customer_id=` first, else the storefront's sign-in cookie; null for a guest. */
-  const customerOf = (req: IncomingMessage, shopId: string, query: URLSearchParams) => {
+  private customerOf(req: IncomingMessage, shopId: string, query: URLSearchParams) {
+    const { shops } = this.options;
     const asked = query.get('customer_id');
-    if (asked !== null) return { asked, customer: CUSTOMER_ID.test(asked) ? (options.shops.customer(shopId, asked) ?? null) : null };
+    if (asked !== null) return { asked, customer: CUSTOMER_ID.test(asked) ? (shops.customer(shopId, asked) ?? null) : null };
     const id = cookieValue(req.headers.cookie, STOREFRONT_CUSTOMER_COOKIE);
-    return { asked: null, customer: id ? (options.shops.customer(shopId, id) ?? null) : null };
-  };
+    return { asked: null, customer: id ? (shops.customer(shopId, id) ?? null) : null };
+  }
 
-  const sendHtml = (res: ServerResponse, status: number, html: string) =>
-    res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(html);
+  async handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
+    const match = ACCOUNT_PATH.exec(pathname);
+    if (!match) return false;
+    const shopId = decodeURIComponent(match[1]!);
+    if (!this.options.shops.has(shopId)) {
+      sendJson(res, 404, { error: `The platform simulator has no shop '${shopId}'` });
+      return true;
+    }
+    const rest = match[2] ?? '';
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const serviceUrl = this.options.serviceUrl();
+    if (rest.startsWith('/_host/')) return this.serveHostFile(req, res, rest, serviceUrl);
+    const { asked, customer } = this.customerOf(req, shopId, url.searchParams);
+    if (rest === '/session-token') return this.mint(req, res, shopId, customer);
+    const current = rest === '' || rest === '/' ? 'rewards' : rest === '/orders' ? 'orders' : null;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET'), true);
+    const chrome: Chrome = {
+      shopName: this.options.shops.name(shopId),
+      root: `/account/${encodeURIComponent(shopId)}`,
+      storefront: `/storefront/${encodeURIComponent(shopId)}`,
+      current,
+      customer: customer ? { id: customer.id, name: nameOf(customer) } : null,
+      query: asked !== null && customer ? `?customer_id=${encodeURIComponent(asked)}` : '',
+    };
+    this.servePage(res, shopId, chrome, asked, customer, serviceUrl);
+    return true;
+  }
 
-  return {
-    async handle(req, res, pathname) {
-      const match = ACCOUNT_PATH.exec(pathname);
-      if (!match) return false;
-      const shopId = decodeURIComponent(match[1]!);
-      if (!options.shops.has(shopId)) {
-        sendJson(res, 404, { error: `The platform simulator has no shop '${shopId}'` });
-        return true;
-      }
-      const root = `/account/${encodeURIComponent(shopId)}`;
-      const rest = match[2] ?? '';
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const serviceUrl = options.serviceUrl();
+  private async serveHostFile(req: IncomingMessage, res: ServerResponse, rest: string, serviceUrl: string | null) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET, HEAD'), true);
+    if (!serviceUrl) return (sendJson(res, 503, { error: 'The twin has not started its API yet' }), true);
+    const file = (await this.assetsFor(serviceUrl))[rest.slice('/_host/'.length)];
+    if (!file) return (sendJson(res, 404, { error: 'Not Found' }), true);
+    res.writeHead(200, { 'Content-Type': `${file.type}; charset=utf-8`, 'Cache-Control': 'no-store' }).end(file.body);
+    return true;
+  }
 
-      if (rest.startsWith('/_host/')) {
-        if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET, HEAD'), true);
-        if (!serviceUrl) return (sendJson(res, 503, { error: 'The twin has not started its API yet' }), true);
-        const file = (await assetsFor(serviceUrl))[rest.slice('/_host/'.length)];
-        if (!file) return (sendJson(res, 404, { error: 'Not Found' }), true);
-        res.writeHead(200, { 'Content-Type': `${file.type}; charset=utf-8`, 'Cache-Control': 'no-store' }).end(file.body);
-        return true;
-      }
+  private async mint(req: IncomingMessage, res: ServerResponse, shopId: string, customer: SimulatedCustomer | null) {
+    if (req.method !== 'POST') return (methodNotAllowed(res, 'POST'), true);
+    const { shops } = this.options;
+    const credentials = shops.credentials(shopId);
+    if (!credentials) return (sendJson(res, 422, { error: `Shop '${shopId}' has no client_id/client_secret` }), true);
+    // Shopify mints a token only for a signed-in customer's account pages.
+    if (!customer) return (sendJson(res, 401, { error: 'No customer is signed in' }), true);
+    const token = await mintSessionToken(credentials, shops.identity(shopId).domain, customer.id, this.options.realNow());
+    sendJson(res, 200, { token });
+    return true;
+  }
 
-      const { asked, customer } = customerOf(req, shopId, url.searchParams);
-      if (rest === '/session-token') {
-        if (req.method !== 'POST') return (methodNotAllowed(res, 'POST'), true);
-        const credentials = options.shops.credentials(shopId);
-        if (!credentials) return (sendJson(res, 422, { error: `Shop '${shopId}' has no client_id/client_secret` }), true);
-        // Shopify mints a token only for a signed-in customer's account pages.
-        if (!customer) return (sendJson(res, 401, { error: 'No customer is signed in' }), true);
-        const token = await mintSessionToken(credentials, options.shops.identity(shopId).domain, customer.id, options.realNow());
-        sendJson(res, 200, { token });
-        return true;
-      }
+  /** The rewards or orders page, or the page saying why it cannot be shown. */
+  private servePage(
+    res: ServerResponse,
+    shopId: string,
+    chrome: Chrome,
+    asked: string | null,
+    customer: SimulatedCustomer | null,
+    serviceUrl: string | null,
+  ) {
+    const { current } = chrome;
+    if (current === null) {
+      return sendAccountHtml(res, 404, page(chrome, 'Page not found', '<main class="sign-in"><h1>Page not found</h1></main>', null));
+    }
+    if (!this.options.shops.credentials(shopId)) {
+      const body = `<main class="sign-in"><h1>No customer account extensions</h1><p>Shop ${escape(shopId)} has no app client id and secret in the configuration, so the app's extensions are not installed on it (docs/configuration.md).</p></main>`;
+      return sendAccountHtml(res, 409, page(chrome, 'No extensions', body, null));
+    }
+    if (!customer) {
+      const body = signInBody(this.options.shops.customers(shopId), chrome, asked);
+      return sendAccountHtml(res, asked !== null ? 404 : 401, page(chrome, 'Sign in', body, null));
+    }
+    if (!serviceUrl) {
+      return sendAccountHtml(
+        res,
+        503,
+        page(chrome, 'Starting', '<main class="sign-in"><h1>The twin is starting</h1><p>Reload in a moment.</p></main>', null),
+      );
+    }
+    // The extension's region: the full page's own main landmark and heading are the extension's (s-page);
+    // the order list is Shopify's page (a stand-in with no orders), the block drawn in it.
+    const body =
+      current === 'orders'
+        ? '<main><h1>Orders</h1><p>The order list is Shopify\u2019s; this stand-in lists none. The app\u2019s block follows.</p><div id="extension-root"></div></main>'
+        : '<div id="extension-root"></div>';
+    sendAccountHtml(
+      res,
+      200,
+      page(chrome, current === 'orders' ? 'Orders' : 'Rewards', body, current === 'orders' ? BLOCK_TARGET : PAGE_TARGET),
+    );
+  }
+}
 
-      const current = rest === '' || rest === '/' ? 'rewards' : rest === '/orders' ? 'orders' : null;
-      if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET'), true);
-      const chrome: Chrome = {
-        shopName: options.shops.name(shopId),
-        root,
-        storefront: `/storefront/${encodeURIComponent(shopId)}`,
-        current,
-        customer: customer ? { id: customer.id, name: nameOf(customer) } : null,
-        query: asked !== null && customer ? `?customer_id=${encodeURIComponent(asked)}` : '',
-      };
-      if (current === null) {
-        sendHtml(res, 404, page(chrome, 'Page not found', '<main class="sign-in"><h1>Page not found</h1></main>', null));
-        return true;
-      }
-      if (!options.shops.credentials(shopId)) {
-        const body = `<main class="sign-in"><h1>No customer account extensions</h1><p>Shop ${escape(shopId)} has no app client id and secret in the configuration, so the app's extensions are not installed on it (docs/configuration.md).</p></main>`;
-        sendHtml(res, 409, page(chrome, 'No extensions', body, null));
-        return true;
-      }
-      if (!customer) {
-        const customers = options.shops
-          .customers(shopId)
-          .slice(0, 5)
-          .map(
-            (known) =>
-              `<li><a href="${escape(`${root}/?customer_id=${encodeURIComponent(known.id)}`)}">${escape(nameOf(known))} (customer ${escape(known.id)})</a></li>`,
-          )
-          .join('');
-        const unknown = asked !== null ? `<p role="alert">The shop has no customer ${escape(asked)}.</p>` : '';
-        const body = `<main class="sign-in"><h1>Sign in to see your account</h1>${unknown}
+/** The page asking a guest to sign in, with a few of the shop's customers to open it as. */
+function signInBody(known: SimulatedCustomer[], chrome: Chrome, asked: string | null): string {
+  const customers = known
+    .slice(0, 5)
+    .map(
+      (entry) =>
+        `<li><a href="${escape(`${chrome.root}/?customer_id=${encodeURIComponent(entry.id)}`)}">${escape(nameOf(entry))} (customer ${escape(entry.id)})</a></li>`,
+    )
+    .join('');
+  const unknown = asked !== null ? `<p role="alert">The shop has no customer ${escape(asked)}.</p>` : '';
+  return `<main class="sign-in"><h1>Sign in to see your account</h1>${unknown}
 <p>Your orders and rewards are shown once you are signed in, as Shopify asks every visitor to sign in before an account page.</p>
 <p><a href="${escape(`${chrome.storefront}/account/login`)}">Sign in on the storefront</a>, then come back to this page; or open it as one of the shop's customers:</p>
 <ul>${customers}</ul></main>`;
-        sendHtml(res, asked !== null ? 404 : 401, page(chrome, 'Sign in', body, null));
-        return true;
-      }
-      if (!serviceUrl) {
-        sendHtml(
-          res,
-          503,
-          page(chrome, 'Starting', '<main class="sign-in"><h1>The twin is starting</h1><p>Reload in a moment.</p></main>', null),
-        );
-        return true;
-      }
-      // The extension's region: the full page's own main landmark and heading are the extension's (s-page);
-      // the order list is Shopify's page (a stand-in with no orders), the block drawn in it.
-      const body =
-        current === 'orders'
-          ? '<main><h1>Orders</h1><p>The order list is Shopify\u2019s; this stand-in lists none. The app\u2019s block follows.</p><div id="extension-root"></div></main>'
-          : '<div id="extension-root"></div>';
-      sendHtml(
-        res,
-        200,
-        page(chrome, current === 'orders' ? 'Orders' : 'Rewards', body, current === 'orders' ? BLOCK_TARGET : PAGE_TARGET),
-      );
-      return true;
-    },
-  };
 }
 
 export function nameOf(customer: { id: string; first_name?: string | null; last_name?: string | null; email?: string | null }): string {

@@ -92,6 +92,103 @@ function readCodes(file: string): SimulatedDiscountCode[] {
   })) as SimulatedDiscountCode[];
 }
 
+/** The user errors of the code, its customer and its usage, which every kind shares. */
+function commonErrors(input: string, given: CodeInputCommon): DiscountUserError[] {
+  const errors: DiscountUserError[] = [];
+  if (!(given.code ?? '').trim()) errors.push({ field: [input, 'code'], message: "Code can't be blank", code: 'BLANK' });
+  const added = given.context?.customers?.add ?? [];
+  const target = added[0];
+  const forAll = given.context?.all === 'ALL';
+  const customerId = target && target.startsWith(CUSTOMER_GID) ? idFromGid(target) : '';
+  // The loyalty program issues codes for one customer, or for any buyer (a friend's code): either, not both.
+  if (forAll ? added.length > 0 : !customerId || added.length !== 1) {
+    errors.push({ field: [input, 'context'], message: 'Context must name exactly one customer, or all buyers', code: 'INVALID' });
+  }
+  if (given.usageLimit !== undefined && given.usageLimit !== null && given.usageLimit < 1) {
+    errors.push({ field: [input, 'usageLimit'], message: 'Usage limit must be greater than 0', code: 'VALUE_OUTSIDE_RANGE' });
+  }
+  return errors;
+}
+
+/** The user errors of a basic code's value and items; the variant of a free-product code. */
+function basicCodeChecks(input: BasicCodeInput): { errors: DiscountUserError[]; variantId: string | null } {
+  const errors = commonErrors('basicCodeDiscount', input);
+  const value = input.customerGets?.value;
+  const fixed = value?.discountAmount?.amount;
+  const percentage = value?.percentage;
+  if ((fixed === undefined || fixed === null) === (percentage === undefined || percentage === null)) {
+    errors.push({
+      field: ['basicCodeDiscount', 'customerGets', 'value'],
+      message: 'Value must be an amount or a percentage',
+      code: 'INVALID',
+    });
+  }
+  const items = input.customerGets?.items;
+  const variants = items?.products?.productVariantsToAdd ?? null;
+  let variantId: string | null = null;
+  if (variants !== null) {
+    // The loyalty program's free product: an amount off one variant, once per order (not on each unit).
+    const match = variants.length === 1 ? VARIANT_GID.exec(variants[0]!) : null;
+    if (!match || items?.all) {
+      errors.push({
+        field: ['basicCodeDiscount', 'customerGets', 'items'],
+        message: 'Items must name exactly one product variant',
+        code: 'INVALID',
+      });
+    } else if (fixed === undefined || fixed === null || value?.discountAmount?.appliesOnEachItem) {
+      errors.push({
+        field: ['basicCodeDiscount', 'customerGets', 'value'],
+        message: 'A product variant code must be an amount off the order, not applied on each item',
+        code: 'INVALID',
+      });
+    } else {
+      variantId = match[1]!;
+    }
+  }
+  return { errors, variantId };
+}
+
+/** The user errors of a free-shipping code. */
+function freeShippingErrors(input: FreeShippingCodeInput): DiscountUserError[] {
+  const errors = commonErrors('freeShippingCodeDiscount', input);
+  const cap = input.maximumShippingPrice;
+  if (cap !== undefined && cap !== null && !(Number(cap) > 0)) {
+    errors.push({
+      field: ['freeShippingCodeDiscount', 'maximumShippingPrice'],
+      message: 'Maximum shipping price must be greater than 0',
+      code: 'VALUE_OUTSIDE_RANGE',
+    });
+  }
+  return errors;
+}
+
+/** The code as the simulator keeps it, from the mutation's input and the kind's value. */
+function newCode(
+  shop: string,
+  id: string,
+  code: string,
+  given: CodeInputCommon,
+  value: Pick<SimulatedDiscountCode, 'amount' | 'type' | 'kind' | 'product_variant_id' | 'cap'>,
+  createdAt: string,
+): SimulatedDiscountCode {
+  const minimum = given.minimumRequirement?.subtotal?.greaterThanOrEqualToSubtotal;
+  const target = given.context?.customers?.add?.[0];
+  return {
+    shop,
+    id,
+    code,
+    customer_id: given.context?.all === 'ALL' || !target ? null : idFromGid(target),
+    ...value,
+    usage_limit: given.usageLimit ?? null,
+    applies_once_per_customer: given.appliesOncePerCustomer ?? false,
+    minimum_spend: minimum ? Number(minimum) : 0,
+    ends_at: given.endsAt ?? null,
+    starts_at: given.startsAt ?? null,
+    title: given.title ?? '',
+    created_at: createdAt,
+  };
+}
+
 /** `codesFile` keeps the codes across restarts (the twin's `--persist`). */
 export function createSimulatedDiscountCodes(now: () => Date, codesFile?: string): SimulatedDiscountCodes {
   const codes: SimulatedDiscountCode[] = codesFile ? readCodes(codesFile) : [];
@@ -106,24 +203,6 @@ export function createSimulatedDiscountCodes(now: () => Date, codesFile?: string
   const find = (shop: string, code: string) =>
     codes.find((entry) => entry.shop === shop && entry.code.toLowerCase() === code.toLowerCase());
 
-  /** The user errors of the code, its customer and its usage, which every kind shares. */
-  const commonErrors = (input: string, given: CodeInputCommon): DiscountUserError[] => {
-    const errors: DiscountUserError[] = [];
-    if (!(given.code ?? '').trim()) errors.push({ field: [input, 'code'], message: "Code can't be blank", code: 'BLANK' });
-    const added = given.context?.customers?.add ?? [];
-    const target = added[0];
-    const forAll = given.context?.all === 'ALL';
-    const customerId = target && target.startsWith(CUSTOMER_GID) ? idFromGid(target) : '';
-    // The loyalty program issues codes for one customer, or for any buyer (a friend's code): either, not both.
-    if (forAll ? added.length > 0 : !customerId || added.length !== 1) {
-      errors.push({ field: [input, 'context'], message: 'Context must name exactly one customer, or all buyers', code: 'INVALID' });
-    }
-    if (given.usageLimit !== undefined && given.usageLimit !== null && given.usageLimit < 1) {
-      errors.push({ field: [input, 'usageLimit'], message: 'Usage limit must be greater than 0', code: 'VALUE_OUTSIDE_RANGE' });
-    }
-    return errors;
-  };
-
   const add = (
     shop: string,
     input: string,
@@ -137,22 +216,7 @@ export function createSimulatedDiscountCodes(now: () => Date, codesFile?: string
         userErrors: [{ field: [input, 'code'], message: 'Code must be unique. Please try a different code.', code: 'TAKEN' }],
       };
     }
-    const minimum = given.minimumRequirement?.subtotal?.greaterThanOrEqualToSubtotal;
-    const target = given.context?.customers?.add?.[0];
-    const entry: SimulatedDiscountCode = {
-      shop,
-      id: `gid://shopify/DiscountCodeNode/${nextId++}`,
-      code,
-      customer_id: given.context?.all === 'ALL' || !target ? null : idFromGid(target),
-      ...value,
-      usage_limit: given.usageLimit ?? null,
-      applies_once_per_customer: given.appliesOncePerCustomer ?? false,
-      minimum_spend: minimum ? Number(minimum) : 0,
-      ends_at: given.endsAt ?? null,
-      starts_at: given.startsAt ?? null,
-      title: given.title ?? '',
-      created_at: now().toISOString(),
-    };
+    const entry = newCode(shop, `gid://shopify/DiscountCodeNode/${nextId++}`, code, given, value, now().toISOString());
     codes.push(entry);
     save();
     return { id: entry.id, userErrors: [] };
@@ -163,39 +227,10 @@ export function createSimulatedDiscountCodes(now: () => Date, codesFile?: string
     list: () => codes.map((entry) => ({ ...entry })),
 
     create(shop, input) {
-      const errors = commonErrors('basicCodeDiscount', input);
+      const { errors, variantId } = basicCodeChecks(input);
       const value = input.customerGets?.value;
       const fixed = value?.discountAmount?.amount;
       const percentage = value?.percentage;
-      if ((fixed === undefined || fixed === null) === (percentage === undefined || percentage === null)) {
-        errors.push({
-          field: ['basicCodeDiscount', 'customerGets', 'value'],
-          message: 'Value must be an amount or a percentage',
-          code: 'INVALID',
-        });
-      }
-      const items = input.customerGets?.items;
-      const variants = items?.products?.productVariantsToAdd ?? null;
-      let variantId: string | null = null;
-      if (variants !== null) {
-        // The loyalty program's free product: an amount off one variant, once per order (not on each unit).
-        const match = variants.length === 1 ? VARIANT_GID.exec(variants[0]!) : null;
-        if (!match || items?.all) {
-          errors.push({
-            field: ['basicCodeDiscount', 'customerGets', 'items'],
-            message: 'Items must name exactly one product variant',
-            code: 'INVALID',
-          });
-        } else if (fixed === undefined || fixed === null || value?.discountAmount?.appliesOnEachItem) {
-          errors.push({
-            field: ['basicCodeDiscount', 'customerGets', 'value'],
-            message: 'A product variant code must be an amount off the order, not applied on each item',
-            code: 'INVALID',
-          });
-        } else {
-          variantId = match[1]!;
-        }
-      }
       if (errors.length > 0) return { id: null, userErrors: errors };
       const isFixed = fixed !== undefined && fixed !== null;
       return add(shop, 'basicCodeDiscount', input, {
@@ -209,15 +244,8 @@ export function createSimulatedDiscountCodes(now: () => Date, codesFile?: string
     },
 
     createFreeShipping(shop, input) {
-      const errors = commonErrors('freeShippingCodeDiscount', input);
+      const errors = freeShippingErrors(input);
       const cap = input.maximumShippingPrice;
-      if (cap !== undefined && cap !== null && !(Number(cap) > 0)) {
-        errors.push({
-          field: ['freeShippingCodeDiscount', 'maximumShippingPrice'],
-          message: 'Maximum shipping price must be greater than 0',
-          code: 'VALUE_OUTSIDE_RANGE',
-        });
-      }
       if (errors.length > 0) return { id: null, userErrors: errors };
       return add(shop, 'freeShippingCodeDiscount', input, {
         amount: 0,

@@ -98,23 +98,45 @@ export interface SimulatedKlaviyo {
 
 /** `keys`: the private keys the configuration's shops hold, each an account of its own. */
 export function createSimulatedKlaviyo(options: { keys: () => ReadonlySet<string>; faults: Faults }): SimulatedKlaviyo {
-  const accounts = new Map<
-    string,
-    { profiles: Array<RecordedKlaviyoProfile & { id: string }>; events: RecordedKlaviyoEvent[]; seen: Set<string> }
-  >();
-  let requests = 0;
-  const accountOf = (key: string) => {
-    let account = accounts.get(key);
+  const klaviyo = new KlaviyoAccounts(options);
+  return {
+    records: () => klaviyo.records(),
+    handle: (req, res, pathname) => klaviyo.handle(req, res, pathname),
+  };
+}
+
+type KlaviyoAccount = { profiles: Array<RecordedKlaviyoProfile & { id: string }>; events: RecordedKlaviyoEvent[]; seen: Set<string> };
+
+/** An answer Klaviyo gives before it reads the body's fields: its status, body and extra headers. */
+type Refusal = [status: number, body: { errors: KlaviyoError[] }, headers?: Record<string, string>];
+
+class KlaviyoAccounts {
+  private readonly accounts = new Map<string, KlaviyoAccount>();
+  private requests = 0;
+
+  constructor(private readonly options: { keys: () => ReadonlySet<string>; faults: Faults }) {}
+
+  records(): KlaviyoRecords {
+    const all = [...this.accounts.values()];
+    return {
+      events: all.flatMap((account) => account.events),
+      profiles: all.flatMap((account) => account.profiles.map(({ id: _id, ...profile }) => profile)),
+      requests: this.requests,
+    };
+  }
+
+  private accountOf(key: string) {
+    let account = this.accounts.get(key);
     if (!account) {
       account = { profiles: [], events: [], seen: new Set() };
-      accounts.set(key, account);
+      this.accounts.set(key, account);
     }
     return account;
-  };
+  }
 
   /** The profile these identifiers name (e-mail first, then external id), or a new one. */
-  const upsert = (key: string, ids: { email: string | null; external_id: string | null }) => {
-    const { profiles } = accountOf(key);
+  private upsert(key: string, ids: { email: string | null; external_id: string | null }) {
+    const { profiles } = this.accountOf(key);
     const found =
       (ids.email !== null ? profiles.find((profile) => profile.email === ids.email) : undefined) ??
       (ids.external_id !== null ? profiles.find((profile) => profile.external_id === ids.external_id) : undefined);
@@ -126,15 +148,15 @@ export function createSimulatedKlaviyo(options: { keys: () => ReadonlySet<string
     const profile = { id: randomUUID().replace(/-/g, '').slice(0, 26).toUpperCase(), ...ids, first_name: null, properties: {} };
     profiles.push(profile);
     return { profile, created: true };
-  };
+  }
 
-  const profileImport = (key: string, body: Record<string, unknown>, res: ServerResponse) => {
+  private profileImport(key: string, body: Record<string, unknown>, res: ServerResponse) {
     const data = objectAt(body.data, '/data');
     typeOf(data, '/data', 'profile');
     const attributes = objectAt(data.attributes, '/data/attributes');
     const ids = identifiers(attributes, '/data/attributes');
     const properties = propertiesAt(attributes.properties, '/data/attributes/properties', false);
-    const { profile, created } = upsert(key, ids);
+    const { profile, created } = this.upsert(key, ids);
     if (typeof attributes.first_name === 'string') profile.first_name = attributes.first_name;
     profile.properties = { ...profile.properties, ...properties };
     sendJson(
@@ -155,139 +177,131 @@ export function createSimulatedKlaviyo(options: { keys: () => ReadonlySet<string
       },
       { 'Content-Type': 'application/vnd.api+json' },
     );
-  };
+  }
 
-  const createEvent = (key: string, body: Record<string, unknown>, res: ServerResponse) => {
-    const data = objectAt(body.data, '/data');
-    typeOf(data, '/data', 'event');
-    const attributes = objectAt(data.attributes, '/data/attributes');
-    const properties = propertiesAt(attributes.properties, '/data/attributes/properties', true);
-    const metricData = objectAt(objectAt(attributes.metric, '/data/attributes/metric').data, '/data/attributes/metric/data');
-    typeOf(metricData, '/data/attributes/metric/data', 'metric');
-    const metricName = objectAt(metricData.attributes, '/data/attributes/metric/data/attributes').name;
-    if (typeof metricName !== 'string' || metricName.trim() === '') {
-      throw new Invalid('/data/attributes/metric/data/attributes/name', "'name' is a required field for the metric.");
-    }
-    const profileData = objectAt(objectAt(attributes.profile, '/data/attributes/profile').data, '/data/attributes/profile/data');
-    typeOf(profileData, '/data/attributes/profile/data', 'profile');
-    const ids = identifiers(
-      objectAt(profileData.attributes, '/data/attributes/profile/data/attributes'),
-      '/data/attributes/profile/data/attributes',
-    );
-    const time = attributes.time ?? new Date().toISOString();
-    if (typeof time !== 'string' || Number.isNaN(Date.parse(time))) throw new Invalid('/data/attributes/time', 'Invalid datetime.');
-    const uniqueId = attributes.unique_id ?? randomUUID();
-    if (typeof uniqueId !== 'string') throw new Invalid('/data/attributes/unique_id', 'unique_id must be a string.');
-    const { profile } = upsert(key, ids);
-    const account = accountOf(key);
+  private createEvent(key: string, body: Record<string, unknown>, res: ServerResponse) {
+    const event = eventOf(body);
+    const { profile } = this.upsert(key, event.ids);
+    const account = this.accountOf(key);
     // Klaviyo keeps the first event of a unique_id for one profile and metric and drops the others silently.
-    const seen = JSON.stringify([profile.id, metricName, uniqueId]);
+    const seen = JSON.stringify([profile.id, event.metricName, event.uniqueId]);
     if (!account.seen.has(seen)) {
       account.seen.add(seen);
       account.events.push({
-        metric: { name: metricName },
+        metric: { name: event.metricName },
         profile: { email: profile.email, external_id: profile.external_id },
-        properties,
-        time,
-        unique_id: uniqueId,
+        properties: event.properties,
+        time: event.time,
+        unique_id: event.uniqueId,
       });
     }
     res.writeHead(202).end();
-  };
+  }
 
-  return {
-    records: () => {
-      const all = [...accounts.values()];
-      return {
-        events: all.flatMap((account) => account.events),
-        profiles: all.flatMap((account) => account.profiles.map(({ id: _id, ...profile }) => profile)),
-        requests,
-      };
-    },
-    async handle(req, res, pathname) {
-      if (pathname === '/_klaviyo') {
-        if (req.method !== 'GET') methodNotAllowed(res, 'GET');
-        else sendJson(res, 200, this.records());
-        return true;
-      }
-      if (!pathname.startsWith(`${KLAVIYO_PREFIX}/`)) return false;
-      requests += 1;
-      const mode = options.faults.current().klaviyo;
-      if (mode === 'unreachable') {
-        req.socket.destroy();
-        return true;
-      }
-      const path = pathname.slice(KLAVIYO_PREFIX.length);
-      if (path !== '/api/events' && path !== '/api/profile-import') {
-        sendJson(res, 404, error(404, 'not_found', 'Not found.', `No route matches ${path}.`));
-        return true;
-      }
-      if (req.method !== 'POST') {
-        sendJson(res, 405, error(405, 'method_not_allowed', 'Method not allowed.', `Method "${req.method}" not allowed.`), {
-          Allow: 'POST',
-        });
-        return true;
-      }
-      const text = await readBody(req);
-      if (mode === 'throttled') {
-        sendJson(res, 429, error(429, 'throttled', 'Request was throttled.', 'Request was throttled. Expected available in 1 second.'), {
-          'Retry-After': '1',
-        });
-        return true;
-      }
-      if (mode === 'error') {
-        sendJson(
-          res,
-          503,
-          error(503, 'service_unavailable', 'Service unavailable.', 'The service is temporarily unavailable. Please try again later.'),
-        );
-        return true;
-      }
-      const key = /^Klaviyo-API-Key (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
-      if (!key || !options.keys().has(key)) {
-        sendJson(
-          res,
-          401,
-          error(401, 'not_authenticated', 'Authentication credentials were not provided.', 'Missing or invalid private key.'),
-        );
-        return true;
-      }
-      if (!req.headers.revision) {
-        sendJson(res, 400, error(400, 'invalid', 'Invalid input.', 'The revision header is required.', '/headers/revision'));
-        return true;
-      }
-      if (
-        !(req.headers['content-type'] ?? '').startsWith('application/vnd.api+json') &&
-        !(req.headers['content-type'] ?? '').startsWith('application/json')
-      ) {
-        sendJson(
-          res,
-          415,
-          error(
-            415,
-            'unsupported_media_type',
-            'Unsupported media type.',
-            `Unsupported media type "${req.headers['content-type'] ?? ''}" in request.`,
-          ),
-        );
-        return true;
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        sendJson(res, 400, error(400, 'parse_error', 'Malformed request.', 'JSON parse error.'));
-        return true;
-      }
-      try {
-        const document = objectAt(body, '/');
-        if (path === '/api/events') createEvent(key, document, res);
-        else profileImport(key, document, res);
-      } catch (failure) {
-        if (!(failure instanceof Invalid)) throw failure;
-        sendJson(res, 400, error(400, 'invalid', 'Invalid input.', failure.message, failure.pointer));
-      }
+  async handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
+    if (pathname === '/_klaviyo') {
+      if (req.method !== 'GET') methodNotAllowed(res, 'GET');
+      else sendJson(res, 200, this.records());
       return true;
-    },
-  };
+    }
+    if (!pathname.startsWith(`${KLAVIYO_PREFIX}/`)) return false;
+    this.requests += 1;
+    const mode = this.options.faults.current().klaviyo;
+    if (mode === 'unreachable') {
+      req.socket.destroy();
+      return true;
+    }
+    const path = pathname.slice(KLAVIYO_PREFIX.length);
+    if (path !== '/api/events' && path !== '/api/profile-import') {
+      sendJson(res, 404, error(404, 'not_found', 'Not found.', `No route matches ${path}.`));
+      return true;
+    }
+    if (req.method !== 'POST') {
+      sendJson(res, 405, error(405, 'method_not_allowed', 'Method not allowed.', `Method "${req.method}" not allowed.`), {
+        Allow: 'POST',
+      });
+      return true;
+    }
+    const text = await readBody(req);
+    const key = /^Klaviyo-API-Key (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const refused = faultRefusal(mode) ?? requestRefusal(req, key, this.options.keys());
+    if (refused) {
+      sendJson(res, ...refused);
+      return true;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      sendJson(res, 400, error(400, 'parse_error', 'Malformed request.', 'JSON parse error.'));
+      return true;
+    }
+    try {
+      const document = objectAt(body, '/');
+      if (path === '/api/events') this.createEvent(key!, document, res);
+      else this.profileImport(key!, document, res);
+    } catch (failure) {
+      if (!(failure instanceof Invalid)) throw failure;
+      sendJson(res, 400, error(400, 'invalid', 'Invalid input.', failure.message, failure.pointer));
+    }
+    return true;
+  }
+}
+
+/** The `klaviyo` fault's answer, if it throttles or fails. */
+function faultRefusal(mode: string | undefined): Refusal | null {
+  if (mode === 'throttled') {
+    return [
+      429,
+      error(429, 'throttled', 'Request was throttled.', 'Request was throttled. Expected available in 1 second.'),
+      { 'Retry-After': '1' },
+    ];
+  }
+  if (mode === 'error') {
+    return [
+      503,
+      error(503, 'service_unavailable', 'Service unavailable.', 'The service is temporarily unavailable. Please try again later.'),
+    ];
+  }
+  return null;
+}
+
+/** Klaviyo's refusal of a request without a known key, a revision or a JSON content type. */
+function requestRefusal(req: IncomingMessage, key: string | undefined, keys: ReadonlySet<string>): Refusal | null {
+  if (!key || !keys.has(key)) {
+    return [401, error(401, 'not_authenticated', 'Authentication credentials were not provided.', 'Missing or invalid private key.')];
+  }
+  if (!req.headers.revision) {
+    return [400, error(400, 'invalid', 'Invalid input.', 'The revision header is required.', '/headers/revision')];
+  }
+  const type = req.headers['content-type'] ?? '';
+  if (!type.startsWith('application/vnd.api+json') && !type.startsWith('application/json')) {
+    return [415, error(415, 'unsupported_media_type', 'Unsupported media type.', `Unsupported media type "${type}" in request.`)];
+  }
+  return null;
+}
+
+/** An event request's fields, checked as Klaviyo checks them. */
+function eventOf(body: Record<string, unknown>) {
+  const data = objectAt(body.data, '/data');
+  typeOf(data, '/data', 'event');
+  const attributes = objectAt(data.attributes, '/data/attributes');
+  const properties = propertiesAt(attributes.properties, '/data/attributes/properties', true);
+  const metricData = objectAt(objectAt(attributes.metric, '/data/attributes/metric').data, '/data/attributes/metric/data');
+  typeOf(metricData, '/data/attributes/metric/data', 'metric');
+  const metricName = objectAt(metricData.attributes, '/data/attributes/metric/data/attributes').name;
+  if (typeof metricName !== 'string' || metricName.trim() === '') {
+    throw new Invalid('/data/attributes/metric/data/attributes/name', "'name' is a required field for the metric.");
+  }
+  const profileData = objectAt(objectAt(attributes.profile, '/data/attributes/profile').data, '/data/attributes/profile/data');
+  typeOf(profileData, '/data/attributes/profile/data', 'profile');
+  const ids = identifiers(
+    objectAt(profileData.attributes, '/data/attributes/profile/data/attributes'),
+    '/data/attributes/profile/data/attributes',
+  );
+  const time = attributes.time ?? new Date().toISOString();
+  if (typeof time !== 'string' || Number.isNaN(Date.parse(time))) throw new Invalid('/data/attributes/time', 'Invalid datetime.');
+  const uniqueId = attributes.unique_id ?? randomUUID();
+  if (typeof uniqueId !== 'string') throw new Invalid('/data/attributes/unique_id', 'unique_id must be a string.');
+  return { ids, metricName, properties, time, uniqueId };
 }

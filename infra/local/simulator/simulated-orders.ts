@@ -261,26 +261,48 @@ export function createSimulatedOrders(
   freeProduct?: FreeProductLookup,
   freeShipping?: FreeShippingLookup,
 ): SimulatedOrders {
-  const orders = new Map<string, SimulatedOrder>();
-  const refunds = new Map<string, { order: SimulatedOrder; refund: SimulatedRefund }>();
-  const numbers = new Map<string, number>();
-  let nextId = FIRST_ORDER_ID;
-  // Line items, refunds and refund lines take ids from one counter, as Shopify's are unique across the shop too.
-  let nextChildId = 9_000_000_001;
+  const book = new OrderBook(now, freeProduct, freeShipping);
+  return {
+    get: (orderId) => book.get(orderId),
+    find: (orderId) => book.orders.get(orderId),
+    findRefund: (refundId) => book.refunds.get(refundId),
+    list: (shop) => [...book.orders.values()].filter((order) => order.shop === shop),
+    create: (input) => book.create(input),
+    refund: (orderId, request) => book.refund(orderId, request),
+    pay: (orderId) => book.pay(orderId),
+    void: (orderId) => book.void(orderId),
+    cancel: (orderId) => book.cancel(orderId),
+  };
+}
 
-  const get = (orderId: string): SimulatedOrder => {
-    const order = orders.get(orderId);
+/** The simulator's orders and refunds, with the counters their ids and names come from. */
+class OrderBook {
+  readonly orders = new Map<string, SimulatedOrder>();
+  readonly refunds = new Map<string, { order: SimulatedOrder; refund: SimulatedRefund }>();
+  private readonly numbers = new Map<string, number>();
+  private nextId = FIRST_ORDER_ID;
+  // Line items, refunds and refund lines take ids from one counter, as Shopify's are unique across the shop too.
+  private nextChildId = 9_000_000_001;
+
+  constructor(
+    private readonly now: () => Date,
+    private readonly freeProduct?: FreeProductLookup,
+    private readonly freeShipping?: FreeShippingLookup,
+  ) {}
+
+  get(orderId: string): SimulatedOrder {
+    const order = this.orders.get(orderId);
     if (!order) throw new NotFound(`No order with id '${orderId}'`);
     return order;
-  };
+  }
 
-  const newLines = (input: NewOrder): SimulatedLine[] => {
+  private newLines(input: NewOrder): SimulatedLine[] {
     const { currency } = input;
     if (input.line_items === undefined) {
       if (input.subtotal_price === undefined) throw new BadRequest('subtotal_price: is required unless line_items are given');
       // One line carrying the whole subtotal: the simulator does not model products, only amounts.
       const price = toMinor(input.subtotal_price, currency, 'subtotal_price');
-      return [{ id: nextChildId++, price, quantity: 1, giftCard: false, tax: 0, discount: 0 }];
+      return [{ id: this.nextChildId++, price, quantity: 1, giftCard: false, tax: 0, discount: 0 }];
     }
     if (input.line_items.length === 0) throw new BadRequest('line_items: must hold at least one line (or leave it out)');
     return input.line_items.map((line, index) => {
@@ -296,7 +318,7 @@ export function createSimulatedOrders(
         throw new BadRequest(`${field}.tax: ${line.tax} is more than the line's price × quantity − discount, which includes the tax`);
       }
       return {
-        id: nextChildId++,
+        id: this.nextChildId++,
         price,
         quantity: line.quantity,
         giftCard: line.gift_card ?? false,
@@ -305,226 +327,226 @@ export function createSimulatedOrders(
         variantId: line.variant_id ?? null,
       };
     });
-  };
+  }
 
   /** A free-product code takes one unit's price (at most the code's amount) off the first line of its variant without a discount. */
-  const applyFreeProducts = (input: NewOrder, lines: SimulatedLine[]) => {
+  private applyFreeProducts(input: NewOrder, lines: SimulatedLine[]) {
     for (const code of input.discount_codes ?? []) {
-      const found = freeProduct?.(input.shop, code);
+      const found = this.freeProduct?.(input.shop, code);
       const line = found && lines.find((entry) => entry.variantId === found.variantId && entry.discount === 0);
       if (found && line) line.discount = Math.min(line.price, found.amount);
     }
     return lines;
-  };
+  }
 
-  /** What is left of each line: units not given back by a unit refund, subtotal and tax not refunded. */
-  const lineLeft = (order: SimulatedOrder, index: number) => {
-    const line = order.lines[index]!;
-    const refunded = refundLines(order).filter((refundLine) => refundLine.lineIndex === index);
-    const units = refunded.reduce((sum, refundLine) => sum + refundLine.quantity, 0);
-    const subtotal = refunded.reduce((sum, refundLine) => sum + refundLine.subtotal, 0);
-    const tax = refunded.reduce((sum, refundLine) => sum + refundLine.tax, 0);
-    return {
-      units: line.quantity - units,
-      unitsRefunded: units,
-      subtotal: lineSubtotal(line) - subtotal,
-      subtotalRefunded: subtotal,
-      tax: line.tax - tax,
-      taxRefunded: tax,
-    };
-  };
-
-  /** An amount of the subtotal, taken from the lines in order; each part brings its share of the line's tax. */
-  const refundAmount = (order: SimulatedOrder, amount: string): Array<Omit<SimulatedRefundLine, 'id'>> => {
-    const wanted = toMinor(amount, order.currency, 'subtotal');
-    if (wanted <= 0) throw new BadRequest('subtotal: must be more than zero');
-    const left = order.subtotal - refundedMinor(order);
-    if (wanted > left) {
-      throw new BadRequest(`subtotal: ${amount} is more than the ${decimal(left, order.currency)} left to refund of order ${order.name}`);
+  /** The order's subtotal and total, checked against those given, and what a free-shipping code takes off. */
+  private totals(input: NewOrder, lines: SimulatedLine[]) {
+    const { currency } = input;
+    const subtotal = lines.reduce((sum, line) => sum + lineSubtotal(line), 0);
+    if (input.line_items !== undefined && input.subtotal_price !== undefined) {
+      const given = toMinor(input.subtotal_price, currency, 'subtotal_price');
+      if (given !== subtotal) {
+        throw new BadRequest(
+          `subtotal_price: ${input.subtotal_price} does not match the line items (price × quantity − discount: ${decimal(subtotal, currency)})`,
+        );
+      }
     }
-    const parts: Array<Omit<SimulatedRefundLine, 'id'>> = [];
-    let rest = wanted;
-    order.lines.forEach((line, lineIndex) => {
-      const before = lineLeft(order, lineIndex);
-      if (rest === 0 || before.subtotal <= 0) return;
-      const subtotal = Math.min(rest, before.subtotal);
-      rest -= subtotal;
-      const emptied = subtotal === before.subtotal;
-      // The tax goes back in proportion to the money, all of what is left when the line is emptied.
-      const tax = emptied
-        ? before.tax
-        : Math.min(before.tax, share(line.tax, before.subtotalRefunded + subtotal, lineSubtotal(line)) - before.taxRefunded);
-      parts.push({ lineIndex, quantity: emptied ? before.units : 0, subtotal, tax: Math.max(0, tax) });
-    });
-    return parts;
-  };
+    const taxesIncluded = input.taxes_included ?? false;
+    const addedTax = taxesIncluded ? 0 : lines.reduce((sum, line) => sum + line.tax, 0);
+    const least = subtotal + addedTax;
+    const total = input.total_price === undefined ? least : toMinor(input.total_price, currency, 'total_price');
+    if (total < least) {
+      throw new BadRequest(
+        addedTax === 0
+          ? 'total_price: must be at least subtotal_price (shipping and tax only add to it)'
+          : `total_price: must be at least subtotal_price plus the lines' tax, ${decimal(least, currency)} (shipping only adds to it)`,
+      );
+    }
+    // The shipping price is what `total_price` holds beyond the subtotal and added tax; a free-shipping code
+    // takes it off (up to its cap), so the order's total is what the buyer paid.
+    const { freeShipping } = this;
+    const shippingCode = (input.discount_codes ?? []).find((code) => freeShipping?.(input.shop, code) !== undefined) ?? null;
+    const cap = shippingCode === null ? null : freeShipping!(input.shop, shippingCode)!.cap;
+    const shippingDiscount = shippingCode === null ? 0 : cap === null ? total - least : Math.min(total - least, cap);
+    return { subtotal, total, taxesIncluded, shippingCode, shippingDiscount };
+  }
 
-  /** Whole units of lines: the unit price less the units' share of the discount, and their share of the tax. */
-  const refundUnits = (order: SimulatedOrder, wanted: Array<{ index: number; quantity: number }>) => {
-    const seen = new Set<number>();
-    return wanted.map(({ index, quantity }, position) => {
-      const field = `line_items[${position}]`;
-      const line = order.lines[index];
-      if (!line) {
-        throw new BadRequest(`${field}.index: order ${order.name} has no line ${index} (its lines are 0 to ${order.lines.length - 1})`);
-      }
-      if (seen.has(index)) throw new BadRequest(`${field}.index: line ${index} is named twice`);
-      seen.add(index);
-      const before = lineLeft(order, index);
-      if (quantity > before.units) {
-        throw new BadRequest(`${field}.quantity: ${quantity} is more than the ${before.units} unit(s) of line ${index} not yet refunded`);
-      }
-      const after = before.unitsRefunded + quantity;
-      const discount = share(line.discount, after, line.quantity) - share(line.discount, before.unitsRefunded, line.quantity);
-      const subtotal = line.price * quantity - discount;
-      if (subtotal > before.subtotal) {
-        throw new BadRequest(
-          `${field}: ${quantity} unit(s) of line ${index} come to ${decimal(subtotal, order.currency)}, more than the ${decimal(before.subtotal, order.currency)} of it left to refund`,
-        );
-      }
-      const tax = Math.min(before.tax, share(line.tax, after, line.quantity) - share(line.tax, before.unitsRefunded, line.quantity));
-      return { lineIndex: index, quantity, subtotal, tax };
-    });
-  };
-
-  const touch = (order: SimulatedOrder) => {
-    order.updatedAt = now().toISOString();
+  create(input: NewOrder): SimulatedOrder {
+    const lines = this.applyFreeProducts(input, this.newLines(input));
+    const { subtotal, total, taxesIncluded, shippingCode, shippingDiscount } = this.totals(input, lines);
+    const number = this.numbers.get(input.shop) ?? FIRST_ORDER_NUMBER;
+    this.numbers.set(input.shop, number + 1);
+    const at = this.now().toISOString();
+    const order: SimulatedOrder = {
+      shop: input.shop,
+      id: this.nextId++,
+      number,
+      name: `#${number}`,
+      currency: input.currency,
+      customer: input.customer,
+      subtotal,
+      total: total - shippingDiscount,
+      taxesIncluded,
+      lines,
+      shippingLineId: this.nextChildId++,
+      shippingDiscount,
+      shippingCode: shippingDiscount > 0 ? shippingCode : null,
+      payment: input.financial_status ?? 'paid',
+      test: input.test ?? false,
+      discountCodes: input.discount_codes ?? [],
+      landingSite: input.landing_site ?? null,
+      landingSiteRef: input.landing_site_ref ?? null,
+      noteAttributes: input.note_attributes ?? [],
+      sourceName: input.source_name ?? 'web',
+      pos:
+        input.source_name === 'pos'
+          ? {
+              locationId: input.location_id ?? DEFAULT_POS_TILL.locationId,
+              deviceId: input.device_id ?? DEFAULT_POS_TILL.deviceId,
+              userId: input.user_id ?? null,
+            }
+          : null,
+      createdAt: at,
+      processedAt: at,
+      updatedAt: at,
+      cancelledAt: null,
+      cancelReason: null,
+      refunds: [],
+    };
+    this.orders.set(String(order.id), order);
     return order;
-  };
+  }
 
+  refund(orderId: string, request: RefundRequest): { order: SimulatedOrder; refund: SimulatedRefund } {
+    const order = this.get(orderId);
+    if (order.payment !== 'paid') {
+      throw new BadRequest(`Order ${order.name} is ${order.payment}: only a paid order can be refunded (pay it first)`);
+    }
+    const parts =
+      'subtotal' in request ? refundAmount(order, request.subtotal) : 'lines' in request ? refundUnits(order, request.lines) : [];
+    const linesMoney = refundLinesMoneyMinor(order, parts);
+    const money = request.amount === undefined ? linesMoney : toMinor(request.amount, order.currency, 'amount');
+    const left = order.total - refundedMoneyMinor(order);
+    if (request.amount !== undefined && money > left) {
+      throw new BadRequest(
+        `amount: ${request.amount} is more than the ${decimal(left, order.currency)} of order ${order.name} not yet refunded`,
+      );
+    }
+    if (parts.length === 0 && money <= 0) throw new BadRequest('amount: must be more than zero for a refund of no line');
+    const refund: SimulatedRefund = {
+      id: this.nextChildId++,
+      createdAt: this.now().toISOString(),
+      lines: parts.map((part) => ({ id: this.nextChildId++, ...part })),
+      adjustments: money === linesMoney ? [] : [{ id: this.nextChildId++, amount: linesMoney - money }],
+    };
+    order.refunds.push(refund);
+    this.refunds.set(String(refund.id), { order, refund });
+    this.touch(order);
+    return { order, refund };
+  }
+
+  pay(orderId: string): SimulatedOrder {
+    const order = this.get(orderId);
+    if (order.cancelledAt !== null) throw new BadRequest(`Order ${order.name} is cancelled: it cannot be paid`);
+    if (order.payment === 'paid') throw new BadRequest(`Order ${order.name} is already paid`);
+    if (order.payment === 'voided') throw new BadRequest(`Order ${order.name} is voided: it cannot be paid`);
+    order.payment = 'paid';
+    return this.touch(order);
+  }
+
+  void(orderId: string): SimulatedOrder {
+    const order = this.get(orderId);
+    if (order.payment !== 'pending' && order.payment !== 'authorized') {
+      throw new BadRequest(
+        `Order ${order.name} is ${financialStatus(order)}: only a pending or authorized order can be voided${order.payment === 'paid' ? ' (refund it instead)' : ''}`,
+      );
+    }
+    order.payment = 'voided';
+    return this.touch(order);
+  }
+
+  cancel(orderId: string): SimulatedOrder {
+    const order = this.get(orderId);
+    if (order.cancelledAt !== null) throw new BadRequest(`Order ${order.name} is already cancelled`);
+    const at = this.now().toISOString();
+    order.cancelledAt = at;
+    order.cancelReason = 'customer';
+    order.updatedAt = at;
+    return order;
+  }
+
+  private touch(order: SimulatedOrder) {
+    order.updatedAt = this.now().toISOString();
+    return order;
+  }
+}
+
+/** What is left of each line: units not given back by a unit refund, subtotal and tax not refunded. */
+function lineLeft(order: SimulatedOrder, index: number) {
+  const line = order.lines[index]!;
+  const refunded = refundLines(order).filter((refundLine) => refundLine.lineIndex === index);
+  const units = refunded.reduce((sum, refundLine) => sum + refundLine.quantity, 0);
+  const subtotal = refunded.reduce((sum, refundLine) => sum + refundLine.subtotal, 0);
+  const tax = refunded.reduce((sum, refundLine) => sum + refundLine.tax, 0);
   return {
-    get,
-    find: (orderId) => orders.get(orderId),
-    findRefund: (refundId) => refunds.get(refundId),
-    list: (shop) => [...orders.values()].filter((order) => order.shop === shop),
-
-    create(input) {
-      const { currency } = input;
-      const lines = applyFreeProducts(input, newLines(input));
-      const subtotal = lines.reduce((sum, line) => sum + lineSubtotal(line), 0);
-      if (input.line_items !== undefined && input.subtotal_price !== undefined) {
-        const given = toMinor(input.subtotal_price, currency, 'subtotal_price');
-        if (given !== subtotal) {
-          throw new BadRequest(
-            `subtotal_price: ${input.subtotal_price} does not match the line items (price × quantity − discount: ${decimal(subtotal, currency)})`,
-          );
-        }
-      }
-      const taxesIncluded = input.taxes_included ?? false;
-      const addedTax = taxesIncluded ? 0 : lines.reduce((sum, line) => sum + line.tax, 0);
-      const least = subtotal + addedTax;
-      const total = input.total_price === undefined ? least : toMinor(input.total_price, currency, 'total_price');
-      if (total < least) {
-        throw new BadRequest(
-          addedTax === 0
-            ? 'total_price: must be at least subtotal_price (shipping and tax only add to it)'
-            : `total_price: must be at least subtotal_price plus the lines' tax, ${decimal(least, currency)} (shipping only adds to it)`,
-        );
-      }
-      // The shipping price is what `total_price` holds beyond the subtotal and added tax; a free-shipping code
-      // takes it off (up to its cap), so the order's total is what the buyer paid.
-      const shippingCode = (input.discount_codes ?? []).find((code) => freeShipping?.(input.shop, code) !== undefined) ?? null;
-      const cap = shippingCode === null ? null : freeShipping!(input.shop, shippingCode)!.cap;
-      const shippingDiscount = shippingCode === null ? 0 : cap === null ? total - least : Math.min(total - least, cap);
-      const number = numbers.get(input.shop) ?? FIRST_ORDER_NUMBER;
-      numbers.set(input.shop, number + 1);
-      const at = now().toISOString();
-      const order: SimulatedOrder = {
-        shop: input.shop,
-        id: nextId++,
-        number,
-        name: `#${number}`,
-        currency,
-        customer: input.customer,
-        subtotal,
-        total: total - shippingDiscount,
-        taxesIncluded,
-        lines,
-        shippingLineId: nextChildId++,
-        shippingDiscount,
-        shippingCode: shippingDiscount > 0 ? shippingCode : null,
-        payment: input.financial_status ?? 'paid',
-        test: input.test ?? false,
-        discountCodes: input.discount_codes ?? [],
-        landingSite: input.landing_site ?? null,
-        landingSiteRef: input.landing_site_ref ?? null,
-        noteAttributes: input.note_attributes ?? [],
-        sourceName: input.source_name ?? 'web',
-        pos:
-          input.source_name === 'pos'
-            ? {
-                locationId: input.location_id ?? DEFAULT_POS_TILL.locationId,
-                deviceId: input.device_id ?? DEFAULT_POS_TILL.deviceId,
-                userId: input.user_id ?? null,
-              }
-            : null,
-        createdAt: at,
-        processedAt: at,
-        updatedAt: at,
-        cancelledAt: null,
-        cancelReason: null,
-        refunds: [],
-      };
-      orders.set(String(order.id), order);
-      return order;
-    },
-
-    refund(orderId, request) {
-      const order = get(orderId);
-      if (order.payment !== 'paid') {
-        throw new BadRequest(`Order ${order.name} is ${order.payment}: only a paid order can be refunded (pay it first)`);
-      }
-      const parts =
-        'subtotal' in request ? refundAmount(order, request.subtotal) : 'lines' in request ? refundUnits(order, request.lines) : [];
-      const linesMoney = refundLinesMoneyMinor(order, parts);
-      const money = request.amount === undefined ? linesMoney : toMinor(request.amount, order.currency, 'amount');
-      const left = order.total - refundedMoneyMinor(order);
-      if (request.amount !== undefined && money > left) {
-        throw new BadRequest(
-          `amount: ${request.amount} is more than the ${decimal(left, order.currency)} of order ${order.name} not yet refunded`,
-        );
-      }
-      if (parts.length === 0 && money <= 0) throw new BadRequest('amount: must be more than zero for a refund of no line');
-      const refund: SimulatedRefund = {
-        id: nextChildId++,
-        createdAt: now().toISOString(),
-        lines: parts.map((part) => ({ id: nextChildId++, ...part })),
-        adjustments: money === linesMoney ? [] : [{ id: nextChildId++, amount: linesMoney - money }],
-      };
-      order.refunds.push(refund);
-      refunds.set(String(refund.id), { order, refund });
-      touch(order);
-      return { order, refund };
-    },
-
-    pay(orderId) {
-      const order = get(orderId);
-      if (order.cancelledAt !== null) throw new BadRequest(`Order ${order.name} is cancelled: it cannot be paid`);
-      if (order.payment === 'paid') throw new BadRequest(`Order ${order.name} is already paid`);
-      if (order.payment === 'voided') throw new BadRequest(`Order ${order.name} is voided: it cannot be paid`);
-      order.payment = 'paid';
-      return touch(order);
-    },
-
-    void(orderId) {
-      const order = get(orderId);
-      if (order.payment !== 'pending' && order.payment !== 'authorized') {
-        throw new BadRequest(
-          `Order ${order.name} is ${financialStatus(order)}: only a pending or authorized order can be voided${order.payment === 'paid' ? ' (refund it instead)' : ''}`,
-        );
-      }
-      order.payment = 'voided';
-      return touch(order);
-    },
-
-    cancel(orderId) {
-      const order = get(orderId);
-      if (order.cancelledAt !== null) throw new BadRequest(`Order ${order.name} is already cancelled`);
-      const at = now().toISOString();
-      order.cancelledAt = at;
-      order.cancelReason = 'customer';
-      order.updatedAt = at;
-      return order;
-    },
+    units: line.quantity - units,
+    unitsRefunded: units,
+    subtotal: lineSubtotal(line) - subtotal,
+    subtotalRefunded: subtotal,
+    tax: line.tax - tax,
+    taxRefunded: tax,
   };
+}
+
+/** An amount of the subtotal, taken from the lines in order; each part brings its share of the line's tax. */
+function refundAmount(order: SimulatedOrder, amount: string): Array<Omit<SimulatedRefundLine, 'id'>> {
+  const wanted = toMinor(amount, order.currency, 'subtotal');
+  if (wanted <= 0) throw new BadRequest('subtotal: must be more than zero');
+  const left = order.subtotal - refundedMinor(order);
+  if (wanted > left) {
+    throw new BadRequest(`subtotal: ${amount} is more than the ${decimal(left, order.currency)} left to refund of order ${order.name}`);
+  }
+  const parts: Array<Omit<SimulatedRefundLine, 'id'>> = [];
+  let rest = wanted;
+  order.lines.forEach((line, lineIndex) => {
+    const before = lineLeft(order, lineIndex);
+    if (rest === 0 || before.subtotal <= 0) return;
+    const subtotal = Math.min(rest, before.subtotal);
+    rest -= subtotal;
+    const emptied = subtotal === before.subtotal;
+    // The tax goes back in proportion to the money, all of what is left when the line is emptied.
+    const tax = emptied
+      ? before.tax
+      : Math.min(before.tax, share(line.tax, before.subtotalRefunded + subtotal, lineSubtotal(line)) - before.taxRefunded);
+    parts.push({ lineIndex, quantity: emptied ? before.units : 0, subtotal, tax: Math.max(0, tax) });
+  });
+  return parts;
+}
+
+/** Whole units of lines: the unit price less the units' share of the discount, and their share of the tax. */
+function refundUnits(order: SimulatedOrder, wanted: Array<{ index: number; quantity: number }>) {
+  const seen = new Set<number>();
+  return wanted.map(({ index, quantity }, position) => {
+    const field = `line_items[${position}]`;
+    const line = order.lines[index];
+    if (!line) {
+      throw new BadRequest(`${field}.index: order ${order.name} has no line ${index} (its lines are 0 to ${order.lines.length - 1})`);
+    }
+    if (seen.has(index)) throw new BadRequest(`${field}.index: line ${index} is named twice`);
+    seen.add(index);
+    const before = lineLeft(order, index);
+    if (quantity > before.units) {
+      throw new BadRequest(`${field}.quantity: ${quantity} is more than the ${before.units} unit(s) of line ${index} not yet refunded`);
+    }
+    const after = before.unitsRefunded + quantity;
+    const discount = share(line.discount, after, line.quantity) - share(line.discount, before.unitsRefunded, line.quantity);
+    const subtotal = line.price * quantity - discount;
+    if (subtotal > before.subtotal) {
+      throw new BadRequest(
+        `${field}: ${quantity} unit(s) of line ${index} come to ${decimal(subtotal, order.currency)}, more than the ${decimal(before.subtotal, order.currency)} of it left to refund`,
+      );
+    }
+    const tax = Math.min(before.tax, share(line.tax, after, line.quantity) - share(line.tax, before.unitsRefunded, line.quantity));
+    return { lineIndex: index, quantity, subtotal, tax };
+  });
 }

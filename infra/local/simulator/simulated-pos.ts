@@ -480,18 +480,37 @@ function allocate(lineTotals: number[], discount: number): number[] {
 }
 
 export function createSimulatedPos(options: SimulatedPosOptions): SimulatedPos {
-  let assets: { serviceUrl: string; files: Promise<Record<string, HostedFile>> } | null = null;
-  const assetsFor = (serviceUrl: string) => {
-    if (!assets || assets.serviceUrl !== serviceUrl) assets = { serviceUrl, files: posAssets(serviceUrl) };
-    return assets.files;
-  };
-  const sendHtml = (res: ServerResponse, status: number, html: string) =>
-    res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(html);
+  const pos = new PosPages(options);
+  return { handle: (req, res, pathname) => pos.handle(req, res, pathname) };
+}
+
+const sendPosHtml = (res: ServerResponse, status: number, html: string) =>
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(html);
+
+/** One request's shop, staff user and paths, read once by `handle`. */
+interface PosVisit {
+  shopId: string;
+  root: string;
+  rest: string;
+  url: URL;
+  serviceUrl: string | null;
+  userId: string;
+}
+
+class PosPages {
+  private assets: { serviceUrl: string; files: Promise<Record<string, HostedFile>> } | null = null;
+
+  constructor(private readonly options: SimulatedPosOptions) {}
+
+  private assetsFor(serviceUrl: string) {
+    if (!this.assets || this.assets.serviceUrl !== serviceUrl) this.assets = { serviceUrl, files: posAssets(serviceUrl) };
+    return this.assets.files;
+  }
 
   /** The cart's order as `POST /_orders` takes it: the catalog's prices, the codes' amounts off the lines. */
-  const orderBody = (shopId: string, userId: string, body: z.infer<typeof chargeSchema>) => {
+  private orderBody(shopId: string, userId: string, body: z.infer<typeof chargeSchema>) {
     const catalog = posProducts();
-    const currency = options.shops.currency(shopId);
+    const currency = this.options.shops.currency(shopId);
     const digits = minorDigits(currency);
     const lines = body.lines.map((line) => {
       const product = catalog.find((entry) => String(entry.variantId) === line.variant_id);
@@ -501,7 +520,7 @@ export function createSimulatedPos(options: SimulatedPosOptions): SimulatedPos {
     const subtotal = lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
     let left = subtotal;
     for (const text of body.codes) {
-      const code = options.code(shopId, text);
+      const code = this.options.code(shopId, text);
       if (!code) throw new BadRequest(`codes: '${text}' is not a discount code of shop '${shopId}'`);
       const minor =
         code.type === 'percentage'
@@ -530,115 +549,133 @@ export function createSimulatedPos(options: SimulatedPosOptions): SimulatedPos {
       device_id: TILL.deviceId,
       user_id: Number(userId),
     };
-  };
+  }
 
-  return {
-    async handle(req, res, pathname) {
-      const match = POS_PATH.exec(pathname);
-      if (!match) return false;
-      const shopId = decodeURIComponent(match[1]!);
-      if (!options.shops.has(shopId)) {
-        sendJson(res, 404, { error: `The platform simulator has no shop '${shopId}'` });
-        return true;
-      }
-      const root = `/pos/${encodeURIComponent(shopId)}`;
-      const rest = match[2] ?? '';
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const serviceUrl = options.serviceUrl();
-      const userId = url.searchParams.get('user_id') ?? DEFAULT_POS_USER;
-      if (!STAFF_USER_ID.test(userId)) {
-        sendJson(res, 400, { error: `user_id must be a staff user's numeric id, got '${userId}'` });
-        return true;
-      }
-
-      if (rest.startsWith('/_host/')) {
-        if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET, HEAD'), true);
-        if (!serviceUrl) return (sendJson(res, 503, { error: 'The twin has not started its API yet' }), true);
-        const file = (await assetsFor(serviceUrl))[rest.slice('/_host/'.length)];
-        if (!file) return (sendJson(res, 404, { error: 'Not Found' }), true);
-        res.writeHead(200, { 'Content-Type': `${file.type}; charset=utf-8`, 'Cache-Control': 'no-store' }).end(file.body);
-        return true;
-      }
-      if (rest === '/session-token') {
-        if (req.method !== 'POST') return (methodNotAllowed(res, 'POST'), true);
-        const credentials = options.shops.credentials(shopId);
-        if (!credentials) return (sendJson(res, 422, { error: `Shop '${shopId}' has no client_id/client_secret` }), true);
-        // POS's session token for the staff user: the admin ID token's format (docs/pos.md).
-        const token = await mintIdToken(credentials, options.shops.identity(shopId).domain, userId, options.realNow());
-        sendJson(res, 200, { token });
-        return true;
-      }
-      if (rest === '/customers') {
-        if (req.method !== 'GET') return (methodNotAllowed(res, 'GET'), true);
-        const text = (url.searchParams.get('q') ?? '').trim().toLowerCase();
-        const customers = options.shops
-          .customers(shopId)
-          .filter((customer) => {
-            const view = customerView(customer);
-            return (
-              text !== '' &&
-              (customer.id === text || view.name.toLowerCase().includes(text) || (view.email ?? '').toLowerCase().includes(text))
-            );
-          })
-          .slice(0, 10)
-          .map(customerView);
-        sendJson(res, 200, { customers });
-        return true;
-      }
-      const customerPath = /^\/customers\/([^/]+)$/.exec(rest);
-      if (customerPath) {
-        if (req.method !== 'GET') return (methodNotAllowed(res, 'GET'), true);
-        const customer = options.shops.customer(shopId, decodeURIComponent(customerPath[1]!));
-        if (!customer) return (sendJson(res, 404, { error: `No customer '${customerPath[1]}' in shop '${shopId}'` }), true);
-        sendJson(res, 200, customerView(customer));
-        return true;
-      }
-      const codePath = /^\/codes\/([^/]+)$/.exec(rest);
-      if (codePath) {
-        if (req.method !== 'GET') return (methodNotAllowed(res, 'GET'), true);
-        const code = options.code(shopId, decodeURIComponent(codePath[1]!));
-        if (!code) return (sendJson(res, 404, { error: `No discount code '${codePath[1]}' in shop '${shopId}'` }), true);
-        sendJson(res, 200, { code: code.code, kind: code.kind, type: code.type, amount: code.amount });
-        return true;
-      }
-      if (rest === '/charge') {
-        if (req.method !== 'POST') return (methodNotAllowed(res, 'POST'), true);
-        try {
-          const body = parseWith(chargeSchema, await readJson(req), 'Invalid charge');
-          sendJson(res, 201, await options.orders.place(orderBody(shopId, userId, body)));
-        } catch (error) {
-          if (!(error instanceof BadRequest)) throw error;
-          sendJson(res, 400, { error: error.message });
-        }
-        return true;
-      }
-
-      if (rest !== '' && rest !== '/') return (sendJson(res, 404, { error: 'Not Found' }), true);
-      if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET'), true);
-      const shop = {
-        id: shopId,
-        name: options.shops.name(shopId),
-        domain: options.shops.identity(shopId).domain,
-        currency: options.shops.currency(shopId),
-      };
-      if (!options.shops.credentials(shopId)) {
-        sendHtml(
-          res,
-          409,
-          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>No POS extension</title></head><body><main><h1>No POS extension</h1><p>Shop ${escape(shopId)} has no app client id and secret in the configuration, so the app's extensions are not installed on it (docs/configuration.md).</p></main></body></html>`,
-        );
-        return true;
-      }
-      if (!serviceUrl) {
-        sendHtml(
-          res,
-          503,
-          '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Starting</title></head><body><main><h1>The twin is starting</h1><p>Reload in a moment.</p></main></body></html>',
-        );
-        return true;
-      }
-      sendHtml(res, 200, posPage(shop, userId, root));
+  async handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
+    const match = POS_PATH.exec(pathname);
+    if (!match) return false;
+    const shopId = decodeURIComponent(match[1]!);
+    if (!this.options.shops.has(shopId)) {
+      sendJson(res, 404, { error: `The platform simulator has no shop '${shopId}'` });
       return true;
-    },
-  };
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const visit: PosVisit = {
+      shopId,
+      root: `/pos/${encodeURIComponent(shopId)}`,
+      rest: match[2] ?? '',
+      url,
+      serviceUrl: this.options.serviceUrl(),
+      userId: url.searchParams.get('user_id') ?? DEFAULT_POS_USER,
+    };
+    if (!STAFF_USER_ID.test(visit.userId)) {
+      sendJson(res, 400, { error: `user_id must be a staff user's numeric id, got '${visit.userId}'` });
+      return true;
+    }
+    const { rest } = visit;
+    if (rest.startsWith('/_host/')) return this.serveHostFile(req, res, visit);
+    if (rest === '/session-token') return this.mint(req, res, visit);
+    if (rest === '/customers') return this.searchCustomers(req, res, visit);
+    const customerPath = /^\/customers\/([^/]+)$/.exec(rest);
+    if (customerPath) return this.customer(req, res, shopId, customerPath[1]!);
+    const codePath = /^\/codes\/([^/]+)$/.exec(rest);
+    if (codePath) return this.code(req, res, shopId, codePath[1]!);
+    if (rest === '/charge') return this.charge(req, res, visit);
+    if (rest !== '' && rest !== '/') return (sendJson(res, 404, { error: 'Not Found' }), true);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET'), true);
+    return this.servePage(res, visit);
+  }
+
+  private async serveHostFile(req: IncomingMessage, res: ServerResponse, { rest, serviceUrl }: PosVisit) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return (methodNotAllowed(res, 'GET, HEAD'), true);
+    if (!serviceUrl) return (sendJson(res, 503, { error: 'The twin has not started its API yet' }), true);
+    const file = (await this.assetsFor(serviceUrl))[rest.slice('/_host/'.length)];
+    if (!file) return (sendJson(res, 404, { error: 'Not Found' }), true);
+    res.writeHead(200, { 'Content-Type': `${file.type}; charset=utf-8`, 'Cache-Control': 'no-store' }).end(file.body);
+    return true;
+  }
+
+  private async mint(req: IncomingMessage, res: ServerResponse, { shopId, userId }: PosVisit) {
+    if (req.method !== 'POST') return (methodNotAllowed(res, 'POST'), true);
+    const { shops } = this.options;
+    const credentials = shops.credentials(shopId);
+    if (!credentials) return (sendJson(res, 422, { error: `Shop '${shopId}' has no client_id/client_secret` }), true);
+    // POS's session token for the staff user: the admin ID token's format (docs/pos.md).
+    const token = await mintIdToken(credentials, shops.identity(shopId).domain, userId, this.options.realNow());
+    sendJson(res, 200, { token });
+    return true;
+  }
+
+  private searchCustomers(req: IncomingMessage, res: ServerResponse, { shopId, url }: PosVisit) {
+    if (req.method !== 'GET') return (methodNotAllowed(res, 'GET'), true);
+    const text = (url.searchParams.get('q') ?? '').trim().toLowerCase();
+    const customers = this.options.shops
+      .customers(shopId)
+      .filter((customer) => {
+        const view = customerView(customer);
+        return (
+          text !== '' && (customer.id === text || view.name.toLowerCase().includes(text) || (view.email ?? '').toLowerCase().includes(text))
+        );
+      })
+      .slice(0, 10)
+      .map(customerView);
+    sendJson(res, 200, { customers });
+    return true;
+  }
+
+  private customer(req: IncomingMessage, res: ServerResponse, shopId: string, id: string) {
+    if (req.method !== 'GET') return (methodNotAllowed(res, 'GET'), true);
+    const customer = this.options.shops.customer(shopId, decodeURIComponent(id));
+    if (!customer) return (sendJson(res, 404, { error: `No customer '${id}' in shop '${shopId}'` }), true);
+    sendJson(res, 200, customerView(customer));
+    return true;
+  }
+
+  private code(req: IncomingMessage, res: ServerResponse, shopId: string, text: string) {
+    if (req.method !== 'GET') return (methodNotAllowed(res, 'GET'), true);
+    const code = this.options.code(shopId, decodeURIComponent(text));
+    if (!code) return (sendJson(res, 404, { error: `No discount code '${text}' in shop '${shopId}'` }), true);
+    sendJson(res, 200, { code: code.code, kind: code.kind, type: code.type, amount: code.amount });
+    return true;
+  }
+
+  private async charge(req: IncomingMessage, res: ServerResponse, { shopId, userId }: PosVisit) {
+    if (req.method !== 'POST') return (methodNotAllowed(res, 'POST'), true);
+    try {
+      const body = parseWith(chargeSchema, await readJson(req), 'Invalid charge');
+      sendJson(res, 201, await this.options.orders.place(this.orderBody(shopId, userId, body)));
+    } catch (error) {
+      if (!(error instanceof BadRequest)) throw error;
+      sendJson(res, 400, { error: error.message });
+    }
+    return true;
+  }
+
+  private servePage(res: ServerResponse, { shopId, serviceUrl, userId, root }: PosVisit) {
+    const { shops } = this.options;
+    const shop = {
+      id: shopId,
+      name: shops.name(shopId),
+      domain: shops.identity(shopId).domain,
+      currency: shops.currency(shopId),
+    };
+    if (!shops.credentials(shopId)) {
+      sendPosHtml(
+        res,
+        409,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>No POS extension</title></head><body><main><h1>No POS extension</h1><p>Shop ${escape(shopId)} has no app client id and secret in the configuration, so the app's extensions are not installed on it (docs/configuration.md).</p></main></body></html>`,
+      );
+      return true;
+    }
+    if (!serviceUrl) {
+      sendPosHtml(
+        res,
+        503,
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Starting</title></head><body><main><h1>The twin is starting</h1><p>Reload in a moment.</p></main></body></html>',
+      );
+      return true;
+    }
+    sendPosHtml(res, 200, posPage(shop, userId, root));
+    return true;
+  }
 }

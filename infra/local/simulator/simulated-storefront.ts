@@ -47,12 +47,67 @@ export interface SimulatedStorefront {
 }
 
 export function createSimulatedStorefront(options: SimulatedStorefrontOptions): SimulatedStorefront {
-  const renderer = createThemeRenderer('/cdn');
-  const gzipped = new Map<string, Buffer>();
+  const storefront = new StorefrontPages(options);
+  return { renderer: storefront.renderer, handle: (req, res, pathname) => storefront.handle(req, res, pathname) };
+}
 
-  const serveAsset = (req: IncomingMessage, res: ServerResponse, match: RegExpExecArray) => {
+const sendPage = (res: ServerResponse, status: number, html: string, headers: Record<string, string | string[]> = {}) => {
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers }).end(html);
+};
+
+class StorefrontPages {
+  readonly renderer = createThemeRenderer('/cdn');
+  private readonly gzipped = new Map<string, Buffer>();
+
+  constructor(private readonly options: SimulatedStorefrontOptions) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
+    const asset = CDN_PATH.exec(pathname);
+    if (asset) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') methodNotAllowed(res, 'GET, HEAD');
+      else this.serveAsset(req, res, asset);
+      return true;
+    }
+    const match = STOREFRONT_PATH.exec(pathname);
+    if (!match) return false;
+    const shopId = decodeURIComponent(match[1]!);
+    if (!this.options.shops.has(shopId)) {
+      sendJson(res, 404, { error: `The platform simulator has no shop '${shopId}'` });
+      return true;
+    }
+    const root = `/storefront/${encodeURIComponent(shopId)}`;
+    const rest = match[2] ?? '';
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (rest === APP_PROXY_PATH || rest.startsWith(`${APP_PROXY_PATH}/`)) {
+      await this.forwardToApp(req, res, shopId, rest, url);
+      return true;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      methodNotAllowed(res, 'GET');
+      return true;
+    }
+    await this.page(req, res, shopId, root, rest, url.searchParams);
+    return true;
+  }
+
+  private async forwardToApp(req: IncomingMessage, res: ServerResponse, shopId: string, rest: string, url: URL) {
+    const { shops } = this.options;
+    const customer = this.signedInCustomer(req, shopId);
+    await forwardAppProxy(req, res, {
+      target: this.options.appProxyUrl(),
+      subpath: rest.slice(APP_PROXY_PATH.length),
+      rawQuery: url.search.slice(1),
+      shopDomain: shops.identity(shopId).domain,
+      secret: shops.credentials(shopId)?.clientSecret ?? null,
+      customerId: customer?.id ?? null,
+      pathPrefix: APP_PROXY_PATH,
+      timestamp: Math.floor(this.options.realNow() / 1000),
+    });
+  }
+
+  private serveAsset(req: IncomingMessage, res: ServerResponse, match: RegExpExecArray) {
     const [, handle, version, file] = match;
-    const { extension } = renderer;
+    const { extension } = this.renderer;
     const bytes = extension.assets.get(decodeURIComponent(file!));
     if (handle !== extension.handle || version !== extension.version || !bytes) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found');
@@ -67,28 +122,29 @@ export function createSimulatedStorefront(options: SimulatedStorefrontOptions): 
     };
     let body = bytes;
     if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) && /^(text|image\/svg)/.test(type)) {
-      let packed = gzipped.get(file!);
-      if (!packed) gzipped.set(file!, (packed = gzipSync(bytes, { level: 9 })));
+      let packed = this.gzipped.get(file!);
+      if (!packed) this.gzipped.set(file!, (packed = gzipSync(bytes, { level: 9 })));
       body = packed;
       headers['Content-Encoding'] = 'gzip';
     }
     res.writeHead(200, { ...headers, 'Content-Length': String(body.length) }).end(req.method === 'HEAD' ? undefined : body);
-  };
+  }
 
-  const signedInCustomer = (req: IncomingMessage, shopId: string) => {
+  private signedInCustomer(req: IncomingMessage, shopId: string) {
     const id = cookieValue(req.headers.cookie, COOKIE);
-    return id ? (options.shops.customer(shopId, id) ?? null) : null;
-  };
+    return id ? (this.options.shops.customer(shopId, id) ?? null) : null;
+  }
 
-  const globals = (shopId: string, root: string, req: IncomingMessage, pageType: string): StorefrontGlobals => {
-    const identity = options.shops.identity(shopId);
-    const customer = signedInCustomer(req, shopId);
+  private globals(shopId: string, root: string, req: IncomingMessage, pageType: string): StorefrontGlobals {
+    const { shops } = this.options;
+    const identity = shops.identity(shopId);
+    const customer = this.signedInCustomer(req, shopId);
     return {
       shop: {
-        name: options.shops.name(shopId),
+        name: shops.name(shopId),
         permanent_domain: identity.domain,
         domain: identity.domain,
-        currency: options.shops.currency(shopId),
+        currency: shops.currency(shopId),
       },
       customer: customer
         ? {
@@ -109,49 +165,56 @@ export function createSimulatedStorefront(options: SimulatedStorefrontOptions): 
       },
       request: { locale: { iso_code: 'en' }, design_mode: false, page_type: pageType },
     };
-  };
+  }
 
-  const sendPage = (res: ServerResponse, status: number, html: string, headers: Record<string, string | string[]> = {}) => {
-    res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers }).end(html);
-  };
-
-  const page = async (req: IncomingMessage, res: ServerResponse, shopId: string, root: string, rest: string, query: URLSearchParams) => {
+  private async page(req: IncomingMessage, res: ServerResponse, shopId: string, root: string, rest: string, query: URLSearchParams) {
     // `?apps=off`: the theme alone, no app embed and no app block (what the page costs without the app).
     const apps = query.get('apps') !== 'off';
     if (rest === '/' || rest === '') {
-      const html = await renderer.renderPage({
+      const html = await this.renderer.renderPage({
         template: 'index',
         title: 'Home',
-        globals: { ...globals(shopId, root, req, 'index'), products: themeProducts(root) },
+        globals: { ...this.globals(shopId, root, req, 'index'), products: themeProducts(root) },
         apps,
       });
       return sendPage(res, 200, html);
     }
     const product = /^\/products\/([^/]+)$/.exec(rest);
-    if (product) {
-      const found = themeProducts(root).find((entry) => entry.handle === decodeURIComponent(product[1]!));
-      if (!found) return sendPage(res, 404, '<!doctype html><title>Not found</title><h1>Product not found</h1>');
-      const variant = found.variants.find((entry) => String(entry.id) === query.get('variant'));
-      const selected = variant ? { ...found, selected_or_first_available_variant: variant } : found;
-      const html = await renderer.renderPage({
-        template: 'product',
-        title: found.title,
-        globals: { ...globals(shopId, root, req, 'product'), product: selected },
-        apps,
-      });
-      return sendPage(res, 200, html);
-    }
-    if (rest === '/account/login') return login(req, res, shopId, root, query, apps);
+    if (product) return this.productPage(req, res, shopId, root, decodeURIComponent(product[1]!), query, apps);
+    if (rest === '/account/login') return this.login(req, res, shopId, root, query, apps);
     if (rest === '/account/logout') {
       return sendPage(res, 303, '', { Location: `${root}/`, 'Set-Cookie': signInCookies(root, shopId, '') });
     }
     return sendPage(res, 404, '<!doctype html><title>Not found</title><h1>Page not found</h1>');
-  };
+  }
 
-  const login = async (req: IncomingMessage, res: ServerResponse, shopId: string, root: string, query: URLSearchParams, apps: boolean) => {
+  private async productPage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    shopId: string,
+    root: string,
+    handle: string,
+    query: URLSearchParams,
+    apps: boolean,
+  ) {
+    const found = themeProducts(root).find((entry) => entry.handle === handle);
+    if (!found) return sendPage(res, 404, '<!doctype html><title>Not found</title><h1>Product not found</h1>');
+    const variant = found.variants.find((entry) => String(entry.id) === query.get('variant'));
+    const selected = variant ? { ...found, selected_or_first_available_variant: variant } : found;
+    const html = await this.renderer.renderPage({
+      template: 'product',
+      title: found.title,
+      globals: { ...this.globals(shopId, root, req, 'product'), product: selected },
+      apps,
+    });
+    return sendPage(res, 200, html);
+  }
+
+  private async login(req: IncomingMessage, res: ServerResponse, shopId: string, root: string, query: URLSearchParams, apps: boolean) {
+    const { shops } = this.options;
     const customerId = query.get('customer_id');
     if (customerId !== null) {
-      if (options.shops.customer(shopId, customerId)) {
+      if (shops.customer(shopId, customerId)) {
         const back = query.get('return_to');
         const location = back && back.startsWith(`${root}/`) && !back.startsWith('//') ? back : `${root}/`;
         return sendPage(res, 303, '', {
@@ -160,60 +223,18 @@ export function createSimulatedStorefront(options: SimulatedStorefrontOptions): 
         });
       }
     }
-    const html = await renderer.renderPage({
+    const html = await this.renderer.renderPage({
       template: 'login',
       title: 'Sign in',
       globals: {
-        ...globals(shopId, root, req, 'customers/login'),
-        platform_customers: options.shops.customers(shopId),
+        ...this.globals(shopId, root, req, 'customers/login'),
+        platform_customers: shops.customers(shopId),
         error: customerId !== null ? `The shop has no customer ${customerId}.` : null,
       },
       apps,
     });
     sendPage(res, customerId !== null ? 404 : 200, html);
-  };
-
-  return {
-    renderer,
-    async handle(req, res, pathname) {
-      const asset = CDN_PATH.exec(pathname);
-      if (asset) {
-        if (req.method !== 'GET' && req.method !== 'HEAD') methodNotAllowed(res, 'GET, HEAD');
-        else serveAsset(req, res, asset);
-        return true;
-      }
-      const match = STOREFRONT_PATH.exec(pathname);
-      if (!match) return false;
-      const shopId = decodeURIComponent(match[1]!);
-      if (!options.shops.has(shopId)) {
-        sendJson(res, 404, { error: `The platform simulator has no shop '${shopId}'` });
-        return true;
-      }
-      const root = `/storefront/${encodeURIComponent(shopId)}`;
-      const rest = match[2] ?? '';
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      if (rest === APP_PROXY_PATH || rest.startsWith(`${APP_PROXY_PATH}/`)) {
-        const customer = signedInCustomer(req, shopId);
-        await forwardAppProxy(req, res, {
-          target: options.appProxyUrl(),
-          subpath: rest.slice(APP_PROXY_PATH.length),
-          rawQuery: url.search.slice(1),
-          shopDomain: options.shops.identity(shopId).domain,
-          secret: options.shops.credentials(shopId)?.clientSecret ?? null,
-          customerId: customer?.id ?? null,
-          pathPrefix: APP_PROXY_PATH,
-          timestamp: Math.floor(options.realNow() / 1000),
-        });
-        return true;
-      }
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        methodNotAllowed(res, 'GET');
-        return true;
-      }
-      await page(req, res, shopId, root, rest, url.searchParams);
-      return true;
-    },
-  };
+  }
 }
 
 function cookieValue(header: string | undefined, name: string): string | null {

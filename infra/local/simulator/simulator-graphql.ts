@@ -159,32 +159,14 @@ export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults, oauth:
       return sendJson(res, 405, { errors: 'Method Not Allowed' });
     }
     if (!deps.shops.has(shop)) return sendJson(res, 404, { errors: 'Not Found' });
-    let request: unknown;
-    try {
-      request = JSON.parse(await readBody(req));
-    } catch {
-      return sendJson(res, 400, { errors: 'Body must be JSON: { query, variables }' });
-    }
-    if (!isRecord(request) || typeof request.query !== 'string') return sendJson(res, 400, { errors: 'Body must be { query, variables }' });
-    const variables = isRecord(request.variables) ? request.variables : {};
-    const operationName = typeof request.operationName === 'string' ? request.operationName : null;
-
+    const request = await readGraphqlRequest(req, res);
+    if (!request) return;
     const { document, syntaxError, invalid } = checkedDocument(request.query);
-    const operation = document ? getOperationAST(document, operationName) : null;
-    let modes = faults.current();
+    const operation = document ? getOperationAST(document, request.operationName) : null;
     const fields = operation ? rootFields(operation) : [];
-    const modeOfField = (field: FieldNode) => {
-      const area = AREAS[field.name.value];
-      return area ? modes[area] : 'ok';
-    };
-    const modeOf = (wanted: string) => fields.some((field) => modeOfField(field) === wanted);
-
-    // A held request waits until its area's mode changes, then goes on under the new one.
-    while (modeOf('hold')) {
-      await faults.held();
-      if (req.socket.destroyed) return;
-      modes = faults.current();
-    }
+    const modes = await settledModes(faults, fields, req);
+    if (!modes) return;
+    const modeOf = (wanted: string) => fields.some((field) => fieldMode(modes, field) === wanted);
     // An unreachable platform never answers, whatever the request carries.
     if (modeOf('unreachable')) return void req.socket.destroy();
     // A hung platform has read the request and never answers it; nothing of it runs.
@@ -201,52 +183,110 @@ export function createGraphqlEndpoint(deps: ResolverDeps, faults: Faults, oauth:
         ],
       });
     }
-
-    const requested = requestedCost(operation, variables);
-    if (modeOf('throttled')) {
-      // One point short of the query's cost: the client waits 1 / restoreRate seconds and may retry.
-      return sendJson(res, 200, {
-        errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }],
-        extensions: costExtension(requested, null, requested - 1),
-      });
-    }
-    const denied = fields.filter((field) => modeOfField(field) === 'access_denied');
-    const allowed = fields.filter((field) => !denied.includes(field));
-    if (denied.length > 0 && allowed.length === 0) {
-      return sendJson(res, 200, {
-        errors: denied.map(accessDeniedError),
-        data: Object.fromEntries(denied.map((field) => [responseKey(field), null])),
-      });
-    }
-    // Store credit's payloads have no internal-error user error: its error mode fails the whole request.
-    if ((operation.operation === 'query' || fields.some((field) => AREAS[field.name.value] === 'store_credit')) && modeOf('error')) {
-      return sendJson(res, 200, { errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
-    }
-
-    // Refused fields are cut from the document, so they never run; the rest of it runs as usual.
-    const runnable = denied.length > 0 ? withRootSelections(document, operation, allowed) : document;
-    const context: ResolverContext = { shop, faults: modes };
-    const result = await execute({
-      schema,
-      document: runnable,
-      rootValue,
-      contextValue: context,
-      variableValues: variables,
-      operationName,
-    });
-    // A lost answer: what was asked is done, and the connection drops before the answer is sent.
-    if (modeOf('lost_answer')) return void req.socket.destroy();
-    // Errors without data are the variables' (coercion happens before any resolver runs).
-    const fallbackCode = result.data === undefined ? 'INVALID_VARIABLE' : 'INTERNAL_SERVER_ERROR';
-    const errors = [...(result.errors ?? []).map((error) => shopifyError(error, fallbackCode)), ...denied.map(accessDeniedError)];
-    const data =
-      result.data && denied.length > 0
-        ? Object.fromEntries(fields.map((field) => [responseKey(field), denied.includes(field) ? null : result.data![responseKey(field)]]))
-        : result.data;
-    sendJson(res, 200, {
-      ...(errors.length > 0 ? { errors } : {}),
-      ...(data !== undefined ? { data } : {}),
-      extensions: costExtension(requested, requested, BUCKET.maximumAvailable - requested),
-    });
+    const run: OperationRun = { schema, rootValue, shop, modes, fields, document, operation, ...request };
+    return runOperation(run, req, res);
   };
+}
+
+type FaultModesNow = ReturnType<Faults['current']>;
+
+/** The fault mode of a root field's area; 'ok' for a field of no area. */
+function fieldMode(modes: FaultModesNow, field: FieldNode) {
+  const area = AREAS[field.name.value];
+  return area ? modes[area] : 'ok';
+}
+
+/** The request's `{ query, variables, operationName }`, or null once a 400 answered a body that is not one. */
+async function readGraphqlRequest(req: IncomingMessage, res: ServerResponse) {
+  let request: unknown;
+  try {
+    request = JSON.parse(await readBody(req));
+  } catch {
+    sendJson(res, 400, { errors: 'Body must be JSON: { query, variables }' });
+    return null;
+  }
+  if (!isRecord(request) || typeof request.query !== 'string') {
+    sendJson(res, 400, { errors: 'Body must be { query, variables }' });
+    return null;
+  }
+  return {
+    query: request.query,
+    variables: isRecord(request.variables) ? request.variables : {},
+    operationName: typeof request.operationName === 'string' ? request.operationName : null,
+  };
+}
+
+/** The fault modes the request runs under: a held request waits until its area's mode changes; null if it was dropped meanwhile. */
+async function settledModes(faults: Faults, fields: FieldNode[], req: IncomingMessage): Promise<FaultModesNow | null> {
+  let modes = faults.current();
+  while (fields.some((field) => fieldMode(modes, field) === 'hold')) {
+    await faults.held();
+    if (req.socket.destroyed) return null;
+    modes = faults.current();
+  }
+  return modes;
+}
+
+interface OperationRun {
+  schema: ReturnType<typeof shopifyAdminSchema>;
+  rootValue: ReturnType<typeof createRootValue>;
+  shop: string;
+  modes: FaultModesNow;
+  fields: FieldNode[];
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  variables: Record<string, unknown>;
+  operationName: string | null;
+}
+
+/** A valid operation under its fault modes: throttled, refused in part or whole, failed, or run and answered with its cost. */
+async function runOperation(run: OperationRun, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { modes, fields, operation, document, variables } = run;
+  const modeOf = (wanted: string) => fields.some((field) => fieldMode(modes, field) === wanted);
+  const requested = requestedCost(operation, variables);
+  if (modeOf('throttled')) {
+    // One point short of the query's cost: the client waits 1 / restoreRate seconds and may retry.
+    return sendJson(res, 200, {
+      errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }],
+      extensions: costExtension(requested, null, requested - 1),
+    });
+  }
+  const denied = fields.filter((field) => fieldMode(modes, field) === 'access_denied');
+  const allowed = fields.filter((field) => !denied.includes(field));
+  if (denied.length > 0 && allowed.length === 0) {
+    return sendJson(res, 200, {
+      errors: denied.map(accessDeniedError),
+      data: Object.fromEntries(denied.map((field) => [responseKey(field), null])),
+    });
+  }
+  // Store credit's payloads have no internal-error user error: its error mode fails the whole request.
+  if ((operation.operation === 'query' || fields.some((field) => AREAS[field.name.value] === 'store_credit')) && modeOf('error')) {
+    return sendJson(res, 200, { errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+  }
+
+  // Refused fields are cut from the document, so they never run; the rest of it runs as usual.
+  const runnable = denied.length > 0 ? withRootSelections(document, operation, allowed) : document;
+  const context: ResolverContext = { shop: run.shop, faults: modes };
+  const result = await execute({
+    schema: run.schema,
+    document: runnable,
+    rootValue: run.rootValue,
+    contextValue: context,
+    variableValues: variables,
+    operationName: run.operationName,
+  });
+  // A lost answer: what was asked is done, and the connection drops before the answer is sent.
+  if (modeOf('lost_answer')) return void req.socket.destroy();
+  // Errors without data are the variables' (coercion happens before any resolver runs).
+  const fallbackCode = result.data === undefined ? 'INVALID_VARIABLE' : 'INTERNAL_SERVER_ERROR';
+  const errors = [...(result.errors ?? []).map((error) => shopifyError(error, fallbackCode)), ...denied.map(accessDeniedError)];
+  const data =
+    result.data && denied.length > 0
+      ? Object.fromEntries(fields.map((field) => [responseKey(field), denied.includes(field) ? null : result.data![responseKey(field)]]))
+      : result.data;
+  sendJson(res, 200, {
+    ...(errors.length > 0 ? { errors } : {}),
+    ...(data !== undefined ? { data } : {}),
+    extensions: costExtension(requested, requested, BUCKET.maximumAvailable - requested),
+  });
 }

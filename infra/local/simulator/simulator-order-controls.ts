@@ -129,34 +129,85 @@ export interface OrderControls {
 }
 
 export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrders, deliveries: WebhookDeliveries): OrderControls {
-  const deliverOrder = (order: SimulatedOrder, topic: string, payload: unknown, deliver: boolean): Promise<WebhookSent> | null =>
-    deliver ? deliveries.deliver(shops.identity(order.shop), topic, payload, String(order.id)) : null;
+  const controls = new OrderControlPaths(shops, orders, deliveries);
+  return {
+    place: (input) => controls.place(input),
+    handle: (req, res, pathname) => controls.handle(req, res, pathname),
+  };
+}
 
-  const place = async (input: unknown) => {
+class OrderControlPaths {
+  constructor(
+    private readonly shops: SimulatedShops,
+    private readonly orders: SimulatedOrders,
+    private readonly deliveries: WebhookDeliveries,
+  ) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
+    if (pathname === '/_orders') {
+      if (req.method === 'POST') await this.createOrder(req, res);
+      else if (req.method === 'GET')
+        sendJson(res, 200, { orders: allOrders(this.shops, this.orders, new URL(req.url ?? '/', 'http://localhost')) });
+      else methodNotAllowed(res, 'GET, POST');
+      return true;
+    }
+    const orderMatch = ORDER_PATH.exec(pathname);
+    if (orderMatch) {
+      const [, orderId = '', action] = orderMatch;
+      if (req.method !== 'POST') methodNotAllowed(res, 'POST');
+      else if (action === 'refunds') await this.refundOrder(req, res, decodeURIComponent(orderId));
+      else await this.changeOrder(req, res, decodeURIComponent(orderId), action as OrderChange);
+      return true;
+    }
+    if (pathname === '/_webhooks') {
+      if (req.method === 'GET') this.listWebhooks(res);
+      else methodNotAllowed(res, 'GET');
+      return true;
+    }
+    if (pathname === '/_webhooks/send') {
+      if (req.method === 'POST') await this.sendWebhook(req, res);
+      else methodNotAllowed(res, 'POST');
+      return true;
+    }
+    const redeliverMatch = REDELIVER_PATH.exec(pathname);
+    if (redeliverMatch) {
+      if (req.method !== 'POST') methodNotAllowed(res, 'POST');
+      else sendJson(res, 200, { webhook: await this.deliveries.redeliver(decodeURIComponent(redeliverMatch[1] ?? '')) });
+      return true;
+    }
+    return false;
+  }
+
+  private deliverOrder(order: SimulatedOrder, topic: string, payload: unknown, deliver: boolean): Promise<WebhookSent> | null {
+    return deliver ? this.deliveries.deliver(this.shops.identity(order.shop), topic, payload, String(order.id)) : null;
+  }
+
+  async place(input: unknown) {
+    const { shops } = this;
     const body = parseWith(createOrderSchema, input, 'Invalid order');
     if (!shops.has(body.shop)) throw new BadRequest(`Invalid order: shop: no shop '${body.shop}' on the platform`);
     const customer = body.customer_id === null ? null : shops.customer(body.shop, body.customer_id);
     if (customer === undefined) {
       throw new BadRequest(`Invalid order: customer_id: '${body.customer_id}' is not a customer of shop '${body.shop}' (null for a guest)`);
     }
-    const order = orders.create({ ...body, customer, currency: shops.currency(body.shop) });
+    const order = this.orders.create({ ...body, customer, currency: shops.currency(body.shop) });
     const payload = restOrderPayload(order);
     // Shopify raises no orders/paid for an order awaiting payment; of the topics the app subscribes to, such
     // an order arrives as orders/updated.
     const topic = order.payment === 'paid' ? 'orders/paid' : 'orders/updated';
-    const webhook = await deliverOrder(order, topic, payload, body.deliver);
+    const webhook = await this.deliverOrder(order, topic, payload, body.deliver);
     return { order: payload, webhook };
-  };
+  }
 
-  const createOrder = async (req: IncomingMessage, res: ServerResponse) => {
-    sendJson(res, 201, await place(await readJson(req)));
-  };
+  private async createOrder(req: IncomingMessage, res: ServerResponse) {
+    sendJson(res, 201, await this.place(await readJson(req)));
+  }
 
-  const refundOrder = async (req: IncomingMessage, res: ServerResponse, orderId: string) => {
-    orders.get(orderId);
+  private async refundOrder(req: IncomingMessage, res: ServerResponse, orderId: string) {
+    this.orders.get(orderId);
     const body = parseWith(refundSchema, await readJson(req), 'Invalid refund');
     // The schema lets at most one of subtotal and line_items through, or amount alone.
-    const { order, refund } = orders.refund(
+    const { order, refund } = this.orders.refund(
       orderId,
       body.line_items
         ? { lines: body.line_items, amount: body.amount }
@@ -165,74 +216,37 @@ export function createOrderControls(shops: SimulatedShops, orders: SimulatedOrde
           : { amount: body.amount! },
     );
     const payload = restRefundPayload(order, refund);
-    const webhook = await deliverOrder(order, 'refunds/create', payload, body.deliver);
+    const webhook = await this.deliverOrder(order, 'refunds/create', payload, body.deliver);
     sendJson(res, 201, { refund: payload, order: restOrderPayload(order), webhook });
-  };
+  }
 
   /** Cancel, pay and void: one change of the order, then its payload delivered on the topic that change raises. */
-  const changeOrder = async (req: IncomingMessage, res: ServerResponse, orderId: string, action: OrderChange) => {
-    orders.get(orderId);
+  private async changeOrder(req: IncomingMessage, res: ServerResponse, orderId: string, action: OrderChange) {
+    this.orders.get(orderId);
     const { what, topic, apply } = ORDER_CHANGES[action];
     const body = parseWith(deliverSchema, await readJson(req), `Invalid ${what}`);
-    const order = apply(orders, orderId);
+    const order = apply(this.orders, orderId);
     const payload = restOrderPayload(order);
-    const webhook = await deliverOrder(order, topic, payload, body.deliver);
+    const webhook = await this.deliverOrder(order, topic, payload, body.deliver);
     sendJson(res, 200, { order: payload, webhook });
-  };
+  }
 
-  const sendWebhook = async (req: IncomingMessage, res: ServerResponse) => {
+  private async sendWebhook(req: IncomingMessage, res: ServerResponse) {
     const body = parseWith(sendSchema, await readJson(req), 'Invalid webhook');
-    if (!shops.has(body.shop)) throw new BadRequest(`Invalid webhook: shop: no shop '${body.shop}' on the platform`);
-    sendJson(res, 200, { webhook: await deliveries.deliver(shops.identity(body.shop), body.topic, body.payload) });
-  };
+    if (!this.shops.has(body.shop)) throw new BadRequest(`Invalid webhook: shop: no shop '${body.shop}' on the platform`);
+    sendJson(res, 200, { webhook: await this.deliveries.deliver(this.shops.identity(body.shop), body.topic, body.payload) });
+  }
 
-  const listWebhooks = (res: ServerResponse) =>
+  private listWebhooks(res: ServerResponse) {
     sendJson(res, 200, {
-      webhooks: deliveries.list().map(({ body, attempts, ...delivery }) => ({
+      webhooks: this.deliveries.list().map(({ body, attempts, ...delivery }) => ({
         ...delivery,
         status: attempts.at(-1)?.status ?? null,
         attempts,
         payload: JSON.parse(body) as unknown,
       })),
     });
-
-  return {
-    place,
-    async handle(req, res, pathname) {
-      if (pathname === '/_orders') {
-        if (req.method === 'POST') await createOrder(req, res);
-        else if (req.method === 'GET')
-          sendJson(res, 200, { orders: allOrders(shops, orders, new URL(req.url ?? '/', 'http://localhost')) });
-        else methodNotAllowed(res, 'GET, POST');
-        return true;
-      }
-      const orderMatch = ORDER_PATH.exec(pathname);
-      if (orderMatch) {
-        const [, orderId = '', action] = orderMatch;
-        if (req.method !== 'POST') methodNotAllowed(res, 'POST');
-        else if (action === 'refunds') await refundOrder(req, res, decodeURIComponent(orderId));
-        else await changeOrder(req, res, decodeURIComponent(orderId), action as OrderChange);
-        return true;
-      }
-      if (pathname === '/_webhooks') {
-        if (req.method === 'GET') listWebhooks(res);
-        else methodNotAllowed(res, 'GET');
-        return true;
-      }
-      if (pathname === '/_webhooks/send') {
-        if (req.method === 'POST') await sendWebhook(req, res);
-        else methodNotAllowed(res, 'POST');
-        return true;
-      }
-      const redeliverMatch = REDELIVER_PATH.exec(pathname);
-      if (redeliverMatch) {
-        if (req.method !== 'POST') methodNotAllowed(res, 'POST');
-        else sendJson(res, 200, { webhook: await deliveries.redeliver(decodeURIComponent(redeliverMatch[1] ?? '')) });
-        return true;
-      }
-      return false;
-    },
-  };
+  }
 }
 
 /** GET /_orders?shop=<id>: the shop's orders as REST payloads, oldest first. */

@@ -364,6 +364,11 @@ export function parseCustomerEmailQuery(query: string | null | undefined): strin
 
 /** The root value: graphql calls each field's function with its arguments and the request's context. */
 export function createRootValue(deps: ResolverDeps) {
+  return { ...queryFields(deps), ...mutationFields(deps) };
+}
+
+/** The root fields of the QueryRoot the simulator serves. */
+function queryFields(deps: ResolverDeps) {
   return {
     customer({ id }: { id: string }, context: ResolverContext) {
       if (!id.startsWith('gid://shopify/Customer/')) {
@@ -411,7 +416,12 @@ export function createRootValue(deps: ResolverDeps) {
       const found = deps.orders.findRefund(numericIdOf(id, 'Refund'));
       return found?.order.shop === context.shop ? refundView(found.order, found.refund) : null;
     },
+  };
+}
 
+/** The root fields of the Mutation the simulator serves. */
+function mutationFields(deps: ResolverDeps) {
+  return {
     // Shopify reports a failed mutation in its payload's userErrors, not as a top-level error.
     discountCodeBasicCreate({ basicCodeDiscount }: { basicCodeDiscount: BasicCodeInput }, context: ResolverContext) {
       if (context.faults.discount_codes === 'error') return { codeDiscountNode: null, userErrors: [INTERNAL_USER_ERROR] };
