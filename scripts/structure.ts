@@ -783,6 +783,39 @@ export function readFromRoot(path: string): string | undefined {
 }
 
 /** The figures of issue 39's reshaping of the data layer, read from the tree. */
+/** The longest a function of shared/ and infra/local/ may be, in lines from its first to its last. */
+export const MAX_FUNCTION_LINES = 80;
+
+export interface LongFunction extends Place {
+  name: string;
+  lines: number;
+}
+
+/** Functions, methods and arrow functions longer than `max` lines, longest first (a nested one counts on its own). */
+export function longFunctions(files: Source[], max = MAX_FUNCTION_LINES): LongFunction[] {
+  const found: LongFunction[] = [];
+  for (const source of files) {
+    const file = syntaxOf(source);
+    eachNode(file, (node) => {
+      if (!ts.isFunctionDeclaration(node) && !ts.isMethodDeclaration(node) && !ts.isArrowFunction(node) && !ts.isFunctionExpression(node))
+        return;
+      const first = file.getLineAndCharacterOfPosition(node.getStart(file)).line;
+      const last = file.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const lines = last - first + 1;
+      if (lines <= max) return;
+      const parent = node.parent;
+      const name =
+        nameOf((node as ts.FunctionDeclaration).name) ??
+        (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)
+          ? nameOf(parent.name)
+          : undefined) ??
+        '(anonymous)';
+      found.push({ ...placeOf(file, node), name, lines });
+    });
+  }
+  return found.sort((a, b) => b.lines - a.lines);
+}
+
 export function dataLayerFigures() {
   const application = sources('shared', 'functions', 'infra');
   const sharedFiles = application.filter((source) => source.path.startsWith('shared/'));
@@ -819,6 +852,7 @@ async function main(): Promise<void> {
     deterministicIds: deterministicIdSites(sources('shared')),
     jobNames: { jobs: (await manifestJobs()).length, mismatches: jobNameMismatches(await manifestJobs(), readFromRoot) },
     unusedExports: treeUnusedExports(),
+    longFunctions: longFunctions(sources('shared', 'infra/local')),
   };
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(figures, null, 2));
@@ -844,6 +878,8 @@ async function main(): Promise<void> {
   for (const mismatch of mismatches) console.log(`- ${mismatch.name} (${mismatch.handler}): ${mismatch.problem}`);
   console.log(`\nExports used nowhere (${EXPORTING_FOLDERS.join(', ')}): ${figures.unusedExports.length}`);
   for (const unused of figures.unusedExports) console.log(`- ${unused.file}:${unused.line}: ${unused.name}`);
+  console.log(`\nFunctions over ${MAX_FUNCTION_LINES} lines (shared, infra/local): ${figures.longFunctions.length}`);
+  for (const long of figures.longFunctions) console.log(`- ${long.file}:${long.line}: ${long.name} (${long.lines} lines)`);
 }
 
 function printDataLayer(data: ReturnType<typeof dataLayerFigures>): void {

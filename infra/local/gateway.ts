@@ -355,6 +355,18 @@ function edgeHeaders(
   return { headers, domain: apiDomain };
 }
 
+/** The query's parameters as API Gateway hands them over: every value of a name, and its last one. */
+function queryParameters(url: URL) {
+  // Prototype-free maps: a parameter called `__proto__` or `valueOf` is just a name.
+  const multiValueQueryStringParameters: Record<string, string[]> = Object.create(null);
+  // API Gateway splits the query string on `;` as well as `&`.
+  for (const [name, value] of new URLSearchParams(url.search.slice(1).replace(/;/g, '&')))
+    (multiValueQueryStringParameters[name] ??= []).push(value);
+  const queryStringParameters: Record<string, string> = Object.create(null);
+  for (const [name, values] of Object.entries(multiValueQueryStringParameters)) queryStringParameters[name] = values[values.length - 1]!;
+  return { queryStringParameters, multiValueQueryStringParameters };
+}
+
 /**
  * The events API Gateway builds for one request: the REQUEST authorizer's, and the proxy
  * integration's once the authorizer has answered. Both share the request's fields, built once.
@@ -385,12 +397,7 @@ export function gatewayEvents({
     headers[name] = value;
     (multiValueHeaders[name] ??= []).push(value);
   }
-  const multiValueQueryStringParameters: Record<string, string[]> = Object.create(null);
-  // API Gateway splits the query string on `;` as well as `&`.
-  for (const [name, value] of new URLSearchParams(url.search.slice(1).replace(/;/g, '&')))
-    (multiValueQueryStringParameters[name] ??= []).push(value);
-  const queryStringParameters: Record<string, string> = Object.create(null);
-  for (const [name, values] of Object.entries(multiValueQueryStringParameters)) queryStringParameters[name] = values[values.length - 1]!;
+  const { queryStringParameters, multiValueQueryStringParameters } = queryParameters(url);
   const hasQuery = Object.keys(queryStringParameters).length > 0;
   const hasParams = Object.keys(pathParameters).length > 0;
   const identity = { sourceIp, userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null };

@@ -11,6 +11,7 @@ import { resolveCustomer } from '../customers/customer-service';
 import { actionLimitOf, describeLimit, isEngineAction, limitPeriod } from '../domain/action-limit';
 import { customerNotFound, DOMAIN_DETAILS, failed, notPermitted, unprocessable } from '../domain/errors';
 import { approvedEntry, type EarningEntry, type RequestActor } from '../domain/history';
+import type { CustomerRecord } from '../domain/customer';
 import { movePoints, tierProgramOf } from '../domain/member-points';
 import { giveBatches } from '../domain/points-ledger';
 import { DEFAULT_EARNING_SETTINGS, type EarningRule, type ShopCatalog } from '../domain/shop';
@@ -56,7 +57,6 @@ export async function earnAction(
   } = {},
 ): Promise<ActionAward> {
   const shopId = shop.settings.id;
-  const earningSettings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
   // By platform id a consistent read; by e-mail the index, whose copy may lag: the write then is refused
   // with the profile as it is, and the next round starts from that.
   let stored: Awaited<ReturnType<typeof resolveCustomer>> | null = await resolveCustomer(shopId, identifier, true);
@@ -90,32 +90,8 @@ export async function earnAction(
       const record = stored.record;
       if (record.status !== 'member') throw notPermitted(DOMAIN_DETAILS.customerExcluded);
       const at = clockNow();
-      const now = at.toISOString();
-      const priced = earningRulePoints(rule, earningRuleContext(shop, record, at));
-      const entry = approvedEntry(
-        {
-          id: requestId,
-          earning_rule_id: rule.id,
-          action: rule.action,
-          points: priced.points,
-          base_points: priced.base_points,
-          points_multiplier: (priced.tier_boost ?? 1) * (priced.campaign_boost ?? 1),
-          ...(actor ? { actor } : {}),
-        },
-        now,
-      );
-      const move = movePoints(record, { points: priced.points, lifetime: priced.points, send_email: true, now }, tierProgramOf(shop));
-      const ledger = giveBatches(record, move.next, [entry], earningSettings, now);
+      const { ledger, events } = plannedAward(shop, record, { rule, requestId, actor, at });
       const period = limitPeriod(limit, at);
-      // The award's events, committed with it: each with the member as the award leaves it.
-      const facts = memberFacts(ledger.record, shop.tiers);
-      const base = { shop_id: shopId, customer_id: customerId, occurred_at: now };
-      const events = (
-        [
-          { type: 'points.earned' as const, ...base, earning_history_entry_id: entry.id, action: rule.action, points: entry.points },
-          ...move.events,
-        ] as DomainEvent[]
-      ).map((event): DomainEvent => ({ ...event, ...facts }));
       const outcome = await writeActionAward(
         {
           customer: { current: stored, next: ledger.record },
@@ -137,4 +113,37 @@ export async function earnAction(
   );
   if (!award) throw failed('The action could not be recorded. Please try again.');
   return award;
+}
+
+/** The award priced for the member now (tier, campaign), its batches given and its events, each with the member as the award leaves it. */
+function plannedAward(
+  shop: ShopCatalog,
+  record: CustomerRecord,
+  { rule, requestId, actor, at }: { rule: ReturnType<typeof actionRule>; requestId: string; actor: RequestActor | undefined; at: Date },
+) {
+  const now = at.toISOString();
+  const priced = earningRulePoints(rule, earningRuleContext(shop, record, at));
+  const entry = approvedEntry(
+    {
+      id: requestId,
+      earning_rule_id: rule.id,
+      action: rule.action,
+      points: priced.points,
+      base_points: priced.base_points,
+      points_multiplier: (priced.tier_boost ?? 1) * (priced.campaign_boost ?? 1),
+      ...(actor ? { actor } : {}),
+    },
+    now,
+  );
+  const move = movePoints(record, { points: priced.points, lifetime: priced.points, send_email: true, now }, tierProgramOf(shop));
+  const ledger = giveBatches(record, move.next, [entry], shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS, now);
+  const facts = memberFacts(ledger.record, shop.tiers);
+  const base = { shop_id: shop.settings.id, customer_id: record.platform_customer_id, occurred_at: now };
+  const events = (
+    [
+      { type: 'points.earned' as const, ...base, earning_history_entry_id: entry.id, action: rule.action, points: entry.points },
+      ...move.events,
+    ] as DomainEvent[]
+  ).map((event): DomainEvent => ({ ...event, ...facts }));
+  return { ledger, events };
 }
