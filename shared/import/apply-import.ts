@@ -98,33 +98,7 @@ export async function applyImport(rows: ReadRows, options: ApplyImportOptions): 
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     },
     async (chunk) => {
-      const states = await readImportStates(
-        shopId,
-        importId,
-        chunk.map((matched) => matched.customer.id),
-      );
-      // Customers the platform erased are never enrolled by an import (their tombstone holds no personal data).
-      const erased = await erasedCustomerIds(
-        shopId,
-        chunk.filter((matched) => !states.get(matched.customer.id)!.profile).map((matched) => matched.customer.id),
-      );
-      if (!options.dryRun) {
-        // The postings of the members this chunk enrols, in batches before their transactions.
-        const enrolled = chunk.filter((matched) => {
-          const state = states.get(matched.customer.id)!;
-          return !state.record && !state.profile && !erased.has(matched.customer.id);
-        });
-        await putEmailPostings(
-          shopId,
-          enrolled.map((matched) => ({ customerId: matched.customer.id, email: matched.customer.email })),
-        );
-      }
-      for (const matched of chunk)
-        outcomes.push(
-          erased.has(matched.customer.id)
-            ? { kind: 'erased', skipped: erasedRow(matched) }
-            : await importMember(matched, states.get(matched.customer.id)!, context, options.dryRun),
-        );
+      outcomes.push(...(await importChunk(chunk, context, options)));
     },
   );
 
@@ -233,4 +207,42 @@ async function importMember(
       `Customer ${matched.customer.id} (line ${matched.row.line}) could not be written: other writes kept changing it; run the import again`,
     );
   return outcome;
+}
+
+/** One chunk of matched rows: their states read, the erased ones skipped, the new members' postings put, then each member. */
+async function importChunk(
+  chunk: readonly ReadRows['matched'][number][],
+  context: PlanContext,
+  options: ApplyImportOptions,
+): Promise<MemberOutcome[]> {
+  const { shopId, importId } = options;
+  const states = await readImportStates(
+    shopId,
+    importId,
+    chunk.map((matched) => matched.customer.id),
+  );
+  // Customers the platform erased are never enrolled by an import (their tombstone holds no personal data).
+  const erased = await erasedCustomerIds(
+    shopId,
+    chunk.filter((matched) => !states.get(matched.customer.id)!.profile).map((matched) => matched.customer.id),
+  );
+  if (!options.dryRun) {
+    // The postings of the members this chunk enrols, in batches before their transactions.
+    const enrolled = chunk.filter((matched) => {
+      const state = states.get(matched.customer.id)!;
+      return !state.record && !state.profile && !erased.has(matched.customer.id);
+    });
+    await putEmailPostings(
+      shopId,
+      enrolled.map((matched) => ({ customerId: matched.customer.id, email: matched.customer.email })),
+    );
+  }
+  const outcomes: MemberOutcome[] = [];
+  for (const matched of chunk)
+    outcomes.push(
+      erased.has(matched.customer.id)
+        ? { kind: 'erased', skipped: erasedRow(matched) }
+        : await importMember(matched, states.get(matched.customer.id)!, context, options.dryRun),
+    );
+  return outcomes;
 }

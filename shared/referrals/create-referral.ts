@@ -97,33 +97,7 @@ export async function createReferral(
   }
 
   // 1. The code's owner, then the referrer and any member with the friend's e-mail, at once.
-  const code = input.referral_code.toUpperCase();
-  const email = input.email;
-  const canonical = canonicalEmail(email);
-  const ownerId = await findReferralCodeOwner(shopId, code);
-  if (!ownerId) throw refused('Invalid Referral Code', `Unknown referral code '${input.referral_code}'`);
-  const addresses = [...new Set([email.toLowerCase(), canonical])];
-  const [hashKey, referrer, ...friends] = await Promise.all([
-    friendEmailHashKey(shopId),
-    getCustomer(shopId, ownerId),
-    ...addresses.map((address) => findCustomerByEmail(shopId, address)),
-  ]);
-  const emailKey = mailboxKey(hashKey, email);
-  if (!referrer) throw refused('Invalid Referral Code', `Unknown referral code '${input.referral_code}'`);
-  if (referrer.record.status !== 'member') {
-    throw refused('Invalid Referral Code', `The member of referral code '${input.referral_code}' is excluded from the loyalty program`);
-  }
-  const sameAsReferrer = friends.some((friend) => friend?.record.platform_customer_id === ownerId);
-  if (canonicalEmail(referrer.record.email) === canonical || sameAsReferrer) {
-    throw refused(
-      'Self Referral',
-      email.toLowerCase() === referrer.record.email.trim().toLowerCase()
-        ? 'A member cannot refer their own e-mail'
-        : `'${email}' is the referrer's own e-mail under another form`,
-    );
-  }
-  const customer = friends.find((friend): friend is StoredCustomer => (friend?.record.orders_count ?? 0) > 0);
-  if (customer) throw refused('Existing Customer', `'${email}' belongs to a customer who already has a paid order`);
+  const { code, email, canonical, ownerId, emailKey, referrer } = await checkedReferral(shopId, input);
 
   // 2. The conditional writes.
   const referral = await retryUntil(
@@ -281,4 +255,39 @@ async function deleteIfPresent(platform: Platform, code: string): Promise<boolea
   } catch {
     return false;
   }
+}
+
+/**
+ * The referral's parties, checked: the code's owner, a member, and a friend's address that is neither the
+ * referrer's own (under any form) nor a customer's who has paid an order. Refused otherwise.
+ */
+async function checkedReferral(shopId: string, input: CreateReferralInput) {
+  const code = input.referral_code.toUpperCase();
+  const email = input.email;
+  const canonical = canonicalEmail(email);
+  const ownerId = await findReferralCodeOwner(shopId, code);
+  if (!ownerId) throw refused('Invalid Referral Code', `Unknown referral code '${input.referral_code}'`);
+  const addresses = [...new Set([email.toLowerCase(), canonical])];
+  const [hashKey, referrer, ...friends] = await Promise.all([
+    friendEmailHashKey(shopId),
+    getCustomer(shopId, ownerId),
+    ...addresses.map((address) => findCustomerByEmail(shopId, address)),
+  ]);
+  const emailKey = mailboxKey(hashKey, email);
+  if (!referrer) throw refused('Invalid Referral Code', `Unknown referral code '${input.referral_code}'`);
+  if (referrer.record.status !== 'member') {
+    throw refused('Invalid Referral Code', `The member of referral code '${input.referral_code}' is excluded from the loyalty program`);
+  }
+  const sameAsReferrer = friends.some((friend) => friend?.record.platform_customer_id === ownerId);
+  if (canonicalEmail(referrer.record.email) === canonical || sameAsReferrer) {
+    throw refused(
+      'Self Referral',
+      email.toLowerCase() === referrer.record.email.trim().toLowerCase()
+        ? 'A member cannot refer their own e-mail'
+        : `'${email}' is the referrer's own e-mail under another form`,
+    );
+  }
+  const customer = friends.find((friend): friend is StoredCustomer => (friend?.record.orders_count ?? 0) > 0);
+  if (customer) throw refused('Existing Customer', `'${email}' belongs to a customer who already has a paid order`);
+  return { code, email, canonical, ownerId, emailKey, referrer };
 }
