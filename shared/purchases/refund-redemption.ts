@@ -156,7 +156,6 @@ async function commitRefund(
 ): Promise<RewardEntry> {
   const shopId = shop.settings.id;
   let customer = read;
-  const earningSettings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
   const checkpoint = claim ? recordProgressItem(claim, { refunded_entry_id: entryId, customer_id: customerId }) : undefined;
   let committed: { entry: VisiblePurchase; events: readonly DomainEvent[] } | undefined;
   const outcome = await retryUntil(MAX_ATTEMPTS, CONTENTION_BACKOFF, async (attempt): Promise<'refunded' | undefined> => {
@@ -167,49 +166,13 @@ async function commitRefund(
     const current = customer;
     if (current.record.status !== 'member') throw notPermitted(DOMAIN_DETAILS.customerExcluded);
     const now = nowIso();
-    const points = purchase.points_spent;
-    const entry = approvedEntry(
-      {
-        id: rewardRefundEntryId(shopId, purchase.id),
-        earning_rule_id: null,
-        action: REWARD_REFUND_ACTION,
-        points,
-        base_points: points,
-        points_multiplier: 1,
-        ...(actor ? { actor } : {}),
-      },
+    const { ledger, refunded, events } = plannedRefund(shop, current.record, {
+      customerId,
+      purchase,
+      actor,
+      debitTransactionId,
       now,
-    );
-    // Spending never lowered lifetime points, so giving the points back does not raise them.
-    const move = movePoints(current.record, { points, lifetime: 0, send_email: true, now }, tierProgramOf(shop));
-    const figures: CustomerRecord = { ...move.next, redeemed_points: Math.max(0, current.record.redeemed_points - points) };
-    // The points come back as a batch of their own at the end of the line (batch mode: with its own expiry).
-    const ledger = giveBatches(current.record, figures, [entry], earningSettings, now);
-    const refunded: VisiblePurchase = {
-      ...purchase,
-      is_refunded: true,
-      updated_at: now,
-      ...(debitTransactionId !== undefined ? { store_credit_debit_transaction_id: debitTransactionId } : {}),
-    };
-    // The refund's events, committed with it: each with the member as the refund leaves it.
-    const facts = memberFacts(ledger.record, shop.tiers);
-    const events = (
-      [
-        {
-          type: 'reward.refunded' as const,
-          shop_id: shopId,
-          customer_id: customerId,
-          occurred_at: now,
-          reward_history_entry_id: refunded.id,
-          reward_id: refunded.reward_id,
-          discount_code: refunded.discount_code,
-          points,
-          earning_history_entry_id: entry.id,
-          current_points: ledger.record.current_points,
-        },
-        ...move.events,
-      ] as DomainEvent[]
-    ).map((event): DomainEvent => ({ ...event, ...facts }));
+    });
     const written = await writeRedemptionRefund({
       customer: current,
       next: ledger.record,
@@ -402,4 +365,70 @@ export async function settleStoreCreditUndo(
   }
   await commitRefund(shop, customerId, customerId, current.id, current, undefined, null, undefined, debit.id);
   return 'refunded';
+}
+
+/** The refund's entry (the points back as a batch of their own), the member after it, the purchase refunded and its events. */
+function plannedRefund(
+  shop: ShopCatalog,
+  record: CustomerRecord,
+  {
+    customerId,
+    purchase,
+    actor,
+    debitTransactionId,
+    now,
+  }: {
+    customerId: string;
+    purchase: VisiblePurchase;
+    actor: RequestActor | undefined;
+    debitTransactionId: string | undefined;
+    now: string;
+  },
+) {
+  const shopId = shop.settings.id;
+  const earningSettings = shop.settings.earning_settings ?? DEFAULT_EARNING_SETTINGS;
+  const points = purchase.points_spent;
+  const entry = approvedEntry(
+    {
+      id: rewardRefundEntryId(shopId, purchase.id),
+      earning_rule_id: null,
+      action: REWARD_REFUND_ACTION,
+      points,
+      base_points: points,
+      points_multiplier: 1,
+      ...(actor ? { actor } : {}),
+    },
+    now,
+  );
+  // Spending never lowered lifetime points, so giving the points back does not raise them.
+  const move = movePoints(record, { points, lifetime: 0, send_email: true, now }, tierProgramOf(shop));
+  const figures: CustomerRecord = { ...move.next, redeemed_points: Math.max(0, record.redeemed_points - points) };
+  // The points come back as a batch of their own at the end of the line (batch mode: with its own expiry).
+  const ledger = giveBatches(record, figures, [entry], earningSettings, now);
+  const refunded: VisiblePurchase = {
+    ...purchase,
+    is_refunded: true,
+    updated_at: now,
+    ...(debitTransactionId !== undefined ? { store_credit_debit_transaction_id: debitTransactionId } : {}),
+  };
+  // The refund's events, committed with it: each with the member as the refund leaves it.
+  const facts = memberFacts(ledger.record, shop.tiers);
+  const events = (
+    [
+      {
+        type: 'reward.refunded' as const,
+        shop_id: shopId,
+        customer_id: customerId,
+        occurred_at: now,
+        reward_history_entry_id: refunded.id,
+        reward_id: refunded.reward_id,
+        discount_code: refunded.discount_code,
+        points,
+        earning_history_entry_id: entry.id,
+        current_points: ledger.record.current_points,
+      },
+      ...move.events,
+    ] as DomainEvent[]
+  ).map((event): DomainEvent => ({ ...event, ...facts }));
+  return { ledger, refunded, events };
 }

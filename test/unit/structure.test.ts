@@ -19,6 +19,8 @@ import {
   tierChangedBuilders,
   transactionSites,
   treeUnusedExports,
+  longFunctions,
+  MAX_FUNCTION_LINES,
   unusedExports,
   updateExpressionSites,
 } from '../../scripts/structure';
@@ -52,6 +54,37 @@ describe('the shape of the tree', () => {
     );
 
     expect(folders.filter((folder) => !layers.includes(folder) && !featureOrder().includes(folder))).toEqual([]);
+  });
+
+  it(`has no function over ${MAX_FUNCTION_LINES} lines in shared/ and infra/local/`, () => {
+    expect(longFunctions(sources('shared', 'infra/local')).map(({ file, name, lines }) => `${file} ${name} ${lines}`)).toEqual([]);
+  });
+
+  it('counts a function, a method and an arrow function by their lines, a nested one on its own', () => {
+    const body = (count: number) => Array.from({ length: count }, (_, index) => `  step(${index});`);
+    const file = {
+      path: 'shared/x.ts',
+      text: [
+        'export function long() {',
+        ...body(80),
+        '}',
+        'export function short() {',
+        ...body(78),
+        '}',
+        'class Worker {',
+        '  run() {',
+        ...body(79),
+        '  }',
+        '}',
+        'const outer = () => {',
+        '  const inner = () => {',
+        ...body(81),
+        '  };',
+        '};',
+      ].join('\n'),
+    };
+
+    expect(longFunctions([file]).map(({ name, lines }) => `${name} ${lines}`)).toEqual(['outer 85', 'inner 83', 'long 82', 'run 81']);
   });
 
   it('has no export that no other file imports', () => {

@@ -108,7 +108,7 @@ export function createSimulatedKlaviyo(options: { keys: () => ReadonlySet<string
 type KlaviyoAccount = { profiles: Array<RecordedKlaviyoProfile & { id: string }>; events: RecordedKlaviyoEvent[]; seen: Set<string> };
 
 /** An answer Klaviyo gives before it reads the body's fields: its status, body and extra headers. */
-type Refusal = [status: number, body: { errors: KlaviyoError[] }, headers?: Record<string, string>];
+type KlaviyoRefusal = [status: number, body: { errors: KlaviyoError[] }, headers?: Record<string, string>];
 
 class KlaviyoAccounts {
   private readonly accounts = new Map<string, KlaviyoAccount>();
@@ -249,7 +249,7 @@ class KlaviyoAccounts {
 }
 
 /** The `klaviyo` fault's answer, if it throttles or fails. */
-function faultRefusal(mode: string | undefined): Refusal | null {
+function faultRefusal(mode: string | undefined): KlaviyoRefusal | null {
   if (mode === 'throttled') {
     return [
       429,
@@ -267,7 +267,7 @@ function faultRefusal(mode: string | undefined): Refusal | null {
 }
 
 /** Klaviyo's refusal of a request without a known key, a revision or a JSON content type. */
-function requestRefusal(req: IncomingMessage, key: string | undefined, keys: ReadonlySet<string>): Refusal | null {
+function requestRefusal(req: IncomingMessage, key: string | undefined, keys: ReadonlySet<string>): KlaviyoRefusal | null {
   if (!key || !keys.has(key)) {
     return [401, error(401, 'not_authenticated', 'Authentication credentials were not provided.', 'Missing or invalid private key.')];
   }
