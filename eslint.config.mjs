@@ -201,7 +201,11 @@ const LAYERS = [
   layer(
     'shared/config',
     ['shared/config/**'],
-    [...shared('data', 'platform', 'outbound', 'http', 'openapi', 'runtime', 'observability', ...FEATURES), ...OUTSIDE_SHARED, '@aws-sdk/*'],
+    [
+      ...shared('data', 'platform', 'outbound', 'http', 'openapi', 'runtime', 'observability', ...FEATURES),
+      ...OUTSIDE_SHARED,
+      '@aws-sdk/*',
+    ],
     {
       why: 'the configuration file format depends only on the domain',
     },
