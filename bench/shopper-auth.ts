@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../infra/local/twin';
-import { mintSessionToken } from '../shared/shopper/session-token';
 import type { BenchEndpoint } from './endpoints';
+import { mintSessionToken } from '../infra/local/simulator/shopify-tokens';
 
 const REUSE_MS = 3 * 60 * 1000;
 

@@ -58,9 +58,3 @@ function compareCodePoints(a: string, b: string): number {
 export function appProxySignature(pairs: ReadonlyArray<readonly [string, string]>, secret: string): string {
   return createHmac('sha256', secret).update(appProxySignedMessage(pairs), 'utf8').digest('hex');
 }
-
-/** The query string with Shopify's `signature` appended: what the app proxy forwards. */
-export function signAppProxyQuery(pairs: ReadonlyArray<readonly [string, string]>, secret: string): string {
-  const encoded = pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`);
-  return [...encoded, `signature=${appProxySignature(pairs, secret)}`].join('&');
-}

@@ -3,7 +3,7 @@
 // `aud` the app's client id, `dest` the shop's domain, `exp`/`nbf` with 10 s of leeway in real time (not
 // the domain clock), and `sub` a customer gid or absent (a guest). jose verifies the signature, the
 // algorithm and the times; this module finds the shop the token names and reads what it says of the shopper.
-import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, errors, jwtVerify } from 'jose';
 
 /** Seconds of clock skew the token's `exp` and `nbf` are given, as Shopify's own libraries allow. */
 export const SESSION_TOKEN_LEEWAY_SECONDS = 10;
@@ -78,26 +78,4 @@ function tokenRefusal(error: unknown): string {
   if (error instanceof errors.JOSEAlgNotAllowed) return 'The session token must be signed with HS256';
   if (error instanceof errors.JWSSignatureVerificationFailed) return "The session token's signature is not the shop's app's";
   return 'The session token is not valid';
-}
-
-/**
- * A customer session token as Shopify mints it (the twin's `POST /_session_tokens`, the tests): HS256 with
- * the app's secret, valid `SESSION_TOKEN_LIFETIME_SECONDS` from `nowMs` (real time).
- */
-export async function mintSessionToken(
-  app: AppCredentials,
-  shopDomain: string,
-  customerId: string | null,
-  nowMs: number = Date.now(),
-): Promise<string> {
-  const issuedAt = Math.floor(nowMs / 1000);
-  const jwt = new SignJWT({ dest: shopDomain, ...(customerId === null ? {} : { sub: `gid://shopify/Customer/${customerId}` }) })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer(`https://${shopDomain}`)
-    .setAudience(app.clientId)
-    .setIssuedAt(issuedAt)
-    .setNotBefore(issuedAt)
-    .setExpirationTime(issuedAt + SESSION_TOKEN_LIFETIME_SECONDS)
-    .setJti(crypto.randomUUID());
-  return jwt.sign(new TextEncoder().encode(app.clientSecret));
 }

@@ -4,7 +4,7 @@
 // naming the same shop, `sub` the staff user's id, `exp`/`nbf` with 10 s of leeway in real time (not the
 // domain clock), `jti` and `sid` present. jose verifies the signature, the algorithm and the times; this
 // module finds the shop the token names and reads who the staff user is. It follows ../shopper/session-token.ts.
-import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, errors, jwtVerify } from 'jose';
 import type { AppCredentials } from '../shopper/session-token';
 
 /** Seconds of clock skew the token's `exp` and `nbf` are given, as Shopify's own libraries allow. */
@@ -104,28 +104,4 @@ function tokenRefusal(error: unknown): string {
   if (error instanceof errors.JOSEAlgNotAllowed) return 'The ID token must be signed with HS256';
   if (error instanceof errors.JWSSignatureVerificationFailed) return "The ID token's signature is not the shop's app's";
   return 'The ID token is not valid';
-}
-
-/**
- * An admin ID token as Shopify mints it for a staff user (the twin's `POST /_id_tokens`, the tests): HS256
- * with the app's secret, valid `lifetimeSeconds` from `nowMs` (real time).
- */
-export async function mintIdToken(
-  app: AppCredentials,
-  shopDomain: string,
-  userId: string,
-  nowMs: number = Date.now(),
-  lifetimeSeconds: number = ID_TOKEN_LIFETIME_SECONDS,
-): Promise<string> {
-  const issuedAt = Math.floor(nowMs / 1000);
-  return new SignJWT({ dest: `https://${shopDomain}`, sid: crypto.randomUUID() })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer(`https://${shopDomain}/admin`)
-    .setAudience(app.clientId)
-    .setSubject(userId)
-    .setIssuedAt(issuedAt)
-    .setNotBefore(issuedAt)
-    .setExpirationTime(issuedAt + lifetimeSeconds)
-    .setJti(crypto.randomUUID())
-    .sign(new TextEncoder().encode(app.clientSecret));
 }

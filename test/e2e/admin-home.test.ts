@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { SignJWT } from 'jose';
 import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
-import { mintIdToken } from '../../shared/staff/id-token';
 import { DEMO_APP } from '../support/shopper';
 import { startTestTwin } from '../support/twin';
+import { mintIdToken } from '../../infra/local/simulator/shopify-tokens';
 
 const OTHER_APP = { clientId: 'other-app-client-id', clientSecret: 'other-app-client-secret', domain: 'other.myshopify.com' };
 let twin: Twin;

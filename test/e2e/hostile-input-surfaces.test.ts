@@ -4,11 +4,11 @@
 // separator-free signature could let a shopper re-cut. Each is refused in the envelope, before anything is written.
 import { request as httpRequest } from 'node:http';
 import { DEMO_CONFIG, type Twin } from '../../infra/local/twin';
-import { signAppProxyQuery } from '../../shared/platform/app-proxy-signature';
 import { MAX_JSON_DEPTH } from '../../shared/http/middleware/json-body';
 import { DEMO_APP, sessionToken } from '../support/shopper';
 import { apiClient, expectError, sendJson, startTestTwin } from '../support/twin';
 import { scanAll } from '../support/test-table';
+import { signAppProxyQuery } from '../../infra/local/simulator/shopify-tokens';
 
 jest.setTimeout(120_000);
 

@@ -15,13 +15,13 @@ import {
   STAFF_PREFLIGHT_HEADERS,
   STAFF_ROUTES,
 } from '../../shared/runtime/entry-points';
-import { mintIdToken } from '../../shared/staff/id-token';
 import { RETRY_INVALID_SESSION_HEADER } from '../../shared/staff/staff-requests';
 import { e2eConfig, KEYS } from '../fixtures/e2e-config';
 import { openApiValidator } from '../support/openapi-validator';
 import { sessionToken } from '../support/shopper';
 import { scanAll } from '../support/test-table';
 import { apiClient, type ApiResponse, expectError, sendJson, startTestTwin } from '../support/twin';
+import { mintIdToken } from '../../infra/local/simulator/shopify-tokens';
 
 jest.setTimeout(120_000);
 

@@ -1,8 +1,8 @@
 // Calling the twin's shopper routes as Shopify's surfaces do: through the app proxy (the query signed with
 // the shop's client secret, shared/platform/app-proxy-signature.ts) or with a customer session token from
 // the platform simulator's POST /_session_tokens.
-import { signAppProxyQuery } from '../../shared/platform/app-proxy-signature';
 import { type ApiResponse, apiClient, sendJson } from './twin';
+import { signAppProxyQuery } from '../../infra/local/simulator/shopify-tokens';
 
 export const DEMO_APP = { clientId: 'demo-app-client-id', clientSecret: 'demo-app-client-secret', domain: 'demo.myshopify.com' };
 

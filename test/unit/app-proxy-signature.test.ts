@@ -1,7 +1,8 @@
 // Shopify's app proxy signature, held to the test vector of SURFACES-CONTRACT.md (Shopify's own
 // documented example), and to the rules a forged or altered query must fail.
-import { appProxyQueryPairs, appProxySignature, appProxySignedMessage, signAppProxyQuery } from '../../shared/platform/app-proxy-signature';
+import { appProxyQueryPairs, appProxySignature, appProxySignedMessage } from '../../shared/platform/app-proxy-signature';
 import { hasValidAppProxySignature } from '../support/app-proxy-signature';
+import { signAppProxyQuery } from '../../infra/local/simulator/shopify-tokens';
 
 const VECTOR_QUERY =
   'extra=1&extra=2&shop=shop-name.myshopify.com&logged_in_customer_id=1&path_prefix=%2Fapps%2Fawesome_reviews&timestamp=1317327555';

@@ -3,7 +3,8 @@
 // of leeway on the time it is given (real time), jti and sid present. Each refusal names what failed.
 import { SignJWT } from 'jose';
 import type { AppCredentials } from '../../shared/shopper/session-token';
-import { looksLikeIdToken, mintIdToken, verifyIdToken } from '../../shared/staff/id-token';
+import { looksLikeIdToken, verifyIdToken } from '../../shared/staff/id-token';
+import { mintIdToken } from '../../infra/local/simulator/shopify-tokens';
 
 const APP: AppCredentials = { clientId: 'client-id', clientSecret: 'client-secret' };
 const DOMAIN = 'shop-name.myshopify.com';

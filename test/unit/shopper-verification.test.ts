@@ -3,8 +3,9 @@
 // proxy's parameters (the contract's test vector, the 90 s window, one shop). Each refusal names what failed.
 import { SignJWT } from 'jose';
 import { verifyAppProxy } from '../../shared/shopper/app-proxy';
-import { type AppCredentials, mintSessionToken, verifySessionToken } from '../../shared/shopper/session-token';
+import { type AppCredentials, verifySessionToken } from '../../shared/shopper/session-token';
 import { appProxyQueryPairs } from '../../shared/platform/app-proxy-signature';
+import { mintSessionToken } from '../../infra/local/simulator/shopify-tokens';
 
 const APP: AppCredentials = { clientId: 'client-id', clientSecret: 'client-secret' };
 const DOMAIN = 'shop-name.myshopify.com';

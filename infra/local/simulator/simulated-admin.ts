@@ -8,9 +8,9 @@
 // fresh token on a 401 carrying `X-Shopify-Retry-Invalid-Session-Request: 1`), and on the bounce page loads
 // `shopify-reload` with a fresh token, as App Bridge does.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { mintIdToken } from '../../../shared/staff/id-token';
 import { methodNotAllowed } from './simulator-http';
 import type { SimulatedShops } from './simulated-shops';
+import { mintIdToken } from './shopify-tokens';
 
 const ADMIN_PATH = /^\/admin\/([^/]+)(\/?)$/;
 /** Where the stand-in is served: the path of Shopify's own script, on the simulator's origin. */

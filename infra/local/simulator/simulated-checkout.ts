@@ -16,7 +16,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { bundleCheckoutExtension, CHECKOUT_EXTENSION_DIR, CHECKOUT_TARGETS } from '../../../scripts/account-extension-bundle';
 import { formatMinorUnits, minorDigits } from '../../../shared/domain/money';
-import { mintSessionToken } from '../../../shared/shopper/session-token';
 import { sendJson } from '../http-server';
 import { restOrderPayload } from './rest-order-payloads';
 import { cookieValue, nameOf, POLARIS_STAND_INS, STOREFRONT_CUSTOMER_COOKIE, type HostedFile } from './simulated-customer-account';
@@ -26,6 +25,7 @@ import type { SimulatedShops } from './simulated-shops';
 import { BadRequest, methodNotAllowed, readJson } from './simulator-http';
 import { themeProducts } from './storefront-theme';
 import type { WebhookDeliveries } from './webhook-deliveries';
+import { mintSessionToken } from './shopify-tokens';
 
 type CheckoutTarget = (typeof CHECKOUT_TARGETS)[number]['target'];
 export const REDUCTIONS_TARGET: CheckoutTarget = 'purchase.checkout.reductions.render-after';

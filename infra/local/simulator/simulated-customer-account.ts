@@ -14,11 +14,11 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { ACCOUNT_TARGETS, bundleAccountExtension, EXTENSION_DIR } from '../../../scripts/account-extension-bundle';
-import { mintSessionToken } from '../../../shared/shopper/session-token';
 import { sendJson } from '../http-server';
 import { methodNotAllowed } from './simulator-http';
 import type { SimulatedShops } from './simulated-shops';
 import type { SimulatedCustomer } from './simulated-orders';
+import { mintSessionToken } from './shopify-tokens';
 
 /** The stand-in components' module, built for the browser by esbuild. */
 export const POLARIS_STAND_INS = join(__dirname, 'polaris-stand-ins.ts');

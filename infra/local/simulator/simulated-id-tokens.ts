@@ -3,10 +3,10 @@
 // shop's client_secret and valid five minutes of real time (SURFACES-CONTRACT.md, "Staff routes"). A shop
 // without client credentials has no embedded app: 422.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { mintIdToken } from '../../../shared/staff/id-token';
 import { readBody, sendJson } from '../http-server';
 import { methodNotAllowed } from './simulator-http';
 import type { SimulatedShops } from './simulated-shops';
+import { mintIdToken } from './shopify-tokens';
 
 const USER_ID = /^\d{1,20}$/;
 

@@ -17,7 +17,6 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { bundlePosExtension, POS_EXTENSION_DIR, POS_TARGETS } from '../../../scripts/account-extension-bundle';
 import { formatMinorUnits, minorDigits } from '../../../shared/domain/money';
-import { mintIdToken } from '../../../shared/staff/id-token';
 import { sendJson } from '../http-server';
 import { POLARIS_STAND_INS, type HostedFile } from './simulated-customer-account';
 import type { SimulatedDiscountCode } from './simulated-discount-codes';
@@ -26,6 +25,7 @@ import type { SimulatedShops } from './simulated-shops';
 import { BadRequest, methodNotAllowed, parseWith, readJson } from './simulator-http';
 import type { OrderControls } from './simulator-order-controls';
 import { themeProducts } from './storefront-theme';
+import { mintIdToken } from './shopify-tokens';
 
 const POS_PATH = /^\/pos\/([^/]+)(\/.*)?$/;
 const STAFF_USER_ID = /^\d{1,20}$/;

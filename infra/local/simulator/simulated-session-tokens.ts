@@ -3,10 +3,10 @@
 // extension receives it (without `customer_id`: a guest's), signed with the shop's client_secret and valid
 // five minutes of real time (SURFACES-CONTRACT.md). A shop without client credentials has no extensions: 422.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { mintSessionToken } from '../../../shared/shopper/session-token';
 import { readBody, sendJson } from '../http-server';
 import { methodNotAllowed } from './simulator-http';
 import type { SimulatedShops } from './simulated-shops';
+import { mintSessionToken } from './shopify-tokens';
 
 const CUSTOMER_ID = /^\d{1,20}$/;
 

@@ -4,8 +4,9 @@
 // signed with the app's secret by the one signer the service verifies with. Method, body,
 // `Content-Type` and `Idempotency-Key` go through; the answer comes back with its status and body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { appProxyQueryPairs, signAppProxyQuery } from '../../../shared/platform/app-proxy-signature';
+import { appProxyQueryPairs } from '../../../shared/platform/app-proxy-signature';
 import { readBody } from '../http-server';
+import { signAppProxyQuery } from './shopify-tokens';
 
 /** Request headers the proxy passes on; everything else (Cookie above all) stays behind. */
 const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'idempotency-key', 'user-agent'];
