@@ -133,6 +133,10 @@ describe('npm start as a child process', () => {
     const checkout = /Checkout of demo: (\S+)/.exec(npm.output())![1]!;
     const checkoutPage = await fetch(checkout);
     const checkoutText = await checkoutPage.text();
+    // And the shop counter with the POS extension, for staff user 42.
+    const pos = /POS of demo \(staff user 42\): (\S+)/.exec(npm.output())![1]!;
+    const posPage = await fetch(pos);
+    const posText = await posPage.text();
 
     process.kill(twinPid, 'SIGKILL');
     await npm.exited;
@@ -149,6 +153,9 @@ describe('npm start as a child process', () => {
     expect(checkout).toBe(`${platformUrl}/checkout/demo/?variant=41002&quantity=1`);
     expect(checkoutPage.status).toBe(200);
     expect(checkoutText).toContain('data-target="purchase.checkout.reductions.render-after"');
+    expect(pos).toBe(`${platformUrl}/pos/demo/?user_id=42`);
+    expect(posPage.status).toBe(200);
+    expect(posText).toContain('<title>POS · ');
     expect(adminPage.status).toBe(200);
     expect(adminText).toMatch(
       new RegExp(
